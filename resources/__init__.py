@@ -1,0 +1,1 @@
+"""TensorLab's shipped data: built-in lessons, translations, icons (installed as tensorlab.resources)."""

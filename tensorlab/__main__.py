@@ -1,0 +1,5 @@
+"""`python -m tensorlab` runs the `tensorlab` command."""
+
+from tensorlab.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The desktop application: QApplication, translations, settings, main()."""

@@ -1,0 +1,110 @@
+"""The `tensorlab` command: the desktop app, or headless `run`, `lessons` and `export`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from tensorlab import __version__
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tensorlab",
+        description="TensorLab: see how PyTorch tensors are copied, shared and differentiated. "
+        "Without a command, opens the desktop app.",
+    )
+    parser.add_argument("--version", action="version", version=f"tensorlab {__version__}")
+    parser.add_argument("--lesson", help="open this built-in lesson id or lesson file")
+    parser.add_argument("--step", type=int, default=None, help="go to this step (0 = before the first)")
+    parser.add_argument("--device", default=None, help="cpu, cuda:N or mps")
+    parser.add_argument("--language", default=None, help="en or ko")
+    parser.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to PNG and exit")
+    parser.add_argument("--size", default="1280x720", help="window size for --screenshot, WxH")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    run = commands.add_parser("run", help="run a lesson start to end and print what happened")
+    run.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
+    run.add_argument("--json", action="store_true", help="print the contract-3 JSON instead of a transcript")
+    run.add_argument("--device", dest="run_device", default="cpu", help="cpu, cuda:N or mps")
+    lessons = commands.add_parser("lessons", help="list the built-in lessons")
+    lessons.add_argument("--json", action="store_true")
+    export = commands.add_parser("export", help="print a lesson as a plain PyTorch script")
+    export.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"tensorlab: {message}", file=sys.stderr)
+    return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    from tensorlab.core.devices import DeviceError, resolve_device
+    from tensorlab.core.lessons import LessonError, find_lesson
+    from tensorlab.core.runner import lesson_json, run_lesson
+    from tensorlab.core.transcript import transcript
+
+    try:
+        lesson = find_lesson(args.lesson)
+        device = resolve_device(args.run_device)
+    except (LessonError, DeviceError) as exc:
+        return _fail(str(exc))
+    results = run_lesson(lesson, device)
+    if args.json:
+        json.dump(lesson_json(lesson, device, results), sys.stdout, ensure_ascii=False, allow_nan=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(transcript(lesson, device, results, color=sys.stdout.isatty()))
+    return 0
+
+
+def _lessons(args: argparse.Namespace) -> int:
+    from tensorlab.core.lessons import LessonError, builtin_lessons
+
+    try:
+        lessons = builtin_lessons()
+    except LessonError as exc:
+        return _fail(str(exc))
+    if args.json:
+        rows = [{"id": l.id, "title": l.title, "steps": len(l.steps), "summary": l.summary} for l in lessons]
+        json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    width = max(len(l.id) for l in lessons)
+    for lesson in lessons:
+        print(f"{lesson.id.ljust(width)}  {len(lesson.steps):2d} steps  {lesson.title}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from tensorlab.core.export import export_script
+    from tensorlab.core.lessons import LessonError, find_lesson
+
+    try:
+        lesson = find_lesson(args.lesson)
+    except LessonError as exc:
+        return _fail(str(exc))
+    sys.stdout.write(export_script(lesson))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `tensorlab` command; returns the exit status."""
+    args = _parser().parse_args(argv)
+    if args.command == "run":
+        return _run(args)
+    if args.command == "lessons":
+        return _lessons(args)
+    if args.command == "export":
+        return _export(args)
+    from tensorlab.app import main as app_main
+
+    return app_main(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""TensorLab's Qt-free core: the code subset, sessions, snapshots, lessons, explanations."""

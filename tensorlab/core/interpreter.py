@@ -1,0 +1,383 @@
+"""Run checked statements by walking their tree.
+
+Only trees accepted by :mod:`tensorlab.core.language` reach this module. Every
+attribute is checked again against the type of the object it is read from, and
+sizes are checked before torch allocates, so a name allowed on a tensor cannot be
+reached on anything else and one line cannot exhaust the machine.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from tensorlab.core import allowlist as allow
+from tensorlab.core.language import dotted
+from tensorlab.core.limits import (
+    LimitError,
+    Limits,
+    broadcast_numel,
+    check_numel,
+    factory_numel,
+    matmul_numel,
+    new_factory_numel,
+)
+
+__all__ = ["Interpreter", "TensorLabError", "NO_VALUE"]
+
+
+class TensorLabError(Exception):
+    """TensorLab refused something while running a step (not an error of torch)."""
+
+
+class _NoValue:
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+NO_VALUE: Any = _NoValue()
+
+_BINARY: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow, ast.MatMult: operator.matmul,
+}
+_INPLACE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.iadd, ast.Sub: operator.isub, ast.Mult: operator.imul,
+    ast.Div: operator.itruediv, ast.FloorDiv: operator.ifloordiv, ast.Mod: operator.imod,
+    ast.Pow: operator.ipow, ast.MatMult: operator.imatmul,
+}
+_UNARY: dict[type, Callable[[Any], Any]] = {
+    ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_,
+}
+_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+
+# Methods and functions that make no new elements: exempt from the operand size check,
+# so that a huge `expand` view can still be sliced, queried and detached.
+_NO_ALLOCATION = allow.VIEW_METHODS | allow.QUERY_METHODS | frozenset(
+    {"detach", "detach_", "requires_grad_", "retain_grad", "register_hook", "item",
+     "is_tensor", "manual_seed", "equal", "broadcast_shapes", "view_as_real", "view_as_complex"}
+)
+_ELEMENTWISE = frozenset(
+    {"add", "sub", "mul", "div", "pow", "add_", "sub_", "mul_", "div_", "pow_", "masked_fill",
+     "masked_fill_", "allclose"}
+)
+
+
+def _allowed_on(obj: object) -> frozenset[str]:
+    """The attribute names TensorLab may read on ``obj``, by its type."""
+    if isinstance(obj, torch.Tensor):
+        return allow.TENSOR_METHODS | allow.TENSOR_ATTRIBUTES
+    if isinstance(obj, (torch.UntypedStorage, torch.TypedStorage)):
+        return allow.STORAGE_ATTRIBUTES
+    if isinstance(obj, torch.autograd.graph.Node):
+        return allow.GRAD_FN_ATTRIBUTES
+    if isinstance(obj, torch.device):
+        return allow.DEVICE_ATTRIBUTES
+    if isinstance(obj, torch.dtype):
+        return allow.DTYPE_ATTRIBUTES
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - numpy is a dependency
+        return frozenset()
+    if isinstance(obj, numpy.ndarray):
+        return allow.NUMPY_ATTRIBUTES
+    return frozenset()
+
+
+def _check_attribute(obj: object, name: str) -> None:
+    """Refuse reading ``name`` on ``obj`` unless its type's allowlist has it.
+
+    Where the type has no such attribute at all, Python's own AttributeError is
+    raised, so that `x.grad.zero_()` with no grad reads as it would in plain torch.
+    """
+    if name in _allowed_on(obj):
+        return
+    if not hasattr(type(obj), name):
+        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+    raise TensorLabError(f"`{name}` is not available on a {_type_name(obj)} in TensorLab")
+
+
+def _type_name(obj: object) -> str:
+    if obj is None:
+        return "None"
+    if isinstance(obj, torch.Tensor):
+        return "tensor"
+    return type(obj).__name__
+
+
+def _tensors_in(values: object) -> list[torch.Tensor]:
+    """Tensors among call arguments (one level into lists and tuples)."""
+    found = []
+    for value in values:  # type: ignore[attr-defined]
+        if isinstance(value, torch.Tensor):
+            found.append(value)
+        elif isinstance(value, (list, tuple)):
+            found.extend(v for v in value if isinstance(v, torch.Tensor))
+    return found
+
+
+class Interpreter:
+    """Executes statements of the subset against a namespace of user names."""
+
+    def __init__(self, namespace: dict[str, Any], limits: Limits, write: Callable[[str], None]) -> None:
+        self.namespace = namespace
+        self.limits = limits
+        self.write = write
+        self._builtins: dict[str, Callable[..., Any]] = {"print": self._print, "len": len, "id": id}
+
+    # -- statements ------------------------------------------------------------
+    def execute(self, node: ast.stmt) -> Any:
+        """Run one statement; return the value of an expression statement, else NO_VALUE."""
+        if isinstance(node, ast.Import):
+            return NO_VALUE
+        if isinstance(node, ast.Expr):
+            return self.eval(node.value)
+        if isinstance(node, ast.Assign):
+            value = self.eval(node.value)
+            for target in node.targets:
+                self.assign(target, value)
+            return NO_VALUE
+        if isinstance(node, ast.AugAssign):
+            self.augmented(node)
+            return NO_VALUE
+        if isinstance(node, ast.With):
+            mode = getattr(torch, node.items[0].context_expr.func.attr)  # type: ignore[attr-defined]
+            with mode():
+                for child in node.body:
+                    self.execute(child)
+            return NO_VALUE
+        raise TensorLabError(f"`{type(node).__name__}` is not available in TensorLab")
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            self.namespace[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            names = [element.id for element in target.elts]  # type: ignore[attr-defined]
+            try:
+                iterator = iter(value)
+            except TypeError:
+                raise TypeError(f"cannot unpack non-iterable {_type_name(value)} object") from None
+            items = list(itertools.islice(iterator, len(names) + 1))
+            if len(items) < len(names):
+                raise ValueError(f"not enough values to unpack (expected {len(names)}, got {len(items)})")
+            if len(items) > len(names):
+                raise ValueError(f"too many values to unpack (expected {len(names)})")
+            for name, item in zip(names, items):
+                self.namespace[name] = item
+        elif isinstance(target, ast.Subscript):
+            container = self.eval(target.value)
+            operator.setitem(container, self.index(target.slice), value)
+        elif isinstance(target, ast.Attribute):
+            obj = self.eval(target.value)
+            if not isinstance(obj, torch.Tensor) or target.attr not in allow.TENSOR_SETTABLE:
+                raise TensorLabError(f"`{dotted(target)}` cannot be assigned in TensorLab")
+            setattr(obj, target.attr, value)
+        else:  # pragma: no cover - the language refuses other targets
+            raise TensorLabError("this cannot be assigned to in TensorLab")
+
+    def augmented(self, node: ast.AugAssign) -> None:
+        update = _INPLACE[type(node.op)]
+        if isinstance(node.target, ast.Name):
+            current = self.lookup(node.target.id)
+            value = self.eval(node.value)
+            self.check_binary(node.op, current, value)
+            self.namespace[node.target.id] = update(current, value)
+            return
+        target = node.target
+        assert isinstance(target, ast.Subscript)
+        container = self.eval(target.value)
+        index = self.index(target.slice)
+        value = self.eval(node.value)
+        current = operator.getitem(container, index)
+        self.check_binary(node.op, current, value)
+        operator.setitem(container, index, update(current, value))
+
+    # -- expressions -----------------------------------------------------------
+    def lookup(self, name: str) -> Any:
+        try:
+            return self.namespace[name]
+        except KeyError:
+            # Python's own error, as plain torch code would raise it.
+            raise NameError(f"name '{name}' is not defined") from None
+
+    def eval(self, node: ast.expr) -> Any:
+        """The value of an expression of the subset."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id in self._builtins:
+                return self._builtins[node.id]
+            return self.lookup(node.id)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node)
+        if isinstance(node, ast.List):
+            values = [self.eval(e) for e in node.elts]
+            return values
+        if isinstance(node, ast.Tuple):
+            return tuple(self.eval(e) for e in node.elts)
+        if isinstance(node, ast.BinOp):
+            left = self.eval(node.left)
+            right = self.eval(node.right)
+            self.check_binary(node.op, left, right)
+            return _BINARY[type(node.op)](left, right)
+        if isinstance(node, ast.UnaryOp):
+            return _UNARY[type(node.op)](self.eval(node.operand))
+        if isinstance(node, ast.Compare):
+            left = self.eval(node.left)
+            result: Any = True
+            for op, comparator in zip(node.ops, node.comparators):
+                right = self.eval(comparator)
+                result = _COMPARE[type(op)](left, right)
+                if len(node.ops) > 1 and not result:
+                    return result
+                left = right
+            return result
+        if isinstance(node, ast.Subscript):
+            container = self.eval(node.value)
+            return operator.getitem(container, self.index(node.slice))
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise TensorLabError(f"`{type(node).__name__}` is not available in TensorLab")
+
+    def index(self, node: ast.expr) -> Any:
+        if isinstance(node, ast.Slice):
+            parts = (node.lower, node.upper, node.step)
+            return slice(*(None if p is None else self.eval(p) for p in parts))
+        if isinstance(node, ast.Tuple):
+            return tuple(self.index(e) for e in node.elts)
+        return self.eval(node)
+
+    def attribute(self, node: ast.Attribute) -> Any:
+        name = node.attr
+        base = node.value
+        if isinstance(base, ast.Name) and base.id == "torch":
+            if name not in allow.TORCH_FUNCTIONS and name not in allow.TORCH_DTYPES:
+                raise TensorLabError(f"`torch.{name}` is not available in TensorLab")
+            return getattr(torch, name)
+        if isinstance(base, ast.Name) and base.id == "copy":
+            if name not in allow.COPY_FUNCTIONS:
+                raise TensorLabError(f"`copy.{name}` is not available in TensorLab")
+            return copy.deepcopy
+        obj = self.eval(base)
+        _check_attribute(obj, name)
+        return getattr(obj, name)
+
+    def call(self, node: ast.Call) -> Any:
+        func_node = node.func
+        owner: Any = None
+        if isinstance(func_node, ast.Name):
+            function = self._builtins[func_node.id]
+            name = func_node.id
+        else:
+            assert isinstance(func_node, ast.Attribute)
+            name = func_node.attr
+            base = func_node.value
+            if isinstance(base, ast.Name) and base.id in allow.MODULES:
+                function = self.attribute(func_node)
+                owner = base.id
+            else:
+                owner = self.eval(base)
+                _check_attribute(owner, name)
+                function = getattr(owner, name)
+        args = [self.eval(a) for a in node.args]
+        kwargs = {k.arg: self.eval(k.value) for k in node.keywords}
+        self.check_call(owner, name, args, kwargs)
+        return function(*args, **kwargs)
+
+    # -- size checks -----------------------------------------------------------
+    def check_call(self, owner: Any, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+        """Refuse a call whose operands or result would exceed the element limit."""
+        limits = self.limits
+        if owner == "torch":
+            try:
+                factory_numel(name, args, kwargs, limits)
+            except (TypeError, ValueError, IndexError, OverflowError):
+                pass  # torch reports its own error for arguments it cannot use
+        elif isinstance(owner, torch.Tensor):
+            try:
+                new_factory_numel(name, args, kwargs, limits)
+            except (TypeError, ValueError, IndexError, OverflowError):
+                pass
+        if name in _NO_ALLOCATION and owner != "copy":
+            return
+        operands = _tensors_in(args) + _tensors_in(kwargs.values())
+        if isinstance(owner, torch.Tensor):
+            operands.insert(0, owner)
+        for tensor in operands:
+            check_numel(tensor.numel(), limits, "an operand of this call")
+        if name in ("cat", "stack", "concat"):
+            check_numel(sum(t.numel() for t in operands), limits, f"torch.{name}(...)")
+        elif name in _ELEMENTWISE and len(operands) >= 2:
+            self._check_broadcast(operands)
+        elif name == "matmul" and len(operands) >= 2:
+            self._check_matmul(operands[0], operands[1])
+
+    def check_binary(self, op: ast.operator, left: Any, right: Any) -> None:
+        """Refuse Python arithmetic or tensor broadcasting that would be too large."""
+        limits = self.limits
+        if isinstance(left, torch.Tensor) or isinstance(right, torch.Tensor):
+            tensors = [t for t in (left, right) if isinstance(t, torch.Tensor)]
+            for tensor in tensors:
+                check_numel(tensor.numel(), limits, "an operand of this expression")
+            if len(tensors) == 2:
+                if isinstance(op, ast.MatMult):
+                    self._check_matmul(left, right)
+                else:
+                    self._check_broadcast(tensors)
+            return
+        ints = (isinstance(left, int) and not isinstance(left, bool),
+                isinstance(right, int) and not isinstance(right, bool))
+        if all(ints):
+            if isinstance(op, ast.Pow) and right > 0 and abs(left) > 1:
+                if right * left.bit_length() > limits.max_int_bits:
+                    raise LimitError("this power is too large a number for TensorLab")
+            elif isinstance(op, ast.Mult) and left.bit_length() + right.bit_length() > limits.max_int_bits:
+                raise LimitError("this product is too large a number for TensorLab")
+        sequences = (str, list, tuple, bytes)
+        if isinstance(op, ast.Mult):
+            for seq, count in ((left, right), (right, left)):
+                if isinstance(seq, sequences) and isinstance(count, int):
+                    if len(seq) * max(count, 0) > limits.max_sequence:
+                        raise LimitError(
+                            f"this would build a sequence of {len(seq) * count:,} items; "
+                            f"TensorLab allows at most {limits.max_sequence:,}"
+                        )
+        if isinstance(op, ast.Add) and isinstance(left, sequences) and isinstance(right, sequences):
+            if len(left) + len(right) > limits.max_sequence:
+                raise LimitError(f"this would build a sequence longer than {limits.max_sequence:,} items")
+
+    def _check_broadcast(self, tensors: list[torch.Tensor]) -> None:
+        try:
+            numel = broadcast_numel([tuple(t.shape) for t in tensors])
+        except ValueError:
+            return  # torch explains shapes that do not broadcast
+        check_numel(numel, self.limits, "the result")
+
+    def _check_matmul(self, a: torch.Tensor, b: Any) -> None:
+        if not isinstance(b, torch.Tensor):
+            return
+        try:
+            numel = matmul_numel(tuple(a.shape), tuple(b.shape))
+        except (ValueError, IndexError):
+            return
+        check_numel(numel, self.limits, "the product")
+
+    # -- builtins --------------------------------------------------------------
+    def _print(self, *values: Any, sep: str | None = " ", end: str | None = "\n") -> None:
+        """`print` that writes to the current step's output."""
+        sep = " " if sep is None else sep
+        end = "\n" if end is None else end
+        if not isinstance(sep, str) or not isinstance(end, str):
+            raise TypeError("sep and end must be None or a string")
+        self.write(sep.join(str(v) for v in values) + end)

@@ -1,0 +1,151 @@
+"""Bounds that keep one line from exhausting the machine.
+
+Sizes are estimated from the arguments before torch allocates anything, so a
+request over the limit is refused with a message instead of swapping or crashing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Limits", "DEFAULT_LIMITS", "LimitError", "factory_numel", "check_numel"]
+
+
+class LimitError(Exception):
+    """A request TensorLab refuses before running it because it is too large."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The configurable bounds of a session and of lesson files."""
+
+    max_elements: int = 10**8          # elements one tensor (or operand) may have
+    max_statement_chars: int = 2000    # characters in one line of code
+    max_depth: int = 40                # nesting of one statement's tree
+    max_lesson_steps: int = 500
+    max_lesson_bytes: int = 1_000_000
+    max_sequence: int = 10**6          # length of a Python list/str built by `*`
+    max_int_bits: int = 100_000        # size of a Python integer result
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def check_numel(numel: int, limits: Limits, what: str = "this tensor") -> None:
+    """Raise :class:`LimitError` if ``numel`` elements exceed the limit."""
+    if numel > limits.max_elements:
+        raise LimitError(
+            f"{what} would have {numel:,} elements; TensorLab allows at most "
+            f"{limits.max_elements:,} per tensor"
+        )
+
+
+def _size_from(args: Sequence[object]) -> tuple[int, ...]:
+    """The size of `torch.ones(2, 3)` or `torch.ones((2, 3))`."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    size = []
+    for value in args:
+        if isinstance(value, bool) or not isinstance(value, int):
+            index = getattr(value, "__index__", None)
+            if index is None:
+                raise TypeError("size must be integers")
+            value = index()
+        size.append(int(value))
+    return tuple(size)
+
+
+def _product(size: Sequence[int]) -> int:
+    return math.prod(max(int(s), 0) for s in size)
+
+
+def _range_count(start: float, end: float, step: float) -> int:
+    if step == 0:
+        return 0
+    return max(0, math.ceil((float(end) - float(start)) / float(step)))
+
+
+def factory_numel(name: str, args: Sequence[object], kwargs: dict[str, object], limits: Limits) -> int | None:
+    """Elements that ``torch.<name>(*args, **kwargs)`` would allocate, checked against ``limits``.
+
+    Returns None for functions that are not size factories. Raises
+    :class:`LimitError` when over the limit, TypeError/ValueError when the
+    arguments cannot be understood (torch will then report its own error).
+    """
+    numel: int | None
+    if name in ("ones", "zeros", "empty", "rand", "randn"):
+        size = kwargs.get("size")
+        numel = _product(_size_from([size] if size is not None else list(args)))
+    elif name == "full":
+        size = kwargs.get("size", args[0] if args else ())
+        numel = _product(_size_from([size]))
+    elif name == "randint":
+        size = kwargs.get("size")
+        if size is None:
+            size = next((a for a in args if isinstance(a, (tuple, list))), ())
+        numel = _product(_size_from([size]))
+    elif name == "arange":
+        numbers = [float(a) for a in args if isinstance(a, (int, float)) and not isinstance(a, bool)]
+        start = float(kwargs.get("start", 0.0))  # type: ignore[arg-type]
+        step = float(kwargs.get("step", 1.0))  # type: ignore[arg-type]
+        if len(numbers) == 1:
+            end = numbers[0]
+        elif len(numbers) >= 2:
+            start, end = numbers[0], numbers[1]
+            if len(numbers) >= 3:
+                step = numbers[2]
+        else:
+            end = float(kwargs.get("end", 0.0))  # type: ignore[arg-type]
+        if not all(map(math.isfinite, (start, end, step))):
+            return None
+        numel = _range_count(start, end, step)
+    elif name == "linspace":
+        steps = kwargs.get("steps", args[2] if len(args) > 2 else 0)
+        numel = int(steps)  # type: ignore[call-overload]
+    elif name == "eye":
+        n = int(args[0]) if args else int(kwargs.get("n", 0))  # type: ignore[call-overload]
+        m = int(args[1]) if len(args) > 1 else int(kwargs.get("m", n))  # type: ignore[call-overload]
+        numel = max(n, 0) * max(m, 0)
+    else:
+        return None
+    check_numel(numel, limits, f"torch.{name}(...)")
+    return numel
+
+
+def new_factory_numel(name: str, args: Sequence[object], kwargs: dict[str, object], limits: Limits) -> int | None:
+    """Elements for `t.new_ones(size)` and friends (None for other methods)."""
+    if name in ("new_ones", "new_zeros", "new_empty"):
+        size = kwargs.get("size")
+        numel = _product(_size_from([size] if size is not None else list(args)))
+    elif name == "new_full":
+        size = kwargs.get("size", args[0] if args else ())
+        numel = _product(_size_from([size]))
+    else:
+        return None
+    check_numel(numel, limits, f".{name}(...)")
+    return numel
+
+
+def broadcast_numel(shapes: Sequence[Sequence[int]]) -> int:
+    """Elements of the broadcast of ``shapes`` (ValueError if they do not broadcast)."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out = []
+    for axis in range(ndim):
+        sizes = {s[axis - ndim + len(s)] for s in shapes if axis - ndim + len(s) >= 0}
+        sizes.discard(1)
+        if len(sizes) > 1:
+            raise ValueError("shapes do not broadcast")
+        out.append(sizes.pop() if sizes else 1)
+    return _product(out)
+
+
+def matmul_numel(a: Sequence[int], b: Sequence[int]) -> int:
+    """Elements of ``a @ b`` for shapes that multiply (ValueError otherwise)."""
+    if not a or not b:
+        raise ValueError("matmul needs at least 1-D operands")
+    a2 = list(a) if len(a) > 1 else [1, a[0]]
+    b2 = list(b) if len(b) > 1 else [b[0], 1]
+    batch = broadcast_numel([a2[:-2], b2[:-2]])
+    return batch * a2[-2] * b2[-1]

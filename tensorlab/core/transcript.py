@@ -1,0 +1,103 @@
+"""A readable terminal transcript of a lesson run."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+from tensorlab.core.inspect import Snapshot, TensorInfo, to_plain
+from tensorlab.core.lessons import Lesson
+from tensorlab.core.session import StepResult
+
+__all__ = ["transcript", "tensor_table"]
+
+_COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn",
+            "version", "storage", "grad")
+
+
+class _Style:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
+
+    def bold(self, text: str) -> str:
+        return self._wrap("1", text)
+
+    def dim(self, text: str) -> str:
+        return self._wrap("2", text)
+
+    def red(self, text: str) -> str:
+        return self._wrap("31", text)
+
+    def yellow(self, text: str) -> str:
+        return self._wrap("33", text)
+
+    def cyan(self, text: str) -> str:
+        return self._wrap("36", text)
+
+
+def _short(value: object, width: int = 28) -> str:
+    text = str(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _cell(info: TensorInfo, column: str) -> str:
+    if column == "shape":
+        return "[" + ", ".join(map(str, info.shape)) + "]"
+    if column == "grad":
+        return "None" if info.grad is None else _short(to_plain(info.grad))
+    value = getattr(info, column)
+    if value is None:
+        return "None" if column in ("grad_fn",) else "-"
+    return str(value)
+
+
+def tensor_table(snapshot: Snapshot, indent: str = "  ") -> str:
+    """The tensors of ``snapshot`` as an aligned text table."""
+    if not snapshot.tensors:
+        return ""
+    rows = [list(_COLUMNS)] + [[_cell(t, c) for c in _COLUMNS] for t in snapshot.tensors]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(indent + line for line in lines)
+
+
+def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color: bool = False,
+               width: int = 100) -> str:
+    """The whole run as text: each step's code, note, output, warnings, error and tensors."""
+    style = _Style(color)
+    out = [style.bold(f"{lesson.title}") + style.dim(f"  ({lesson.id}, on {device})")]
+    if lesson.summary:
+        out += textwrap.wrap(lesson.summary, width)
+    total = len(results)
+    for result, step in zip(results, lesson.steps):
+        out.append("")
+        code_lines = result.code.splitlines()
+        out.append(style.bold(f"[{result.index + 1}/{total}] ") + style.cyan(code_lines[0]))
+        out += ["      " + style.cyan(line) for line in code_lines[1:]]
+        if step.note:
+            out += textwrap.wrap(step.note, width, initial_indent="  ", subsequent_indent="  ")
+        for line in result.output.splitlines():
+            out.append("  " + style.dim("│ ") + line)
+        if result.value is not None:
+            out.append("  " + style.dim("→ ") + result.value)
+        for warning in result.warnings:
+            out += textwrap.wrap(f"{warning.category}: {warning.message}", width,
+                                 initial_indent="  " + style.yellow("⚠ "), subsequent_indent="    ")
+            if warning.explanation is not None:
+                out += textwrap.wrap(warning.explanation.as_text(), width,
+                                     initial_indent="    ", subsequent_indent="    ")
+        if result.error is not None:
+            out += textwrap.wrap(f"{result.error.type}: {result.error.message}", width,
+                                 initial_indent="  " + style.red("✗ "), subsequent_indent="    ")
+            if result.error.explanation is not None:
+                out += textwrap.wrap(result.error.explanation.as_text(), width,
+                                     initial_indent="    ", subsequent_indent="    ")
+        table = tensor_table(result.snapshot)
+        if table:
+            out.append(style.dim(table))
+        for other in result.snapshot.others:
+            out.append(style.dim(f"  {other.name} = {_short(other.repr, 60)}  ({other.type})"))
+    return "\n".join(out) + "\n"
