@@ -45,7 +45,7 @@ class TensorInfo:
     device: str
     values: Nested | None
     requires_grad: bool
-    is_leaf: bool
+    is_leaf: bool | None            # None where torch refuses to say (see contract 3)
     grad_fn: str | None
     version: int | None
     grad: Nested | None
@@ -219,9 +219,17 @@ def _version(tensor: torch.Tensor) -> int | None:
     return tensor._version
 
 
-def _grad(tensor: torch.Tensor) -> torch.Tensor | None:
+def _is_leaf(tensor: torch.Tensor) -> bool | None:
+    # A split/unbind output whose base was changed in place refuses to say.
+    try:
+        return tensor.is_leaf
+    except RuntimeError:
+        return None
+
+
+def _grad(tensor: torch.Tensor, is_leaf: bool | None) -> torch.Tensor | None:
     # Only where torch reads `.grad` silently: leaves and tensors that retain grad.
-    if tensor.is_leaf or tensor.retains_grad:
+    if is_leaf or tensor.retains_grad:
         return tensor.grad
     return None
 
@@ -270,7 +278,8 @@ def _take(namespace: Mapping[str, Any]) -> Snapshot:
             storage_id = storage_ids.setdefault(key, f"S{len(storage_ids)}")
             members.setdefault(storage_id, []).append(name)
             first_viewer.setdefault(storage_id, value)
-        grad = _grad(value)
+        is_leaf = _is_leaf(value)
+        grad = _grad(value, is_leaf)
         sparse = value.is_sparse
         tensors.append(
             TensorInfo(
@@ -280,7 +289,7 @@ def _take(namespace: Mapping[str, Any]) -> Snapshot:
                 device=str(value.device),
                 values=_values(value),
                 requires_grad=value.requires_grad,
-                is_leaf=value.is_leaf,
+                is_leaf=is_leaf,
                 grad_fn=_grad_fn_name(value),
                 version=_version(value),
                 grad=None if grad is None else _values(grad),

@@ -389,12 +389,13 @@ class _Checker:
             if name not in allow.COPY_FUNCTIONS:
                 raise self.fail(node, f"`copy.{name}` is not available in TensorLab (only copy.deepcopy)")
             return
+        # The base first, so that `torch.hub.load` is refused for `torch.hub`.
+        self.expr(base, depth)
         if name.startswith("_") and name not in allow.UNDERSCORE_ALLOWED:
             raise self.fail(node, f"`{name}` is not available in TensorLab")
         if name not in allow.ALL_ATTRIBUTES:
             raise self.fail(node, f"`{dotted(node)}` is not available in TensorLab: `{name}` is not on "
                                   "the list of tensor methods and attributes")
-        self.expr(base, depth)
 
     def index(self, node: ast.expr, depth: int) -> None:
         if isinstance(node, ast.Slice):
@@ -414,7 +415,9 @@ class _Checker:
             if func.id not in allow.BUILTINS:
                 if is_dunder(func.id):
                     raise self.fail(func, f"`{func.id}`: names with double underscores are not available in TensorLab")
-                raise self.fail(func, f"`{func.id}` is not available in TensorLab: only torch functions, "
+                if func.id in _FOREIGN_NAMES:
+                    raise self.fail(func, f"`{func.id}` is not available in TensorLab")
+                raise self.fail(func, f"`{func.id}` cannot be called: only torch functions, "
                                       "tensor methods, print, len, id and copy.deepcopy can be called")
         elif isinstance(func, ast.Attribute):
             self.attribute(func, depth)

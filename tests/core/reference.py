@@ -1,0 +1,106 @@
+"""Plain Python + torch, run directly: what TensorLab's results are compared with.
+
+The test suite may exec code it wrote itself; TensorLab never does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import math
+import warnings
+from typing import Any
+
+import torch
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, complex):
+        return [_plain(value.real), _plain(value.imag)]
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+    return value
+
+
+def _values(t: torch.Tensor) -> Any:
+    if t.numel() > 10_000:
+        return None
+    d = t.detach().cpu()
+    if d.dtype in (torch.float16, torch.bfloat16):
+        d = d.float()
+    return _plain(d.tolist())
+
+
+def describe(namespace: dict[str, Any]) -> dict[str, Any]:
+    """Every tensor name's facts, read directly from torch."""
+    tensors: dict[str, Any] = {}
+    storages: dict[tuple, str] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, t in namespace.items():
+            if not isinstance(t, torch.Tensor):
+                continue
+            storage = t.untyped_storage()
+            key = (str(t.device), storage.data_ptr()) if storage.nbytes() else ("empty", id(t))
+            sid = storages.setdefault(key, f"S{len(storages)}")
+            try:
+                grad_fn = t.grad_fn
+                grad_fn_name = None if grad_fn is None else grad_fn.name()
+            except RuntimeError:
+                grad_fn_name = "Invalid"
+            try:
+                is_leaf = t.is_leaf
+            except RuntimeError:
+                is_leaf = None
+            grad = t.grad if (is_leaf or t.retains_grad) else None
+            tensors[name] = {
+                "shape": list(t.shape),
+                "dtype": str(t.dtype).removeprefix("torch."),
+                "device": str(t.device),
+                "values": _values(t),
+                "requires_grad": t.requires_grad,
+                "is_leaf": is_leaf,
+                "grad_fn": grad_fn_name,
+                "version": None if t.is_inference() else t._version,
+                "grad": None if grad is None else _values(grad),
+                "storage": sid,
+                "storage_offset": t.storage_offset(),
+                "stride": list(t.stride()),
+            }
+    return tensors
+
+
+def run_plain(codes: list[str]) -> list[dict[str, Any]]:
+    """Run each statement with exec in one namespace, seeded like TensorLab."""
+    namespace: dict[str, Any] = {}
+    glb = {"torch": torch, "copy": copy}
+    torch.manual_seed(0)
+    steps = []
+    for code in codes:
+        out = io.StringIO()
+        error = None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            torch.set_warn_always(True)
+            try:
+                with contextlib.redirect_stdout(out):
+                    exec(code, glb, namespace)  # noqa: S102 - the reference, not TensorLab
+            except Exception as exc:
+                error = {"type": type(exc).__name__, "message": str(exc)}
+            finally:
+                torch.set_warn_always(False)
+        steps.append({
+            "code": code,
+            "ok": error is None,
+            "error": error,
+            "warnings": [str(w.message) for w in caught],
+            "output": out.getvalue(),
+            "tensors": describe(namespace),
+        })
+    return steps

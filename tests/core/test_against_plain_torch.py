@@ -1,0 +1,33 @@
+"""Every field TensorLab reports equals what plain Python + torch report for the same code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tensorlab.core.lessons import builtin_lessons, load_lesson
+from tensorlab.core.runner import lesson_json, run_lesson
+from tests.core.reference import run_plain
+
+DATA = Path(__file__).parent.parent / "data"
+_TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?\s*$")
+
+LESSONS = builtin_lessons() + [load_lesson(p) for p in sorted(DATA.glob("scenario-*.toml"))]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda l: l.id)
+def test_every_field_matches_plain_torch(lesson):
+    ours = lesson_json(lesson, "cpu", run_lesson(lesson))["steps"]
+    theirs = run_plain([s.code for s in lesson.steps])
+    assert len(ours) == len(theirs)
+    for mine, ref in zip(ours, theirs):
+        where = f"step {mine['index'] + 1}: {mine['code']}"
+        assert mine["ok"] == ref["ok"], where
+        assert mine["error"] == ref["error"], where
+        assert mine["output"] == ref["output"], where
+        assert mine["warnings"] == [_TRIGGERED.sub("", w) for w in ref["warnings"]], where
+        assert list(mine["tensors"]) == list(ref["tensors"]), where
+        for name, fields in ref["tensors"].items():
+            assert mine["tensors"][name] == fields, f"{where}: {name}"

@@ -1,0 +1,94 @@
+"""The headless runner: `tensorlab run`, `lessons`, `export` (contract 3)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tensorlab.cli import main
+
+TENSOR_FIELDS = {"shape", "dtype", "device", "values", "requires_grad", "is_leaf", "grad_fn",
+                 "version", "grad", "storage", "storage_offset", "stride"}
+
+
+def _check_contract(doc):
+    assert set(doc) == {"lesson", "device", "steps"}
+    for i, step in enumerate(doc["steps"]):
+        assert set(step) == {"index", "code", "ok", "error", "warnings", "output", "tensors",
+                             "storages", "others"}
+        assert step["index"] == i and isinstance(step["code"], str) and isinstance(step["ok"], bool)
+        assert step["error"] is None or set(step["error"]) == {"type", "message"}
+        assert step["ok"] == (step["error"] is None)
+        assert all(isinstance(w, str) for w in step["warnings"])
+        assert isinstance(step["output"], str)
+        for info in step["tensors"].values():
+            assert set(info) == TENSOR_FIELDS
+        for storage in step["storages"]:
+            assert set(storage) == {"id", "nbytes", "device", "tensors"}
+            assert all(name in step["tensors"] for name in storage["tensors"])
+        for other in step["others"].values():
+            assert set(other) == {"type", "repr"}
+
+
+def test_run_json_follows_the_contract(capsys):
+    assert main(["run", "clone-keeps-the-graph", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    _check_contract(doc)
+    assert doc["lesson"] == "clone-keeps-the-graph" and doc["device"] == "cpu"
+    printed = [s["output"] for s in doc["steps"] if s["code"] == "print(x.grad)"]
+    assert printed[0] == "tensor([5., 5., 5., 5., 5.])\n"
+    nonleaf = next(s for s in doc["steps"] if s["code"].startswith("print(y.grad, "))
+    assert nonleaf["output"] == "None True False\n"
+    assert nonleaf["warnings"][0].startswith("The .grad attribute of a Tensor that is not a leaf")
+
+
+def test_transcript_is_readable(capsys):
+    assert main(["run", "inplace-on-a-leaf"]) == 0
+    out = capsys.readouterr().out
+    assert "[2/8] x[0] = 2" in out
+    assert "✗ RuntimeError: a view of a leaf Variable" in out
+    assert "storage" in out and "S0" in out
+
+
+def test_a_lesson_whose_steps_raise_exits_0_and_a_bad_file_exits_2(tmp_path, capsys):
+    good = tmp_path / "raises.toml"
+    good.write_text('[lesson]\nid = "r"\ntitle = "R"\n[[step]]\ncode = "x = torch.ones(2).view(3)"\n')
+    assert main(["run", str(good), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["steps"][0]["ok"] is False
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[lesson]\nid = "r"\ntitle = "R"\n[[step]]\ncode = "import os"\n')
+    assert main(["run", str(bad), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "bad.toml, step 1" in captured.err
+    assert main(["run", "no-such-lesson"]) == 2
+    assert "no such lesson" in capsys.readouterr().err
+
+
+def test_unavailable_device_exits_2(capsys):
+    pytest.importorskip("torch")
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    assert main(["run", "clone-keeps-the-graph", "--device", "cuda"]) == 2
+    assert "not available here" in capsys.readouterr().err
+
+
+def test_lessons_and_export(capsys):
+    assert main(["lessons"]) == 0
+    assert "detach-shares-memory" in capsys.readouterr().out
+    assert main(["export", "detach-shares-memory"]) == 0
+    script = capsys.readouterr().out
+    assert "torch.manual_seed(0)" in script and "z = x.detach()" in script
+
+
+def test_python_dash_m_runs_headless_without_qt():
+    code = ("import sys, runpy; sys.argv=['tensorlab','lessons']; "
+            "sys.modules['PySide6']=None; runpy.run_module('tensorlab', run_name='__main__')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "inplace-on-a-leaf" in done.stdout
