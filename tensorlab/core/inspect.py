@@ -17,6 +17,8 @@ from typing import Any
 
 import torch
 
+from tensorlab.core.graph import GraphInfo, autograd_graph
+
 __all__ = [
     "TensorInfo",
     "StorageInfo",
@@ -58,6 +60,7 @@ class TensorInfo:
     is_view: bool
     repr: str = field(repr=False)
     object_id: int = field(repr=False)
+    graph: GraphInfo | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """The contract-3 JSON of this tensor."""
@@ -268,6 +271,7 @@ def _take(namespace: Mapping[str, Any]) -> Snapshot:
     storage_ids: dict[tuple[str, int], str] = {}
     members: dict[str, list[str]] = {}
     first_viewer: dict[str, torch.Tensor] = {}
+    named_tensors = {n: v for n, v in namespace.items() if isinstance(v, torch.Tensor)}
     for name, value in namespace.items():
         if not isinstance(value, torch.Tensor):
             others.append(OtherInfo(name, type(value).__name__, _short_repr(value)))
@@ -302,6 +306,7 @@ def _take(namespace: Mapping[str, Any]) -> Snapshot:
                 is_view=value._is_view(),
                 repr=_short_repr(value),
                 object_id=id(value),
+                graph=autograd_graph(value, named_tensors),
             )
         )
     storages = []

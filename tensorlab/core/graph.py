@@ -1,0 +1,130 @@
+"""The autograd graph behind a tensor, read from ``grad_fn.next_functions`` as data.
+
+Nodes are walked breadth-first from the tensor's ``grad_fn``; an
+``AccumulateGrad`` node names the leaf it accumulates into. Saved tensors are
+described where torch exposes them (``_saved_*`` attributes): which name they
+are, their version now, or that they were changed in place or freed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import torch
+
+__all__ = ["GraphNode", "GraphInfo", "autograd_graph"]
+
+MAX_NODES = 40
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """One node of the backward graph."""
+
+    name: str                       # e.g. "MulBackward0", "AccumulateGrad"
+    leaf: str | None = None         # AccumulateGrad: the leaf's name (or its shape)
+    saved: tuple[str, ...] = ()     # what the node saved for backward, described
+
+
+@dataclass(frozen=True)
+class GraphInfo:
+    """Nodes (index 0 is the tensor's grad_fn) and edges (from, to) in gradient-flow order."""
+
+    nodes: tuple[GraphNode, ...]
+    edges: tuple[tuple[int, int], ...]
+    truncated: bool = False
+
+
+def _identify(tensor: torch.Tensor, tensors: Mapping[str, torch.Tensor]) -> str | None:
+    """The namespace name that is ``tensor`` (or the same view of the same memory)."""
+    for name, other in tensors.items():
+        if other is tensor:
+            return name
+    try:
+        pointer = tensor.untyped_storage().data_ptr()
+    except RuntimeError:
+        return None
+    for name, other in tensors.items():
+        try:
+            if (other.untyped_storage().data_ptr() == pointer and other.shape == tensor.shape
+                    and other.stride() == tensor.stride()
+                    and other.storage_offset() == tensor.storage_offset() and pointer != 0):
+                return name
+        except RuntimeError:
+            continue
+    return None
+
+
+def _describe_saved(node: object, tensors: Mapping[str, torch.Tensor]) -> tuple[str, ...]:
+    described = []
+    for attribute in dir(node):
+        if not attribute.startswith("_saved_"):
+            continue
+        label = attribute.removeprefix("_saved_")
+        try:
+            value = getattr(node, attribute)
+        except RuntimeError as exc:
+            text = str(exc)
+            if "modified by an inplace operation" in text:
+                described.append(f"{label}: changed in place after it was saved")
+            elif "freed" in text:
+                described.append(f"{label}: freed by backward()")
+            else:
+                described.append(f"{label}: unavailable")
+            continue
+        if isinstance(value, torch.Tensor):
+            name = _identify(value, tensors)
+            shape = list(value.shape)
+            who = name if name is not None else f"tensor {shape}"
+            version = "" if value.is_inference() else f", version {value._version}"
+            described.append(f"{label}: {who}{version}")
+    return tuple(described)
+
+
+def autograd_graph(tensor: torch.Tensor, tensors: Mapping[str, torch.Tensor]) -> GraphInfo | None:
+    """The backward graph from ``tensor.grad_fn`` (None for a tensor outside any graph)."""
+    try:
+        root = tensor.grad_fn
+    except RuntimeError:
+        return None
+    if root is None:
+        return None
+    index: dict[int, int] = {}
+    nodes: list[GraphNode] = []
+    edges: list[tuple[int, int]] = []
+    queue = [root]
+    keep: list[object] = []  # hold the nodes so their ids stay unique while walking
+    truncated = False
+
+    def add(node: object) -> int | None:
+        nonlocal truncated
+        key = id(node)
+        if key in index:
+            return index[key]
+        if len(nodes) >= MAX_NODES:
+            truncated = True
+            return None
+        keep.append(node)
+        leaf = None
+        name = node.name()  # type: ignore[attr-defined]
+        variable = getattr(node, "variable", None) if "AccumulateGrad" in name else None
+        if isinstance(variable, torch.Tensor):
+            leaf = _identify(variable, tensors) or f"leaf {list(variable.shape)}"
+        index[key] = len(nodes)
+        nodes.append(GraphNode(name, leaf, _describe_saved(node, tensors)))
+        queue.append(node)
+        return index[key]
+
+    queue.clear()
+    add(root)
+    while queue:
+        node = queue.pop(0)
+        source = index[id(node)]
+        for child, _ in getattr(node, "next_functions", ()):
+            if child is None:
+                continue
+            target = add(child)
+            if target is not None and (source, target) not in edges:
+                edges.append((source, target))
+    return GraphInfo(tuple(nodes), tuple(edges), truncated)
