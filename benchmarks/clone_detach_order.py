@@ -41,8 +41,8 @@ def main() -> None:
         # Interleave the two so drifts in machine load affect both alike.
         a = b = 0.0
         for _ in range(3):
-            a += _median_seconds(lambda: x.clone().detach(), args.repeats, number, sync)
-            b += _median_seconds(lambda: x.detach().clone(), args.repeats, number, sync)
+            a += _median_seconds(lambda x=x: x.clone().detach(), args.repeats, number, sync)
+            b += _median_seconds(lambda x=x: x.detach().clone(), args.repeats, number, sync)
         print(f"{size:>10}  {a / 3 * 1e6:>15.2f} µs  {b / 3 * 1e6:>15.2f} µs  {a / b:.2f}x")
 
 

@@ -1,1 +1,129 @@
-"""The desktop application: QApplication, translations, settings, main()."""
+"""The desktop application: QApplication, settings, the window, screenshots, main()."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from tensorlab.core.devices import DeviceError, resolve_device
+from tensorlab.core.lessons import LessonError, builtin_lessons, find_lesson
+
+__all__ = ["build_window", "main"]
+
+
+def _application():
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+        app.setApplicationName("TensorLab")
+        app.setOrganizationName("TensorLab")
+    return app
+
+
+def build_window(settings=None, *, lesson: str | None = None, device: str | None = None):
+    """The ready main window, first (or remembered) lesson loaded, without entering the event loop.
+
+    ``settings`` is a QSettings (tests pass an isolated one); by default the user's.
+    """
+    _application()
+    from PySide6.QtCore import QSettings
+
+    from tensorlab.ui.controller import LabController
+    from tensorlab.ui.main_window import SCRATCHPAD, MainWindow
+
+    if settings is None:
+        settings = QSettings("TensorLab", "TensorLab")
+    lessons = builtin_lessons()
+    wanted_device = device or str(settings.value("session/device", "cpu"))
+    try:
+        wanted_device = resolve_device(wanted_device)
+    except DeviceError:
+        wanted_device = "cpu"  # a remembered GPU that is gone: fall back, never crash
+    controller = LabController(device=wanted_device)
+    window = MainWindow(controller, lessons, settings)
+    window.resize(1280, 720)
+    window.restore_settings()
+    chosen = None
+    key = lesson or str(settings.value("session/lesson", lessons[0].id if lessons else SCRATCHPAD))
+    if key != SCRATCHPAD:
+        try:
+            chosen = find_lesson(key)
+        except LessonError:
+            chosen = lessons[0] if lessons else None
+        if chosen is not None and chosen.id not in {l.id for l in window.lessons}:
+            window.lessons.append(chosen)
+            window._fill_lessons()
+    controller.load_lesson(chosen)
+    controller.wait_idle()
+    return window
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit(f"tensorlab: --size must be WIDTHxHEIGHT, like 1280x720, not {text!r}") from None
+    return width, height
+
+
+def screenshot(path: str, lesson: str | None, step: int | None, size: str, device: str | None,
+               presentation: bool = False) -> int:
+    """Render the window offscreen at ``size``, at ``step`` of ``lesson``, to a PNG."""
+    if "QT_QPA_PLATFORM" not in os.environ and not os.environ.get("DISPLAY"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    width, height = _size(size)
+    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"tensorlab-shot-{os.getpid()}.ini"
+    settings = QSettings(str(scratch), QSettings.Format.IniFormat)
+    window = build_window(settings, lesson=lesson, device=device)
+    window.set_presentation(presentation)
+    window.resize(width, height)
+    window.show()
+    if step is not None:
+        window.controller.go_to(step)
+        window.controller.wait_idle()
+    for _ in range(5):
+        QApplication.processEvents()
+    ok = window.grab().save(path)
+    window.controller.shutdown()
+    scratch.unlink(missing_ok=True)
+    if not ok:
+        print(f"tensorlab: could not write {path}", file=sys.stderr)
+        return 2
+    print(f"saved {path}")
+    return 0
+
+
+def main(args: argparse.Namespace | None = None) -> int:
+    """Open the desktop app (or render a screenshot) and return the exit status."""
+    if args is None:
+        from tensorlab.cli import main as cli_main
+
+        return cli_main()
+    device = args.device
+    if device is not None:
+        try:
+            device = resolve_device(device)
+        except DeviceError as exc:
+            print(f"tensorlab: {exc}", file=sys.stderr)
+            return 2
+    if args.lesson is not None:
+        try:
+            find_lesson(args.lesson)
+        except LessonError as exc:
+            print(f"tensorlab: {exc}", file=sys.stderr)
+            return 2
+    if args.screenshot:
+        return screenshot(args.screenshot, args.lesson, args.step, args.size, device)
+    app = _application()
+    window = build_window(lesson=args.lesson, device=device)
+    if args.step is not None:
+        window.controller.go_to(args.step)
+    window.show()
+    return app.exec()

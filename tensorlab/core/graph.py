@@ -107,7 +107,7 @@ def autograd_graph(tensor: torch.Tensor, tensors: Mapping[str, torch.Tensor]) ->
             return None
         keep.append(node)
         leaf = None
-        name = node.name()  # type: ignore[attr-defined]
+        name = node.name().rsplit("::", 1)[-1]  # type: ignore[attr-defined]
         variable = getattr(node, "variable", None) if "AccumulateGrad" in name else None
         if isinstance(variable, torch.Tensor):
             leaf = _identify(variable, tensors) or f"leaf {list(variable.shape)}"

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tensorlab.core import allowlist as allow
-from tensorlab.core.limits import DEFAULT_LIMITS, Limits, LimitError, factory_numel
+from tensorlab.core.limits import DEFAULT_LIMITS, LimitError, Limits, factory_numel
 
 __all__ = [
     "LanguageError",

@@ -92,6 +92,7 @@ class Player:
         self.lesson: Lesson | None = None
         self.program: list[ProgramStep] = []
         self.results: list[StepResult] = []
+        self._kept: dict[str, list[ProgramStep]] = {}
 
     # -- state -----------------------------------------------------------------
     @property
@@ -106,14 +107,28 @@ class Player:
 
     # -- loading ---------------------------------------------------------------
     def load(self, lesson: Lesson | None) -> None:
-        """Start ``lesson`` (or an empty program) at position 0."""
+        """Start ``lesson`` (or an empty program) at position 0.
+
+        Steps the user added to the program being left are kept and come back
+        when that lesson is opened again.
+        """
+        if any(step.origin == "user" for step in self.program):
+            self._kept[self._key(self.lesson)] = list(self.program)
         self.lesson = lesson
-        self.program = [] if lesson is None else [
-            ProgramStep(s.code, s.statement, s.note, s.ask, "lesson", dict(s.translations))
-            for s in lesson.steps
-        ]
+        kept = self._kept.pop(self._key(lesson), None)
+        if kept is not None:
+            self.program = kept
+        else:
+            self.program = [] if lesson is None else [
+                ProgramStep(s.code, s.statement, s.note, s.ask, "lesson", dict(s.translations))
+                for s in lesson.steps
+            ]
         self.session.reset()
         self.results = []
+
+    @staticmethod
+    def _key(lesson: Lesson | None) -> str:
+        return "" if lesson is None else f"{lesson.id}@{lesson.source}"
 
     # -- moving ----------------------------------------------------------------
     def forward(self) -> StepResult | None:

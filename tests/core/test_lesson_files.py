@@ -43,7 +43,8 @@ BAD = {
     "lambda": (GOOD + '\n[[step]]\ncode = "f = lambda: 0"\n', "lambda is not available"),
     "loop": (GOOD + '\n[[step]]\ncode = """for i in x:\n    pass"""\n', "for loop is not available"),
     "use before definition": (GOOD + '\n[[step]]\ncode = "y = z * 2"\n', "step 2: line 1, col 5: `z` is not defined"),
-    "too large": (GOOD + '\n[[step]]\ncode = "y = torch.zeros(10**9)"\n', "step 2: line 1, col 5: torch.zeros(...) would have"),
+    "too large": (GOOD + '\n[[step]]\ncode = "y = torch.zeros(10**9)"\n',
+                  "step 2: line 1, col 5: torch.zeros(...) would have"),
     "bad answer": (GOOD + '\n[step.ask]\nquestion = "q"\nchoices = ["a", "b"]\nanswer = 2\n', "`answer` in [step.ask]"),
     "code not text": ('[lesson]\nid = "t"\ntitle = "T"\n[[step]]\ncode = 5\n', "must be text, not int"),
 }

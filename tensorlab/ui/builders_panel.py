@@ -1,0 +1,63 @@
+"""The left panel: the builders and the code line, stacked in one scrollable column."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QGroupBox, QScrollArea, QVBoxLayout, QWidget
+
+from tensorlab.core.player import PlayerState
+from tensorlab.ui.builder_box import BuilderBox
+from tensorlab.ui.code_line import CodeLinePanel
+from tensorlab.ui.compute_builder import ComputeBuilder
+from tensorlab.ui.copy_builder import CopyBuilder
+from tensorlab.ui.create_builder import CreateBuilder
+from tensorlab.ui.mutate_builder import MutateBuilder
+
+__all__ = ["BuildersPanel"]
+
+
+class BuildersPanel(QScrollArea):
+    """Every way to add a step; each emits the one statement it writes."""
+
+    statementRequested = Signal(str, object)   # code, the widget to report a refusal to
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("builders")
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        self.create = CreateBuilder()
+        self.copy = CopyBuilder()
+        self.mutate = MutateBuilder()
+        self.compute = ComputeBuilder()
+        self.code_line = CodeLinePanel()
+        code_box = QGroupBox("Code line")
+        QVBoxLayout(code_box).addWidget(self.code_line)
+        self.builders: tuple[BuilderBox, ...] = (self.create, self.copy, self.mutate, self.compute)
+        for builder in self.builders:
+            layout.addWidget(builder)
+            builder.statementRequested.connect(lambda code, b=builder: self.statementRequested.emit(code, b))
+        layout.addWidget(code_box)
+        layout.addStretch(1)
+        self.code_line.statementRequested.connect(
+            lambda code: self.statementRequested.emit(code, self.code_line))
+        self.setWidget(inner)
+
+    def show_state(self, state: PlayerState) -> None:
+        """Offer the names bound now to every picker."""
+        snapshot = state.snapshot
+        tensors = tuple(t.name for t in snapshot.tensors)
+        names = state.names
+        for builder in self.builders:
+            builder.set_names(tensors, names)
+        self.compute.set_scalars(snapshot)
+        self.code_line.edit.names = names
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Disable every button while a step runs."""
+        for builder in self.builders:
+            builder.button.setEnabled(enabled)
+        self.compute.backward_button.setEnabled(enabled and self.compute.backward_target.count() > 0)
+        self.code_line.run_button.setEnabled(enabled)

@@ -1,0 +1,83 @@
+"""Compute and differentiate: a small expression builder and a Backward button."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
+
+from tensorlab.core.builders import COMPUTATIONS, BuilderError, backward_code, compute_code
+from tensorlab.core.inspect import Snapshot
+from tensorlab.ui.builder_box import BuilderBox, fill_names, next_free_name
+
+__all__ = ["ComputeBuilder"]
+
+
+class ComputeBuilder(BuilderBox):
+    """Writes `s = (x + y).sum()` and friends; Backward runs `s.backward()` on a scalar."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Compute and differentiate", "Compute", "computeButton", parent)
+        self.operation = QComboBox()
+        self.operation.addItems(list(COMPUTATIONS))
+        self.a = QComboBox()
+        self.b = QComboBox()
+        self.k = QLineEdit("2")
+        self.target = QLineEdit("s")
+        for widget, name, label in (
+            (self.operation, "computeOperation", "expression"), (self.a, "computeA", "a"),
+            (self.b, "computeB", "b"), (self.k, "computeK", "k"), (self.target, "computeTarget", "result"),
+        ):
+            widget.setObjectName(name)
+            widget.setAccessibleName(label)
+            self.form.addRow(label, widget)
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.backward_target = QComboBox()
+        self.backward_target.setObjectName("backwardTarget")
+        self.backward_target.setAccessibleName("scalar to differentiate")
+        self.backward_button = QPushButton("Backward")
+        self.backward_button.setObjectName("backwardButton")
+        self.backward_button.setAccessibleName("Backward")
+        self.backward_button.setToolTip("Run .backward() on a scalar (one-element) tensor that requires grad")
+        layout.addWidget(self.backward_target, 1)
+        layout.addWidget(self.backward_button)
+        self.form.addRow("backward", row)
+        self.backward_button.clicked.connect(self._backward)
+        self.operation.currentTextChanged.connect(self._operation_changed)
+        for combo in (self.a, self.b):
+            combo.currentTextChanged.connect(self.refresh)
+        self.k.textChanged.connect(self.refresh)
+        self.target.textChanged.connect(self.refresh)
+        self._operation_changed()
+
+    def _operation_changed(self, *_: object) -> None:
+        operation = self.operation.currentText()
+        self.form.setRowVisible(self.b, "b" in operation.replace("a.", ""))
+        self.form.setRowVisible(self.k, "k" in operation)
+        self.refresh()
+
+    def code(self) -> str:
+        return compute_code(self.target.text(), self.operation.currentText(), self.a.currentText(),
+                            self.b.currentText(), self.k.text())
+
+    def _backward(self) -> None:
+        try:
+            code = backward_code(self.backward_target.currentText())
+        except BuilderError:
+            self.show_problem("Backward needs a scalar tensor that requires grad: compute one first, "
+                              "e.g. (a + b).sum().")
+            return
+        self.statementRequested.emit(code)
+
+    def set_scalars(self, snapshot: Snapshot) -> None:
+        """Offer the one-element tensors that require grad to Backward."""
+        scalars = tuple(t.name for t in snapshot.tensors if t.numel == 1 and t.requires_grad)
+        fill_names(self.backward_target, scalars, prefer_last=True)
+        self.backward_button.setEnabled(bool(scalars))
+
+    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...]) -> None:
+        fill_names(self.a, tensors)
+        fill_names(self.b, tensors, prefer_last=True)
+        if self.target.text() in all_names:
+            self.target.setText(next_free_name(set(all_names), "s"))
+        super().set_names(tensors, all_names)

@@ -1,0 +1,393 @@
+"""The main window: toolbar, menus, docks; every panel renders one state at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QStyle,
+    QToolBar,
+    QWidget,
+)
+
+from tensorlab import __version__
+from tensorlab.core.devices import available_devices
+from tensorlab.core.export import script_from_code
+from tensorlab.core.lessons import Lesson, LessonError, LessonStep, load_lesson, save_lesson
+from tensorlab.core.player import PlayerState
+from tensorlab.ui.builders_panel import BuildersPanel
+from tensorlab.ui.code_view import CodeView
+from tensorlab.ui.controller import LabController
+from tensorlab.ui.graph_view import GraphView
+from tensorlab.ui.narration import NarrationPanel
+from tensorlab.ui.output_view import OutputView
+from tensorlab.ui.storage_map import StorageMapView
+from tensorlab.ui.tensor_table import TensorTable
+from tensorlab.ui.values_view import ValuesView
+
+__all__ = ["MainWindow", "SCRATCHPAD"]
+
+SCRATCHPAD = "scratchpad"
+PRESENTATION_SCALE = 1.45
+
+
+class MainWindow(QMainWindow):
+    """TensorLab's window. ``controller`` runs the steps; this renders its states."""
+
+    def __init__(self, controller: LabController, lessons: list[Lesson], settings: QSettings,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("TensorLab")
+        self.controller = controller
+        self.settings = settings
+        self.lessons: list[Lesson] = list(lessons)
+        self.problem = ""
+        self.base_font = QFont(self.font())
+        self._build_panels()
+        self._build_actions()
+        self._build_toolbar()
+        self._build_menus()
+        controller.stateChanged.connect(self.show_state)
+        controller.busyChanged.connect(self._busy_changed)
+        controller.progressChanged.connect(self._progress)
+        controller.problem.connect(self._problem)
+        self.statusBar().showMessage("Ready")
+        self.show_state(controller.state)
+
+    # -- construction ------------------------------------------------------------
+    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_panels(self) -> None:
+        self.storage_map = StorageMapView()
+        self.setCentralWidget(self.storage_map)
+        self.builders = BuildersPanel()
+        self.table = TensorTable()
+        self.values_view = ValuesView()
+        self.graph_view = GraphView()
+        self.narration = NarrationPanel()
+        self.code_view = CodeView()
+        self.output_view = OutputView()
+        left, right, bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+                               Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.docks = [
+            self._dock("Build", "buildDock", self.builders, left),
+            self._dock("Tensors", "tensorsDock", self.table, right),
+            self._dock("Values and gradient", "valuesDock", self.values_view, right),
+            self._dock("Autograd graph", "graphDock", self.graph_view, right),
+            self._dock("Narration", "narrationDock", self.narration, bottom),
+            self._dock("Code", "codeDock", self.code_view, bottom),
+            self._dock("Output", "outputDock", self.output_view, bottom),
+        ]
+        self.tabifyDockWidget(self.docks[2], self.docks[3])
+        self.docks[2].raise_()
+        self.resizeDocks([self.docks[0], self.docks[1]], [270, 500], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks[4]], [190], Qt.Orientation.Vertical)
+        self.builders.statementRequested.connect(self.submit)
+        self.table.selectedTensorChanged.connect(self._selection_changed)
+        self.storage_map.tensorClicked.connect(self.table.select_name)
+        self.code_view.positionRequested.connect(self.controller.go_to)
+
+    def _action(self, text: str, name: str, shortcuts: list[QKeySequence | str], slot, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(name)
+        action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        action.setToolTip(f"{tip or text} ({' or '.join(QKeySequence(s).toString() for s in shortcuts)})"
+                          if shortcuts else tip or text)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        c = self.controller
+        self.step_back_action = self._action("Back", "stepBackAction", ["Left"], c.step_back,
+                                             "Step back: show the state one step earlier")
+        self.step_forward_action = self._action("Step", "stepForwardAction", ["Right", "Space"], c.step_forward,
+                                                "Run the next step")
+        self.run_to_end_action = self._action("Run to end", "runToEndAction", ["End"], c.run_to_end,
+                                              "Run every remaining step")
+        self.reset_action = self._action("Reset", "resetAction", ["Home"], c.reset,
+                                         "Back to before the first step")
+        self.run_code_action = self._action("Run code line", "runCodeAction", ["Ctrl+Return", "Ctrl+Enter"],
+                                            self.builders.code_line.request)
+        self.cancel_action = self._action("Cancel", "cancelAction", ["Escape"], c.cancel,
+                                          "Stop a long replay between steps")
+        self.presentation_action = self._action("Presentation mode", "presentationAction", ["F5"],
+                                                self._presentation_toggled, "Large text for a projector")
+        self.presentation_action.setCheckable(True)
+        self.open_action = self._action("Open lesson file…", "openLessonAction", [QKeySequence.StandardKey.Open],
+                                        self.open_lesson_dialog)
+        self.save_action = self._action("Save steps as lesson…", "saveLessonAction", [QKeySequence.StandardKey.Save],
+                                        self.save_lesson_dialog)
+        self.export_action = self._action("Export as Python script…", "exportAction", ["Ctrl+E"],
+                                          self.export_dialog)
+        self.quit_action = self._action("Quit", "quitAction", [QKeySequence.StandardKey.Quit], self.close)
+        style = self.style()
+        for action, icon in ((self.step_back_action, QStyle.StandardPixmap.SP_MediaSeekBackward),
+                             (self.step_forward_action, QStyle.StandardPixmap.SP_MediaPlay),
+                             (self.run_to_end_action, QStyle.StandardPixmap.SP_MediaSkipForward),
+                             (self.reset_action, QStyle.StandardPixmap.SP_MediaSkipBackward),
+                             (self.cancel_action, QStyle.StandardPixmap.SP_BrowserStop)):
+            action.setIcon(style.standardIcon(icon))
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Lesson", self)
+        bar.setObjectName("mainToolBar")
+        bar.setMovable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.addToolBar(bar)
+        self.lesson_picker = QComboBox()
+        self.lesson_picker.setObjectName("lessonPicker")
+        self.lesson_picker.setAccessibleName("Lesson")
+        self.lesson_picker.setMinimumContentsLength(22)
+        self._fill_lessons()
+        self.lesson_picker.activated.connect(self._lesson_chosen)
+        bar.addWidget(self.lesson_picker)
+        bar.addSeparator()
+        for action in (self.reset_action, self.step_back_action, self.step_forward_action, self.run_to_end_action):
+            bar.addAction(action)
+            button = bar.widgetForAction(action)
+            button.setObjectName(action.objectName().replace("Action", "Button"))
+            button.setAccessibleName(action.toolTip())
+        self.position_label = QLabel("0 / 0")
+        self.position_label.setObjectName("positionLabel")
+        self.position_label.setAccessibleName("Position in the lesson")
+        self.position_label.setMinimumWidth(60)
+        self.position_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        bar.addWidget(self.position_label)
+        bar.addSeparator()
+        bar.addWidget(QLabel(" device "))
+        self.device_picker = QComboBox()
+        self.device_picker.setObjectName("devicePicker")
+        self.device_picker.setAccessibleName("Device")
+        self.device_picker.addItems(available_devices())
+        self.device_picker.setCurrentText(self.controller.state.device)
+        self.device_picker.activated.connect(lambda _: self.controller.set_device(self.device_picker.currentText()))
+        bar.addWidget(self.device_picker)
+        bar.addSeparator()
+        bar.addAction(self.presentation_action)
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setObjectName("busyIndicator")
+        self.busy_bar.setAccessibleName("Running")
+        self.busy_bar.setMaximumWidth(120)
+        self.busy_bar.setRange(0, 0)
+        # Widgets in a toolbar are shown and hidden through the action that holds them.
+        self.busy_action = bar.addWidget(self.busy_bar)
+        self.busy_action.setVisible(False)
+        bar.addAction(self.cancel_action)
+        self.cancel_action.setVisible(False)
+
+    def _build_menus(self) -> None:
+        menu = self.menuBar()
+        lesson = menu.addMenu("&Lesson")
+        for action in (self.open_action, self.save_action, self.export_action):
+            lesson.addAction(action)
+        lesson.addSeparator()
+        lesson.addAction(self.quit_action)
+        step = menu.addMenu("&Step")
+        for action in (self.step_back_action, self.step_forward_action, self.run_to_end_action,
+                       self.reset_action, self.run_code_action, self.cancel_action):
+            step.addAction(action)
+        view = menu.addMenu("&View")
+        self.view_menu = view
+        for dock in self.docks:
+            view.addAction(dock.toggleViewAction())
+        view.addSeparator()
+        view.addAction(self.presentation_action)
+        help_menu = menu.addMenu("&Help")
+        about = QAction("About TensorLab", self)
+        about.triggered.connect(lambda: QMessageBox.about(
+            self, "About TensorLab",
+            f"TensorLab {__version__}: see how PyTorch tensors are copied, shared and differentiated.\n"
+            "Everything shown is read from real torch objects."))
+        help_menu.addAction(about)
+
+    def _fill_lessons(self) -> None:
+        self.lesson_picker.clear()
+        for lesson in self.lessons:
+            self.lesson_picker.addItem(lesson.title, lesson.id)
+        self.lesson_picker.addItem("Scratchpad (your own steps)", SCRATCHPAD)
+
+    # -- state -------------------------------------------------------------------
+    def show_state(self, state: PlayerState) -> None:
+        """Render ``state`` in every panel, from one snapshot."""
+        total = len(state.program)
+        self.position_label.setText(f"{state.position} / {total}")
+        snapshot = state.snapshot
+        self.storage_map.show_snapshot(snapshot, state.previous_snapshot, state.device)
+        self.table.set_snapshot(snapshot, state.previous_snapshot)
+        self._selection_changed(self.table.selected)
+        self.narration.show_state(state)
+        self.code_view.show_state(state)
+        self.output_view.show_result(state.last, self.problem)
+        self.problem = ""
+        self.builders.show_state(state)
+        key = SCRATCHPAD if state.lesson is None else state.lesson.id
+        index = self.lesson_picker.findData(key)
+        if index >= 0 and index != self.lesson_picker.currentIndex():
+            self.lesson_picker.setCurrentIndex(index)
+        if self.device_picker.currentText() != state.device:
+            self.device_picker.setCurrentText(state.device)
+        self._update_enabled()
+
+    def _selection_changed(self, name: object) -> None:
+        snapshot = self.controller.state.snapshot
+        info = snapshot.tensor(name) if isinstance(name, str) else None
+        index = next((i for i, t in enumerate(snapshot.tensors) if info is not None and t.name == info.name), 0)
+        self.values_view.show_tensor(info, index)
+        self.graph_view.show_tensor(info)
+        self.storage_map.select(info.name if info is not None else None)
+
+    def _update_enabled(self) -> None:
+        state = self.controller.state
+        idle = not self.controller.busy
+        self.step_back_action.setEnabled(idle and state.position > 0)
+        self.reset_action.setEnabled(idle and state.position > 0)
+        self.step_forward_action.setEnabled(idle and state.position < len(state.program))
+        self.run_to_end_action.setEnabled(idle and state.position < len(state.program))
+        self.lesson_picker.setEnabled(idle)
+        self.device_picker.setEnabled(idle)
+        self.builders.set_enabled(idle)
+
+    def _busy_changed(self, busy: bool) -> None:
+        self.busy_action.setVisible(busy)
+        self.busy_bar.setRange(0, 0)
+        self.cancel_action.setVisible(busy)
+        self.statusBar().showMessage("Running…" if busy else "Ready")
+        self._update_enabled()
+
+    def _progress(self, done: int, total: int) -> None:
+        if total > 1:
+            self.busy_bar.setRange(0, total)
+            self.busy_bar.setValue(done)
+            self.statusBar().showMessage(f"Replaying step {done} of {total}… (Esc cancels)")
+
+    def _problem(self, message: str) -> None:
+        text = "Stopped: the replay was cancelled." if message == "cancelled" else message
+        self.statusBar().showMessage(text.splitlines()[0], 8000)
+        self.output_view.show_result(self.controller.state.last, text)
+
+    # -- user actions ------------------------------------------------------------
+    def submit(self, code: str, origin: object) -> None:
+        """Run a statement from a builder or the code line; a refusal is shown where it came from."""
+        reason = self.controller.submit(code)
+        if reason is not None:
+            origin.show_problem(reason)  # type: ignore[attr-defined]
+            return
+        origin.show_problem("")  # type: ignore[attr-defined]
+        if origin is self.builders.code_line:
+            self.builders.code_line.accepted()
+
+    def _lesson_chosen(self, index: int) -> None:
+        key = self.lesson_picker.itemData(index)
+        self.open_lesson(None if key == SCRATCHPAD else next(l for l in self.lessons if l.id == key))
+
+    def open_lesson(self, lesson: Lesson | None) -> None:
+        """Switch to ``lesson`` (None: the scratchpad). Steps you added are kept per lesson."""
+        self.controller.load_lesson(lesson)
+
+    def open_lesson_file(self, path: str | Path) -> bool:
+        """Load a lesson file; a bad file is reported and nothing changes."""
+        try:
+            lesson = load_lesson(path)
+        except LessonError as exc:
+            self._problem(f"This lesson file cannot be opened: {exc}")
+            QMessageBox.warning(self, "Cannot open lesson", str(exc))
+            return False
+        self.lessons = [l for l in self.lessons if l.id != lesson.id] + [lesson]
+        self._fill_lessons()
+        self.open_lesson(lesson)
+        return True
+
+    def open_lesson_dialog(self) -> None:
+        """Ask for a lesson file and open it."""
+        path, _ = QFileDialog.getOpenFileName(self, "Open lesson", "", "TensorLab lessons (*.toml)")
+        if path:
+            self.open_lesson_file(path)
+
+    def current_as_lesson(self) -> Lesson:
+        """The program as it stands (lesson steps and yours) as a lesson."""
+        state = self.controller.state
+        base = state.lesson
+        steps = tuple(LessonStep(s.code, s.statement, s.note, s.ask, dict(s.translations)) for s in state.program)
+        if base is None:
+            return Lesson("my-steps", "My steps", steps)
+        return Lesson(f"{base.id}-mine", f"{base.title} (with my steps)", steps, base.summary,
+                      dict(base.translations))
+
+    def save_lesson_dialog(self) -> None:
+        """Save the program as a lesson file."""
+        path, _ = QFileDialog.getSaveFileName(self, "Save steps as lesson", "my-steps.toml",
+                                              "TensorLab lessons (*.toml)")
+        if path:
+            try:
+                save_lesson(self.current_as_lesson(), path)
+            except (OSError, LessonError) as exc:
+                QMessageBox.warning(self, "Cannot save", str(exc))
+                return
+            self.statusBar().showMessage(f"Saved {path}", 5000)
+
+    def export_dialog(self) -> None:
+        """Save the program as a plain PyTorch script."""
+        path, _ = QFileDialog.getSaveFileName(self, "Export as Python script", "tensorlab_steps.py",
+                                              "Python (*.py)")
+        if path:
+            state = self.controller.state
+            try:
+                Path(path).write_text(script_from_code([s.code for s in state.program]), encoding="utf-8")
+            except OSError as exc:
+                QMessageBox.warning(self, "Cannot export", str(exc))
+
+    def _presentation_toggled(self) -> None:
+        self.set_presentation(self.presentation_action.isChecked())
+
+    def set_presentation(self, on: bool) -> None:
+        """Large text everywhere, for a projector."""
+        self.presentation_action.setChecked(on)
+        font = QFont(self.base_font)
+        if on:
+            font.setPointSizeF(self.base_font.pointSizeF() * PRESENTATION_SCALE)
+        self.setFont(font)
+        scale = PRESENTATION_SCALE if on else 1.0
+        self.storage_map.set_scale(scale)
+        self.graph_view.set_scale(scale)
+
+    # -- settings ----------------------------------------------------------------
+    def restore_settings(self) -> None:
+        """Geometry, dock layout and presentation mode from the settings."""
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        layout = self.settings.value("window/state")
+        if isinstance(layout, QByteArray):
+            self.restoreState(layout)
+        self.set_presentation(str(self.settings.value("window/presentation", "false")).lower() == "true")
+
+    def save_settings(self) -> None:
+        """Remember geometry, dock layout, lesson, device and presentation mode."""
+        state = self.controller.state
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("window/presentation", "true" if self.presentation_action.isChecked() else "false")
+        self.settings.setValue("session/lesson", SCRATCHPAD if state.lesson is None else state.lesson.id)
+        self.settings.setValue("session/device", state.device)
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        self.save_settings()
+        self.controller.shutdown()
+        super().closeEvent(event)

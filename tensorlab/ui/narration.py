@@ -1,0 +1,110 @@
+"""The narration panel: the lesson's note for the current step, and "predict before you run"."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from tensorlab.core.player import PlayerState
+from tensorlab.ui.html import inline_code
+
+__all__ = ["NarrationPanel"]
+
+
+class NarrationPanel(QWidget):
+    """Shows what the last step means, and asks about the next one when the lesson does."""
+
+    answered = Signal(int, bool)   # choice, correct
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("narration")
+        self.setAccessibleName("Narration")
+        layout = QVBoxLayout(self)
+        self.title = QLabel()
+        self.title.setObjectName("narrationTitle")
+        self.title.setWordWrap(True)
+        self.note = QLabel()
+        self.note.setObjectName("narrationNote")
+        self.note.setWordWrap(True)
+        self.question = QLabel()
+        self.question.setObjectName("askQuestion")
+        self.question.setWordWrap(True)
+        self.choices_box = QWidget()
+        self.choices_layout = QHBoxLayout(self.choices_box)
+        self.choices_layout.setContentsMargins(0, 0, 0, 0)
+        self.feedback = QLabel()
+        self.feedback.setObjectName("askFeedback")
+        self.feedback.setWordWrap(True)
+        for widget in (self.title, self.note, self.question, self.choices_box, self.feedback):
+            layout.addWidget(widget)
+        layout.addStretch(1)
+        self.choice_buttons: list[QPushButton] = []
+        self.language = "en"
+        self._answer: int | None = None
+        self._explain = ""
+
+    def show_state(self, state: PlayerState) -> None:
+        """Narrate ``state``: the note of the step just run, and the next step's question."""
+        lesson = state.lesson
+        language = self.language
+        total = len(state.program)
+        if lesson is not None:
+            self.title.setText(f"<b>{inline_code(lesson.text('title', language))}</b>"
+                               f" &nbsp;·&nbsp; step {state.position} of {total}")
+        else:
+            self.title.setText(f"<b>Scratchpad</b> &nbsp;·&nbsp; step {state.position} of {total}")
+        if state.position == 0:
+            summary = lesson.text("summary", language) if lesson is not None else ""
+            hint = "Press → (or Space) to run the first step." if total else \
+                "Build a tensor on the left or type a line of PyTorch below it."
+            self.note.setText(inline_code(summary) + ("<br><br>" if summary else "") + hint)
+        else:
+            step = state.program[state.position - 1]
+            if step.origin == "user":
+                text = "You added this step: " + f"<code>{inline_code(step.code)}</code>"
+            else:
+                text = inline_code(step.text(language)) or f"<code>{inline_code(step.code)}</code>"
+            if state.position == total and total:
+                text += "<br><br><i>End of the lesson. ← steps back; Home starts again.</i>"
+            self.note.setText(text)
+        self._show_ask(state)
+
+    def _show_ask(self, state: PlayerState) -> None:
+        for button in self.choice_buttons:
+            button.deleteLater()
+        self.choice_buttons = []
+        self.feedback.clear()
+        ask = state.program[state.position].ask if state.position < len(state.program) else None
+        if ask is None:
+            self.question.hide()
+            self.choices_box.hide()
+            self.feedback.hide()
+            self._answer = None
+            return
+        language = self.language
+        self.question.setText("<b>Predict before you run:</b> " + inline_code(ask.text("question", language)))
+        self.question.show()
+        self.choices_box.show()
+        self.feedback.show()
+        self._answer = ask.answer
+        self._explain = ask.text("explain", language)
+        for i, choice in enumerate(ask.text("choices", language)):
+            button = QPushButton(choice)
+            button.setObjectName(f"askChoice{i}")
+            button.clicked.connect(lambda _=False, i=i: self.choose(i))
+            self.choices_layout.addWidget(button)
+            self.choice_buttons.append(button)
+
+    def choose(self, index: int) -> None:
+        """Reveal whether choice ``index`` is right (the step itself runs with → as usual)."""
+        if self._answer is None:
+            return
+        correct = index == self._answer
+        verdict = "✔ Right." if correct else f"✘ Not quite: the answer is “{self.choice_buttons[self._answer].text()}”."
+        self.feedback.setText(f"<b>{verdict}</b> {inline_code(self._explain)} Press → to see it happen.")
+        for i, button in enumerate(self.choice_buttons):
+            button.setEnabled(False)
+            if i == self._answer:
+                button.setStyleSheet("font-weight: bold; border: 2px solid #2e7d32;")
+        self.answered.emit(index, correct)

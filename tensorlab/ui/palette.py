@@ -1,0 +1,43 @@
+"""Colours and value formatting shared by the panels, so a tensor looks the same everywhere."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+
+__all__ = ["tensor_color", "format_value", "CHANGED", "ERROR", "WARNING", "MUTED"]
+
+# Twelve distinct colours that stay apart on a projector and for common colour blindness.
+_COLORS = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+    "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79", "#637939",
+)
+CHANGED = QColor("#ffd54f")
+ERROR = QColor("#c62828")
+WARNING = QColor("#ef6c00")
+MUTED = QColor("#757575")
+
+
+def tensor_color(index: int) -> QColor:
+    """The colour of the tensor at ``index`` in the snapshot's order."""
+    return QColor(_COLORS[index % len(_COLORS)])
+
+
+def format_value(value: object, width: int = 6) -> str:
+    """A snapshot value (number, bool, "nan", [re, im]) in at most about ``width`` characters."""
+    if isinstance(value, bool):
+        return "T" if value else "F"
+    if isinstance(value, tuple) and len(value) == 2:
+        return f"{format_value(value[0], 4)}{'+' if _num(value[1]) >= 0 else ''}{format_value(value[1], 4)}j"
+    if isinstance(value, int):
+        text = str(value)
+        return text if len(text) <= width else f"{value:.1e}"
+    if isinstance(value, float):
+        if value == int(value) and abs(value) < 1e5:
+            return f"{value:.1f}"
+        text = f"{value:.{max(1, width - 3)}g}"
+        return text if len(text) <= width + 1 else f"{value:.1e}"
+    return str(value)
+
+
+def _num(value: object) -> float:
+    return value if isinstance(value, (int, float)) else 0.0  # type: ignore[return-value]

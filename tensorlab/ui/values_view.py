@@ -1,0 +1,170 @@
+"""The selected tensor's values and gradient, drawn with pyqtgraph.
+
+1-D tensors are bars, 2-D tensors an image; small tensors carry their numbers, so
+they can be read from the back of a classroom.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+import numpy as np  # noqa: E402
+import pyqtgraph as pg  # noqa: E402
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget  # noqa: E402
+
+from tensorlab.core.inspect import TensorInfo  # noqa: E402
+from tensorlab.ui.palette import format_value, tensor_color  # noqa: E402
+
+__all__ = ["ValuesView"]
+
+MAX_LABELS = 32       # numbers written on bars
+MAX_IMAGE_LABELS = 144
+
+
+def _numeric(values: object) -> np.ndarray:
+    """Snapshot values as a float array (complex as magnitude, "nan"/"inf" as floats)."""
+
+    def convert(v: object) -> object:
+        if isinstance(v, tuple) and len(v) == 2 and not isinstance(v[0], tuple):
+            re_, im = (float(convert(x)) for x in v)  # type: ignore[arg-type]
+            return (re_ ** 2 + im ** 2) ** 0.5
+        if isinstance(v, tuple):
+            return [convert(x) for x in v]
+        if isinstance(v, str):
+            return float(v)
+        return float(v)  # type: ignore[arg-type]
+
+    return np.asarray(convert(values), dtype=float)
+
+
+class _Plot(QWidget):
+    """A titled plot of one array."""
+
+    def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(object_name)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel()
+        self.title.setObjectName(object_name + "Title")
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        layout.addWidget(self.title)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.message)
+        self.labels: list[str] = []
+
+    def show_array(self, title: str, values: object, shape: tuple[int, ...], color: object) -> None:
+        self.title.setText(title)
+        self.plot.clear()
+        self.labels = []
+        self.message.clear()
+        if values is None:
+            self.plot.hide()
+            self.message.setText("Values are not shown for tensors over 10,000 elements.")
+            return
+        self.plot.show()
+        array = _numeric(values)
+        flat_values = values
+        if array.ndim > 2:
+            self.message.setText(f"Showing the first 2-D slice [0, ..., :, :] of shape {list(shape)}.")
+            while array.ndim > 2:
+                array = array[0]
+                flat_values = flat_values[0]  # type: ignore[index]
+        if array.ndim == 0:
+            array = array.reshape(1)
+            flat_values = (flat_values,)
+        if array.ndim == 1:
+            self._bars(array, flat_values, color)
+        else:
+            self._image(array, flat_values)
+
+    def _bars(self, array: np.ndarray, values: object, color: object) -> None:
+        x = np.arange(len(array))
+        heights = np.nan_to_num(array, nan=0.0, posinf=0.0, neginf=0.0)
+        self.plot.addItem(pg.BarGraphItem(x=x, height=heights, width=0.7, brush=color))
+        self.plot.getAxis("bottom").setTicks([[(int(i), str(i)) for i in x]] if len(x) <= 32 else None)
+        if len(array) <= MAX_LABELS:
+            for i, v in enumerate(values):  # type: ignore[arg-type]
+                text = format_value(v)
+                self.labels.append(text)
+                label = pg.TextItem(text, color="k", anchor=(0.5, 1.0 if heights[i] >= 0 else 0.0))
+                label.setPos(float(i), float(heights[i]))
+                self.plot.addItem(label)
+        top = max(float(np.max(heights, initial=0.0)), 0.0)
+        bottom = min(float(np.min(heights, initial=0.0)), 0.0)
+        pad = (top - bottom) * 0.35 or 1.0
+        self.plot.setYRange(bottom - (pad if bottom < 0 else 0), top + pad)
+        self.plot.setXRange(-0.6, len(array) - 0.4)
+
+    def _image(self, array: np.ndarray, values: object) -> None:
+        rows, cols = array.shape
+        image = pg.ImageItem(np.nan_to_num(array.T, nan=0.0, posinf=0.0, neginf=0.0))
+        image.setColorMap(pg.colormap.get("viridis"))
+        self.plot.addItem(image)
+        self.plot.invertY(True)
+        self.plot.setAspectLocked(True)
+        if rows * cols <= MAX_IMAGE_LABELS:
+            finite = array[np.isfinite(array)]
+            middle = float((finite.max() + finite.min()) / 2) if finite.size else 0.0
+            for r in range(rows):
+                for c in range(cols):
+                    text = format_value(values[r][c])  # type: ignore[index]
+                    self.labels.append(text)
+                    dark = np.isfinite(array[r, c]) and array[r, c] < middle
+                    label = pg.TextItem(text, color="w" if dark else "k", anchor=(0.5, 0.5))
+                    label.setPos(c + 0.5, r + 0.5)
+                    self.plot.addItem(label)
+
+
+class ValuesView(QWidget):
+    """Values and gradient of the selected tensor."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("valuesView")
+        self.setAccessibleName("Values and gradient of the selected tensor")
+        layout = QVBoxLayout(self)
+        self.heading = QLabel("Select a tensor in the table.")
+        self.heading.setWordWrap(True)
+        self.values_plot = _Plot("valuesPlot")
+        self.grad_plot = _Plot("gradPlot")
+        layout.addWidget(self.heading)
+        layout.addWidget(self.values_plot, 1)
+        layout.addWidget(self.grad_plot, 1)
+        self._layout = layout
+        self.values_plot.hide()
+        self.grad_plot.hide()
+        self.info: TensorInfo | None = None
+
+    def show_tensor(self, info: TensorInfo | None, color_index: int = 0) -> None:
+        """Show ``info``'s values and grad (None: nothing selected)."""
+        self.info = info
+        if info is None:
+            self.heading.setText("Select a tensor in the table.")
+            self.values_plot.hide()
+            self.grad_plot.hide()
+            return
+        color = tensor_color(color_index)
+        self.heading.setText(f"<b>{info.name}</b>: shape {list(info.shape)}, {info.dtype}, on {info.device}")
+        self.values_plot.show()
+        self.values_plot.show_array(f"values of {info.name}", info.values, info.shape, color)
+        self._layout.setStretchFactor(self.grad_plot, 1 if info.grad is not None else 0)
+        if info.grad is not None:
+            self.grad_plot.show()
+            self.grad_plot.show_array(f"{info.name}.grad", info.grad, info.grad_shape or info.shape, "#7e57c2")
+        else:
+            self.grad_plot.show()
+            self.grad_plot.plot.clear()
+            self.grad_plot.plot.hide()
+            self.grad_plot.labels = []
+            self.grad_plot.title.setText(f"{info.name}.grad")
+            why = ("None: backward() has not written a gradient yet" if info.is_leaf and info.requires_grad
+                   else "None: only leaves that require grad (or tensors after retain_grad()) keep .grad"
+                   if info.requires_grad else "None: this tensor does not require grad")
+            self.grad_plot.message.setText(why)

@@ -1,0 +1,29 @@
+"""Fixtures for UI tests: a real window with isolated settings."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from tensorlab.app import build_window
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "tensorlab.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    win = build_window(settings)
+    qtbot.addWidget(win)
+    win.resize(1280, 720)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.close()
+
+
+def idle(qtbot, win):
+    """Wait until the worker has finished every queued step."""
+    qtbot.waitUntil(lambda: not win.controller.busy, timeout=30_000)
