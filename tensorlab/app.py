@@ -85,6 +85,7 @@ def screenshot(path: str, lesson: str | None, step: int | None, size: str, devic
     window.set_presentation(presentation)
     window.resize(width, height)
     window.show()
+    window.apply_default_layout()
     if step is not None:
         window.controller.go_to(step)
         window.controller.wait_idle()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -53,6 +53,7 @@ class MainWindow(QMainWindow):
         self.lessons: list[Lesson] = list(lessons)
         self.problem = ""
         self.base_font = QFont(self.font())
+        self._shown_once = False
         self._build_panels()
         self._build_actions()
         self._build_toolbar()
@@ -95,8 +96,7 @@ class MainWindow(QMainWindow):
         ]
         self.tabifyDockWidget(self.docks[2], self.docks[3])
         self.docks[2].raise_()
-        self.resizeDocks([self.docks[0], self.docks[1]], [270, 500], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks[4]], [190], Qt.Orientation.Vertical)
+        self.apply_default_layout()
         self.builders.statementRequested.connect(self.submit)
         self.table.selectedTensorChanged.connect(self._selection_changed)
         self.storage_map.tensorClicked.connect(self.table.select_name)
@@ -366,6 +366,14 @@ class MainWindow(QMainWindow):
         self.storage_map.set_scale(scale)
         self.graph_view.set_scale(scale)
 
+    def apply_default_layout(self) -> None:
+        """Dock sizes in proportion to the window: builders left, facts right, text below."""
+        width, height = max(self.width(), 800), max(self.height(), 500)
+        self.resizeDocks([self.docks[0], self.docks[1]], [int(width * 0.21), int(width * 0.39)],
+                         Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks[4]], [int(height * 0.26)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks[1]], [int(height * 0.31)], Qt.Orientation.Vertical)
+
     # -- settings ----------------------------------------------------------------
     def restore_settings(self) -> None:
         """Geometry, dock layout and presentation mode from the settings."""
@@ -375,6 +383,8 @@ class MainWindow(QMainWindow):
         layout = self.settings.value("window/state")
         if isinstance(layout, QByteArray):
             self.restoreState(layout)
+        else:
+            self.apply_default_layout()
         self.set_presentation(str(self.settings.value("window/presentation", "false")).lower() == "true")
 
     def save_settings(self) -> None:
@@ -386,6 +396,14 @@ class MainWindow(QMainWindow):
         self.settings.setValue("session/lesson", SCRATCHPAD if state.lesson is None else state.lesson.id)
         self.settings.setValue("session/device", state.device)
         self.settings.sync()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            if not isinstance(self.settings.value("window/state"), QByteArray):
+                # Dock sizes settle only once the window has its real size.
+                QTimer.singleShot(0, self.apply_default_layout)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         self.save_settings()

@@ -12,7 +12,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
 
 from tensorlab.core.inspect import TensorInfo  # noqa: E402
 from tensorlab.ui.palette import format_value, tensor_color  # noqa: E402
@@ -52,6 +52,9 @@ class _Plot(QWidget):
         self.plot = pg.PlotWidget(background="w")
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
+        # The plot takes the room it is given; it must not push the tensors table off screen.
+        self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.plot.setMinimumHeight(60)
         self.message = QLabel()
         self.message.setWordWrap(True)
         layout.addWidget(self.title)
@@ -130,14 +133,18 @@ class ValuesView(QWidget):
         self.setObjectName("valuesView")
         self.setAccessibleName("Values and gradient of the selected tensor")
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
         self.heading = QLabel("Select a tensor in the table.")
         self.heading.setWordWrap(True)
         self.values_plot = _Plot("valuesPlot")
         self.grad_plot = _Plot("gradPlot")
+        # Values and gradient side by side: the dock is wide, and the table above needs the height.
+        plots = QHBoxLayout()
+        plots.addWidget(self.values_plot, 1)
+        plots.addWidget(self.grad_plot, 1)
         layout.addWidget(self.heading)
-        layout.addWidget(self.values_plot, 1)
-        layout.addWidget(self.grad_plot, 1)
-        self._layout = layout
+        layout.addLayout(plots, 1)
+        self._layout = plots
         self.values_plot.hide()
         self.grad_plot.hide()
         self.info: TensorInfo | None = None
