@@ -23,7 +23,7 @@ class Limits:
 
     max_elements: int = 10**8          # elements one tensor (or operand) may have
     max_statement_chars: int = 2000    # characters in one line of code
-    max_depth: int = 40                # nesting of one statement's tree
+    max_depth: int = 100               # nesting of one statement's tree
     max_lesson_steps: int = 500
     max_lesson_bytes: int = 1_000_000
     max_sequence: int = 10**6          # length of a Python list/str built by `*`

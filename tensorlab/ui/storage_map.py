@@ -105,12 +105,14 @@ class StorageMapView(QGraphicsView):
         self._snapshot = Snapshot()
         self._previous = Snapshot()
         self.device = "cpu"
+        self._versions: dict[str, int | None] = {}
 
     # -- public ----------------------------------------------------------------
     def show_snapshot(self, snapshot: Snapshot, previous: Snapshot, device: str = "cpu") -> None:
         """Render ``snapshot``; cells that differ from ``previous`` are highlighted."""
         self._snapshot, self._previous, self.device = snapshot, previous, device
         self.strips = strip_models(snapshot, previous)
+        self._versions = {t.name: t.version for t in snapshot.tensors}
         self._draw()
 
     def set_scale(self, factor: float) -> None:
@@ -171,6 +173,12 @@ class StorageMapView(QGraphicsView):
                   f"  ·  {storage.device}")
         if len(storage.tensors) > 1:
             header += f"  ·  shared by {', '.join(storage.tensors)}"
+        versions = {b.name: v for b in strip.bands if (v := self._versions.get(b.name)) is not None}
+        if len(set(versions.values())) == 1:
+            header += f"  ·  version {next(iter(versions.values()))}"
+        elif versions:
+            # .data gives a tensor with a counter of its own over the same memory.
+            header += "  ·  versions " + ", ".join(f"{n} {v}" for n, v in versions.items()) + " (separate counters)"
         self._text(header, 10 * s, y, 11, True)
         if strip.new:
             tag = self._text("new", 10 * s + self._width(header, 11, True) + 10 * s, y, 10, True, QColor("#2e7d32"))
@@ -220,7 +228,10 @@ class StorageMapView(QGraphicsView):
         fill.setAlpha(200 if selected else 150)
         outline = QPen(QColor("#000000") if selected else color, 2.5 if selected else 1)
         numbered = len(band.cells) <= MAX_CELLS
+        orders: dict[int, list[int]] = {}
         for order, cell in enumerate(band.cells):
+            orders.setdefault(cell, []).append(order)
+        for cell, elements in orders.items():
             if not 0 <= cell < shown:
                 continue
             rect = QRectF(x0 + cell * cell_w + 2 * s, y, cell_w - 4 * s, band_h)
@@ -231,7 +242,10 @@ class StorageMapView(QGraphicsView):
             item.setCursor(Qt.CursorShape.PointingHandCursor)
             if numbered:
                 # Which element of the tensor sits in this cell: shows strides at a glance.
-                index = self._text(f"[{order}]", 0, 0, 8, False, QColor("white"))
+                # An expanded view reads one cell for several elements: say how many.
+                text = f"[{elements[0]}]" if len(elements) == 1 else f"×{len(elements)}"
+                index = self._text(text, 0, 0, 8, len(elements) > 1, QColor("white"))
+                index.setToolTip("elements " + ", ".join(map(str, elements)) + " of " + band.name)
                 index.setParentItem(item)
                 bounds = index.boundingRect()
                 index.setPos(rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2)
@@ -260,12 +274,11 @@ class StorageMapView(QGraphicsView):
         self._fit()
 
     def _fit(self) -> None:
-        # Shrink to fit the width when the map is wider than the view, never below 60 %.
+        # Fit the width: shrink (never below 60 %) or grow (up to 160 %, for the back of the room).
         rect = self.scene().sceneRect()
         if rect.width() <= 0:
             return
         self.resetTransform()
         available = self.viewport().width() - 4
-        if rect.width() > available:
-            factor = max(0.6, available / rect.width())
-            self.scale(factor, factor)
+        factor = min(1.6, max(0.6, available / rect.width()))
+        self.scale(factor, factor)

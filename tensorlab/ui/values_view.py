@@ -23,20 +23,29 @@ MAX_LABELS = 32       # numbers written on bars
 MAX_IMAGE_LABELS = 144
 
 
-def _numeric(values: object) -> np.ndarray:
-    """Snapshot values as a float array (complex as magnitude, "nan"/"inf" as floats)."""
+def _numeric(values: object, complex_: bool) -> tuple[np.ndarray, object]:
+    """Snapshot values as a float array, and the labels to write on them.
 
-    def convert(v: object) -> object:
-        if isinstance(v, tuple) and len(v) == 2 and not isinstance(v[0], tuple):
-            re_, im = (float(convert(x)) for x in v)  # type: ignore[arg-type]
-            return (re_ ** 2 + im ** 2) ** 0.5
-        if isinstance(v, tuple):
-            return [convert(x) for x in v]
-        if isinstance(v, str):
-            return float(v)
-        return float(v)  # type: ignore[arg-type]
+    Complex values come as [re, im] pairs at the innermost level: they are drawn
+    by magnitude and labelled a+bj. "nan"/"inf" strings become floats.
+    """
+    array = np.asarray(_floats(values), dtype=float)
+    if not complex_:
+        return array, values
+    magnitude = np.sqrt(np.nan_to_num(array[..., 0]) ** 2 + np.nan_to_num(array[..., 1]) ** 2)
+    return magnitude, _complex_labels(values)
 
-    return np.asarray(convert(values), dtype=float)
+
+def _floats(values: object) -> object:
+    if isinstance(values, tuple):
+        return [_floats(v) for v in values]
+    return float(values)  # type: ignore[arg-type]
+
+
+def _complex_labels(values: object) -> object:
+    if isinstance(values, tuple) and values and isinstance(values[0], tuple):
+        return tuple(_complex_labels(v) for v in values)
+    return format_value(values)
 
 
 class _Plot(QWidget):
@@ -62,7 +71,8 @@ class _Plot(QWidget):
         layout.addWidget(self.message)
         self.labels: list[str] = []
 
-    def show_array(self, title: str, values: object, shape: tuple[int, ...], color: object) -> None:
+    def show_array(self, title: str, values: object, shape: tuple[int, ...], color: object,
+                   complex_: bool = False) -> None:
         self.title.setText(title)
         self.plot.clear()
         self.labels = []
@@ -72,8 +82,7 @@ class _Plot(QWidget):
             self.message.setText("Values are not shown for tensors over 10,000 elements.")
             return
         self.plot.show()
-        array = _numeric(values)
-        flat_values = values
+        array, flat_values = _numeric(values, complex_)
         if array.ndim > 2:
             self.message.setText(f"Showing the first 2-D slice [0, ..., :, :] of shape {list(shape)}.")
             while array.ndim > 2:
@@ -88,6 +97,10 @@ class _Plot(QWidget):
             self._image(array, flat_values)
 
     def _bars(self, array: np.ndarray, values: object, color: object) -> None:
+        self.plot.showAxis("left")
+        self.plot.showAxis("bottom")
+        self.plot.invertY(False)
+        self.plot.setAspectLocked(False)
         x = np.arange(len(array))
         heights = np.nan_to_num(array, nan=0.0, posinf=0.0, neginf=0.0)
         self.plot.addItem(pg.BarGraphItem(x=x, height=heights, width=0.7, brush=color))
@@ -107,6 +120,8 @@ class _Plot(QWidget):
 
     def _image(self, array: np.ndarray, values: object) -> None:
         rows, cols = array.shape
+        self.plot.hideAxis("left")
+        self.plot.hideAxis("bottom")
         image = pg.ImageItem(np.nan_to_num(array.T, nan=0.0, posinf=0.0, neginf=0.0))
         image.setColorMap(pg.colormap.get("viridis"))
         self.plot.addItem(image)
@@ -160,11 +175,13 @@ class ValuesView(QWidget):
         color = tensor_color(color_index)
         self.heading.setText(f"<b>{info.name}</b>: shape {list(info.shape)}, {info.dtype}, on {info.device}")
         self.values_plot.show()
-        self.values_plot.show_array(f"values of {info.name}", info.values, info.shape, color)
+        complex_ = info.dtype.startswith("complex")
+        self.values_plot.show_array(f"values of {info.name}", info.values, info.shape, color, complex_)
         self._layout.setStretchFactor(self.grad_plot, 1 if info.grad is not None else 0)
         if info.grad is not None:
             self.grad_plot.show()
-            self.grad_plot.show_array(f"{info.name}.grad", info.grad, info.grad_shape or info.shape, "#7e57c2")
+            self.grad_plot.show_array(f"{info.name}.grad", info.grad, info.grad_shape or info.shape, "#7e57c2",
+                                      complex_)
         else:
             self.grad_plot.show()
             self.grad_plot.plot.clear()
