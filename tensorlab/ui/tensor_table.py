@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
@@ -125,6 +125,12 @@ class TensorTable(QTableView):
         self.horizontalHeader().setStretchLastSection(True)
         self.selectionModel().selectionChanged.connect(self._emit_selection)
         self._selected: str | None = None
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            # Presentation mode: rows follow the larger font.
+            self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
 
     @property
     def selected(self) -> str | None:

@@ -94,6 +94,12 @@ def test_each_lesson_steps_to_the_end_and_back_showing_what_torch_holds(window, 
         # No panel is left empty.
         assert window.storage_map.texts()
         assert window.graph_view.texts()
+        assert window.output_view.toPlainText().strip()
+        assert window.code_view.toPlainText().strip()
+        if ref["tensors"]:
+            selected = window.values_view.info
+            assert selected is not None and selected.name in ref["tensors"]
+            assert window.values_view.values_plot.labels or selected.values is None
     for number in range(len(lesson.steps) - 1, -1, -1):
         qtbot.keyClick(window, Qt.Key.Key_Left)
         idle(qtbot, window)
