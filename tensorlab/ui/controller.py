@@ -157,7 +157,9 @@ class LabController(QObject):
         """Stop the worker thread (when the window closes)."""
         self._worker.cancel_event.set()
         self._thread.quit()
-        self._thread.wait(5000)
+        # Wait for a step still running: a step is bounded by the size limits, and a
+        # QThread destroyed while running would abort the process.
+        self._thread.wait()
 
     # -- plumbing --------------------------------------------------------------
     def _run(self, job: Job) -> None:

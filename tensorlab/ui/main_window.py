@@ -305,8 +305,8 @@ class MainWindow(QMainWindow):
         try:
             lesson = load_lesson(path)
         except LessonError as exc:
+            # Said in the output panel, without a modal dialog; the open lesson stays as it was.
             self._problem(f"This lesson file cannot be opened: {exc}")
-            QMessageBox.warning(self, "Cannot open lesson", str(exc))
             return False
         self.lessons = [l for l in self.lessons if l.id != lesson.id] + [lesson]
         self._fill_lessons()
@@ -337,7 +337,7 @@ class MainWindow(QMainWindow):
             try:
                 save_lesson(self.current_as_lesson(), path)
             except (OSError, LessonError) as exc:
-                QMessageBox.warning(self, "Cannot save", str(exc))
+                self._problem(f"The lesson could not be saved: {exc}")
                 return
             self.statusBar().showMessage(f"Saved {path}", 5000)
 
@@ -350,7 +350,7 @@ class MainWindow(QMainWindow):
             try:
                 Path(path).write_text(script_from_code([s.code for s in state.program]), encoding="utf-8")
             except OSError as exc:
-                QMessageBox.warning(self, "Cannot export", str(exc))
+                self._problem(f"The script could not be written: {exc}")
 
     def _presentation_toggled(self) -> None:
         self.set_presentation(self.presentation_action.isChecked())

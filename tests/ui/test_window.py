@@ -315,3 +315,36 @@ def test_screenshot_command(tmp_path):
     assert done.returncode == 0, done.stderr
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1280, 720)
+
+
+def test_opening_lesson_files_good_and_bad(window, qtbot, tmp_path):
+    qtbot.keyClick(window, Qt.Key.Key_Right)
+    idle(qtbot, window)
+    before = window.controller.state
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[lesson]\nid = "b"\ntitle = "B"\n[[step]]\ncod = "x = 1"\n')
+    assert window.open_lesson_file(bad) is False
+    idle(qtbot, window)
+    assert "bad.toml, step 1: unknown key `cod`" in window.output_view.toPlainText()
+    assert window.controller.state.position == before.position == 1
+    good = tmp_path / "mine.toml"
+    good.write_text('[lesson]\nid = "mine"\ntitle = "Mine"\n[[step]]\ncode = "m = torch.zeros(3)"\n')
+    assert window.open_lesson_file(good) is True
+    idle(qtbot, window)
+    assert window.lesson_picker.currentData() == "mine"
+    qtbot.keyClick(window, Qt.Key.Key_Right)
+    idle(qtbot, window)
+    assert list(table_rows(window)) == ["m"]
+
+
+def test_save_steps_as_a_lesson_round_trips(window, qtbot, tmp_path):
+    window.builders.code_line.edit.setText("k = torch.ones(2)")
+    window.builders.code_line.request()
+    idle(qtbot, window)
+    from tensorlab.core.lessons import load_lesson, save_lesson
+
+    path = tmp_path / "saved.toml"
+    save_lesson(window.current_as_lesson(), path)
+    lesson = load_lesson(path)
+    assert lesson.steps[0].code == "k = torch.ones(2)"
+    assert len(lesson.steps) == 9
