@@ -45,7 +45,10 @@ def build_window(settings=None, *, lesson: str | None = None, device: str | None
         wanted_device = "cpu"  # a remembered GPU that is gone: fall back, never crash
     controller = LabController(device=wanted_device)
     window = MainWindow(controller, lessons, settings)
-    window.resize(1280, 720)
+    screen = window.screen().availableGeometry()
+    # A first start fills most of the screen (at least 1280x720 where it fits); later ones restore.
+    window.resize(max(min(1280, screen.width()), int(screen.width() * 0.9)),
+                  max(min(720, screen.height()), int(screen.height() * 0.9)))
     window.restore_settings()
     chosen = None
     key = lesson or str(settings.value("session/lesson", lessons[0].id if lessons else SCRATCHPAD))

@@ -59,6 +59,9 @@ class BuilderBox(QGroupBox):
         self.button.setObjectName(button_name)
         self.button.setAccessibleName(button_text)
         self.button.clicked.connect(self.request)
+        self.needs_tensors = False
+        self.tensor_names: tuple[str, ...] = ()
+        self.enabled = True
         outer.addWidget(self.preview)
         outer.addWidget(self.problem)
         outer.addWidget(self.button)
@@ -69,6 +72,13 @@ class BuilderBox(QGroupBox):
 
     def refresh(self, *_: object) -> None:
         """Update the preview from the current choices."""
+        if self.needs_tensors and not self.tensor_names:
+            # Nothing to work on yet: a hint, not an error.
+            self.show_problem("")
+            self.preview.setText("<span style='color:#757575'>Create a tensor first.</span>")
+            self.button.setEnabled(False)
+            return
+        self.button.setEnabled(self.enabled)
         try:
             code = self.code()
         except BuilderError as exc:
@@ -95,4 +105,10 @@ class BuilderBox(QGroupBox):
 
     def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...]) -> None:
         """The names now bound; subclasses refresh their pickers."""
+        self.tensor_names = tensors
         self.refresh()
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Enable or disable the button (while a step runs)."""
+        self.enabled = enabled
+        self.button.setEnabled(enabled and not (self.needs_tensors and not self.tensor_names))

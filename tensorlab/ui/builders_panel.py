@@ -58,6 +58,6 @@ class BuildersPanel(QScrollArea):
     def set_enabled(self, enabled: bool) -> None:
         """Disable every button while a step runs."""
         for builder in self.builders:
-            builder.button.setEnabled(enabled)
+            builder.set_enabled(enabled)
         self.compute.backward_button.setEnabled(enabled and self.compute.backward_target.count() > 0)
         self.code_line.run_button.setEnabled(enabled)

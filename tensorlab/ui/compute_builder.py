@@ -16,6 +16,7 @@ class ComputeBuilder(BuilderBox):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Compute and differentiate", "Compute", "computeButton", parent)
+        self.needs_tensors = True
         self.operation = QComboBox()
         self.operation.addItems(list(COMPUTATIONS))
         self.a = QComboBox()

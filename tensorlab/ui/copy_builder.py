@@ -17,6 +17,7 @@ class CopyBuilder(BuilderBox):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Copy or view", "Copy", "copyButton", parent)
+        self.needs_tensors = True
         self.source = QComboBox()
         self.operation = QComboBox()
         self.operation.addItems(list(COPY_OPERATIONS))

@@ -401,6 +401,8 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._shown_once:
             self._shown_once = True
+            # Start with the storage map focused, so → steps at once (a line edit would take the key).
+            self.storage_map.setFocus(Qt.FocusReason.OtherFocusReason)
             if not isinstance(self.settings.value("window/state"), QByteArray):
                 # Dock sizes settle only once the window has its real size.
                 QTimer.singleShot(0, self.apply_default_layout)

@@ -15,6 +15,7 @@ class MutateBuilder(BuilderBox):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Change in place", "Mutate", "mutateButton", parent)
+        self.needs_tensors = True
         self.target = QComboBox()
         self.operation = QComboBox()
         self.operation.addItems(list(MUTATIONS))

@@ -99,6 +99,7 @@ class StorageMapView(QGraphicsView):
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.setBackgroundBrush(QBrush(QColor("#fafafa")))
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.scale_factor = 1.0
         self.strips: list[StripModel] = []
         self.selected: str | None = None
