@@ -142,9 +142,9 @@ class Interpreter:
         if isinstance(node, ast.Import):
             return NO_VALUE
         if isinstance(node, ast.Expr):
-            return self.eval(node.value)
+            return self.evaluate(node.value)
         if isinstance(node, ast.Assign):
-            value = self.eval(node.value)
+            value = self.evaluate(node.value)
             for target in node.targets:
                 self.assign(target, value)
             return NO_VALUE
@@ -176,10 +176,10 @@ class Interpreter:
             for name, item in zip(names, items):
                 self.namespace[name] = item
         elif isinstance(target, ast.Subscript):
-            container = self.eval(target.value)
+            container = self.evaluate(target.value)
             operator.setitem(container, self.index(target.slice), value)
         elif isinstance(target, ast.Attribute):
-            obj = self.eval(target.value)
+            obj = self.evaluate(target.value)
             if not isinstance(obj, torch.Tensor) or target.attr not in allow.TENSOR_SETTABLE:
                 raise TensorLabError(f"`{dotted(target)}` cannot be assigned in TensorLab")
             setattr(obj, target.attr, value)
@@ -190,15 +190,15 @@ class Interpreter:
         update = _INPLACE[type(node.op)]
         if isinstance(node.target, ast.Name):
             current = self.lookup(node.target.id)
-            value = self.eval(node.value)
+            value = self.evaluate(node.value)
             self.check_binary(node.op, current, value)
             self.namespace[node.target.id] = update(current, value)
             return
         target = node.target
         assert isinstance(target, ast.Subscript)
-        container = self.eval(target.value)
+        container = self.evaluate(target.value)
         index = self.index(target.slice)
-        value = self.eval(node.value)
+        value = self.evaluate(node.value)
         current = operator.getitem(container, index)
         self.check_binary(node.op, current, value)
         operator.setitem(container, index, update(current, value))
@@ -211,7 +211,7 @@ class Interpreter:
             # Python's own error, as plain torch code would raise it.
             raise NameError(f"name '{name}' is not defined") from None
 
-    def eval(self, node: ast.expr) -> Any:
+    def evaluate(self, node: ast.expr) -> Any:
         """The value of an expression of the subset."""
         if isinstance(node, ast.Constant):
             return node.value
@@ -222,29 +222,29 @@ class Interpreter:
         if isinstance(node, ast.Attribute):
             return self.attribute(node)
         if isinstance(node, ast.List):
-            values = [self.eval(e) for e in node.elts]
+            values = [self.evaluate(e) for e in node.elts]
             return values
         if isinstance(node, ast.Tuple):
-            return tuple(self.eval(e) for e in node.elts)
+            return tuple(self.evaluate(e) for e in node.elts)
         if isinstance(node, ast.BinOp):
-            left = self.eval(node.left)
-            right = self.eval(node.right)
+            left = self.evaluate(node.left)
+            right = self.evaluate(node.right)
             self.check_binary(node.op, left, right)
             return _BINARY[type(node.op)](left, right)
         if isinstance(node, ast.UnaryOp):
-            return _UNARY[type(node.op)](self.eval(node.operand))
+            return _UNARY[type(node.op)](self.evaluate(node.operand))
         if isinstance(node, ast.Compare):
-            left = self.eval(node.left)
+            left = self.evaluate(node.left)
             result: Any = True
             for op, comparator in zip(node.ops, node.comparators):
-                right = self.eval(comparator)
+                right = self.evaluate(comparator)
                 result = _COMPARE[type(op)](left, right)
                 if len(node.ops) > 1 and not result:
                     return result
                 left = right
             return result
         if isinstance(node, ast.Subscript):
-            container = self.eval(node.value)
+            container = self.evaluate(node.value)
             return operator.getitem(container, self.index(node.slice))
         if isinstance(node, ast.Call):
             return self.call(node)
@@ -253,10 +253,10 @@ class Interpreter:
     def index(self, node: ast.expr) -> Any:
         if isinstance(node, ast.Slice):
             parts = (node.lower, node.upper, node.step)
-            return slice(*(None if p is None else self.eval(p) for p in parts))
+            return slice(*(None if p is None else self.evaluate(p) for p in parts))
         if isinstance(node, ast.Tuple):
             return tuple(self.index(e) for e in node.elts)
-        return self.eval(node)
+        return self.evaluate(node)
 
     def attribute(self, node: ast.Attribute) -> Any:
         name = node.attr
@@ -269,7 +269,7 @@ class Interpreter:
             if name not in allow.COPY_FUNCTIONS:
                 raise TensorLabError(f"`copy.{name}` is not available in TensorLab")
             return copy.deepcopy
-        obj = self.eval(base)
+        obj = self.evaluate(base)
         _check_attribute(obj, name)
         return getattr(obj, name)
 
@@ -287,11 +287,11 @@ class Interpreter:
                 function = self.attribute(func_node)
                 owner = base.id
             else:
-                owner = self.eval(base)
+                owner = self.evaluate(base)
                 _check_attribute(owner, name)
                 function = getattr(owner, name)
-        args = [self.eval(a) for a in node.args]
-        kwargs = {k.arg: self.eval(k.value) for k in node.keywords}
+        args = [self.evaluate(a) for a in node.args]
+        kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords}
         self.check_call(owner, name, args, kwargs)
         return function(*args, **kwargs)
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsSimpleTextItem, QGraphicsView, QWidget
+from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsSimpleTextItem, QWidget
 
 from tensorlab.core.graph import GraphInfo
 from tensorlab.core.inspect import TensorInfo
 from tensorlab.ui.palette import MUTED
+from tensorlab.ui.scene_view import SceneView
 
 __all__ = ["GraphView", "layers"]
 
@@ -37,17 +38,14 @@ def layers(graph: GraphInfo) -> list[list[int]]:
     return [rows[d] for d in sorted(rows)]
 
 
-class GraphView(QGraphicsView):
+class GraphView(SceneView):
     """Draws a snapshot's :class:`~tensorlab.core.graph.GraphInfo` as boxes and arrows."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("graphView")
         self.setAccessibleName("Autograd graph of the selected tensor")
-        self.setScene(QGraphicsScene(self))
-        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setBackgroundBrush(QBrush(QColor("#ffffff")))
-        self.scale_factor = 1.0
         self.info: TensorInfo | None = None
 
     def show_tensor(self, info: TensorInfo | None) -> None:
@@ -55,33 +53,12 @@ class GraphView(QGraphicsView):
         self.info = info
         self._draw()
 
-    def set_scale(self, factor: float) -> None:
-        """Presentation mode draws everything larger."""
-        self.scale_factor = factor
-        self._draw()
-
-    def texts(self) -> list[str]:
-        """Every text drawn (for tests and accessibility)."""
-        return [i.text() for i in self.scene().items() if isinstance(i, QGraphicsSimpleTextItem)]
-
-    def _font(self, size: float, bold: bool = False) -> QFont:
-        font = QFont(self.font())
-        font.setPointSizeF(size * self.scale_factor)
-        font.setBold(bold)
-        return font
-
-    def _text(self, text: str, size: float, bold: bool = False, color: QColor | None = None) -> QGraphicsSimpleTextItem:
-        item = self.scene().addSimpleText(text, self._font(size, bold))
-        if color is not None:
-            item.setBrush(QBrush(color))
-        return item
-
     def _draw(self) -> None:
         scene = self.scene()
         scene.clear()
         info = self.info
         if info is None:
-            self._text("Select a tensor to see its autograd graph.", 11, False, MUTED)
+            self._text("Select a tensor to see its autograd graph.", size=11, bold=False, color=MUTED)
             return
         graph = info.graph
         if graph is None:
@@ -94,7 +71,7 @@ class GraphView(QGraphicsView):
             else:
                 message = (f"{info.name} is outside the graph (requires_grad=False):\n"
                            "nothing about it is recorded for backward().")
-            self._text(message, 11, False, MUTED)
+            self._text(message, size=11, bold=False, color=MUTED)
             return
         self._draw_graph(graph)
 
@@ -110,13 +87,13 @@ class GraphView(QGraphicsView):
             placed = []
             for node_index in row:
                 node = graph.nodes[node_index]
-                lines = [self._text(node.name, 10.5, True)]
+                lines = [self._text(node.name, size=10.5, bold=True)]
                 if node.leaf:
-                    lines.append(self._text(f"→ {node.leaf}.grad", 10, True, QColor("#2e7d32")))
+                    lines.append(self._text(f"→ {node.leaf}.grad", size=10, bold=True, color=QColor("#2e7d32")))
                 for saved in node.saved:
-                    lines.append(self._text(f"saved {saved}", 8.5, False,
-                                            QColor("#c62828") if "changed" in saved or "freed" in saved
-                                            else QColor("#455a64")))
+                    alarming = "changed" in saved or "freed" in saved
+                    lines.append(self._text(f"saved {saved}", size=8.5,
+                                            color=QColor("#c62828") if alarming else QColor("#455a64")))
                 width = max(item.boundingRect().width() for item in lines) + 16 * s
                 height = sum(item.boundingRect().height() for item in lines) + 10 * s
                 placed.append((node_index, lines, width, height))
@@ -151,7 +128,7 @@ class GraphView(QGraphicsView):
             self.scene().addLine(start.x(), start.y(), end.x(), end.y(), pen)
             self._arrow(start, end, pen)
         if graph.truncated:
-            self._text(f"(only the first {len(graph.nodes)} nodes are drawn)", 9, False, MUTED).setPos(0, y)
+            self._text(f"(only the first {len(graph.nodes)} nodes are drawn)", 0, y, size=9, color=MUTED)
         self.scene().setSceneRect(self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10))
         self._fit()
 

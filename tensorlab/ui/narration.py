@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from tensorlab.core.player import PlayerState
 from tensorlab.ui.html import inline_code
@@ -11,7 +11,7 @@ from tensorlab.ui.html import inline_code
 __all__ = ["NarrationPanel"]
 
 
-class NarrationPanel(QWidget):
+class NarrationPanel(QScrollArea):
     """Shows what the last step means, and asks about the next one when the lesson does."""
 
     answered = Signal(int, bool)   # choice, correct
@@ -20,7 +20,13 @@ class NarrationPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("narration")
         self.setAccessibleName("Narration")
-        layout = QVBoxLayout(self)
+        # Scrolls when a long note and a question do not fit the dock.
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        self.setWidget(inner)
+        layout = QVBoxLayout(inner)
         self.title = QLabel()
         self.title.setObjectName("narrationTitle")
         self.title.setWordWrap(True)
@@ -31,7 +37,8 @@ class NarrationPanel(QWidget):
         self.question.setObjectName("askQuestion")
         self.question.setWordWrap(True)
         self.choices_box = QWidget()
-        self.choices_layout = QHBoxLayout(self.choices_box)
+        # Choices stacked, so long answers never widen the dock and squeeze the code panel.
+        self.choices_layout = QVBoxLayout(self.choices_box)
         self.choices_layout.setContentsMargins(0, 0, 0, 0)
         self.feedback = QLabel()
         self.feedback.setObjectName("askFeedback")
@@ -92,6 +99,9 @@ class NarrationPanel(QWidget):
         for i, choice in enumerate(ask.text("choices", language)):
             button = QPushButton(choice)
             button.setObjectName(f"askChoice{i}")
+            button.setToolTip(choice)
+            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            button.setStyleSheet("text-align: left;")
             button.clicked.connect(lambda _=False, i=i: self.choose(i))
             self.choices_layout.addWidget(button)
             self.choice_buttons.append(button)
@@ -106,5 +116,5 @@ class NarrationPanel(QWidget):
         for i, button in enumerate(self.choice_buttons):
             button.setEnabled(False)
             if i == self._answer:
-                button.setStyleSheet("font-weight: bold; border: 2px solid #2e7d32;")
+                button.setStyleSheet("text-align: left; font-weight: bold; color: #1b5e20;")
         self.answered.emit(index, correct)

@@ -5,17 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
-    QGraphicsScene,
     QGraphicsSimpleTextItem,
-    QGraphicsView,
     QWidget,
 )
 
 from tensorlab.core.inspect import Snapshot, StorageInfo, TensorInfo, covered_cells
 from tensorlab.ui.palette import CHANGED, MUTED, format_value, tensor_color
+from tensorlab.ui.scene_view import SceneView
 
 __all__ = ["StorageMapView", "StripModel", "strip_models"]
 
@@ -86,7 +85,7 @@ def strip_models(snapshot: Snapshot, previous: Snapshot) -> list[StripModel]:
     return strips
 
 
-class StorageMapView(QGraphicsView):
+class StorageMapView(SceneView):
     """Draws every storage as a strip of cells with the tensors that view it stacked below."""
 
     tensorClicked = Signal(str)
@@ -95,12 +94,9 @@ class StorageMapView(QGraphicsView):
         super().__init__(parent)
         self.setObjectName("storageMap")
         self.setAccessibleName("Storage map")
-        self.setScene(QGraphicsScene(self))
-        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.setBackgroundBrush(QBrush(QColor("#fafafa")))
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.scale_factor = 1.0
         self.strips: list[StripModel] = []
         self.selected: str | None = None
         self._snapshot = Snapshot()
@@ -116,34 +112,10 @@ class StorageMapView(QGraphicsView):
         self._versions = {t.name: t.version for t in snapshot.tensors}
         self._draw()
 
-    def set_scale(self, factor: float) -> None:
-        """Presentation mode draws everything larger."""
-        self.scale_factor = factor
-        self._draw()
-
     def select(self, name: str | None) -> None:
         """Outline the bands of ``name``."""
         self.selected = name
         self._draw()
-
-    def texts(self) -> list[str]:
-        """Every text on the map (for tests and accessibility)."""
-        return [item.text() for item in self.scene().items() if isinstance(item, QGraphicsSimpleTextItem)]
-
-    # -- drawing ---------------------------------------------------------------
-    def _font(self, size: float, bold: bool = False, mono: bool = False) -> QFont:
-        font = QFont("DejaVu Sans Mono" if mono else self.font().family())
-        font.setPointSizeF(size * self.scale_factor)
-        font.setBold(bold)
-        return font
-
-    def _text(self, text: str, x: float, y: float, size: float = 10, bold: bool = False,
-              color: QColor | None = None, mono: bool = False) -> QGraphicsSimpleTextItem:
-        item = self.scene().addSimpleText(text, self._font(size, bold, mono))
-        item.setPos(x, y)
-        if color is not None:
-            item.setBrush(QBrush(color))
-        return item
 
     def _draw(self) -> None:
         scene = self.scene()
