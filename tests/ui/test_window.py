@@ -348,3 +348,27 @@ def test_save_steps_as_a_lesson_round_trips(window, qtbot, tmp_path):
     lesson = load_lesson(path)
     assert lesson.steps[0].code == "k = torch.ones(2)"
     assert len(lesson.steps) == 9
+
+
+def test_docks_close_and_reopen_from_the_view_menu_and_the_layout_is_remembered(qtbot, settings):
+    first = build_window(settings)
+    qtbot.addWidget(first)
+    first.show()
+    qtbot.waitExposed(first)
+    graph_dock = first.findChild(QWidget, "graphDock")
+    output_dock = first.findChild(QWidget, "outputDock")
+    view_actions = {a.text(): a for a in first.view_menu.actions()}
+    view_actions["Output"].trigger()
+    assert not output_dock.isVisible()
+    view_actions["Output"].trigger()
+    assert output_dock.isVisible()
+    view_actions["Autograd graph"].trigger()
+    assert not graph_dock.isVisible()
+    first.close()
+    second = build_window(settings)
+    qtbot.addWidget(second)
+    second.show()
+    qtbot.waitExposed(second)
+    assert not second.findChild(QWidget, "graphDock").isVisible()
+    assert second.findChild(QWidget, "outputDock").isVisible()
+    second.close()
