@@ -369,7 +369,7 @@ class MainWindow(QMainWindow):
     def apply_default_layout(self) -> None:
         """Dock sizes in proportion to the window: builders left, facts right, text below."""
         width, height = max(self.width(), 800), max(self.height(), 500)
-        self.resizeDocks([self.docks[0], self.docks[1]], [int(width * 0.21), int(width * 0.39)],
+        self.resizeDocks([self.docks[0], self.docks[1]], [int(width * 0.2), int(width * 0.36)],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks[4]], [int(height * 0.26)], Qt.Orientation.Vertical)
         self.resizeDocks([self.docks[1]], [int(height * 0.31)], Qt.Orientation.Vertical)

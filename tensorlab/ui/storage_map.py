@@ -18,7 +18,7 @@ from tensorlab.ui.scene_view import SceneView
 
 __all__ = ["StorageMapView", "StripModel", "strip_models"]
 
-MAX_CELLS = 24          # cells drawn per strip; the rest is counted
+MAX_CELLS = 12          # cells drawn per strip; the rest is counted
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
 
 
@@ -55,11 +55,9 @@ def _band_cells(info: TensorInfo, storage: StorageInfo) -> tuple[int, ...]:
 
 def _band_label(info: TensorInfo) -> str:
     shape = "[" + ", ".join(map(str, info.shape)) + "]"
-    parts = [f"{shape}", f"stride {tuple(info.stride or ())}".replace(",)", ")"),
-             f"offset {info.storage_offset}", f"version {info.version if info.version is not None else '-'}"]
-    if info.requires_grad:
-        parts.append("requires grad")
-    return "  ·  ".join(parts)
+    stride = "(" + ", ".join(map(str, info.stride or ())) + ")"
+    version = info.version if info.version is not None else "-"
+    return f"{shape} stride {stride} offset {info.storage_offset} v{version}"
 
 
 def strip_models(snapshot: Snapshot, previous: Snapshot) -> list[StripModel]:
@@ -121,8 +119,8 @@ class StorageMapView(SceneView):
         scene = self.scene()
         scene.clear()
         s = self.scale_factor
-        cell_w, cell_h, band_h, gap = 62 * s, 38 * s, 24 * s, 28 * s
-        name_w = 70 * s
+        cell_w, cell_h, band_h, gap = 56 * s, 36 * s, 26 * s, 22 * s
+        name_w = 175 * s
         y = 10 * s
         if not self.strips:
             self._text("No tensors yet.", 20 * s, y, 14, True, MUTED)
@@ -144,19 +142,24 @@ class StorageMapView(SceneView):
         shown = min(len(strip.values), MAX_CELLS)
         header = (f"{storage.id}  ·  {storage.nbytes} bytes  ·  {storage.cell_count} × {storage.dtype}"
                   f"  ·  {storage.device}")
+        details = []
         if len(storage.tensors) > 1:
-            header += f"  ·  shared by {', '.join(storage.tensors)}"
+            details.append(f"shared by {', '.join(storage.tensors)}")
         versions = {b.name: v for b in strip.bands if (v := self._versions.get(b.name)) is not None}
         if len(set(versions.values())) == 1:
-            header += f"  ·  version {next(iter(versions.values()))}"
+            details.append(f"version {next(iter(versions.values()))}")
         elif versions:
             # .data gives a tensor with a counter of its own over the same memory.
-            header += "  ·  versions " + ", ".join(f"{n} {v}" for n, v in versions.items()) + " (separate counters)"
+            details.append("versions " + ", ".join(f"{n} {v}" for n, v in versions.items()) + " (separate counters)")
         self._text(header, 10 * s, y, 11, True)
         if strip.new:
             tag = self._text("new", 10 * s + self._width(header, 11, True) + 10 * s, y, 10, True, QColor("#2e7d32"))
             tag.setToolTip("this storage was allocated by the last step")
-        y += 24 * s
+        y += 20 * s
+        if details:
+            # A second line, so the header never makes the map wider than its cells.
+            self._text("  ·  ".join(details), 10 * s, y, 10, False, QColor("#37474f"))
+            y += 18 * s
         x0 = name_w
         # Index numbers above the cells.
         for i in range(shown):
@@ -181,15 +184,17 @@ class StorageMapView(SceneView):
             self._text("(empty storage: 0 bytes)", x0, y + cell_h / 3, 10, False, MUTED)
         y += cell_h + 6 * s
         for band in strip.bands:
-            y = self._draw_band(band, x0, y, cell_w, band_h, shown) + 4 * s
+            y = self._draw_band(band, x0, y, cell_w, band_h, shown) + 8 * s
         return y
 
     def _draw_band(self, band: BandModel, x0: float, y: float, cell_w: float, band_h: float, shown: int) -> float:
         s = self.scale_factor
         color = tensor_color(band.color_index)
         selected = band.name == self.selected
-        name = self._text(band.name, 10 * s, y + 2 * s, 12, True, color)
+        # Name, then shape, stride, offset and version under it: the map stays narrow.
+        name = self._text(band.name, 8 * s, y - 4 * s, 12, True, color)
         name.setToolTip(band.label)
+        self._text(band.label, 8 * s, y + 13 * s, 8, False, QColor("#424242"))
         visible = [c for c in band.cells if 0 <= c < shown]
         if visible:
             lo, hi = min(visible), max(visible)
@@ -225,8 +230,6 @@ class StorageMapView(SceneView):
                 index.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent, False)
         if band.cells and not visible:
             self._text("(its cells lie beyond those shown)", x0, y + 3 * s, 9, False, MUTED)
-        right = x0 + max(shown, 1) * cell_w + 12 * s
-        self._text(band.label, right, y + 4 * s, 9, False, QColor("#424242"))
         return y + band_h
 
     def _width(self, text: str, size: float, bold: bool) -> float:
@@ -247,11 +250,11 @@ class StorageMapView(SceneView):
         self._fit()
 
     def _fit(self) -> None:
-        # Fit the width: shrink (never below 60 %) or grow (up to 160 %, for the back of the room).
+        # Fit the width: shrink (never below 70 %, scrolling beyond) or grow (up to 160 %, for the back of the room).
         rect = self.scene().sceneRect()
         if rect.width() <= 0:
             return
         self.resetTransform()
         available = self.viewport().width() - 4
-        factor = min(1.6, max(0.6, available / rect.width()))
+        factor = min(1.6, max(0.7, available / rect.width()))
         self.scale(factor, factor)
