@@ -250,11 +250,14 @@ class StorageMapView(SceneView):
         self._fit()
 
     def _fit(self) -> None:
-        # Fit the width: shrink (never below 70 %, scrolling beyond) or grow (up to 160 %, for the back of the room).
+        # Grow up to 160 % for the back of the room; never shrink below 70 %.
         rect = self.scene().sceneRect()
         if rect.width() <= 0:
             return
         self.resetTransform()
         available = self.viewport().width() - 4
-        factor = min(1.6, max(0.7, available / rect.width()))
+        width_fit = available / rect.width()
+        height_fit = (self.viewport().height() - 4) / max(rect.height(), 1.0)
+        # Fit the width and, shrinking a little (to 85 %), the height; beyond that, scroll.
+        factor = max(0.7, min(1.6, width_fit, max(height_fit, 0.85)))
         self.scale(factor, factor)
