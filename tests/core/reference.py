@@ -102,5 +102,7 @@ def run_plain(codes: list[str]) -> list[dict[str, Any]]:
             "warnings": [str(w.message) for w in caught],
             "output": out.getvalue(),
             "tensors": describe(namespace),
+            "others": {k: {"type": type(v).__name__, "repr": repr(v)} for k, v in namespace.items()
+                       if not isinstance(v, torch.Tensor)},
         })
     return steps
