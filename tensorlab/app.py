@@ -24,7 +24,8 @@ def _application():
     return app
 
 
-def build_window(settings=None, *, lesson: str | None = None, device: str | None = None):
+def build_window(settings=None, *, lesson: str | None = None, device: str | None = None,
+                 language: str | None = None):
     """The ready main window, first (or remembered) lesson loaded, without entering the event loop.
 
     ``settings`` is a QSettings (tests pass an isolated one); by default the user's.
@@ -33,10 +34,13 @@ def build_window(settings=None, *, lesson: str | None = None, device: str | None
     from PySide6.QtCore import QSettings
 
     from tensorlab.ui.controller import LabController
+    from tensorlab.ui.i18n import set_language
     from tensorlab.ui.main_window import SCRATCHPAD, MainWindow
 
     if settings is None:
         settings = QSettings("TensorLab", "TensorLab")
+    # The language first, so that every text is made in it.
+    set_language(language or str(settings.value("session/language", "en")))
     lessons = builtin_lessons()
     wanted_device = device or str(settings.value("session/device", "cpu"))
     try:
@@ -74,7 +78,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def screenshot(path: str, lesson: str | None, step: int | None, size: str, device: str | None,
-               presentation: bool = False) -> int:
+               presentation: bool = False, language: str | None = None) -> int:
     """Render the window offscreen at ``size``, at ``step`` of ``lesson``, to a PNG."""
     if "QT_QPA_PLATFORM" not in os.environ and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -84,7 +88,7 @@ def screenshot(path: str, lesson: str | None, step: int | None, size: str, devic
     width, height = _size(size)
     scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"tensorlab-shot-{os.getpid()}.ini"
     settings = QSettings(str(scratch), QSettings.Format.IniFormat)
-    window = build_window(settings, lesson=lesson, device=device)
+    window = build_window(settings, lesson=lesson, device=device, language=language)
     window.set_presentation(presentation)
     window.resize(width, height)
     window.show()
@@ -124,9 +128,10 @@ def main(args: argparse.Namespace | None = None) -> int:
             print(f"tensorlab: {exc}", file=sys.stderr)
             return 2
     if args.screenshot:
-        return screenshot(args.screenshot, args.lesson, args.step, args.size, device)
+        return screenshot(args.screenshot, args.lesson, args.step, args.size, device, args.presentation,
+                          args.language)
     app = _application()
-    window = build_window(lesson=args.lesson, device=device)
+    window = build_window(lesson=args.lesson, device=device, language=args.language)
     if args.step is not None:
         window.controller.go_to(args.step)
     window.show()

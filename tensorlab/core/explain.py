@@ -9,9 +9,10 @@ changed it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
+from tensorlab.core.explain_ko import KOREAN
 from tensorlab.core.inspect import Snapshot
 
 __all__ = ["Explanation", "explain", "HistoryEntry"]
@@ -19,11 +20,20 @@ __all__ = ["Explanation", "explain", "HistoryEntry"]
 
 @dataclass(frozen=True)
 class Explanation:
-    """What an error or warning means, and what to do instead."""
+    """What an error or warning means, and what to do instead (English, with translations)."""
 
     title: str
     text: str
     advice: str = ""
+    # language -> (title, text, advice)
+    translations: Mapping[str, tuple[str, str, str]] = field(default_factory=dict, compare=False)
+
+    def localized(self, language: str) -> Explanation:
+        """This explanation in ``language`` (English where there is no translation)."""
+        if language not in self.translations:
+            return self
+        title, text, advice = self.translations[language]
+        return Explanation(title, text, advice)
 
     def as_text(self) -> str:
         """Title, text and advice as one paragraph."""
@@ -316,13 +326,19 @@ def explain(
         if match is None:
             continue
         text = rule.text
+        translations = {}
+        korean = KOREAN.get(rule.title)
+        if korean is not None:
+            translations["ko"] = korean
         if "now" in match.groupdict() and history:
             text = text + _version_culprit(match, history)
-        return Explanation(rule.title, text, rule.advice)
+            if korean is not None:
+                translations["ko"] = (korean[0], korean[1] + _version_culprit(match, history, "ko"), korean[2])
+        return Explanation(rule.title, text, rule.advice, translations)
     return None
 
 
-def _version_culprit(match: re.Match[str], history: Sequence[HistoryEntry]) -> str:
+def _version_culprit(match: re.Match[str], history: Sequence[HistoryEntry], language: str = "en") -> str:
     """Name the tensor whose version moved and the step that moved it."""
     shape = tuple(int(s) for s in match["shape"].split(",") if s.strip())
     now, expected = int(match["now"]), int(match["expected"])
@@ -330,6 +346,7 @@ def _version_culprit(match: re.Match[str], history: Sequence[HistoryEntry]) -> s
     names = [t.name for t in last.tensors if t.shape == shape and t.version == now]
     if not names:
         return ""
+    korean = language == "ko"
     changes: list[str] = []
     for name in names:
         previous = None
@@ -337,13 +354,22 @@ def _version_culprit(match: re.Match[str], history: Sequence[HistoryEntry]) -> s
             info = entry.snapshot.tensor(name)
             version = info.version if info is not None else None
             if previous is not None and version is not None and version > previous and version <= now:
-                changes.append(f"step {entry.index + 1} (`{entry.code}`)")
+                step = f"{entry.index + 1}단계" if korean else f"step {entry.index + 1}"
+                changes.append(f"{step} (`{entry.code}`)")
             previous = version
     storages = {last.tensor(n).storage for n in names}  # type: ignore[union-attr]
+    shared = len(names) > 1 and len(storages) == 1
+    if korean:
+        who = ", ".join(f"`{n}`" for n in names)
+        detail = (f" 여기서 버전 {now}(기대한 값 {expected})인 텐서는 {who}입니다"
+                  + (" (저장소 하나, 버전 카운터 하나)" if shared else "") + ".")
+        if changes:
+            detail += " 버전이 올라간 곳: " + ", ".join(dict.fromkeys(changes)) + "."
+        return detail
     sharing = " and ".join(f"`{n}`" for n in names)
     detail = (
         f" Here the tensor at version {now} (expected {expected}) is {sharing}"
-        + (" (one storage, one version counter)" if len(names) > 1 and len(storages) == 1 else "")
+        + (" (one storage, one version counter)" if shared else "")
         + "."
     )
     if changes:

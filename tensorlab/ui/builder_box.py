@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPushBu
 
 from tensorlab.core.builders import BuilderError
 from tensorlab.ui.html import escape
+from tensorlab.ui.i18n import Texts, tr
 
 __all__ = ["BuilderBox", "fill_names", "next_free_name"]
 
@@ -43,7 +44,10 @@ class BuilderBox(QGroupBox):
     statementRequested = Signal(str)
 
     def __init__(self, title: str, button_text: str, button_name: str, parent: QWidget | None = None) -> None:
-        super().__init__(title, parent)
+        super().__init__(parent)
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setTitle, title)
+        self.i18n.on_change(self.refresh)
         outer = QVBoxLayout(self)
         self.form = QFormLayout()
         outer.addLayout(self.form)
@@ -55,9 +59,10 @@ class BuilderBox(QGroupBox):
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #c62828;")
         self.problem.hide()
-        self.button = QPushButton(button_text)
+        self.button = QPushButton()
         self.button.setObjectName(button_name)
-        self.button.setAccessibleName(button_text)
+        self.i18n.bind(self.button.setText, button_text)
+        self.i18n.bind(self.button.setAccessibleName, button_text)
         self.button.clicked.connect(self.request)
         self.needs_tensors = False
         self.tensor_names: tuple[str, ...] = ()
@@ -65,6 +70,13 @@ class BuilderBox(QGroupBox):
         outer.addWidget(self.preview)
         outer.addWidget(self.problem)
         outer.addWidget(self.button)
+
+    def add_row(self, label: str, widget: QWidget, accessible: str | None = None) -> None:
+        """A form row whose label (and the field's accessible name) follow the language."""
+        caption = QLabel()
+        self.i18n.bind(caption.setText, label)
+        self.i18n.bind(widget.setAccessibleName, accessible or label)
+        self.form.addRow(caption, widget)
 
     def code(self) -> str:
         """The statement the current choices make (BuilderError if they make none)."""
@@ -75,7 +87,7 @@ class BuilderBox(QGroupBox):
         if self.needs_tensors and not self.tensor_names:
             # Nothing to work on yet: a hint, not an error.
             self.show_problem("")
-            self.preview.setText("<span style='color:#757575'>Create a tensor first.</span>")
+            self.preview.setText(f"<span style='color:#757575'>{escape(tr('Create a tensor first.'))}</span>")
             self.button.setEnabled(False)
             return
         self.button.setEnabled(self.enabled)
@@ -86,7 +98,7 @@ class BuilderBox(QGroupBox):
             self.show_problem(str(exc))
             return
         self.show_problem("")
-        self.preview.setText("will run: <code>" + escape(code).replace("\n", "<br>")
+        self.preview.setText(escape(tr("will run:")) + " <code>" + escape(code).replace("\n", "<br>")
                              .replace("    ", "&nbsp;&nbsp;&nbsp;&nbsp;") + "</code>")
 
     def show_problem(self, message: str) -> None:

@@ -11,6 +11,7 @@ from tensorlab.ui.code_line import CodeLinePanel
 from tensorlab.ui.compute_builder import ComputeBuilder
 from tensorlab.ui.copy_builder import CopyBuilder
 from tensorlab.ui.create_builder import CreateBuilder
+from tensorlab.ui.i18n import Texts
 from tensorlab.ui.mutate_builder import MutateBuilder
 
 __all__ = ["BuildersPanel"]
@@ -33,7 +34,9 @@ class BuildersPanel(QScrollArea):
         self.mutate = MutateBuilder()
         self.compute = ComputeBuilder()
         self.code_line = CodeLinePanel()
-        code_box = QGroupBox("Code line")
+        code_box = QGroupBox()
+        self.i18n = Texts(self)
+        self.i18n.bind(code_box.setTitle, "Code line")
         QVBoxLayout(code_box).addWidget(self.code_line)
         self.builders: tuple[BuilderBox, ...] = (self.create, self.copy, self.mutate, self.compute)
         for builder in self.builders:

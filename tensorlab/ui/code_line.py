@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QPushB
 
 from tensorlab.core import allowlist as allow
 from tensorlab.ui.html import escape
+from tensorlab.ui.i18n import Texts, tr
 
 __all__ = ["CodeLineEdit", "CodeLinePanel"]
 
@@ -84,14 +85,16 @@ class CodeLinePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
+        self.i18n = Texts(self)
         self.edit = CodeLineEdit()
         self.edit.setObjectName("codeLine")
-        self.edit.setAccessibleName("Code line: any statement of the TensorLab subset")
-        self.edit.setPlaceholderText("a line of PyTorch, e.g. y = x.clone() * 2")
-        self.run_button = QPushButton("Run")
+        self.i18n.bind(self.edit.setAccessibleName, "Code line: any statement of the TensorLab subset")
+        self.i18n.bind(self.edit.setPlaceholderText, "a line of PyTorch, e.g. y = x.clone() * 2")
+        self.run_button = QPushButton()
         self.run_button.setObjectName("runCodeButton")
-        self.run_button.setAccessibleName("Run the code line")
-        self.run_button.setToolTip("Run the code line (Ctrl+Return)")
+        self.i18n.bind(self.run_button.setText, "Run")
+        self.i18n.bind(self.run_button.setAccessibleName, "Run the code line")
+        self.i18n.bind(self.run_button.setToolTip, "Run the code line (Ctrl+Return)")
         row.addWidget(self.edit, 1)
         row.addWidget(self.run_button)
         self.problem = QLabel()
@@ -109,7 +112,7 @@ class CodeLinePanel(QWidget):
         """Emit the typed line (empty lines are ignored)."""
         code = self.edit.text().strip()
         if not code:
-            self.show_problem("Type a statement first, e.g. y = x.detach()")
+            self.show_problem(tr("Type a statement first, e.g. y = x.detach()"))
             return
         self.statementRequested.emit(code)
 

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from tensorlab.core.player import PlayerState
 from tensorlab.ui.html import escape
+from tensorlab.ui.i18n import Texts, tr
 
 __all__ = ["CodeView"]
 
@@ -19,7 +20,8 @@ class CodeView(QTextBrowser):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("codeView")
-        self.setAccessibleName("Code of the program so far")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Code of the program so far")
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._clicked)
         self.lines: list[str] = []
@@ -34,7 +36,7 @@ class CodeView(QTextBrowser):
             result = state.results[i] if ran else None
             failed = result is not None and not result.ok
             marker = ("▶" if current else "") + ("✗" if failed else "")
-            origin = " <span style='color:#6a1b9a'>(yours)</span>" if step.origin == "user" else ""
+            origin = f" <span style='color:#6a1b9a'>({escape(tr('yours'))})</span>" if step.origin == "user" else ""
             color = "#000" if ran else "#9e9e9e"
             weight = "bold" if current else "normal"
             background = "#fff3c4" if current else "transparent"
@@ -49,7 +51,7 @@ class CodeView(QTextBrowser):
             )
             self.lines.append(("▶ " if current else "") + step.code)
         if not rows:
-            self.setHtml("<p style='color:#757575'>No steps yet.</p>")
+            self.setHtml(f"<p style='color:#757575'>{escape(tr('No steps yet.'))}</p>")
             return
         self.setHtml("<table cellspacing='0' cellpadding='2'>" + "".join(rows) + "</table>")
         if state.position:

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QW
 from tensorlab.core.builders import COMPUTATIONS, BuilderError, backward_code, compute_code
 from tensorlab.core.inspect import Snapshot
 from tensorlab.ui.builder_box import BuilderBox, fill_names, next_free_name
+from tensorlab.ui.i18n import tr
 
 __all__ = ["ComputeBuilder"]
 
@@ -28,21 +29,22 @@ class ComputeBuilder(BuilderBox):
             (self.b, "computeB", "b"), (self.k, "computeK", "k"), (self.target, "computeTarget", "result"),
         ):
             widget.setObjectName(name)
-            widget.setAccessibleName(label)
-            self.form.addRow(label, widget)
+            self.add_row(label, widget)
         row = QWidget()
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         self.backward_target = QComboBox()
         self.backward_target.setObjectName("backwardTarget")
-        self.backward_target.setAccessibleName("scalar to differentiate")
-        self.backward_button = QPushButton("Backward")
+        self.i18n.bind(self.backward_target.setAccessibleName, "scalar to differentiate")
+        self.backward_button = QPushButton()
         self.backward_button.setObjectName("backwardButton")
-        self.backward_button.setAccessibleName("Backward")
-        self.backward_button.setToolTip("Run .backward() on a scalar (one-element) tensor that requires grad")
+        self.i18n.bind(self.backward_button.setText, "Backward")
+        self.i18n.bind(self.backward_button.setAccessibleName, "Backward")
+        self.i18n.bind(self.backward_button.setToolTip,
+                        "Run .backward() on a scalar (one-element) tensor that requires grad")
         layout.addWidget(self.backward_target, 1)
         layout.addWidget(self.backward_button)
-        self.form.addRow("backward", row)
+        self.add_row("backward", row)
         self.backward_button.clicked.connect(self._backward)
         self.operation.currentTextChanged.connect(self._operation_changed)
         for combo in (self.a, self.b):
@@ -65,8 +67,8 @@ class ComputeBuilder(BuilderBox):
         try:
             code = backward_code(self.backward_target.currentText())
         except BuilderError:
-            self.show_problem("Backward needs a scalar tensor that requires grad: compute one first, "
-                              "e.g. (a + b).sum().")
+            self.show_problem(tr("Backward needs a scalar tensor that requires grad: compute one first, "
+                                 "e.g. (a + b).sum()."))
             return
         self.statementRequested.emit(code)
 

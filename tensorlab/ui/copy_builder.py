@@ -24,7 +24,7 @@ class CopyBuilder(BuilderBox):
         self.operation.setCurrentText("detach()")
         self.argument = QLineEdit()
         self.follow_up = QLineEdit()
-        self.follow_up.setPlaceholderText("optional, e.g. * 2")
+        self.i18n.bind(self.follow_up.setPlaceholderText, "optional, e.g. * 2")
         self.target = QLineEdit("y")
         for widget, name, label in (
             (self.source, "copySource", "source"), (self.operation, "copyOperation", "operation"),
@@ -32,8 +32,7 @@ class CopyBuilder(BuilderBox):
             (self.target, "copyTarget", "target"),
         ):
             widget.setObjectName(name)
-            widget.setAccessibleName(label)
-            self.form.addRow(label, widget)
+            self.add_row(label, widget)
         self.source.currentTextChanged.connect(self.refresh)
         self.operation.currentTextChanged.connect(self._operation_changed)
         for edit in (self.argument, self.follow_up, self.target):

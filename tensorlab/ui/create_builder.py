@@ -32,8 +32,7 @@ class CreateBuilder(BuilderBox):
             (self.requires_grad, "createRequiresGrad", ""),
         ):
             widget.setObjectName(name)
-            widget.setAccessibleName(label or "requires grad")
-            self.form.addRow(label, widget)
+            self.add_row(label, widget, label or "requires grad")
         for edit in (self.name, self.shape, self.fill, self.values):
             edit.textChanged.connect(self.refresh)
         self.factory.currentTextChanged.connect(self._factory_changed)

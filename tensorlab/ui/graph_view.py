@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QGraphicsSimpleTextItem, QWidget
 
 from tensorlab.core.graph import GraphInfo
 from tensorlab.core.inspect import TensorInfo
+from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import MUTED
 from tensorlab.ui.scene_view import SceneView
 
@@ -44,7 +45,9 @@ class GraphView(SceneView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("graphView")
-        self.setAccessibleName("Autograd graph of the selected tensor")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Autograd graph of the selected tensor")
+        self.i18n.on_change(self._draw)
         self.setBackgroundBrush(QBrush(QColor("#ffffff")))
         self.info: TensorInfo | None = None
 
@@ -58,20 +61,20 @@ class GraphView(SceneView):
         scene.clear()
         info = self.info
         if info is None:
-            self._text("Select a tensor to see its autograd graph.", size=11, bold=False, color=MUTED)
+            self._text(tr("Select a tensor to see its autograd graph."), size=11, color=MUTED)
             return
         graph = info.graph
         if graph is None:
             if info.grad_fn == "Invalid":
-                message = (f"{info.name}'s grad_fn is Invalid: torch refuses to report it because\n"
-                           "its base was changed in place after split/unbind/chunk.")
+                message = tr("{name}'s grad_fn is Invalid: torch refuses to report it because\n"
+                             "its base was changed in place after split/unbind/chunk.").format(name=info.name)
             elif info.requires_grad and info.is_leaf:
-                message = (f"{info.name} is a leaf: no node produced it.\n"
-                           f"backward() accumulates its gradient into {info.name}.grad.")
+                message = tr("{name} is a leaf: no node produced it.\n"
+                             "backward() accumulates its gradient into {name}.grad.").format(name=info.name)
             else:
-                message = (f"{info.name} is outside the graph (requires_grad=False):\n"
-                           "nothing about it is recorded for backward().")
-            self._text(message, size=11, bold=False, color=MUTED)
+                message = tr("{name} is outside the graph (requires_grad=False):\n"
+                             "nothing about it is recorded for backward().").format(name=info.name)
+            self._text(message, size=11, color=MUTED)
             return
         self._draw_graph(graph)
 
@@ -92,7 +95,7 @@ class GraphView(SceneView):
                     lines.append(self._text(f"→ {node.leaf}.grad", size=10, bold=True, color=QColor("#2e7d32")))
                 for saved in node.saved:
                     alarming = "changed" in saved or "freed" in saved
-                    lines.append(self._text(f"saved {saved}", size=8.5,
+                    lines.append(self._text(tr("saved {what}").format(what=saved), size=8.5,
                                             color=QColor("#c62828") if alarming else QColor("#455a64")))
                 width = max(item.boundingRect().width() for item in lines) + 16 * s
                 height = sum(item.boundingRect().height() for item in lines) + 10 * s
@@ -128,7 +131,8 @@ class GraphView(SceneView):
             self.scene().addLine(start.x(), start.y(), end.x(), end.y(), pen)
             self._arrow(start, end, pen)
         if graph.truncated:
-            self._text(f"(only the first {len(graph.nodes)} nodes are drawn)", 0, y, size=9, color=MUTED)
+            self._text(tr("(only the first {count} nodes are drawn)").format(count=len(graph.nodes)), 0, y,
+                       size=9, color=MUTED)
         self.scene().setSceneRect(self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10))
         self._fit()
 

@@ -28,6 +28,7 @@ from tensorlab.ui.builders_panel import BuildersPanel
 from tensorlab.ui.code_view import CodeView
 from tensorlab.ui.controller import LabController
 from tensorlab.ui.graph_view import GraphView
+from tensorlab.ui.i18n import LANGUAGES, Texts, current_language, set_language, tr
 from tensorlab.ui.narration import NarrationPanel
 from tensorlab.ui.output_view import OutputView
 from tensorlab.ui.storage_map import StorageMapView
@@ -48,6 +49,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("TensorLab")
+        self.i18n = Texts(self)
         self.controller = controller
         self.settings = settings
         self.lessons: list[Lesson] = list(lessons)
@@ -62,13 +64,15 @@ class MainWindow(QMainWindow):
         controller.busyChanged.connect(self._busy_changed)
         controller.progressChanged.connect(self._progress)
         controller.problem.connect(self._problem)
-        self.statusBar().showMessage("Ready")
+        self.statusBar().showMessage(tr("Ready"))
+        self.i18n.on_change(self._language_changed)
         self.show_state(controller.state)
 
     # -- construction ------------------------------------------------------------
     def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
+        dock = QDockWidget(self)
         dock.setObjectName(name)
+        self.i18n.bind(dock.setWindowTitle, title)
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
@@ -103,11 +107,12 @@ class MainWindow(QMainWindow):
         self.code_view.positionRequested.connect(self.controller.go_to)
 
     def _action(self, text: str, name: str, shortcuts: list[QKeySequence | str], slot, tip: str = "") -> QAction:
-        action = QAction(text, self)
+        action = QAction(self)
         action.setObjectName(name)
         action.setShortcuts([QKeySequence(s) for s in shortcuts])
-        action.setToolTip(f"{tip or text} ({' or '.join(QKeySequence(s).toString() for s in shortcuts)})"
-                          if shortcuts else tip or text)
+        keys = " / ".join(QKeySequence(s).toString(QKeySequence.SequenceFormat.NativeText) for s in shortcuts)
+        self.i18n.bind(action.setText, text)
+        self.i18n.bind(lambda t: action.setToolTip(f"{t} ({keys})" if keys else t), tip or text)
         action.triggered.connect(slot)
         self.addAction(action)
         return action
@@ -145,7 +150,8 @@ class MainWindow(QMainWindow):
             action.setIcon(style.standardIcon(icon))
 
     def _build_toolbar(self) -> None:
-        bar = QToolBar("Lesson", self)
+        bar = QToolBar(self)
+        self.i18n.bind(bar.setWindowTitle, "Lesson")
         bar.setObjectName("mainToolBar")
         bar.setMovable(False)
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
@@ -170,7 +176,9 @@ class MainWindow(QMainWindow):
         self.position_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         bar.addWidget(self.position_label)
         bar.addSeparator()
-        bar.addWidget(QLabel(" device "))
+        device_label = QLabel()
+        self.i18n.bind(device_label.setText, " device ")
+        bar.addWidget(device_label)
         self.device_picker = QComboBox()
         self.device_picker.setObjectName("devicePicker")
         self.device_picker.setAccessibleName("Device")
@@ -180,6 +188,15 @@ class MainWindow(QMainWindow):
         bar.addWidget(self.device_picker)
         bar.addSeparator()
         bar.addAction(self.presentation_action)
+        self.language_picker = QComboBox()
+        self.language_picker.setObjectName("languagePicker")
+        self.i18n.bind(self.language_picker.setAccessibleName, "Language")
+        for code, name in LANGUAGES.items():
+            self.language_picker.addItem(name, code)
+        self.language_picker.setCurrentIndex(self.language_picker.findData(current_language()))
+        self.language_picker.activated.connect(
+            lambda index: self.set_language(self.language_picker.itemData(index)))
+        bar.addWidget(self.language_picker)
         self.busy_bar = QProgressBar()
         self.busy_bar.setObjectName("busyIndicator")
         self.busy_bar.setAccessibleName("Running")
@@ -193,34 +210,45 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         menu = self.menuBar()
-        lesson = menu.addMenu("&Lesson")
+        lesson = menu.addMenu("")
+        self.i18n.bind(lesson.setTitle, "&Lesson")
         for action in (self.open_action, self.save_action, self.export_action):
             lesson.addAction(action)
         lesson.addSeparator()
         lesson.addAction(self.quit_action)
-        step = menu.addMenu("&Step")
+        step = menu.addMenu("")
+        self.i18n.bind(step.setTitle, "&Step")
         for action in (self.step_back_action, self.step_forward_action, self.run_to_end_action,
                        self.reset_action, self.run_code_action, self.cancel_action):
             step.addAction(action)
-        view = menu.addMenu("&View")
+        view = menu.addMenu("")
+        self.i18n.bind(view.setTitle, "&View")
         self.view_menu = view
         for dock in self.docks:
             view.addAction(dock.toggleViewAction())
         view.addSeparator()
         view.addAction(self.presentation_action)
-        help_menu = menu.addMenu("&Help")
-        about = QAction("About TensorLab", self)
+        help_menu = menu.addMenu("")
+        self.i18n.bind(help_menu.setTitle, "&Help")
+        about = QAction(self)
+        self.i18n.bind(about.setText, "About TensorLab")
         about.triggered.connect(lambda: QMessageBox.about(
-            self, "About TensorLab",
-            f"TensorLab {__version__}: see how PyTorch tensors are copied, shared and differentiated.\n"
-            "Everything shown is read from real torch objects."))
+            self, tr("About TensorLab"),
+            f"TensorLab {__version__}: "
+            + tr("see how PyTorch tensors are copied, shared and differentiated.\n"
+                 "Everything shown is read from real torch objects.")))
         help_menu.addAction(about)
 
     def _fill_lessons(self) -> None:
+        current = self.lesson_picker.currentData()
+        self.lesson_picker.blockSignals(True)
         self.lesson_picker.clear()
         for lesson in self.lessons:
-            self.lesson_picker.addItem(lesson.title, lesson.id)
-        self.lesson_picker.addItem("Scratchpad (your own steps)", SCRATCHPAD)
+            self.lesson_picker.addItem(lesson.text("title", current_language()), lesson.id)
+        self.lesson_picker.addItem(tr("Scratchpad (your own steps)"), SCRATCHPAD)
+        if current is not None and self.lesson_picker.findData(current) >= 0:
+            self.lesson_picker.setCurrentIndex(self.lesson_picker.findData(current))
+        self.lesson_picker.blockSignals(False)
 
     # -- state -------------------------------------------------------------------
     def show_state(self, state: PlayerState) -> None:
@@ -267,17 +295,18 @@ class MainWindow(QMainWindow):
         self.busy_action.setVisible(busy)
         self.busy_bar.setRange(0, 0)
         self.cancel_action.setVisible(busy)
-        self.statusBar().showMessage("Running…" if busy else "Ready")
+        self.statusBar().showMessage(tr("Running…") if busy else tr("Ready"))
         self._update_enabled()
 
     def _progress(self, done: int, total: int) -> None:
         if total > 1:
             self.busy_bar.setRange(0, total)
             self.busy_bar.setValue(done)
-            self.statusBar().showMessage(f"Replaying step {done} of {total}… (Esc cancels)")
+            self.statusBar().showMessage(tr("Replaying step {done} of {total}… (Esc cancels)")
+                                         .format(done=done, total=total))
 
     def _problem(self, message: str) -> None:
-        text = "Stopped: the replay was cancelled." if message == "cancelled" else message
+        text = tr("Stopped: the replay was cancelled.") if message == "cancelled" else message
         self.statusBar().showMessage(text.splitlines()[0], 8000)
         self.output_view.show_result(self.controller.state.last, text)
 
@@ -306,7 +335,7 @@ class MainWindow(QMainWindow):
             lesson = load_lesson(path)
         except LessonError as exc:
             # Said in the output panel, without a modal dialog; the open lesson stays as it was.
-            self._problem(f"This lesson file cannot be opened: {exc}")
+            self._problem(tr("This lesson file cannot be opened: {reason}").format(reason=exc))
             return False
         self.lessons = [l for l in self.lessons if l.id != lesson.id] + [lesson]
         self._fill_lessons()
@@ -315,7 +344,7 @@ class MainWindow(QMainWindow):
 
     def open_lesson_dialog(self) -> None:
         """Ask for a lesson file and open it."""
-        path, _ = QFileDialog.getOpenFileName(self, "Open lesson", "", "TensorLab lessons (*.toml)")
+        path, _ = QFileDialog.getOpenFileName(self, tr("Open lesson"), "", tr("TensorLab lessons (*.toml)"))
         if path:
             self.open_lesson_file(path)
 
@@ -331,26 +360,26 @@ class MainWindow(QMainWindow):
 
     def save_lesson_dialog(self) -> None:
         """Save the program as a lesson file."""
-        path, _ = QFileDialog.getSaveFileName(self, "Save steps as lesson", "my-steps.toml",
-                                              "TensorLab lessons (*.toml)")
+        path, _ = QFileDialog.getSaveFileName(self, tr("Save steps as lesson"), "my-steps.toml",
+                                              tr("TensorLab lessons (*.toml)"))
         if path:
             try:
                 save_lesson(self.current_as_lesson(), path)
             except (OSError, LessonError) as exc:
-                self._problem(f"The lesson could not be saved: {exc}")
+                self._problem(tr("The lesson could not be saved: {reason}").format(reason=exc))
                 return
-            self.statusBar().showMessage(f"Saved {path}", 5000)
+            self.statusBar().showMessage(tr("Saved {path}").format(path=path), 5000)
 
     def export_dialog(self) -> None:
         """Save the program as a plain PyTorch script."""
-        path, _ = QFileDialog.getSaveFileName(self, "Export as Python script", "tensorlab_steps.py",
+        path, _ = QFileDialog.getSaveFileName(self, tr("Export as Python script"), "tensorlab_steps.py",
                                               "Python (*.py)")
         if path:
             state = self.controller.state
             try:
                 Path(path).write_text(script_from_code([s.code for s in state.program]), encoding="utf-8")
             except OSError as exc:
-                self._problem(f"The script could not be written: {exc}")
+                self._problem(tr("The script could not be written: {reason}").format(reason=exc))
 
     def _presentation_toggled(self) -> None:
         self.set_presentation(self.presentation_action.isChecked())
@@ -373,6 +402,20 @@ class MainWindow(QMainWindow):
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks[4]], [int(height * 0.26)], Qt.Orientation.Vertical)
         self.resizeDocks([self.docks[1]], [int(height * 0.31)], Qt.Orientation.Vertical)
+
+    def set_language(self, language: str) -> None:
+        """Show the window in ``language`` (`en`, `ko`): menus, panels and lesson texts."""
+        if not set_language(language):
+            self._problem(tr("No translation for {language} is installed.").format(language=language))
+        self.settings.setValue("session/language", current_language())
+
+    def _language_changed(self) -> None:
+        self._fill_lessons()
+        index = self.language_picker.findData(current_language())
+        if index >= 0:
+            self.language_picker.setCurrentIndex(index)
+        self.show_state(self.controller.state)
+        self.statusBar().showMessage(tr("Ready"))
 
     # -- settings ----------------------------------------------------------------
     def restore_settings(self) -> None:

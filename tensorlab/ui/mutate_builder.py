@@ -28,8 +28,7 @@ class MutateBuilder(BuilderBox):
             (self.no_grad, "mutateNoGrad", ""),
         ):
             widget.setObjectName(name)
-            widget.setAccessibleName(label or "inside torch.no_grad()")
-            self.form.addRow(label, widget)
+            self.add_row(label, widget, label or "inside torch.no_grad()")
         self.target.currentTextChanged.connect(self.refresh)
         self.operation.currentTextChanged.connect(self._operation_changed)
         self.index.textChanged.connect(self.refresh)

@@ -6,7 +6,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from tensorlab.core.player import PlayerState
-from tensorlab.ui.html import inline_code
+from tensorlab.ui.html import escape, inline_code
+from tensorlab.ui.i18n import Texts, current_language, tr
 
 __all__ = ["NarrationPanel"]
 
@@ -19,7 +20,8 @@ class NarrationPanel(QScrollArea):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("narration")
-        self.setAccessibleName("Narration")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Narration")
         # Scrolls when a long note and a question do not fit the dock.
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -47,33 +49,30 @@ class NarrationPanel(QScrollArea):
             layout.addWidget(widget)
         layout.addStretch(1)
         self.choice_buttons: list[QPushButton] = []
-        self.language = "en"
         self._answer: int | None = None
         self._explain = ""
 
     def show_state(self, state: PlayerState) -> None:
         """Narrate ``state``: the note of the step just run, and the next step's question."""
         lesson = state.lesson
-        language = self.language
+        language = current_language()
         total = len(state.program)
-        if lesson is not None:
-            self.title.setText(f"<b>{inline_code(lesson.text('title', language))}</b>"
-                               f" &nbsp;·&nbsp; step {state.position} of {total}")
-        else:
-            self.title.setText(f"<b>Scratchpad</b> &nbsp;·&nbsp; step {state.position} of {total}")
+        where = escape(tr("step {position} of {total}").format(position=state.position, total=total))
+        name = inline_code(lesson.text("title", language)) if lesson is not None else escape(tr("Scratchpad"))
+        self.title.setText(f"<b>{name}</b> &nbsp;·&nbsp; {where}")
         if state.position == 0:
             summary = lesson.text("summary", language) if lesson is not None else ""
-            hint = "Press → (or Space) to run the first step." if total else \
-                "Build a tensor on the left or type a line of PyTorch below it."
-            self.note.setText(inline_code(summary) + ("<br><br>" if summary else "") + hint)
+            hint = tr("Press → (or Space) to run the first step.") if total else \
+                tr("Build a tensor on the left or type a line of PyTorch below it.")
+            self.note.setText(inline_code(summary) + ("<br><br>" if summary else "") + escape(hint))
         else:
             step = state.program[state.position - 1]
             if step.origin == "user":
-                text = "You added this step: " + f"<code>{inline_code(step.code)}</code>"
+                text = escape(tr("You added this step:")) + f" <code>{inline_code(step.code)}</code>"
             else:
                 text = inline_code(step.text(language)) or f"<code>{inline_code(step.code)}</code>"
             if state.position == total and total:
-                text += "<br><br><i>End of the lesson. ← steps back; Home starts again.</i>"
+                text += "<br><br><i>" + escape(tr("End of the lesson. ← steps back; Home starts again.")) + "</i>"
             self.note.setText(text)
         self._show_ask(state)
 
@@ -89,8 +88,9 @@ class NarrationPanel(QScrollArea):
             self.feedback.hide()
             self._answer = None
             return
-        language = self.language
-        self.question.setText("<b>Predict before you run:</b> " + inline_code(ask.text("question", language)))
+        language = current_language()
+        self.question.setText(f"<b>{escape(tr('Predict before you run:'))}</b> "
+                              + inline_code(ask.text("question", language)))
         self.question.show()
         self.choices_box.show()
         self.feedback.show()
@@ -111,8 +111,10 @@ class NarrationPanel(QScrollArea):
         if self._answer is None:
             return
         correct = index == self._answer
-        verdict = "✔ Right." if correct else f"✘ Not quite: the answer is “{self.choice_buttons[self._answer].text()}”."
-        self.feedback.setText(f"<b>{verdict}</b> {inline_code(self._explain)} Press → to see it happen.")
+        answer = self.choice_buttons[self._answer].text()
+        verdict = tr("✔ Right.") if correct else tr("✘ Not quite: the answer is “{answer}”.").format(answer=answer)
+        self.feedback.setText(f"<b>{escape(verdict)}</b> {inline_code(self._explain)} "
+                              + escape(tr("Press → to see it happen.")))
         for i, button in enumerate(self.choice_buttons):
             button.setEnabled(False)
             if i == self._answer:

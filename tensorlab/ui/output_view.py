@@ -7,6 +7,9 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 from tensorlab.core.explain import Explanation
 from tensorlab.core.session import StepResult
 from tensorlab.ui.html import escape, inline_code
+from tensorlab.ui.i18n import Texts, current_language, tr
+
+_NOTHING_LOST = "Nothing is lost: the step is part of the lesson, and the state shown is the state after it."
 
 __all__ = ["OutputView"]
 
@@ -14,9 +17,10 @@ __all__ = ["OutputView"]
 def _explanation(explanation: Explanation | None) -> str:
     if explanation is None:
         return ""
-    advice = (f"<p style='margin:4px 0'><b>Instead:</b> {inline_code(explanation.advice)}</p>"
+    explanation = explanation.localized(current_language())
+    advice = (f"<p style='margin:4px 0'><b>{escape(tr('Instead:'))}</b> {inline_code(explanation.advice)}</p>"
               if explanation.advice else "")
-    return (f"<p style='margin:4px 0'><b>In plain words — {inline_code(explanation.title)}.</b> "
+    return (f"<p style='margin:4px 0'><b>{escape(tr('In plain words'))} — {inline_code(explanation.title)}.</b> "
             f"{inline_code(explanation.text)}</p>{advice}")
 
 
@@ -26,7 +30,8 @@ class OutputView(QTextBrowser):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("outputView")
-        self.setAccessibleName("Output, warnings and errors of the last step")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Output, warnings and errors of the last step")
         self.setOpenExternalLinks(False)
         self.result: StepResult | None = None
 
@@ -38,12 +43,13 @@ class OutputView(QTextBrowser):
             parts.append(f"<div style='background:#fff3e0;padding:6px'><b>TensorLab:</b> "
                          f"{escape(problem)}</div>")
         if result is None:
-            parts.append("<p style='color:#757575'>Output, warnings and errors of each step appear here.</p>")
+            hint = escape(tr("Output, warnings and errors of each step appear here."))
+            parts.append(f"<p style='color:#757575'>{hint}</p>")
             self.setHtml("".join(parts))
             return
         code = escape(result.code).replace("\n", "<br>")
-        parts.append(f"<p style='margin:2px 0;color:#616161'>Step {result.index + 1}: "
-                     f"<code>{code}</code></p>")
+        step = escape(tr("Step {number}:").format(number=result.index + 1))
+        parts.append(f"<p style='margin:2px 0;color:#616161'>{step} <code>{code}</code></p>")
         if result.output:
             parts.append("<pre style='background:#f5f5f5;padding:6px;margin:4px 0'>"
                          f"{escape(result.output.rstrip(chr(10)))}</pre>")
@@ -59,11 +65,11 @@ class OutputView(QTextBrowser):
             error = result.error
             parts.append(
                 "<div style='border-left:4px solid #c62828;background:#ffebee;padding:6px;margin:4px 0'>"
-                f"<p style='margin:2px 0'><b style='color:#b71c1c'>torch raised {escape(error.type)}</b></p>"
+                f"<p style='margin:2px 0'><b style='color:#b71c1c'>"
+                f"{escape(tr('torch raised {type}').format(type=error.type))}</b></p>"
                 f"<p style='margin:2px 0;font-family:monospace'>{escape(error.message)}</p>"
                 f"{_explanation(error.explanation)}"
-                "<p style='margin:2px 0;color:#616161'>Nothing is lost: the step is part of the lesson, "
-                "and the state shown is the state after it.</p></div>")
+                f"<p style='margin:2px 0;color:#616161'>{escape(tr(_NOTHING_LOST))}</p></div>")
         if result.ok and not result.output and not result.warnings and result.value is None:
-            parts.append("<p style='color:#2e7d32'>✔ Ran without output, warnings or errors.</p>")
+            parts.append(f"<p style='color:#2e7d32'>{escape(tr('✔ Ran without output, warnings or errors.'))}</p>")
         self.setHtml("".join(parts))

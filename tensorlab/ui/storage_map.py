@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from tensorlab.core.inspect import Snapshot, StorageInfo, TensorInfo, covered_cells
+from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import CHANGED, MUTED, format_value, tensor_color
 from tensorlab.ui.scene_view import SceneView
 
@@ -91,7 +92,9 @@ class StorageMapView(SceneView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("storageMap")
-        self.setAccessibleName("Storage map")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Storage map")
+        self.i18n.on_change(self._draw)
         self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.setBackgroundBrush(QBrush(QColor("#fafafa")))
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -123,11 +126,12 @@ class StorageMapView(SceneView):
         name_w = 175 * s
         y = 10 * s
         if not self.strips:
-            self._text("No tensors yet.", 20 * s, y, 14, True, MUTED)
-            self._text("Create one with the builders on the left, type a line of PyTorch,\n"
-                       "or press → to run the lesson's first step.", 20 * s, y + 30 * s, 11, False, MUTED)
+            self._text(tr("No tensors yet."), 20 * s, y, 14, True, MUTED)
+            self._text(tr("Create one with the builders on the left, type a line of PyTorch,\n"
+                          "or press → to run the lesson's first step."), 20 * s, y + 30 * s, 11, False, MUTED)
             return
-        self._text(f"Memory on {self.device}: one strip per storage, one band per tensor viewing it",
+        self._text(tr("Memory on {device}: one strip per storage, one band per tensor viewing it")
+                   .format(device=self.device),
                    10 * s, y, 10, False, MUTED)
         y += 26 * s
         for strip in self.strips:
@@ -140,21 +144,23 @@ class StorageMapView(SceneView):
         s = self.scale_factor
         storage = strip.storage
         shown = min(len(strip.values), MAX_CELLS)
-        header = (f"{storage.id}  ·  {storage.nbytes} bytes  ·  {storage.cell_count} × {storage.dtype}"
-                  f"  ·  {storage.device}")
+        size = tr("{count} bytes").format(count=storage.nbytes)
+        header = f"{storage.id}  ·  {size}  ·  {storage.cell_count} × {storage.dtype}  ·  {storage.device}"
         details = []
         if len(storage.tensors) > 1:
-            details.append(f"shared by {', '.join(storage.tensors)}")
+            details.append(tr("shared by {names}").format(names=", ".join(storage.tensors)))
         versions = {b.name: v for b in strip.bands if (v := self._versions.get(b.name)) is not None}
         if len(set(versions.values())) == 1:
-            details.append(f"version {next(iter(versions.values()))}")
+            details.append(tr("version {number}").format(number=next(iter(versions.values()))))
         elif versions:
             # .data gives a tensor with a counter of its own over the same memory.
-            details.append("versions " + ", ".join(f"{n} {v}" for n, v in versions.items()) + " (separate counters)")
+            listed = ", ".join(f"{n} {v}" for n, v in versions.items())
+            details.append(tr("versions {list} (separate counters)").format(list=listed))
         self._text(header, 10 * s, y, 11, True)
         if strip.new:
-            tag = self._text("new", 10 * s + self._width(header, 11, True) + 10 * s, y, 10, True, QColor("#2e7d32"))
-            tag.setToolTip("this storage was allocated by the last step")
+            tag = self._text(tr("new"), 10 * s + self._width(header, 11, True) + 10 * s, y, 10, True,
+                             QColor("#2e7d32"))
+            tag.setToolTip(tr("this storage was allocated by the last step"))
         y += 20 * s
         if details:
             # A second line, so the header never makes the map wider than its cells.
@@ -172,16 +178,17 @@ class StorageMapView(SceneView):
             item = self.scene().addRect(rect, pen, QBrush(fill))
             if i in strip.changed:
                 item.setPen(QPen(QColor("#f57f17"), 2.5))
-                item.setToolTip("changed by the last step")
+                item.setToolTip(tr("changed by the last step"))
             text = format_value(strip.values[i])
             label = self._text(text, 0, 0, 11, i in strip.changed, mono=True)
             bounds = label.boundingRect()
             label.setPos(rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2)
         if storage.cell_count > shown:
             more = storage.cell_count - shown
-            self._text(f"… {more:,} more cells", x0 + shown * cell_w + 8 * s, y + cell_h / 3, 10, False, MUTED)
+            self._text(tr("… {count} more cells").format(count=f"{more:,}"), x0 + shown * cell_w + 8 * s,
+                       y + cell_h / 3, 10, False, MUTED)
         if not strip.values and storage.cell_count == 0:
-            self._text("(empty storage: 0 bytes)", x0, y + cell_h / 3, 10, False, MUTED)
+            self._text(tr("(empty storage: 0 bytes)"), x0, y + cell_h / 3, 10, False, MUTED)
         y += cell_h + 6 * s
         for band in strip.bands:
             y = self._draw_band(band, x0, y, cell_w, band_h, shown) + 8 * s
@@ -216,20 +223,21 @@ class StorageMapView(SceneView):
             item = self.scene().addRect(rect, outline, QBrush(fill))
             # Plain items only (no Python subclasses): clicks are resolved in mousePressEvent.
             item.setData(_NAME_KEY, band.name)
-            item.setToolTip(f"{band.name}: click to select")
+            item.setToolTip(tr("{name}: click to select").format(name=band.name))
             item.setCursor(Qt.CursorShape.PointingHandCursor)
             if numbered:
                 # Which element of the tensor sits in this cell: shows strides at a glance.
                 # An expanded view reads one cell for several elements: say how many.
                 text = f"[{elements[0]}]" if len(elements) == 1 else f"×{len(elements)}"
                 index = self._text(text, 0, 0, 8, len(elements) > 1, QColor("white"))
-                index.setToolTip("elements " + ", ".join(map(str, elements)) + " of " + band.name)
+                index.setToolTip(tr("elements {list} of {name}").format(list=", ".join(map(str, elements)),
+                                                                        name=band.name))
                 index.setParentItem(item)
                 bounds = index.boundingRect()
                 index.setPos(rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2)
                 index.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent, False)
         if band.cells and not visible:
-            self._text("(its cells lie beyond those shown)", x0, y + 3 * s, 9, False, MUTED)
+            self._text(tr("(its cells lie beyond those shown)"), x0, y + 3 * s, 9, False, MUTED)
         return y + band_h
 
     def _width(self, text: str, size: float, bold: bool) -> float:

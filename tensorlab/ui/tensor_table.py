@@ -17,6 +17,7 @@ from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from tensorlab.core.inspect import Snapshot, TensorInfo, to_plain
+from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import CHANGED, tensor_color
 
 __all__ = ["COLUMNS", "TensorTableModel", "TensorTable"]
@@ -88,7 +89,7 @@ class TensorTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == "grad" and info.grad is not None:
                 return str(to_plain(info.grad))
-            return _TIPS.get(column)
+            return tr(_TIPS[column]) if column in _TIPS else None
         if role == Qt.ItemDataRole.ForegroundRole and column == "name":
             return QBrush(tensor_color(index.row()))
         if role == Qt.ItemDataRole.BackgroundRole and (info.name, column) in self.changed:
@@ -105,7 +106,7 @@ class TensorTableModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return COLUMNS[section]
             if role == Qt.ItemDataRole.ToolTipRole:
-                return _TIPS.get(COLUMNS[section])
+                return tr(_TIPS[COLUMNS[section]]) if COLUMNS[section] in _TIPS else None
         return None
 
     def row_of(self, name: str) -> int:
@@ -121,7 +122,8 @@ class TensorTable(QTableView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("tensorTable")
-        self.setAccessibleName("Tensors table")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Tensors table")
         self.table_model = TensorTableModel(self)
         self.setModel(self.table_model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -15,6 +15,7 @@ import pyqtgraph as pg  # noqa: E402
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
 
 from tensorlab.core.inspect import TensorInfo  # noqa: E402
+from tensorlab.ui.i18n import Texts, tr  # noqa: E402
 from tensorlab.ui.palette import format_value, tensor_color  # noqa: E402
 
 __all__ = ["ValuesView"]
@@ -79,12 +80,13 @@ class _Plot(QWidget):
         self.message.clear()
         if values is None:
             self.plot.hide()
-            self.message.setText("Values are not shown for tensors over 10,000 elements.")
+            self.message.setText(tr("Values are not shown for tensors over 10,000 elements."))
             return
         self.plot.show()
         array, flat_values = _numeric(values, complex_)
         if array.ndim > 2:
-            self.message.setText(f"Showing the first 2-D slice [0, ..., :, :] of shape {list(shape)}.")
+            self.message.setText(tr("Showing the first 2-D slice [0, ..., :, :] of shape {shape}.")
+                                 .format(shape=list(shape)))
             while array.ndim > 2:
                 array = array[0]
                 flat_values = flat_values[0]  # type: ignore[index]
@@ -146,10 +148,12 @@ class ValuesView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("valuesView")
-        self.setAccessibleName("Values and gradient of the selected tensor")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Values and gradient of the selected tensor")
+        self.i18n.on_change(lambda: self.show_tensor(self.info, self._color_index))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        self.heading = QLabel("Select a tensor in the table.")
+        self.heading = QLabel(tr("Select a tensor in the table."))
         self.heading.setWordWrap(True)
         self.values_plot = _Plot("valuesPlot")
         self.grad_plot = _Plot("gradPlot")
@@ -163,20 +167,24 @@ class ValuesView(QWidget):
         self.values_plot.hide()
         self.grad_plot.hide()
         self.info: TensorInfo | None = None
+        self._color_index = 0
 
     def show_tensor(self, info: TensorInfo | None, color_index: int = 0) -> None:
         """Show ``info``'s values and grad (None: nothing selected)."""
         self.info = info
+        self._color_index = color_index
         if info is None:
-            self.heading.setText("Select a tensor in the table.")
+            self.heading.setText(tr("Select a tensor in the table."))
             self.values_plot.hide()
             self.grad_plot.hide()
             return
         color = tensor_color(color_index)
-        self.heading.setText(f"<b>{info.name}</b>: shape {list(info.shape)}, {info.dtype}, on {info.device}")
+        self.heading.setText(f"<b>{info.name}</b>: " + tr("shape {shape}, {dtype}, on {device}").format(
+            shape=list(info.shape), dtype=info.dtype, device=info.device))
         self.values_plot.show()
         complex_ = info.dtype.startswith("complex")
-        self.values_plot.show_array(f"values of {info.name}", info.values, info.shape, color, complex_)
+        self.values_plot.show_array(tr("values of {name}").format(name=info.name), info.values, info.shape, color,
+                                    complex_)
         self._layout.setStretchFactor(self.grad_plot, 1 if info.grad is not None else 0)
         if info.grad is not None:
             self.grad_plot.show()
@@ -188,7 +196,7 @@ class ValuesView(QWidget):
             self.grad_plot.plot.hide()
             self.grad_plot.labels = []
             self.grad_plot.title.setText(f"{info.name}.grad")
-            why = ("None: backward() has not written a gradient yet" if info.is_leaf and info.requires_grad
-                   else "None: only leaves that require grad (or tensors after retain_grad()) keep .grad"
-                   if info.requires_grad else "None: this tensor does not require grad")
+            why = tr("None: backward() has not written a gradient yet" if info.is_leaf and info.requires_grad
+                     else "None: only leaves that require grad (or tensors after retain_grad()) keep .grad"
+                     if info.requires_grad else "None: this tensor does not require grad")
             self.grad_plot.message.setText(why)

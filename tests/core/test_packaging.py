@@ -17,6 +17,7 @@ def test_wheel_ships_the_lessons_and_finds_them(tmp_path):
     wheel = next(tmp_path.glob("tensorlab-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "tensorlab/resources/lessons/clone-keeps-the-graph.toml" in names
+    assert "tensorlab/resources/i18n/tensorlab_ko.qm" in names
     target = tmp_path / "site"
     installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
                                 str(wheel)], capture_output=True, text=True, timeout=600)

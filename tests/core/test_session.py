@@ -96,3 +96,16 @@ def test_version_error_names_the_tensor_and_the_step():
 
 def test_unknown_messages_have_no_explanation():
     assert explain("something torch never says") is None
+
+
+def test_every_explanation_has_korean_text():
+    from tensorlab.core import explain as module
+
+    titles = {rule.title for rule in module._RULES}
+    assert titles == set(module.KOREAN)
+    session = Session()
+    for code in ["a = torch.ones(5, requires_grad=True)", "b = a ** 2", "c = a.detach()", "c.zero_()"]:
+        session.run(code)
+    korean = session.run("b.sum().backward()").error.explanation.localized("ko")
+    assert korean.title == "저장된 텐서가 제자리에서 바뀌었습니다"
+    assert "`a`, `c`" in korean.text and "4단계 (`c.zero_()`)" in korean.text

@@ -1,0 +1,617 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ko_KR">
+<context>
+    <name>tensorlab</name>
+    <message>
+        <source> device </source>
+        <translation> 장치 </translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Lesson</source>
+        <translation>레슨(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Step</source>
+        <translation>단계(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>(empty storage: 0 bytes)</source>
+        <translation>(빈 저장소: 0바이트)</translation>
+    </message>
+    <message>
+        <source>(its cells lie beyond those shown)</source>
+        <translation>(이 텐서의 칸은 보이는 범위 밖에 있습니다)</translation>
+    </message>
+    <message>
+        <source>(only the first {count} nodes are drawn)</source>
+        <translation>(처음 {count}개 노드만 그렸습니다)</translation>
+    </message>
+    <message>
+        <source>About TensorLab</source>
+        <translation>TensorLab 정보</translation>
+    </message>
+    <message>
+        <source>Autograd graph</source>
+        <translation>Autograd 그래프</translation>
+    </message>
+    <message>
+        <source>Autograd graph of the selected tensor</source>
+        <translation>선택한 텐서의 autograd 그래프</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>뒤로</translation>
+    </message>
+    <message>
+        <source>Back to before the first step</source>
+        <translation>첫 단계 이전으로 돌아가기</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>Backward</translation>
+    </message>
+    <message>
+        <source>Backward needs a scalar tensor that requires grad: compute one first, e.g. (a + b).sum().</source>
+        <translation>Backward에는 requires_grad인 스칼라 텐서가 필요합니다. 먼저 계산하세요. 예: (a + b).sum().</translation>
+    </message>
+    <message>
+        <source>Build</source>
+        <translation>만들기</translation>
+    </message>
+    <message>
+        <source>Build a tensor on the left or type a line of PyTorch below it.</source>
+        <translation>왼쪽에서 텐서를 만들거나 그 아래에 PyTorch 한 줄을 입력하세요.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Change in place</source>
+        <translation>제자리 변경</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>코드</translation>
+    </message>
+    <message>
+        <source>Code line</source>
+        <translation>코드 줄</translation>
+    </message>
+    <message>
+        <source>Code line: any statement of the TensorLab subset</source>
+        <translation>코드 줄: TensorLab 부분집합의 아무 문장</translation>
+    </message>
+    <message>
+        <source>Code of the program so far</source>
+        <translation>지금까지의 프로그램 코드</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>계산</translation>
+    </message>
+    <message>
+        <source>Compute and differentiate</source>
+        <translation>계산과 미분</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>복사</translation>
+    </message>
+    <message>
+        <source>Copy or view</source>
+        <translation>복사 또는 뷰</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>만들기</translation>
+    </message>
+    <message>
+        <source>Create a tensor</source>
+        <translation>텐서 만들기</translation>
+    </message>
+    <message>
+        <source>Create a tensor first.</source>
+        <translation>먼저 텐서를 만드세요.</translation>
+    </message>
+    <message>
+        <source>Create one with the builders on the left, type a line of PyTorch,
+or press → to run the lesson's first step.</source>
+        <translation>왼쪽 빌더로 만들거나 PyTorch 한 줄을 입력하거나,
+→를 눌러 레슨의 첫 단계를 실행하세요.</translation>
+    </message>
+    <message>
+        <source>Created by you (not by an operation that autograd recorded)?</source>
+        <translation>사용자가 만들었나요 (autograd가 기록한 연산이 만든 것이 아니라)?</translation>
+    </message>
+    <message>
+        <source>Does autograd track operations on this tensor?</source>
+        <translation>autograd가 이 텐서의 연산을 추적하나요?</translation>
+    </message>
+    <message>
+        <source>End of the lesson. ← steps back; Home starts again.</source>
+        <translation>레슨 끝. ←는 한 단계 뒤로, Home은 처음부터.</translation>
+    </message>
+    <message>
+        <source>Export as Python script</source>
+        <translation>파이썬 스크립트로 내보내기</translation>
+    </message>
+    <message>
+        <source>Export as Python script…</source>
+        <translation>파이썬 스크립트로 내보내기…</translation>
+    </message>
+    <message>
+        <source>In plain words</source>
+        <translation>쉽게 말하면</translation>
+    </message>
+    <message>
+        <source>Instead:</source>
+        <translation>대신:</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <source>Large text for a projector</source>
+        <translation>프로젝터용 큰 글자</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>레슨</translation>
+    </message>
+    <message>
+        <source>Memory on {device}: one strip per storage, one band per tensor viewing it</source>
+        <translation>{device}의 메모리: 저장소마다 한 줄, 그것을 보는 텐서마다 띠 하나</translation>
+    </message>
+    <message>
+        <source>Mutate</source>
+        <translation>변경</translation>
+    </message>
+    <message>
+        <source>Narration</source>
+        <translation>설명</translation>
+    </message>
+    <message>
+        <source>No steps yet.</source>
+        <translation>아직 단계가 없습니다.</translation>
+    </message>
+    <message>
+        <source>No tensors yet.</source>
+        <translation>아직 텐서가 없습니다.</translation>
+    </message>
+    <message>
+        <source>No translation for {language} is installed.</source>
+        <translation>{language} 번역이 설치되어 있지 않습니다.</translation>
+    </message>
+    <message>
+        <source>None: backward() has not written a gradient yet</source>
+        <translation>None: backward()가 아직 그래디언트를 쓰지 않았습니다</translation>
+    </message>
+    <message>
+        <source>None: only leaves that require grad (or tensors after retain_grad()) keep .grad</source>
+        <translation>None: requires_grad인 리프(또는 retain_grad()를 부른 텐서)만 .grad를 보관합니다</translation>
+    </message>
+    <message>
+        <source>None: this tensor does not require grad</source>
+        <translation>None: 이 텐서는 requires_grad가 아닙니다</translation>
+    </message>
+    <message>
+        <source>Nothing is lost: the step is part of the lesson, and the state shown is the state after it.</source>
+        <translation>잃어버린 것은 없습니다: 이 단계도 레슨의 일부이고, 보이는 상태는 이 단계 뒤의 상태입니다.</translation>
+    </message>
+    <message>
+        <source>Open lesson</source>
+        <translation>레슨 열기</translation>
+    </message>
+    <message>
+        <source>Open lesson file…</source>
+        <translation>레슨 파일 열기…</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>출력</translation>
+    </message>
+    <message>
+        <source>Output, warnings and errors of each step appear here.</source>
+        <translation>각 단계의 출력, 경고, 오류가 여기에 나타납니다.</translation>
+    </message>
+    <message>
+        <source>Output, warnings and errors of the last step</source>
+        <translation>마지막 단계의 출력, 경고, 오류</translation>
+    </message>
+    <message>
+        <source>Predict before you run:</source>
+        <translation>실행하기 전에 예측해 보세요:</translation>
+    </message>
+    <message>
+        <source>Presentation mode</source>
+        <translation>발표 모드</translation>
+    </message>
+    <message>
+        <source>Press → (or Space) to run the first step.</source>
+        <translation>→(또는 Space)를 눌러 첫 단계를 실행하세요.</translation>
+    </message>
+    <message>
+        <source>Press → to see it happen.</source>
+        <translation>→를 눌러 실제로 확인하세요.</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>끝내기</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>준비</translation>
+    </message>
+    <message>
+        <source>Replaying step {done} of {total}… (Esc cancels)</source>
+        <translation>{total}단계 중 {done}단계 재실행 중… (Esc로 취소)</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>처음으로</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>Run .backward() on a scalar (one-element) tensor that requires grad</source>
+        <translation>requires_grad인 스칼라(원소 하나) 텐서에 .backward() 실행</translation>
+    </message>
+    <message>
+        <source>Run code line</source>
+        <translation>코드 줄 실행</translation>
+    </message>
+    <message>
+        <source>Run every remaining step</source>
+        <translation>남은 단계를 모두 실행</translation>
+    </message>
+    <message>
+        <source>Run the code line</source>
+        <translation>코드 줄 실행</translation>
+    </message>
+    <message>
+        <source>Run the code line (Ctrl+Return)</source>
+        <translation>코드 줄 실행 (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>Run the next step</source>
+        <translation>다음 단계 실행</translation>
+    </message>
+    <message>
+        <source>Run to end</source>
+        <translation>끝까지 실행</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>실행 중…</translation>
+    </message>
+    <message>
+        <source>Save steps as lesson</source>
+        <translation>단계를 레슨으로 저장</translation>
+    </message>
+    <message>
+        <source>Save steps as lesson…</source>
+        <translation>단계를 레슨으로 저장…</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>{path}에 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Scratchpad</source>
+        <translation>연습장</translation>
+    </message>
+    <message>
+        <source>Scratchpad (your own steps)</source>
+        <translation>연습장 (직접 만든 단계)</translation>
+    </message>
+    <message>
+        <source>Select a tensor in the table.</source>
+        <translation>표에서 텐서를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Select a tensor to see its autograd graph.</source>
+        <translation>텐서를 선택하면 autograd 그래프가 보입니다.</translation>
+    </message>
+    <message>
+        <source>Showing the first 2-D slice [0, ..., :, :] of shape {shape}.</source>
+        <translation>모양 {shape}의 첫 2차원 조각 [0, ..., :, :]을 보여줍니다.</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Step back: show the state one step earlier</source>
+        <translation>한 단계 뒤로: 한 단계 전의 상태를 보여줍니다</translation>
+    </message>
+    <message>
+        <source>Step {number}:</source>
+        <translation>{number}단계:</translation>
+    </message>
+    <message>
+        <source>Stop a long replay between steps</source>
+        <translation>긴 재실행을 단계 사이에서 멈춤</translation>
+    </message>
+    <message>
+        <source>Stopped: the replay was cancelled.</source>
+        <translation>멈춤: 재실행을 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Storage map</source>
+        <translation>저장소 지도</translation>
+    </message>
+    <message>
+        <source>TensorLab lessons (*.toml)</source>
+        <translation>TensorLab 레슨 (*.toml)</translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation>텐서</translation>
+    </message>
+    <message>
+        <source>Tensors table</source>
+        <translation>텐서 표</translation>
+    </message>
+    <message>
+        <source>The autograd node that produced this tensor (None for leaves and tensors outside the graph)</source>
+        <translation>이 텐서를 만든 autograd 노드 (리프와 그래프 밖 텐서는 None)</translation>
+    </message>
+    <message>
+        <source>The gradient in .grad (read only for leaves and tensors that retain grad)</source>
+        <translation>.grad의 그래디언트 (리프와 grad를 보관하는 텐서만 읽음)</translation>
+    </message>
+    <message>
+        <source>The lesson could not be saved: {reason}</source>
+        <translation>레슨을 저장할 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>The script could not be written: {reason}</source>
+        <translation>스크립트를 쓸 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>The version counter: +1 for every in-place change (shared by detach() aliases, not by .data)</source>
+        <translation>버전 카운터: 제자리 변경마다 +1 (detach() 별칭은 공유하고 .data는 공유하지 않음)</translation>
+    </message>
+    <message>
+        <source>This lesson file cannot be opened: {reason}</source>
+        <translation>이 레슨 파일을 열 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>Type a statement first, e.g. y = x.detach()</source>
+        <translation>먼저 문장을 입력하세요. 예: y = x.detach()</translation>
+    </message>
+    <message>
+        <source>Values and gradient</source>
+        <translation>값과 그래디언트</translation>
+    </message>
+    <message>
+        <source>Values and gradient of the selected tensor</source>
+        <translation>선택한 텐서의 값과 그래디언트</translation>
+    </message>
+    <message>
+        <source>Values are not shown for tensors over 10,000 elements.</source>
+        <translation>원소가 10,000개를 넘는 텐서는 값을 보여주지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Which block of memory holds the values; the same id means shared memory</source>
+        <translation>값을 담은 메모리 블록. 같은 id면 메모리를 공유합니다</translation>
+    </message>
+    <message>
+        <source>You added this step:</source>
+        <translation>직접 추가한 단계:</translation>
+    </message>
+    <message>
+        <source>a</source>
+        <translation>a</translation>
+    </message>
+    <message>
+        <source>a line of PyTorch, e.g. y = x.clone() * 2</source>
+        <translation>PyTorch 한 줄, 예: y = x.clone() * 2</translation>
+    </message>
+    <message>
+        <source>argument</source>
+        <translation>인자</translation>
+    </message>
+    <message>
+        <source>b</source>
+        <translation>b</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>backward</translation>
+    </message>
+    <message>
+        <source>changed by the last step</source>
+        <translation>마지막 단계에서 바뀜</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <source>elements {list} of {name}</source>
+        <translation>{name}의 원소 {list}</translation>
+    </message>
+    <message>
+        <source>expression</source>
+        <translation>식</translation>
+    </message>
+    <message>
+        <source>factory</source>
+        <translation>생성 함수</translation>
+    </message>
+    <message>
+        <source>fill value</source>
+        <translation>채울 값</translation>
+    </message>
+    <message>
+        <source>index</source>
+        <translation>인덱스</translation>
+    </message>
+    <message>
+        <source>inside torch.no_grad()</source>
+        <translation>torch.no_grad() 안에서</translation>
+    </message>
+    <message>
+        <source>k</source>
+        <translation>k</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>새로 생김</translation>
+    </message>
+    <message>
+        <source>operation</source>
+        <translation>연산</translation>
+    </message>
+    <message>
+        <source>optional, e.g. * 2</source>
+        <translation>선택 사항, 예: * 2</translation>
+    </message>
+    <message>
+        <source>requires grad</source>
+        <translation>requires grad</translation>
+    </message>
+    <message>
+        <source>result</source>
+        <translation>결과</translation>
+    </message>
+    <message>
+        <source>saved {what}</source>
+        <translation>저장됨 {what}</translation>
+    </message>
+    <message>
+        <source>scalar to differentiate</source>
+        <translation>미분할 스칼라</translation>
+    </message>
+    <message>
+        <source>see how PyTorch tensors are copied, shared and differentiated.
+Everything shown is read from real torch objects.</source>
+        <translation>PyTorch 텐서가 어떻게 복사되고, 공유되고, 미분되는지 직접 봅니다.
+보이는 모든 것은 실제 torch 객체에서 읽은 값입니다.</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>모양</translation>
+    </message>
+    <message>
+        <source>shape {shape}, {dtype}, on {device}</source>
+        <translation>모양 {shape}, {dtype}, {device}</translation>
+    </message>
+    <message>
+        <source>shared by {names}</source>
+        <translation>{names}가 공유</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>원본</translation>
+    </message>
+    <message>
+        <source>step {position} of {total}</source>
+        <translation>{total}단계 중 {position}단계</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>대상</translation>
+    </message>
+    <message>
+        <source>then</source>
+        <translation>이어서</translation>
+    </message>
+    <message>
+        <source>this storage was allocated by the last step</source>
+        <translation>마지막 단계가 할당한 저장소</translation>
+    </message>
+    <message>
+        <source>torch raised {type}</source>
+        <translation>torch가 {type}을 냈습니다</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>값</translation>
+    </message>
+    <message>
+        <source>values</source>
+        <translation>값 목록</translation>
+    </message>
+    <message>
+        <source>values of {name}</source>
+        <translation>{name}의 값</translation>
+    </message>
+    <message>
+        <source>version {number}</source>
+        <translation>버전 {number}</translation>
+    </message>
+    <message>
+        <source>versions {list} (separate counters)</source>
+        <translation>버전 {list} (카운터가 따로 있음)</translation>
+    </message>
+    <message>
+        <source>will run:</source>
+        <translation>실행할 코드:</translation>
+    </message>
+    <message>
+        <source>yours</source>
+        <translation>직접 추가</translation>
+    </message>
+    <message>
+        <source>{count} bytes</source>
+        <translation>{count}바이트</translation>
+    </message>
+    <message>
+        <source>{name} is a leaf: no node produced it.
+backward() accumulates its gradient into {name}.grad.</source>
+        <translation>{name}은 리프입니다: 어떤 노드도 이것을 만들지 않았습니다.
+backward()는 그래디언트를 {name}.grad에 누적합니다.</translation>
+    </message>
+    <message>
+        <source>{name} is outside the graph (requires_grad=False):
+nothing about it is recorded for backward().</source>
+        <translation>{name}은 그래프 밖에 있습니다 (requires_grad=False):
+backward()를 위해 기록되는 것이 없습니다.</translation>
+    </message>
+    <message>
+        <source>{name}'s grad_fn is Invalid: torch refuses to report it because
+its base was changed in place after split/unbind/chunk.</source>
+        <translation>{name}의 grad_fn은 Invalid입니다: split/unbind/chunk 뒤에 base가
+제자리에서 바뀌어서 torch가 알려주지 않습니다.</translation>
+    </message>
+    <message>
+        <source>{name}: click to select</source>
+        <translation>{name}: 클릭해서 선택</translation>
+    </message>
+    <message>
+        <source>… {count} more cells</source>
+        <translation>… 칸 {count}개 더</translation>
+    </message>
+    <message>
+        <source>✔ Ran without output, warnings or errors.</source>
+        <translation>✔ 출력, 경고, 오류 없이 실행했습니다.</translation>
+    </message>
+    <message>
+        <source>✔ Right.</source>
+        <translation>✔ 맞습니다.</translation>
+    </message>
+    <message>
+        <source>✘ Not quite: the answer is “{answer}”.</source>
+        <translation>✘ 아쉽습니다: 답은 “{answer}”입니다.</translation>
+    </message>
+</context>
+</TS>
