@@ -13,18 +13,39 @@ from dataclasses import dataclass
 
 import torch
 
-__all__ = ["GraphNode", "GraphInfo", "autograd_graph"]
+__all__ = ["SavedTensor", "GraphNode", "GraphInfo", "autograd_graph"]
 
 MAX_NODES = 40
+
+
+@dataclass(frozen=True)
+class SavedTensor:
+    """A tensor a node saved for backward, as torch reports it now."""
+
+    label: str                      # "self", "other", "result", ...
+    status: str                     # "ok", "changed" (modified in place), "freed" (after backward), "unavailable"
+    who: str | None = None          # the name it is bound to, or "tensor [5]"
+    version: int | None = None      # its version counter now
+
+    def describe(self) -> str:
+        """English one-line description (the UI translates from the fields)."""
+        if self.status == "changed":
+            return f"{self.label}: changed in place after it was saved"
+        if self.status == "freed":
+            return f"{self.label}: freed by backward()"
+        if self.status == "unavailable":
+            return f"{self.label}: unavailable"
+        version = "" if self.version is None else f", version {self.version}"
+        return f"{self.label}: {self.who}{version}"
 
 
 @dataclass(frozen=True)
 class GraphNode:
     """One node of the backward graph."""
 
-    name: str                       # e.g. "MulBackward0", "AccumulateGrad"
-    leaf: str | None = None         # AccumulateGrad: the leaf's name (or its shape)
-    saved: tuple[str, ...] = ()     # what the node saved for backward, described
+    name: str                               # e.g. "MulBackward0", "AccumulateGrad"
+    leaf: str | None = None                 # AccumulateGrad: the leaf's name (or its shape)
+    saved: tuple[SavedTensor, ...] = ()     # what the node saved for backward
 
 
 @dataclass(frozen=True)
@@ -56,7 +77,7 @@ def _identify(tensor: torch.Tensor, tensors: Mapping[str, torch.Tensor]) -> str 
     return None
 
 
-def _describe_saved(node: object, tensors: Mapping[str, torch.Tensor]) -> tuple[str, ...]:
+def _describe_saved(node: object, tensors: Mapping[str, torch.Tensor]) -> tuple[SavedTensor, ...]:
     described = []
     for attribute in dir(node):
         if not attribute.startswith("_saved_"):
@@ -66,19 +87,14 @@ def _describe_saved(node: object, tensors: Mapping[str, torch.Tensor]) -> tuple[
             value = getattr(node, attribute)
         except RuntimeError as exc:
             text = str(exc)
-            if "modified by an inplace operation" in text:
-                described.append(f"{label}: changed in place after it was saved")
-            elif "freed" in text:
-                described.append(f"{label}: freed by backward()")
-            else:
-                described.append(f"{label}: unavailable")
+            status = ("changed" if "modified by an inplace operation" in text
+                      else "freed" if "freed" in text else "unavailable")
+            described.append(SavedTensor(label, status))
             continue
         if isinstance(value, torch.Tensor):
-            name = _identify(value, tensors)
-            shape = list(value.shape)
-            who = name if name is not None else f"tensor {shape}"
-            version = "" if value.is_inference() else f", version {value._version}"
-            described.append(f"{label}: {who}{version}")
+            who = _identify(value, tensors) or f"tensor {list(value.shape)}"
+            version = None if value.is_inference() else value._version
+            described.append(SavedTensor(label, "ok", who, version))
     return tuple(described)
 
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsSimpleTextItem, QWidget
 
-from tensorlab.core.graph import GraphInfo
+from tensorlab.core.graph import GraphInfo, SavedTensor
 from tensorlab.core.inspect import TensorInfo
 from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import MUTED
@@ -37,6 +37,20 @@ def layers(graph: GraphInfo) -> list[list[int]]:
     for node in range(len(graph.nodes)):
         rows.setdefault(depth.get(node, 0), []).append(node)
     return [rows[d] for d in sorted(rows)]
+
+
+def _saved_text(saved: SavedTensor) -> str:
+    """One saved tensor, in the window's language."""
+    if saved.status == "changed":
+        return tr("saved {label}: changed in place after it was saved").format(label=saved.label)
+    if saved.status == "freed":
+        return tr("saved {label}: freed by backward()").format(label=saved.label)
+    if saved.status == "unavailable":
+        return tr("saved {label}: unavailable").format(label=saved.label)
+    if saved.version is None:
+        return tr("saved {label}: {who}").format(label=saved.label, who=saved.who)
+    return tr("saved {label}: {who}, version {version}").format(label=saved.label, who=saved.who,
+                                                                version=saved.version)
 
 
 class GraphView(SceneView):
@@ -94,8 +108,8 @@ class GraphView(SceneView):
                 if node.leaf:
                     lines.append(self._text(f"→ {node.leaf}.grad", size=10, bold=True, color=QColor("#2e7d32")))
                 for saved in node.saved:
-                    alarming = "changed" in saved or "freed" in saved
-                    lines.append(self._text(tr("saved {what}").format(what=saved), size=8.5,
+                    alarming = saved.status in ("changed", "freed")
+                    lines.append(self._text(_saved_text(saved), size=8.5,
                                             color=QColor("#c62828") if alarming else QColor("#455a64")))
                 width = max(item.boundingRect().width() for item in lines) + 16 * s
                 height = sum(item.boundingRect().height() for item in lines) + 10 * s

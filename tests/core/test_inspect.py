@@ -90,3 +90,25 @@ def test_covered_cells_follow_strides():
     assert cells == tuple(int(v) for v in t.flatten().tolist())
     s = x[1:, ::2]
     assert covered_cells(tuple(s.shape), tuple(s.stride()), s.storage_offset()) == (4, 6, 8, 10)
+
+
+def test_autograd_graph_reports_saved_tensors_as_torch_does():
+    from tensorlab.core.graph import SavedTensor
+
+    a = torch.ones(5, requires_grad=True)
+    b = a**2
+    snapshot = take_snapshot({"a": a, "b": b})
+    graph = snapshot.tensor("b").graph
+    assert [n.name for n in graph.nodes] == ["PowBackward0", "AccumulateGrad"]
+    assert graph.edges == ((0, 1),)
+    assert graph.nodes[1].leaf == "a"
+    assert SavedTensor("self", "ok", "a", 0) in graph.nodes[0].saved
+    c = a.detach()
+    c.zero_()
+    changed = take_snapshot({"a": a, "b": b, "c": c}).tensor("b").graph.nodes[0].saved
+    assert SavedTensor("self", "changed") in changed
+    e = torch.ones(2, requires_grad=True).exp()
+    e.sum().backward()
+    freed = take_snapshot({"e": e}).tensor("e").graph.nodes[0].saved
+    assert [s.status for s in freed] == ["freed"]
+    assert take_snapshot({"a": a}).tensor("a").graph is None
