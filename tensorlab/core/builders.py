@@ -90,6 +90,13 @@ def parse_number(text: str, what: str = "value") -> str:
     return cleaned
 
 
+def _index(text: str, what: str) -> str:
+    """An index typed by the user (`1:3`, `0`, `:, 1`); calls and assignments are refused here."""
+    if any(c in text for c in "()=;\n") or text.count("[") != text.count("]"):
+        raise BuilderError(f"the {what} `{text}` must be an index like 1:3, 0, or :, 1")
+    return text
+
+
 def _view_args(text: str) -> str:
     """`2, -1` for view(): whole numbers, at most one of them -1."""
     parts = [p.strip() for p in text.strip().strip("()[]").split(",") if p.strip()]
@@ -187,10 +194,7 @@ def copy_code(target: str, source: str, operation: str, argument: str = "", foll
     elif operation == "view(...)":
         expression = f"{source}.view({_view_args(argument or '-1')})"
     elif operation == "slice":
-        index = argument or "1:3"
-        if any(c in index for c in "()=;\n") or index.count("[") != index.count("]"):
-            raise BuilderError(f"the slice `{index}` must be an index like 1:3, 0, or :, 1")
-        expression = f"{source}[{index}]"
+        expression = f"{source}[{_index(argument or '1:3', 'slice')}]"
     elif operation == ".t()":
         expression = f"{source}.t()"
     elif operation == ".to(dtype)":
@@ -216,10 +220,7 @@ def mutate_code(target: str, operation: str, index: str = "0", value: str = "1",
     if operation not in MUTATIONS:
         raise BuilderError(f"unknown mutation `{operation}`")
     if operation == "x[i] = v":
-        index = index.strip() or "0"
-        if any(c in index for c in "()=;\n"):
-            raise BuilderError(f"the index `{index}` must be like 0, 1:3 or 0, 1")
-        line = f"{target}[{index}] = {parse_number(value)}"
+        line = f"{target}[{_index(index.strip() or '0', 'index')}] = {parse_number(value)}"
     elif operation == "zero_()":
         line = f"{target}.zero_()"
     elif operation == "+= v":

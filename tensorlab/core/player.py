@@ -10,11 +10,11 @@ builds is inserted at the current position and run, so nothing of the lesson
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tensorlab.core.inspect import Snapshot
 from tensorlab.core.language import Statement, check_names, parse_one
-from tensorlab.core.lessons import Ask, Lesson
+from tensorlab.core.lessons import Lesson, LessonStep
 from tensorlab.core.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.session import Session, StepResult
 
@@ -28,19 +28,10 @@ class Cancelled(Exception):
 
 
 @dataclass(frozen=True)
-class ProgramStep:
-    """One step of the program: a lesson step or a step the user added."""
+class ProgramStep(LessonStep):
+    """One step of the program: a lesson step, or a step the user added (``origin="user"``)."""
 
-    code: str
-    statement: Statement = field(repr=False, compare=False)
-    note: str = ""
-    ask: Ask | None = None
     origin: str = "lesson"  # "lesson" or "user"
-    translations: dict[str, str] = field(default_factory=dict, compare=False)
-
-    def text(self, language: str = "en") -> str:
-        """The note in ``language`` (English if there is none)."""
-        return self.translations.get(f"note_{language}", self.note)
 
 
 @dataclass(frozen=True)
@@ -120,8 +111,7 @@ class Player:
             self.program = kept
         else:
             self.program = [] if lesson is None else [
-                ProgramStep(s.code, s.statement, s.note, s.ask, "lesson", dict(s.translations))
-                for s in lesson.steps
+                ProgramStep(s.code, s.statement, s.note, s.ask, s.translations) for s in lesson.steps
             ]
         self.session.reset()
         self.results = []

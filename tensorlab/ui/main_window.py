@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from tensorlab import __version__
 from tensorlab.core.devices import available_devices
 from tensorlab.core.export import script_from_code
-from tensorlab.core.lessons import Lesson, LessonError, LessonStep, load_lesson, save_lesson
+from tensorlab.core.lessons import Lesson, LessonError, load_lesson, save_lesson
 from tensorlab.core.player import PlayerState
 from tensorlab.ui.builders_panel import BuildersPanel
 from tensorlab.ui.code_view import CodeView
@@ -352,7 +352,7 @@ class MainWindow(QMainWindow):
         """The program as it stands (lesson steps and yours) as a lesson."""
         state = self.controller.state
         base = state.lesson
-        steps = tuple(LessonStep(s.code, s.statement, s.note, s.ask, dict(s.translations)) for s in state.program)
+        steps = tuple(state.program)  # program steps are lesson steps (with an origin)
         if base is None:
             return Lesson("my-steps", "My steps", steps)
         return Lesson(f"{base.id}-mine", f"{base.title} (with my steps)", steps, base.summary,
