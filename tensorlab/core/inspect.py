@@ -213,7 +213,8 @@ def _grad_fn_name(tensor: torch.Tensor) -> str | None:
         return "Invalid"
     if grad_fn is None:
         return None
-    return grad_fn.name()
+    # The name torch's repr shows (`grad_fn=<CopySlices>`); name() adds a C++ namespace to some nodes.
+    return type(grad_fn).__name__
 
 
 def _version(tensor: torch.Tensor) -> int | None:

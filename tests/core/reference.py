@@ -51,7 +51,7 @@ def describe(namespace: dict[str, Any]) -> dict[str, Any]:
             sid = storages.setdefault(key, f"S{len(storages)}")
             try:
                 grad_fn = t.grad_fn
-                grad_fn_name = None if grad_fn is None else grad_fn.name()
+                grad_fn_name = None if grad_fn is None else type(grad_fn).__name__
             except RuntimeError:
                 grad_fn_name = "Invalid"
             try:

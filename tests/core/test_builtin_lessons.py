@@ -76,3 +76,13 @@ def test_clone_detach_order():
     assert (a.requires_grad, b.requires_grad, a.grad_fn, b.grad_fn) == (False, False, None, None)
     assert x.values == (1.0,) * 5 and x.version == 0
     assert results[-1].output == "False False None None\n"
+
+
+def test_grad_fn_names_read_as_torch_prints_them():
+    by_code, _ = _run("inplace-on-a-leaf")
+    y = by_code["y[0] = 5"].snapshot.tensor("y")
+    assert y.grad_fn == "CopySlices"
+    x = torch.ones(5, requires_grad=True)
+    z = x.clone()
+    z[0] = 5
+    assert f"grad_fn=<{y.grad_fn}>" in repr(z)
