@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from tensorlab.core.devices import DeviceError, resolve_device
+from tensorlab.core.devices import DeviceError, canonical_device
 from tensorlab.core.lessons import LessonError, builtin_lessons, find_lesson
 
 __all__ = ["build_window", "main"]
@@ -25,10 +25,12 @@ def _application():
 
 
 def build_window(settings=None, *, lesson: str | None = None, device: str | None = None,
-                 language: str | None = None):
-    """The ready main window, first (or remembered) lesson loaded, without entering the event loop.
+                 language: str | None = None, wait: bool = True):
+    """The main window, first (or remembered) lesson loading, without entering the event loop.
 
     ``settings`` is a QSettings (tests pass an isolated one); by default the user's.
+    ``wait``: return once the worker has loaded the lesson (tools, tests); the app
+    itself shows the window at once and lets the worker catch up.
     """
     _application()
     from PySide6.QtCore import QSettings
@@ -44,9 +46,9 @@ def build_window(settings=None, *, lesson: str | None = None, device: str | None
     lessons = builtin_lessons()
     wanted_device = device or str(settings.value("session/device", "cpu"))
     try:
-        wanted_device = resolve_device(wanted_device)
+        wanted_device = canonical_device(wanted_device)
     except DeviceError:
-        wanted_device = "cpu"  # a remembered GPU that is gone: fall back, never crash
+        wanted_device = "cpu"  # a remembered device that makes no sense: fall back, never crash
     controller = LabController(device=wanted_device)
     window = MainWindow(controller, lessons, settings)
     screen = window.screen().availableGeometry()
@@ -65,7 +67,8 @@ def build_window(settings=None, *, lesson: str | None = None, device: str | None
             window.lessons.append(chosen)
             window._fill_lessons()
     controller.load_lesson(chosen)
-    controller.wait_idle()
+    if wait:
+        controller.wait_idle()
     return window
 
 
@@ -114,10 +117,14 @@ def main(args: argparse.Namespace | None = None) -> int:
         from tensorlab.cli import main as cli_main
 
         return cli_main()
+    from tensorlab.core.worker import prestart
+
+    # Torch loads in the fork server while Qt loads and the window builds itself here.
+    prestart()
     device = args.device
     if device is not None:
         try:
-            device = resolve_device(device)
+            device = canonical_device(device)
         except DeviceError as exc:
             print(f"tensorlab: {exc}", file=sys.stderr)
             return 2
@@ -131,7 +138,7 @@ def main(args: argparse.Namespace | None = None) -> int:
         return screenshot(args.screenshot, args.lesson, args.step, args.size, device, args.presentation,
                           args.language)
     app = _application()
-    window = build_window(lesson=args.lesson, device=device, language=args.language)
+    window = build_window(lesson=args.lesson, device=device, language=args.language, wait=False)
     if args.step is not None:
         window.controller.go_to(args.step)
     window.show()

@@ -31,6 +31,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
     run.add_argument("--json", action="store_true", help="print the contract-3 JSON instead of a transcript")
     run.add_argument("--device", dest="run_device", default="cpu", help="cpu, cuda:N or mps")
+    run.add_argument("--memory-limit", dest="run_memory_limit", metavar="SIZE", default=None,
+                     help="memory budget of the session, e.g. 2G or 500M (default: the smaller of 2 GB "
+                          "and a quarter of this machine's memory)")
+    run.add_argument("--step-time-limit", type=float, default=10.0, metavar="SECONDS",
+                     help="stop a step that runs longer (default 10)")
+    run.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+                     help="steps not reached after this many seconds are not run (default 60)")
+    run.add_argument("--in-process", action="store_true",
+                     help="run in this process, without the isolating worker (for debugging)")
     lessons = commands.add_parser("lessons", help="list the built-in lessons")
     lessons.add_argument("--json", action="store_true")
     export = commands.add_parser("export", help="print a lesson as a plain PyTorch script")
@@ -44,17 +53,37 @@ def _fail(message: str) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from tensorlab.core.devices import DeviceError, resolve_device
+    from tensorlab.core.devices import DeviceError, canonical_device
+    from tensorlab.core.engine import EngineError
     from tensorlab.core.lessons import LessonError, find_lesson
+    from tensorlab.core.limits import DEFAULT_LIMITS, parse_size, session_memory_limit
     from tensorlab.core.runner import lesson_json, run_lesson
     from tensorlab.core.transcript import transcript
 
     try:
         lesson = find_lesson(args.lesson)
-        device = resolve_device(args.run_device)
-    except (LessonError, DeviceError) as exc:
+        device = canonical_device(args.run_device)
+        memory = parse_size(args.run_memory_limit) if args.run_memory_limit else session_memory_limit()
+    except (LessonError, DeviceError, ValueError) as exc:
         return _fail(str(exc))
-    results = run_lesson(lesson, device)
+    limits = DEFAULT_LIMITS.with_memory(memory)
+    try:
+        if args.in_process:
+            from tensorlab.core.engine import LocalEngine
+
+            engine = LocalEngine(device, limits)
+        else:
+            from tensorlab.core.worker import ProcessEngine
+
+            engine = ProcessEngine(device, limits, memory_limit=memory, time_limit=args.step_time_limit)
+    except DeviceError as exc:
+        return _fail(str(exc))
+    except EngineError as exc:
+        return _fail(f"the worker process could not start: {exc}")
+    try:
+        results = run_lesson(lesson, device, limits, engine=engine, time_limit=args.time_limit)
+    finally:
+        engine.close()
     if args.json:
         json.dump(lesson_json(lesson, device, results), sys.stdout, ensure_ascii=False, allow_nan=False)
         sys.stdout.write("\n")

@@ -250,6 +250,10 @@ or press → to run the lesson's first step.</source>
         <translation>끝내기</translation>
     </message>
     <message>
+        <source>Reading the graph behind {name}…</source>
+        <translation>{name}의 계산 그래프를 읽는 중…</translation>
+    </message>
+    <message>
         <source>Ready</source>
         <translation>준비</translation>
     </message>
@@ -494,6 +498,26 @@ or press → to run the lesson's first step.</source>
         <translation>결과</translation>
     </message>
     <message>
+        <source>saved {label}: changed in place after it was saved</source>
+        <translation>저장된 {label}: 저장된 뒤 제자리에서 바뀜</translation>
+    </message>
+    <message>
+        <source>saved {label}: freed by backward()</source>
+        <translation>저장된 {label}: backward()가 해제함</translation>
+    </message>
+    <message>
+        <source>saved {label}: unavailable</source>
+        <translation>저장된 {label}: 볼 수 없음</translation>
+    </message>
+    <message>
+        <source>saved {label}: {who}</source>
+        <translation>저장된 {label}: {who}</translation>
+    </message>
+    <message>
+        <source>saved {label}: {who}, version {version}</source>
+        <translation>저장된 {label}: {who}, 버전 {version}</translation>
+    </message>
+    <message>
         <source>scalar to differentiate</source>
         <translation>미분할 스칼라</translation>
     </message>
@@ -608,26 +632,6 @@ its base was changed in place after split/unbind/chunk.</source>
     <message>
         <source>✘ Not quite: the answer is “{answer}”.</source>
         <translation>✘ 아쉽습니다: 답은 “{answer}”입니다.</translation>
-    </message>
-    <message>
-        <source>saved {label}: changed in place after it was saved</source>
-        <translation>저장된 {label}: 저장된 뒤 제자리에서 바뀜</translation>
-    </message>
-    <message>
-        <source>saved {label}: freed by backward()</source>
-        <translation>저장된 {label}: backward()가 해제함</translation>
-    </message>
-    <message>
-        <source>saved {label}: unavailable</source>
-        <translation>저장된 {label}: 볼 수 없음</translation>
-    </message>
-    <message>
-        <source>saved {label}: {who}</source>
-        <translation>저장된 {label}: {who}</translation>
-    </message>
-    <message>
-        <source>saved {label}: {who}, version {version}</source>
-        <translation>저장된 {label}: {who}, 버전 {version}</translation>
     </message>
 </context>
 </TS>

@@ -1,18 +1,40 @@
-"""Which devices exist on this machine, and checking a user's choice of one."""
+"""Which devices exist on this machine, and checking a user's choice of one.
+
+Importing this module does not load torch: :func:`canonical_device` only reads
+the name (the window uses it); :func:`available_devices` asks torch.
+"""
 
 from __future__ import annotations
 
-import torch
+import re
 
-__all__ = ["DeviceError", "available_devices", "resolve_device"]
+__all__ = ["DeviceError", "available_devices", "resolve_device", "canonical_device"]
+
+_NAME = re.compile(r"^(cpu|cuda|mps)(?::(\d+))?$")
 
 
 class DeviceError(ValueError):
     """The requested device does not exist here."""
 
 
+def canonical_device(name: str) -> str:
+    """Canonical spelling of ``name`` (`cuda` -> `cuda:0`, `CPU` -> `cpu`), or DeviceError."""
+    text = str(name).strip().lower()
+    match = _NAME.match(text)
+    if match is None:
+        raise DeviceError(f"`{name}` is not a device name (try cpu, cuda:0 or mps)")
+    kind, index = match.group(1), match.group(2)
+    if kind == "cpu":
+        return "cpu"
+    if kind == "cuda":
+        return f"cuda:{int(index or 0)}"
+    return "mps" if index in (None, "0") else f"mps:{int(index)}"
+
+
 def available_devices() -> list[str]:
     """The devices a session can use here: always `cpu`, then `cuda:N`, then `mps`."""
+    import torch
+
     devices = ["cpu"]
     if torch.cuda.is_available():
         devices += [f"cuda:{i}" for i in range(torch.cuda.device_count())]
@@ -23,17 +45,8 @@ def available_devices() -> list[str]:
 
 
 def resolve_device(name: str) -> str:
-    """Canonical name of ``name`` (`cuda` -> `cuda:0`), or :class:`DeviceError`."""
-    text = str(name).strip().lower()
-    try:
-        device = torch.device(text)
-    except (RuntimeError, ValueError):
-        raise DeviceError(f"`{name}` is not a device name (try cpu, cuda:0 or mps)") from None
-    canonical = str(device)
-    if device.type in ("cuda", "mps") and device.index is None:
-        canonical = f"{device.type}:0" if device.type == "cuda" else "mps"
-    if device.type == "mps" and device.index not in (None, 0):
-        canonical = f"mps:{device.index}"
+    """Canonical name of ``name`` (`cuda` -> `cuda:0`), or :class:`DeviceError` if it is not here."""
+    canonical = canonical_device(name)
     present = available_devices()
     if canonical not in present:
         raise DeviceError(

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tensorlab.core.explain_ko import KOREAN
-from tensorlab.core.inspect import Snapshot
+from tensorlab.core.snapshot import SavedTensor, Snapshot
 
 __all__ = ["Explanation", "explain", "HistoryEntry"]
 
@@ -314,12 +314,15 @@ _RULES: tuple[_Rule, ...] = (
 
 
 def explain(
-    message: str, error_type: str = "", history: Sequence[HistoryEntry] = ()
+    message: str, error_type: str = "", history: Sequence[HistoryEntry] = (),
+    saved: Sequence[SavedTensor] = (),
 ) -> Explanation | None:
     """The explanation for a torch error or warning message, or None if none applies.
 
     ``history`` (earlier steps and their snapshots, oldest first) lets the
-    version-counter explanation name the tensor and the step that changed it.
+    version-counter explanation name the tensor and the step that changed it;
+    ``saved`` lists the tensors the graphs of the session's names saved for
+    backward, as they were when the step raised.
     """
     for rule in _RULES:
         match = rule.pattern.search(message)

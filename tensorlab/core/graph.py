@@ -9,52 +9,26 @@ are, their version now, or that they were changed in place or freed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import torch
 
-__all__ = ["SavedTensor", "GraphNode", "GraphInfo", "autograd_graph"]
+from tensorlab.core.snapshot import GraphInfo, GraphNode, SavedTensor
+
+__all__ = ["SavedTensor", "GraphNode", "GraphInfo", "autograd_graph", "saved_in_graphs"]
 
 MAX_NODES = 40
 
-
-@dataclass(frozen=True)
-class SavedTensor:
-    """A tensor a node saved for backward, as torch reports it now."""
-
-    label: str                      # "self", "other", "result", ...
-    status: str                     # "ok", "changed" (modified in place), "freed" (after backward), "unavailable"
-    who: str | None = None          # the name it is bound to, or "tensor [5]"
-    version: int | None = None      # its version counter now
-
-    def describe(self) -> str:
-        """English one-line description (the UI translates from the fields)."""
-        if self.status == "changed":
-            return f"{self.label}: changed in place after it was saved"
-        if self.status == "freed":
-            return f"{self.label}: freed by backward()"
-        if self.status == "unavailable":
-            return f"{self.label}: unavailable"
-        version = "" if self.version is None else f", version {self.version}"
-        return f"{self.label}: {self.who}{version}"
+# The `_saved_*` attribute names of each node type (dir() is slow; node types are few).
+_SAVED_ATTRIBUTES: dict[type, tuple[str, ...]] = {}
 
 
-@dataclass(frozen=True)
-class GraphNode:
-    """One node of the backward graph."""
-
-    name: str                               # e.g. "MulBackward0", "AccumulateGrad"
-    leaf: str | None = None                 # AccumulateGrad: the leaf's name (or its shape)
-    saved: tuple[SavedTensor, ...] = ()     # what the node saved for backward
-
-
-@dataclass(frozen=True)
-class GraphInfo:
-    """Nodes (index 0 is the tensor's grad_fn) and edges (from, to) in gradient-flow order."""
-
-    nodes: tuple[GraphNode, ...]
-    edges: tuple[tuple[int, int], ...]
-    truncated: bool = False
+def _saved_attributes(node: object) -> tuple[str, ...]:
+    kind = type(node)
+    names = _SAVED_ATTRIBUTES.get(kind)
+    if names is None:
+        names = tuple(a for a in dir(node) if a.startswith("_saved_"))
+        _SAVED_ATTRIBUTES[kind] = names
+    return names
 
 
 def _identify(tensor: torch.Tensor, tensors: Mapping[str, torch.Tensor]) -> str | None:
@@ -79,9 +53,7 @@ def _identify(tensor: torch.Tensor, tensors: Mapping[str, torch.Tensor]) -> str 
 
 def _describe_saved(node: object, tensors: Mapping[str, torch.Tensor]) -> tuple[SavedTensor, ...]:
     described = []
-    for attribute in dir(node):
-        if not attribute.startswith("_saved_"):
-            continue
+    for attribute in _saved_attributes(node):
         label = attribute.removeprefix("_saved_")
         try:
             value = getattr(node, attribute)
@@ -144,3 +116,15 @@ def autograd_graph(tensor: torch.Tensor, tensors: Mapping[str, torch.Tensor]) ->
             if target is not None and (source, target) not in edges:
                 edges.append((source, target))
     return GraphInfo(tuple(nodes), tuple(edges), truncated)
+
+
+def saved_in_graphs(tensors: Mapping[str, torch.Tensor]) -> tuple[SavedTensor, ...]:
+    """Every tensor the graphs behind ``tensors`` saved for backward, once each, as torch reports it now."""
+    found: dict[SavedTensor, None] = {}
+    for tensor in tensors.values():
+        graph = autograd_graph(tensor, tensors)
+        if graph is None:
+            continue
+        for node in graph.nodes:
+            found.update(dict.fromkeys(node.saved))
+    return tuple(found)

@@ -1,9 +1,17 @@
 """Side-effect-free snapshots of what torch holds.
 
-A snapshot is plain immutable data: no live tensor survives in it. Taking one
-bumps no version counter, records no graph node, accumulates no gradient and
-raises or prints no warning: values are read through ``detach()``, ``.grad`` is
-read only where torch reads it silently (leaves and tensors that retain grad).
+A snapshot is plain immutable data (:mod:`tensorlab.core.snapshot`): no live
+tensor survives in it. Taking one bumps no version counter, records no graph
+node, accumulates no gradient and raises or prints no warning: values are read
+through ``detach()``, ``.grad`` is read only where torch reads it silently
+(leaves and tensors that retain grad).
+
+An :class:`Inspector` follows one namespace over time. It re-reads only what
+changed (a tensor's values are compared with a copy of what was read last time,
+so writes that bypass the version counter are seen too), reuses unchanged
+:class:`TensorInfo` objects between snapshots (memory grows with the changes,
+not with steps × names), and gives each storage a label that it keeps for as
+long as a name views it, numbered in order of first appearance in the program.
 """
 
 from __future__ import annotations
@@ -11,132 +19,47 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import weakref
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import torch
 
-from tensorlab.core.graph import GraphInfo, autograd_graph
+from tensorlab.core.graph import autograd_graph
+from tensorlab.core.reprs import bounded_repr
+from tensorlab.core.snapshot import (
+    MAX_REPR,
+    MAX_STORAGE_CELLS,
+    MAX_VALUES,
+    Nested,
+    OtherInfo,
+    Snapshot,
+    StorageInfo,
+    TensorInfo,
+    covered_cells,
+    to_plain,
+)
 
 __all__ = [
     "TensorInfo",
     "StorageInfo",
     "OtherInfo",
     "Snapshot",
+    "Inspector",
     "take_snapshot",
     "to_plain",
     "dtype_name",
     "covered_cells",
+    "clean_message",
+    "MAX_VALUES",
+    "MAX_STORAGE_CELLS",
+    "MAX_REPR",
+    "MAX_SNAPSHOT_VALUES",
 ]
 
-MAX_VALUES = 10_000          # tensors above this many elements have values = None
-MAX_STORAGE_CELLS = 4_096    # cells of a storage kept for the storage map
-MAX_REPR = 2_000             # characters of repr kept for non-tensor names
-
-Nested = Any  # nested tuples of float | int | bool | str | (re, im)
-
-
-@dataclass(frozen=True)
-class TensorInfo:
-    """What one name bound to a tensor holds, read at one moment."""
-
-    name: str
-    shape: tuple[int, ...]
-    dtype: str
-    device: str
-    values: Nested | None
-    requires_grad: bool
-    is_leaf: bool | None            # None where torch refuses to say (see contract 3)
-    grad_fn: str | None
-    version: int | None
-    grad: Nested | None
-    grad_shape: tuple[int, ...] | None
-    storage: str | None
-    storage_offset: int | None
-    stride: tuple[int, ...] | None
-    numel: int
-    element_size: int
-    is_view: bool
-    repr: str = field(repr=False)
-    object_id: int = field(repr=False)
-    graph: GraphInfo | None = field(default=None, repr=False)
-
-    def to_json(self) -> dict[str, Any]:
-        """The contract-3 JSON of this tensor."""
-        return {
-            "shape": list(self.shape),
-            "dtype": self.dtype,
-            "device": self.device,
-            "values": to_plain(self.values),
-            "requires_grad": self.requires_grad,
-            "is_leaf": self.is_leaf,
-            "grad_fn": self.grad_fn,
-            "version": self.version,
-            "grad": to_plain(self.grad),
-            "storage": self.storage,
-            "storage_offset": self.storage_offset,
-            "stride": None if self.stride is None else list(self.stride),
-        }
-
-
-@dataclass(frozen=True)
-class StorageInfo:
-    """One block of memory and the names that view it."""
-
-    id: str
-    nbytes: int
-    device: str
-    tensors: tuple[str, ...]
-    # For the storage map (not part of the JSON contract):
-    dtype: str                      # dtype of the first tensor viewing it; cells are of this type
-    element_size: int
-    cells: Nested                   # the first MAX_STORAGE_CELLS elements, as values
-    cell_count: int                 # elements of `dtype` in the whole storage
-    version: int | None             # version counter of the first tensor viewing it
-    key: tuple[str, int] = field(repr=False)  # (device, address): same memory across snapshots
-
-    def to_json(self) -> dict[str, Any]:
-        """The contract-3 JSON of this storage."""
-        return {"id": self.id, "nbytes": self.nbytes, "device": self.device, "tensors": list(self.tensors)}
-
-
-@dataclass(frozen=True)
-class OtherInfo:
-    """A name bound to something that is not a tensor."""
-
-    name: str
-    type: str
-    repr: str
-
-    def to_json(self) -> dict[str, str]:
-        """The contract-3 JSON of this value."""
-        return {"type": self.type, "repr": self.repr}
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Every name of a session, as data."""
-
-    tensors: tuple[TensorInfo, ...] = ()
-    storages: tuple[StorageInfo, ...] = ()
-    others: tuple[OtherInfo, ...] = ()
-
-    def tensor(self, name: str) -> TensorInfo | None:
-        """The tensor bound to ``name``, or None."""
-        return next((t for t in self.tensors if t.name == name), None)
-
-    def storage(self, storage_id: str) -> StorageInfo | None:
-        """The storage with id ``storage_id``, or None."""
-        return next((s for s in self.storages if s.id == storage_id), None)
-
-    def to_json(self) -> dict[str, Any]:
-        """The `tensors`, `storages` and `others` of a contract-3 step."""
-        return {
-            "tensors": {t.name: t.to_json() for t in self.tensors},
-            "storages": [s.to_json() for s in self.storages],
-            "others": {o.name: o.to_json() for o in self.others},
-        }
+# Values listed in one snapshot, over all tensors: beyond it, further tensors have values = None,
+# so that many names over large tensors cannot make every step's snapshot huge.
+MAX_SNAPSHOT_VALUES = 200_000
 
 
 def dtype_name(dtype: torch.dtype) -> str:
@@ -160,21 +83,22 @@ def _plain_number(value: Any) -> Any:
 
 def _freeze(values: Any) -> Nested:
     if isinstance(values, list):
+        if values and isinstance(values[0], float) and not isinstance(values[0], list):
+            # The common case: a flat list of finite floats needs no conversion.
+            if all(v - v == 0.0 for v in values):
+                return tuple(values)
         return tuple(_freeze(v) for v in values)
     return _plain_number(values)
 
 
-def to_plain(values: Nested | None) -> Any:
-    """Nested tuples (as kept in a snapshot) back to JSON lists."""
-    if isinstance(values, tuple):
-        return [to_plain(v) for v in values]
-    return values
-
-
-def _values(tensor: torch.Tensor, limit: int = MAX_VALUES) -> Nested | None:
-    if tensor.is_sparse or tensor.device.type == "meta" or tensor.numel() > limit:
+def _readable(tensor: torch.Tensor) -> torch.Tensor | None:
+    """``tensor`` detached, as a tensor whose elements can be listed (None where they cannot)."""
+    if tensor.is_sparse or tensor.device.type == "meta":
         return None
-    data = tensor.detach()
+    return tensor.detach()
+
+
+def _listed(data: torch.Tensor) -> Nested:
     if data.device.type != "cpu":
         data = data.cpu()
     if data.dtype in (torch.bfloat16, torch.float16):
@@ -238,119 +162,261 @@ def _grad(tensor: torch.Tensor, is_leaf: bool | None) -> torch.Tensor | None:
     return None
 
 
-def _short_repr(value: object) -> str:
-    try:
-        text = repr(value)
-    except Exception as exc:  # a repr that raises is still shown, never crashes
-        text = f"<{type(value).__name__}: repr failed: {exc}>"
-    if len(text) > MAX_REPR:
-        text = text[:MAX_REPR] + " ..."
-    return text
+class _Read:
+    """What was last read from one tensor object: a copy to compare with, and the values."""
+
+    __slots__ = ("ref", "copy", "values")
+
+    def __init__(self, ref: weakref.ref, copy: torch.Tensor | None, values: Nested) -> None:
+        self.ref = ref
+        self.copy = copy
+        self.values = values
 
 
-def _storage_cells(tensor: torch.Tensor) -> tuple[Nested, int]:
-    """The storage under ``tensor`` as elements of its dtype: (first cells, count)."""
-    storage = tensor.untyped_storage()
-    count = storage.nbytes() // tensor.element_size()
-    if count == 0 or tensor.device.type == "meta":
-        return (), count
-    whole = tensor.detach().as_strided((count,), (1,), 0)
-    return _values(whole[:MAX_STORAGE_CELLS], MAX_STORAGE_CELLS), count
+class _ValueCache:
+    """Values of tensors, re-read only when their elements changed.
+
+    Keyed by tensor object (held weakly): a second name for the same tensor, or a
+    later step that left it alone, costs one comparison instead of a new list.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._reads: dict[int, _Read] = {}
+
+    def values(self, tensor: torch.Tensor) -> Nested | None:
+        if tensor.numel() > self.limit:
+            return None
+        data = _readable(tensor)
+        if data is None:
+            return None
+        key = id(tensor)
+        read = self._reads.get(key)
+        if read is not None and read.ref() is tensor and _unchanged(read.copy, data):
+            return read.values
+        values = _listed(data)
+        try:
+            ref = weakref.ref(tensor, lambda _, key=key: self._reads.pop(key, None))
+        except TypeError:
+            return values
+        self._reads[key] = _Read(ref, data.clone(), values)
+        return values
 
 
-def take_snapshot(namespace: Mapping[str, Any]) -> Snapshot:
-    """Read every name of ``namespace`` without side effects."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with torch.no_grad():
-            return _take(namespace)
+class _CellCache:
+    """The first cells of each storage, re-read only when they changed (keyed by storage)."""
+
+    def __init__(self) -> None:
+        self._reads: dict[tuple[str, int], tuple[torch.Tensor, Nested]] = {}
+        self._seen: dict[tuple[str, int], tuple[torch.Tensor, Nested]] = {}
+
+    def values(self, key: tuple[str, int], cells: torch.Tensor) -> Nested:
+        data = _readable(cells)
+        if data is None:
+            return ()
+        read = self._reads.get(key)
+        if read is not None and _unchanged(read[0], data):
+            self._seen[key] = read
+            return read[1]
+        values = _listed(data)
+        self._seen[key] = (data.clone(), values)
+        return values
+
+    def end_snapshot(self) -> None:
+        """Keep only the storages the last snapshot listed."""
+        self._reads, self._seen = self._seen, {}
 
 
-def _take(namespace: Mapping[str, Any]) -> Snapshot:
-    tensors: list[TensorInfo] = []
-    others: list[OtherInfo] = []
-    storage_ids: dict[tuple[str, int], str] = {}
-    members: dict[str, list[str]] = {}
-    first_viewer: dict[str, torch.Tensor] = {}
-    named_tensors = {n: v for n, v in namespace.items() if isinstance(v, torch.Tensor)}
-    for name, value in namespace.items():
-        if not isinstance(value, torch.Tensor):
-            others.append(OtherInfo(name, type(value).__name__, _short_repr(value)))
-            continue
-        key = _storage_key(value)
-        storage_id = None
-        if key is not None:
-            storage_id = storage_ids.setdefault(key, f"S{len(storage_ids)}")
-            members.setdefault(storage_id, []).append(name)
-            first_viewer.setdefault(storage_id, value)
+def _unchanged(copy: torch.Tensor | None, data: torch.Tensor) -> bool:
+    return (copy is not None and copy.dtype == data.dtype and copy.shape == data.shape
+            and copy.device == data.device and bool(torch.equal(copy, data)))
+
+
+class Inspector:
+    """Snapshots of one namespace over time (see the module docstring).
+
+    ``values_limit`` caps the elements read per tensor (contract 3: 10,000);
+    ``snapshot_values`` caps the values listed per snapshot over all tensors.
+    """
+
+    def __init__(self, values_limit: int = MAX_VALUES, snapshot_values: int = MAX_SNAPSHOT_VALUES) -> None:
+        self.values_limit = values_limit
+        self.snapshot_values = snapshot_values
+        self._values = _ValueCache(values_limit)
+        self._grads = _ValueCache(values_limit)
+        self._cells = _CellCache()
+        self._labels: dict[tuple[str, int], str] = {}
+        self._next_label = 0
+        self._infos: dict[str, TensorInfo] = {}
+
+    def reset(self) -> None:
+        """Forget every label and cached read (a new program starts)."""
+        self.__init__(self.values_limit, self.snapshot_values)  # type: ignore[misc]
+
+    def seed_labels(self, labels: Mapping[tuple[str, int], str], next_label: int) -> None:
+        """Take over storage labels (after a replay in a fresh process, from the earlier snapshot)."""
+        self._labels = dict(labels)
+        self._next_label = next_label
+
+    @property
+    def next_label(self) -> int:
+        """The number the next new storage will get."""
+        return self._next_label
+
+    def snapshot(self, namespace: Mapping[str, Any], graphs: Collection[str] | bool = False) -> Snapshot:
+        """Read every name of ``namespace`` without side effects.
+
+        ``graphs``: the names whose autograd graph to read (True: every tensor's).
+        """
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with torch.no_grad():
+                return self._take(namespace, graphs)
+
+    # -- reading ---------------------------------------------------------------
+    def _label(self, key: tuple[str, int], seen: dict[tuple[str, int], str]) -> str:
+        label = seen.get(key)
+        if label is None:
+            label = self._labels.get(key)
+            if label is None:
+                label = f"S{self._next_label}"
+                self._next_label += 1
+            seen[key] = label
+        return label
+
+    def _take(self, namespace: Mapping[str, Any], graphs: Collection[str] | bool) -> Snapshot:
+        tensors: list[TensorInfo] = []
+        others: list[OtherInfo] = []
+        seen: dict[tuple[str, int], str] = {}
+        members: dict[str, list[str]] = {}
+        first_viewer: dict[str, torch.Tensor] = {}
+        keys: dict[str, tuple[str, int]] = {}
+        named_tensors = {n: v for n, v in namespace.items() if isinstance(v, torch.Tensor)}
+        budget = self.snapshot_values
+        infos: dict[str, TensorInfo] = {}
+        arrays: list[tuple[str, Any]] = []
+        for name, value in namespace.items():
+            if not isinstance(value, torch.Tensor):
+                if _is_array(value):
+                    arrays.append((name, value))
+                others.append(OtherInfo(name, type(value).__name__, bounded_repr(value, MAX_REPR)))
+                continue
+            key = _storage_key(value)
+            storage_id = None
+            if key is not None:
+                storage_id = self._label(key, seen)
+                keys[storage_id] = key
+                members.setdefault(storage_id, []).append(name)
+                first_viewer.setdefault(storage_id, value)
+            info = self._tensor_info(name, value, storage_id, budget, named_tensors,
+                                     graphs is True or (not isinstance(graphs, bool) and name in graphs))
+            if info.values is not None:
+                budget -= info.numel
+            infos[name] = info
+            tensors.append(info)
+        # A label lives as long as some name views its storage.
+        self._labels = dict(seen)
+        self._infos = infos
+        array_storages = self._array_storages(arrays, keys, first_viewer) if arrays else {}
+        if array_storages:
+            others = [OtherInfo(o.name, o.type, o.repr, array_storages.get(o.name)) for o in others]
+        storages = []
+        for storage_id, key in keys.items():
+            viewer = first_viewer[storage_id]
+            cells, count = self._storage_cells(key, viewer)
+            storages.append(
+                StorageInfo(
+                    id=storage_id,
+                    nbytes=viewer.untyped_storage().nbytes(),
+                    device=str(viewer.device),
+                    tensors=tuple(members[storage_id]),
+                    dtype=dtype_name(viewer.dtype),
+                    element_size=viewer.element_size(),
+                    cells=cells,
+                    cell_count=count,
+                    version=_version(viewer),
+                    key=key,
+                    arrays=tuple(n for n, s in array_storages.items() if s == storage_id),
+                )
+            )
+        self._cells.end_snapshot()
+        return Snapshot(tuple(tensors), tuple(storages), tuple(others))
+
+    def _tensor_info(self, name: str, value: torch.Tensor, storage_id: str | None, budget: int,
+                     named_tensors: Mapping[str, torch.Tensor], with_graph: bool) -> TensorInfo:
         is_leaf = _is_leaf(value)
         grad = _grad(value, is_leaf)
         sparse = value.is_sparse
-        tensors.append(
-            TensorInfo(
-                name=name,
-                shape=tuple(value.shape),
-                dtype=dtype_name(value.dtype),
-                device=str(value.device),
-                values=_values(value),
-                requires_grad=value.requires_grad,
-                is_leaf=is_leaf,
-                grad_fn=_grad_fn_name(value),
-                version=_version(value),
-                grad=None if grad is None else _values(grad),
-                grad_shape=None if grad is None else tuple(grad.shape),
-                storage=storage_id,
-                storage_offset=None if sparse else value.storage_offset(),
-                stride=None if sparse else tuple(value.stride()),
-                numel=value.numel(),
-                element_size=value.element_size(),
-                is_view=value._is_view(),
-                repr=_short_repr(value),
-                object_id=id(value),
-                graph=autograd_graph(value, named_tensors),
-            )
+        numel = value.numel()
+        values = self._values.values(value) if numel <= budget else None
+        grad_values = None if grad is None else self._grads.values(grad)
+        info = TensorInfo(
+            name=name,
+            shape=tuple(value.shape),
+            dtype=dtype_name(value.dtype),
+            device=str(value.device),
+            values=values,
+            requires_grad=value.requires_grad,
+            is_leaf=is_leaf,
+            grad_fn=_grad_fn_name(value),
+            version=_version(value),
+            grad=grad_values,
+            grad_shape=None if grad is None else tuple(grad.shape),
+            storage=storage_id,
+            storage_offset=None if sparse else value.storage_offset(),
+            stride=None if sparse else tuple(value.stride()),
+            numel=numel,
+            element_size=value.element_size(),
+            is_view=value._is_view(),
+            object_id=id(value),
+            graph=autograd_graph(value, named_tensors) if with_graph else None,
+            retains_grad=bool(value.retains_grad),
         )
-    storages = []
-    for key, storage_id in storage_ids.items():
-        viewer = first_viewer[storage_id]
-        cells, count = _storage_cells(viewer)
-        storages.append(
-            StorageInfo(
-                id=storage_id,
-                nbytes=viewer.untyped_storage().nbytes(),
-                device=str(viewer.device),
-                tensors=tuple(members[storage_id]),
-                dtype=dtype_name(viewer.dtype),
-                element_size=viewer.element_size(),
-                cells=cells,
-                cell_count=count,
-                version=_version(viewer),
-                key=key,
-            )
-        )
-    return Snapshot(tuple(tensors), tuple(storages), tuple(others))
+        old = self._infos.get(name)
+        if old is not None and info.graph is None and old.graph is None and _same(old, info):
+            return old  # unchanged: share it with the previous snapshot
+        return info
+
+    def _storage_cells(self, key: tuple[str, int], tensor: torch.Tensor) -> tuple[Nested, int]:
+        """The storage under ``tensor`` as elements of its dtype: (first cells, count)."""
+        storage = tensor.untyped_storage()
+        count = storage.nbytes() // tensor.element_size()
+        if count == 0 or tensor.device.type == "meta" or tensor.is_sparse:
+            return (), count
+        whole = tensor.detach().as_strided((count,), (1,), 0)
+        return self._cells.values(key, whole[:MAX_STORAGE_CELLS]), count
+
+    @staticmethod
+    def _array_storages(arrays: list[tuple[str, Any]], keys: dict[str, tuple[str, int]],
+                        viewers: dict[str, torch.Tensor]) -> dict[str, str]:
+        """Which listed storage each NumPy array views (`x.numpy()` shares memory with `x`)."""
+        found = {}
+        for name, array in arrays:
+            address = array.__array_interface__["data"][0]
+            for storage_id, (device, start) in keys.items():
+                if device != "cpu" or isinstance(start, int) and start == 0:
+                    continue
+                size = viewers[storage_id].untyped_storage().nbytes()
+                if start <= address < start + size:
+                    found[name] = storage_id
+                    break
+        return found
 
 
-def covered_cells(
-    shape: tuple[int, ...], stride: tuple[int, ...], offset: int, limit: int = MAX_STORAGE_CELLS
-) -> tuple[int, ...]:
-    """Storage element indices a strided tensor reads, in its own element units.
+def _is_array(value: Any) -> bool:
+    numpy = __import__("sys").modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)
 
-    At most ``limit`` indices are listed (in row-major order of the tensor).
-    """
-    if any(s == 0 for s in shape):
-        return ()
-    cells: list[int] = []
-    index = [0] * len(shape)
-    while len(cells) < limit:
-        cells.append(offset + sum(i * s for i, s in zip(index, stride)))
-        axis = len(shape) - 1
-        while axis >= 0:
-            index[axis] += 1
-            if index[axis] < shape[axis]:
-                break
-            index[axis] = 0
-            axis -= 1
-        if axis < 0:
-            break
-    return tuple(cells)
+
+def _same(a: TensorInfo, b: TensorInfo) -> bool:
+    """Equal facts, comparing values by identity (an unchanged read returns the same tuple)."""
+    return (a.values is b.values and a.grad is b.grad and a.shape == b.shape and a.dtype == b.dtype
+            and a.device == b.device and a.requires_grad == b.requires_grad and a.is_leaf == b.is_leaf
+            and a.grad_fn == b.grad_fn and a.version == b.version and a.grad_shape == b.grad_shape
+            and a.storage == b.storage and a.storage_offset == b.storage_offset and a.stride == b.stride
+            and a.is_view == b.is_view and a.object_id == b.object_id and a.retains_grad == b.retains_grad)
+
+
+def take_snapshot(namespace: Mapping[str, Any], graphs: Collection[str] | bool = True) -> Snapshot:
+    """One snapshot of ``namespace`` (every graph read by default), with no earlier history."""
+    return Inspector().snapshot(namespace, graphs)

@@ -28,6 +28,7 @@ from tensorlab.core.limits import (
     matmul_numel,
     new_factory_numel,
 )
+from tensorlab.core.reprs import bounded_str
 
 __all__ = ["Interpreter", "TensorLabError", "NO_VALUE"]
 
@@ -380,4 +381,14 @@ class Interpreter:
         end = "\n" if end is None else end
         if not isinstance(sep, str) or not isinstance(end, str):
             raise TypeError("sep and end must be None or a string")
-        self.write(sep.join(str(v) for v in values) + end)
+        # Each value's text is built only up to what a step may print (a list of a million
+        # long strings must not become a terabyte string first).
+        budget = self.limits.max_output_chars + 1
+        pieces = []
+        for value in values:
+            piece = bounded_str(value, budget)
+            pieces.append(piece)
+            budget -= len(piece) + len(sep)
+            if budget <= 0:
+                break
+        self.write(sep.join(pieces) + end)

@@ -7,10 +7,13 @@ request over the limit is refused with a message instead of swapping or crashing
 from __future__ import annotations
 
 import math
+import os
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "LimitError", "factory_numel", "check_numel"]
+__all__ = ["Limits", "DEFAULT_LIMITS", "LimitError", "factory_numel", "check_numel", "parse_size",
+           "session_memory_limit", "format_size"]
 
 
 class LimitError(Exception):
@@ -28,9 +31,56 @@ class Limits:
     max_lesson_bytes: int = 1_000_000
     max_sequence: int = 10**6          # length of a Python list/str built by `*`
     max_int_bits: int = 100_000        # size of a Python integer result
+    max_output_chars: int = 100_000    # what one step may print; the rest is counted, not kept
+    max_memory_bytes: int | None = None  # the session's memory budget (None: no budget)
+    max_cost: int = 10**10             # element-operations one statement may ask for
+    max_views: int = 10_000            # tensors one split/unbind/chunk may return
+
+    def with_memory(self, limit: int | None) -> Limits:
+        """These limits with a memory budget of ``limit`` bytes."""
+        return replace(self, max_memory_bytes=limit)
 
 
 DEFAULT_LIMITS = Limits()
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.I)
+
+
+def parse_size(text: str) -> int:
+    """`2G`, `500M`, `1.5GB`, `1048576` as bytes; ValueError names what is wrong."""
+    match = _SIZE.match(str(text))
+    if match is None:
+        raise ValueError(f"the memory limit `{text}` must be a size like 2G, 500M or 1048576")
+    number = float(match.group(1))
+    factor = 1024 ** " kmgt".index(match.group(2).lower() or " ")
+    size = int(number * factor)
+    if size < 16 * 1024**2:
+        raise ValueError(f"the memory limit `{text}` is too small (at least 16M)")
+    return size
+
+
+def format_size(size: int) -> str:
+    """A byte count the way people read it: `2.0 GB`, `512 MB`."""
+    for unit, factor in (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
+        if size >= factor:
+            value = size / factor
+            return f"{value:.1f} {unit}" if value < 10 else f"{value:.0f} {unit}"
+    return f"{size} bytes"
+
+
+def physical_memory() -> int | None:
+    """This machine's memory in bytes, where the system says."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return None
+
+
+def session_memory_limit() -> int:
+    """The default budget: the smaller of 2 GB and a quarter of physical memory."""
+    total = physical_memory()
+    two_gb = 2 * 1024**3
+    return two_gb if total is None else min(two_gb, total // 4)
 
 
 def check_numel(numel: int, limits: Limits, what: str = "this tensor") -> None:

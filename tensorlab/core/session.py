@@ -12,72 +12,22 @@ import io
 import time
 import warnings
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import torch
 
 from tensorlab.core.devices import resolve_device
-from tensorlab.core.explain import Explanation, HistoryEntry, explain
-from tensorlab.core.inspect import MAX_REPR, Snapshot, clean_message, take_snapshot
+from tensorlab.core.explain import HistoryEntry, explain
+from tensorlab.core.graph import saved_in_graphs
+from tensorlab.core.inspect import Inspector, clean_message
 from tensorlab.core.interpreter import NO_VALUE, Interpreter
 from tensorlab.core.language import Statement, check_names, parse_one
 from tensorlab.core.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.reprs import bounded_repr
+from tensorlab.core.results import ErrorInfo, StepResult, WarningInfo
+from tensorlab.core.snapshot import MAX_REPR, Snapshot
 
 __all__ = ["ErrorInfo", "WarningInfo", "StepResult", "Session"]
-
-
-@dataclass(frozen=True)
-class ErrorInfo:
-    """An exception a step raised: torch's (or Python's) real text, and what it means."""
-
-    type: str
-    message: str
-    explanation: Explanation | None = None
-
-    def to_json(self) -> dict[str, str]:
-        """The contract-3 `error` object."""
-        return {"type": self.type, "message": self.message}
-
-
-@dataclass(frozen=True)
-class WarningInfo:
-    """A warning a step raised."""
-
-    category: str
-    message: str
-    explanation: Explanation | None = None
-
-
-@dataclass(frozen=True)
-class StepResult:
-    """What one step did: its code, error, warnings, output and the snapshot after it."""
-
-    index: int
-    code: str
-    error: ErrorInfo | None
-    warnings: tuple[WarningInfo, ...]
-    output: str
-    value: str | None          # repr of an expression statement's value, as a REPL echoes it
-    snapshot: Snapshot
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        """True when the step raised nothing."""
-        return self.error is None
-
-    def to_json(self) -> dict[str, Any]:
-        """The contract-3 JSON of this step."""
-        return {
-            "index": self.index,
-            "code": self.code,
-            "ok": self.ok,
-            "error": None if self.error is None else self.error.to_json(),
-            "warnings": [w.message for w in self.warnings],
-            "output": self.output,
-            **self.snapshot.to_json(),
-        }
 
 
 class Session:
@@ -91,9 +41,13 @@ class Session:
         self.seed = seed
         self._device = resolve_device(device)
         self._namespace: dict[str, Any] = {}
-        self._output: io.StringIO = io.StringIO()
+        self._output = _CappedOutput(limits.max_output_chars)
         self._interpreter = Interpreter(self._namespace, limits, self._write)
+        self.inspector = Inspector()
         self.results: list[StepResult] = []
+        # Names whose autograd graph every snapshot reads (the selected tensor), besides the
+        # names each step assigns.
+        self.focus: frozenset[str] = frozenset()
         self.reset()
 
     # -- state -----------------------------------------------------------------
@@ -108,14 +62,25 @@ class Session:
         return tuple(self._namespace)
 
     @property
+    def namespace(self) -> dict[str, Any]:
+        """The live namespace (for the worker's probes; panels never see it)."""
+        return self._namespace
+
+    @property
     def statements(self) -> list[Statement]:
         """The statements run since the last reset, in order."""
         return list(self._history)
+
+    @property
+    def position(self) -> int:
+        """How many statements have run since the last reset."""
+        return len(self._history)
 
     def reset(self) -> None:
         """Forget every name and result; reseed torch's random generators."""
         self._namespace.clear()
         self.results.clear()
+        self.inspector.reset()
         self._history: list[Statement] = []
         torch.manual_seed(self.seed)
 
@@ -124,9 +89,9 @@ class Session:
         self._device = resolve_device(device)
         return self.replay(list(self._history))
 
-    def snapshot(self) -> Snapshot:
-        """A fresh snapshot of the namespace now."""
-        return take_snapshot(self._namespace)
+    def snapshot(self, graphs: Iterable[str] | bool = ()) -> Snapshot:
+        """A fresh snapshot of the namespace now (reading the graphs of ``graphs``)."""
+        return self.inspector.snapshot(self._namespace, graphs if isinstance(graphs, bool) else set(graphs))
 
     # -- running ---------------------------------------------------------------
     def run(self, code: str) -> StepResult:
@@ -139,9 +104,9 @@ class Session:
         check_names([statement], self._namespace)
         return self.execute(statement)
 
-    def execute(self, statement: Statement) -> StepResult:
-        """Run one checked statement and capture everything it raised or printed."""
-        self._output = io.StringIO()
+    def _run_statement(self, statement: Statement) -> tuple[Any, BaseException | None, list[Any], float]:
+        """Run ``statement``: (value, error, caught warnings, seconds). Nothing escapes."""
+        self._output = _CappedOutput(self.limits.max_output_chars)
         value: Any = NO_VALUE
         error: BaseException | None = None
         started = time.perf_counter()
@@ -157,15 +122,22 @@ class Session:
                 error = exc
             finally:
                 torch.set_warn_always(warn_always)
-        seconds = time.perf_counter() - started
-        snapshot = take_snapshot(self._namespace)
+        return value, error, list(caught), time.perf_counter() - started
+
+    def execute(self, statement: Statement) -> StepResult:
+        """Run one checked statement and capture everything it raised or printed."""
+        value, error, caught, seconds = self._run_statement(statement)
+        snapshot = self.inspector.snapshot(self._namespace, set(statement.defines) | self.focus)
         history = [HistoryEntry(r.index, r.code, r.snapshot) for r in self.results]
         history.append(HistoryEntry(len(self.results), statement.source, snapshot))
         error_info = None
         if error is not None:
             message = str(error)
+            saved = ()
+            if "modified by an inplace operation" in message:
+                saved = saved_in_graphs({n: v for n, v in self._namespace.items() if isinstance(v, torch.Tensor)})
             error_info = ErrorInfo(type(error).__name__, message,
-                                   explain(message, type(error).__name__, history))
+                                   explain(message, type(error).__name__, history, saved))
         warning_infos = tuple(
             WarningInfo(w.category.__name__, clean_message(str(w.message)),
                         explain(str(w.message), w.category.__name__, history))
@@ -196,6 +168,41 @@ class Session:
         for statement in statements:
             yield self.execute(statement)
 
+    def restore(self, statements: Iterable[Statement], results: Iterable[StepResult]) -> Iterator[int]:
+        """Reset and rerun ``statements`` without snapshots, adopting their known ``results``.
+
+        Replay is deterministic (seeded, same statements), so the results of an
+        earlier run of the same statements are the results of this one; only the
+        live torch state is rebuilt. The storage labels are taken over from the
+        last known snapshot, so that labels stay the same across the replay.
+        Yields after each statement (for progress and cancelling).
+        """
+        known = list(results)  # before the reset: they may be this session's own results
+        self.reset()
+        for statement in statements:
+            self._run_statement(statement)
+            self._history.append(statement)
+            yield len(self._history)
+        self.results = known[: len(self._history)]
+        if self.results:
+            self._adopt_labels(self.results[-1].snapshot)
+
+    def _adopt_labels(self, snapshot: Snapshot) -> None:
+        from tensorlab.core.inspect import _storage_key
+
+        labels = {}
+        for info in snapshot.tensors:
+            value = self._namespace.get(info.name)
+            if isinstance(value, torch.Tensor) and info.storage is not None:
+                key = _storage_key(value)
+                if key is not None:
+                    labels[key] = info.storage
+        used = [int(label[1:]) for result in self.results for label in
+                (s.id for s in result.snapshot.storages) if label[1:].isdigit()]
+        self.inspector.seed_labels(labels, max(used, default=-1) + 1)
+        # Read once, so that the next step compares with what is there now.
+        self.inspector.snapshot(self._namespace)
+
     # -- helpers ---------------------------------------------------------------
     def _write(self, text: str) -> None:
         self._output.write(text)
@@ -206,11 +213,39 @@ class Session:
         return torch.device(self._device)
 
 
+class _CappedOutput:
+    """What a step prints, kept up to a limit; the rest is counted, not stored."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._buffer = io.StringIO()
+        self._size = 0
+        self._dropped = 0
+
+    def write(self, text: str) -> None:
+        room = self.limit - self._size
+        if len(text) <= room:
+            self._buffer.write(text)
+            self._size += len(text)
+            return
+        if room > 0:
+            self._buffer.write(text[:room])
+            self._size += room
+        self._dropped += len(text) - max(room, 0)
+
+    @property
+    def room(self) -> int:
+        """Characters that can still be kept."""
+        return max(self.limit - self._size, 0)
+
+    def getvalue(self) -> str:
+        text = self._buffer.getvalue()
+        if self._dropped:
+            text += f"\n… {self._dropped:,} more characters (TensorLab keeps {self.limit:,} per step)\n"
+        return text
+
+
 def _echo(value: Any) -> str | None:
     if value is NO_VALUE or value is None:
         return None
-    try:
-        text = repr(value)
-    except Exception as exc:
-        return f"<repr failed: {exc}>"
-    return text if len(text) <= MAX_REPR else text[:MAX_REPR] + " ..."
+    return bounded_repr(value, MAX_REPR)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from tensorlab.core.inspect import Snapshot, TensorInfo, to_plain
 from tensorlab.core.lessons import Lesson
-from tensorlab.core.session import StepResult
+from tensorlab.core.results import StepResult
+from tensorlab.core.snapshot import Snapshot, TensorInfo, to_plain
 
 __all__ = ["transcript", "tensor_table"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
 from tensorlab.core.builders import COMPUTATIONS, BuilderError, backward_code, compute_code
-from tensorlab.core.inspect import Snapshot
+from tensorlab.core.snapshot import Snapshot
 from tensorlab.ui.builder_box import BuilderBox, fill_names, next_free_name
 from tensorlab.ui.i18n import tr
 

@@ -1,8 +1,12 @@
-"""The bridge between the window and the core: runs player jobs off the GUI thread.
+"""The bridge between the window and the session: player jobs run off the GUI thread.
 
-All torch work happens in one worker thread that owns the
-:class:`~tensorlab.core.player.Player`; the GUI only ever receives immutable
-:class:`~tensorlab.core.player.PlayerState` objects through signals.
+The session lives in a worker *process* (:class:`~tensorlab.core.worker.ProcessEngine`):
+a step that crashes PyTorch, runs out of memory or runs too long costs a restart
+of that process, never the window, and Esc really stops a long step. A QThread of
+the window owns the :class:`~tensorlab.core.player.Player` and waits on the worker,
+so the GUI thread never blocks; it only ever receives immutable
+:class:`~tensorlab.core.player.PlayerState` objects through signals. The window
+process never imports torch.
 """
 
 from __future__ import annotations
@@ -14,66 +18,113 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from tensorlab.core.engine import Cancelled, EngineCrashed, EngineError
 from tensorlab.core.language import LanguageError
 from tensorlab.core.lessons import Lesson
-from tensorlab.core.player import Cancelled, Player, PlayerState
+from tensorlab.core.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.player import Player, PlayerState, ProgramStep
 
-__all__ = ["LabController"]
+__all__ = ["LabController", "EngineFactory"]
 
 Job = Callable[[Player, Callable[[], bool], Callable[[int, int], None]], Any]
+EngineFactory = Callable[[str, Callable[[int, str], None]], Any]
+
+
+def process_engine_factory(limits: Limits = DEFAULT_LIMITS, memory_limit: int | None = None) -> EngineFactory:
+    """Engines in a worker process (the window's default)."""
+
+    def make(device: str, on_restart: Callable[[int, str], None]) -> Any:
+        from tensorlab.core.worker import ProcessEngine
+
+        return ProcessEngine(device, limits, memory_limit=memory_limit, on_restart=on_restart)
+
+    return make
 
 
 class _Worker(QObject):
-    """Lives in the worker thread; runs one job at a time, in order."""
+    """Lives in the controller's thread; runs one job at a time, in order."""
 
     done = Signal(int, object, str)      # job id, PlayerState, problem ("" if none)
     progress = Signal(int, int)
+    result = Signal(int, object)         # job id, what the job returned
+    restarted = Signal(int, str)         # position, reason
 
-    def __init__(self, device: str) -> None:
+    def __init__(self, device: str, make_engine: EngineFactory) -> None:
         super().__init__()
         self.device = device
+        self.make_engine = make_engine
         self.player: Player | None = None
         self.cancel_event = threading.Event()
+        self.focus: tuple[str, ...] = ()
+
+    def _player(self) -> Player:
+        if self.player is None:
+            try:
+                engine = self.make_engine(self.device, self.restarted.emit)
+            except Exception:
+                # A device that is gone (a remembered GPU): the CPU always works.
+                engine = self.make_engine("cpu", self.restarted.emit)
+            self.player = Player(engine=engine)
+        return self.player
 
     @Slot(int, object)
     def execute(self, job_id: int, job: Job) -> None:
-        if self.player is None:
-            self.player = Player(device=self.device)
         problem = ""
         try:
-            job(self.player, self.cancel_event.is_set, self.progress.emit)
-        except Cancelled:
-            problem = "cancelled"
+            player = self._player()
+            player.focus = self.focus
+            value = job(player, self.cancel_event.is_set, self.progress.emit)
+            self.result.emit(job_id, value)
+        except Cancelled as exc:
+            problem = "cancelled" if str(exc) == "cancelled" else f"cancelled: {exc}"
+        except EngineCrashed as exc:
+            problem = f"crashed: {exc.position}: {exc.reason}"
         except LanguageError as exc:
+            problem = str(exc)
+        except EngineError as exc:
             problem = str(exc)
         except Exception:  # a bug must not take the window down: report it as content
             problem = "TensorLab hit an internal error:\n" + traceback.format_exc(limit=4)
         self.cancel_event.clear()
-        self.done.emit(job_id, self.player.state(), problem)
+        state = self.player.state() if self.player is not None else None
+        self.done.emit(job_id, state, problem)
+
+    def stop(self) -> None:
+        if self.player is not None:
+            self.player.close()
+            self.player = None
 
 
 class LabController(QObject):
-    """Owns the worker thread; the window's actions call its methods."""
+    """Owns the worker thread and, through it, the worker process; the window's actions call it."""
 
     stateChanged = Signal(object)        # PlayerState
     busyChanged = Signal(bool)
     progressChanged = Signal(int, int)
-    problem = Signal(str)                # a message for the user (rejected line, cancel, internal error)
+    problem = Signal(str)                # a message for the user (rejected line, cancel, crash, internal error)
+    graphReady = Signal(int, str, object)   # position, name, GraphInfo | None
+    jobFinished = Signal(str, object, str)  # job name, result (None on failure), problem
     _submit = Signal(int, object)
 
-    def __init__(self, device: str = "cpu", parent: QObject | None = None) -> None:
+    def __init__(self, device: str = "cpu", parent: QObject | None = None,
+                 make_engine: EngineFactory | None = None) -> None:
         super().__init__(parent)
         self._thread = QThread(self)
         self._thread.setObjectName("tensorlab-worker")
-        self._worker = _Worker(device)
+        self._worker = _Worker(device, make_engine or process_engine_factory())
         self._worker.moveToThread(self._thread)
         self._submit.connect(self._worker.execute)
         self._worker.done.connect(self._on_done)
+        self._worker.result.connect(self._on_result)
         self._worker.progress.connect(self.progressChanged)
         self._thread.start()
         self._next_id = 0
         self._pending: set[int] = set()
-        self._state = PlayerState(None, (), 0, (), device)
+        self._callbacks: dict[int, Callable[[Any], None]] = {}
+        self._quiet: set[int] = set()          # jobs that change no state (graph reads)
+        self._jobs_named: dict[int, str] = {}  # job id -> registered job name
+        self._state = PlayerState(None, (), 0, (), device, (device,))
+        self._closed = False
 
     # -- state -----------------------------------------------------------------
     @property
@@ -86,18 +137,23 @@ class LabController(QObject):
         """True while a job is queued or running."""
         return bool(self._pending)
 
+    @property
+    def restarted(self) -> Signal:
+        """(position, reason) when a new worker process took over."""
+        return self._worker.restarted
+
     # -- actions ---------------------------------------------------------------
-    def load_lesson(self, lesson: Lesson | None) -> None:
-        """Open ``lesson`` at position 0 (None: an empty scratch program)."""
-        self._run(lambda p, c, r: p.load(lesson))
+    def load_lesson(self, lesson: Lesson | None, program: list[ProgramStep] | None = None) -> None:
+        """Open ``lesson`` at position 0 (None: an empty scratch program); ``program`` restores saved steps."""
+        self._run(lambda p, c, r: p.load(lesson, program))
 
     def step_forward(self) -> None:
         """Run the next step."""
         if self._state.position < len(self._state.program):
-            self._run(lambda p, c, r: p.forward())
+            self._run(lambda p, c, r: p.go_to(p.position + 1, c, r))
 
     def step_back(self) -> None:
-        """Show the state one step earlier at once, and replay to it in the worker."""
+        """Show the state one step earlier at once, and restore it in the worker."""
         if self._state.position > 0:
             self.go_to(self._state.position - 1)
 
@@ -108,7 +164,7 @@ class LabController(QObject):
         self._run(lambda p, c, r: p.go_to(position, c, r))
 
     def run_to_end(self) -> None:
-        """Run every remaining step (cancellable between steps)."""
+        """Run every remaining step (cancellable)."""
         self._run(lambda p, c, r: p.go_to(len(p.program), c, r))
 
     def reset(self) -> None:
@@ -118,6 +174,19 @@ class LabController(QObject):
     def set_device(self, device: str) -> None:
         """Replay to the same position on ``device``."""
         self._run(lambda p, c, r: p.set_device(device, c, r))
+
+    def set_focus(self, name: str | None) -> None:
+        """The tensor whose autograd graph every step's snapshot reads (the selected one)."""
+        self._worker.focus = () if name is None else (name,)
+
+    def request_graph(self, name: str) -> None:
+        """Read the graph behind ``name`` at the current position; graphReady brings it."""
+        position = self._state.position
+
+        def job(p: Player, c: Callable[[], bool], r: Callable[[int, int], None]) -> Any:
+            return p.graph(name) if p.position == position else None
+
+        self._run(job, lambda graph: self.graphReady.emit(position, name, graph), quiet=True)
 
     def submit(self, code: str) -> str | None:
         """Insert a user's statement at the current position and run it.
@@ -136,10 +205,18 @@ class LabController(QObject):
 
     def remove_step(self, index: int) -> None:
         """Remove a step the user added."""
-        self._run(lambda p, c, r: p.remove(index))
+        self._run(lambda p, c, r: p.remove(index, c, r))
+
+    def run_job(self, name: str, params: dict[str, Any]) -> None:
+        """Run a registered job (measure, copies) in the worker; jobFinished brings its result."""
+        def job(p: Player, c: Callable[[], bool], r: Callable[[int, int], None]) -> Any:
+            return p.engine.job(name, params, c, r)
+
+        job_id = self._run(job, lambda value: self.jobFinished.emit(name, value, ""))
+        self._jobs_named[job_id] = name
 
     def cancel(self) -> None:
-        """Ask a running replay to stop at the next step boundary."""
+        """Stop what runs: between steps, or by ending the worker if a step does not stop at once."""
         if self.busy:
             self._worker.cancel_event.set()
 
@@ -154,26 +231,50 @@ class LabController(QObject):
         return not self.busy
 
     def shutdown(self) -> None:
-        """Stop the worker thread (when the window closes)."""
+        """Stop the worker thread and process (when the window closes); a running step is ended."""
+        if self._closed:
+            return
+        self._closed = True
         self._worker.cancel_event.set()
         self._thread.quit()
-        # Wait for a step still running: a step is bounded by the size limits, and a
-        # QThread destroyed while running would abort the process.
+        # A running step notices the cancel and ends its worker process within a second.
         self._thread.wait()
+        self._worker.stop()
 
     # -- plumbing --------------------------------------------------------------
-    def _run(self, job: Job) -> None:
+    def _run(self, job: Job, on_result: Callable[[Any], None] | None = None, quiet: bool = False) -> int:
         self._next_id += 1
-        was_busy = self.busy
-        self._pending.add(self._next_id)
-        if not was_busy:
-            self.busyChanged.emit(True)
-        self._submit.emit(self._next_id, job)
+        job_id = self._next_id
+        if on_result is not None:
+            self._callbacks[job_id] = on_result
+        if quiet:
+            self._quiet.add(job_id)
+        else:
+            was_busy = self.busy
+            self._pending.add(job_id)
+            if not was_busy:
+                self.busyChanged.emit(True)
+        self._submit.emit(job_id, job)
+        return job_id
+
+    @Slot(int, object)
+    def _on_result(self, job_id: int, value: Any) -> None:
+        callback = self._callbacks.pop(job_id, None)
+        if callback is not None:
+            callback(value)
 
     @Slot(int, object, str)
-    def _on_done(self, job_id: int, state: PlayerState, problem: str) -> None:
+    def _on_done(self, job_id: int, state: PlayerState | None, problem: str) -> None:
+        self._callbacks.pop(job_id, None)
+        if job_id in self._quiet:
+            self._quiet.discard(job_id)
+            return
+        name = self._jobs_named.pop(job_id, None)
+        if name is not None and problem:
+            self.jobFinished.emit(name, None, problem)
         self._pending.discard(job_id)
-        self._set_state(state)
+        if state is not None:
+            self._set_state(state)
         if problem:
             self.problem.emit(problem)
         if not self._pending:

@@ -12,8 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsSimpleTextItem, QWidget
 
-from tensorlab.core.graph import GraphInfo, SavedTensor
-from tensorlab.core.inspect import TensorInfo
+from tensorlab.core.snapshot import GraphInfo, SavedTensor, TensorInfo
 from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import MUTED
 from tensorlab.ui.scene_view import SceneView
@@ -64,11 +63,19 @@ class GraphView(SceneView):
         self.i18n.on_change(self._draw)
         self.setBackgroundBrush(QBrush(QColor("#ffffff")))
         self.info: TensorInfo | None = None
+        self.graph: GraphInfo | None = None
 
     def show_tensor(self, info: TensorInfo | None) -> None:
         """Draw the graph behind ``info`` (or say why there is none)."""
         self.info = info
+        self.graph = None if info is None else info.graph
         self._draw()
+
+    def show_graph(self, name: str, graph: GraphInfo) -> None:
+        """The graph behind the shown tensor, read for it after the snapshot."""
+        if self.info is not None and self.info.name == name:
+            self.graph = graph
+            self._draw()
 
     def _draw(self) -> None:
         scene = self.scene()
@@ -77,9 +84,11 @@ class GraphView(SceneView):
         if info is None:
             self._text(tr("Select a tensor to see its autograd graph."), size=11, color=MUTED)
             return
-        graph = info.graph
+        graph = self.graph
         if graph is None:
-            if info.grad_fn == "Invalid":
+            if info.grad_fn not in (None, "Invalid"):
+                message = tr("Reading the graph behind {name}…").format(name=info.name)
+            elif info.grad_fn == "Invalid":
                 message = tr("{name}'s grad_fn is Invalid: torch refuses to report it because\n"
                              "its base was changed in place after split/unbind/chunk.").format(name=info.name)
             elif info.requires_grad and info.is_leaf:

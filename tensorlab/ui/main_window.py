@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 )
 
 from tensorlab import __version__
-from tensorlab.core.devices import available_devices
 from tensorlab.core.export import script_from_code
 from tensorlab.core.lessons import Lesson, LessonError, load_lesson, save_lesson
 from tensorlab.core.player import PlayerState
@@ -64,6 +63,7 @@ class MainWindow(QMainWindow):
         controller.busyChanged.connect(self._busy_changed)
         controller.progressChanged.connect(self._progress)
         controller.problem.connect(self._problem)
+        controller.graphReady.connect(self._graph_ready)
         self.statusBar().showMessage(tr("Ready"))
         self.i18n.on_change(self._language_changed)
         self.show_state(controller.state)
@@ -182,7 +182,7 @@ class MainWindow(QMainWindow):
         self.device_picker = QComboBox()
         self.device_picker.setObjectName("devicePicker")
         self.device_picker.setAccessibleName("Device")
-        self.device_picker.addItems(available_devices())
+        self.device_picker.addItems(list(self.controller.state.devices))
         self.device_picker.setCurrentText(self.controller.state.device)
         self.device_picker.activated.connect(lambda _: self.controller.set_device(self.device_picker.currentText()))
         bar.addWidget(self.device_picker)
@@ -268,6 +268,11 @@ class MainWindow(QMainWindow):
         index = self.lesson_picker.findData(key)
         if index >= 0 and index != self.lesson_picker.currentIndex():
             self.lesson_picker.setCurrentIndex(index)
+        devices = [self.device_picker.itemText(i) for i in range(self.device_picker.count())]
+        if devices != list(state.devices):
+            # The worker says which devices exist (the window never asks torch itself).
+            self.device_picker.clear()
+            self.device_picker.addItems(list(state.devices))
         if self.device_picker.currentText() != state.device:
             self.device_picker.setCurrentText(state.device)
         self._update_enabled()
@@ -279,6 +284,14 @@ class MainWindow(QMainWindow):
         self.values_view.show_tensor(info, index)
         self.graph_view.show_tensor(info)
         self.storage_map.select(info.name if info is not None else None)
+        self.controller.set_focus(info.name if info is not None else None)
+        if info is not None and info.graph is None and info.grad_fn not in (None, "Invalid"):
+            # Graphs are read where they are needed: ask the worker for this one.
+            self.controller.request_graph(info.name)
+
+    def _graph_ready(self, position: int, name: str, graph: object) -> None:
+        if position == self.controller.state.position and self.table.selected == name and graph is not None:
+            self.graph_view.show_graph(name, graph)
 
     def _update_enabled(self) -> None:
         state = self.controller.state

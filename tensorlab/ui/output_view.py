@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from tensorlab.core.explain import Explanation
-from tensorlab.core.session import StepResult
+from tensorlab.core.results import StepResult
 from tensorlab.ui.html import escape, inline_code
 from tensorlab.ui.i18n import Texts, current_language, tr
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorlab.core.inspect import Snapshot, StorageInfo, TensorInfo, covered_cells
+from tensorlab.core.snapshot import Snapshot, StorageInfo, TensorInfo, covered_cells
 from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import CHANGED, MUTED, format_value, tensor_color
 from tensorlab.ui.scene_view import SceneView

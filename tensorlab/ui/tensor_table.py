@@ -16,7 +16,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from tensorlab.core.inspect import Snapshot, TensorInfo, to_plain
+from tensorlab.core.snapshot import Snapshot, TensorInfo, to_plain
 from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import CHANGED, tensor_color
 

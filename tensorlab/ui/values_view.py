@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
 
-from tensorlab.core.inspect import TensorInfo  # noqa: E402
+from tensorlab.core.snapshot import TensorInfo  # noqa: E402
 from tensorlab.ui.i18n import Texts, tr  # noqa: E402
 from tensorlab.ui.palette import format_value, tensor_color  # noqa: E402
 

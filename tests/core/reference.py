@@ -37,10 +37,36 @@ def _values(t: torch.Tensor) -> Any:
     return _plain(d.tolist())
 
 
-def describe(namespace: dict[str, Any]) -> dict[str, Any]:
+class StorageLabels:
+    """Storage ids as contract 3 gives them: numbered in order of first appearance in the
+    program, and kept by a storage for as long as some name views it."""
+
+    def __init__(self) -> None:
+        self.live: dict[tuple, str] = {}
+        self.count = 0
+
+    def step(self) -> dict[tuple, str]:
+        """A fresh table for one snapshot; call :meth:`done` with it afterwards."""
+        return {}
+
+    def label(self, seen: dict[tuple, str], key: tuple) -> str:
+        if key not in seen:
+            if key in self.live:
+                seen[key] = self.live[key]
+            else:
+                seen[key] = f"S{self.count}"
+                self.count += 1
+        return seen[key]
+
+    def done(self, seen: dict[tuple, str]) -> None:
+        self.live = dict(seen)
+
+
+def describe(namespace: dict[str, Any], labels: StorageLabels | None = None) -> dict[str, Any]:
     """Every tensor name's facts, read directly from torch."""
     tensors: dict[str, Any] = {}
-    storages: dict[tuple, str] = {}
+    labels = labels or StorageLabels()
+    storages = labels.step()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, t in namespace.items():
@@ -48,7 +74,7 @@ def describe(namespace: dict[str, Any]) -> dict[str, Any]:
                 continue
             storage = t.untyped_storage()
             key = (str(t.device), storage.data_ptr()) if storage.nbytes() else ("empty", id(t))
-            sid = storages.setdefault(key, f"S{len(storages)}")
+            sid = labels.label(storages, key)
             try:
                 grad_fn = t.grad_fn
                 grad_fn_name = None if grad_fn is None else type(grad_fn).__name__
@@ -73,6 +99,7 @@ def describe(namespace: dict[str, Any]) -> dict[str, Any]:
                 "storage_offset": t.storage_offset(),
                 "stride": list(t.stride()),
             }
+    labels.done(storages)
     return tensors
 
 
@@ -81,6 +108,7 @@ def run_plain(codes: list[str]) -> list[dict[str, Any]]:
     namespace: dict[str, Any] = {}
     glb = {"torch": torch, "copy": copy}
     torch.manual_seed(0)
+    labels = StorageLabels()
     steps = []
     for code in codes:
         out = io.StringIO()
@@ -101,7 +129,7 @@ def run_plain(codes: list[str]) -> list[dict[str, Any]]:
             "error": error,
             "warnings": [str(w.message) for w in caught],
             "output": out.getvalue(),
-            "tensors": describe(namespace),
+            "tensors": describe(namespace, labels),
             "others": {k: {"type": type(v).__name__, "repr": repr(v)} for k, v in namespace.items()
                        if not isinstance(v, torch.Tensor)},
         })

@@ -300,6 +300,8 @@ def test_values_and_graph_panels_show_the_selected_tensor(window, qtbot):
     assert window.values_view.values_plot.labels == ["1.0"] * 5
     assert window.values_view.grad_plot.labels == ["5.0"] * 5
     window.table.select_name("sum")
+    # The graph is read from the worker for the selected tensor.
+    qtbot.waitUntil(lambda: "SumBackward0" in " ".join(window.graph_view.texts()), timeout=10_000)
     texts = " ".join(window.graph_view.texts())
     assert "SumBackward0" in texts and "CloneBackward0" in texts and "x.grad" in texts
     window.table.select_name("x")

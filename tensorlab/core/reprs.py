@@ -1,0 +1,128 @@
+"""Bounded text of any value: never builds more than a fixed number of characters.
+
+``repr(["a" * 10**6] * 10**6)`` would build a terabyte-long string before anyone
+could cut it. These functions write containers piece by piece and stop at the
+budget, and describe values whose own repr is unbounded (storages, huge ints).
+For the small values lessons use, the text equals Python's and torch's own.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+__all__ = ["bounded_repr", "bounded_str"]
+
+_MAX_DEPTH = 32
+_ELLIPSIS = " ..."
+
+
+class _Budget(Exception):
+    """The text reached its budget."""
+
+
+class _Writer:
+    def __init__(self, budget: int) -> None:
+        self.parts: list[str] = []
+        self.left = budget
+        self.cut = False
+
+    def write(self, text: str) -> None:
+        if len(text) > self.left:
+            self.parts.append(text[: max(self.left, 0)])
+            self.left = 0
+            self.cut = True
+            raise _Budget
+        self.parts.append(text)
+        self.left -= len(text)
+
+    def text(self) -> str:
+        return "".join(self.parts) + (_ELLIPSIS if self.cut else "")
+
+
+def _int_text(value: int) -> str:
+    bits = value.bit_length()
+    if bits > 10_000:
+        # Python refuses to print ints over 4300 digits; say how big it is instead.
+        return f"<int of {bits:,} bits>"
+    try:
+        return repr(value)
+    except ValueError:
+        return f"<int of {bits:,} bits>"
+
+
+def _atom(value: Any, budget: int) -> str:
+    """The repr of a value that is not a list or tuple, computed within ``budget`` where it can be."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        return _int_text(value)
+    if isinstance(value, str):
+        return repr(value[: budget + 1])
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        if isinstance(value, (torch.UntypedStorage, torch.TypedStorage)):
+            nbytes = value.nbytes()
+            if nbytes > 1024:
+                # A storage's repr lists every element.
+                return f"<{type(value).__name__} of {nbytes:,} bytes on {value.device}>"
+    try:
+        return repr(value)  # tensors and arrays summarise themselves above 1000 elements
+    except Exception as exc:  # a repr that raises is still shown, never crashes
+        return f"<{type(value).__name__}: repr failed: {exc}>"
+
+
+def _write(value: Any, out: _Writer, depth: int, active: set[int], as_str: bool) -> None:
+    # Plain lists and tuples only: torch.Size and named tuples keep their own repr.
+    if type(value) in (list, tuple):
+        if id(value) in active:
+            out.write("[...]" if isinstance(value, list) else "(...)")
+            return
+        if depth >= _MAX_DEPTH:
+            out.write("[...]" if isinstance(value, list) else "(...)")
+            return
+        active.add(id(value))
+        try:
+            opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
+            out.write(opening)
+            for i, item in enumerate(value):
+                if i:
+                    out.write(", ")
+                _write(item, out, depth + 1, active, False)
+            if isinstance(value, tuple) and len(value) == 1:
+                out.write(",")
+            out.write(closing)
+        finally:
+            active.discard(id(value))
+        return
+    if as_str and isinstance(value, str):
+        out.write(value[: out.left + 1])
+        return
+    if as_str:
+        try:
+            text = str(value) if not isinstance(value, int) or isinstance(value, bool) else _int_text(value)
+        except Exception as exc:
+            text = f"<{type(value).__name__}: str failed: {exc}>"
+        out.write(text)
+        return
+    out.write(_atom(value, out.left))
+
+
+def bounded_repr(value: Any, budget: int = 2_000) -> str:
+    """``repr(value)``, cut to ``budget`` characters (then " ...") without building more."""
+    out = _Writer(budget)
+    try:
+        _write(value, out, 0, set(), False)
+    except _Budget:
+        pass
+    return out.text()
+
+
+def bounded_str(value: Any, budget: int = 2_000) -> str:
+    """``str(value)`` as ``print`` writes it, cut to ``budget`` characters without building more."""
+    out = _Writer(budget)
+    try:
+        _write(value, out, 0, set(), True)
+    except _Budget:
+        pass
+    return out.text()

@@ -1,0 +1,317 @@
+"""The session in a worker process: what the window and ``tensorlab run`` talk to.
+
+:class:`ProcessEngine` starts the worker from a fork server that imported torch
+once (so restarts take milliseconds), sends it one request at a time and reads
+plain data back (:mod:`tensorlab.core.wire`). It never imports torch itself.
+
+- **Cancel**: a shared flag the worker polls between steps; a step that does not
+  stop within :data:`KILL_AFTER` seconds is ended by killing the worker.
+- **Crash**: when the worker dies (a native crash, an out-of-memory kill), a
+  new one replays to the last position known to be good, and the request raises
+  :class:`~tensorlab.core.engine.EngineCrashed`.
+- **Time**: an optional limit per request; a step over it is killed like a crash
+  (``kind`` "WorkerTimeout").
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tensorlab.core.devices import DeviceError
+from tensorlab.core.engine import NEVER, Cancelled, EngineCrashed, EngineError, Progress
+from tensorlab.core.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.results import StepResult
+from tensorlab.core.snapshot import GraphInfo
+from tensorlab.core.wire import InfoReceiver
+
+__all__ = ["ProcessEngine", "prestart", "KILL_AFTER"]
+
+KILL_AFTER = 0.5        # seconds a cancelled step may take to stop before its worker is killed
+_POLL = 0.02
+_MAIN = "tensorlab.core.worker_main"
+
+_context_lock = threading.Lock()
+_context: Any = None
+
+
+def _mp_context() -> Any:
+    """The multiprocessing context: a fork server with torch preloaded where there is one."""
+    global _context
+    with _context_lock:
+        if _context is None:
+            if "forkserver" in multiprocessing.get_all_start_methods():
+                _context = multiprocessing.get_context("forkserver")
+                _context.set_forkserver_preload([_MAIN])
+            else:  # pragma: no cover - Windows
+                _context = multiprocessing.get_context("spawn")
+        return _context
+
+
+def prestart() -> None:
+    """Start the fork server now, so torch loads there while the window builds itself."""
+    context = _mp_context()
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+def _signal_name(code: int | None) -> str:
+    if code is None:
+        return "it stopped answering"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        if -code == signal.SIGKILL:
+            return f"the worker was killed ({name}; most often the system ran out of memory)"
+        return f"PyTorch crashed ({name})"
+    return f"the worker exited with status {code}"
+
+
+class ProcessEngine:
+    """An engine whose session lives in a worker process (see the module docstring).
+
+    ``on_restart(position, reason)`` is called (from the calling thread) when a
+    new worker took over, before the request that met the crash raises.
+    """
+
+    def __init__(self, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
+                 memory_limit: int | None = None, time_limit: float | None = None,
+                 on_restart: Callable[[int, str], None] | None = None) -> None:
+        self.limits = limits
+        self.memory_limit = memory_limit
+        self.time_limit = time_limit
+        self.device = device
+        self.devices: tuple[str, ...] = ("cpu",)
+        self.info: dict[str, Any] = {}
+        self.on_restart = on_restart
+        self._receiver = InfoReceiver()
+        self._process: Any = None
+        self._conn: Any = None
+        self._flag: Any = None
+        # What a new worker must replay to stand where the old one stood.
+        self._codes: list[str] = []
+        self._results: list[StepResult] = []
+        self.restarts = 0
+        self._start()
+
+    # -- process -----------------------------------------------------------------
+    def _start(self) -> None:
+        context = _mp_context()
+        parent, child = context.Pipe(duplex=True)
+        self._flag = context.Value("b", 0, lock=False)
+        process = context.Process(target=_serve, args=(child, self._flag, self.device, self.limits,
+                                                       self.memory_limit),
+                                  name="tensorlab-worker", daemon=True)
+        process.start()
+        child.close()
+        self._process, self._conn = process, parent
+        self._receiver.clear()
+        try:
+            kind, payload = self._read(None, NEVER, None)
+        except _Died:
+            self._kill()
+            raise EngineError("the worker process could not start") from None
+        if kind == "baddevice":
+            self._kill()
+            raise DeviceError(payload)
+        if kind != "ok":
+            self._kill()
+            raise EngineError(f"the worker could not start:\n{payload}")
+        self.info = dict(payload)
+        self.devices = tuple(payload["devices"])
+        self.device = payload["device"]
+
+    def _kill(self) -> None:
+        process, conn = self._process, self._conn
+        self._process = self._conn = None
+        if conn is not None:
+            conn.close()
+        if process is not None and process.is_alive():
+            process.kill()
+        if process is not None:
+            process.join(timeout=5)
+
+    @property
+    def pid(self) -> int | None:
+        """The worker's process id (for tests and tools)."""
+        return None if self._process is None else self._process.pid
+
+    @property
+    def position(self) -> int:
+        return len(self._codes)
+
+    # -- requests ----------------------------------------------------------------
+    def _read(self, timeout: float | None, cancelled: Callable[[], bool],
+              progress: Progress | None) -> tuple[str, Any]:
+        """The next answer: ("ok" | "failed" | "cancelled", payload); progress on the way.
+
+        Raises _Died when the worker dies, stops answering after a cancel, or runs
+        over ``timeout``.
+        """
+        started = time.monotonic()
+        cancel_asked: float | None = None
+        conn = self._conn
+        while True:
+            try:
+                ready = conn.poll(_POLL)
+            except (OSError, EOFError):
+                raise _Died("crash") from None
+            if ready:
+                try:
+                    data = conn.recv_bytes()
+                except (OSError, EOFError):
+                    raise _Died("crash") from None
+                kind, payload = self._receiver.loads(data)
+                if kind == "progress":
+                    if progress is not None:
+                        progress(*payload)
+                    continue
+                if kind == "ready":
+                    return "ok", payload
+                return kind, payload
+            if self._process is not None and not self._process.is_alive():
+                # Read what it said before it died, then report the death.
+                if conn.poll(0):
+                    continue
+                raise _Died("crash")
+            now = time.monotonic()
+            if cancel_asked is None and cancelled():
+                cancel_asked = now
+                self._flag.value = 1
+            if cancel_asked is not None and now - cancel_asked > KILL_AFTER:
+                raise _Died("cancel")
+            if timeout is not None and now - started > timeout:
+                raise _Died("timeout")
+
+    def _request(self, command: str, arguments: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
+                 progress: Progress | None = None, timeout: float | None = None) -> Any:
+        if self._conn is None:
+            self._revive("the worker was stopped")
+        self._flag.value = 0
+        try:
+            self._conn.send((command, arguments))
+            kind, payload = self._read(timeout if timeout is not None else self.time_limit, cancelled, progress)
+        except (OSError, EOFError, BrokenPipeError):
+            kind, payload = "died", _Died("crash")
+        except _Died as died:
+            kind, payload = "died", died
+        if kind == "ok":
+            return payload
+        if kind == "cancelled":
+            raise Cancelled(payload)
+        if kind == "died":
+            return self._after_death(payload, command)
+        raise EngineError(f"TensorLab's worker hit an internal error:\n{payload}")
+
+    def _after_death(self, died: _Died, command: str) -> Any:
+        exitcode = None
+        if self._process is not None:
+            self._process.join(timeout=0.2 if died.why == "crash" else 0)
+            exitcode = self._process.exitcode
+        self._kill()
+        if died.why == "cancel":
+            reason, kind = "the step was stopped (it did not finish in time after Esc)", "Cancelled"
+        elif died.why == "timeout":
+            reason, kind = f"the step ran longer than {self.time_limit:g} s and was stopped", "WorkerTimeout"
+        else:
+            reason, kind = _signal_name(exitcode), "WorkerCrash"
+        position = self._revive(reason)
+        if kind == "Cancelled":
+            raise Cancelled(position, reason)
+        raise EngineCrashed(position, reason, kind)
+
+    def _revive(self, reason: str) -> int:
+        """Start a new worker and replay it to the last position known to be good."""
+        self.restarts += 1
+        self._start()
+        codes, results = self._codes, self._results
+        if codes:
+            self._conn.send(("restore", {"codes": list(codes), "results": list(results)}))
+            try:
+                kind, payload = self._read(None, NEVER, None)
+            except _Died:
+                # Replaying what ran before cannot crash in a fresh worker; if it does, start empty.
+                self._kill()
+                self._start()
+                self._codes, self._results = [], []
+                kind = "ok"
+            if kind != "ok":
+                self._codes, self._results = [], []
+        if self.on_restart is not None:
+            self.on_restart(len(self._codes), reason)
+        return len(self._codes)
+
+    # -- the engine interface ----------------------------------------------------------
+    def reset(self) -> None:
+        self._request("reset", {})
+        self._codes, self._results = [], []
+
+    def run(self, code: str, focus: Sequence[str] = ()) -> StepResult:
+        result = self._request("run", {"code": code, "focus": tuple(focus)})
+        self._codes.append(code)
+        self._results.append(result)
+        return result
+
+    def restore(self, codes: Sequence[str], results: Sequence[StepResult],
+                cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> None:
+        codes, results = list(codes), list(results)
+        # The worker keeps the results it made; send them only when it never saw these steps.
+        mine = self._codes[: len(codes)] == codes[: len(self._codes)]
+        try:
+            position = self._request("restore", {"codes": codes, "results": None if mine else results},
+                                     cancelled, progress)
+        except Cancelled as exc:
+            done = exc.position or 0
+            self._codes, self._results = codes[:done], results[:done]
+            raise
+        self._codes, self._results = codes[:position], results[:position]
+
+    def graph(self, name: str) -> GraphInfo | None:
+        return self._request("graph", {"name": name})
+
+    def set_device(self, device: str) -> None:
+        self._kill()
+        self.device = device
+        self._codes, self._results = [], []
+        self._start()
+
+    def job(self, name: str, params: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
+            progress: Progress | None = None) -> Any:
+        return self._request("job", {"name": name, "params": params}, cancelled, progress)
+
+    def close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.send(("exit", {}))
+            except (OSError, BrokenPipeError):
+                pass
+        process = self._process
+        if process is not None:
+            process.join(timeout=0.3)
+        self._kill()
+
+
+class _Died(Exception):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def _serve(conn: Any, flag: Any, device: str, limits: Limits, memory_limit: int | None) -> None:
+    # Imported here: the parent never loads torch; the fork server already has this module.
+    from tensorlab.core.worker_main import serve
+
+    serve(conn, flag, device, limits, memory_limit)
+
+
+if sys.platform == "win32":  # pragma: no cover
+    KILL_AFTER = 1.0
