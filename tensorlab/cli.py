@@ -57,7 +57,7 @@ def _run(args: argparse.Namespace) -> int:
     from tensorlab.core.engine import EngineError
     from tensorlab.core.lessons import LessonError, find_lesson
     from tensorlab.core.limits import DEFAULT_LIMITS, parse_size, session_memory_limit
-    from tensorlab.core.runner import lesson_json, run_lesson
+    from tensorlab.core.runner import iter_lesson, write_lesson_json
     from tensorlab.core.transcript import transcript
 
     try:
@@ -81,14 +81,13 @@ def _run(args: argparse.Namespace) -> int:
     except EngineError as exc:
         return _fail(f"the worker process could not start: {exc}")
     try:
-        results = run_lesson(lesson, device, limits, engine=engine, time_limit=args.time_limit)
+        results = iter_lesson(lesson, device, limits, engine=engine, time_limit=args.time_limit)
+        if args.json:
+            write_lesson_json(lesson, device, results, sys.stdout)
+        else:
+            sys.stdout.write(transcript(lesson, device, list(results), color=sys.stdout.isatty()))
     finally:
         engine.close()
-    if args.json:
-        json.dump(lesson_json(lesson, device, results), sys.stdout, ensure_ascii=False, allow_nan=False)
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.write(transcript(lesson, device, results, color=sys.stdout.isatty()))
     return 0
 
 

@@ -362,6 +362,10 @@ or press → to run the lesson's first step.</source>
         <translation>TensorLab 레슨 (*.toml)</translation>
     </message>
     <message>
+        <source>TensorLab noticed</source>
+        <translation>TensorLab이 알아챈 점</translation>
+    </message>
+    <message>
         <source>Tensors</source>
         <translation>텐서</translation>
     </message>

@@ -18,16 +18,9 @@ from typing import Any
 import torch
 
 from tensorlab.core import allowlist as allow
+from tensorlab.core.guard import Guard
 from tensorlab.core.language import dotted
-from tensorlab.core.limits import (
-    LimitError,
-    Limits,
-    broadcast_numel,
-    check_numel,
-    factory_numel,
-    matmul_numel,
-    new_factory_numel,
-)
+from tensorlab.core.limits import Limits
 from tensorlab.core.reprs import bounded_str
 
 __all__ = ["Interpreter", "TensorLabError", "NO_VALUE"]
@@ -62,18 +55,6 @@ _COMPARE: dict[type, Callable[[Any, Any], Any]] = {
     ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
     ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
 }
-
-# Methods and functions that make no new elements: exempt from the operand size check,
-# so that a huge `expand` view can still be sliced, queried and detached.
-_NO_ALLOCATION = allow.VIEW_METHODS | allow.QUERY_METHODS | frozenset(
-    {"detach", "detach_", "requires_grad_", "retain_grad", "register_hook", "item",
-     "is_tensor", "manual_seed", "equal", "broadcast_shapes", "view_as_real", "view_as_complex"}
-)
-_ELEMENTWISE = frozenset(
-    {"add", "sub", "mul", "div", "pow", "add_", "sub_", "mul_", "div_", "pow_", "masked_fill",
-     "masked_fill_", "allclose"}
-)
-
 
 def _allowed_on(obj: object) -> frozenset[str]:
     """The attribute names TensorLab may read on ``obj``, by its type."""
@@ -117,17 +98,6 @@ def _type_name(obj: object) -> str:
     return type(obj).__name__
 
 
-def _tensors_in(values: object) -> list[torch.Tensor]:
-    """Tensors among call arguments (one level into lists and tuples)."""
-    found = []
-    for value in values:  # type: ignore[attr-defined]
-        if isinstance(value, torch.Tensor):
-            found.append(value)
-        elif isinstance(value, (list, tuple)):
-            found.extend(v for v in value if isinstance(v, torch.Tensor))
-    return found
-
-
 class Interpreter:
     """Executes statements of the subset against a namespace of user names."""
 
@@ -136,6 +106,12 @@ class Interpreter:
         self.limits = limits
         self.write = write
         self._builtins: dict[str, Callable[..., Any]] = {"print": self._print, "len": len, "id": id}
+        self.guard = Guard(namespace, limits, self._builtins.values())
+
+    def run(self, node: ast.stmt) -> Any:
+        """Run one top-level statement (a `with` block is one): its cost is counted from zero."""
+        self.guard.start()
+        return self.execute(node)
 
     # -- statements ------------------------------------------------------------
     def execute(self, node: ast.stmt) -> Any:
@@ -178,7 +154,9 @@ class Interpreter:
                 self.namespace[name] = item
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
-            operator.setitem(container, self.index(target.slice), value)
+            index = self.index(target.slice)
+            self.guard.subscript(container, index, value, assigning=True)
+            operator.setitem(container, index, value)
         elif isinstance(target, ast.Attribute):
             obj = self.evaluate(target.value)
             if not isinstance(obj, torch.Tensor) or target.attr not in allow.TENSOR_SETTABLE:
@@ -192,7 +170,7 @@ class Interpreter:
         if isinstance(node.target, ast.Name):
             current = self.lookup(node.target.id)
             value = self.evaluate(node.value)
-            self.check_binary(node.op, current, value)
+            self.guard.binary(node.op, current, value)
             self.namespace[node.target.id] = update(current, value)
             return
         target = node.target
@@ -200,8 +178,9 @@ class Interpreter:
         container = self.evaluate(target.value)
         index = self.index(target.slice)
         value = self.evaluate(node.value)
+        self.guard.subscript(container, index)
         current = operator.getitem(container, index)
-        self.check_binary(node.op, current, value)
+        self.guard.binary(node.op, current, value)
         operator.setitem(container, index, update(current, value))
 
     # -- expressions -----------------------------------------------------------
@@ -230,15 +209,18 @@ class Interpreter:
         if isinstance(node, ast.BinOp):
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)
-            self.check_binary(node.op, left, right)
+            self.guard.binary(node.op, left, right)
             return _BINARY[type(node.op)](left, right)
         if isinstance(node, ast.UnaryOp):
-            return _UNARY[type(node.op)](self.evaluate(node.operand))
+            operand = self.evaluate(node.operand)
+            self.guard.unary(operand)
+            return _UNARY[type(node.op)](operand)
         if isinstance(node, ast.Compare):
             left = self.evaluate(node.left)
             result: Any = True
             for op, comparator in zip(node.ops, node.comparators):
                 right = self.evaluate(comparator)
+                self.guard.compare(op, left, right)
                 result = _COMPARE[type(op)](left, right)
                 if len(node.ops) > 1 and not result:
                     return result
@@ -246,7 +228,9 @@ class Interpreter:
             return result
         if isinstance(node, ast.Subscript):
             container = self.evaluate(node.value)
-            return operator.getitem(container, self.index(node.slice))
+            index = self.index(node.slice)
+            self.guard.subscript(container, index)
+            return operator.getitem(container, index)
         if isinstance(node, ast.Call):
             return self.call(node)
         raise TensorLabError(f"`{type(node).__name__}` is not available in TensorLab")
@@ -293,86 +277,8 @@ class Interpreter:
                 function = getattr(owner, name)
         args = [self.evaluate(a) for a in node.args]
         kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords}
-        self.check_call(owner, name, args, kwargs)
+        self.guard.call(owner, name, args, kwargs)
         return function(*args, **kwargs)
-
-    # -- size checks -----------------------------------------------------------
-    def check_call(self, owner: Any, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
-        """Refuse a call whose operands or result would exceed the element limit."""
-        limits = self.limits
-        if owner == "torch":
-            try:
-                factory_numel(name, args, kwargs, limits)
-            except (TypeError, ValueError, IndexError, OverflowError):
-                pass  # torch reports its own error for arguments it cannot use
-        elif isinstance(owner, torch.Tensor):
-            try:
-                new_factory_numel(name, args, kwargs, limits)
-            except (TypeError, ValueError, IndexError, OverflowError):
-                pass
-        if name in _NO_ALLOCATION and owner != "copy":
-            return
-        operands = _tensors_in(args) + _tensors_in(kwargs.values())
-        if isinstance(owner, torch.Tensor):
-            operands.insert(0, owner)
-        for tensor in operands:
-            check_numel(tensor.numel(), limits, "an operand of this call")
-        if name in ("cat", "stack", "concat"):
-            check_numel(sum(t.numel() for t in operands), limits, f"torch.{name}(...)")
-        elif name in _ELEMENTWISE and len(operands) >= 2:
-            self._check_broadcast(operands)
-        elif name == "matmul" and len(operands) >= 2:
-            self._check_matmul(operands[0], operands[1])
-
-    def check_binary(self, op: ast.operator, left: Any, right: Any) -> None:
-        """Refuse Python arithmetic or tensor broadcasting that would be too large."""
-        limits = self.limits
-        if isinstance(left, torch.Tensor) or isinstance(right, torch.Tensor):
-            tensors = [t for t in (left, right) if isinstance(t, torch.Tensor)]
-            for tensor in tensors:
-                check_numel(tensor.numel(), limits, "an operand of this expression")
-            if len(tensors) == 2:
-                if isinstance(op, ast.MatMult):
-                    self._check_matmul(left, right)
-                else:
-                    self._check_broadcast(tensors)
-            return
-        ints = (isinstance(left, int) and not isinstance(left, bool),
-                isinstance(right, int) and not isinstance(right, bool))
-        if all(ints):
-            if isinstance(op, ast.Pow) and right > 0 and abs(left) > 1:
-                if right * left.bit_length() > limits.max_int_bits:
-                    raise LimitError("this power is too large a number for TensorLab")
-            elif isinstance(op, ast.Mult) and left.bit_length() + right.bit_length() > limits.max_int_bits:
-                raise LimitError("this product is too large a number for TensorLab")
-        sequences = (str, list, tuple, bytes)
-        if isinstance(op, ast.Mult):
-            for seq, count in ((left, right), (right, left)):
-                if isinstance(seq, sequences) and isinstance(count, int):
-                    if len(seq) * max(count, 0) > limits.max_sequence:
-                        raise LimitError(
-                            f"this would build a sequence of {len(seq) * count:,} items; "
-                            f"TensorLab allows at most {limits.max_sequence:,}"
-                        )
-        if isinstance(op, ast.Add) and isinstance(left, sequences) and isinstance(right, sequences):
-            if len(left) + len(right) > limits.max_sequence:
-                raise LimitError(f"this would build a sequence longer than {limits.max_sequence:,} items")
-
-    def _check_broadcast(self, tensors: list[torch.Tensor]) -> None:
-        try:
-            numel = broadcast_numel([tuple(t.shape) for t in tensors])
-        except ValueError:
-            return  # torch explains shapes that do not broadcast
-        check_numel(numel, self.limits, "the result")
-
-    def _check_matmul(self, a: torch.Tensor, b: Any) -> None:
-        if not isinstance(b, torch.Tensor):
-            return
-        try:
-            numel = matmul_numel(tuple(a.shape), tuple(b.shape))
-        except (ValueError, IndexError):
-            return
-        check_numel(numel, self.limits, "the product")
 
     # -- builtins --------------------------------------------------------------
     def _print(self, *values: Any, sep: str | None = " ", end: str | None = "\n") -> None:

@@ -41,7 +41,6 @@ class Limits:
         return replace(self, max_memory_bytes=limit)
 
 
-DEFAULT_LIMITS = Limits()
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.I)
 
@@ -199,3 +198,6 @@ def matmul_numel(a: Sequence[int], b: Sequence[int]) -> int:
     b2 = list(b) if len(b) > 1 else [b[0], 1]
     batch = broadcast_numel([a2[:-2], b2[:-2]])
     return batch * a2[-2] * b2[-1]
+
+
+DEFAULT_LIMITS = Limits(max_memory_bytes=session_memory_limit())

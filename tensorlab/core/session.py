@@ -23,6 +23,7 @@ from tensorlab.core.inspect import Inspector, clean_message
 from tensorlab.core.interpreter import NO_VALUE, Interpreter
 from tensorlab.core.language import Statement, check_names, parse_one
 from tensorlab.core.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.observations import hidden_writes
 from tensorlab.core.reprs import bounded_repr
 from tensorlab.core.results import ErrorInfo, StepResult, WarningInfo
 from tensorlab.core.snapshot import MAX_REPR, Snapshot
@@ -117,7 +118,7 @@ class Session:
             torch.set_warn_always(True)
             try:
                 with self._device_context():
-                    value = self._interpreter.execute(statement.node)
+                    value = self._interpreter.run(statement.node)
             except Exception as exc:  # every failure of a step is content, never a crash
                 error = exc
             finally:
@@ -143,6 +144,7 @@ class Session:
                         explain(str(w.message), w.category.__name__, history))
             for w in caught
         )
+        before = self.results[-1].snapshot if self.results else Snapshot()
         result = StepResult(
             index=len(self.results),
             code=statement.source,
@@ -152,6 +154,7 @@ class Session:
             value=_echo(value),
             snapshot=snapshot,
             seconds=seconds,
+            notes=hidden_writes(before, snapshot),
         )
         self._history.append(statement)
         self.results.append(result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 
@@ -13,6 +14,14 @@ __all__ = ["transcript", "tensor_table"]
 
 _COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn",
             "version", "storage", "grad")
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with terminal control characters shown as escapes (`\\x1b`), so output cannot drive the terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
 
 
 class _Style:
@@ -39,7 +48,7 @@ class _Style:
 
 
 def _short(value: object, width: int = 28) -> str:
-    text = str(value)
+    text = visible(str(value))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -68,32 +77,36 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
                width: int = 100) -> str:
     """The whole run as text: each step's code, note, output, warnings, error and tensors."""
     style = _Style(color)
-    out = [style.bold(f"{lesson.title}") + style.dim(f"  ({lesson.id}, on {device})")]
+    v = visible
+    out = [style.bold(v(lesson.title)) + style.dim(f"  ({lesson.id}, on {device})")]
     if lesson.summary:
-        out += textwrap.wrap(lesson.summary, width)
+        out += textwrap.wrap(v(lesson.summary), width)
     total = len(results)
     for result, step in zip(results, lesson.steps):
         out.append("")
-        code_lines = result.code.splitlines()
+        code_lines = v(result.code).splitlines() or [""]
         out.append(style.bold(f"[{result.index + 1}/{total}] ") + style.cyan(code_lines[0]))
         out += ["      " + style.cyan(line) for line in code_lines[1:]]
         if step.note:
-            out += textwrap.wrap(step.note, width, initial_indent="  ", subsequent_indent="  ")
+            out += textwrap.wrap(v(step.note), width, initial_indent="  ", subsequent_indent="  ")
         for line in result.output.splitlines():
-            out.append("  " + style.dim("│ ") + line)
+            out.append("  " + style.dim("│ ") + v(line))
         if result.value is not None:
-            out.append("  " + style.dim("→ ") + result.value)
+            out.append("  " + style.dim("→ ") + v(result.value))
         for warning in result.warnings:
-            out += textwrap.wrap(f"{warning.category}: {warning.message}", width,
+            out += textwrap.wrap(v(f"{warning.category}: {warning.message}"), width,
                                  initial_indent="  " + style.yellow("⚠ "), subsequent_indent="    ")
             if warning.explanation is not None:
-                out += textwrap.wrap(warning.explanation.as_text(), width,
+                out += textwrap.wrap(v(warning.explanation.as_text()), width,
                                      initial_indent="    ", subsequent_indent="    ")
+        for note in result.notes:
+            out += textwrap.wrap(v(note.as_text()), width, initial_indent="  " + style.cyan("ⓘ "),
+                                 subsequent_indent="    ")
         if result.error is not None:
-            out += textwrap.wrap(f"{result.error.type}: {result.error.message}", width,
+            out += textwrap.wrap(v(f"{result.error.type}: {result.error.message}"), width,
                                  initial_indent="  " + style.red("✗ "), subsequent_indent="    ")
             if result.error.explanation is not None:
-                out += textwrap.wrap(result.error.explanation.as_text(), width,
+                out += textwrap.wrap(v(result.error.explanation.as_text()), width,
                                      initial_indent="    ", subsequent_indent="    ")
         table = tensor_table(result.snapshot)
         if table:

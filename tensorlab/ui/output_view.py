@@ -61,6 +61,12 @@ class OutputView(QTextBrowser):
                 f"<p style='margin:2px 0'><b style='color:#e65100'>⚠ {escape(warning.category)}</b> "
                 f"<span style='font-family:monospace'>{escape(warning.message)}</span></p>"
                 f"{_explanation(warning.explanation)}</div>")
+        for note in result.notes:
+            # TensorLab's own observation (not a message of torch's), e.g. memory changed behind autograd's back.
+            parts.append(
+                "<div style='border-left:4px solid #1565c0;background:#e3f2fd;padding:6px;margin:4px 0'>"
+                f"<p style='margin:2px 0'><b style='color:#0d47a1'>ⓘ {escape(tr('TensorLab noticed'))}</b></p>"
+                f"{_explanation(note)}</div>")
         if result.error is not None:
             error = result.error
             parts.append(
@@ -70,6 +76,6 @@ class OutputView(QTextBrowser):
                 f"<p style='margin:2px 0;font-family:monospace'>{escape(error.message)}</p>"
                 f"{_explanation(error.explanation)}"
                 f"<p style='margin:2px 0;color:#616161'>{escape(tr(_NOTHING_LOST))}</p></div>")
-        if result.ok and not result.output and not result.warnings and result.value is None:
+        if result.ok and not result.output and not result.warnings and result.value is None and not result.notes:
             parts.append(f"<p style='color:#2e7d32'>{escape(tr('✔ Ran without output, warnings or errors.'))}</p>")
         self.setHtml("".join(parts))
