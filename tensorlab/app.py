@@ -25,12 +25,14 @@ def _application():
 
 
 def build_window(settings=None, *, lesson: str | None = None, device: str | None = None,
-                 language: str | None = None, wait: bool = True):
+                 language: str | None = None, wait: bool = True, limits=None, memory_limit: int | None = None):
     """The main window, first (or remembered) lesson loading, without entering the event loop.
 
     ``settings`` is a QSettings (tests pass an isolated one); by default the user's.
     ``wait``: return once the worker has loaded the lesson (tools, tests); the app
-    itself shows the window at once and lets the worker catch up.
+    itself shows the window at once and lets the worker catch up. ``limits`` and
+    ``memory_limit`` (bytes) bound the session (default: the settings, else 2 GB
+    or a quarter of memory).
     """
     _application()
     from PySide6.QtCore import QSettings
@@ -49,7 +51,14 @@ def build_window(settings=None, *, lesson: str | None = None, device: str | None
         wanted_device = canonical_device(wanted_device)
     except DeviceError:
         wanted_device = "cpu"  # a remembered device that makes no sense: fall back, never crash
-    controller = LabController(device=wanted_device)
+    from tensorlab.core.limits import DEFAULT_LIMITS, session_memory_limit
+    from tensorlab.ui.controller import process_engine_factory
+
+    if memory_limit is None:
+        remembered = settings.value("session/memory_limit")
+        memory_limit = int(remembered) if str(remembered or "").isdigit() else session_memory_limit()
+    limits = (limits or DEFAULT_LIMITS).with_memory(memory_limit)
+    controller = LabController(device=wanted_device, make_engine=process_engine_factory(limits, memory_limit))
     window = MainWindow(controller, lessons, settings)
     screen = window.screen().availableGeometry()
     # A first start fills most of the screen (at least 1280x720 where it fits); later ones restore.
@@ -134,11 +143,21 @@ def main(args: argparse.Namespace | None = None) -> int:
         except LessonError as exc:
             print(f"tensorlab: {exc}", file=sys.stderr)
             return 2
+    memory_limit = None
+    if getattr(args, "memory_limit", None):
+        from tensorlab.core.limits import parse_size
+
+        try:
+            memory_limit = parse_size(args.memory_limit)
+        except ValueError as exc:
+            print(f"tensorlab: {exc}", file=sys.stderr)
+            return 2
     if args.screenshot:
         return screenshot(args.screenshot, args.lesson, args.step, args.size, device, args.presentation,
                           args.language)
     app = _application()
-    window = build_window(lesson=args.lesson, device=device, language=args.language, wait=False)
+    window = build_window(lesson=args.lesson, device=device, language=args.language, wait=False,
+                          memory_limit=memory_limit)
     if args.step is not None:
         window.controller.go_to(args.step)
     window.show()

@@ -26,6 +26,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--presentation", action="store_true", help="large text, for a projector")
     parser.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to PNG and exit")
     parser.add_argument("--size", default="1280x720", help="window size for --screenshot, WxH")
+    parser.add_argument("--memory-limit", default=None, metavar="SIZE",
+                        help="memory budget of the session, e.g. 2G or 500M (default: as set in Preferences, "
+                             "else the smaller of 2 GB and a quarter of this machine's memory)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = commands.add_parser("run", help="run a lesson start to end and print what happened")
     run.add_argument("lesson", metavar="FILE_OR_LESSON_ID")

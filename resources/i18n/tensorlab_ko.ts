@@ -354,6 +354,10 @@ or press → to run the lesson's first step.</source>
         <translation>멈춤: 재실행을 취소했습니다.</translation>
     </message>
     <message>
+        <source>Stopped: the step did not finish, so its worker process was ended; the session was restarted at step {position}.</source>
+        <translation>중단됨: 단계가 끝나지 않아 작업 프로세스를 종료했습니다. 세션을 {position}단계에서 다시 시작했습니다.</translation>
+    </message>
+    <message>
         <source>Storage map</source>
         <translation>저장소 지도</translation>
     </message>
@@ -388,6 +392,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>The script could not be written: {reason}</source>
         <translation>스크립트를 쓸 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>The step crashed PyTorch ({reason}); the session was restarted at step {position}. The window and your steps are safe.</source>
+        <translation>이 단계에서 PyTorch가 비정상 종료되었습니다({reason}). 세션을 {position}단계에서 다시 시작했습니다. 창과 작성한 단계는 그대로입니다.</translation>
     </message>
     <message>
         <source>The version counter: +1 for every in-place change (shared by detach() aliases, not by .data)</source>

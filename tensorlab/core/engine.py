@@ -72,11 +72,12 @@ class Engine(Protocol):
     def reset(self) -> None:
         """A fresh, seeded session on the same device (position 0)."""
 
-    def run(self, code: str, focus: Sequence[str] = ()) -> StepResult:
+    def run(self, code: str, focus: Sequence[str] = (), cancelled: Callable[[], bool] = NEVER) -> StepResult:
         """Run one statement (already checked) and return what it did.
 
         ``focus``: names whose autograd graph the snapshot reads, besides the ones
-        the statement assigns.
+        the statement assigns. ``cancelled`` is polled while the step runs where
+        the engine can stop a step (a worker process); Cancelled if it did.
         """
 
     def restore(self, codes: Sequence[str], results: Sequence[StepResult],
@@ -116,7 +117,7 @@ class LocalEngine:
     def reset(self) -> None:
         self.session.reset()
 
-    def run(self, code: str, focus: Sequence[str] = ()) -> StepResult:
+    def run(self, code: str, focus: Sequence[str] = (), cancelled: Callable[[], bool] = NEVER) -> StepResult:
         from tensorlab.core.language import parse_one
 
         self.session.focus = frozenset(focus)

@@ -59,7 +59,7 @@ __all__ = [
 
 # Values listed in one snapshot, over all tensors: beyond it, further tensors have values = None,
 # so that many names over large tensors cannot make every step's snapshot huge.
-MAX_SNAPSHOT_VALUES = 200_000
+MAX_SNAPSHOT_VALUES = 100_000
 
 
 def dtype_name(dtype: torch.dtype) -> str:

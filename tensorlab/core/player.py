@@ -145,11 +145,11 @@ class Player:
         return "" if lesson is None else f"{lesson.id}@{lesson.source}"
 
     # -- moving ----------------------------------------------------------------
-    def forward(self) -> StepResult | None:
+    def forward(self, cancelled: Callable[[], bool] = NEVER) -> StepResult | None:
         """Run the next step; None at the end of the program."""
         if self.position >= len(self.program):
             return None
-        result = self.engine.run(self.program[self.position].code, self.focus)
+        result = self.engine.run(self.program[self.position].code, self.focus, cancelled)
         self.results.append(result)
         return result
 
@@ -170,7 +170,7 @@ class Player:
             if cancelled():
                 raise Cancelled(self.position)
             try:
-                self.forward()
+                self.forward(cancelled)
             except Cancelled as exc:
                 self._settle(exc.position)
                 raise
@@ -218,13 +218,13 @@ class Player:
         check_names([statement], self.state().names)
         return statement
 
-    def insert(self, code: str) -> StepResult:
+    def insert(self, code: str, cancelled: Callable[[], bool] = NEVER) -> StepResult:
         """Insert a user's statement at the current position and run it."""
         statement = self.check(code)
         self.program.insert(self.position, ProgramStep(statement.source, statement, origin="user"))
         try:
-            result = self.forward()
-        except EngineCrashed as exc:
+            result = self.forward(cancelled)
+        except (Cancelled, EngineCrashed) as exc:
             self._settle(exc.position)
             raise
         assert result is not None

@@ -101,6 +101,7 @@ class ProcessEngine:
         self._codes: list[str] = []
         self._results: list[StepResult] = []
         self.restarts = 0
+        self._closing = False
         self._start()
 
     # -- process -----------------------------------------------------------------
@@ -213,6 +214,9 @@ class ProcessEngine:
         raise EngineError(f"TensorLab's worker hit an internal error:\n{payload}")
 
     def _after_death(self, died: _Died, command: str) -> Any:
+        if self._closing:
+            self._kill()
+            raise Cancelled(len(self._codes), "the engine was closed")
         exitcode = None
         if self._process is not None:
             self._process.join(timeout=0.2 if died.why == "crash" else 0)
@@ -255,8 +259,8 @@ class ProcessEngine:
         self._request("reset", {})
         self._codes, self._results = [], []
 
-    def run(self, code: str, focus: Sequence[str] = ()) -> StepResult:
-        result = self._request("run", {"code": code, "focus": tuple(focus)})
+    def run(self, code: str, focus: Sequence[str] = (), cancelled: Callable[[], bool] = NEVER) -> StepResult:
+        result = self._request("run", {"code": code, "focus": tuple(focus)}, cancelled)
         self._codes.append(code)
         self._results.append(result)
         return result
@@ -288,7 +292,15 @@ class ProcessEngine:
             progress: Progress | None = None) -> Any:
         return self._request("job", {"name": name, "params": params}, cancelled, progress)
 
+    def abort(self) -> None:
+        """End the worker now, from any thread (the window is closing): a running request stops at once."""
+        self._closing = True
+        process = self._process
+        if process is not None and process.is_alive():
+            process.kill()
+
     def close(self) -> None:
+        self._closing = True
         if self._conn is not None:
             try:
                 self._conn.send(("exit", {}))

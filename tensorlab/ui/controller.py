@@ -23,6 +23,7 @@ from tensorlab.core.language import LanguageError
 from tensorlab.core.lessons import Lesson
 from tensorlab.core.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.player import Player, PlayerState, ProgramStep
+from tensorlab.ui.i18n import tr
 
 __all__ = ["LabController", "EngineFactory"]
 
@@ -76,9 +77,12 @@ class _Worker(QObject):
             value = job(player, self.cancel_event.is_set, self.progress.emit)
             self.result.emit(job_id, value)
         except Cancelled as exc:
-            problem = "cancelled" if str(exc) == "cancelled" else f"cancelled: {exc}"
+            problem = "cancelled" if str(exc) == "cancelled" else tr(
+                "Stopped: the step did not finish, so its worker process was ended; the session was restarted "
+                "at step {position}.").format(position=exc.position)
         except EngineCrashed as exc:
-            problem = f"crashed: {exc.position}: {exc.reason}"
+            problem = tr("The step crashed PyTorch ({reason}); the session was restarted at step {position}. "
+                         "The window and your steps are safe.").format(reason=exc.reason, position=exc.position)
         except LanguageError as exc:
             problem = str(exc)
         except EngineError as exc:
@@ -200,7 +204,7 @@ class LabController(QObject):
             check_names([statement], self._state.names)
         except LanguageError as exc:
             return str(exc)
-        self._run(lambda p, c, r: p.insert(code))
+        self._run(lambda p, c, r: p.insert(code, c))
         return None
 
     def remove_step(self, index: int) -> None:
@@ -236,6 +240,10 @@ class LabController(QObject):
             return
         self._closed = True
         self._worker.cancel_event.set()
+        player = self._worker.player
+        abort = getattr(player.engine, "abort", None) if player is not None else None
+        if abort is not None:
+            abort()  # a running step ends now: its worker process is killed
         self._thread.quit()
         # A running step notices the cancel and ends its worker process within a second.
         self._thread.wait()

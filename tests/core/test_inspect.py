@@ -112,3 +112,59 @@ def test_autograd_graph_reports_saved_tensors_as_torch_does():
     freed = take_snapshot({"e": e}).tensor("e").graph.nodes[0].saved
     assert [s.status for s in freed] == ["freed"]
     assert take_snapshot({"a": a}).tensor("a").graph is None
+
+
+def test_a_storage_keeps_its_label_while_it_lives_and_labels_follow_first_appearance():
+    from tensorlab.core.session import Session
+
+    session = Session()
+    steps = ["a = torch.ones(5, requires_grad=True)", "b = a ** 2", "c = a.detach()",
+             "a = torch.ones(5, requires_grad=True)", "d = c[1:]", "c = torch.zeros(2)", "d = None"]
+    labels = []
+    for code in steps:
+        labels.append({t.name: t.storage for t in session.run(code).snapshot.tensors})
+    assert labels[2] == {"a": "S0", "b": "S1", "c": "S0"}
+    # The new `a` gets a new label; the old memory keeps S0 through `c`, then through `d`.
+    assert labels[3] == {"a": "S2", "b": "S1", "c": "S0"}
+    assert labels[5] == {"a": "S2", "b": "S1", "c": "S3", "d": "S0"}
+    # Once nothing views it, the label is gone for good: labels are never reused.
+    assert labels[6] == {"a": "S2", "b": "S1", "c": "S3"}
+    assert session.run("e = torch.ones(1)").snapshot.tensor("e").storage == "S4"
+
+
+def test_memory_changed_behind_autograd_is_noted_and_shown_in_the_cells():
+    from tensorlab.core.session import Session
+
+    session = Session()
+    for code in ["a = torch.ones(3, requires_grad=True)", "b = a * a", "c = a.data"]:
+        assert not session.run(code).notes
+    result = session.run("c.zero_()")
+    assert result.snapshot.storage("S0").cells == (0.0, 0.0, 0.0)
+    assert result.snapshot.tensor("a").version == 0 and result.snapshot.tensor("c").version == 1
+    [note] = result.notes
+    assert "`a`" in note.text and "version counter" in note.text and "`c`" not in note.text
+    # `c` has a counter of its own: a change through the shared counter of `a` and `d` is noted for `c`.
+    session.run("d = a.detach()")
+    [note] = session.run("d.add_(1)").notes
+    assert "`c`" in note.text and "`a`" not in note.text
+    fresh = Session()
+    for code in ["x = torch.ones(3)", "y = x.detach()"]:
+        fresh.run(code)
+    assert not fresh.run("y.add_(1)").notes
+    session.run("n = a.detach().numpy()")
+    result = session.run("n[0] = 7")
+    assert result.snapshot.tensor("a").values[0] == 7.0 and result.notes
+
+
+def test_unchanged_tensors_are_shared_between_snapshots():
+    from tensorlab.core.session import Session
+
+    session = Session()
+    session.run("t0 = torch.rand(1000)")
+    first = session.run("t1 = t0").snapshot.tensor("t0")
+    for k in range(2, 40):
+        session.run(f"t{k} = t0")
+    last = session.results[-1].snapshot
+    # The same object in every snapshot, and one tuple of values for every alias.
+    assert last.tensor("t0") is first
+    assert all(last.tensor(f"t{k}").values is first.values for k in range(1, 40))
