@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -148,6 +149,18 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
 
 def parse_one(source: str, limits: Limits = DEFAULT_LIMITS) -> Statement:
     """Parse exactly one statement (a lesson step, a code line)."""
+    if isinstance(source, str) and len(source) <= limits.max_statement_chars * 8:
+        return _parse_one_cached(source, limits)
+    return _parse_one(source, limits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_one_cached(source: str, limits: Limits) -> Statement:
+    # Replays parse the same lines again and again; a Statement is immutable, so it can be shared.
+    return _parse_one(source, limits)
+
+
+def _parse_one(source: str, limits: Limits) -> Statement:
     statements = parse(source, limits)
     if not statements:
         raise LanguageError("there is no statement here")

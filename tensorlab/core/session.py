@@ -191,6 +191,10 @@ class Session:
             self._adopt_labels(self.results[-1].snapshot)
 
     def _adopt_labels(self, snapshot: Snapshot) -> None:
+        """Give the live storages the labels ``snapshot`` (of the same state) gave them.
+
+        Nothing is read: the next snapshot compares with what it reads then.
+        """
         from tensorlab.core.inspect import _storage_key
 
         labels = {}
@@ -203,8 +207,6 @@ class Session:
         used = [int(label[1:]) for result in self.results for label in
                 (s.id for s in result.snapshot.storages) if label[1:].isdigit()]
         self.inspector.seed_labels(labels, max(used, default=-1) + 1)
-        # Read once, so that the next step compares with what is there now.
-        self.inspector.snapshot(self._namespace)
 
     # -- helpers ---------------------------------------------------------------
     def _write(self, text: str) -> None:

@@ -53,6 +53,48 @@ def _mp_context() -> Any:
         return _context
 
 
+def _process_class(context: Any) -> Any:
+    """The worker's Process class (see :class:`_WorkerProcess`)."""
+    if context.get_start_method() != "forkserver" or _WorkerProcess is None:  # pragma: no cover - Windows
+        return context.Process
+    return _WorkerProcess
+
+
+try:
+    from multiprocessing import popen_forkserver, spawn
+    from multiprocessing.context import ForkServerProcess
+except ImportError:  # pragma: no cover - Windows
+    _WorkerProcess = None
+else:
+    class _WorkerPopen(popen_forkserver.Popen):
+        """Starts the child without re-importing the caller's __main__.
+
+        multiprocessing re-runs the main script in a new process (for targets defined
+        there); the worker's target lives in this module, so the child needs no main
+        module, and an unguarded script, stdin or a notebook kernel never runs twice.
+        """
+
+        def _launch(self, process_obj: Any) -> None:
+            original = spawn.get_preparation_data
+
+            def without_main(name: str) -> dict[str, Any]:
+                data = original(name)
+                data.pop("init_main_from_path", None)
+                data.pop("init_main_from_name", None)
+                return data
+
+            spawn.get_preparation_data = without_main
+            try:
+                super()._launch(process_obj)
+            finally:
+                spawn.get_preparation_data = original
+
+    class _WorkerProcess(ForkServerProcess):  # type: ignore[no-redef]
+        @staticmethod
+        def _Popen(process_obj: Any) -> Any:  # noqa: N802 - multiprocessing's name
+            return _WorkerPopen(process_obj)
+
+
 def prestart() -> None:
     """Start the fork server now, so torch loads there while the window builds itself."""
     context = _mp_context()
@@ -109,7 +151,7 @@ class ProcessEngine:
         context = _mp_context()
         parent, child = context.Pipe(duplex=True)
         self._flag = context.Value("b", 0, lock=False)
-        process = context.Process(target=_serve, args=(child, self._flag, self.device, self.limits,
+        process = _process_class(context)(target=_serve, args=(child, self._flag, self.device, self.limits,
                                                        self.memory_limit),
                                   name="tensorlab-worker", daemon=True)
         process.start()
@@ -283,10 +325,17 @@ class ProcessEngine:
         return self._request("graph", {"name": name})
 
     def set_device(self, device: str) -> None:
+        old = self.device
         self._kill()
         self.device = device
+        try:
+            self._start()
+        except DeviceError:
+            # Not here after all: go back to where we stood on the old device, then say why.
+            self.device = old
+            self._revive("the device is not available")
+            raise
         self._codes, self._results = [], []
-        self._start()
 
     def job(self, name: str, params: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
             progress: Progress | None = None) -> Any:

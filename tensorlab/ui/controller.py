@@ -289,5 +289,14 @@ class LabController(QObject):
             self.busyChanged.emit(False)
 
     def _set_state(self, state: PlayerState) -> None:
+        if _same_state(state, self._state):
+            return  # e.g. the worker settled on the earlier state already shown: nothing to draw again
         self._state = state
         self.stateChanged.emit(state)
+
+
+def _same_state(a: PlayerState, b: PlayerState) -> bool:
+    """The same objects in the same places (no deep comparison of snapshots)."""
+    return (a.position == b.position and a.device == b.device and a.devices == b.devices and a.lesson is b.lesson
+            and len(a.program) == len(b.program) and all(x is y for x, y in zip(a.program, b.program))
+            and len(a.results) == len(b.results) and all(x is y for x, y in zip(a.results, b.results)))

@@ -1,0 +1,299 @@
+"""TensorLab's speed, measured through the window's own actions (issue #10's targets).
+
+    python benchmarks/run.py [--json out.json] [--quick]
+
+Offscreen, 1280x720, the default layout with every dock visible. A step's latency
+runs from triggering the action to the window painted with every panel showing
+the new state (after ``repaint()``); its overhead is the latency minus the time
+the statement itself took in the engine (torch's own time). Every figure is a
+ratio measured in this one run, so the table holds on any machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+# -- driving the window ------------------------------------------------------------------------------
+def _window(settings_dir: Path):
+    from PySide6.QtCore import QSettings
+
+    from tensorlab.app import build_window
+
+    settings = QSettings(str(settings_dir / "bench.ini"), QSettings.Format.IniFormat)
+    window = build_window(settings)
+    window.resize(1280, 720)
+    window.show()
+    window.apply_default_layout()
+    for dock in window.docks:
+        dock.show()
+    _settle(window)
+    return window
+
+
+def _settle(window) -> None:
+    """Wait until the worker is idle and every queued signal is delivered, then paint."""
+    from PySide6.QtCore import QCoreApplication, QEventLoop
+
+    controller = window.controller
+    while controller.busy:
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+    QCoreApplication.processEvents()
+    window.repaint()
+
+
+def _timed(window, trigger) -> tuple[float, float]:
+    """(latency, torch seconds of the last step) of ``trigger()`` until painted."""
+    started = time.perf_counter()
+    trigger()
+    _settle(window)
+    latency = time.perf_counter() - started
+    last = window.controller.state.last
+    return latency, (last.seconds if last is not None else 0.0)
+
+
+def _action(window, name: str):
+    from PySide6.QtGui import QAction
+
+    return window.findChild(QAction, name)
+
+
+def _type_and_run(window, code: str):
+    from PySide6.QtWidgets import QLineEdit
+
+    line = window.findChild(QLineEdit, "codeLine")
+
+    def trigger() -> None:
+        line.setText(code)
+        _action(window, "runCodeAction").trigger()
+
+    return trigger
+
+
+def _open(window, path: Path) -> None:
+    window.open_lesson_file(path)
+    _settle(window)
+
+
+def _lesson_file(folder: Path, name: str, codes: list[str]) -> Path:
+    import tomli_w
+
+    path = folder / f"{name}.toml"
+    path.write_text(tomli_w.dumps({"lesson": {"id": name, "title": name},
+                                   "step": [{"code": c} for c in codes]}), encoding="utf-8")
+    return path
+
+
+# -- the measurements --------------------------------------------------------------------------------
+def step_overheads(window) -> dict[str, float]:
+    """Every built-in lesson, every step, forward: median latency and overhead."""
+    from tensorlab.core.lessons import builtin_lessons
+
+    latencies, overheads = [], []
+    forward = _action(window, "stepForwardAction")
+    for lesson in builtin_lessons():
+        window.open_lesson(lesson)
+        _settle(window)
+        for _ in lesson.steps:
+            latency, torch_seconds = _timed(window, forward.trigger)
+            latencies.append(latency)
+            overheads.append(latency - torch_seconds)
+    return {"steps": len(latencies), "latency_ms": 1000 * statistics.median(latencies),
+            "overhead_ms": 1000 * statistics.median(overheads)}
+
+
+def large_tensor_overhead(window, folder: Path) -> dict[str, float]:
+    """Steps over 10^7-element tensors: the panels summarise, so the overhead stays small."""
+    codes = ["x = torch.rand(10**7)", "y = x * 2", "x.add_(1)", "z = x.detach()", "w = y.clone()", "s = y.sum()"]
+    _open(window, _lesson_file(folder, "large", codes))
+    forward = _action(window, "stepForwardAction")
+    overheads = [(lambda lt: lt[0] - lt[1])(_timed(window, forward.trigger)) for _ in codes]
+    return {"overhead_ms": 1000 * statistics.median(overheads)}
+
+
+def scale_with_program(window, quick: bool) -> dict[str, float]:
+    """A step's overhead with 60 live 1,000-element tensors, against the same with 2."""
+    def overhead_with(count: int) -> float:
+        window.open_lesson(None)
+        _settle(window)
+        for k in range(count):
+            _type_and_run(window, f"t{k} = torch.rand(1000)")()
+            _settle(window)
+        samples = []
+        for k in range(5 if quick else 15):
+            latency, torch_seconds = _timed(window, _type_and_run(window, f"r{k} = t0 * 2"))
+            samples.append(latency - torch_seconds)
+        window.controller.load_lesson(None, [])  # forget these steps
+        _settle(window)
+        return statistics.median(samples)
+
+    two, sixty = overhead_with(2), overhead_with(60)
+    return {"overhead_2_ms": 1000 * two, "overhead_60_ms": 1000 * sixty, "ratio": sixty / two}
+
+
+def stepping_back(window, folder: Path, quick: bool) -> dict[str, float]:
+    """← and then → at step 60 of a 60-step program, against the same at step 2."""
+    codes = ["x = torch.rand(1000)"]
+    for k in range(59):
+        codes.append(f"y{k} = x.detach()" if k % 2 == 0 else "x.data.add_(1)")
+    _open(window, _lesson_file(folder, "back", codes))
+    back, forward = _action(window, "stepBackAction"), _action(window, "stepForwardAction")
+
+    def at(position: int) -> tuple[float, float]:
+        window.controller.go_to(position)
+        _settle(window)
+        backs, forwards = [], []
+        for _ in range(3 if quick else 7):
+            backs.append(_timed(window, back.trigger)[0])
+            forwards.append(_timed(window, forward.trigger)[0])
+        return statistics.median(backs), statistics.median(forwards)
+
+    back2, forward2 = at(2)
+    back60, forward60 = at(60)
+    return {"back_2_ms": 1000 * back2, "back_60_ms": 1000 * back60, "back_ratio": back60 / back2,
+            "forward_2_ms": 1000 * forward2, "forward_60_ms": 1000 * forward60,
+            "forward_ratio": forward60 / forward2}
+
+
+# -- start-up and memory (each in fresh processes) ----------------------------------------------------------
+_STARTUP = textwrap.dedent("""
+    import os, sys, time
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    launched = float(sys.argv[1])
+    def rss(pid):
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                return next(int(l.split()[1]) * 1024 for l in status if l.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            return 0
+    if __name__ == "__main__":
+        from tensorlab.cli import main as _unused  # the same imports `tensorlab` does
+        from tensorlab.core.worker import prestart
+        prestart()
+        from PySide6.QtCore import QSettings, QTimer, QCoreApplication
+        from tensorlab.app import build_window
+        settings = QSettings(sys.argv[2], QSettings.Format.IniFormat)
+        window = build_window(settings, wait=False)
+        window.resize(1280, 720)
+        window.show()
+        window.repaint()
+        first_paint = time.time() - launched
+        controller = window.controller
+        while controller.busy:
+            QCoreApplication.processEvents()
+            time.sleep(0.001)
+        window.repaint()
+        interactive = time.time() - launched
+        player = controller._worker.player
+        worker_pid = player.engine.pid if player is not None else None
+        print(first_paint, interactive, rss(os.getpid()), rss(worker_pid) if worker_pid else 0,
+              "torch" in sys.modules)
+        controller.shutdown()
+""")
+
+
+def _wall(command: list[str]) -> float:
+    started = time.time()
+    subprocess.run(command, check=True, capture_output=True)
+    return time.time() - started
+
+
+def _peak_rss(code: str) -> int:
+    out = subprocess.run([sys.executable, "-c", code + "\nimport resource\n"
+                          "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)"],
+                         check=True, capture_output=True, text=True)
+    return int(out.stdout.split()[-1])
+
+
+def startup_and_memory(folder: Path, quick: bool) -> dict[str, float]:
+    runs = 2 if quick else 5
+    baseline = statistics.median(_wall([sys.executable, "-c", "import torch, PySide6.QtWidgets"])
+                                 for _ in range(runs))
+    script = folder / "startup.py"
+    script.write_text(_STARTUP, encoding="utf-8")
+    samples = []
+    for i in range(runs):
+        launched = time.time()
+        out = subprocess.run([sys.executable, str(script), repr(launched), str(folder / f"s{i}.ini")],
+                             check=True, capture_output=True, text=True, cwd=ROOT)
+        first, ready, window_rss, worker_rss, torch_loaded = out.stdout.split()
+        samples.append((float(first), float(ready), int(window_rss), int(worker_rss), torch_loaded == "True"))
+    first_paint = statistics.median(s[0] for s in samples)
+    interactive = statistics.median(s[1] for s in samples)
+    window_rss = statistics.median(s[2] for s in samples)
+    worker_rss = statistics.median(s[3] for s in samples)
+    qt_rss = _peak_rss("import PySide6.QtWidgets, pyqtgraph")
+    torch_rss = _peak_rss("import torch")
+    return {
+        "import_torch_qt_s": baseline, "first_paint_s": first_paint, "first_paint_ratio": first_paint / baseline,
+        "interactive_s": interactive, "interactive_ratio": interactive / baseline,
+        "window_rss_mb": window_rss / 2**20, "qt_pyqtgraph_rss_mb": qt_rss / 2**20,
+        "window_over_mb": (window_rss - qt_rss) / 2**20,
+        "worker_rss_mb": worker_rss / 2**20, "torch_rss_mb": torch_rss / 2**20,
+        "worker_over_mb": (worker_rss - torch_rss) / 2**20,
+        "window_imports_torch": any(s[4] for s in samples),
+    }
+
+
+# -- the report -----------------------------------------------------------------------------------------
+TARGETS = [
+    ("overhead per step, median over every built-in lesson step", "steps.overhead_ms", "ms", "<= 16"),
+    ("latency per step (raw), median", "steps.latency_ms", "ms", ""),
+    ("overhead per step with 10^7-element tensors", "large.overhead_ms", "ms", "<= 16"),
+    ("overhead with 60 live tensors / with 2", "scale.ratio", "x", "<= 2"),
+    ("step back at 60 / at 2 (settled)", "back.back_ratio", "x", "<= 2"),
+    ("next step forward at 60 / at 2", "back.forward_ratio", "x", "<= 2"),
+    ("first paint / import torch + Qt", "startup.first_paint_ratio", "x", "<= 0.5"),
+    ("interactive / import torch + Qt", "startup.interactive_ratio", "x", "<= 1.1"),
+    ("window RSS over Qt + pyqtgraph", "startup.window_over_mb", "MB", "<= 80"),
+    ("worker RSS over torch (lesson tensors are tiny)", "startup.worker_over_mb", "MB", "<= 80"),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    args = parser.parse_args()
+    from tensorlab.core.worker import prestart
+
+    prestart()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        results: dict[str, dict[str, float]] = {"startup": startup_and_memory(folder, args.quick)}
+        window = _window(folder)
+        try:
+            results["steps"] = step_overheads(window)
+            results["large"] = large_tensor_overhead(window, folder)
+            results["scale"] = scale_with_program(window, args.quick)
+            results["back"] = stepping_back(window, folder, args.quick)
+        finally:
+            window.controller.shutdown()
+    print(f"{'figure':58} {'measured':>10}  target")
+    for label, key, unit, target in TARGETS:
+        group, name = key.split(".")
+        value = results[group][name]
+        print(f"{label:58} {value:>8.2f} {unit:2}  {target}")
+    print(f"(window imports torch: {results['startup']['window_imports_torch']}; "
+          f"import torch + Qt took {results['startup']['import_torch_qt_s']:.2f} s)")
+    print(json.dumps(results, indent=2))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
