@@ -51,14 +51,12 @@ def build_window(settings=None, *, lesson: str | None = None, device: str | None
         wanted_device = canonical_device(wanted_device)
     except DeviceError:
         wanted_device = "cpu"  # a remembered device that makes no sense: fall back, never crash
-    from tensorlab.core.limits import DEFAULT_LIMITS, session_memory_limit
-    from tensorlab.ui.controller import process_engine_factory
+    from tensorlab.core.limits import DEFAULT_LIMITS
+    from tensorlab.ui.preferences import remembered_memory_limit
 
     if memory_limit is None:
-        remembered = settings.value("session/memory_limit")
-        memory_limit = int(remembered) if str(remembered or "").isdigit() else session_memory_limit()
-    limits = (limits or DEFAULT_LIMITS).with_memory(memory_limit)
-    controller = LabController(device=wanted_device, make_engine=process_engine_factory(limits, memory_limit))
+        memory_limit = remembered_memory_limit(settings)
+    controller = LabController(device=wanted_device, limits=limits or DEFAULT_LIMITS, memory_limit=memory_limit)
     window = MainWindow(controller, lessons, settings)
     screen = window.screen().availableGeometry()
     # A first start fills most of the screen (at least 1280x720 where it fits); later ones restore.

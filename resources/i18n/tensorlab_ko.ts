@@ -170,6 +170,10 @@ or press → to run the lesson's first step.</source>
         <translation>레슨</translation>
     </message>
     <message>
+        <source>Memory budget of the session</source>
+        <translation>세션의 메모리 예산</translation>
+    </message>
+    <message>
         <source>Memory on {device}: one strip per storage, one band per tensor viewing it</source>
         <translation>{device}의 메모리: 저장소마다 한 줄, 그것을 보는 텐서마다 띠 하나</translation>
     </message>
@@ -232,6 +236,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Predict before you run:</source>
         <translation>실행하기 전에 예측해 보세요:</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>환경설정</translation>
     </message>
     <message>
         <source>Presentation mode</source>
@@ -370,6 +378,10 @@ or press → to run the lesson's first step.</source>
         <translation>TensorLab이 알아챈 점</translation>
     </message>
     <message>
+        <source>TensorLab refuses a step whose new tensors would take the memory its names hold past this budget (default {default}: the smaller of 2 GB and a quarter of this machine's memory). Changing it restarts the session where it stands.</source>
+        <translation>새 텐서 때문에 이름들이 차지하는 메모리가 이 예산을 넘게 되는 단계는 TensorLab이 실행하지 않습니다(기본값 {default}: 2 GB와 이 컴퓨터 메모리의 4분의 1 중 작은 값). 바꾸면 세션을 지금 단계에서 다시 시작합니다.</translation>
+    </message>
+    <message>
         <source>Tensors</source>
         <translation>텐서</translation>
     </message>
@@ -420,6 +432,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Values are not shown for tensors over 10,000 elements.</source>
         <translation>원소가 10,000개를 넘는 텐서는 값을 보여주지 않습니다.</translation>
+    </message>
+    <message>
+        <source>What the session's names hold (storages, gradients, NumPy arrays), against the memory budget set in Preferences or with --memory-limit</source>
+        <translation>세션의 이름들이 차지하는 메모리(저장소, 기울기, NumPy 배열)와, 환경설정이나 --memory-limit로 정한 메모리 예산</translation>
     </message>
     <message>
         <source>Which block of memory holds the values; the same id means shared memory</source>
@@ -486,12 +502,20 @@ or press → to run the lesson's first step.</source>
         <translation>k</translation>
     </message>
     <message>
+        <source>memory {held} of {budget}</source>
+        <translation>메모리 {held} / {budget}</translation>
+    </message>
+    <message>
         <source>name</source>
         <translation>이름</translation>
     </message>
     <message>
         <source>new</source>
         <translation>새로 생김</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>제한 없음</translation>
     </message>
     <message>
         <source>operation</source>

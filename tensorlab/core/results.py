@@ -53,6 +53,7 @@ class StepResult:
     snapshot: Snapshot
     seconds: float = 0.0
     notes: tuple[Explanation, ...] = ()
+    memory: int = 0            # bytes the session's names hold after the step (what the budget counts)
 
     @property
     def ok(self) -> bool:

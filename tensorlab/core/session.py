@@ -155,6 +155,7 @@ class Session:
             snapshot=snapshot,
             seconds=seconds,
             notes=hidden_writes(before, snapshot),
+            memory=self._interpreter.guard.memory_held(),
         )
         self._history.append(statement)
         self.results.append(result)

@@ -111,11 +111,15 @@ class LabController(QObject):
     _submit = Signal(int, object)
 
     def __init__(self, device: str = "cpu", parent: QObject | None = None,
-                 make_engine: EngineFactory | None = None) -> None:
+                 make_engine: EngineFactory | None = None, limits: Limits = DEFAULT_LIMITS,
+                 memory_limit: int | None = None) -> None:
         super().__init__(parent)
+        self.limits = limits
+        self.memory_limit = memory_limit
         self._thread = QThread(self)
         self._thread.setObjectName("tensorlab-worker")
-        self._worker = _Worker(device, make_engine or process_engine_factory())
+        self._worker = _Worker(device, make_engine or process_engine_factory(limits.with_memory(memory_limit),
+                                                                            memory_limit))
         self._worker.moveToThread(self._thread)
         self._submit.connect(self._worker.execute)
         self._worker.done.connect(self._on_done)
@@ -178,6 +182,21 @@ class LabController(QObject):
     def set_device(self, device: str) -> None:
         """Replay to the same position on ``device``."""
         self._run(lambda p, c, r: p.set_device(device, c, r))
+
+    def set_memory_limit(self, limit: int) -> None:
+        """A new memory budget: the worker restarts with it, where the session stands."""
+        self.memory_limit = limit
+        make = process_engine_factory(self.limits.with_memory(limit), limit)
+        self._worker.make_engine = make
+        restarted = self._worker.restarted.emit
+
+        def job(p: Player, c: Callable[[], bool], r: Callable[[int, int], None]) -> None:
+            old = p.engine
+            p.engine = make(old.device, restarted)
+            old.close()
+            p.engine.restore([s.code for s in p.program[: p.position]], p.results, c, r)
+
+        self._run(job)
 
     def set_focus(self, name: str | None) -> None:
         """The tensor whose autograd graph every step's snapshot reads (the selected one)."""
