@@ -19,6 +19,7 @@ __all__ = ["JOBS", "run_job"]
 JOBS: dict[str, str] = {
     "measure": "tensorlab.core.measure:measure_job",
     "copies": "tensorlab.core.copies:copies_job",
+    "export_errors": "tensorlab.core.export_run:errors_job",
 }
 
 
