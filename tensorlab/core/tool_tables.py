@@ -5,12 +5,14 @@ Imports no torch: it formats the plain data of :mod:`measure_data` and :mod:`cop
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Sequence
 
 from tensorlab.core.copies_data import COLUMNS, CopyMatrix
 from tensorlab.core.measure_data import MeasureResult
 
-__all__ = ["format_seconds", "measure_table", "copies_table", "aligned"]
+__all__ = ["format_seconds", "measure_table", "measure_csv", "copies_table", "aligned"]
 
 
 def format_seconds(seconds: float) -> str:
@@ -50,6 +52,22 @@ def measure_table(result: MeasureResult) -> str:
     for note in result.skipped:
         lines.append(f"skipped: {note}")
     return "\n".join(lines) + "\n"
+
+
+CSV_COLUMNS = ("method", "size", "requires_grad", "median_s", "iqr_s", "q1_s", "q3_s", "runs", "number_per_run",
+               "device", "device_name", "torch", "threads")
+
+
+def measure_csv(result: MeasureResult) -> str:
+    """Every measurement as CSV, each row carrying the machine it was measured on."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    m = result.machine
+    for x in result.measurements:
+        writer.writerow([x.method, x.size, x.requires_grad, repr(x.median_s), repr(x.iqr_s), repr(x.q1_s),
+                         repr(x.q3_s), x.runs, x.number_per_run, m.device, m.device_name, m.torch, m.threads])
+    return buffer.getvalue()
 
 
 def _cell(value: object) -> str:
