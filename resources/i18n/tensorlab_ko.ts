@@ -104,6 +104,10 @@
         <translation>지금까지의 프로그램 코드</translation>
     </message>
     <message>
+        <source>Colours as the methods above. Solid line, circles: requires_grad=True; dashed line, triangles: requires_grad=False. Shaded: first to third quartile.</source>
+        <translation>색은 위의 방법과 같습니다. 실선과 원: requires_grad=True, 점선과 삼각형: requires_grad=False. 칠한 영역: 제1사분위수에서 제3사분위수까지.</translation>
+    </message>
+    <message>
         <source>Compute</source>
         <translation>계산</translation>
     </message>
@@ -184,6 +188,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Elements in x</source>
         <translation>x의 원소 수</translation>
+    </message>
+    <message>
+        <source>Elements in x:</source>
+        <translation>x의 원소 수:</translation>
     </message>
     <message>
         <source>End of the lesson. ← steps back; Home starts again.</source>
@@ -642,8 +650,16 @@ or press → to run the lesson's first step.</source>
         <translation>마지막 단계에서 바뀜</translation>
     </message>
     <message>
-        <source>clone().detach() against detach().clone():</source>
-        <translation>clone().detach()와 detach().clone()의 비교:</translation>
+        <source>clone().detach() / detach().clone(): the ratio of the medians, and of the quartiles crosswise (q1/q3 to q3/q1)</source>
+        <translation>clone().detach() / detach().clone(): 중앙값의 비, 그리고 사분위수를 엇갈려 나눈 비 (q1/q3에서 q3/q1까지)</translation>
+    </message>
+    <message>
+        <source>clone().detach() faster: it takes {ratio}× ({low}–{high})</source>
+        <translation>clone().detach()가 더 빠름: {ratio}배 걸림 ({low}–{high})</translation>
+    </message>
+    <message>
+        <source>detach().clone() faster: clone().detach() takes {ratio}× ({low}–{high})</source>
+        <translation>detach().clone()이 더 빠름: clone().detach()는 {ratio}배 걸림 ({low}–{high})</translation>
     </message>
     <message>
         <source>dtype</source>
@@ -712,6 +728,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>no</source>
         <translation>아니요</translation>
+    </message>
+    <message>
+        <source>no measurable difference: {ratio}× ({low}–{high})</source>
+        <translation>측정할 만한 차이 없음: {ratio}배 ({low}–{high})</translation>
     </message>
     <message>
         <source>operation</source>
@@ -900,18 +920,6 @@ its base was changed in place after split/unbind/chunk.</source>
     <message>
         <source>{name}: click to select</source>
         <translation>{name}: 클릭해서 선택</translation>
-    </message>
-    <message>
-        <source>{size} elements, requires_grad={grad}: clone().detach() is faster; it takes {ratio}× as long as detach().clone() ({low}–{high} from the quartiles)</source>
-        <translation>원소 {size}개, requires_grad={grad}: clone().detach()가 더 빠릅니다. detach().clone()의 {ratio}배의 시간이 걸립니다 (사분위수로 본 범위 {low}–{high})</translation>
-    </message>
-    <message>
-        <source>{size} elements, requires_grad={grad}: detach().clone() is faster; clone().detach() takes {ratio}× as long ({low}–{high} from the quartiles)</source>
-        <translation>원소 {size}개, requires_grad={grad}: detach().clone()이 더 빠릅니다. clone().detach()는 {ratio}배의 시간이 걸립니다 (사분위수로 본 범위 {low}–{high})</translation>
-    </message>
-    <message>
-        <source>{size} elements, requires_grad={grad}: no measurable difference (clone().detach() / detach().clone() = {ratio}; {low}–{high} from the quartiles)</source>
-        <translation>원소 {size}개, requires_grad={grad}: 측정할 만한 차이가 없습니다 (clone().detach() / detach().clone() = {ratio}, 사분위수로 본 범위 {low}–{high})</translation>
     </message>
     <message>
         <source>… {count} more cells</source>

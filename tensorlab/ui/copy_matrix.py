@@ -116,6 +116,8 @@ class CopyMatrixModel(QAbstractTableModel):
         column = "operation" if index.column() == 0 else COLUMNS[index.column() - 1]
         value = f"y = {row.operation}" if column == "operation" else getattr(row, column)
         if role == Qt.ItemDataRole.DisplayRole:
+            if column == "grad_fn" and value is None and row.raises is None:
+                return "None"  # as torch shows a leaf's grad_fn
             return value if column == "operation" else _text(value)
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = tr(TIPS[column])

@@ -1,13 +1,15 @@
 """The Measure and Copy matrix docks, added to the main window in one call.
 
-They start hidden (the View menu shows them) and open beside the autograd graph.
+They start hidden (the View menu shows them). Both need more room than a side
+dock has, so the first time each is shown it floats over the window, large;
+after that it stays where the user puts it (the window's saved layout).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtWidgets import QDockWidget
 
 from tensorlab.ui.copy_matrix import CopyMatrixPanel
@@ -22,7 +24,6 @@ def add_lab_docks(window: Any) -> list[QDockWidget]:
     window.copy_matrix = CopyMatrixPanel(window.controller)
     # After a row is put into the scratchpad, → on the storage map steps through it.
     window.copy_matrix.loaded.connect(lambda _: window.storage_map.setFocus(Qt.FocusReason.OtherFocusReason))
-    neighbour = window.findChild(QDockWidget, "graphDock")
     docks = []
     for title, name, panel in (("Measure", "measureDock", window.measure_panel),
                                ("Copy matrix", "copyMatrixDock", window.copy_matrix)):
@@ -31,8 +32,25 @@ def add_lab_docks(window: Any) -> list[QDockWidget]:
         window.i18n.bind(dock.setWindowTitle, title)
         dock.setWidget(panel)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-        if neighbour is not None:
-            window.tabifyDockWidget(neighbour, dock)
         dock.hide()
+        dock.visibilityChanged.connect(lambda visible, d=dock: visible and _place_first_time(window, d))
+        # Chosen in the View menu: in front, even where it shares a tab bar.
+        dock.toggleViewAction().triggered.connect(lambda checked, d=dock: checked and d.raise_())
         docks.append(dock)
     return docks
+
+
+def _place_first_time(window: Any, dock: QDockWidget) -> None:
+    """Float ``dock`` over the window at three quarters of its size, once (remembered in the settings)."""
+    key = f"docks/{dock.objectName()}/placed"
+    settings = window.settings
+    if str(settings.value(key, "false")).lower() == "true":
+        return
+    settings.setValue(key, "true")
+    if isinstance(settings.value("window/state"), QByteArray) and dock.isFloating():
+        return
+    frame = window.geometry()
+    width, height = int(frame.width() * 0.8), int(frame.height() * 0.8)
+    dock.setFloating(True)
+    dock.resize(width, height)
+    dock.move(frame.x() + (frame.width() - width) // 2, frame.y() + (frame.height() - height) // 2)

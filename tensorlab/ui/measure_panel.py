@@ -40,7 +40,7 @@ from tensorlab.ui.html import escape
 from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.measure_plot import MeasurePlot, method_color
 
-__all__ = ["MeasurePanel", "JOB", "verdict_sentence"]
+__all__ = ["MeasurePanel", "JOB", "verdict_cell", "verdict_table"]
 
 JOB = "measure"
 _SIZE_LABELS = {10: "10", 100: "100", 1000: "1,000", 10_000: "10k", 100_000: "100k", 1_000_000: "1M",
@@ -48,20 +48,31 @@ _SIZE_LABELS = {10: "10", 100: "100", 1000: "1,000", 10_000: "10k", 100_000: "10
 _HEADERS = ("method", "elements", "requires_grad", "median", "IQR (q1–q3)", "runs")
 
 
-def verdict_sentence(verdict: Verdict) -> str:
-    """The verdict in the window's language, from its numbers."""
-    values = {"size": f"{verdict.size:,}", "grad": str(verdict.requires_grad), "ratio": f"{verdict.ratio:.2f}",
-              "low": f"{verdict.low:.2f}", "high": f"{verdict.high:.2f}"}
+def verdict_cell(verdict: Verdict) -> str:
+    """The verdict at one size, short, in the window's language, from its numbers."""
+    values = {"ratio": f"{verdict.ratio:.2f}", "low": f"{verdict.low:.2f}", "high": f"{verdict.high:.2f}"}
     if verdict.kind == "same":
-        text = tr("{size} elements, requires_grad={grad}: no measurable difference "
-                  "(clone().detach() / detach().clone() = {ratio}; {low}–{high} from the quartiles)")
-    elif verdict.kind == "slower":
-        text = tr("{size} elements, requires_grad={grad}: detach().clone() is faster; clone().detach() "
-                  "takes {ratio}× as long ({low}–{high} from the quartiles)")
-    else:
-        text = tr("{size} elements, requires_grad={grad}: clone().detach() is faster; it takes {ratio}× "
-                  "as long as detach().clone() ({low}–{high} from the quartiles)")
-    return text.format(**values)
+        return tr("no measurable difference: {ratio}× ({low}–{high})").format(**values)
+    if verdict.kind == "slower":
+        return tr("detach().clone() faster: clone().detach() takes {ratio}× ({low}–{high})").format(**values)
+    return tr("clone().detach() faster: it takes {ratio}× ({low}–{high})").format(**values)
+
+
+def verdict_table(verdicts: tuple[Verdict, ...]) -> str:
+    """The verdicts as an HTML table: a row per size, a column per requires_grad."""
+    grads = list(dict.fromkeys(v.requires_grad for v in verdicts))
+    sizes = list(dict.fromkeys(v.size for v in verdicts))
+    by_key = {(v.size, v.requires_grad): v for v in verdicts}
+    head = "".join(f"<th align='left'>requires_grad={g}</th>" for g in grads)
+    rows = [f"<tr><th align='right'>{escape(tr('elements'))}</th>{head}</tr>"]
+    for size in sizes:
+        cells = []
+        for grad in grads:
+            v = by_key.get((size, grad))
+            text = "" if v is None else escape(verdict_cell(v))
+            cells.append(f"<td>{text if v is None or v.kind == 'same' else f'<b>{text}</b>'}</td>")
+        rows.append(f"<tr><td align='right'>{size:,}</td>{''.join(cells)}</tr>")
+    return "<table cellspacing='0' cellpadding='2'>" + "".join(rows) + "</table>"
 
 
 class MeasurePanel(QScrollArea):
@@ -94,9 +105,20 @@ class MeasurePanel(QScrollArea):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.tabs.addTab(self.plot, "")
+        plot_page = QWidget()
+        plot_layout = QVBoxLayout(plot_page)
+        plot_layout.setContentsMargins(0, 0, 0, 0)
+        plot_layout.addWidget(self.plot, 1)
+        self.key = QLabel()
+        self.key.setObjectName("measureKey")
+        self.key.setWordWrap(True)
+        self.i18n.bind(self.key.setText, "Colours as the methods above. Solid line, circles: requires_grad=True; "
+                                         "dashed line, triangles: requires_grad=False. Shaded: first to third "
+                                         "quartile.")
+        plot_layout.addWidget(self.key)
+        self.tabs.addTab(plot_page, "")
         self.tabs.addTab(self.table, "")
-        self.tabs.setMinimumHeight(260)
+        self.tabs.setMinimumHeight(220)
         layout.addWidget(self.tabs, 1)
         self.verdict = QLabel()
         self.verdict.setObjectName("measureVerdict")
@@ -118,40 +140,44 @@ class MeasurePanel(QScrollArea):
     # -- construction ------------------------------------------------------------
     def _choices(self) -> QWidget:
         box = QWidget()
-        grid = QVBoxLayout(box)
-        grid.setContentsMargins(0, 0, 0, 0)
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
         methods = QGroupBox()
         self.i18n.bind(methods.setTitle, "Methods (x is a float32 tensor)")
         method_grid = QGridLayout(methods)
+        method_grid.setVerticalSpacing(2)
         self.method_boxes: dict[str, QCheckBox] = {}
         for i, method in enumerate(METHODS):
             check = QCheckBox(method)
             check.setObjectName(f"measureMethod{i}")
             check.setChecked(method in ORDER_METHODS)
+            # The method's colour in the plot: the checkboxes are the plot's legend.
             check.setStyleSheet(f"QCheckBox {{ color: {method_color(method).darker(130).name()}; }}")
             method_grid.addWidget(check, i // 3, i % 3)
             self.method_boxes[method] = check
-        sizes = QGroupBox()
-        self.i18n.bind(sizes.setTitle, "Elements in x")
-        size_row = QGridLayout(sizes)
+        column.addWidget(methods)
+        sizes = QHBoxLayout()
+        label = QLabel()
+        self.i18n.bind(label.setText, "Elements in x:")
+        sizes.addWidget(label)
         self.size_boxes: dict[int, QCheckBox] = {}
-        for i, size in enumerate(DEFAULT_SIZES):
+        for size in DEFAULT_SIZES:
             check = QCheckBox(_SIZE_LABELS.get(size, f"{size:,}"))
             check.setObjectName(f"measureSize{size}")
             check.setChecked(True)
-            size_row.addWidget(check, i // 4, i % 4)
+            sizes.addWidget(check)
             self.size_boxes[size] = check
-        self.grad_boxes = {True: QCheckBox("requires_grad=True"), False: QCheckBox("requires_grad=False")}
-        for grad, check in self.grad_boxes.items():
-            check.setObjectName(f"measureGrad{grad}")
-            check.setChecked(True)
-            size_row.addWidget(check, 2, 0 if grad else 2, 1, 2)
-        grid.addWidget(methods)
-        grid.addWidget(sizes)
+        sizes.addStretch(1)
+        column.addLayout(sizes)
         return box
 
     def _run_row(self) -> QHBoxLayout:
         row = QHBoxLayout()
+        self.grad_boxes = {True: QCheckBox("requires_grad=True"), False: QCheckBox("requires_grad=False")}
+        for grad, check in self.grad_boxes.items():
+            check.setObjectName(f"measureGrad{grad}")
+            check.setChecked(True)
+            row.addWidget(check)
         self.run_button = QPushButton()
         self.run_button.setObjectName("measureRun")
         self.i18n.bind(self.run_button.setText, "Measure")
@@ -244,14 +270,15 @@ class MeasurePanel(QScrollArea):
             for item in items[1:]:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.model.appendRow(items)
-        lines = [f"<b>{escape(tr('clone().detach() against detach().clone():'))}</b>"]
-        for verdict in result.verdicts:
-            sentence = escape(verdict_sentence(verdict))
-            lines.append(sentence if verdict.kind == "same" else f"<b>{sentence}</b>")
-        if not result.verdicts:
-            lines.append(escape(tr("Measure both clone().detach() and detach().clone() for a verdict.")))
-        lines += [escape(tr("Skipped: {reason}").format(reason=note)) for note in result.skipped]
-        self.verdict.setText("<br>".join(lines))
+        heading = tr("clone().detach() / detach().clone(): the ratio of the medians, and of the quartiles "
+                     "crosswise (q1/q3 to q3/q1)")
+        parts = [f"<b>{escape(heading)}</b>"]
+        if result.verdicts:
+            parts.append(verdict_table(result.verdicts))
+        else:
+            parts.append(escape(tr("Measure both clone().detach() and detach().clone() for a verdict.")))
+        parts += [escape(tr("Skipped: {reason}").format(reason=note)) for note in result.skipped]
+        self.verdict.setText("<br>".join(parts))
         m = result.machine
         self.machine.setText(tr("Measured on {device} ({name}), torch {torch}, {threads} threads.").format(
             device=m.device, name=m.device_name, torch=m.torch, threads=m.threads))

@@ -6,6 +6,7 @@ Drawn with pyqtgraph from a :class:`~tensorlab.core.measure_data.MeasureResult`;
 
 from __future__ import annotations
 
+import math
 import os
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
@@ -40,7 +41,6 @@ class MeasurePlot(pg.PlotWidget):
         item = self.getPlotItem()
         item.setLogMode(x=True, y=True)
         item.showGrid(x=True, y=True, alpha=0.25)
-        self.legend = item.addLegend(offset=(8, 8), labelTextSize=f"{max(11, QFont().pointSize())}pt")
         self.curves: dict[tuple[str, bool], pg.PlotDataItem] = {}
         self.spreads: dict[tuple[str, bool], pg.FillBetweenItem] = {}
         self.result: MeasureResult | None = None
@@ -52,10 +52,14 @@ class MeasurePlot(pg.PlotWidget):
         font = QFont(self.font())
         font.setPixelSize(max(12, QFontInfo(font).pixelSize()))
         for name in ("bottom", "left"):
-            item.getAxis(name).setStyle(tickFont=font)
-            item.getAxis(name).label.setFont(font)
-        item.setLabel("bottom", tr("elements in x"))
-        item.setLabel("left", tr("seconds per call"))
+            axis = item.getAxis(name)
+            axis.setStyle(tickFont=font)
+            axis.setTextPen("#202020")
+            axis.setPen("#606060")
+            axis.enableAutoSIPrefix(False)  # log ticks read as seconds, never "(x0.001)"
+            axis.label.setFont(font)
+        item.setLabel("bottom", tr("elements in x"), color="#202020")
+        item.setLabel("left", tr("seconds per call"), color="#202020")
         if self.result is not None:
             self.show_result(self.result)
 
@@ -69,7 +73,6 @@ class MeasurePlot(pg.PlotWidget):
         self.result = result
         item = self.getPlotItem()
         item.clear()
-        self.legend.clear()
         self.curves, self.spreads = {}, {}
         if result is None:
             return
@@ -80,18 +83,27 @@ class MeasurePlot(pg.PlotWidget):
             sizes = [float(m.size) for m in points]
             color = method_color(method)
             style = Qt.PenStyle.SolidLine if grad else Qt.PenStyle.DashLine
-            low = pg.PlotDataItem(sizes, [m.q1_s for m in points], pen=None)
-            high = pg.PlotDataItem(sizes, [m.q3_s for m in points], pen=None)
+            # Edges of the shading: drawn invisibly (a pen of None would leave them without a path).
+            edge = pg.mkPen(color=(0, 0, 0, 0))
+            low = pg.PlotDataItem(sizes, [m.q1_s for m in points], pen=edge)
+            high = pg.PlotDataItem(sizes, [m.q3_s for m in points], pen=edge)
             shade = QColor(color)
-            shade.setAlpha(45)
+            shade.setAlpha(60)
             spread = pg.FillBetweenItem(low, high, brush=shade)
             for part in (low, high, spread):
                 item.addItem(part)
-            name = f"{method}  (requires_grad={grad})"
-            curve = item.plot(sizes, [m.median_s for m in points], name=name,
+            curve = item.plot(sizes, [m.median_s for m in points],
                               pen=pg.mkPen(color, width=2, style=style), symbol="o" if grad else "t",
                               symbolSize=7, symbolBrush=color, symbolPen=color)
             self.curves[(method, grad)] = curve
             self.spreads[(method, grad)] = spread
-        item.autoRange()
+        # The range of the data itself, in the view's log10 coordinates (the shading's path has no
+        # bounds of its own to trust before it is drawn).
+        measured = result.measurements
+        if measured:
+            sizes = [m.size for m in measured]
+            low = [m.q1_s for m in measured if m.q1_s > 0] or [1e-9]
+            high = [m.q3_s for m in measured if m.q3_s > 0] or [1.0]
+            item.setRange(xRange=(math.log10(min(sizes)), math.log10(max(sizes))),
+                          yRange=(math.log10(min(low)), math.log10(max(high))), padding=0.08)
 
