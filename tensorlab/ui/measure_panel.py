@@ -85,6 +85,7 @@ class MeasurePanel(QScrollArea):
         self.controller = controller
         self.result: MeasureResult | None = None
         self.running = False
+        self.min_run_time = 0.2  # seconds of timing per measurement (torch.utils.benchmark's default)
         self.i18n = Texts(self)
         self.i18n.bind(self.setAccessibleName, "Measure the ways to copy a tensor")
         body = QWidget()
@@ -207,7 +208,8 @@ class MeasurePanel(QScrollArea):
         if not (methods and sizes and grads):
             self.message.setText(tr("Pick at least one method, one size and one requires_grad setting."))
             return None
-        return MeasureParams.from_dict({"methods": methods, "sizes": sizes, "requires_grad": grads})
+        return MeasureParams.from_dict({"methods": methods, "sizes": sizes, "requires_grad": grads,
+                                        "min_run_time": self.min_run_time})
 
     def start(self) -> bool:
         """Start measuring in the worker (False when nothing is picked or a measurement runs)."""

@@ -142,3 +142,14 @@ def test_the_job_in_the_worker_process_gives_the_same_rows():
         engine.close()
     assert matrix == copy_matrix()
     assert progress[-1] == (len(matrix.rows), len(matrix.rows))
+
+
+def test_copies_command_prints_the_same_rows(capsys):
+    from tensorlab.cli import main
+
+    assert main(["copies", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == copy_matrix().to_json()
+    assert main(["copies"]) == 0
+    out = capsys.readouterr().out
+    assert "x: leaf" in out and "x: non-leaf" in out and "CloneBackward0" in out and "RuntimeError" in out
+    assert main(["copies", "--device", "nonsense"]) == 2

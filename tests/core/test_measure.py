@@ -193,3 +193,35 @@ def test_in_the_worker_process_a_cancel_stops_it_without_a_restart():
         assert engine.run("print(x)").output == "tensor([1., 1.])\n"
     finally:
         engine.close()
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def test_measure_command_prints_the_json_contract(capsys):
+    from tensorlab.cli import main
+
+    assert main(["measure", "--sizes", "10,1000", "--methods", "clone().detach();detach().clone()",
+                 "--min-run-time", "0.005", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["device"] == "cpu" and doc["torch"] == torch.__version__ and doc["threads"] == torch.get_num_threads()
+    assert [(r["method"], r["size"], r["requires_grad"]) for r in doc["results"]] == [
+        (m, size, grad) for size in (10, 1000) for grad in (True, False)
+        for m in ("clone().detach()", "detach().clone()")]
+    assert [(v["size"], v["requires_grad"]) for v in doc["verdict"]] == [(10, True), (10, False), (1000, True),
+                                                                          (1000, False)]
+    for v in doc["verdict"]:
+        assert (v["low"] <= 1 <= v["high"]) == v["text"].startswith("no measurable difference")
+
+
+def test_measure_command_prints_a_table_and_refuses_bad_input(capsys):
+    from tensorlab.cli import main
+
+    assert main(["measure", "--sizes", "100", "--methods", ".data", "--requires-grad", "no",
+                 "--min-run-time", "0.005"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("device: cpu (") and ".data" in out and "False" in out
+    assert main(["measure", "--sizes", "ten"]) == 2
+    assert "whole numbers" in capsys.readouterr().err
+    assert main(["measure", "--methods", "x.cuda()"]) == 2
+    assert "not a method" in capsys.readouterr().err
+    assert main(["measure", "--device", "cuda:7", "--sizes", "10"]) == 2 or torch.cuda.device_count() > 7
