@@ -85,7 +85,10 @@ def export_slides(lesson: Lesson, folder: Path, size: str = "1280x720", language
 
     scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"tensorlab-slides-{os.getpid()}.ini"
     settings = QSettings(str(scratch), QSettings.Format.IniFormat)
+    from tensorlab.ui.i18n import current_language, set_language
     from tensorlab.ui.main_window import SCRATCHPAD
+
+    language_before = current_language()
 
     # Start on the (empty) scratchpad, then open exactly this lesson (a file or a built-in one).
     window = build_window(settings, lesson=SCRATCHPAD, device=device, language=language)
@@ -101,3 +104,4 @@ def export_slides(lesson: Lesson, folder: Path, size: str = "1280x720", language
         window.controller.shutdown()
         window.close()
         scratch.unlink(missing_ok=True)
+        set_language(language_before)  # this process may go on showing other windows
