@@ -72,6 +72,15 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _two_lines(text: str) -> str:
+    """A long header on two lines, broken at the space nearest its middle (keeps the table narrow)."""
+    if len(text) <= 14 or " " not in text:
+        return text
+    spaces = [i for i, char in enumerate(text) if char == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
+    return text[:cut] + "\n" + text[cut + 1:]
+
+
 class CopyMatrixModel(QAbstractTableModel):
     """The rows of a :class:`CopyMatrix` for one kind of x; column 0 is the statement."""
 
@@ -104,7 +113,7 @@ class CopyMatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if column == "grad_fn":
                 return column  # a code word, the same in every language
-            return tr("operation") if section == 0 else tr(HEADERS[column])
+            return tr("operation") if section == 0 else _two_lines(tr(HEADERS[column]))
         if role == Qt.ItemDataRole.ToolTipRole:
             return tr(TIPS[column])
         return None

@@ -22,8 +22,6 @@ def add_lab_docks(window: Any) -> list[QDockWidget]:
     """Create the Measure and Copy matrix docks on ``window`` (a MainWindow); the docks, for its View menu."""
     window.measure_panel = MeasurePanel(window.controller)
     window.copy_matrix = CopyMatrixPanel(window.controller)
-    # After a row is put into the scratchpad, → on the storage map steps through it.
-    window.copy_matrix.loaded.connect(lambda _: window.storage_map.setFocus(Qt.FocusReason.OtherFocusReason))
     docks = []
     for title, name, panel in (("Measure", "measureDock", window.measure_panel),
                                ("Copy matrix", "copyMatrixDock", window.copy_matrix)):
@@ -37,11 +35,24 @@ def add_lab_docks(window: Any) -> list[QDockWidget]:
         # Chosen in the View menu: in front, even where it shares a tab bar.
         dock.toggleViewAction().triggered.connect(lambda checked, d=dock: checked and d.raise_())
         docks.append(dock)
+    window.copy_matrix.loaded.connect(lambda operation: _show_scratchpad(window, docks[1], operation))
     return docks
 
 
+def _show_scratchpad(window: Any, dock: QDockWidget, operation: str) -> None:
+    """A row is in the scratchpad: out of the way of the map, and → on the map steps through it."""
+    from tensorlab.ui.i18n import tr
+
+    if dock.isFloating():
+        dock.hide()  # View → Copy matrix brings it back where it was
+    window.activateWindow()
+    window.storage_map.setFocus(Qt.FocusReason.OtherFocusReason)
+    window.statusBar().showMessage(tr("In the scratchpad: press → to run each statement, down to y = {operation}.")
+                                   .format(operation=operation), 15000)
+
+
 def _place_first_time(window: Any, dock: QDockWidget) -> None:
-    """Float ``dock`` over the window at three quarters of its size, once (remembered in the settings)."""
+    """Float ``dock`` over the window, nearly as large, once (remembered in the settings)."""
     key = f"docks/{dock.objectName()}/placed"
     settings = window.settings
     if str(settings.value(key, "false")).lower() == "true":
@@ -50,7 +61,7 @@ def _place_first_time(window: Any, dock: QDockWidget) -> None:
     if isinstance(settings.value("window/state"), QByteArray) and dock.isFloating():
         return
     frame = window.geometry()
-    width, height = int(frame.width() * 0.8), int(frame.height() * 0.8)
+    width, height = int(frame.width() * 0.9), int(frame.height() * 0.85)
     dock.setFloating(True)
     dock.resize(width, height)
     dock.move(frame.x() + (frame.width() - width) // 2, frame.y() + (frame.height() - height) // 2)
