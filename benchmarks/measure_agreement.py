@@ -4,8 +4,9 @@ For each method and size, the same statement is timed twice: by TensorLab's
 "measure" job in its worker process (as the window and `tensorlab measure` do),
 and directly here with ``torch.utils.benchmark.Timer(...).blocked_autorange()``
 on the same device with the same number of threads. The two runs alternate, so
-drifts in machine load affect both alike. A ratio near 1.00 means TensorLab
-reports what torch's own tool reports.
+drifts in machine load affect both alike (TensorLab itself pools three shorter
+rounds per measurement; the direct run is one blocked_autorange of the full
+time). A ratio near 1.00 means TensorLab reports what torch's own tool reports.
 
 Usage: python benchmarks/measure_agreement.py [--device cuda:0] [--sizes 10,1000,1000000]
        [--methods "clone().detach();detach().clone()"] [--min-run-time 0.2]

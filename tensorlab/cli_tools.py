@@ -141,13 +141,13 @@ def _export(args: argparse.Namespace) -> int:
         errors = engine.job("export_errors", {"codes": [s.code for s in lesson.steps]})
         try:
             if args.py:
-                write_text_atomic(args.py, export_script(lesson, errors, language))
+                write_text_atomic(args.py, export_script(lesson, errors, language, engine.device))
                 print(f"saved {args.py}", file=sys.stderr)
             if args.ipynb:
-                write_text_atomic(args.ipynb, notebook_text(lesson, errors, language))
+                write_text_atomic(args.ipynb, notebook_text(lesson, errors, language, engine.device))
                 print(f"saved {args.ipynb}", file=sys.stderr)
             if not (args.py or args.ipynb or args.png):
-                sys.stdout.write(export_script(lesson, errors, language))
+                sys.stdout.write(export_script(lesson, errors, language, engine.device))
         except OSError as exc:
             return _fail(f"could not write the export: {exc.strerror or exc}")
         return 0

@@ -27,6 +27,15 @@ __all__ = ["NOT_RUN", "export_script", "export_notebook", "notebook_text", "scri
 # Error kinds that mean TensorLab did not let the step run to its end (not torch's errors).
 NOT_RUN = frozenset({"TensorLabError", "LimitError", "WorkerCrash", "WorkerTimeout", "TimeLimit", "Cancelled"})
 _SEED_NOTE = "The seed TensorLab uses, so random numbers are the same as in the app."
+_DEVICE_NOTE = "TensorLab ran these steps on this device: new tensors are made there."
+
+
+def _torch_setup(device: str, end: str = "") -> list[str]:
+    """The seed (and the device, if not the CPU) for a program that uses torch."""
+    lines = ["", *comment_lines(_SEED_NOTE), "torch.manual_seed(0)" + end]
+    if device != "cpu":
+        lines += [*comment_lines(_DEVICE_NOTE), f"torch.set_default_device({device!r})"]
+    return lines
 _LABELS = {
     "en": {"step": "Step", "question": "Predict before you run", "answer": "Answer",
            "exported": "Exported from the TensorLab lesson", "not_run": "TensorLab did not run this step",
@@ -137,8 +146,9 @@ def _answer_comment(step: LessonStep, language: str) -> list[str]:
     return comment_lines(text + (f". {explain}" if explain else ""))
 
 
-def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: str = "en") -> str:
-    """``lesson`` as a runnable script; ``errors``: what each step raised in a TensorLab run (None: nothing)."""
+def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: str = "en",
+                  device: str = "cpu") -> str:
+    """``lesson`` as a runnable script; ``errors``: what each step raised in a TensorLab run on ``device``."""
     errors = _check(lesson, errors)
     labels = _labels(language)
     error_name = _error_name(lesson)
@@ -153,7 +163,7 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
         out.append("")
         out += [f"import {module}" for module in modules]
     if "torch" in modules:
-        out += ["", *comment_lines(_SEED_NOTE), "torch.manual_seed(0)"]
+        out += _torch_setup(device)
     for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
         note = step.text(language)
         out.append("")
@@ -197,7 +207,8 @@ def _question_markdown(step: LessonStep, language: str) -> str:
     return "\n".join(lines)
 
 
-def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: str = "en") -> Any:
+def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: str = "en",
+                    device: str = "cpu") -> Any:
     """``lesson`` as an nbformat v4 notebook without outputs (validated).
 
     The title and summary first, an imports cell, then per step: its question
@@ -217,7 +228,7 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
     modules = used_modules([s.code for s in lesson.steps])
     setup = [f"import {module}" for module in modules]
     if "torch" in modules:
-        setup += ["", *comment_lines(_SEED_NOTE), "torch.manual_seed(0);"]
+        setup += _torch_setup(device, ";")
     if setup:
         cell = v4.new_code_cell("\n".join(setup))
         cell.id = "setup"
@@ -246,8 +257,9 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
     return notebook
 
 
-def notebook_text(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: str = "en") -> str:
+def notebook_text(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: str = "en",
+                  device: str = "cpu") -> str:
     """The notebook as the text of an ``.ipynb`` file (JSON, written by nbformat)."""
     import nbformat
 
-    return nbformat.writes(export_notebook(lesson, errors, language))
+    return nbformat.writes(export_notebook(lesson, errors, language, device))

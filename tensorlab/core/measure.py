@@ -3,13 +3,16 @@
 The job ``"measure"`` (:mod:`tensorlab.core.jobs`) runs :func:`measure_job` in the
 worker process beside the session: every method at every size, with and without
 ``requires_grad``, each timed by :meth:`torch.utils.benchmark.Timer.blocked_autorange`
-(which synchronises CUDA). Progress is reported after each measurement, and a
+(which synchronises CUDA). The methods at one size take turns over a few rounds
+and each method's blocks are pooled, so a passing load on the machine falls on
+all of them alike instead of deciding a comparison. Progress is reported after each measurement, and a
 cancel is noticed after each timed block, so the worker stops within one block.
 The session's own tensors and random state are not touched.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import platform
 import warnings
@@ -30,7 +33,7 @@ from tensorlab.core.measure_data import (
     verdicts,
 )
 
-__all__ = ["STATEMENTS", "machine", "measure", "measure_job", "measure_one"]
+__all__ = ["STATEMENTS", "machine", "measure", "measure_job", "measure_one", "time_blocks"]
 
 # The statement timed for each method (x is the tensor measured). Constants, never user text.
 STATEMENTS: dict[str, str] = {
@@ -71,9 +74,12 @@ def _tensor(size: int, device: str, requires_grad: bool) -> torch.Tensor:
     return torch.ones(matrix_shape(size), device=device, requires_grad=requires_grad)
 
 
-def measure_one(method: str, x: torch.Tensor, min_run_time: float, threads: int,
-                cancelled: Callable[[], bool] = lambda: False) -> Measurement:
-    """Time ``method`` on ``x``; :class:`Cancelled` when ``cancelled()`` turns true between blocks."""
+def time_blocks(method: str, x: torch.Tensor, min_run_time: float, threads: int,
+                cancelled: Callable[[], bool] = lambda: False) -> tuple[list[float], int]:
+    """Seconds per call of each timed block of ``method`` on ``x``, and the calls per block.
+
+    :class:`Cancelled` when ``cancelled()`` turns true between blocks.
+    """
 
     def after_block(number: int, seconds: float) -> None:
         if cancelled():
@@ -84,16 +90,34 @@ def measure_one(method: str, x: torch.Tensor, min_run_time: float, threads: int,
         # torch.tensor(x) warns on every call; its warning is not part of what is timed.
         warnings.simplefilter("ignore")
         result = timer.blocked_autorange(callback=after_block, min_run_time=min_run_time)
-    q1, median, q3 = quartiles(result.times)
-    return Measurement(method, x.numel(), x.requires_grad, median, q1, q3, len(result.times),
-                       int(result.number_per_run))
+    return list(result.times), int(result.number_per_run)
+
+
+def measure_one(method: str, x: torch.Tensor, min_run_time: float, threads: int,
+                cancelled: Callable[[], bool] = lambda: False) -> Measurement:
+    """One blocked_autorange of ``method`` on ``x``, as a measurement."""
+    times, number = time_blocks(method, x, min_run_time, threads, cancelled)
+    return _measurement(method, x, times, number)
+
+
+def _measurement(method: str, x: torch.Tensor, times: list[float], number: int) -> Measurement:
+    q1, median, q3 = quartiles(times)
+    return Measurement(method, x.numel(), x.requires_grad, median, q1, q3, len(times), number)
 
 
 def measure(params: MeasureParams, device: str = "cpu", cancelled: Callable[[], bool] = lambda: False,
             progress: Callable[[int, int], None] | None = None) -> MeasureResult:
     """Every measurement ``params`` asks for, on ``device``, smallest size first."""
+    # The benchmark timer synchronises the *current* accelerator: make it the one measured.
+    context = torch.cuda.device(torch.device(device)) if device.startswith("cuda") else contextlib.nullcontext()
+    with context:
+        return _measure(params, device, cancelled, progress)
+
+
+def _measure(params: MeasureParams, device: str, cancelled: Callable[[], bool],
+             progress: Callable[[int, int], None] | None) -> MeasureResult:
     threads = torch.get_num_threads()
-    total = params.total
+    total = params.steps
     done = 0
     found: list[Measurement] = []
     skipped: list[str] = []
@@ -102,17 +126,26 @@ def measure(params: MeasureParams, device: str = "cpu", cancelled: Callable[[], 
             if cancelled():
                 raise Cancelled()
             x = _tensor(size, device, grad)
-            for method in params.methods:
-                if cancelled():
-                    raise Cancelled()
-                if method == "t().contiguous()" and min(x.shape) < 2:
-                    skipped.append(f"t().contiguous() at {size:,} elements: {size:,} has no 2-D shape "
-                                   "with two rows or more, so x.t() would already be contiguous")
-                else:
-                    found.append(measure_one(method, x, params.min_run_time, threads, cancelled))
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+            methods = list(params.methods)
+            if "t().contiguous()" in methods and min(x.shape) < 2:
+                methods.remove("t().contiguous()")
+                skipped.append(f"t().contiguous() at {size:,} elements: {size:,} has no 2-D shape "
+                               "with two rows or more, so x.t() would already be contiguous")
+            pooled: dict[str, list[float]] = {method: [] for method in methods}
+            numbers: dict[str, int] = {}
+            for _ in range(params.rounds):
+                for method in params.methods:
+                    if cancelled():
+                        raise Cancelled()
+                    if method in pooled:
+                        times, number = time_blocks(method, x, params.min_run_time / params.rounds, threads,
+                                                    cancelled)
+                        pooled[method] += times
+                        numbers.setdefault(method, number)
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+            found += [_measurement(method, x, pooled[method], numbers[method]) for method in methods]
             del x
     return MeasureResult(machine(device), tuple(found), verdicts(found), tuple(dict.fromkeys(skipped)))
 

@@ -54,6 +54,7 @@ ORDER_METHODS: tuple[str, ...] = ("clone()", "detach()", CLONE_DETACH, DETACH_CL
 DEFAULT_SIZES: tuple[int, ...] = tuple(10**k for k in range(1, 8))
 MIN_SIZE, MAX_SIZE = 1, 10**7
 MIN_RUN_TIME, MAX_RUN_TIME = 0.001, 10.0
+MAX_ROUNDS = 10
 
 
 class MeasureError(ValueError):
@@ -62,17 +63,23 @@ class MeasureError(ValueError):
 
 @dataclass(frozen=True)
 class MeasureParams:
-    """What to measure: methods, sizes (elements), with/without requires_grad, seconds per measurement."""
+    """What to measure: methods, sizes (elements), with/without requires_grad, seconds per measurement.
+
+    ``rounds``: the methods at one size are timed in turn this many times, each
+    for ``min_run_time / rounds`` seconds, and each method's blocks are pooled;
+    a passing load on the machine then falls on every method alike.
+    """
 
     methods: tuple[str, ...] = METHODS
     sizes: tuple[int, ...] = DEFAULT_SIZES
     requires_grad: tuple[bool, ...] = (True, False)
     min_run_time: float = 0.2
+    rounds: int = 3
 
     @classmethod
     def from_dict(cls, params: Mapping[str, Any]) -> MeasureParams:
         """Checked parameters from a job's ``params`` (MeasureError names what is wrong)."""
-        unknown = set(params) - {"methods", "sizes", "requires_grad", "min_run_time"}
+        unknown = set(params) - {"methods", "sizes", "requires_grad", "min_run_time", "rounds"}
         if unknown:
             raise MeasureError(f"unknown measure parameter(s): {', '.join(sorted(unknown))}")
         methods = tuple(params.get("methods", METHODS))
@@ -95,19 +102,28 @@ class MeasureParams:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
                 MIN_RUN_TIME <= seconds <= MAX_RUN_TIME):
             raise MeasureError(f"min_run_time must be {MIN_RUN_TIME} to {MAX_RUN_TIME} seconds, not {seconds!r}")
+        rounds = params.get("rounds", 3)
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+            raise MeasureError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {rounds!r}")
         # Keep the user's order of methods, without repeats; sizes ascending.
         return cls(tuple(dict.fromkeys(methods)), tuple(sorted(set(sizes))), tuple(dict.fromkeys(grads)),
-                   float(seconds))
+                   float(seconds), rounds)
 
     def to_dict(self) -> dict[str, Any]:
         """The job's ``params`` for these parameters."""
         return {"methods": list(self.methods), "sizes": list(self.sizes),
-                "requires_grad": list(self.requires_grad), "min_run_time": self.min_run_time}
+                "requires_grad": list(self.requires_grad), "min_run_time": self.min_run_time,
+                "rounds": self.rounds}
 
     @property
     def total(self) -> int:
         """How many measurements these parameters ask for."""
         return len(self.methods) * len(self.sizes) * len(self.requires_grad)
+
+    @property
+    def steps(self) -> int:
+        """How many timed runs (a method at a size, in one round): the progress counts these."""
+        return self.total * self.rounds
 
 
 @dataclass(frozen=True)

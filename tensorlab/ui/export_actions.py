@@ -44,7 +44,7 @@ class Exporter(QObject):
     def __init__(self, window: Any) -> None:
         super().__init__(window)
         self.window = window
-        self._pending: tuple[str, str, Lesson, str] | None = None
+        self._pending: tuple[str, str, Lesson, str, str] | None = None
         window.controller.jobFinished.connect(self._finished)
 
     def _say(self, text: str) -> None:
@@ -57,19 +57,19 @@ class Exporter(QObject):
     def export(self, kind: str, path: str | Path) -> None:
         """Write the program as ``kind`` ("py" or "ipynb") to ``path`` once the worker says what raises."""
         lesson = program_lesson(self.window.controller.state)
-        self._pending = (kind, str(path), lesson, current_language())
+        self._pending = (kind, str(path), lesson, current_language(), self.window.controller.state.device)
         self.window.controller.run_job(JOB, {"codes": [s.code for s in lesson.steps]})
 
     def _finished(self, name: str, errors: object, problem: str) -> None:
         if name != JOB or self._pending is None:
             return
-        kind, path, lesson, language = self._pending
+        kind, path, lesson, language, device = self._pending
         self._pending = None
         if errors is None:
             self._say(tr("The export failed: {reason}").format(reason=problem))
             return
         try:
-            text = (export_script if kind == "py" else notebook_text)(lesson, errors, language)
+            text = (export_script if kind == "py" else notebook_text)(lesson, errors, language, device)
             write_text_atomic(path, text)
         except (OSError, ValueError) as exc:
             self._say(tr("The export could not be written: {reason}").format(reason=exc))

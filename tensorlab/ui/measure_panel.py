@@ -217,7 +217,7 @@ class MeasurePanel(QScrollArea):
         if params is None or self.running:
             return False
         self.running = True
-        self.progress_bar.setRange(0, params.total)
+        self.progress_bar.setRange(0, params.steps)
         self.progress_bar.setValue(0)
         self.message.setText(tr("Measuring {total} timings on the session's device…").format(total=params.total))
         self.controller.run_job(JOB, params.to_dict())  # type: ignore[attr-defined]

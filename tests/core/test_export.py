@@ -277,3 +277,14 @@ def test_export_without_a_format_prints_the_script(capsys):
 def test_export_of_an_unknown_lesson_exits_2(capsys):
     assert main(["export", "no-such-lesson", "--py", "x.py"]) == 2
     assert "no such lesson" in capsys.readouterr().err
+
+
+def test_a_program_run_on_another_device_is_exported_for_that_device(runs):
+    lesson = LESSONS[0]
+    text = export_script(lesson, _errors(runs[lesson.id]), device="cuda:0")
+    tree = ast.parse(text)
+    calls = [ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    assert "torch.set_default_device('cuda:0')" in calls
+    assert "torch.set_default_device" not in export_script(lesson, _errors(runs[lesson.id]))
+    notebook = export_notebook(lesson, _errors(runs[lesson.id]), device="mps")
+    assert "torch.set_default_device('mps')" in notebook.cells[1].source

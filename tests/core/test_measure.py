@@ -102,8 +102,10 @@ def test_parameters_are_checked():
     assert MeasureParams.from_dict({}).sizes == DEFAULT_SIZES
     params = MeasureParams.from_dict({"sizes": [1000, 10, 1000], "methods": ["detach()", "clone()"]})
     assert params.sizes == (10, 1000) and params.methods == ("detach()", "clone()") and params.total == 8
+    assert params.rounds == 3 and params.steps == 24 and MeasureParams.from_dict(params.to_dict()) == params
     for bad in ({"methods": ["x.cuda()"]}, {"sizes": [0]}, {"sizes": [10**8]}, {"sizes": [1.5]},
-                {"requires_grad": ["yes"]}, {"min_run_time": 100}, {"sizes": []}, {"colour": 1}):
+                {"requires_grad": ["yes"]}, {"min_run_time": 100}, {"sizes": []}, {"colour": 1},
+                {"rounds": 0}, {"rounds": 2.5}):
         with pytest.raises(MeasureError):
             MeasureParams.from_dict(bad)
 
@@ -119,11 +121,11 @@ def test_a_run_over_two_sizes_finishes_and_reports_progress():
     seen: list[tuple[int, int]] = []
     result = engine.job("measure", SMALL, progress=lambda done, total: seen.append((done, total)))
     assert isinstance(result, MeasureResult)
-    assert seen == [(i, 12) for i in range(1, 13)]
+    assert seen == [(i, 36) for i in range(1, 37)]  # 12 measurements, each timed in 3 rounds
     assert [(m.size, m.requires_grad, m.method) for m in result.measurements] == [
         (size, grad, method) for size in (10, 1000) for grad in (True, False) for method in SMALL["methods"]]
     for m in result.measurements:
-        assert 0 < m.q1_s <= m.median_s <= m.q3_s and m.runs >= 1 and m.number_per_run >= 1
+        assert 0 < m.q1_s <= m.median_s <= m.q3_s and m.runs >= 3 and m.number_per_run >= 1
         assert m.iqr_s == pytest.approx(m.q3_s - m.q1_s)
     assert result.machine.device == "cpu" and result.machine.torch == torch.__version__
     assert result.machine.threads == torch.get_num_threads() and result.machine.device_name

@@ -52,8 +52,9 @@ def test_a_measurement_fills_the_plot_the_table_and_the_verdict(qtbot, panel, tm
     _finish(qtbot, panel)
     result = panel.result
     assert isinstance(result, MeasureResult) and len(result.measurements) == 8
-    assert [p[1] for p in progress] == list(range(1, 9)) and {p[0] for p in progress} == {"measure"}
-    assert panel.progress_bar.value() == panel.progress_bar.maximum() == 8
+    # Progress after each timed run: 8 measurements, each in 3 rounds.
+    assert [p[1] for p in progress] == list(range(1, 25)) and {p[0] for p in progress} == {"measure"}
+    assert panel.progress_bar.value() == panel.progress_bar.maximum() == 24
     # The plot: one curve per (method, requires_grad), its points the medians measured, log-log.
     assert set(panel.plot.curves) == {(m, g) for m in ("clone().detach()", "detach().clone()") for g in (True, False)}
     for (method, grad), curve in panel.plot.curves.items():
@@ -89,7 +90,7 @@ def test_cancel_stops_the_measurement_mid_way(qtbot, panel):
     qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
     _finish(qtbot, panel)
     assert panel.message.text() == "Measurement cancelled."
-    assert panel.progress_bar.value() < panel.progress_bar.maximum() == 32
+    assert panel.progress_bar.value() < panel.progress_bar.maximum() == 96
     assert panel.result is None and panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     # The worker is still there, and the session with it.
     panel.controller.submit("x = torch.ones(2)")
