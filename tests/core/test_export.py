@@ -52,22 +52,58 @@ def _run_script(text: str, tmp_path: Path) -> subprocess.CompletedProcess:
 
 # -- scripts ----------------------------------------------------------------------------------
 
+# Runs each script given on the command line in a process of its own, forked after torch is imported
+# once (as a fork server would): each script runs as `python script.py` would, with its own exit
+# status and output, without paying for importing torch again.
+_FORK_RUNNER = """
+import json, os, runpy, sys, traceback
+import torch  # noqa: F401
+results = {}
+for path in sys.argv[1:]:
+    out, err = path + '.out', path + '.err'
+    pid = os.fork()
+    if pid == 0:
+        with open(out, 'w') as o, open(err, 'w') as e:
+            os.dup2(o.fileno(), 1)
+            os.dup2(e.fileno(), 2)
+            sys.stdout = os.fdopen(1, 'w', closefd=False)
+            sys.stderr = os.fdopen(2, 'w', closefd=False)
+            try:
+                runpy.run_path(path, run_name='__main__')
+                status = 0
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 1
+            except BaseException:
+                traceback.print_exc()
+                status = 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    results[path] = os.waitstatus_to_exitcode(status)
+print(json.dumps(results))
+"""
+
+
 @pytest.fixture(scope="module")
 def scripts(runs, tmp_path_factory):
-    """Each built-in lesson's script, and how running it went (all run at once, in subprocesses)."""
+    """Each built-in lesson's script, and how running it went (its exit status, stdout, stderr)."""
     folder = tmp_path_factory.mktemp("scripts")
-    texts, started = {}, {}
+    paths, texts = {}, {}
     for lesson in LESSONS:
         texts[lesson.id] = export_script(lesson, _errors(runs[lesson.id]))
-        path = folder / f"{lesson.id}.py"
-        path.write_text(texts[lesson.id], encoding="utf-8")
-        started[lesson.id] = subprocess.Popen([sys.executable, str(path)], stdout=subprocess.PIPE,
-                                              stderr=subprocess.PIPE, text=True, cwd=folder)
+        paths[lesson.id] = folder / f"{lesson.id}.py"
+        paths[lesson.id].write_text(texts[lesson.id], encoding="utf-8")
+    runner = subprocess.run([sys.executable, "-c", _FORK_RUNNER, *map(str, paths.values())], capture_output=True,
+                            text=True, timeout=600, cwd=folder)
+    assert runner.returncode == 0, runner.stderr
+    statuses = json.loads(runner.stdout)
     done = {}
-    for lesson_id, process in started.items():
-        stdout, stderr = process.communicate(timeout=300)
-        done[lesson_id] = (texts[lesson_id], subprocess.CompletedProcess(process.args, process.returncode,
-                                                                         stdout, stderr))
+    for lesson_id, path in paths.items():
+        stdout = Path(f"{path}.out").read_text(encoding="utf-8")
+        stderr = Path(f"{path}.err").read_text(encoding="utf-8")
+        done[lesson_id] = (texts[lesson_id], subprocess.CompletedProcess([str(path)], statuses[str(path)], stdout,
+                                                                         stderr))
     return done
 
 
