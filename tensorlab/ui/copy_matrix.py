@@ -143,10 +143,6 @@ class CopyMatrixModel(QAbstractTableModel):
             return _YES if value is True else _NO if value is False else None
         if role == Qt.ItemDataRole.TextAlignmentRole and column != "operation":
             return int(Qt.AlignmentFlag.AlignCenter)
-        if role == Qt.ItemDataRole.FontRole and column == "operation":
-            from PySide6.QtGui import QFontDatabase
-
-            return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         return None
 
 

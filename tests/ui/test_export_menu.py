@@ -65,3 +65,42 @@ def test_slides_from_the_window_one_png_per_step(window, qtbot, tmp_path):
     assert [p.name for p in saved] == [f"{window.controller.state.lesson.id}-{n:02d}.png" for n in range(1, total + 1)]
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in saved)
     assert window.controller.state.position == 2  # back where it was
+
+
+_NO_TORCH = """
+import os, sys
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QDockWidget
+
+
+def main():
+    from tensorlab.app import build_window
+
+    window = build_window(QSettings(sys.argv[1], QSettings.Format.IniFormat))
+    window.show()
+    for name in ("measureDock", "copyMatrixDock"):
+        window.findChild(QDockWidget, name).toggleViewAction().trigger()
+    window.measure_panel.min_run_time = 0.005
+    for size, box in window.measure_panel.size_boxes.items():
+        box.setChecked(size == 10)
+    window.measure_panel.start()
+    window.controller.wait_idle(60000)
+    window.exporter.export("ipynb", sys.argv[2])
+    window.controller.wait_idle(60000)
+    ok = window.measure_panel.result is not None and window.copy_matrix.matrix is not None
+    print("torch" in sys.modules, ok, os.path.exists(sys.argv[2]))
+    window.close()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_the_window_process_never_imports_torch_for_the_new_docks_and_exports(tmp_path):
+    script = tmp_path / "no_torch.py"
+    script.write_text(_NO_TORCH, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "s.ini"), str(tmp_path / "n.ipynb")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.split() == ["False", "True", "True"], done.stderr
