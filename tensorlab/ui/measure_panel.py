@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtGui import QPalette, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -153,7 +153,10 @@ class MeasurePanel(QScrollArea):
             check.setObjectName(f"measureMethod{i}")
             check.setChecked(method in ORDER_METHODS)
             # The method's colour in the plot: the checkboxes are the plot's legend.
-            check.setStyleSheet(f"QCheckBox {{ color: {method_color(method).darker(130).name()}; }}")
+            palette = check.palette()  # a palette, not a style sheet: the font still follows the window
+            for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+                palette.setColor(role, method_color(method).darker(130))
+            check.setPalette(palette)
             method_grid.addWidget(check, i // 3, i % 3)
             self.method_boxes[method] = check
         column.addWidget(methods)
