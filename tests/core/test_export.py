@@ -324,3 +324,12 @@ def test_a_program_run_on_another_device_is_exported_for_that_device(runs):
     assert "torch.set_default_device" not in export_script(lesson, _errors(runs[lesson.id]))
     notebook = export_notebook(lesson, _errors(runs[lesson.id]), device="mps")
     assert "torch.set_default_device('mps')" in notebook.cells[1].source
+
+
+@pytest.mark.skipif(not __import__("torch").cuda.is_available(), reason="needs a CUDA device")
+def test_a_script_exported_from_a_gpu_run_prints_what_that_run_printed(tmp_path):
+    lesson = LESSONS[1]
+    results = run_lesson(lesson, "cuda:0")
+    done = _run_script(export_script(lesson, _errors(results), device="cuda:0"), tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "".join(_printed(r) for r in results)

@@ -227,3 +227,12 @@ def test_measure_command_prints_a_table_and_refuses_bad_input(capsys):
     assert main(["measure", "--methods", "x.cuda()"]) == 2
     assert "not a method" in capsys.readouterr().err
     assert main(["measure", "--device", "cuda:7", "--sizes", "10"]) == 2 or torch.cuda.device_count() > 7
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_a_run_on_the_gpu_names_it_and_finishes():
+    engine = LocalEngine("cuda:0")
+    result = engine.job("measure", {**SMALL, "sizes": [10, 100_000]})
+    assert result.machine.device == "cuda:0"
+    assert result.machine.device_name == torch.cuda.get_device_name(0)
+    assert len(result.measurements) == 12 and all(m.median_s > 0 for m in result.measurements)
