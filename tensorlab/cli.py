@@ -1,4 +1,4 @@
-"""The `tensorlab` command: the desktop app, or headless `run`, `lessons` and `export`."""
+"""The `tensorlab` command: the desktop app, or headless `run`, `lessons`, `export`, `measure` and `copies`."""
 
 from __future__ import annotations
 
@@ -45,8 +45,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="run in this process, without the isolating worker (for debugging)")
     lessons = commands.add_parser("lessons", help="list the built-in lessons")
     lessons.add_argument("--json", action="store_true")
-    export = commands.add_parser("export", help="print a lesson as a plain PyTorch script")
-    export.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
+    from tensorlab.cli_tools import add_parsers
+
+    add_parsers(commands)  # measure, copies, export
     return parser
 
 
@@ -112,18 +113,6 @@ def _lessons(args: argparse.Namespace) -> int:
     return 0
 
 
-def _export(args: argparse.Namespace) -> int:
-    from tensorlab.core.export import export_script
-    from tensorlab.core.lessons import LessonError, find_lesson
-
-    try:
-        lesson = find_lesson(args.lesson)
-    except LessonError as exc:
-        return _fail(str(exc))
-    sys.stdout.write(export_script(lesson))
-    return 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tensorlab` command; returns the exit status."""
     args = _parser().parse_args(argv)
@@ -131,8 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
     if args.command == "lessons":
         return _lessons(args)
-    if args.command == "export":
-        return _export(args)
+    if args.command in ("measure", "copies", "export"):
+        from tensorlab.cli_tools import dispatch
+
+        return dispatch(args)
     from tensorlab.app import main as app_main
 
     return app_main(args)

@@ -8,6 +8,10 @@
         <translation> 장치 </translation>
     </message>
     <message>
+        <source>&amp;Export</source>
+        <translation>내보내기(&amp;E)</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>도움말(&amp;H)</translation>
     </message>
@@ -80,6 +84,10 @@
         <translation>제자리 변경</translation>
     </message>
     <message>
+        <source>Click to step through it in the scratchpad.</source>
+        <translation>클릭하면 연습장에서 한 단계씩 실행해 볼 수 있습니다.</translation>
+    </message>
+    <message>
         <source>Code</source>
         <translation>코드</translation>
     </message>
@@ -96,6 +104,10 @@
         <translation>지금까지의 프로그램 코드</translation>
     </message>
     <message>
+        <source>Colours as the methods above. Solid line, circles: requires_grad=True; dashed line, triangles: requires_grad=False. Shaded: first to third quartile.</source>
+        <translation>색은 위의 방법과 같습니다. 실선과 원: requires_grad=True, 점선과 삼각형: requires_grad=False. 칠한 영역: 제1사분위수에서 제3사분위수까지.</translation>
+    </message>
+    <message>
         <source>Compute</source>
         <translation>계산</translation>
     </message>
@@ -104,8 +116,20 @@
         <translation>계산과 미분</translation>
     </message>
     <message>
+        <source>Computing in the worker, on {device}…</source>
+        <translation>작업 프로세스의 {device}에서 계산하는 중…</translation>
+    </message>
+    <message>
         <source>Copy</source>
         <translation>복사</translation>
+    </message>
+    <message>
+        <source>Copy matrix</source>
+        <translation>복사 비교표</translation>
+    </message>
+    <message>
+        <source>Copy matrix: every way to get a second tensor from x</source>
+        <translation>복사 비교표: x로부터 두 번째 텐서를 얻는 모든 방법</translation>
     </message>
     <message>
         <source>Copy or view</source>
@@ -134,12 +158,48 @@ or press → to run the lesson's first step.</source>
         <translation>사용자가 만들었나요 (autograd가 기록한 연산이 만든 것이 아니라)?</translation>
     </message>
     <message>
+        <source>Did the operation raise? The exception type; the tooltip shows torch's message.</source>
+        <translation>연산이 오류를 발생시켰나요? 예외의 종류이며, 도움말에 torch의 메시지가 보입니다.</translation>
+    </message>
+    <message>
+        <source>Did torch warn while making y? The tooltip shows the warning.</source>
+        <translation>y를 만드는 동안 torch가 경고했나요? 도움말에 그 경고가 보입니다.</translation>
+    </message>
+    <message>
+        <source>Do y and x read the same memory (the same untyped storage)? Then writing through one changes what the other reads.</source>
+        <translation>y와 x가 같은 메모리(같은 untyped storage)를 읽나요? 그렇다면 한쪽을 통해 쓰면 다른 쪽이 읽는 값도 바뀝니다.</translation>
+    </message>
+    <message>
+        <source>Does a gradient of y reach x through the graph (torch.autograd.grad finds one)?</source>
+        <translation>y의 기울기(gradient)가 계산 그래프를 따라 x까지 가나요 (torch.autograd.grad가 찾아내나요)?</translation>
+    </message>
+    <message>
+        <source>Does an in-place change of y move x's version counter too? Autograd checks that counter to notice saved tensors changed after they were saved.</source>
+        <translation>y에 인플레이스(in-place) 연산을 하면 x의 버전 카운터도 올라가나요? autograd는 이 카운터로 저장해 둔 텐서가 저장 뒤에 바뀌었는지 알아챕니다.</translation>
+    </message>
+    <message>
         <source>Does autograd track operations on this tensor?</source>
         <translation>autograd가 이 텐서의 연산을 추적하나요?</translation>
     </message>
     <message>
+        <source>Does y require grad: will operations on y be recorded for backward()?</source>
+        <translation>y가 requires_grad=True인가요? 즉 y에 하는 연산이 역전파(backward)를 위해 기록되나요?</translation>
+    </message>
+    <message>
+        <source>Elements in x</source>
+        <translation>x의 원소 수</translation>
+    </message>
+    <message>
+        <source>Elements in x:</source>
+        <translation>x의 원소 수:</translation>
+    </message>
+    <message>
         <source>End of the lesson. ← steps back; Home starts again.</source>
         <translation>레슨 끝. ←는 한 단계 뒤로, Home은 처음부터.</translation>
+    </message>
+    <message>
+        <source>Export as Jupyter notebook</source>
+        <translation>Jupyter 노트북으로 내보내기</translation>
     </message>
     <message>
         <source>Export as Python script</source>
@@ -150,12 +210,40 @@ or press → to run the lesson's first step.</source>
         <translation>파이썬 스크립트로 내보내기…</translation>
     </message>
     <message>
+        <source>Folder for the slides</source>
+        <translation>슬라이드를 저장할 폴더</translation>
+    </message>
+    <message>
+        <source>IQR (q1–q3)</source>
+        <translation>사분위 범위 (q1–q3)</translation>
+    </message>
+    <message>
         <source>In plain words</source>
         <translation>쉽게 말하면</translation>
     </message>
     <message>
+        <source>In the scratchpad: press → to run each statement, down to y = {operation}.</source>
+        <translation>연습장에 넣었습니다: →를 누를 때마다 한 문장씩 실행됩니다. 마지막 문장: y = {operation}</translation>
+    </message>
+    <message>
         <source>Instead:</source>
         <translation>대신:</translation>
+    </message>
+    <message>
+        <source>Is y a leaf: a tensor no recorded operation made (every tensor with requires_grad=False is one)?</source>
+        <translation>y가 리프(leaf) 텐서인가요? 기록된 연산이 만들지 않은 텐서입니다 (requires_grad=False인 텐서는 모두 리프 텐서입니다).</translation>
+    </message>
+    <message>
+        <source>Is y the very same Python object as x (y is x)? Then it is x under a second name.</source>
+        <translation>y가 x와 똑같은 파이썬 객체인가요 (y is x)? 그렇다면 y는 x에 붙인 두 번째 이름일 뿐입니다.</translation>
+    </message>
+    <message>
+        <source>Jupyter notebooks (*.ipynb)</source>
+        <translation>Jupyter 노트북 (*.ipynb)</translation>
+    </message>
+    <message>
+        <source>Jupyter notebook…</source>
+        <translation>Jupyter 노트북…</translation>
     </message>
     <message>
         <source>Language</source>
@@ -170,12 +258,48 @@ or press → to run the lesson's first step.</source>
         <translation>레슨</translation>
     </message>
     <message>
+        <source>Measure</source>
+        <translation>측정</translation>
+    </message>
+    <message>
+        <source>Measure both clone().detach() and detach().clone() for a verdict.</source>
+        <translation>결론을 보려면 clone().detach()와 detach().clone()을 모두 측정하세요.</translation>
+    </message>
+    <message>
+        <source>Measure the ways to copy a tensor</source>
+        <translation>텐서를 복사하는 방법들의 시간 측정</translation>
+    </message>
+    <message>
+        <source>Measure to see whether clone().detach() or detach().clone() is faster here, by how much, and how sure that is.</source>
+        <translation>측정하면 이 장치에서 clone().detach()와 detach().clone() 중 어느 쪽이 더 빠른지, 얼마나 빠른지, 그 결과를 얼마나 믿을 수 있는지 보입니다.</translation>
+    </message>
+    <message>
+        <source>Measured on {device} ({name}), torch {torch}, {threads} threads.</source>
+        <translation>측정한 곳: {device} ({name}), torch {torch}, 스레드 {threads}개.</translation>
+    </message>
+    <message>
+        <source>Measured {count} timings.</source>
+        <translation>시간 {count}개를 측정했습니다.</translation>
+    </message>
+    <message>
+        <source>Measurement cancelled.</source>
+        <translation>측정을 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Measuring {total} timings on the session's device…</source>
+        <translation>세션의 장치에서 시간 {total}개를 측정하는 중…</translation>
+    </message>
+    <message>
         <source>Memory budget of the session</source>
         <translation>세션의 메모리 예산</translation>
     </message>
     <message>
         <source>Memory on {device}: one strip per storage, one band per tensor viewing it</source>
         <translation>{device}의 메모리: 저장소마다 한 줄, 그것을 보는 텐서마다 띠 하나</translation>
+    </message>
+    <message>
+        <source>Methods (x is a float32 tensor)</source>
+        <translation>방법 (x는 float32 텐서)</translation>
     </message>
     <message>
         <source>Mutate</source>
@@ -234,6 +358,14 @@ or press → to run the lesson's first step.</source>
         <translation>마지막 단계의 출력, 경고, 오류</translation>
     </message>
     <message>
+        <source>Pick at least one method, one size and one requires_grad setting.</source>
+        <translation>방법, 크기, requires_grad 설정을 하나 이상씩 고르세요.</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>그래프</translation>
+    </message>
+    <message>
         <source>Predict before you run:</source>
         <translation>실행하기 전에 예측해 보세요:</translation>
     </message>
@@ -254,8 +386,20 @@ or press → to run the lesson's first step.</source>
         <translation>→를 눌러 실제로 확인하세요.</translation>
     </message>
     <message>
+        <source>Putting y = {operation} into the scratchpad…</source>
+        <translation>연습장에 넣는 중: y = {operation}…</translation>
+    </message>
+    <message>
+        <source>Python script…</source>
+        <translation>파이썬 스크립트…</translation>
+    </message>
+    <message>
         <source>Quit</source>
         <translation>끝내기</translation>
+    </message>
+    <message>
+        <source>Read from torch on {device}. Hover a cell for what it means; click a row to step through it in the scratchpad.</source>
+        <translation>{device}의 torch에서 읽은 값입니다. 칸 위에 마우스를 올리면 뜻이 보이고, 줄을 클릭하면 연습장에서 한 단계씩 실행해 볼 수 있습니다.</translation>
     </message>
     <message>
         <source>Reading the graph behind {name}…</source>
@@ -310,6 +454,14 @@ or press → to run the lesson's first step.</source>
         <translation>실행 중…</translation>
     </message>
     <message>
+        <source>Save CSV…</source>
+        <translation>CSV로 저장…</translation>
+    </message>
+    <message>
+        <source>Save measurements as CSV</source>
+        <translation>측정 결과를 CSV로 저장</translation>
+    </message>
+    <message>
         <source>Save steps as lesson</source>
         <translation>단계를 레슨으로 저장</translation>
     </message>
@@ -318,8 +470,16 @@ or press → to run the lesson's first step.</source>
         <translation>단계를 레슨으로 저장…</translation>
     </message>
     <message>
+        <source>Saved {count} slides in {path}</source>
+        <translation>슬라이드 {count}장을 {path}에 저장했습니다</translation>
+    </message>
+    <message>
         <source>Saved {path}</source>
         <translation>{path}에 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Saving slide {done} of {total}…</source>
+        <translation>슬라이드 저장 중: {total}장 중 {done}번째…</translation>
     </message>
     <message>
         <source>Scratchpad</source>
@@ -340,6 +500,18 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Showing the first 2-D slice [0, ..., :, :] of shape {shape}.</source>
         <translation>모양 {shape}의 첫 2차원 조각 [0, ..., :, :]을 보여줍니다.</translation>
+    </message>
+    <message>
+        <source>Skipped: {reason}</source>
+        <translation>건너뜀: {reason}</translation>
+    </message>
+    <message>
+        <source>Slides: the storage map after each step (PNG)…</source>
+        <translation>슬라이드: 단계마다 저장소 지도 (PNG)…</translation>
+    </message>
+    <message>
+        <source>Slides: the window after each step (PNG)…</source>
+        <translation>슬라이드: 단계마다 창 전체 (PNG)…</translation>
     </message>
     <message>
         <source>Step</source>
@@ -370,6 +542,10 @@ or press → to run the lesson's first step.</source>
         <translation>저장소 지도</translation>
     </message>
     <message>
+        <source>Table</source>
+        <translation>표</translation>
+    </message>
+    <message>
         <source>TensorLab lessons (*.toml)</source>
         <translation>TensorLab 레슨 (*.toml)</translation>
     </message>
@@ -390,8 +566,24 @@ or press → to run the lesson's first step.</source>
         <translation>텐서 표</translation>
     </message>
     <message>
+        <source>The CSV could not be written: {reason}</source>
+        <translation>CSV를 쓰지 못했습니다: {reason}</translation>
+    </message>
+    <message>
         <source>The autograd node that produced this tensor (None for leaves and tensors outside the graph)</source>
         <translation>이 텐서를 만든 autograd 노드 (리프와 그래프 밖 텐서는 None)</translation>
+    </message>
+    <message>
+        <source>The copy matrix could not be computed: {reason}</source>
+        <translation>복사 비교표를 계산하지 못했습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>The export could not be written: {reason}</source>
+        <translation>내보낸 파일을 쓰지 못했습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>The export failed: {reason}</source>
+        <translation>내보내지 못했습니다: {reason}</translation>
     </message>
     <message>
         <source>The gradient in .grad (read only for leaves and tensors that retain grad)</source>
@@ -402,8 +594,20 @@ or press → to run the lesson's first step.</source>
         <translation>레슨을 저장할 수 없습니다: {reason}</translation>
     </message>
     <message>
+        <source>The measurement failed: {reason}</source>
+        <translation>측정하지 못했습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>The node that recorded how y was made, as torch names it; empty for a leaf.</source>
+        <translation>y가 어떻게 만들어졌는지 기록한 노드의 이름(torch가 붙인 이름)입니다. 리프 텐서에는 없습니다.</translation>
+    </message>
+    <message>
         <source>The script could not be written: {reason}</source>
         <translation>스크립트를 쓸 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>The statement: y is what the operation returned from x.</source>
+        <translation>문장: y는 연산이 x로부터 반환한 것입니다.</translation>
     </message>
     <message>
         <source>The step crashed PyTorch ({reason}); the session was restarted at step {position}. The window and your steps are safe.</source>
@@ -416,6 +620,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>This lesson file cannot be opened: {reason}</source>
         <translation>이 레슨 파일을 열 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>Time per call against size, log-log</source>
+        <translation>크기에 따른 호출 한 번의 시간 (로그-로그)</translation>
     </message>
     <message>
         <source>Type a statement first, e.g. y = x.detach()</source>
@@ -470,8 +678,28 @@ or press → to run the lesson's first step.</source>
         <translation>마지막 단계에서 바뀜</translation>
     </message>
     <message>
+        <source>clone().detach() / detach().clone(): the ratio of the medians, and of the quartiles crosswise (q1/q3 to q3/q1)</source>
+        <translation>clone().detach() / detach().clone(): 중앙값의 비, 그리고 사분위수를 엇갈려 나눈 비 (q1/q3에서 q3/q1까지)</translation>
+    </message>
+    <message>
+        <source>clone().detach() faster: it takes {ratio}× ({low}–{high})</source>
+        <translation>clone().detach()가 더 빠름: {ratio}배 걸림 ({low}–{high})</translation>
+    </message>
+    <message>
+        <source>detach().clone() faster: clone().detach() takes {ratio}× ({low}–{high})</source>
+        <translation>detach().clone()이 더 빠름: clone().detach()는 {ratio}배 걸림 ({low}–{high})</translation>
+    </message>
+    <message>
         <source>dtype</source>
         <translation>dtype</translation>
+    </message>
+    <message>
+        <source>elements</source>
+        <translation>원소 수</translation>
+    </message>
+    <message>
+        <source>elements in x</source>
+        <translation>x의 원소 수</translation>
     </message>
     <message>
         <source>elements {list} of {name}</source>
@@ -490,6 +718,10 @@ or press → to run the lesson's first step.</source>
         <translation>채울 값</translation>
     </message>
     <message>
+        <source>gradient flows back to x?</source>
+        <translation>x로 기울기가 흐르나?</translation>
+    </message>
+    <message>
         <source>index</source>
         <translation>인덱스</translation>
     </message>
@@ -498,12 +730,24 @@ or press → to run the lesson's first step.</source>
         <translation>torch.no_grad() 안에서</translation>
     </message>
     <message>
+        <source>is_leaf?</source>
+        <translation>리프 텐서?</translation>
+    </message>
+    <message>
         <source>k</source>
         <translation>k</translation>
     </message>
     <message>
+        <source>median</source>
+        <translation>중앙값</translation>
+    </message>
+    <message>
         <source>memory {held} of {budget}</source>
         <translation>메모리 {held} / {budget}</translation>
+    </message>
+    <message>
+        <source>method</source>
+        <translation>방법</translation>
     </message>
     <message>
         <source>name</source>
@@ -514,8 +758,16 @@ or press → to run the lesson's first step.</source>
         <translation>새로 생김</translation>
     </message>
     <message>
+        <source>no</source>
+        <translation>아니요</translation>
+    </message>
+    <message>
         <source>no limit</source>
         <translation>제한 없음</translation>
+    </message>
+    <message>
+        <source>no measurable difference: {ratio}× ({low}–{high})</source>
+        <translation>측정할 만한 차이 없음: {ratio}배 ({low}–{high})</translation>
     </message>
     <message>
         <source>operation</source>
@@ -526,12 +778,28 @@ or press → to run the lesson's first step.</source>
         <translation>선택 사항, 예: * 2</translation>
     </message>
     <message>
+        <source>raises?</source>
+        <translation>오류?</translation>
+    </message>
+    <message>
         <source>requires grad</source>
         <translation>requires grad</translation>
     </message>
     <message>
+        <source>requires_grad?</source>
+        <translation>requires_grad=True?</translation>
+    </message>
+    <message>
         <source>result</source>
         <translation>결과</translation>
+    </message>
+    <message>
+        <source>runs</source>
+        <translation>측정 블록 수</translation>
+    </message>
+    <message>
+        <source>same object?</source>
+        <translation>같은 객체?</translation>
     </message>
     <message>
         <source>saved {label}: changed in place after it was saved</source>
@@ -558,6 +826,10 @@ or press → to run the lesson's first step.</source>
         <translation>미분할 스칼라</translation>
     </message>
     <message>
+        <source>seconds per call</source>
+        <translation>호출 한 번의 시간 (초)</translation>
+    </message>
+    <message>
         <source>see how PyTorch tensors are copied, shared and differentiated.
 Everything shown is read from real torch objects.</source>
         <translation>PyTorch 텐서가 어떻게 복사되고, 공유되고, 미분되는지 직접 봅니다.
@@ -574,6 +846,14 @@ Everything shown is read from real torch objects.</source>
     <message>
         <source>shared by {names}</source>
         <translation>{names}가 공유</translation>
+    </message>
+    <message>
+        <source>shares storage?</source>
+        <translation>저장소 공유?</translation>
+    </message>
+    <message>
+        <source>shares the version counter?</source>
+        <translation>버전 카운터 공유?</translation>
     </message>
     <message>
         <source>source</source>
@@ -600,6 +880,14 @@ Everything shown is read from real torch objects.</source>
         <translation>torch가 {type}을 냈습니다</translation>
     </message>
     <message>
+        <source>torch raised {type}:</source>
+        <translation>torch가 발생시킨 오류 {type}:</translation>
+    </message>
+    <message>
+        <source>torch warned:</source>
+        <translation>torch의 경고:</translation>
+    </message>
+    <message>
         <source>value</source>
         <translation>값</translation>
     </message>
@@ -620,8 +908,24 @@ Everything shown is read from real torch objects.</source>
         <translation>버전 {list} (카운터가 따로 있음)</translation>
     </message>
     <message>
+        <source>warns?</source>
+        <translation>경고?</translation>
+    </message>
+    <message>
         <source>will run:</source>
         <translation>실행할 코드:</translation>
+    </message>
+    <message>
+        <source>x is a leaf that requires grad: x = torch.ones(2, 3, requires_grad=True)</source>
+        <translation>x는 requires_grad=True인 리프 텐서: x = torch.ones(2, 3, requires_grad=True)</translation>
+    </message>
+    <message>
+        <source>x is not a leaf: w = torch.ones(2, 3, requires_grad=True); x = w * 2</source>
+        <translation>x는 리프 텐서가 아님: w = torch.ones(2, 3, requires_grad=True); x = w * 2</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>예</translation>
     </message>
     <message>
         <source>yours</source>

@@ -168,8 +168,12 @@ class Guard:
                 if key not in seen:
                     seen.add(key)
                     total += storage.nbytes()
-                if value.is_leaf and value.grad is not None:
-                    add(value.grad)
+                try:
+                    grad = value.grad if value.is_leaf else None  # a leaf's .grad is read without a warning
+                except RuntimeError:  # a view torch refuses to describe (split output changed in place)
+                    grad = None
+                if grad is not None:
+                    add(grad)
                 return
             numpy = _numpy()
             if numpy is not None and isinstance(value, numpy.ndarray) and value.base is None:

@@ -16,7 +16,11 @@ from typing import Any
 __all__ = ["JOBS", "run_job"]
 
 # name -> "module:function"
-JOBS: dict[str, str] = {}
+JOBS: dict[str, str] = {
+    "measure": "tensorlab.core.measure:measure_job",
+    "copies": "tensorlab.core.copies:copies_job",
+    "export_errors": "tensorlab.core.export_run:errors_job",
+}
 
 
 def run_job(name: str, session: Any, params: dict[str, Any], cancelled: Callable[[], bool],

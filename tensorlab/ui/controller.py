@@ -108,6 +108,7 @@ class LabController(QObject):
     problem = Signal(str)                # a message for the user (rejected line, cancel, crash, internal error)
     graphReady = Signal(int, str, object)   # position, name, GraphInfo | None
     jobFinished = Signal(str, object, str)  # job name, result (None on failure), problem
+    jobProgress = Signal(str, int, int)     # job name, done, total (a run_job job's own progress)
     _submit = Signal(int, object)
 
     def __init__(self, device: str = "cpu", parent: QObject | None = None,
@@ -233,7 +234,8 @@ class LabController(QObject):
     def run_job(self, name: str, params: dict[str, Any]) -> None:
         """Run a registered job (measure, copies) in the worker; jobFinished brings its result."""
         def job(p: Player, c: Callable[[], bool], r: Callable[[int, int], None]) -> Any:
-            return p.engine.job(name, params, c, r)
+            # Its progress goes to jobProgress (queued to the GUI thread), not to the replay progress.
+            return p.engine.job(name, params, c, lambda done, total: self.jobProgress.emit(name, done, total))
 
         job_id = self._run(job, lambda value: self.jobFinished.emit(name, value, ""))
         self._jobs_named[job_id] = name

@@ -20,14 +20,15 @@ from PySide6.QtWidgets import (
 )
 
 from tensorlab import __version__
-from tensorlab.core.export import script_from_code
 from tensorlab.core.lessons import Lesson, LessonError, load_lesson, save_lesson
 from tensorlab.core.player import PlayerState
 from tensorlab.ui.builders_panel import BuildersPanel
 from tensorlab.ui.code_view import CodeView
 from tensorlab.ui.controller import LabController
+from tensorlab.ui.export_actions import build_export_menu
 from tensorlab.ui.graph_view import GraphView
 from tensorlab.ui.i18n import LANGUAGES, Texts, current_language, set_language, tr
+from tensorlab.ui.lab_docks import add_lab_docks
 from tensorlab.ui.narration import NarrationPanel
 from tensorlab.ui.output_view import OutputView
 from tensorlab.ui.storage_map import StorageMapView
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
         ]
         self.tabifyDockWidget(self.docks[2], self.docks[3])
         self.docks[2].raise_()
+        self.docks += add_lab_docks(self)  # Measure, Copy matrix (hidden until chosen in View)
         self.apply_default_layout()
         self.builders.statementRequested.connect(self.submit)
         self.table.selectedTensorChanged.connect(self._selection_changed)
@@ -138,8 +140,6 @@ class MainWindow(QMainWindow):
                                         self.open_lesson_dialog)
         self.save_action = self._action("Save steps as lesson…", "saveLessonAction", [QKeySequence.StandardKey.Save],
                                         self.save_lesson_dialog)
-        self.export_action = self._action("Export as Python script…", "exportAction", ["Ctrl+E"],
-                                          self.export_dialog)
         self.quit_action = self._action("Quit", "quitAction", [QKeySequence.StandardKey.Quit], self.close)
         style = self.style()
         for action, icon in ((self.step_back_action, QStyle.StandardPixmap.SP_MediaSeekBackward),
@@ -212,8 +212,9 @@ class MainWindow(QMainWindow):
         menu = self.menuBar()
         lesson = menu.addMenu("")
         self.i18n.bind(lesson.setTitle, "&Lesson")
-        for action in (self.open_action, self.save_action, self.export_action):
+        for action in (self.open_action, self.save_action):
             lesson.addAction(action)
+        lesson.addMenu(build_export_menu(self))  # script, notebook, slides
         lesson.addSeparator()
         lesson.addAction(self.quit_action)
         step = menu.addMenu("")
@@ -382,17 +383,6 @@ class MainWindow(QMainWindow):
                 self._problem(tr("The lesson could not be saved: {reason}").format(reason=exc))
                 return
             self.statusBar().showMessage(tr("Saved {path}").format(path=path), 5000)
-
-    def export_dialog(self) -> None:
-        """Save the program as a plain PyTorch script."""
-        path, _ = QFileDialog.getSaveFileName(self, tr("Export as Python script"), "tensorlab_steps.py",
-                                              "Python (*.py)")
-        if path:
-            state = self.controller.state
-            try:
-                Path(path).write_text(script_from_code([s.code for s in state.program]), encoding="utf-8")
-            except OSError as exc:
-                self._problem(tr("The script could not be written: {reason}").format(reason=exc))
 
     def _presentation_toggled(self) -> None:
         self.set_presentation(self.presentation_action.isChecked())
