@@ -11,7 +11,8 @@ What a claim is compared with depends on the question's ``check``
 (:mod:`tensorlab.core.lesson_checks` reads it after the asked step):
 
 - outcome (``check = "error"`` or ``"warning"``): the claim is ``no error``,
-  ``no warning``, ``no error, no warning``, or an exception or warning type,
+  ``no warning``, ``no error, no warning`` (in Korean: ``오류 없음``, ``경고 없음``,
+  ``오류도 경고도 없음``), or an exception or warning type,
   optionally with a fragment of its message: ``RuntimeError: a leaf Variable``.
   A type claim is true when the step raised that type (a warning type: issued
   that warning); a fragment must occur in the message (quotes and a trailing
@@ -75,12 +76,19 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
+# Outcome claims written in Korean: the same claim as the English words.
+_SAME_CLAIM = {"오류 없음": "no error", "경고 없음": "no warning", "오류도 경고도 없음": "no error, no warning"}
+
+
 def claim_of(choice: str) -> str:
-    """The claim of a choice: the text before " — " (or all of it), without enclosing backticks."""
+    """The claim of a choice: the text before " — " (or all of it), without enclosing backticks.
+
+    Korean outcome claims ("오류 없음", "경고 없음", "오류도 경고도 없음") read as their English words.
+    """
     claim = choice.split(_DASH, 1)[0].strip()
     if len(claim) >= 2 and claim[0] == claim[-1] == "`":
         claim = claim[1:-1].strip()
-    return claim
+    return _SAME_CLAIM.get(claim, claim)
 
 
 def _fragment(text: str | None) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
+import math
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -308,6 +309,9 @@ class Interpreter:
         elif isinstance(owner, torch.Tensor):
             try:
                 new_factory_numel(name, args, kwargs, limits)
+                if name == "repeat":  # a copy of the tensor times every repeat count
+                    counts = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+                    check_numel(owner.numel() * math.prod(max(int(c), 0) for c in counts), limits, ".repeat(...)")
             except (TypeError, ValueError, IndexError, OverflowError):
                 pass
         if name in _NO_ALLOCATION and owner != "copy":

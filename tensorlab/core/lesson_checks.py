@@ -128,7 +128,13 @@ def _plain(value: torch.Tensor) -> Any:
 
 
 def _value_visible(node: ast.expr, value: Any, before: Snapshot, after: Snapshot) -> str:
-    """Where the previous snapshot already shows ``value`` ("" if nowhere)."""
+    """Where the previous snapshot already shows ``value`` ("" if nowhere).
+
+    A tuple is shown only when each of its items is.
+    """
+    if isinstance(node, ast.Tuple) and isinstance(value, tuple) and len(node.elts) == len(value):
+        parts = [_value_visible(n, v, before, after) for n, v in zip(node.elts, value)]
+        return "; ".join(dict.fromkeys(parts)) if parts and all(parts) else ""
     if isinstance(node, ast.Name):
         path: tuple[str, str] | None = (node.id, "values")
     elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.attr in _FIELDS:
