@@ -167,6 +167,9 @@ def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult 
         if before is not None and observed.error is not None and before.error is not None and \
                 (before.error.type, before.error.message) == observed.error:
             seen = "the previous step raised the same error"
+        elif before is not None and observed.error is None and observed.warnings and \
+                tuple((w.category, w.message) for w in before.warnings) == observed.warnings:
+            seen = "the previous step raised the same warnings"
         return observed, seen, ""
     if check == "output":
         text = result.output if result.output else (result.value or "")
