@@ -313,18 +313,18 @@ _ORDER = [
     "strides-and-contiguous",
     "expand-is-not-repeat",
     "in-and-out-of-torch",
+    # Leaves and gradients
+    "leaves-and-grad",
+    "clone-keeps-the-graph",
+    "detach-shares-memory",
+    "no-grad-detach-inference",
+    "making-a-new-leaf",
     # In-place changes
     "what-in-place-means",
     "inplace-on-a-leaf",
     "inplace-through-a-view",
-    # Leaves and gradients
-    "leaves-and-grad",
-    "clone-keeps-the-graph",
-    "making-a-new-leaf",
-    "no-grad-detach-inference",
     # Saved tensors and the version counter
     "saved-tensors",
-    "detach-shares-memory",
     "detach-and-the-version-counter",
     "data-and-numpy-bypass",
     # Copies
