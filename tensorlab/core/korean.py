@@ -143,12 +143,23 @@ def attach(word: Any, form: str) -> str:
     return f"{word}{particle(word, form)}"
 
 
-_FIELD = re.compile(r"\{(\w+):(\S+?)\}")
+_FIELD = re.compile(r"\{\{|\}\}|\{(\w+)(?::([^{}]*))?\}")
 
 
 def ko(template: str, **values: Any) -> str:
-    """Fill ``template``: ``{name}`` as in str.format, ``{name:을}`` as the value with its particle."""
-    def fill(match: re.Match[str]) -> str:
-        return attach(values[match.group(1)], match.group(2))
+    """Fill ``template`` like str.format (keyword fields only), where ``{name:을}`` is the value with its particle.
 
-    return _FIELD.sub(fill, template).format(**values) if "{" in template else template
+    ``{name}`` and ``{count:,}`` format as str.format would; a format spec that is a
+    particle (을, 를, 이, 가, 은, 는, 과, 와, 으로, 로, ...) attaches its right form.
+    """
+    def fill(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token in ("{{", "}}"):
+            return token[0]
+        value = values[match.group(1)]
+        spec = match.group(2)
+        if spec in _PAIRS:
+            return attach(value, spec)
+        return format(value, spec or "")
+
+    return _FIELD.sub(fill, template)

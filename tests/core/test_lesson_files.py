@@ -64,9 +64,12 @@ def test_missing_file_is_a_lesson_error(tmp_path):
 
 
 def test_builtin_lessons_load_in_teaching_order():
+    from tensorlab.core.lessons import _ORDER
+    from tensorlab.paths import lessons_dir
+
     ids = [l.id for l in builtin_lessons()]
-    assert ids == ["inplace-on-a-leaf", "clone-keeps-the-graph", "detach-shares-memory",
-                   "detach-and-the-version-counter", "clone-detach-order"]
+    assert ids == _ORDER
+    assert sorted(ids) == sorted(p.stem for p in lessons_dir().glob("*.toml"))
     assert find_lesson("clone-keeps-the-graph").title == "clone() keeps the graph"
 
 
