@@ -40,6 +40,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="steps not reached after this many seconds are not run (default 60)")
     run.add_argument("--in-process", action="store_true",
                      help="run in this process, without the isolating worker (for debugging)")
+    run.add_argument("--language", dest="run_language", default="en", choices=["en", "ko"],
+                     help="language of the transcript and of TensorLab's messages (torch's stay as written)")
     lessons = commands.add_parser("lessons", help="list the built-in lessons")
     lessons.add_argument("--json", action="store_true")
     export = commands.add_parser("export", help="print a lesson as a plain PyTorch script")
@@ -47,8 +49,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _fail(message: str) -> int:
-    print(f"tensorlab: {message}", file=sys.stderr)
+def _fail(message: str, language: str = "en") -> int:
+    from tensorlab.core.messages_ko import localize_message
+
+    print(f"tensorlab: {localize_message(message, language)}", file=sys.stderr)
     return 2
 
 
@@ -65,7 +69,7 @@ def _run(args: argparse.Namespace) -> int:
         device = canonical_device(args.run_device)
         memory = parse_size(args.run_memory_limit) if args.run_memory_limit else session_memory_limit()
     except (LessonError, DeviceError, ValueError) as exc:
-        return _fail(str(exc))
+        return _fail(str(exc), args.run_language)
     limits = DEFAULT_LIMITS.with_memory(memory)
     try:
         if args.in_process:
@@ -88,7 +92,7 @@ def _run(args: argparse.Namespace) -> int:
         json.dump(lesson_json(lesson, device, results), sys.stdout, ensure_ascii=False, allow_nan=False)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(transcript(lesson, device, results, color=sys.stdout.isatty()))
+        sys.stdout.write(transcript(lesson, device, results, color=sys.stdout.isatty(), language=args.run_language))
     return 0
 
 

@@ -166,6 +166,14 @@ or press → to run the lesson's first step.</source>
         <translation>레슨</translation>
     </message>
     <message>
+        <source>Lesson checks found {count} problems:</source>
+        <translation>레슨 확인에서 문제 {count}개를 찾았습니다:</translation>
+    </message>
+    <message>
+        <source>Lesson checks passed: every answer is derived from torch and hidden until its step.</source>
+        <translation>레슨 확인 통과: 모든 답을 torch에서 끌어냈고, 각 답은 그 단계 전까지 보이지 않습니다.</translation>
+    </message>
+    <message>
         <source>Made by no recorded operation? (Every tensor that does not require grad is a leaf.)</source>
         <translation>기록된 연산이 만들지 않은 텐서인가요? (requires_grad=False인 텐서는 모두 리프 텐서입니다.)</translation>
     </message>
@@ -216,6 +224,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Open lesson file…</source>
         <translation>레슨 파일 열기…</translation>
+    </message>
+    <message>
+        <source>Other lessons</source>
+        <translation>그 밖의 레슨</translation>
     </message>
     <message>
         <source>Output</source>
@@ -376,6 +388,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>The gradient in .grad (read only for leaves and tensors that retain grad)</source>
         <translation>.grad에 든 기울기 (리프 텐서와 기울기를 보관하는 텐서에서만 읽음)</translation>
+    </message>
+    <message>
+        <source>The lesson could not be checked: {reason}</source>
+        <translation>레슨을 확인할 수 없습니다: {reason}</translation>
     </message>
     <message>
         <source>The lesson could not be saved: {reason}</source>

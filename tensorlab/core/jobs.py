@@ -16,7 +16,10 @@ from typing import Any
 __all__ = ["JOBS", "run_job"]
 
 # name -> "module:function"
-JOBS: dict[str, str] = {}
+JOBS: dict[str, str] = {
+    # A lesson a teacher opens or saves: its questions and notes checked in a session of its own.
+    "lesson_checks": "tensorlab.core.lesson_checks:lesson_checks_job",
+}
 
 
 def run_job(name: str, session: Any, params: dict[str, Any], cancelled: Callable[[], bool],

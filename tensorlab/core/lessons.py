@@ -124,9 +124,10 @@ class Lesson:
 
 def _need_str(source: str, table: Mapping[str, Any], key: str, step: int | None, where: str) -> str:
     value = table.get(key)
+    if value is None:
+        raise LessonError(source, f"`{key}` in {where} is missing", step)
     if not isinstance(value, str):
-        kind = "missing" if value is None else f"must be text, not {type(value).__name__}"
-        raise LessonError(source, f"`{key}` in {where} is {kind}", step)
+        raise LessonError(source, f"`{key}` in {where} must be text, not {type(value).__name__}", step)
     return value
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Sequence
 
+from tensorlab.core.explain import Explanation
 from tensorlab.core.lessons import Lesson
+from tensorlab.core.messages_ko import localize_message
 from tensorlab.core.results import StepResult
 from tensorlab.core.snapshot import Snapshot, TensorInfo, to_plain
 
@@ -64,36 +67,60 @@ def tensor_table(snapshot: Snapshot, indent: str = "  ") -> str:
     return "\n".join(indent + line for line in lines)
 
 
+# Hyphens are not break points: "in-place" and code stay whole.
+_lines = functools.partial(textwrap.wrap, break_on_hyphens=False)
+
+# TensorLab's own refusals (not torch's): said in the transcript's language.
+_OWN_ERRORS = frozenset({"LimitError", "TensorLabError", "LanguageError"})
+
+
+def _explained(explanation: Explanation, language: str) -> str:
+    local = explanation.localized(language)
+    if language != "ko":
+        return local.as_text()
+    return f"{local.title}: {local.text}" + (f" 대신: {local.advice}" if local.advice else "")
+
+
 def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color: bool = False,
-               width: int = 100) -> str:
-    """The whole run as text: each step's code, note, output, warnings, error and tensors."""
+               width: int = 100, language: str = "en") -> str:
+    """The whole run as text: each step's code, note, output, warnings, error and tensors.
+
+    ``language`` ("en", "ko") is that of the lesson's texts, the explanations and
+    TensorLab's own messages; torch's messages stay as torch wrote them.
+    """
     style = _Style(color)
-    out = [style.bold(f"{lesson.title}") + style.dim(f"  ({lesson.id}, on {device})")]
-    if lesson.summary:
-        out += textwrap.wrap(lesson.summary, width)
+    where = f"  ({lesson.id}, {device}에서)" if language == "ko" else f"  ({lesson.id}, on {device})"
+    out = [style.bold(lesson.text("title", language)) + style.dim(where)]
+    summary = lesson.text("summary", language)
+    if summary:
+        out += _lines(summary, width)
     total = len(results)
     for result, step in zip(results, lesson.steps):
         out.append("")
         code_lines = result.code.splitlines()
         out.append(style.bold(f"[{result.index + 1}/{total}] ") + style.cyan(code_lines[0]))
         out += ["      " + style.cyan(line) for line in code_lines[1:]]
-        if step.note:
-            out += textwrap.wrap(step.note, width, initial_indent="  ", subsequent_indent="  ")
+        note = step.text(language)
+        if note:
+            out += _lines(note, width, initial_indent="  ", subsequent_indent="  ")
         for line in result.output.splitlines():
             out.append("  " + style.dim("│ ") + line)
         if result.value is not None:
             out.append("  " + style.dim("→ ") + result.value)
         for warning in result.warnings:
-            out += textwrap.wrap(f"{warning.category}: {warning.message}", width,
+            out += _lines(f"{warning.category}: {warning.message}", width,
                                  initial_indent="  " + style.yellow("⚠ "), subsequent_indent="    ")
             if warning.explanation is not None:
-                out += textwrap.wrap(warning.explanation.as_text(), width,
+                out += _lines(_explained(warning.explanation, language), width,
                                      initial_indent="    ", subsequent_indent="    ")
         if result.error is not None:
-            out += textwrap.wrap(f"{result.error.type}: {result.error.message}", width,
+            message = result.error.message
+            if result.error.type in _OWN_ERRORS:
+                message = localize_message(message, language)
+            out += _lines(f"{result.error.type}: {message}", width,
                                  initial_indent="  " + style.red("✗ "), subsequent_indent="    ")
             if result.error.explanation is not None:
-                out += textwrap.wrap(result.error.explanation.as_text(), width,
+                out += _lines(_explained(result.error.explanation, language), width,
                                      initial_indent="    ", subsequent_indent="    ")
         table = tensor_table(result.snapshot)
         if table:
