@@ -35,13 +35,13 @@ _WORDS = {
     "clone": _OTHER, "done": _OTHER, "none": _OTHER, "one": _OTHER, "zone": _OTHER,
     "time": _OTHER, "name": _OTHER, "same": _OTHER, "frame": _OTHER,
     "back": _OTHER, "stack": _OTHER, "hook": _OTHER, "book": _OTHER, "check": _NONE,
-    "step": _OTHER, "grad": _NONE, "leaf": _NONE, "shape": _NONE, "base": _NONE,
+    "step": _OTHER, "grad": _NONE, "type": _OTHER, "dtype": _OTHER, "group": _OTHER, "bit": _NONE,
+    "put": _OTHER, "leaf": _NONE, "shape": _NONE, "base": _NONE,
     "version": _OTHER, "item": _OTHER, "sum": _OTHER, "mean": _OTHER, "numpy": _NONE,
     "cpu": _NONE, "gpu": _NONE, "cuda": _NONE, "mps": _NONE, "toml": _RIEUL,
     "variable": _RIEUL, "tensor": _NONE, "storage": _NONE, "data": _NONE, "view": _NONE,
     "t": _NONE, "mt": _NONE, "fn": _OTHER, "id": _NONE, "ok": _NONE,
 }
-_BRACKETS = {")": "("}
 _PAIRS = {
     "을": ("을", "를"), "를": ("을", "를"),
     "이": ("이", "가"), "가": ("이", "가"),
@@ -55,26 +55,17 @@ _PAIRS = {
 
 
 def _strip(word: str) -> str:
-    """The part of ``word`` a reader says last: no closing brackets, quotes or trailing punctuation."""
+    """The part of ``word`` a reader says last: no closing brackets, quotes or trailing punctuation.
+
+    Empty call parentheses are not read (`x.clone()` is read "x 클론"); arguments
+    and indices are (`x.add_(1)` is read "... 일", `x[0]` "x 영").
+    """
     text = word.strip()
     while text:
         last = text[-1]
-        if last in _BRACKETS:
-            # Drop a call's arguments: `x.clone()` is read "x 클론" (an index is read: `x[0]` "x 영").
-            depth, index = 0, len(text) - 1
-            while index >= 0:
-                if text[index] == last:
-                    depth += 1
-                elif text[index] == _BRACKETS[last]:
-                    depth -= 1
-                    if depth == 0:
-                        break
-                index -= 1
-            if index <= 0:
-                text = text[1:-1] if index == 0 else text[:-1]
-            else:
-                text = text[:index]
-        elif last in "]`'\"“”‘’.,:;!?*_ ":
+        if last == ")" and text.endswith("()"):
+            text = text[:-2]
+        elif last in ")]([`'\"“”‘’.,:;!?*_ …":
             text = text[:-1]
         else:
             break
@@ -106,13 +97,17 @@ def _word_final(word: str) -> int:
         return _OTHER
     if lower.endswith(("ne", "n")):
         return _OTHER
-    if lower.endswith(("ck", "k")) and len(lower) > 2 and lower[-2] in "aeiou" and lower[-3] not in "aeiou":
-        return _OTHER  # 백, 스택
+    if (len(lower) >= 3 and lower[-1] in "bpkt" and lower[-2] in "aeiou" and lower[-3] not in "aeiou"
+            or lower.endswith("ck") and len(lower) >= 4 and lower[-3] in "aeiou"):
+        return _OTHER  # a short vowel before b, p, k, t, ck: 랩, 스텝, 풋, 백, 스택
     return _NONE
 
 
 def final_sound(word: str) -> int:
     """0 when ``word`` ends in a vowel sound, 8 when in ㄹ, another value for another final consonant."""
+    tokens = str(word).split()
+    if tokens and set(tokens[-1]) == {"_"}:
+        return _RIEUL  # `_` alone is read 밑줄
     text = _strip(str(word))
     if not text:
         return _NONE

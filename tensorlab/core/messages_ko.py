@@ -123,7 +123,7 @@ RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p + "$", re.S
     (rf"the (?P<what>{_BUILDER_WORDS}) is empty", "{what:이} 비어 있습니다"),
     (rf"`(?P<name>[^`]*)` is not a valid (?P<what>{_BUILDER_WORDS}): use letters, digits and _, "
      r"not starting with a digit",
-     "{name_code:은} 올바른 {what:이} 아닙니다. 숫자로 시작하지 않는 영문자, 숫자, _를 쓰세요"),
+     "{name_code:은} 올바른 {what:이} 아닙니다. 숫자로 시작하지 않는 영문자, 숫자, 밑줄(_)을 쓰세요"),
     (r"the shape `(?P<text>[^`]*)` must be whole numbers separated by commas, like 2, 3",
      "모양 `{text}`에는 쉼표로 구분한 정수를 쓰세요. 예: 2, 3"),
     (r"the shape `(?P<text>[^`]*)` has a negative size", "모양 `{text}`에 음수 크기가 있습니다"),
