@@ -94,7 +94,7 @@ def claim_of(choice: str) -> str:
 def _fragment(text: str | None) -> str:
     if not text:
         return ""
-    fragment = text.strip()
+    fragment = text.strip().strip(_QUOTES).strip()
     for ellipsis in ("…", "..."):
         fragment = fragment.removeprefix(ellipsis).removesuffix(ellipsis)
     return normalize(fragment.strip().strip(_QUOTES).strip())
