@@ -218,8 +218,8 @@ TRICKY = ['say "hi"', "back\\slash", "two\nlines", "crlf\r\nline", "tab\there", 
 
 @pytest.mark.parametrize("text", TRICKY)
 def test_any_text_round_trips_exactly(tmp_path, text):
-    from tensorlab.core.lessons import Ask, Lesson, LessonStep, lesson_data
     from tensorlab.core.language import parse_one
+    from tensorlab.core.lessons import Ask, Lesson, LessonStep, lesson_data
 
     step = LessonStep("x = torch.ones(2)", parse_one("x = torch.ones(2)"), text, Ask(text, (text, "b"), 0, text,
                       {"question_ko": text}, "x"), {"note_ko": text}, (text,))
