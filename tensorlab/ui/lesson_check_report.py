@@ -27,7 +27,10 @@ class LessonCheckReport(QObject):
     def __init__(self, window: Any) -> None:
         super().__init__(window)
         self.window = window
+        self._status: tuple[str, int] | None = None
         window.controller.jobFinished.connect(self._finished)
+        # After the window's own "Ready" (connected first), so the result stays readable.
+        window.controller.busyChanged.connect(self._busy_changed)
 
     def check(self, lesson: Lesson) -> None:
         """Check ``lesson`` (its TOML text crosses to the worker; warnings come back as text)."""
@@ -46,10 +49,20 @@ class LessonCheckReport(QObject):
             text = "\n".join([tr("Lesson checks found {count} problems:").format(count=len(warnings))]
                              + [f"• {w}" for w in warnings])
         else:
-            window.statusBar().showMessage(
-                tr("Lesson checks passed: every answer is derived from torch and hidden until its step."), 8000)
+            self._show(tr("Lesson checks passed: every answer is derived from torch and hidden until its step."), 8000)
             return
-        window.statusBar().showMessage(text.splitlines()[0], 15000)
+        self._show(text.splitlines()[0], 15000)
         # Shown now, and kept for the next render (the job's state arrives right after its result).
         window.problem = text
         window.output_view.show_result(window.controller.state.last, text)
+
+    def _show(self, message: str, milliseconds: int) -> None:
+        self._status = (message, milliseconds)
+        if not self.window.controller.busy:
+            self._busy_changed(False)
+
+    def _busy_changed(self, busy: bool) -> None:
+        if not busy and self._status is not None:
+            message, milliseconds = self._status
+            self._status = None
+            self.window.statusBar().showMessage(message, milliseconds)
