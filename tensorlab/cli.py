@@ -46,6 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     lessons.add_argument("--json", action="store_true")
     export = commands.add_parser("export", help="print a lesson as a plain PyTorch script")
     export.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
+    check = commands.add_parser("check", help="check a lesson's questions and notes against torch "
+                                              "(exit 1 when something is wrong)")
+    check.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
+    check.add_argument("--language", dest="check_language", default="en", choices=["en", "ko"])
     return parser
 
 
@@ -126,6 +130,20 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    from tensorlab.core.lesson_checks import lesson_warnings
+    from tensorlab.core.lessons import LessonError, find_lesson
+
+    try:
+        lesson = find_lesson(args.lesson)
+    except LessonError as exc:
+        return _fail(str(exc), args.check_language)
+    warnings = lesson_warnings(lesson, args.check_language)
+    for warning in warnings:
+        print(warning)
+    return 1 if warnings else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tensorlab` command; returns the exit status."""
     args = _parser().parse_args(argv)
@@ -135,6 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _lessons(args)
     if args.command == "export":
         return _export(args)
+    if args.command == "check":
+        return _check(args)
     from tensorlab.app import main as app_main
 
     return app_main(args)

@@ -50,7 +50,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     ),
     "wrong-answer": (
         "choice {choice} is the true one (the check reads {detail}), but `answer` marks choice {answer}",
-        "맞는 선택지는 {choice}번인데(check가 읽은 값: {detail}) `answer`는 {answer:을} 가리킵니다",
+        "맞는 선택지는 {choice}번인데(check가 읽은 값: {detail}) `answer`는 {answer}번 선택지를 가리킵니다",
     ),
     "visible": (
         "the answer is on screen before the class predicts: {detail}",

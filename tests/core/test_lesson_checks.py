@@ -177,3 +177,13 @@ def test_the_job_runs_beside_a_session_without_disturbing_it():
     torch.manual_seed(0)
     torch.rand(3)
     assert after == tuple(torch.rand(3).tolist())
+
+
+def test_the_check_command(tmp_path, capsys):
+    from tensorlab.cli import main
+
+    assert main(["check", "clone-detach-order"]) == 0
+    path = tmp_path / "bad.toml"
+    path.write_text(dump_lesson(find_lesson("clone-detach-order")).replace("answer = 3", "answer = 0", 1))
+    assert main(["check", str(path), "--language", "ko"]) == 1
+    assert "3단계: 맞는 선택지는 4번인데" in capsys.readouterr().out
