@@ -166,12 +166,12 @@ or press → to run the lesson's first step.</source>
         <translation>레슨</translation>
     </message>
     <message>
-        <source>Lesson checks found {count} problems:</source>
-        <translation>레슨 확인에서 문제 {count}개를 찾았습니다:</translation>
+        <source>Lesson checks found no problems.</source>
+        <translation>레슨 확인에서 문제를 찾지 못했습니다.</translation>
     </message>
     <message>
-        <source>Lesson checks passed: every answer is derived from torch and hidden until its step.</source>
-        <translation>레슨 확인 통과: 모든 답을 torch에서 끌어냈고, 각 답은 그 단계 전까지 보이지 않습니다.</translation>
+        <source>Lesson checks found {count} problems:</source>
+        <translation>레슨 확인에서 문제 {count}개를 찾았습니다:</translation>
     </message>
     <message>
         <source>Made by no recorded operation? (Every tensor that does not require grad is a leaf.)</source>

@@ -24,9 +24,10 @@ or saves (the ``lesson_checks`` job, in the worker process).
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -261,6 +262,20 @@ def _check_step(lesson: Lesson, number: int, result: StepResult, strict: bool,
         add("no-facts", number)
 
 
+@contextlib.contextmanager
+def _random_state_kept() -> Iterator[None]:
+    """Keep torch's random state as it was: a fresh session reseeds every device's generator.
+
+    The job runs beside a live session, whose later random numbers must stay those of a replay.
+    """
+    with contextlib.ExitStack() as stack:
+        cuda = list(range(torch.cuda.device_count())) if torch.cuda.is_available() else []
+        stack.enter_context(torch.random.fork_rng(devices=cuda))
+        if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+            stack.enter_context(torch.random.fork_rng(device_type="mps"))
+        yield
+
+
 def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
                  strict: bool = False, cancelled: Callable[[], bool] = lambda: False,
                  progress: Callable[[int, int], None] | None = None) -> LessonCheck:
@@ -276,7 +291,7 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
     def add(kind: str, step: int | None = None, **fields: Any) -> None:
         findings.append(Finding(kind, step, tuple(sorted(fields.items()))))
 
-    with torch.random.fork_rng(devices=[]):
+    with _random_state_kept():
         session = Session(device=device, limits=limits)
         for number, step in enumerate(lesson.steps, start=1):
             if cancelled():

@@ -49,7 +49,7 @@ class LessonCheckReport(QObject):
             text = "\n".join([tr("Lesson checks found {count} problems:").format(count=len(warnings))]
                              + [f"• {w}" for w in warnings])
         else:
-            self._show(tr("Lesson checks passed: every answer is derived from torch and hidden until its step."), 8000)
+            self._show(tr("Lesson checks found no problems."), 8000)
             return
         self._show(text.splitlines()[0], 15000)
         # Shown now, and kept for the next render (the job's state arrives right after its result).

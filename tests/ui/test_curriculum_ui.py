@@ -43,7 +43,7 @@ def test_a_good_lesson_passes_its_checks(window, qtbot, tmp_path):
     path = tmp_path / "good.toml"
     path.write_text(dump_lesson(find_lesson("clone-detach-order")), encoding="utf-8")
     assert window.open_lesson_file(path) is True
-    qtbot.waitUntil(lambda: "Lesson checks passed" in window.statusBar().currentMessage(), timeout=30_000)
+    qtbot.waitUntil(lambda: "Lesson checks found no problems" in window.statusBar().currentMessage(), timeout=30_000)
 
 
 def test_saving_checks_the_saved_lesson(window, qtbot, tmp_path, monkeypatch):
@@ -53,7 +53,7 @@ def test_saving_checks_the_saved_lesson(window, qtbot, tmp_path, monkeypatch):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
     window.save_lesson_dialog()
     assert path.exists()
-    qtbot.waitUntil(lambda: "Lesson checks passed" in window.statusBar().currentMessage(), timeout=30_000)
+    qtbot.waitUntil(lambda: "Lesson checks found no problems" in window.statusBar().currentMessage(), timeout=30_000)
 
 
 def test_refusals_read_in_korean(window, qtbot):
