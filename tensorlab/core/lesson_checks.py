@@ -311,11 +311,16 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
     messages = [normalize(m) for r in results for m in
                 ([r.error.message] if r.error else []) + [w.message for w in r.warnings]]
     for number, step in enumerate(lesson.steps, start=1):
-        texts = [step.note] + ([step.ask.explain, *step.ask.choices] if step.ask else [])
+        texts = [step.note, *step.translations.values()]
+        if step.ask is not None:
+            texts += [step.ask.explain, *step.ask.choices]
+            for value in step.ask.translations.values():
+                texts += list(value) if isinstance(value, tuple) else [value]
         for text in texts:
             for quoted in _QUOTED.findall(text):
                 fragment = normalize(quoted).strip(" .…")
-                if len(fragment.split()) >= 4 and not any(fragment in m for m in messages):
+                # Quoted English in any language is torch's text (a quote in Korean is not).
+                if fragment.isascii() and len(fragment.split()) >= 4 and not any(fragment in m for m in messages):
                     add("quote", number, detail=quoted)
     return LessonCheck(tuple(asks), tuple(findings), tuple(results))
 

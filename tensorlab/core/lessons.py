@@ -299,10 +299,8 @@ def load_lesson(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Lesson:
 
 def builtin_lessons() -> list[Lesson]:
     """The lessons shipped with TensorLab, in their teaching order (grouped by chapter)."""
-    directory = lessons_dir()
-    lessons = [load_lesson(p) for p in sorted(directory.glob("*.toml"))]
-    order = _ORDER
-    return sorted(lessons, key=lambda l: (order.index(l.id) if l.id in order else len(order), l.id))
+    lessons = [load_lesson(p) for p in sorted(lessons_dir().glob("*.toml"))]
+    return sorted(lessons, key=lambda l: (_ORDER.index(l.id) if l.id in _ORDER else len(_ORDER), l.id))
 
 
 # The order the built-in lessons are taught in (files are named by id), chapter by chapter.
@@ -355,13 +353,13 @@ def lesson_data(lesson: Lesson) -> dict[str, Any]:
         header["chapter"] = lesson.chapter
     if lesson.prerequisites:
         header["prerequisites"] = list(lesson.prerequisites)
-    header.update({k: _plain(v) for k, v in lesson.translations.items()})
+    header.update({k: list(v) if isinstance(v, tuple) else v for k, v in lesson.translations.items()})
     steps = []
     for step in lesson.steps:
         table: dict[str, Any] = {"code": step.code}
         if step.note:
             table["note"] = step.note
-        table.update({k: _plain(v) for k, v in step.translations.items()})
+        table.update(step.translations)
         if step.facts:
             table["facts"] = list(step.facts)
         if step.ask is not None:
@@ -371,14 +369,10 @@ def lesson_data(lesson: Lesson) -> dict[str, Any]:
                 asked["check"] = ask.check
             if ask.explain:
                 asked["explain"] = ask.explain
-            asked.update({k: _plain(v) for k, v in ask.translations.items()})
+            asked.update({k: list(v) if isinstance(v, tuple) else v for k, v in ask.translations.items()})
             table["ask"] = asked
         steps.append(table)
     return {"lesson": header, "step": steps}
-
-
-def _plain(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
 
 
 def dump_lesson(lesson: Lesson) -> str:
