@@ -90,7 +90,8 @@ def _version(s: Snapshot, m: re.Match[str]) -> bool:
 
 
 def _shares(s: Snapshot, m: re.Match[str]) -> bool:
-    same = _storage_of(s, m["name"]) == _storage_of(s, m["other"]) is not None
+    mine, theirs = _storage_of(s, m["name"]), _storage_of(s, m["other"])
+    same = mine is not None and mine == theirs
     return same is (not m["neg"])
 
 
