@@ -43,16 +43,24 @@ def _parser() -> argparse.ArgumentParser:
                      help="steps not reached after this many seconds are not run (default 60)")
     run.add_argument("--in-process", action="store_true",
                      help="run in this process, without the isolating worker (for debugging)")
+    run.add_argument("--language", dest="run_language", default="en", choices=["en", "ko"],
+                     help="language of the transcript and of TensorLab's messages (torch's stay as written)")
     lessons = commands.add_parser("lessons", help="list the built-in lessons")
     lessons.add_argument("--json", action="store_true")
     from tensorlab.cli_tools import add_parsers
 
     add_parsers(commands)  # measure, copies, export
+    check = commands.add_parser("check", help="check a lesson's questions and notes against torch "
+                                              "(exit 1 when something is wrong)")
+    check.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
+    check.add_argument("--language", dest="check_language", default="en", choices=["en", "ko"])
     return parser
 
 
-def _fail(message: str) -> int:
-    print(f"tensorlab: {message}", file=sys.stderr)
+def _fail(message: str, language: str = "en") -> int:
+    from tensorlab.core.messages_ko import localize_message
+
+    print(f"tensorlab: {localize_message(message, language)}", file=sys.stderr)
     return 2
 
 
@@ -69,7 +77,7 @@ def _run(args: argparse.Namespace) -> int:
         device = canonical_device(args.run_device)
         memory = parse_size(args.run_memory_limit) if args.run_memory_limit else session_memory_limit()
     except (LessonError, DeviceError, ValueError) as exc:
-        return _fail(str(exc))
+        return _fail(str(exc), args.run_language)
     limits = DEFAULT_LIMITS.with_memory(memory)
     try:
         if args.in_process:
@@ -89,7 +97,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.json:
             write_lesson_json(lesson, device, results, sys.stdout)
         else:
-            sys.stdout.write(transcript(lesson, device, list(results), color=sys.stdout.isatty()))
+            sys.stdout.write(transcript(lesson, device, list(results), color=sys.stdout.isatty(),
+                                        language=args.run_language))
     finally:
         engine.close()
     return 0
@@ -113,6 +122,20 @@ def _lessons(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    from tensorlab.core.lesson_checks import lesson_warnings
+    from tensorlab.core.lessons import LessonError, find_lesson
+
+    try:
+        lesson = find_lesson(args.lesson)
+    except LessonError as exc:
+        return _fail(str(exc), args.check_language)
+    warnings = lesson_warnings(lesson, args.check_language)
+    for warning in warnings:
+        print(warning)
+    return 1 if warnings else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tensorlab` command; returns the exit status."""
     args = _parser().parse_args(argv)
@@ -124,6 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tensorlab.cli_tools import dispatch
 
         return dispatch(args)
+    if args.command == "check":
+        return _check(args)
     from tensorlab.app import main as app_main
 
     return app_main(args)

@@ -65,7 +65,7 @@
     </message>
     <message>
         <source>Backward needs a scalar tensor that requires grad: compute one first, e.g. (a + b).sum().</source>
-        <translation>Backward에는 requires_grad인 스칼라 텐서가 필요합니다. 먼저 계산하세요. 예: (a + b).sum().</translation>
+        <translation>Backward에는 requires_grad=True인 스칼라 텐서가 필요합니다. 먼저 계산하세요. 예: (a + b).sum().</translation>
     </message>
     <message>
         <source>Build</source>
@@ -81,7 +81,7 @@
     </message>
     <message>
         <source>Change in place</source>
-        <translation>제자리 변경</translation>
+        <translation>인플레이스 변경</translation>
     </message>
     <message>
         <source>Click to step through it in the scratchpad.</source>
@@ -258,6 +258,18 @@ or press → to run the lesson's first step.</source>
         <translation>레슨</translation>
     </message>
     <message>
+        <source>Lesson checks found no problems.</source>
+        <translation>레슨 확인에서 문제를 찾지 못했습니다.</translation>
+    </message>
+    <message>
+        <source>Lesson checks found {count} problems:</source>
+        <translation>레슨 확인에서 문제 {count}개를 찾았습니다:</translation>
+    </message>
+    <message>
+        <source>Made by no recorded operation? (Every tensor that does not require grad is a leaf.)</source>
+        <translation>기록된 연산이 만들지 않은 텐서인가요? (requires_grad=False인 텐서는 모두 리프 텐서입니다.)</translation>
+    </message>
+    <message>
         <source>Measure</source>
         <translation>측정</translation>
     </message>
@@ -323,15 +335,15 @@ or press → to run the lesson's first step.</source>
     </message>
     <message>
         <source>None: backward() has not written a gradient yet</source>
-        <translation>None: backward()가 아직 그래디언트를 쓰지 않았습니다</translation>
+        <translation>None: backward()가 아직 기울기를 쓰지 않았습니다</translation>
     </message>
     <message>
         <source>None: only leaves that require grad (or tensors after retain_grad()) keep .grad</source>
-        <translation>None: requires_grad인 리프(또는 retain_grad()를 부른 텐서)만 .grad를 보관합니다</translation>
+        <translation>None: requires_grad=True인 리프 텐서(또는 retain_grad()를 호출한 텐서)만 .grad를 보관합니다</translation>
     </message>
     <message>
         <source>None: this tensor does not require grad</source>
-        <translation>None: 이 텐서는 requires_grad가 아닙니다</translation>
+        <translation>None: 이 텐서는 requires_grad=False입니다</translation>
     </message>
     <message>
         <source>Nothing is lost: the step is part of the lesson, and the state shown is the state after it.</source>
@@ -344,6 +356,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Open lesson file…</source>
         <translation>레슨 파일 열기…</translation>
+    </message>
+    <message>
+        <source>Other lessons</source>
+        <translation>그 밖의 레슨</translation>
     </message>
     <message>
         <source>Output</source>
@@ -423,7 +439,7 @@ or press → to run the lesson's first step.</source>
     </message>
     <message>
         <source>Run .backward() on a scalar (one-element) tensor that requires grad</source>
-        <translation>requires_grad인 스칼라(원소 하나) 텐서에 .backward() 실행</translation>
+        <translation>requires_grad=True인 스칼라(원소 하나) 텐서에서 .backward() 실행</translation>
     </message>
     <message>
         <source>Run code line</source>
@@ -499,7 +515,7 @@ or press → to run the lesson's first step.</source>
     </message>
     <message>
         <source>Showing the first 2-D slice [0, ..., :, :] of shape {shape}.</source>
-        <translation>모양 {shape}의 첫 2차원 조각 [0, ..., :, :]을 보여줍니다.</translation>
+        <translation>모양 {shape}의 첫 2차원 조각 [0, ..., :, :]을 보여 줍니다.</translation>
     </message>
     <message>
         <source>Skipped: {reason}</source>
@@ -519,7 +535,7 @@ or press → to run the lesson's first step.</source>
     </message>
     <message>
         <source>Step back: show the state one step earlier</source>
-        <translation>한 단계 뒤로: 한 단계 전의 상태를 보여줍니다</translation>
+        <translation>한 단계 뒤로: 한 단계 전의 상태를 보여 줍니다</translation>
     </message>
     <message>
         <source>Step {number}:</source>
@@ -571,7 +587,7 @@ or press → to run the lesson's first step.</source>
     </message>
     <message>
         <source>The autograd node that produced this tensor (None for leaves and tensors outside the graph)</source>
-        <translation>이 텐서를 만든 autograd 노드 (리프와 그래프 밖 텐서는 None)</translation>
+        <translation>이 텐서를 만든 autograd 노드 (리프 텐서는 None)</translation>
     </message>
     <message>
         <source>The copy matrix could not be computed: {reason}</source>
@@ -587,7 +603,11 @@ or press → to run the lesson's first step.</source>
     </message>
     <message>
         <source>The gradient in .grad (read only for leaves and tensors that retain grad)</source>
-        <translation>.grad의 그래디언트 (리프와 grad를 보관하는 텐서만 읽음)</translation>
+        <translation>.grad에 든 기울기 (리프 텐서와 기울기를 보관하는 텐서에서만 읽음)</translation>
+    </message>
+    <message>
+        <source>The lesson could not be checked: {reason}</source>
+        <translation>레슨을 확인할 수 없습니다: {reason}</translation>
     </message>
     <message>
         <source>The lesson could not be saved: {reason}</source>
@@ -615,7 +635,7 @@ or press → to run the lesson's first step.</source>
     </message>
     <message>
         <source>The version counter: +1 for every in-place change (shared by detach() aliases, not by .data)</source>
-        <translation>버전 카운터: 제자리 변경마다 +1 (detach() 별칭은 공유하고 .data는 공유하지 않음)</translation>
+        <translation>버전 카운터: 인플레이스 변경마다 +1 (detach() 별칭은 공유하고 .data는 공유하지 않음)</translation>
     </message>
     <message>
         <source>This lesson file cannot be opened: {reason}</source>
@@ -631,19 +651,19 @@ or press → to run the lesson's first step.</source>
     </message>
     <message>
         <source>Values and gradient</source>
-        <translation>값과 그래디언트</translation>
+        <translation>값과 기울기</translation>
     </message>
     <message>
         <source>Values and gradient of the selected tensor</source>
-        <translation>선택한 텐서의 값과 그래디언트</translation>
+        <translation>선택한 텐서의 값과 기울기</translation>
     </message>
     <message>
         <source>Values are not shown for tensors over 10,000 elements.</source>
-        <translation>원소가 10,000개를 넘는 텐서는 값을 보여주지 않습니다.</translation>
+        <translation>원소가 10,000개를 넘는 텐서는 값을 보여 주지 않습니다.</translation>
     </message>
     <message>
         <source>What the session's names hold (storages, gradients, NumPy arrays), against the memory budget set in Preferences or with --memory-limit</source>
-        <translation>세션의 이름들이 차지하는 메모리(저장소, 기울기, NumPy 배열)와, 환경설정이나 --memory-limit로 정한 메모리 예산</translation>
+        <translation>세션의 이름들이 차지하는 메모리(저장소, 기울기, NumPy 배열)와, 환경설정이나 --memory-limit으로 정한 메모리 예산</translation>
     </message>
     <message>
         <source>Which block of memory holds the values; the same id means shared memory</source>
@@ -803,7 +823,7 @@ or press → to run the lesson's first step.</source>
     </message>
     <message>
         <source>saved {label}: changed in place after it was saved</source>
-        <translation>저장된 {label}: 저장된 뒤 제자리에서 바뀜</translation>
+        <translation>저장된 {label}: 저장된 뒤 인플레이스로 바뀜</translation>
     </message>
     <message>
         <source>saved {label}: freed by backward()</source>
@@ -845,7 +865,7 @@ Everything shown is read from real torch objects.</source>
     </message>
     <message>
         <source>shared by {names}</source>
-        <translation>{names}가 공유</translation>
+        <translation>{names:이} 공유</translation>
     </message>
     <message>
         <source>shares storage?</source>
@@ -877,7 +897,7 @@ Everything shown is read from real torch objects.</source>
     </message>
     <message>
         <source>torch raised {type}</source>
-        <translation>torch가 {type}을 냈습니다</translation>
+        <translation>torch가 {type:을} 발생시켰습니다</translation>
     </message>
     <message>
         <source>torch raised {type}:</source>
@@ -936,10 +956,16 @@ Everything shown is read from real torch objects.</source>
         <translation>{count}바이트</translation>
     </message>
     <message>
+        <source>{name} does not require grad: no gradient is computed for it,
+but an operation may still save it for backward() (x * {name} saves {name}).</source>
+        <translation>{name:은} requires_grad=False입니다. 이 텐서의 기울기는 계산되지 않지만,
+연산이 역전파를 위해 이 텐서를 저장할 수는 있습니다(x * {name:은} {name:을} 저장합니다).</translation>
+    </message>
+    <message>
         <source>{name} is a leaf: no node produced it.
 backward() accumulates its gradient into {name}.grad.</source>
-        <translation>{name}은 리프입니다: 어떤 노드도 이것을 만들지 않았습니다.
-backward()는 그래디언트를 {name}.grad에 누적합니다.</translation>
+        <translation>{name:은} 리프 텐서입니다. 어떤 노드도 이 텐서를 만들지 않았습니다.
+backward()는 기울기를 {name}.grad에 누적합니다.</translation>
     </message>
     <message>
         <source>{name} is outside the graph (requires_grad=False):
@@ -950,8 +976,8 @@ backward()를 위해 기록되는 것이 없습니다.</translation>
     <message>
         <source>{name}'s grad_fn is Invalid: torch refuses to report it because
 its base was changed in place after split/unbind/chunk.</source>
-        <translation>{name}의 grad_fn은 Invalid입니다: split/unbind/chunk 뒤에 base가
-제자리에서 바뀌어서 torch가 알려주지 않습니다.</translation>
+        <translation>{name}의 grad_fn은 Invalid입니다. split/unbind/chunk 뒤에 base가
+인플레이스로 바뀌어서 torch가 알려 주지 않습니다.</translation>
     </message>
     <message>
         <source>{name}: click to select</source>

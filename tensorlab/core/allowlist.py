@@ -41,7 +41,7 @@ VIEW_METHODS: frozenset[str] = frozenset(
 COPY_METHODS: frozenset[str] = frozenset(
     """
     clone detach detach_ contiguous to cpu cuda float double half int long bool numpy
-    tolist item new_tensor new_ones new_zeros new_full new_empty copy_
+    tolist item new_tensor new_ones new_zeros new_full new_empty copy_ repeat
     """.split()
 )
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tensorlab.core.explain_ko import KOREAN
+from tensorlab.core.explain_version import version_culprit
 from tensorlab.core.snapshot import SavedTensor, Snapshot
 
 __all__ = ["Explanation", "explain", "HistoryEntry"]
@@ -69,19 +70,22 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         r"a view of a leaf Variable that requires grad is being used in an in-place operation",
         "In-place change of a leaf, through a view",
-        "Indexing a leaf tensor (`x[0]`) gives a view of it; writing into that view would change "
-        "the leaf in place. Autograd refuses: a leaf that requires grad is a value you asked it "
-        "to differentiate with respect to, and changing it in place would make the graph lie "
-        "about what was used.",
+        "Basic indexing of a leaf (`x[0]`, `x[1:3]`) gives a view of it: the same memory, so "
+        "writing into the view would change the leaf itself. Autograd records an in-place change "
+        "by rewriting the history (the grad_fn) of the tensor that changed, but a leaf that "
+        "requires grad has no history to rewrite: it is where its gradient is accumulated. So "
+        "torch refuses while autograd is recording, before writing anything.",
         "wrap the change in `with torch.no_grad():` if you mean to edit the parameter itself, "
         "or work on a copy: `y = x.clone(); y[0] = 2`.",
     ),
     _rule(
         r"a leaf Variable that requires grad is being used in an in-place operation",
         "In-place change of a leaf",
-        "An in-place method (its name ends in `_`) on a leaf tensor that requires grad is "
-        "refused while autograd is recording, because the leaf is what gradients are computed "
-        "for and it must stay as it was.",
+        "Every in-place operation on a leaf that requires grad is refused while autograd is "
+        "recording: a method whose name ends in `_` (`x.add_(1)`), an augmented assignment "
+        "(`x += 1`), an assignment through a list or mask index (`x[[0]] = 2`, `x[x > 0] = 0`). "
+        "The leaf is where its gradient is accumulated and has no history in which the change "
+        "could be recorded.",
         "use `with torch.no_grad():` to update it on purpose (as optimizers do), or use the "
         "out-of-place form (`x.add(1)`) or a `clone()`.",
     ),
@@ -138,9 +142,9 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         r"The \.grad attribute of a Tensor that is not a leaf Tensor is being accessed",
         "Reading .grad of a non-leaf",
-        "Only leaf tensors (created by you, with requires_grad=True) keep their gradient in "
-        "`.grad` after backward(). This tensor was computed by an operation, so its `.grad` "
-        "stays None.",
+        "After backward(), only leaves that require grad (tensors no recorded operation "
+        "produced) keep their gradient in `.grad`. This tensor was computed by a recorded "
+        "operation, so its `.grad` stays None.",
         "call `y.retain_grad()` before backward() to keep it, or read the leaf's `.grad`.",
     ),
     _rule(
@@ -222,7 +226,7 @@ _RULES: tuple[_Rule, ...] = (
         r"Boolean value of Tensor with more than one value is ambiguous",
         "True or False of many values",
         "Python asked this tensor for one truth value, but it has several elements.",
-        "use `.all()`/`.any()` style reductions, or `torch.equal(a, b)` to compare tensors.",
+        "compare whole tensors with `torch.equal(a, b)`, or look at one element (`x[0].item()`).",
     ),
     _rule(
         r"cannot register a hook on a tensor that doesn't require gradient",
@@ -262,7 +266,8 @@ _RULES: tuple[_Rule, ...] = (
         r"Inplace update to inference tensor outside InferenceMode is not allowed",
         "Inference tensors are read-only outside inference mode",
         "A tensor created under `torch.inference_mode()` has no version counter, so changing it "
-        "in place later could not be tracked.",
+        "in place later could not be tracked. torch raises this only after the operation has "
+        "run: look at the values, they may already have changed.",
         "`clone()` it first.",
     ),
     _rule(
@@ -334,47 +339,10 @@ def explain(
         if korean is not None:
             translations["ko"] = korean
         if "now" in match.groupdict() and history:
-            text = text + _version_culprit(match, history)
+            now, expected = int(match["now"]), int(match["expected"])
+            text = text + version_culprit(match["shape"], now, expected, history, saved)
             if korean is not None:
-                translations["ko"] = (korean[0], korean[1] + _version_culprit(match, history, "ko"), korean[2])
+                culprit = version_culprit(match["shape"], now, expected, history, saved, "ko")
+                translations["ko"] = (korean[0], korean[1] + culprit, korean[2])
         return Explanation(rule.title, text, rule.advice, translations)
     return None
-
-
-def _version_culprit(match: re.Match[str], history: Sequence[HistoryEntry], language: str = "en") -> str:
-    """Name the tensor whose version moved and the step that moved it."""
-    shape = tuple(int(s) for s in match["shape"].split(",") if s.strip())
-    now, expected = int(match["now"]), int(match["expected"])
-    last = history[-1].snapshot
-    names = [t.name for t in last.tensors if t.shape == shape and t.version == now]
-    if not names:
-        return ""
-    korean = language == "ko"
-    changes: list[str] = []
-    for name in names:
-        previous = None
-        for entry in history:
-            info = entry.snapshot.tensor(name)
-            version = info.version if info is not None else None
-            if previous is not None and version is not None and version > previous and version <= now:
-                step = f"{entry.index + 1}단계" if korean else f"step {entry.index + 1}"
-                changes.append(f"{step} (`{entry.code}`)")
-            previous = version
-    storages = {last.tensor(n).storage for n in names}  # type: ignore[union-attr]
-    shared = len(names) > 1 and len(storages) == 1
-    if korean:
-        who = ", ".join(f"`{n}`" for n in names)
-        detail = (f" 여기서 버전 {now}(기대한 값 {expected})인 텐서는 {who}입니다"
-                  + (" (저장소 하나, 버전 카운터 하나)" if shared else "") + ".")
-        if changes:
-            detail += " 버전이 올라간 곳: " + ", ".join(dict.fromkeys(changes)) + "."
-        return detail
-    sharing = " and ".join(f"`{n}`" for n in names)
-    detail = (
-        f" Here the tensor at version {now} (expected {expected}) is {sharing}"
-        + (" (one storage, one version counter)" if shared else "")
-        + "."
-    )
-    if changes:
-        detail += " Its version went up at " + ", ".join(dict.fromkeys(changes)) + "."
-    return detail

@@ -291,6 +291,9 @@ class Guard:
         if name == "tolist":
             self._tolist(owner)
             return
+        if name == "repeat":
+            self._repeat_tensor(owner, args, kwargs)
+            return
         if name in _NO_ALLOCATION:
             return
         operands = self._operands(owner, args, kwargs)
@@ -371,6 +374,16 @@ class Guard:
         if pieces is not None and pieces > self.limits.max_views:
             raise LimitError(f".{name}(...) would return {pieces:,} tensors; TensorLab allows at most "
                              f"{self.limits.max_views:,}")
+
+    def _repeat_tensor(self, owner: torch.Tensor, args: list[Any], kwargs: dict[str, Any]) -> None:
+        """`x.repeat(2, 3)` copies x once per repeat: numel times every count."""
+        counts = _plain(kwargs.get("repeats", args[0] if len(args) == 1 and isinstance(args[0], (tuple, list))
+                                   else tuple(args)))
+        if not isinstance(counts, (tuple, list)) or not all(isinstance(c, int) for c in counts):
+            return  # torch says what is wrong with the counts
+        numel = owner.numel() * math.prod(max(c, 0) for c in counts)
+        self.allocate(numel, owner.element_size(), ".repeat(...)")
+        self.charge(numel)
 
     def _tolist(self, owner: Any) -> None:
         numel = _numel(owner)

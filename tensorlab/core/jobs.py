@@ -20,6 +20,8 @@ JOBS: dict[str, str] = {
     "measure": "tensorlab.core.measure:measure_job",
     "copies": "tensorlab.core.copies:copies_job",
     "export_errors": "tensorlab.core.export_run:errors_job",
+    # A lesson a teacher opens or saves: its questions and notes checked in a session of its own.
+    "lesson_checks": "tensorlab.core.lesson_checks:lesson_checks_job",
 }
 
 

@@ -2,12 +2,14 @@
 
 A lesson is checked whole before any of it runs: every step must be one
 statement of the code subset and read only names an earlier step binds. A bad
-file is rejected with its name, the step number and what is wrong.
+file is rejected with its name, the step number and what is wrong. Only regular
+files are read, never more than the size limit (a FIFO, a device or a huge file
+is refused, not read), and TOML that would exhaust the parser is refused too.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -15,6 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
+from tensorlab.core.atomic import write_text_atomic
+from tensorlab.core.bounded_read import UnreadableFile, read_regular_file
 from tensorlab.core.language import LanguageError, Statement, check_names, parse_one
 from tensorlab.core.limits import DEFAULT_LIMITS, Limits
 from tensorlab.paths import lessons_dir
@@ -26,6 +32,7 @@ __all__ = [
     "LessonError",
     "parse_lesson",
     "load_lesson",
+    "lesson_data",
     "builtin_lessons",
     "find_lesson",
     "dump_lesson",
@@ -34,9 +41,10 @@ __all__ = [
 
 _ID = re.compile(r"^[a-z0-9-]+$")
 _LANG = r"_[a-z]{2}(?:_[A-Za-z]{2,4})?"
-_LESSON_KEYS = re.compile(rf"^(?:id|title|summary|(?:title|summary){_LANG})$")
-_STEP_KEYS = re.compile(rf"^(?:code|note|ask|note{_LANG})$")
-_ASK_KEYS = re.compile(rf"^(?:question|choices|answer|explain|(?:question|choices|explain){_LANG})$")
+_LESSON_KEYS = re.compile(rf"^(?:id|title|summary|chapter|prerequisites|(?:title|summary|chapter){_LANG})$")
+_STEP_KEYS = re.compile(rf"^(?:code|note|ask|facts|note{_LANG})$")
+_ASK_KEYS = re.compile(
+    rf"^(?:question|choices|answer|explain|check|(?:question|choices|explain){_LANG})$")
 
 
 class LessonError(ValueError):
@@ -52,13 +60,19 @@ class LessonError(ValueError):
 
 @dataclass(frozen=True)
 class Ask:
-    """A question to predict before the step runs."""
+    """A question to predict before the step runs.
+
+    ``check`` names what the question is about (``"x.grad"``, ``"error"``,
+    ``"output"``, ...): :mod:`tensorlab.core.lesson_checks` evaluates it after
+    the step and finds which choice is true.
+    """
 
     question: str
     choices: tuple[str, ...]
     answer: int
     explain: str = ""
     translations: Mapping[str, Any] = field(default_factory=dict)
+    check: str = ""
 
     def text(self, key: str, language: str = "en") -> Any:
         """`question`, `choices` or `explain` in ``language`` (English if missing)."""
@@ -67,13 +81,18 @@ class Ask:
 
 @dataclass(frozen=True)
 class LessonStep:
-    """One step: a statement of the subset, its narration and an optional question."""
+    """One step: a statement of the subset, its narration and an optional question.
+
+    ``facts`` are what the note states about the state after the step, in the
+    small vocabulary of :mod:`tensorlab.core.lesson_checks` ("x is a leaf").
+    """
 
     code: str
     statement: Statement = field(repr=False, compare=False)
     note: str = ""
     ask: Ask | None = None
     translations: Mapping[str, str] = field(default_factory=dict)
+    facts: tuple[str, ...] = ()
 
     def text(self, language: str = "en") -> str:
         """The note in ``language`` (English if there is none)."""
@@ -82,7 +101,7 @@ class LessonStep:
 
 @dataclass(frozen=True)
 class Lesson:
-    """A lesson: id, title, summary and steps."""
+    """A lesson: id, title, summary, chapter, prerequisites and steps."""
 
     id: str
     title: str
@@ -90,9 +109,11 @@ class Lesson:
     summary: str = ""
     translations: Mapping[str, str] = field(default_factory=dict)
     source: str = ""
+    chapter: str = ""
+    prerequisites: tuple[str, ...] = ()
 
     def text(self, key: str, language: str = "en") -> str:
-        """`title` or `summary` in ``language`` (English if missing)."""
+        """`title`, `summary` or `chapter` in ``language`` (English if missing)."""
         return self.translations.get(f"{key}_{language}", getattr(self, key))
 
     @property
@@ -103,10 +124,25 @@ class Lesson:
 
 def _need_str(source: str, table: Mapping[str, Any], key: str, step: int | None, where: str) -> str:
     value = table.get(key)
+    if value is None:
+        raise LessonError(source, f"`{key}` in {where} is missing", step)
     if not isinstance(value, str):
-        kind = "missing" if value is None else f"must be text, not {type(value).__name__}"
-        raise LessonError(source, f"`{key}` in {where} is {kind}", step)
+        raise LessonError(source, f"`{key}` in {where} must be text, not {type(value).__name__}", step)
     return value
+
+
+def _optional_str(source: str, table: Mapping[str, Any], key: str, step: int | None, where: str) -> str:
+    value = table.get(key, "")
+    if not isinstance(value, str):
+        raise LessonError(source, f"`{key}` in {where} must be text", step)
+    return value
+
+
+def _text_list(source: str, table: Mapping[str, Any], key: str, step: int | None, where: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise LessonError(source, f"`{key}` in {where} must be a list of text", step)
+    return tuple(value)
 
 
 def _check_keys(source: str, table: Mapping[str, Any], allowed: re.Pattern[str], where: str,
@@ -144,18 +180,16 @@ def _parse_ask(source: str, table: Any, step: int) -> Ask:
     if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer < len(choices):
         raise LessonError(source, f"`answer` in [step.ask] must be the index of a choice "
                                   f"(0 to {len(choices) - 1})", step)
-    explain = table.get("explain", "")
-    if not isinstance(explain, str):
-        raise LessonError(source, "`explain` in [step.ask] must be text", step)
+    explain = _optional_str(source, table, "explain", step, "[step.ask]")
+    check = _optional_str(source, table, "check", step, "[step.ask]").strip()
     translations = _translations(table, ("question", "choices", "explain"), source, step, "[step.ask]")
     for key, value in translations.items():
         if key.startswith("choices_") and len(value) != len(choices):
             raise LessonError(source, f"`{key}` must have as many choices as `choices`", step)
-    return Ask(question, tuple(choices), answer, explain, translations)
+    return Ask(question, tuple(choices), answer, explain, translations, check)
 
 
-def parse_lesson(text: str | bytes, source: str = "<lesson>", limits: Limits = DEFAULT_LIMITS) -> Lesson:
-    """Validate a lesson's TOML text; :class:`LessonError` names what is wrong."""
+def _decode(text: str | bytes, source: str, limits: Limits) -> str:
     if isinstance(text, bytes):
         if len(text) > limits.max_lesson_bytes:
             raise LessonError(source, f"the file is larger than {limits.max_lesson_bytes:,} bytes")
@@ -167,13 +201,24 @@ def parse_lesson(text: str | bytes, source: str = "<lesson>", limits: Limits = D
         raise LessonError(source, f"the file is larger than {limits.max_lesson_bytes:,} bytes")
     if not text.strip():
         raise LessonError(source, "the file is empty")
+    return text
+
+
+def _toml(text: str, source: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LessonError(source, f"this is not valid TOML: {exc}") from None
-    for key in data:
-        if key not in ("lesson", "step"):
-            raise LessonError(source, f"unknown table `{key}` (expected [lesson] and [[step]])")
+    except RecursionError:
+        raise LessonError(source, "this TOML nests arrays or tables too deeply to read") from None
+    except (ValueError, OverflowError) as exc:
+        # Python refuses integers of more than 4,300 digits (and says so in ValueError).
+        raise LessonError(source, f"this TOML holds a value TensorLab cannot read: {exc}") from None
+    except MemoryError:
+        raise LessonError(source, "this TOML is too large to read") from None
+
+
+def _parse_header(source: str, data: Mapping[str, Any]) -> dict[str, Any]:
     header = data.get("lesson")
     if not isinstance(header, dict):
         raise LessonError(source, "the [lesson] table is missing")
@@ -181,11 +226,45 @@ def parse_lesson(text: str | bytes, source: str = "<lesson>", limits: Limits = D
     lesson_id = _need_str(source, header, "id", None, "[lesson]")
     if not _ID.match(lesson_id):
         raise LessonError(source, f"`id` must use only a-z, 0-9 and '-', not {lesson_id!r}")
-    title = _need_str(source, header, "title", None, "[lesson]")
-    summary = header.get("summary", "")
-    if not isinstance(summary, str):
-        raise LessonError(source, "`summary` in [lesson] must be text")
-    translations = _translations(header, ("title", "summary"), source, None, "[lesson]")
+    prerequisites = _text_list(source, header, "prerequisites", None, "[lesson]")
+    for name in prerequisites:
+        if not _ID.match(name):
+            raise LessonError(source, f"`prerequisites` must be lesson ids (a-z, 0-9, '-'), not {name!r}")
+    return {
+        "id": lesson_id,
+        "title": _need_str(source, header, "title", None, "[lesson]"),
+        "summary": _optional_str(source, header, "summary", None, "[lesson]"),
+        "chapter": _optional_str(source, header, "chapter", None, "[lesson]"),
+        "prerequisites": prerequisites,
+        "translations": _translations(header, ("title", "summary", "chapter"), source, None, "[lesson]"),
+    }
+
+
+def _parse_step(source: str, raw: Any, number: int, limits: Limits) -> LessonStep:
+    if not isinstance(raw, dict):
+        raise LessonError(source, "each step must be a table", number)
+    _check_keys(source, raw, _STEP_KEYS, "[[step]]", number)
+    code = _need_str(source, raw, "code", number, "[[step]]")
+    try:
+        statement = parse_one(code, limits)
+    except LanguageError as exc:
+        raise LessonError(source, str(exc), number) from None
+    note = raw.get("note", "")
+    if not isinstance(note, str):
+        raise LessonError(source, "`note` must be text", number)
+    facts = _text_list(source, raw, "facts", number, "[[step]]")
+    ask = _parse_ask(source, raw["ask"], number) if "ask" in raw else None
+    return LessonStep(code, statement, note, ask, _translations(raw, ("note",), source, number, "[[step]]"),
+                      facts)
+
+
+def parse_lesson(text: str | bytes, source: str = "<lesson>", limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """Validate a lesson's TOML text; :class:`LessonError` names what is wrong."""
+    data = _toml(_decode(text, source, limits), source)
+    for key in data:
+        if key not in ("lesson", "step"):
+            raise LessonError(source, f"unknown table `{key}` (expected [lesson] and [[step]])")
+    header = _parse_header(source, data)
     raw_steps = data.get("step")
     if raw_steps is None:
         raise LessonError(source, "the lesson has no [[step]]")
@@ -194,22 +273,7 @@ def parse_lesson(text: str | bytes, source: str = "<lesson>", limits: Limits = D
     if len(raw_steps) > limits.max_lesson_steps:
         raise LessonError(source, f"the lesson has {len(raw_steps)} steps; at most "
                                   f"{limits.max_lesson_steps} are allowed")
-    steps = []
-    for number, raw in enumerate(raw_steps, start=1):
-        if not isinstance(raw, dict):
-            raise LessonError(source, "each step must be a table", number)
-        _check_keys(source, raw, _STEP_KEYS, "[[step]]", number)
-        code = _need_str(source, raw, "code", number, "[[step]]")
-        try:
-            statement = parse_one(code, limits)
-        except LanguageError as exc:
-            raise LessonError(source, str(exc), number) from None
-        note = raw.get("note", "")
-        if not isinstance(note, str):
-            raise LessonError(source, "`note` must be text", number)
-        ask = _parse_ask(source, raw["ask"], number) if "ask" in raw else None
-        steps.append(LessonStep(code, statement, note, ask,
-                                _translations(raw, ("note",), source, number, "[[step]]")))
+    steps = [_parse_step(source, raw, number, limits) for number, raw in enumerate(raw_steps, start=1)]
     # A name read before any step binds it is an error in the file, not in a step.
     defined: set[str] = set()
     for number, step in enumerate(steps, start=1):
@@ -218,36 +282,52 @@ def parse_lesson(text: str | bytes, source: str = "<lesson>", limits: Limits = D
         except LanguageError as exc:
             raise LessonError(source, str(exc), number) from None
         defined.update(step.statement.defines)
-    return Lesson(lesson_id, title, tuple(steps), summary, translations, source)
+    return Lesson(header["id"], header["title"], tuple(steps), header["summary"], header["translations"],
+                  source, header["chapter"], header["prerequisites"])
 
 
 def load_lesson(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Lesson:
     """Read and validate the lesson file at ``path``."""
     path = Path(path)
+    name = path.name or str(path)
     try:
-        size = path.stat().st_size
-        if size > limits.max_lesson_bytes:
-            raise LessonError(path.name, f"the file is larger than {limits.max_lesson_bytes:,} bytes")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LessonError(path.name, f"cannot read the file: {exc.strerror or exc}") from None
-    return parse_lesson(data, path.name, limits)
+        data = read_regular_file(path, limits.max_lesson_bytes)
+    except UnreadableFile as exc:
+        raise LessonError(name, exc.reason) from None
+    return parse_lesson(data, name, limits)
 
 
 def builtin_lessons() -> list[Lesson]:
-    """The lessons shipped with TensorLab, in their teaching order."""
-    directory = lessons_dir()
-    lessons = [load_lesson(p) for p in sorted(directory.glob("*.toml"))]
-    order = _ORDER
-    return sorted(lessons, key=lambda l: (order.index(l.id) if l.id in order else len(order), l.id))
+    """The lessons shipped with TensorLab, in their teaching order (grouped by chapter)."""
+    lessons = [load_lesson(p) for p in sorted(lessons_dir().glob("*.toml"))]
+    return sorted(lessons, key=lambda l: (_ORDER.index(l.id) if l.id in _ORDER else len(_ORDER), l.id))
 
 
-# The order the built-in lessons are taught in (files are named by id).
+# The order the built-in lessons are taught in (files are named by id), chapter by chapter.
 _ORDER = [
-    "inplace-on-a-leaf",
+    # Names, objects and memory
+    "assignment-is-not-a-copy",
+    "views-share-storage",
+    "indexing-copies-or-writes",
+    "strides-and-contiguous",
+    "expand-is-not-repeat",
+    "in-and-out-of-torch",
+    # Leaves and gradients
+    "leaves-and-grad",
     "clone-keeps-the-graph",
     "detach-shares-memory",
+    "no-grad-detach-inference",
+    "making-a-new-leaf",
+    # In-place changes
+    "what-in-place-means",
+    "inplace-on-a-leaf",
+    "inplace-through-a-view",
+    # Saved tensors and the version counter
+    "saved-tensors",
     "detach-and-the-version-counter",
+    "data-and-numpy-bypass",
+    # Copies
+    "four-ways-to-copy",
     "clone-detach-order",
 ]
 
@@ -255,7 +335,7 @@ _ORDER = [
 def find_lesson(name: str) -> Lesson:
     """A built-in lesson by id, or a lesson file by path."""
     path = Path(name)
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix == ".toml" or os.path.lexists(path):
         return load_lesson(path)
     for lesson in builtin_lessons():
         if lesson.id == name:
@@ -264,47 +344,53 @@ def find_lesson(name: str) -> Lesson:
     raise LessonError(name, f"no such lesson file or built-in lesson (built-in: {known})")
 
 
-def _toml_string(text: str) -> str:
-    # JSON's string escapes are all valid TOML basic-string escapes.
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    return _toml_string(str(value))
+def lesson_data(lesson: Lesson) -> dict[str, Any]:
+    """``lesson`` as the plain tables of its TOML file."""
+    header: dict[str, Any] = {"id": lesson.id, "title": lesson.title}
+    if lesson.summary:
+        header["summary"] = lesson.summary
+    if lesson.chapter:
+        header["chapter"] = lesson.chapter
+    if lesson.prerequisites:
+        header["prerequisites"] = list(lesson.prerequisites)
+    header.update({k: list(v) if isinstance(v, tuple) else v for k, v in lesson.translations.items()})
+    steps = []
+    for step in lesson.steps:
+        table: dict[str, Any] = {"code": step.code}
+        if step.note:
+            table["note"] = step.note
+        table.update(step.translations)
+        if step.facts:
+            table["facts"] = list(step.facts)
+        if step.ask is not None:
+            ask = step.ask
+            asked: dict[str, Any] = {"question": ask.question, "choices": list(ask.choices), "answer": ask.answer}
+            if ask.check:
+                asked["check"] = ask.check
+            if ask.explain:
+                asked["explain"] = ask.explain
+            asked.update({k: list(v) if isinstance(v, tuple) else v for k, v in ask.translations.items()})
+            table["ask"] = asked
+        steps.append(table)
+    return {"lesson": header, "step": steps}
 
 
 def dump_lesson(lesson: Lesson) -> str:
-    """TOML text of ``lesson``; :func:`parse_lesson` reads it back unchanged."""
-    lines = ["[lesson]", f"id = {_toml_string(lesson.id)}", f"title = {_toml_string(lesson.title)}"]
-    if lesson.summary:
-        lines.append(f"summary = {_toml_string(lesson.summary)}")
-    lines += [f"{k} = {_toml_value(v)}" for k, v in lesson.translations.items()]
-    for step in lesson.steps:
-        lines += ["", "[[step]]", f"code = {_toml_string(step.code)}"]
-        if step.note:
-            lines.append(f"note = {_toml_string(step.note)}")
-        lines += [f"{k} = {_toml_value(v)}" for k, v in step.translations.items()]
-        if step.ask is not None:
-            ask = step.ask
-            lines += ["", "[step.ask]", f"question = {_toml_string(ask.question)}",
-                      f"choices = {_toml_value(list(ask.choices))}", f"answer = {ask.answer}"]
-            if ask.explain:
-                lines.append(f"explain = {_toml_string(ask.explain)}")
-            lines += [f"{k} = {_toml_value(v)}" for k, v in ask.translations.items()]
-    return "\n".join(lines) + "\n"
+    """TOML text of ``lesson`` (written by tomli-w); :func:`parse_lesson` reads it back unchanged.
+
+    Texts with line breaks are written as multi-line strings where that reads
+    back exactly (TOML folds a carriage return before a line break), else escaped.
+    """
+    data = lesson_data(lesson)
+    text = tomli_w.dumps(data, multiline_strings=True)
+    if tomllib.loads(text) != data:
+        text = tomli_w.dumps(data)
+    return text
 
 
 def save_lesson(lesson: Lesson, path: str | Path) -> None:
-    """Write ``lesson`` to ``path`` as TOML (written whole, then renamed into place)."""
+    """Write ``lesson`` to ``path`` as TOML, atomically (a crash leaves the old file or the new one)."""
     path = Path(path)
     text = dump_lesson(lesson)
     parse_lesson(text, path.name)  # never write a file TensorLab would refuse to open
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
+    write_text_atomic(path, text)

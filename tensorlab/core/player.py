@@ -80,7 +80,7 @@ def program_from(lesson: Lesson | None) -> list[ProgramStep]:
     """The program of ``lesson``: its steps, in order (empty for the scratchpad)."""
     if lesson is None:
         return []
-    return [ProgramStep(s.code, s.statement, s.note, s.ask, s.translations) for s in lesson.steps]
+    return [ProgramStep(s.code, s.statement, s.note, s.ask, s.translations, s.facts) for s in lesson.steps]
 
 
 class Player:

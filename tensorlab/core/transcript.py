@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from collections.abc import Sequence
 
+from tensorlab.core.explain import Explanation
 from tensorlab.core.lessons import Lesson
+from tensorlab.core.messages_ko import localize_message
 from tensorlab.core.results import StepResult
 from tensorlab.core.snapshot import Snapshot, TensorInfo, to_plain
 
@@ -73,41 +76,65 @@ def tensor_table(snapshot: Snapshot, indent: str = "  ") -> str:
     return "\n".join(indent + line for line in lines)
 
 
+# Hyphens are not break points: "in-place" and code stay whole.
+_lines = functools.partial(textwrap.wrap, break_on_hyphens=False)
+
+# TensorLab's own refusals (not torch's): said in the transcript's language.
+_OWN_ERRORS = frozenset({"LimitError", "TensorLabError", "LanguageError"})
+
+
+def _explained(explanation: Explanation, language: str) -> str:
+    local = explanation.localized(language)
+    if language != "ko":
+        return local.as_text()
+    return f"{local.title}: {local.text}" + (f" 대신: {local.advice}" if local.advice else "")
+
+
 def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color: bool = False,
-               width: int = 100) -> str:
-    """The whole run as text: each step's code, note, output, warnings, error and tensors."""
+               width: int = 100, language: str = "en") -> str:
+    """The whole run as text: each step's code, note, output, warnings, error and tensors.
+
+    ``language`` ("en", "ko") is that of the lesson's texts, the explanations and
+    TensorLab's own messages; torch's messages stay as torch wrote them.
+    """
     style = _Style(color)
     v = visible
-    out = [style.bold(v(lesson.title)) + style.dim(f"  ({lesson.id}, on {device})")]
-    if lesson.summary:
-        out += textwrap.wrap(v(lesson.summary), width)
+    where = f"  ({lesson.id}, {device}에서)" if language == "ko" else f"  ({lesson.id}, on {device})"
+    out = [style.bold(v(lesson.text("title", language))) + style.dim(where)]
+    summary = lesson.text("summary", language)
+    if summary:
+        out += _lines(v(summary), width)
     total = len(results)
     for result, step in zip(results, lesson.steps):
         out.append("")
         code_lines = v(result.code).splitlines() or [""]
         out.append(style.bold(f"[{result.index + 1}/{total}] ") + style.cyan(code_lines[0]))
         out += ["      " + style.cyan(line) for line in code_lines[1:]]
-        if step.note:
-            out += textwrap.wrap(v(step.note), width, initial_indent="  ", subsequent_indent="  ")
+        note = step.text(language)
+        if note:
+            out += _lines(v(note), width, initial_indent="  ", subsequent_indent="  ")
         for line in result.output.splitlines():
             out.append("  " + style.dim("│ ") + v(line))
         if result.value is not None:
             out.append("  " + style.dim("→ ") + v(result.value))
         for warning in result.warnings:
-            out += textwrap.wrap(v(f"{warning.category}: {warning.message}"), width,
-                                 initial_indent="  " + style.yellow("⚠ "), subsequent_indent="    ")
+            out += _lines(v(f"{warning.category}: {warning.message}"), width,
+                          initial_indent="  " + style.yellow("⚠ "), subsequent_indent="    ")
             if warning.explanation is not None:
-                out += textwrap.wrap(v(warning.explanation.as_text()), width,
-                                     initial_indent="    ", subsequent_indent="    ")
-        for note in result.notes:
-            out += textwrap.wrap(v(note.as_text()), width, initial_indent="  " + style.cyan("ⓘ "),
-                                 subsequent_indent="    ")
+                out += _lines(v(_explained(warning.explanation, language)), width,
+                              initial_indent="    ", subsequent_indent="    ")
+        for observation in result.notes:
+            out += _lines(v(_explained(observation, language)), width, initial_indent="  " + style.cyan("ⓘ "),
+                          subsequent_indent="    ")
         if result.error is not None:
-            out += textwrap.wrap(v(f"{result.error.type}: {result.error.message}"), width,
-                                 initial_indent="  " + style.red("✗ "), subsequent_indent="    ")
+            message = result.error.message
+            if result.error.type in _OWN_ERRORS:
+                message = localize_message(message, language)
+            out += _lines(v(f"{result.error.type}: {message}"), width,
+                          initial_indent="  " + style.red("✗ "), subsequent_indent="    ")
             if result.error.explanation is not None:
-                out += textwrap.wrap(v(result.error.explanation.as_text()), width,
-                                     initial_indent="    ", subsequent_indent="    ")
+                out += _lines(v(_explained(result.error.explanation, language)), width,
+                              initial_indent="    ", subsequent_indent="    ")
         table = tensor_table(result.snapshot)
         if table:
             out.append(style.dim(table))

@@ -6,8 +6,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from tensorlab.core.builders import BuilderError
+from tensorlab.core.messages_ko import localize_message
 from tensorlab.ui.html import escape
-from tensorlab.ui.i18n import Texts, tr
+from tensorlab.ui.i18n import Texts, current_language, tr
 
 __all__ = ["BuilderBox", "fill_names", "next_free_name"]
 
@@ -103,7 +104,7 @@ class BuilderBox(QGroupBox):
 
     def show_problem(self, message: str) -> None:
         """Show why the statement was refused (empty: hide)."""
-        self.problem.setText(escape(message))
+        self.problem.setText(escape(localize_message(message, current_language())))
         self.problem.setVisible(bool(message))
 
     def request(self) -> None:

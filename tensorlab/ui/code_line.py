@@ -9,8 +9,9 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from tensorlab.core import allowlist as allow
+from tensorlab.core.messages_ko import localize_message
 from tensorlab.ui.html import escape
-from tensorlab.ui.i18n import Texts, tr
+from tensorlab.ui.i18n import Texts, current_language, tr
 
 __all__ = ["CodeLineEdit", "CodeLinePanel"]
 
@@ -118,7 +119,7 @@ class CodeLinePanel(QWidget):
 
     def show_problem(self, message: str) -> None:
         """Show why the line was refused, under it (empty: hide)."""
-        self.problem.setText(escape(message))
+        self.problem.setText(escape(localize_message(message, current_language())))
         self.problem.setVisible(bool(message))
 
     def accepted(self) -> None:

@@ -95,8 +95,9 @@ class GraphView(SceneView):
                 message = tr("{name} is a leaf: no node produced it.\n"
                              "backward() accumulates its gradient into {name}.grad.").format(name=info.name)
             else:
-                message = tr("{name} is outside the graph (requires_grad=False):\n"
-                             "nothing about it is recorded for backward().").format(name=info.name)
+                message = tr("{name} does not require grad: no gradient is computed for it,\n"
+                             "but an operation may still save it for backward() (x * {name} saves {name}).").format(
+                    name=info.name)
             self._text(message, size=11, color=MUTED)
             return
         self._draw_graph(graph)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QObject, QTranslator
 
+from tensorlab.core.korean import ko
 from tensorlab.paths import resources_dir
 
 __all__ = ["LANGUAGES", "tr", "Texts", "set_language", "current_language"]
@@ -21,8 +22,25 @@ CONTEXT = "tensorlab"
 LANGUAGES = {"en": "English", "ko": "한국어"}
 
 _translator: QTranslator | None = None
+_qt_translator: QTranslator | None = None   # Qt's own texts (file dialogs, standard buttons)
 _language = "en"
 requested: set[str] | None = None  # when a set, every source text asked for is added (for tests)
+
+
+class Template(str):
+    """A translated text whose ``format`` also puts Korean particles right.
+
+    A translation may write ``{name:을}``: ``format(name="x")`` gives "x를" and
+    ``format(name="m")`` gives "m을" (:func:`tensorlab.core.korean.ko`), so no
+    call site has to know which language it formats.
+    """
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:  # noqa: A003 - str's own name
+        if args:
+            return str.format(self, *args, **kwargs)
+        return ko(str(self), **kwargs)
 
 
 def tr(text: str) -> str:
@@ -31,7 +49,7 @@ def tr(text: str) -> str:
         return text
     if requested is not None:
         requested.add(text)
-    return QCoreApplication.translate(CONTEXT, text)
+    return Template(QCoreApplication.translate(CONTEXT, text))
 
 
 def current_language() -> str:
@@ -44,13 +62,14 @@ def set_language(language: str) -> bool:
 
     Returns False (and keeps English) when no translation file exists for it.
     """
-    global _translator, _language
+    global _translator, _qt_translator, _language
     app = QCoreApplication.instance()
     if app is None:
         return False
-    if _translator is not None:
-        app.removeTranslator(_translator)
-        _translator = None
+    for installed in (_translator, _qt_translator):
+        if installed is not None:
+            app.removeTranslator(installed)
+    _translator = _qt_translator = None
     _language = "en"
     if language == "en":
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
@@ -62,6 +81,11 @@ def set_language(language: str) -> bool:
     app.installTranslator(translator)
     _translator = translator
     _language = language
+    # Qt's own dialogs (Open, Save, Cancel) in the same language, where Qt ships the translation.
+    qt_translator = QTranslator(app)
+    if qt_translator.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt_translator)
+        _qt_translator = qt_translator
     # Deliver the LanguageChange events now, so the window reads in the new language at once.
     QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
     return True

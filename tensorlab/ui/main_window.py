@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from tensorlab import __version__
 from tensorlab.core.lessons import Lesson, LessonError, load_lesson, save_lesson
+from tensorlab.core.messages_ko import localize_message
 from tensorlab.core.player import PlayerState
 from tensorlab.ui.builders_panel import BuildersPanel
 from tensorlab.ui.code_view import CodeView
@@ -29,6 +30,8 @@ from tensorlab.ui.export_actions import build_export_menu
 from tensorlab.ui.graph_view import GraphView
 from tensorlab.ui.i18n import LANGUAGES, Texts, current_language, set_language, tr
 from tensorlab.ui.lab_docks import add_lab_docks
+from tensorlab.ui.lesson_check_report import LessonCheckReport
+from tensorlab.ui.lesson_picker import fill_lesson_picker
 from tensorlab.ui.narration import NarrationPanel
 from tensorlab.ui.output_view import OutputView
 from tensorlab.ui.storage_map import StorageMapView
@@ -65,6 +68,7 @@ class MainWindow(QMainWindow):
         controller.progressChanged.connect(self._progress)
         controller.problem.connect(self._problem)
         controller.graphReady.connect(self._graph_ready)
+        self.lesson_checks = LessonCheckReport(self)
         self.statusBar().showMessage(tr("Ready"))
         self.i18n.on_change(self._language_changed)
         self.show_state(controller.state)
@@ -243,9 +247,7 @@ class MainWindow(QMainWindow):
     def _fill_lessons(self) -> None:
         current = self.lesson_picker.currentData()
         self.lesson_picker.blockSignals(True)
-        self.lesson_picker.clear()
-        for lesson in self.lessons:
-            self.lesson_picker.addItem(lesson.text("title", current_language()), lesson.id)
+        fill_lesson_picker(self.lesson_picker, self.lessons, current_language())
         self.lesson_picker.addItem(tr("Scratchpad (your own steps)"), SCRATCHPAD)
         if current is not None and self.lesson_picker.findData(current) >= 0:
             self.lesson_picker.setCurrentIndex(self.lesson_picker.findData(current))
@@ -320,7 +322,8 @@ class MainWindow(QMainWindow):
                                          .format(done=done, total=total))
 
     def _problem(self, message: str) -> None:
-        text = tr("Stopped: the replay was cancelled.") if message == "cancelled" else message
+        text = (tr("Stopped: the replay was cancelled.") if message == "cancelled"
+                else localize_message(message, current_language()))
         self.statusBar().showMessage(text.splitlines()[0], 8000)
         self.output_view.show_result(self.controller.state.last, text)
 
@@ -349,11 +352,13 @@ class MainWindow(QMainWindow):
             lesson = load_lesson(path)
         except LessonError as exc:
             # Said in the output panel, without a modal dialog; the open lesson stays as it was.
-            self._problem(tr("This lesson file cannot be opened: {reason}").format(reason=exc))
+            self._problem(tr("This lesson file cannot be opened: {reason}").format(
+                reason=localize_message(str(exc), current_language())))
             return False
         self.lessons = [l for l in self.lessons if l.id != lesson.id] + [lesson]
         self._fill_lessons()
         self.open_lesson(lesson)
+        self.lesson_checks.check(lesson)
         return True
 
     def open_lesson_dialog(self) -> None:
@@ -370,7 +375,7 @@ class MainWindow(QMainWindow):
         if base is None:
             return Lesson("my-steps", "My steps", steps)
         return Lesson(f"{base.id}-mine", f"{base.title} (with my steps)", steps, base.summary,
-                      dict(base.translations))
+                      dict(base.translations), chapter=base.chapter, prerequisites=base.prerequisites)
 
     def save_lesson_dialog(self) -> None:
         """Save the program as a lesson file."""
@@ -380,9 +385,11 @@ class MainWindow(QMainWindow):
             try:
                 save_lesson(self.current_as_lesson(), path)
             except (OSError, LessonError) as exc:
-                self._problem(tr("The lesson could not be saved: {reason}").format(reason=exc))
+                self._problem(tr("The lesson could not be saved: {reason}").format(
+                    reason=localize_message(str(exc), current_language())))
                 return
             self.statusBar().showMessage(tr("Saved {path}").format(path=path), 5000)
+            self.lesson_checks.check(self.current_as_lesson())
 
     def _presentation_toggled(self) -> None:
         self.set_presentation(self.presentation_action.isChecked())

@@ -59,7 +59,7 @@ class OutputView(QTextBrowser):
             parts.append(
                 "<div style='border-left:4px solid #ef6c00;background:#fff8e1;padding:6px;margin:4px 0'>"
                 f"<p style='margin:2px 0'><b style='color:#e65100'>⚠ {escape(warning.category)}</b> "
-                f"<span style='font-family:monospace'>{escape(warning.message)}</span></p>"
+                f"<span style='font-family:monospace;white-space:pre-wrap'>{escape(warning.message)}</span></p>"
                 f"{_explanation(warning.explanation)}</div>")
         for note in result.notes:
             # TensorLab's own observation (not a message of torch's), e.g. memory changed behind autograd's back.
@@ -73,7 +73,7 @@ class OutputView(QTextBrowser):
                 "<div style='border-left:4px solid #c62828;background:#ffebee;padding:6px;margin:4px 0'>"
                 f"<p style='margin:2px 0'><b style='color:#b71c1c'>"
                 f"{escape(tr('torch raised {type}').format(type=error.type))}</b></p>"
-                f"<p style='margin:2px 0;font-family:monospace'>{escape(error.message)}</p>"
+                f"<p style='margin:2px 0;font-family:monospace;white-space:pre-wrap'>{escape(error.message)}</p>"
                 f"{_explanation(error.explanation)}"
                 f"<p style='margin:2px 0;color:#616161'>{escape(tr(_NOTHING_LOST))}</p></div>")
         if result.ok and not result.output and not result.warnings and result.value is None and not result.notes:

@@ -29,7 +29,7 @@ _ROOT = QModelIndex()
 
 _TIPS = {
     "requires_grad": "Does autograd track operations on this tensor?",
-    "is_leaf": "Created by you (not by an operation that autograd recorded)?",
+    "is_leaf": "Made by no recorded operation? (Every tensor that does not require grad is a leaf.)",
     "grad_fn": "The autograd node that produced this tensor (None for leaves and tensors outside the graph)",
     "version": "The version counter: +1 for every in-place change (shared by detach() aliases, not by .data)",
     "storage": "Which block of memory holds the values; the same id means shared memory",

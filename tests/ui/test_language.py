@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 
 from tensorlab.app import build_window
-from tensorlab.core.lessons import builtin_lessons
+from tensorlab.core.lessons import builtin_lessons, find_lesson
 from tensorlab.ui import i18n
 from tests.ui.conftest import idle
 
@@ -34,19 +34,19 @@ def test_switching_to_korean_and_back(window, qtbot, settings):
     assert window.step_forward_action.text() == "단계"
     assert window.findChild(type(window.docks[0]), "tensorsDock").windowTitle() == "텐서"
     assert window.builders.create.button.text() == "만들기"
-    lesson = builtin_lessons()[0]
-    assert window.narration.note.text().startswith("x를 인덱싱하면")
+    lesson = find_lesson("inplace-on-a-leaf")
+    assert window.narration.note.text().startswith("x[0]은 x의 뷰(view)이고")
     assert lesson.text("title", "ko") in window.narration.title.text()
     assert window.lesson_picker.currentText() == lesson.text("title", "ko")
     output = window.output_view.toPlainText()
-    assert "쉽게 말하면" in output and "뷰를 통한 리프 텐서의 제자리 변경" in output
+    assert "쉽게 말하면" in output and "뷰를 통한 리프 텐서의 인플레이스 변경" in output
     # torch's own message is never translated.
     assert "a view of a leaf Variable that requires grad is being used in an in-place operation." in output
     assert any("메모리" in text for text in window.storage_map.texts())
     assert settings.value("session/language") == "ko"
     _choose(window, "en")
     assert window.step_forward_action.text() == "Step"
-    assert window.narration.note.text().startswith("Indexing x gives a view of x")
+    assert window.narration.note.text().startswith("x[0] is a view of x")
 
 
 def test_the_language_is_remembered(qtbot, settings):
