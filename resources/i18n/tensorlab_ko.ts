@@ -32,8 +32,16 @@
         <translation>(이 텐서의 칸은 보이는 범위 밖에 있습니다)</translation>
     </message>
     <message>
+        <source>(no log file could be written)</source>
+        <translation>(로그 파일을 쓸 수 없었습니다)</translation>
+    </message>
+    <message>
         <source>(only the first {count} nodes are drawn)</source>
         <translation>(처음 {count}개 노드만 그렸습니다)</translation>
+    </message>
+    <message>
+        <source>(yours)</source>
+        <translation>(직접 추가)</translation>
     </message>
     <message>
         <source>About TensorLab</source>
@@ -78,6 +86,30 @@
     <message>
         <source>Change in place</source>
         <translation>제자리 변경</translation>
+    </message>
+    <message>
+        <source>Choose answer {number}</source>
+        <translation>{number}번 답 고르기</translation>
+    </message>
+    <message>
+        <source>Choosing marks a choice; → reveals the answer and runs the step</source>
+        <translation>고르면 표시만 하고, →를 누르면 답을 공개하고 단계를 실행합니다</translation>
+    </message>
+    <message>
+        <source>Class vote</source>
+        <translation>학급 투표</translation>
+    </message>
+    <message>
+        <source>Class vote: mark the class's choice, then press → (or Enter) to reveal it and run the step.</source>
+        <translation>학급 투표: 반이 고른 답을 표시한 뒤 →(또는 Enter)를 누르면 답을 공개하고 단계를 실행합니다.</translation>
+    </message>
+    <message>
+        <source>Clear my steps</source>
+        <translation>직접 추가한 단계 모두 지우기</translation>
+    </message>
+    <message>
+        <source>Click: go to the state after this step</source>
+        <translation>클릭: 이 단계 뒤의 상태로 갑니다</translation>
     </message>
     <message>
         <source>Code</source>
@@ -134,8 +166,20 @@ or press → to run the lesson's first step.</source>
         <translation>사용자가 만들었나요 (autograd가 기록한 연산이 만든 것이 아니라)?</translation>
     </message>
     <message>
+        <source>Delete: remove this step you added</source>
+        <translation>Delete: 직접 추가한 이 단계를 지웁니다</translation>
+    </message>
+    <message>
+        <source>Details are in the log: {path}</source>
+        <translation>자세한 내용은 로그에 있습니다: {path}</translation>
+    </message>
+    <message>
         <source>Does autograd track operations on this tensor?</source>
         <translation>autograd가 이 텐서의 연산을 추적하나요?</translation>
+    </message>
+    <message>
+        <source>Empty: shape {shape} has no elements, so there is nothing to draw.</source>
+        <translation>비어 있음: 모양 {shape}에는 원소가 없어 그릴 것이 없습니다.</translation>
     </message>
     <message>
         <source>End of the lesson. ← steps back; Home starts again.</source>
@@ -148,6 +192,14 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Export as Python script…</source>
         <translation>파이썬 스크립트로 내보내기…</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>맞추기</translation>
+    </message>
+    <message>
+        <source>Go to the state after this step</source>
+        <translation>이 단계 뒤의 상태로 가기</translation>
     </message>
     <message>
         <source>In plain words</source>
@@ -166,8 +218,20 @@ or press → to run the lesson's first step.</source>
         <translation>프로젝터용 큰 글자</translation>
     </message>
     <message>
+        <source>Larger text</source>
+        <translation>글자 크게</translation>
+    </message>
+    <message>
         <source>Lesson</source>
         <translation>레슨</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>로그</translation>
+    </message>
+    <message>
+        <source>Marked: “{choice}”. Press → (or Enter) to reveal the answer and run the step.</source>
+        <translation>표시함: “{choice}”. →(또는 Enter)를 누르면 답을 공개하고 단계를 실행합니다.</translation>
     </message>
     <message>
         <source>Memory on {device}: one strip per storage, one band per tensor viewing it</source>
@@ -204,6 +268,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>None: this tensor does not require grad</source>
         <translation>None: 이 텐서는 requires_grad가 아닙니다</translation>
+    </message>
+    <message>
+        <source>Normal text size</source>
+        <translation>글자 크기 원래대로</translation>
     </message>
     <message>
         <source>Nothing is lost: the step is part of the lesson, and the state shown is the state after it.</source>
@@ -246,6 +314,18 @@ or press → to run the lesson's first step.</source>
         <translation>→를 눌러 실제로 확인하세요.</translation>
     </message>
     <message>
+        <source>Projector mode</source>
+        <translation>프로젝터 모드</translation>
+    </message>
+    <message>
+        <source>Projector mode: the storage map large, narration and code large, the rest in tabs</source>
+        <translation>프로젝터 모드: 저장소 지도, 설명, 코드를 크게 보여주고 나머지는 탭으로</translation>
+    </message>
+    <message>
+        <source>Put every panel back where it starts, in this mode</source>
+        <translation>이 모드에서 모든 패널을 처음 자리로 되돌립니다</translation>
+    </message>
+    <message>
         <source>Quit</source>
         <translation>끝내기</translation>
     </message>
@@ -258,12 +338,24 @@ or press → to run the lesson's first step.</source>
         <translation>준비</translation>
     </message>
     <message>
+        <source>Remove every step you added to this lesson</source>
+        <translation>이 레슨에 직접 추가한 단계를 모두 지웁니다</translation>
+    </message>
+    <message>
+        <source>Remove this step</source>
+        <translation>이 단계 지우기</translation>
+    </message>
+    <message>
         <source>Replaying step {done} of {total}… (Esc cancels)</source>
         <translation>{total}단계 중 {done}단계 재실행 중… (Esc로 취소)</translation>
     </message>
     <message>
         <source>Reset</source>
         <translation>처음으로</translation>
+    </message>
+    <message>
+        <source>Reset layout</source>
+        <translation>배치 초기화</translation>
     </message>
     <message>
         <source>Run</source>
@@ -330,8 +422,16 @@ or press → to run the lesson's first step.</source>
         <translation>텐서를 선택하면 autograd 그래프가 보입니다.</translation>
     </message>
     <message>
+        <source>Show as much of the graph as fits while its text stays readable (the wheel zooms, dragging pans)</source>
+        <translation>글자를 읽을 수 있는 크기를 지키며 그래프를 최대한 보여줍니다 (휠로 확대·축소, 끌어서 이동)</translation>
+    </message>
+    <message>
         <source>Showing the first 2-D slice [0, ..., :, :] of shape {shape}.</source>
         <translation>모양 {shape}의 첫 2차원 조각 [0, ..., :, :]을 보여줍니다.</translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation>글자 작게</translation>
     </message>
     <message>
         <source>Step</source>
@@ -358,8 +458,16 @@ or press → to run the lesson's first step.</source>
         <translation>저장소 지도</translation>
     </message>
     <message>
+        <source>TensorLab hit an unexpected error. The window keeps running; what you see may be incomplete until the next step.</source>
+        <translation>TensorLab에서 예상하지 못한 오류가 발생했습니다. 창은 계속 동작하지만, 다음 단계까지는 보이는 내용이 불완전할 수 있습니다.</translation>
+    </message>
+    <message>
         <source>TensorLab lessons (*.toml)</source>
         <translation>TensorLab 레슨 (*.toml)</translation>
+    </message>
+    <message>
+        <source>TensorLab writes its log to {path}</source>
+        <translation>TensorLab은 로그를 여기에 씁니다: {path}</translation>
     </message>
     <message>
         <source>Tensors</source>
@@ -368,6 +476,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Tensors table</source>
         <translation>텐서 표</translation>
+    </message>
+    <message>
+        <source>The answer: “{answer}”.</source>
+        <translation>답: “{answer}”.</translation>
     </message>
     <message>
         <source>The autograd node that produced this tensor (None for leaves and tensors outside the graph)</source>
@@ -386,16 +498,44 @@ or press → to run the lesson's first step.</source>
         <translation>스크립트를 쓸 수 없습니다: {reason}</translation>
     </message>
     <message>
+        <source>The steps you added could not be saved: {reason}</source>
+        <translation>직접 추가한 단계를 저장할 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>The steps you added earlier could not be read ({reason}); the file was set aside as {path}.</source>
+        <translation>전에 직접 추가한 단계를 읽을 수 없습니다 ({reason}). 파일은 따로 옮겨 두었습니다: {path}</translation>
+    </message>
+    <message>
+        <source>The steps you added to “{title}” were made for another version of the lesson and are not used.</source>
+        <translation>“{title}” 레슨에 직접 추가한 단계는 다른 버전의 레슨에 맞춰 만든 것이라 쓰지 않습니다.</translation>
+    </message>
+    <message>
         <source>The version counter: +1 for every in-place change (shared by detach() aliases, not by .data)</source>
         <translation>버전 카운터: 제자리 변경마다 +1 (detach() 별칭은 공유하고 .data는 공유하지 않음)</translation>
+    </message>
+    <message>
+        <source>There is no step of yours to undo.</source>
+        <translation>되돌릴 수 있는, 직접 추가한 단계가 없습니다.</translation>
     </message>
     <message>
         <source>This lesson file cannot be opened: {reason}</source>
         <translation>이 레슨 파일을 열 수 없습니다: {reason}</translation>
     </message>
     <message>
+        <source>This panel could not show this state ({error}). The other panels are not affected; the details are in the log.</source>
+        <translation>이 패널은 이 상태를 보여줄 수 없습니다 ({error}). 다른 패널은 영향을 받지 않으며, 자세한 내용은 로그에 있습니다.</translation>
+    </message>
+    <message>
         <source>Type a statement first, e.g. y = x.detach()</source>
         <translation>먼저 문장을 입력하세요. 예: y = x.detach()</translation>
+    </message>
+    <message>
+        <source>Undo the last step you added</source>
+        <translation>마지막으로 추가한 단계 되돌리기</translation>
+    </message>
+    <message>
+        <source>Unexpected error</source>
+        <translation>예상하지 못한 오류</translation>
     </message>
     <message>
         <source>Values and gradient</source>
@@ -408,6 +548,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Values are not shown for tensors over 10,000 elements.</source>
         <translation>원소가 10,000개를 넘는 텐서는 값을 보여주지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Where is the log?</source>
+        <translation>로그 위치</translation>
     </message>
     <message>
         <source>Which block of memory holds the values; the same id means shared memory</source>

@@ -1,15 +1,32 @@
-"""What every builder shares: a form, a "will run:" preview, a reason when refused, a button."""
+"""What every builder shares: a form, a "will run:" preview, a reason when refused, a button.
+
+The form reflows to the dock's width (labels go above their fields when it is
+narrow), so nothing is ever cut or pushed sideways; Enter in any text field runs
+the builder.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tensorlab.core.builders import BuilderError
 from tensorlab.ui.html import escape
 from tensorlab.ui.i18n import Texts, tr
 
-__all__ = ["BuilderBox", "fill_names", "next_free_name"]
+__all__ = ["BuilderBox", "WrappingCheckBox", "fill_names", "next_free_name", "narrow_combo"]
 
 _CANDIDATES = ("x", "y", "z", "w", "a", "b", "c", "d", "e", "f", "g", "h", "p", "q", "r", "s", "t", "u", "v")
 
@@ -25,17 +42,58 @@ def next_free_name(taken: set[str] | tuple[str, ...], preferred: str = "x") -> s
     return f"t{number}"
 
 
-def fill_names(combo: QComboBox, names: tuple[str, ...], prefer_last: bool = False) -> None:
-    """Replace a combo's names, keeping the current one when it still exists."""
+def fill_names(combo: QComboBox, names: tuple[str, ...], prefer_last: bool = False,
+               newest: str | None = None) -> None:
+    """Replace a combo's names: ``newest`` (a tensor the last step made) first, else the current one."""
     current = combo.currentText()
     combo.blockSignals(True)
     combo.clear()
     combo.addItems(list(names))
-    if current in names:
+    if newest is not None and newest in names:
+        combo.setCurrentText(newest)
+    elif current in names:
         combo.setCurrentText(current)
     elif names:
         combo.setCurrentIndex(len(names) - 1 if prefer_last else 0)
     combo.blockSignals(False)
+
+
+def narrow_combo(combo: QComboBox) -> QComboBox:
+    """A combo that may get as narrow as a few characters (its popup still shows whole items)."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(4)
+    combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+    return combo
+
+
+class WrappingCheckBox(QWidget):
+    """A check box whose text wraps (a long one like `inside torch.no_grad()` never cuts the dock)."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.box = QCheckBox()
+        self.label = QLabel(text)
+        self.label.setWordWrap(True)
+        self.label.setBuddy(self.box)
+        self.label.mousePressEvent = lambda _event: self.box.toggle()  # type: ignore[method-assign]
+        layout.addWidget(self.box)
+        layout.addWidget(self.label, 1)
+        self.toggled = self.box.toggled
+
+    def isChecked(self) -> bool:  # noqa: N802 - QCheckBox's name
+        """Whether it is checked."""
+        return self.box.isChecked()
+
+    def setChecked(self, checked: bool) -> None:  # noqa: N802 - QCheckBox's name
+        """Check or uncheck it."""
+        self.box.setChecked(checked)
+
+    def setAccessibleName(self, name: str) -> None:  # noqa: N802 - Qt's name
+        """The check box carries the accessible name."""
+        super().setAccessibleName(name)
+        self.box.setAccessibleName(name)
 
 
 class BuilderBox(QGroupBox):
@@ -50,10 +108,13 @@ class BuilderBox(QGroupBox):
         self.i18n.on_change(self.refresh)
         outer = QVBoxLayout(self)
         self.form = QFormLayout()
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         outer.addLayout(self.form)
         self.preview = QLabel()
         self.preview.setObjectName(button_name.replace("Button", "Preview"))
         self.preview.setWordWrap(True)
+        self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.problem = QLabel()
         self.problem.setObjectName(button_name.replace("Button", "Problem"))
         self.problem.setWordWrap(True)
@@ -76,6 +137,11 @@ class BuilderBox(QGroupBox):
         caption = QLabel()
         self.i18n.bind(caption.setText, label)
         self.i18n.bind(widget.setAccessibleName, accessible or label)
+        if isinstance(widget, QComboBox):
+            narrow_combo(widget)
+        if isinstance(widget, QLineEdit):
+            widget.setMinimumWidth(40)
+            widget.returnPressed.connect(self.request)
         self.form.addRow(caption, widget)
 
     def code(self) -> str:
@@ -107,7 +173,9 @@ class BuilderBox(QGroupBox):
         self.problem.setVisible(bool(message))
 
     def request(self) -> None:
-        """Emit the statement to run, or show why there is none."""
+        """Emit the statement to run, or show why there is none (nothing while the button is disabled)."""
+        if not self.button.isEnabled():
+            return
         try:
             code = self.code()
         except BuilderError as exc:
@@ -115,8 +183,8 @@ class BuilderBox(QGroupBox):
             return
         self.statementRequested.emit(code)
 
-    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...]) -> None:
-        """The names now bound; subclasses refresh their pickers."""
+    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
+        """The names now bound (``newest``: the tensor the last step made); subclasses refresh their pickers."""
         self.tensor_names = tensors
         self.refresh()
 

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QW
 
 from tensorlab.core.builders import COMPUTATIONS, BuilderError, backward_code, compute_code
 from tensorlab.core.snapshot import Snapshot
-from tensorlab.ui.builder_box import BuilderBox, fill_names, next_free_name
+from tensorlab.ui.builder_box import BuilderBox, fill_names, narrow_combo, next_free_name
 from tensorlab.ui.i18n import tr
 
 __all__ = ["ComputeBuilder"]
@@ -33,7 +33,7 @@ class ComputeBuilder(BuilderBox):
         row = QWidget()
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.backward_target = QComboBox()
+        self.backward_target = narrow_combo(QComboBox())
         self.backward_target.setObjectName("backwardTarget")
         self.i18n.bind(self.backward_target.setAccessibleName, "scalar to differentiate")
         self.backward_button = QPushButton()
@@ -64,6 +64,8 @@ class ComputeBuilder(BuilderBox):
                             self.b.currentText(), self.k.text())
 
     def _backward(self) -> None:
+        if not self.backward_button.isEnabled():
+            return
         try:
             code = backward_code(self.backward_target.currentText())
         except BuilderError:
@@ -72,15 +74,15 @@ class ComputeBuilder(BuilderBox):
             return
         self.statementRequested.emit(code)
 
-    def set_scalars(self, snapshot: Snapshot) -> None:
-        """Offer the one-element tensors that require grad to Backward."""
+    def set_scalars(self, snapshot: Snapshot, newest: str | None = None) -> None:
+        """Offer the one-element tensors that require grad to Backward, the newest first."""
         scalars = tuple(t.name for t in snapshot.tensors if t.numel == 1 and t.requires_grad)
-        fill_names(self.backward_target, scalars, prefer_last=True)
-        self.backward_button.setEnabled(bool(scalars))
+        fill_names(self.backward_target, scalars, prefer_last=True, newest=newest)
+        self.backward_button.setEnabled(bool(scalars) and self.enabled)
 
-    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...]) -> None:
-        fill_names(self.a, tensors)
+    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
+        fill_names(self.a, tensors, prefer_last=True, newest=newest)
         fill_names(self.b, tensors, prefer_last=True)
         if self.target.text() in all_names:
             self.target.setText(next_free_name(set(all_names), "s"))
-        super().set_names(tensors, all_names)
+        super().set_names(tensors, all_names, newest)
