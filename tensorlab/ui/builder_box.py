@@ -26,7 +26,8 @@ from tensorlab.core.builders import BuilderError
 from tensorlab.ui.html import escape
 from tensorlab.ui.i18n import Texts, tr
 
-__all__ = ["BuilderBox", "WrappingCheckBox", "fill_names", "next_free_name", "narrow_combo"]
+__all__ = ["BuilderBox", "WrappingCheckBox", "fill_names", "next_free_name", "narrow_combo", "heading",
+           "breakable"]
 
 _CANDIDATES = ("x", "y", "z", "w", "a", "b", "c", "d", "e", "f", "g", "h", "p", "q", "r", "s", "t", "u", "v")
 
@@ -64,6 +65,23 @@ def narrow_combo(combo: QComboBox) -> QComboBox:
     combo.setMinimumContentsLength(4)
     combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
     return combo
+
+
+def heading(text: str, i18n: Texts) -> QLabel:
+    """A bold section title that wraps to the panel's width."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    i18n.bind(lambda t: label.setText(f"<b>{escape(t)}</b>"), text)
+    return label
+
+
+def breakable(code: str) -> str:
+    """HTML of ``code`` that may wrap after `(`, `,` `.` and `=` too (never cut in a narrow panel)."""
+    text = escape(code).replace("\n", "<br>").replace("    ", "&nbsp;&nbsp;&nbsp;&nbsp;")
+    for mark in ("(", ",", ".", "="):
+        text = text.replace(mark, mark + "\u200b")
+    return text
 
 
 class WrappingCheckBox(QWidget):
@@ -104,9 +122,11 @@ class BuilderBox(QGroupBox):
     def __init__(self, title: str, button_text: str, button_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.i18n = Texts(self)
-        self.i18n.bind(self.setTitle, title)
         self.i18n.on_change(self.refresh)
         outer = QVBoxLayout(self)
+        # A heading that wraps (a group box title would set the panel's minimum width).
+        self.heading = heading(title, self.i18n)
+        outer.addWidget(self.heading)
         self.form = QFormLayout()
         self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -164,8 +184,7 @@ class BuilderBox(QGroupBox):
             self.show_problem(str(exc))
             return
         self.show_problem("")
-        self.preview.setText(escape(tr("will run:")) + " <code>" + escape(code).replace("\n", "<br>")
-                             .replace("    ", "&nbsp;&nbsp;&nbsp;&nbsp;") + "</code>")
+        self.preview.setText(escape(tr("will run:")) + " <code>" + breakable(code) + "</code>")
 
     def show_problem(self, message: str) -> None:
         """Show why the statement was refused (empty: hide)."""

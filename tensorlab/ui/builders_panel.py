@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGroupBox, QScrollArea, QVBoxLayout, QWidget
 
 from tensorlab.core.player import PlayerState
-from tensorlab.ui.builder_box import BuilderBox
+from tensorlab.ui.builder_box import BuilderBox, heading
 from tensorlab.ui.code_line import CodeLinePanel
 from tensorlab.ui.compute_builder import ComputeBuilder
 from tensorlab.ui.copy_builder import CopyBuilder
@@ -42,8 +42,9 @@ class BuildersPanel(QScrollArea):
         self.code_line = CodeLinePanel()
         code_box = QGroupBox()
         self.i18n = Texts(self)
-        self.i18n.bind(code_box.setTitle, "Code line")
-        QVBoxLayout(code_box).addWidget(self.code_line)
+        box_layout = QVBoxLayout(code_box)
+        box_layout.addWidget(heading("Code line", self.i18n))
+        box_layout.addWidget(self.code_line)
         self.builders: tuple[BuilderBox, ...] = (self.create, self.copy, self.mutate, self.compute)
         for builder in self.builders:
             layout.addWidget(builder)

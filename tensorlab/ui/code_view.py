@@ -10,6 +10,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QS
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -29,8 +30,41 @@ __all__ = ["CodeView"]
 _ROLE = Qt.ItemDataRole.UserRole      # (marker, number, code, yours, ran, current, failed)
 
 
+def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
+    """``code`` in lines no wider than ``width`` (broken after a space, comma or bracket; continued indented)."""
+    lines: list[str] = []
+    for line in code.split("\n"):
+        while metrics.horizontalAdvance(line) > width and len(line) > 8:
+            cut = len(line)
+            while cut > 1 and metrics.horizontalAdvance(line[:cut]) > width:
+                cut -= 1
+            breaks = [i + 1 for i in range(cut) if line[i] in " ,([.="]
+            cut = breaks[-1] if breaks and breaks[-1] > 4 else cut
+            lines.append(line[:cut])
+            line = "    " + line[cut:].lstrip()
+        lines.append(line)
+    return lines
+
+
 class _LineDelegate(QStyledItemDelegate):
-    """Paints a line: marker, number, code (bold when current, grey before it runs), "yours"."""
+    """Paints a line: marker, number, code (bold when current, grey before it runs), "yours".
+
+    Code wider than the panel wraps, so nothing is cut at a projector's text size.
+    """
+
+    def __init__(self, view: QListWidget) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def _layout(self, font: QFont, code: str, yours: bool) -> tuple[int, list[str]]:
+        metrics = QFontMetrics(font)
+        indent = metrics.horizontalAdvance("▶✗ 000  ") + 4
+        room = self.view.viewport().width() - indent - 8
+        if yours:
+            room -= metrics.horizontalAdvance("  " + tr("(yours)"))
+        bold = QFont(font)
+        bold.setBold(True)
+        return indent, wrap_code(code, QFontMetrics(bold), max(room, metrics.horizontalAdvance("x" * 12)))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
@@ -43,24 +77,22 @@ class _LineDelegate(QStyledItemDelegate):
             painter.fillRect(rect, QColor("#fff3c4"))
         font = option.font
         metrics = QFontMetrics(font)
+        indent, lines = self._layout(font, code, yours)
         x = rect.left() + 4
         y = rect.top() + 3 + metrics.ascent()
         painter.setFont(font)
         painter.setPen(QColor("#c62828" if failed else "#f57f17"))
         painter.drawText(x, y, marker)
-        x += metrics.horizontalAdvance("▶✗ ")
         painter.setPen(QColor("#9e9e9e"))
-        painter.drawText(x, y, f"{number:>3}")
-        x += metrics.horizontalAdvance("000  ")
+        painter.drawText(x + metrics.horizontalAdvance("▶✗ "), y, f"{number:>3}")
+        x = rect.left() + indent
         bold = QFont(font)
         bold.setBold(current)
         painter.setFont(bold)
         painter.setPen(QColor("#000000" if ran else "#8a8a8a"))
-        bold_metrics = QFontMetrics(bold)
-        widest = 0
-        for i, line in enumerate(code.split("\n")):
+        widest = QFontMetrics(bold).horizontalAdvance(lines[0])
+        for i, line in enumerate(lines):
             painter.drawText(x, y + i * metrics.height(), line)
-            widest = max(widest, bold_metrics.horizontalAdvance(line))
         if yours:
             painter.setFont(font)
             painter.setPen(QColor("#6a1b9a"))
@@ -70,11 +102,8 @@ class _LineDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
         marker, number, code, yours, *_ = index.data(_ROLE)
         metrics = QFontMetrics(option.font)
-        lines = code.split("\n")
-        width = metrics.horizontalAdvance("▶✗ 000  ") + max(metrics.horizontalAdvance(line) for line in lines)
-        if yours:
-            width += metrics.horizontalAdvance("  " + tr("(yours)"))
-        return QSize(width + 12, metrics.height() * len(lines) + 6)
+        _, lines = self._layout(option.font, code, yours)
+        return QSize(self.view.viewport().width() - 4, metrics.height() * len(lines) + 6)
 
 
 class CodeView(QListWidget):
@@ -89,6 +118,8 @@ class CodeView(QListWidget):
         self.i18n = Texts(self)
         self.i18n.bind(self.setAccessibleName, "Code of the program so far")
         self.setItemDelegate(_LineDelegate(self))
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton, QWidget
 
 from tensorlab.core.builders import COMPUTATIONS, BuilderError, backward_code, compute_code
 from tensorlab.core.snapshot import Snapshot
@@ -30,9 +30,6 @@ class ComputeBuilder(BuilderBox):
         ):
             widget.setObjectName(name)
             self.add_row(label, widget)
-        row = QWidget()
-        layout = QHBoxLayout(row)
-        layout.setContentsMargins(0, 0, 0, 0)
         self.backward_target = narrow_combo(QComboBox())
         self.backward_target.setObjectName("backwardTarget")
         self.i18n.bind(self.backward_target.setAccessibleName, "scalar to differentiate")
@@ -41,10 +38,10 @@ class ComputeBuilder(BuilderBox):
         self.i18n.bind(self.backward_button.setText, "Backward")
         self.i18n.bind(self.backward_button.setAccessibleName, "Backward")
         self.i18n.bind(self.backward_button.setToolTip,
-                        "Run .backward() on a scalar (one-element) tensor that requires grad")
-        layout.addWidget(self.backward_target, 1)
-        layout.addWidget(self.backward_button)
-        self.add_row("backward", row)
+                       "Run .backward() on a scalar (one-element) tensor that requires grad")
+        # The scalar picker in the form, the button under it: narrow docks stay uncut.
+        self.add_row("backward", self.backward_target, "scalar to differentiate")
+        self.form.addRow(self.backward_button)
         self.backward_button.clicked.connect(self._backward)
         self.operation.currentTextChanged.connect(self._operation_changed)
         for combo in (self.a, self.b):

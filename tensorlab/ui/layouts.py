@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QTabBar
 
 __all__ = ["LayoutModes", "NORMAL", "PROJECTOR"]
 
@@ -27,7 +27,7 @@ NORMAL = {
     "right": ["tensorsDock"],
     "right_tabs": ["valuesDock", "graphDock"],
     "bottom": ["narrationDock", "codeDock", "outputDock"],
-    "sizes": {"left": 0.2, "right": 0.36, "bottom": 0.3, "right_top": 0.36},
+    "sizes": {"left": 0.2, "right": 0.36, "bottom": 0.3, "right_top": 0.3},
 }
 PROJECTOR = {
     "left": [],
@@ -75,6 +75,7 @@ class LayoutModes:
         saved = self.settings.value(self.key())
         if not (isinstance(saved, QByteArray) and self.window.restoreState(saved, _VERSION)):
             self.apply_default()
+        QTimer.singleShot(0, self.unelide_tabs)
 
     def reset(self) -> None:
         """View → Reset layout: this mode's default, and forget what was saved for it."""
@@ -116,12 +117,22 @@ class LayoutModes:
         if first is not None:
             first.raise_()
         self.apply_sizes()
+        QTimer.singleShot(0, self.unelide_tabs)
+
+    def unelide_tabs(self) -> None:
+        """Dock tabs show their whole titles (with scroll arrows when they do not fit), never "N…"."""
+        for bar in self.window.findChildren(QTabBar):
+            bar.setElideMode(Qt.TextElideMode.ElideNone)
+            bar.setUsesScrollButtons(True)
 
     def apply_sizes(self) -> None:
         """Dock sizes in proportion to the window (call again once the window has its real size)."""
         layout = PROJECTOR if self.projector else NORMAL
         sizes, docks, window = layout["sizes"], self._docks(), self.window
         width, height = max(window.width(), 800), max(window.height(), 500)
+        if not self.projector and width < 1200:
+            # A narrow window: the tensors table needs the room more than the map does.
+            sizes = dict(sizes, left=0.18, right=0.41)
 
         def first(*groups: str) -> QDockWidget | None:
             return next((docks[n] for g in groups for n in layout[g] if n in docks), None)

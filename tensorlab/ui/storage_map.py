@@ -77,8 +77,12 @@ class StorageMapView(SceneView):
         union = rects[0]
         for rect in rects[1:]:
             union = union.united(rect)
-        visible = self.viewport().height() / max(self.transform().m22(), 1e-6)
-        self.ensureVisible(union if union.height() <= visible else rects[0], 10, 10)
+        scale = max(self.transform().m22(), 1e-6)
+        width, height = self.viewport().width() / scale - 24, self.viewport().height() / scale - 24
+        # The top-left of what changed (all of it when it fits): never scrolled past a strip's start.
+        self.ensureVisible(QRectF(union.left(), union.top(), 1, min(union.height(), height)), 0, 10)
+        if union.width() <= width:
+            self.ensureVisible(union, 10, 10)
         self._start_flash(rects)
 
     # -- drawing ---------------------------------------------------------------
@@ -124,7 +128,8 @@ class StorageMapView(SceneView):
         for strip in self.strips:
             top = y
             y = self._draw_strip(strip, y, cell_w, name_w)
-            self.strip_rects[strip.storage.id] = QRectF(4 * s, top - 4 * s, name_w + cell_w * MAX_CELLS,
+            cells = max(1, min(len(strip.values), MAX_CELLS))
+            self.strip_rects[strip.storage.id] = QRectF(4 * s, top - 4 * s, name_w + cell_w * cells,
                                                         y - top + 4 * s)
             y += 22 * s
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-10, -10, 20, 20))

@@ -153,11 +153,18 @@ class TensorTable(QTableView):
         self.selectionModel().selectionChanged.connect(self._emit_selection)
         self._selected: str | None = None
         self._quiet = False
+        self.scale, self.compact, self._refitting = 1.0, False, False
         self.set_text_scale(1.0)
 
     def set_text_scale(self, scale: float) -> None:
         """Text at ``scale``; rows follow the font."""
-        self.setFont(pixel_font(base_px(), scale))
+        self.scale = scale
+        self._set_font(compact=False)
+
+    def _set_font(self, compact: bool) -> None:
+        # A narrow panel (a 1024 px window) writes one pixel smaller: all ten columns then fit.
+        self.compact = compact
+        self.setFont(pixel_font(base_px() - (1 if compact else 0), self.scale))
         self.table_model.font = self.font()
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.fit_columns()
@@ -172,23 +179,44 @@ class TensorTable(QTableView):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        """Every column in view: each as wide as its content where they all fit, else the widest shrink."""
+        """Every column in view: each as wide as its content where they all fit.
+
+        When they do not, `grad` gives up room first (its values are drawn in the
+        Values panel), then the widest columns are cut to a common width and elide.
+        """
         header = self.horizontalHeader()
-        wanted = [max(self.sizeHintForColumn(c), header.sectionSizeHint(c)) + 2 for c in range(len(COLUMNS))]
+        metrics = header.fontMetrics()
+        titles = [max(metrics.horizontalAdvance(line) for line in HEADERS.get(c, c).split("\n")) + 6
+                  for c in COLUMNS]
+        wanted = [max(self.sizeHintForColumn(c), titles[c]) for c in range(len(COLUMNS))]
         available = self.viewport().width()
         if available <= 0:
             return
+        need = sum(wanted)
+        switch = (not self.compact and need > available) or (self.compact and need / 0.92 < 0.95 * available)
+        if switch and not self._refitting:
+            self._refitting = True
+            try:
+                self._set_font(not self.compact)
+            finally:
+                self._refitting = False
+            return
         widths = list(wanted)
+        grad = COLUMNS.index("grad")
+        excess = sum(widths) - available
+        if excess > 0:
+            floor = min(wanted[grad], self.fontMetrics().horizontalAdvance("None") + 8)
+            widths[grad] = max(floor, wanted[grad] - excess)
         if sum(widths) > available:
             # Water-filling: a common cap that the widest columns are cut down to.
-            low, high = 16.0, float(max(wanted))
+            low, high = 16.0, float(max(widths))
             for _ in range(30):
                 cap = (low + high) / 2
-                if sum(min(w, cap) for w in wanted) > available:
+                if sum(min(w, cap) for w in widths) > available:
                     high = cap
                 else:
                     low = cap
-            widths = [int(min(w, low)) for w in wanted]
+            widths = [int(min(w, low)) for w in widths]
         else:
             widths[-1] += available - sum(widths)
         for column, width in enumerate(widths):
@@ -196,8 +224,7 @@ class TensorTable(QTableView):
 
     def column_fits(self, column: int) -> bool:
         """True when every value of ``column`` is shown whole (for tests)."""
-        wanted = max(self.sizeHintForColumn(column), self.horizontalHeader().sectionSizeHint(column))
-        return self.columnWidth(column) + 2 >= wanted
+        return self.columnWidth(column) >= self.sizeHintForColumn(column)
 
     @property
     def selected(self) -> str | None:

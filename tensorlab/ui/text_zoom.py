@@ -67,6 +67,10 @@ def apply_scale(widget: QWidget, scale: float) -> None:
         setter(scale)
     else:
         widget.setFont(pixel_font(base_px(), scale))
+    # A widget with a style sheet keeps the font it had when it was polished: set it again.
+    for child in widget.findChildren(QWidget):
+        if child.styleSheet():
+            child.setFont(child.parentWidget().font())
 
 
 class TextZoom(QObject):

@@ -134,7 +134,7 @@ def test_build_detach_and_mutate_with_the_widgets(window, qtbot):
     target = child(window, "copyTarget", QLineEdit)
     target.clear()
     qtbot.keyClicks(target, "y")
-    assert "y = x.detach()" in window.builders.copy.preview.text()
+    assert "y = x.detach()" in window.builders.copy.preview.text().replace("\u200b", "")
     qtbot.mouseClick(child(window, "copyButton", QPushButton), Qt.MouseButton.LeftButton)
     idle(qtbot, window)
     child(window, "mutateTarget", QComboBox).setCurrentText("y")
