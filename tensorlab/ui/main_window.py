@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
 from tensorlab.core.lessons import Lesson
@@ -55,6 +55,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("TensorLab")
+        # No animation: a dock that makes room for a question has its size at once.
+        self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AllowNestedDocks)
         self.i18n = Texts(self)
         self.controller = controller
         self.settings = settings
@@ -71,10 +73,8 @@ class MainWindow(QMainWindow):
         self.view_menu = build_menus(self)["&View"]
         build_busy_indicator(self)
         self.fill_lessons()
-        for key in ("Return", "Enter"):
-            # Enter on the map is → (it reveals a class vote first).
-            QShortcut(QKeySequence(key), self.storage_map, self.step_forward,
-                      context=Qt.ShortcutContext.WidgetShortcut)
+        self.storage_map.enterPressed.connect(self.step_forward)   # Enter on the map is → (a vote is revealed)
+        self.narration.changed.connect(lambda: QTimer.singleShot(0, self.fit_narration))
         controller.stateChanged.connect(self.show_state)
         controller.busyChanged.connect(self._busy_changed)
         controller.progressChanged.connect(self._progress)
@@ -229,11 +229,16 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(tr("Replaying step {done} of {total}… (Esc cancels)")
                                          .format(done=done, total=total))
 
-    def show_problem(self, message: str) -> None:
-        """A message for the user, in the status bar and the Output panel (never a modal dialog)."""
+    def show_problem(self, message: str, until_next_state: bool = False) -> None:
+        """A message for the user, in the status bar and the Output panel (never a modal dialog).
+
+        ``until_next_state``: also show it with the state a queued job brings next.
+        """
         text = tr("Stopped: the replay was cancelled.") if message == "cancelled" else message
         self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
         self.output_view.show_result(self.controller.state.last, text)
+        if until_next_state:
+            self.problem = "\n\n".join(p for p in (self.problem, text) if p)
 
     _problem = show_problem
 
@@ -242,14 +247,17 @@ class MainWindow(QMainWindow):
         dock = self.narration.parentWidget()
         if not isinstance(dock, QDockWidget) or dock.isFloating() or not dock.isVisible():
             return
-        needed, shown = self.narration.needed_height(), self.narration.viewport().height()
+        needed, shown = self.narration.needed_height(), self.narration.height()
         if needed > shown and self.dockWidgetArea(dock) == Bottom:
             limit = int(self.height() * 0.5)
-            self.resizeDocks([dock], [min(dock.height() + needed - shown + 2, limit)], Qt.Orientation.Vertical)
-        elif needed > shown and self.dockWidgetArea(dock) in (Left, Right) and not self.tabifiedDockWidgets(dock):
-            self.resizeDocks([dock], [min(int(dock.width() * 1.25), int(self.width() * 0.5))],
-                             Qt.Orientation.Horizontal)
-        self.narration.ensure_question_visible()
+            # A little slack: borders and fonts of restyled choices settle a moment later.
+            self.resizeDocks([dock], [min(dock.height() + needed - shown + 12, limit)], Qt.Orientation.Vertical)
+        elif needed > shown and self.dockWidgetArea(dock) in (Left, Right):
+            # A side panel gets wider (its text then takes fewer lines), up to half the window.
+            wider = int(dock.width() * min(1.6, needed / max(shown, 1) * 1.15))
+            self.resizeDocks([dock], [min(wider, int(self.width() * 0.5))], Qt.Orientation.Horizontal)
+        # Once the docks have their new sizes: scroll only if it still does not fit (1024x768).
+        QTimer.singleShot(0, self.narration.ensure_question_visible)
 
     # -- user actions ------------------------------------------------------------
     def focus_map(self) -> None:
@@ -285,7 +293,7 @@ class MainWindow(QMainWindow):
         """Switch to ``lesson`` (None: the scratchpad), with the steps you added to it."""
         self.controller.load_lesson(lesson, self.editing.program_for(lesson))
         for problem in self.editing.take_problems():
-            self.show_problem(problem)
+            self.show_problem(problem, until_next_state=True)
 
     def open_lesson_file(self, path: str | Path) -> bool:
         """Load a lesson file; a bad file is reported and nothing changes."""

@@ -76,6 +76,7 @@ class NarrationPanel(QScrollArea):
     """Shows what the last step means, and asks about the next one when the lesson does."""
 
     answered = Signal(int, bool)   # choice, correct (when revealed)
+    changed = Signal()             # the text changed (the window makes room for it)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -218,6 +219,7 @@ class NarrationPanel(QScrollArea):
 
     def _show_choice(self) -> None:
         """Looks and feedback for the current choice (none, marked, or revealed)."""
+        self.changed.emit()
         ask = self._ask
         if ask is None:
             return
@@ -267,14 +269,16 @@ class NarrationPanel(QScrollArea):
         self.answered.emit(self._chosen, self._chosen == self._ask.answer)
 
     def needed_height(self) -> int:
-        """The height the panel needs to show everything at its current width, without scrolling."""
-        inner = self.widget()
-        width = self.viewport().width()
-        return inner.layout().totalHeightForWidth(width) if inner.layout().hasHeightForWidth() else \
-            inner.sizeHint().height()
+        """The height the panel needs to show everything at its whole width (no scroll bar)."""
+        layout = self.widget().layout()
+        width = self.width() - 2 * self.frameWidth()
+        return layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else layout.sizeHint().height()
 
     def ensure_question_visible(self) -> None:
-        """Scroll to the question, its choices and the feedback (when the panel must scroll)."""
+        """Scroll to the question, its choices and the feedback (only when the panel cannot show it all)."""
+        if self.needed_height() <= self.height():
+            self.verticalScrollBar().setValue(0)
+            return
         for widget in (self.feedback, self.choices_box, self.question):
             if widget.isVisible():
                 self.ensureWidgetVisible(widget, 0, 4)

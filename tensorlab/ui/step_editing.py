@@ -30,6 +30,7 @@ class StepEditing:
         self.store.load()
         self.added: list[int] = []           # program indices of the steps added in this session, last last
         self._key: str | None = None         # the program ``added`` refers to
+        self._edited: set[str] = set()       # programs that had steps of yours in this session
         self._save_failed = False
 
     @property
@@ -92,6 +93,10 @@ class StepEditing:
         key = Player.key(state.lesson)
         if key != self._key:
             self._key, self.added = key, []
+        if state.user_steps:
+            self._edited.add(key)
+        elif key not in self._edited:
+            return   # nothing of yours was here in this session: what was saved for it stays
         if not self.store.update(state.lesson, state.program):
             return
         try:

@@ -30,6 +30,7 @@ class StorageMapView(SceneView):
     """Draws every storage as a strip of cells with the tensors that view it stacked below."""
 
     tensorClicked = Signal(str)
+    enterPressed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -251,6 +252,12 @@ class StorageMapView(SceneView):
     def band_items(self) -> list[QGraphicsRectItem]:
         """The band rectangles drawn (for tests)."""
         return [i for i in self.scene().items() if isinstance(i, QGraphicsRectItem) and i.data(_NAME_KEY)]
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
+            self.enterPressed.emit()
+            return
+        super().keyPressEvent(event)
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt's name
         for item in self.items(event.position().toPoint()):
