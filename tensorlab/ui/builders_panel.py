@@ -56,6 +56,7 @@ class BuildersPanel(QScrollArea):
         self.setWidget(inner)
         self._last_result: object = None
 
+    @contained
     def set_text_scale(self, scale: float) -> None:
         """Every text of the panel at ``scale``."""
         self.setFont(pixel_font(base_px(), scale))

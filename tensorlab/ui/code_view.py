@@ -131,6 +131,7 @@ class CodeView(QListWidget):
         self.position = 0
         self.set_text_scale(1.0)
 
+    @contained
     def set_text_scale(self, scale: float) -> None:
         """Code at 13 px × ``scale`` (24 px and more in projector mode)."""
         self.setFont(mono_font(12, scale))

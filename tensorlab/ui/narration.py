@@ -121,6 +121,7 @@ class NarrationPanel(QScrollArea):
         label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         return label
 
+    @contained
     def set_text_scale(self, scale: float) -> None:
         """Every text of the panel at ``scale``."""
         self.setFont(pixel_font(base_px(), scale))

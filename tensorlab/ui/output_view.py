@@ -37,6 +37,7 @@ class OutputView(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.result: StepResult | None = None
 
+    @contained
     def set_text_scale(self, scale: float) -> None:
         """Every text of the panel at ``scale``."""
         self.setFont(pixel_font(base_px(), scale))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSimpleTextItem, QGraphicsView, QWidget
 
+from tensorlab.ui.panel_guard import contained
 from tensorlab.ui.text_zoom import mono_font, pixel_font, px
 
 __all__ = ["SceneView"]
@@ -22,6 +23,7 @@ class SceneView(QGraphicsView):
     def _draw(self) -> None:
         raise NotImplementedError
 
+    @contained
     def set_text_scale(self, factor: float) -> None:
         """Draw everything ``factor`` times its normal size (zoom, projector mode)."""
         if factor != self.scale_factor:

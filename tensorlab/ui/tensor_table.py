@@ -156,6 +156,7 @@ class TensorTable(QTableView):
         self.scale, self.compact, self._refitting = 1.0, False, False
         self.set_text_scale(1.0)
 
+    @contained
     def set_text_scale(self, scale: float) -> None:
         """Text at ``scale``; rows follow the font."""
         self.scale = scale

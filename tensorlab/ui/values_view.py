@@ -101,7 +101,7 @@ class _Plot(QWidget):
         if self.ticks is not None:
             tick_width = QFontMetricsF(pixel_font(11, self.scale)).horizontalAdvance(self.ticks[-1][1]) + 6
             self.plot.getAxis("bottom").setTicks([self.ticks] if tick_width <= room else None)
-        if not self.label_items:
+        if not self.label_items or not self.labels:
             return
         metrics = QFontMetricsF(mono_font(12, self.scale))
         widest = max(metrics.horizontalAdvance(text) for text in self.labels)
@@ -218,6 +218,7 @@ class ValuesView(QWidget):
         self.info: TensorInfo | None = None
         self._color_index = 0
 
+    @contained
     def set_text_scale(self, scale: float) -> None:
         """Every text of the panel at ``scale``."""
         self.setFont(pixel_font(base_px(), scale))
@@ -250,7 +251,7 @@ class ValuesView(QWidget):
             self.grad_plot.show()
             self.grad_plot.plot.clear()
             self.grad_plot.plot.hide()
-            self.grad_plot.labels = []
+            self.grad_plot.labels, self.grad_plot.label_items, self.grad_plot.ticks = [], [], None
             self.grad_plot.title.setText(f"{info.name}.grad")
             why = tr("None: backward() has not written a gradient yet" if info.is_leaf and info.requires_grad
                      else "None: only leaves that require grad (or tensors after retain_grad()) keep .grad"

@@ -39,8 +39,14 @@ def make_action(window: QMainWindow, i18n: Texts, text: str, name: str, shortcut
     """A window-wide action whose text and tooltip (with its keys) follow the language."""
     action = QAction(window)
     action.setObjectName(name)
-    action.setShortcuts([QKeySequence(s) for s in shortcuts])
-    keys = " / ".join(QKeySequence(s).toString(QKeySequence.SequenceFormat.NativeText) for s in shortcuts)
+    keys_wanted: list[QKeySequence] = []
+    for shortcut in shortcuts:
+        for sequence in QKeySequence.keyBindings(shortcut) if isinstance(shortcut, QKeySequence.StandardKey) \
+                else [QKeySequence(shortcut)]:
+            if sequence not in keys_wanted and not sequence.isEmpty():
+                keys_wanted.append(sequence)   # the same key twice would make Qt call it ambiguous
+    action.setShortcuts(keys_wanted)
+    keys = " / ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in keys_wanted)
     i18n.bind(action.setText, text)
     i18n.bind(lambda t: action.setToolTip(f"{t} ({keys})" if keys else t), tip or text)
     action.setCheckable(checkable)
