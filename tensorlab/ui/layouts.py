@@ -154,3 +154,34 @@ class LayoutModes:
             shares = [1.2] + [1.0] * (len(row) - 1)
             # The bottom area spans the window's whole width.
             window.resizeDocks(row, [int(width * s / sum(shares)) for s in shares], Qt.Orientation.Horizontal)
+
+    def fit_narration(self, narration: Any, attempt: int = 0) -> None:
+        """Grow the narration's dock until its question, choices and feedback show without scrolling.
+
+        A bottom dock grows taller (up to half the window), a side dock wider; what still
+        does not fit (a 1024x768 window) scrolls to the question.
+        """
+        window, dock = self.window, narration.parentWidget()
+        if not isinstance(dock, QDockWidget) or dock.isFloating() or not dock.isVisible():
+            return
+        needed, shown = narration.needed_height(), narration.height()
+        area = window.dockWidgetArea(dock)
+        before = dock.size()
+        if needed > shown and area == BOTTOM:
+            # A little slack: borders and fonts of restyled choices settle a moment later.
+            taller = min(dock.height() + needed - shown + 12, int(window.height() * 0.5))
+            window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
+        elif needed > shown and area in (LEFT, RIGHT):
+            wider = int(dock.width() * min(1.6, needed / max(shown, 1) * 1.15))
+            window.resizeDocks([dock], [min(wider, int(window.width() * 0.5))], Qt.Orientation.Horizontal)
+        if needed > shown and attempt < 3:
+            # Check again once the docks have their new sizes (text rewraps at a new width).
+            QTimer.singleShot(0, lambda: self._refit(narration, attempt + 1, before))
+            return
+        QTimer.singleShot(0, narration.ensure_question_visible)
+
+    def _refit(self, narration: Any, attempt: int, before: Any) -> None:
+        if narration.parentWidget().size() == before:
+            narration.ensure_question_visible()   # the dock cannot grow further: scroll to the question
+        else:
+            self.fit_narration(narration, attempt)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
 from tensorlab.core.lessons import Lesson
 from tensorlab.core.player import PlayerState
-from tensorlab.ui import lesson_files
+from tensorlab.ui import lesson_files, window_settings
 from tensorlab.ui.builders_panel import BuildersPanel
 from tensorlab.ui.code_view import CodeView
 from tensorlab.ui.controller import LabController
@@ -243,21 +243,8 @@ class MainWindow(QMainWindow):
     _problem = show_problem
 
     def fit_narration(self) -> None:
-        """Make room for the narration's question, choices and feedback (the dock grows when it must)."""
-        dock = self.narration.parentWidget()
-        if not isinstance(dock, QDockWidget) or dock.isFloating() or not dock.isVisible():
-            return
-        needed, shown = self.narration.needed_height(), self.narration.height()
-        if needed > shown and self.dockWidgetArea(dock) == Bottom:
-            limit = int(self.height() * 0.5)
-            # A little slack: borders and fonts of restyled choices settle a moment later.
-            self.resizeDocks([dock], [min(dock.height() + needed - shown + 12, limit)], Qt.Orientation.Vertical)
-        elif needed > shown and self.dockWidgetArea(dock) in (Left, Right):
-            # A side panel gets wider (its text then takes fewer lines), up to half the window.
-            wider = int(dock.width() * min(1.6, needed / max(shown, 1) * 1.15))
-            self.resizeDocks([dock], [min(wider, int(self.width() * 0.5))], Qt.Orientation.Horizontal)
-        # Once the docks have their new sizes: scroll only if it still does not fit (1024x768).
-        QTimer.singleShot(0, self.narration.ensure_question_visible)
+        """Make room for the narration's question, choices and feedback (its dock grows when it must)."""
+        self.layouts.fit_narration(self.narration)
 
     # -- user actions ------------------------------------------------------------
     def focus_map(self) -> None:
@@ -368,25 +355,12 @@ class MainWindow(QMainWindow):
 
     # -- settings ----------------------------------------------------------------
     def restore_settings(self) -> None:
-        """Geometry (kept on the screen), the mode and its layout, the class vote."""
-        geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        self.layouts.projector = str(self.settings.value("window/presentation", "false")).lower() == "true"
-        self.presentation_action.setChecked(self.layouts.projector)
-        self.layouts.restore()
-        self.apply_text_scale()
-        self.set_class_vote(str(self.settings.value("narration/class_vote", "false")).lower() == "true")
+        """Geometry, the mode and its layout, the class vote (see :mod:`~tensorlab.ui.window_settings`)."""
+        window_settings.restore(self)
 
     def save_settings(self) -> None:
-        """Remember geometry, layout of this mode, lesson, device and the mode."""
-        state = self.controller.state
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.layouts.remember()
-        self.settings.setValue("window/presentation", "true" if self.layouts.projector else "false")
-        self.settings.setValue("session/lesson", SCRATCHPAD if state.lesson is None else state.lesson.id)
-        self.settings.setValue("session/device", state.device)
-        self.settings.sync()
+        """Remember geometry, layout, lesson, device and the mode."""
+        window_settings.save(self)
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)

@@ -34,59 +34,67 @@ def _fresh(qtbot, settings, language, size, projector=False):
     return window
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_every_build_panel_widget_lies_inside_the_docks_viewport(qtbot, settings, language, size):
-    window = _fresh(qtbot, settings, language, size)
+def _resize(window, size):
+    window.resize(*size)
+    window.apply_default_layout()
+    QApplication.processEvents()
+
+
+def test_every_build_panel_widget_lies_inside_the_docks_viewport(qtbot, settings, language):
+    window = _fresh(qtbot, settings, language, SIZES[0])
     go(window, qtbot, 3)
-    panel = window.builders
-    viewport = panel.viewport()
-    assert panel.horizontalScrollBar().maximum() == 0
-    for widget in panel.widget().findChildren(QWidget):
-        if not shown(widget) or widget.parentWidget() is None:
-            continue
-        left = widget.mapTo(viewport, widget.rect().topLeft()).x()
-        assert 0 <= left and left + widget.width() <= viewport.width(), (widget.objectName(), type(widget))
-    # Focusing a field never shifts the panel sideways.
-    window.builders.compute.target.setFocus()
-    panel.ensureWidgetVisible(window.builders.compute.target)
-    assert panel.horizontalScrollBar().value() == 0
+    for size in SIZES:
+        _resize(window, size)
+        panel = window.builders
+        viewport = panel.viewport()
+        assert panel.horizontalScrollBar().maximum() == 0, size
+        for widget in panel.widget().findChildren(QWidget):
+            if not shown(widget) or widget.parentWidget() is None:
+                continue
+            left = widget.mapTo(viewport, widget.rect().topLeft()).x()
+            assert 0 <= left and left + widget.width() <= viewport.width(), (size, widget.objectName())
+        # Focusing a field never shifts the panel sideways.
+        window.builders.compute.target.setFocus()
+        panel.ensureWidgetVisible(window.builders.compute.target)
+        assert panel.horizontalScrollBar().value() == 0
     window.close()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_table_shows_all_ten_columns(qtbot, settings, size):
-    window = _fresh(qtbot, settings, "en", size)
+def test_the_table_shows_all_ten_columns(qtbot, settings):
+    window = _fresh(qtbot, settings, "en", SIZES[0])
     open_lesson(window, qtbot, "clone-keeps-the-graph")
     go(window, qtbot, 12)
-    table = window.table
-    header = table.horizontalHeader()
-    right = sum(header.sectionSize(c) for c in range(len(COLUMNS)))
-    assert right <= table.viewport().width()
-    assert table.horizontalScrollBar().maximum() == 0
-    for column, name in enumerate(COLUMNS):
-        assert header.sectionSize(column) >= 16 and not header.isSectionHidden(column)
-        if name != "grad":   # grad may elide (its values are drawn in the Values panel, and in the tooltip)
-            assert table.column_fits(column), (name, header.sectionSize(column), table.sizeHintForColumn(column))
+    for size in SIZES:
+        _resize(window, size)
+        table = window.table
+        header = table.horizontalHeader()
+        assert sum(header.sectionSize(c) for c in range(len(COLUMNS))) <= table.viewport().width(), size
+        assert table.horizontalScrollBar().maximum() == 0
+        for column, name in enumerate(COLUMNS):
+            assert header.sectionSize(column) >= 16 and not header.isSectionHidden(column)
+            if name != "grad":   # grad may elide (its values are drawn in the Values panel, and in the tooltip)
+                assert table.column_fits(column), (size, name, header.sectionSize(column))
     model = table.table_model
-    row = model.row_of("x")
     grad = str(to_plain(window.controller.state.snapshot.tensor("x").grad))
-    assert grad in model.data(model.index(row, COLUMNS.index("grad")), Qt.ItemDataRole.ToolTipRole)
+    assert grad in model.data(model.index(model.row_of("x"), COLUMNS.index("grad")), Qt.ItemDataRole.ToolTipRole)
     window.close()
 
 
-@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
-def test_the_toolbar_shows_lessons_steps_and_language_at_1024x768(qtbot, settings, language, projector):
-    window = _fresh(qtbot, settings, language, (1024, 768), projector)
-    bar = window.toolbar
-    visible = bar.rect()
-    wanted = [window.lesson_picker, window.language_picker, window.position_label] + [
-        bar.widgetForAction(a) for a in (window.reset_action, window.step_back_action, window.step_forward_action,
-                                         window.run_to_end_action)]
-    for widget in wanted:
-        assert shown(widget), widget.objectName()
-        assert visible.contains(QRect(widget.mapTo(bar, widget.rect().topLeft()), widget.size())), widget.objectName()
-    extension = bar.findChild(QToolButton, "qt_toolbar_ext_button")
-    assert extension is None or not extension.isVisible()
+def test_the_toolbar_shows_lessons_steps_and_language_at_1024x768(qtbot, settings, language):
+    window = _fresh(qtbot, settings, language, (1024, 768))
+    for projector in (False, True):
+        window.set_presentation(projector)
+        QApplication.processEvents()
+        bar = window.toolbar
+        wanted = [window.lesson_picker, window.language_picker, window.position_label] + [
+            bar.widgetForAction(a) for a in (window.reset_action, window.step_back_action,
+                                             window.step_forward_action, window.run_to_end_action)]
+        for widget in wanted:
+            assert shown(widget), widget.objectName()
+            where = QRect(widget.mapTo(bar, widget.rect().topLeft()), widget.size())
+            assert bar.rect().contains(where), (projector, widget.objectName())
+        extension = bar.findChild(QToolButton, "qt_toolbar_ext_button")
+        assert extension is None or not extension.isVisible()
     window.close()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 
 from tensorlab.core.lessons import builtin_lessons
@@ -58,24 +57,23 @@ def test_the_table_and_values_follow_the_tensor_the_step_assigned(window, qtbot)
     assert window.table.selected == "y"
 
 
-@pytest.mark.parametrize("lesson", builtin_lessons(), ids=lambda l: l.id)
-def test_a_storage_keeps_its_label_at_every_step_and_the_map_shows_it(window, qtbot, lesson):
-    open_lesson(window, qtbot, lesson.id)
-    labels: dict[int, str] = {}      # tensor object (while it lives) -> storage label
-    for position in range(1, len(lesson.steps) + 1):
-        qtbot.keyClick(window, Qt.Key.Key_Right)
-        idle(qtbot, window)
-        snapshot = window.controller.state.snapshot
-        texts = " ".join(window.storage_map.texts())
-        now = {info.object_id: info.storage for info in snapshot.tensors if info.storage is not None}
-        for obj, label in now.items():
-            assert labels.get(obj, label) == label, (position, label)
-            assert f"{label}  ·" in texts
-        labels = now
-        rows = {t.name: t.storage for t in snapshot.tensors}
-        model = window.table.table_model
-        assert {model.data(model.index(r, 0)): model.data(model.index(r, 8)) for r in range(model.rowCount())} == {
-            n: (s if s is not None else "-") for n, s in rows.items()}
+def test_a_storage_keeps_its_label_at_every_step_of_every_lesson_and_the_map_shows_it(window, qtbot):
+    for lesson in builtin_lessons():
+        open_lesson(window, qtbot, lesson.id)
+        labels: dict[int, str] = {}      # tensor object (while it lives) -> storage label
+        for position in range(1, len(lesson.steps) + 1):
+            qtbot.keyClick(window, Qt.Key.Key_Right)
+            idle(qtbot, window)
+            snapshot = window.controller.state.snapshot
+            texts = " ".join(window.storage_map.texts())
+            now = {info.object_id: info.storage for info in snapshot.tensors if info.storage is not None}
+            for obj, label in now.items():
+                assert labels.get(obj, label) == label, (lesson.id, position, label)
+                assert f"{label}  ·" in texts
+            labels = now
+            model = window.table.table_model
+            shown = {model.data(model.index(r, 0)): model.data(model.index(r, 8)) for r in range(model.rowCount())}
+            assert shown == {t.name: t.storage or "-" for t in snapshot.tensors}
 
 
 def test_detach_and_the_version_counter_keeps_s0_for_the_memory_c_still_views(window, qtbot):
