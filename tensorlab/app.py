@@ -26,16 +26,16 @@ def _application():
     return app
 
 
-def _fit_screen(window) -> None:  # noqa: ANN001 - a MainWindow
-    """A first start fills most of the screen's available area, frame included; later ones stay on screen."""
+def _fit_screen(window, first_start: bool) -> None:  # noqa: ANN001 - a MainWindow
+    """A first start fills most of the screen's available area, title bar included; later ones stay on it."""
     screen = window.screen().availableGeometry()
-    frame = 40   # a title bar and borders, before the window manager says
+    frame, side = 40, 16   # a title bar and borders, before the window manager says how large they are
     geometry = window.geometry()
-    if geometry.width() <= 0 or geometry.width() > screen.width() or geometry.height() + frame > screen.height():
-        width = min(screen.width(), max(int(screen.width() * 0.92), min(1280, screen.width())))
-        height = min(screen.height() - frame, max(int(screen.height() * 0.92) - frame, 480))
+    if first_start or geometry.width() + side > screen.width() or geometry.height() + frame > screen.height():
+        width = min(screen.width() - side, max(int(screen.width() * 0.94), min(1024, screen.width())))
+        height = min(screen.height() - frame, max(int(screen.height() * 0.94) - frame, 480))
         window.resize(width, height)
-        window.move(screen.left() + (screen.width() - width) // 2,
+        window.move(screen.left() + (screen.width() - width - side) // 2,
                     screen.top() + max(0, (screen.height() - height - frame) // 2))
 
 
@@ -67,8 +67,9 @@ def build_window(settings=None, *, lesson: str | None = None, device: str | None
         wanted_device = "cpu"  # a remembered device that makes no sense: fall back, never crash
     controller = LabController(device=wanted_device)
     window = MainWindow(controller, lessons, settings, data_dir=Path(data_dir) if data_dir is not None else None)
+    first_start = settings.value("window/geometry") is None
     window.restore_settings()
-    _fit_screen(window)
+    _fit_screen(window, first_start)
     chosen = None
     key = lesson or str(settings.value("session/lesson", lessons[0].id if lessons else SCRATCHPAD))
     if key != SCRATCHPAD:

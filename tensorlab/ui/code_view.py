@@ -38,8 +38,12 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
             cut = len(line)
             while cut > 1 and metrics.horizontalAdvance(line[:cut]) > width:
                 cut -= 1
-            breaks = [i + 1 for i in range(cut) if line[i] in " ,([.="]
-            cut = breaks[-1] if breaks and breaks[-1] > 4 else cut
+            # Break after a space or comma where possible, else after a bracket or `=`, else after a dot.
+            for marks in (" ,", "([=", "."):
+                breaks = [i + 1 for i in range(cut) if line[i] in marks and i + 1 > 4]
+                if breaks:
+                    cut = breaks[-1]
+                    break
             lines.append(line[:cut])
             line = "    " + line[cut:].lstrip()
         lines.append(line)

@@ -27,7 +27,7 @@ NORMAL = {
     "right": ["tensorsDock"],
     "right_tabs": ["valuesDock", "graphDock"],
     "bottom": ["narrationDock", "codeDock", "outputDock"],
-    "sizes": {"left": 0.2, "right": 0.36, "bottom": 0.3, "right_top": 0.3},
+    "sizes": {"left": 0.2, "right": 0.36, "bottom": 0.3, "right_top": 0.26},
 }
 PROJECTOR = {
     "left": [],

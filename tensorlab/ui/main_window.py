@@ -372,6 +372,7 @@ class MainWindow(QMainWindow):
                 # Dock sizes settle only once the window has its real size.
                 QTimer.singleShot(0, self.layouts.apply_sizes)
             QTimer.singleShot(0, self.toolbar.fit)
+            QTimer.singleShot(150, lambda: window_settings.keep_on_screen(self))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         self.save_settings()

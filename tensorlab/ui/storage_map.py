@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.snapshot import Snapshot
 from tensorlab.ui.i18n import Texts, tr
@@ -74,6 +74,11 @@ class StorageMapView(SceneView):
         """Scroll to the strips the last step created or changed, and flash them."""
         rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
         if not rects:
+            # Nothing in memory changed (a backward(), a print): keep the selected tensor in view.
+            home = next((s.storage.id for s in self.strips if any(b.name == self.selected for b in s.bands)), None)
+            if home in self.strip_rects:
+                rect = self.strip_rects[home]
+                self.ensureVisible(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
             return
         union = rects[0]
         for rect in rects[1:]:
@@ -117,9 +122,17 @@ class StorageMapView(SceneView):
         y = 10 * s
         if not self.strips:
             self._text(tr("No tensors yet."), 20 * s, y, 17, True, MUTED)
-            self._text(tr("Create one with the builders on the left, type a line of PyTorch,\n"
-                          "or press → to run the lesson's first step."), 20 * s, y + 34 * s, 14, False, MUTED)
-            scene.setSceneRect(scene.itemsBoundingRect().adjusted(-10, -10, 20, 20))
+            hint = QGraphicsTextItem()
+            hint.setDefaultTextColor(MUTED)
+            hint.setFont(self._font(14))
+            hint.setPlainText(tr("Create one with the builders on the left, type a line of PyTorch,\n"
+                                 "or press → to run the lesson's first step.").replace("\n", " "))
+            # Wrapped to the view, so the empty map never scrolls.
+            hint.setTextWidth(max(200.0, self.viewport().width() - 50 * s))
+            hint.setPos(16 * s, y + 30 * s)
+            scene.addItem(hint)
+            scene.setSceneRect(scene.itemsBoundingRect().adjusted(-10, -10, 10, 10))
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
             return
         self._text(tr("Memory on {device}: one strip per storage, one band per tensor viewing it")
                    .format(device=self.device), 10 * s, y, 13, False, MUTED)
@@ -252,6 +265,11 @@ class StorageMapView(SceneView):
     def band_items(self) -> list[QGraphicsRectItem]:
         """The band rectangles drawn (for tests)."""
         return [i for i in self.scene().items() if isinstance(i, QGraphicsRectItem) and i.data(_NAME_KEY)]
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if not self.strips and event.size().width() != event.oldSize().width():
+            self._draw()    # the empty map's hint wraps to the new width
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():

@@ -22,7 +22,7 @@ BASE_PX = 12            # the body text of the panels at zoom 1 (at least the sy
 ZOOM_STEPS = (0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4, 3.0)
 
 # Projector mode: each panel's text grows by its factor (the map and the code most).
-PROJECTOR_SCALES = {"storageMap": 1.75, "codeView": 2.0, "narration": 1.6, "outputView": 1.4}
+PROJECTOR_SCALES = {"storageMap": 1.6, "codeView": 2.0, "narration": 1.6, "outputView": 1.4}
 PROJECTOR_DEFAULT = 1.25
 
 

@@ -79,6 +79,7 @@ class _Plot(QWidget):
         self.scale = 1.0
         self.columns = 1          # bars (or image columns) the labels must share the width with
         self.ticks: list[tuple[int, str]] | None = None
+        self.bars: tuple[float, float] | None = None   # (lowest, highest) bar, when bars are drawn
         self.plot.getViewBox().sigResized.connect(self.place_labels)
         self.set_text_scale(1.0)
 
@@ -98,6 +99,9 @@ class _Plot(QWidget):
         """Show the numbers (and one tick per bar) only when each fits the bar or cell it belongs to."""
         width = self.plot.getViewBox().width()
         room = width / max(self.columns, 1)
+        if self.bars is not None and not self.label_items:
+            bottom, top = self.bars
+            self.plot.setYRange(bottom, top, padding=0.08)
         if self.ticks is not None:
             tick_width = QFontMetricsF(pixel_font(11, self.scale)).horizontalAdvance(self.ticks[-1][1]) + 6
             self.plot.getAxis("bottom").setTicks([self.ticks] if tick_width <= room else None)
@@ -105,9 +109,18 @@ class _Plot(QWidget):
             return
         metrics = QFontMetricsF(mono_font(12, self.scale))
         widest = max(metrics.horizontalAdvance(text) for text in self.labels)
-        fits = widest + 4 <= room
+        height = self.plot.getViewBox().height()
+        fits = widest + 4 <= room and (self.bars is None or height >= 3 * metrics.height())
         for item in self.label_items:
             item.setVisible(fits)
+        if self.bars is not None:
+            # Room above (and below) the bars for their numbers, in data units of this plot's height.
+            bottom, top = self.bars
+            label = (metrics.height() + 4) / max(height - 2 * metrics.height(), 1.0) * max(top - bottom, 1e-12) \
+                if fits else 0.0
+            pad = max(top - bottom, 1e-12) * 0.08
+            self.plot.setYRange(bottom - (label if bottom < 0 else 0) - (pad if bottom < 0 else 0),
+                                top + (label if top > 0 or bottom == 0 else 0) + pad, padding=0)
 
     def show_array(self, title: str, values: object, shape: tuple[int, ...], color: object,
                    complex_: bool = False) -> None:
@@ -116,6 +129,7 @@ class _Plot(QWidget):
         self.labels = []
         self.label_items = []
         self.ticks = None
+        self.bars = None
         self.message.clear()
         if values is None:
             self.plot.hide()
@@ -167,8 +181,9 @@ class _Plot(QWidget):
                 self._label(format_value(v), "k", anchor, float(i), float(heights[i]))
         top = max(float(np.max(heights, initial=0.0)), 0.0)
         bottom = min(float(np.min(heights, initial=0.0)), 0.0)
-        pad = (top - bottom) * 0.35 or 1.0
-        self.plot.setYRange(bottom - (pad if bottom < 0 else 0), top + pad)
+        if top == bottom:
+            top = 1.0
+        self.bars = (bottom, top)     # the y range is set with room for the numbers in place_labels
         self.plot.setXRange(-0.6, len(array) - 0.4)
 
     def _image(self, array: np.ndarray, values: object) -> None:
@@ -252,6 +267,7 @@ class ValuesView(QWidget):
             self.grad_plot.plot.clear()
             self.grad_plot.plot.hide()
             self.grad_plot.labels, self.grad_plot.label_items, self.grad_plot.ticks = [], [], None
+            self.grad_plot.bars = None
             self.grad_plot.title.setText(f"{info.name}.grad")
             why = tr("None: backward() has not written a gradient yet" if info.is_leaf and info.requires_grad
                      else "None: only leaves that require grad (or tensors after retain_grad()) keep .grad"

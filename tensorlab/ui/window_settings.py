@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray
 
-__all__ = ["restore", "save", "SCRATCHPAD"]
+__all__ = ["restore", "save", "keep_on_screen", "SCRATCHPAD"]
 
 SCRATCHPAD = "scratchpad"
 
@@ -42,3 +42,21 @@ def save(window: Any) -> None:
     settings.setValue("session/lesson", SCRATCHPAD if state.lesson is None else state.lesson.id)
     settings.setValue("session/device", state.device)
     settings.sync()
+
+
+def keep_on_screen(window: Any) -> None:
+    """Once the window manager has framed the window: shrink and move it into the screen's available area."""
+    from PySide6.QtGui import QGuiApplication
+
+    if QGuiApplication.platformName() == "offscreen":
+        return   # no window manager, no real screen: screenshots and tests choose their own size
+    screen = window.screen().availableGeometry()
+    frame = window.frameGeometry()
+    if screen.contains(frame):
+        return
+    extra_w, extra_h = frame.width() - window.width(), frame.height() - window.height()
+    width = min(window.width(), screen.width() - extra_w)
+    height = min(window.height(), screen.height() - extra_h)
+    window.resize(width, height)
+    window.move(max(screen.left(), min(frame.left(), screen.right() - width - extra_w)),
+                max(screen.top(), min(frame.top(), screen.bottom() - height - extra_h)))
