@@ -153,7 +153,7 @@ def main(args: argparse.Namespace | None = None) -> int:
         except DeviceError as exc:
             print(f"tensorlab: {exc}", file=sys.stderr)
             return 2
-    if args.lesson is not None:
+    if args.lesson is not None and args.lesson != "scratchpad":
         try:
             find_lesson(args.lesson)
         except LessonError as exc:

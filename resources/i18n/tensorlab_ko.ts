@@ -326,6 +326,10 @@ or press → to run the lesson's first step.</source>
         <translation>이 모드에서 모든 패널을 처음 자리로 되돌립니다</translation>
     </message>
     <message>
+        <source>Put the cursor in the code line (Enter runs it, Esc returns to the map)</source>
+        <translation>커서를 코드 줄로 옮깁니다 (Enter로 실행, Esc로 지도로 돌아가기)</translation>
+    </message>
+    <message>
         <source>Quit</source>
         <translation>끝내기</translation>
     </message>
@@ -524,6 +528,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>This panel could not show this state ({error}). The other panels are not affected; the details are in the log.</source>
         <translation>이 패널은 이 상태를 보여줄 수 없습니다 ({error}). 다른 패널은 영향을 받지 않으며, 자세한 내용은 로그에 있습니다.</translation>
+    </message>
+    <message>
+        <source>Type a line of code</source>
+        <translation>코드 한 줄 입력</translation>
     </message>
     <message>
         <source>Type a statement first, e.g. y = x.detach()</source>

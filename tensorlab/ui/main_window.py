@@ -251,6 +251,22 @@ class MainWindow(QMainWindow):
         """Give the keyboard back to the map, so ← → Space step at once."""
         self.storage_map.setFocus(Qt.FocusReason.OtherFocusReason)
 
+    def cancel(self) -> None:
+        """Esc: stop what runs; when nothing runs, leave a field and give the keys back to the map."""
+        if self.controller.busy:
+            self.controller.cancel()
+        else:
+            self.focus_map()
+
+    def focus_code_line(self) -> None:
+        """Ctrl+L: the cursor in the code line (its dock shown and raised first)."""
+        dock = self.builders.parentWidget()
+        if isinstance(dock, QDockWidget):
+            dock.show()
+            dock.raise_()
+        self.builders.code_line.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.builders.ensureWidgetVisible(self.builders.code_line.edit)
+
     def step_forward(self) -> None:
         """→: reveal a class vote's answer, then run the next step."""
         if self.narration.pending_vote:

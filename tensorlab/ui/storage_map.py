@@ -69,16 +69,13 @@ class StorageMapView(SceneView):
         if name != self.selected:
             self.selected = name
             self._draw()
+            self.show_selected()
 
     def follow(self) -> None:
         """Scroll to the strips the last step created or changed, and flash them."""
         rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
         if not rects:
-            # Nothing in memory changed (a backward(), a print): keep the selected tensor in view.
-            home = next((s.storage.id for s in self.strips if any(b.name == self.selected for b in s.bands)), None)
-            if home in self.strip_rects:
-                rect = self.strip_rects[home]
-                self.ensureVisible(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
+            self.show_selected()   # nothing in memory changed (a backward(), a print)
             return
         union = rects[0]
         for rect in rects[1:]:
@@ -90,6 +87,13 @@ class StorageMapView(SceneView):
         if union.width() <= width:
             self.ensureVisible(union, 10, 10)
         self._start_flash(rects)
+
+    def show_selected(self) -> None:
+        """Scroll (without flashing) until the selected tensor's strip is in view."""
+        home = next((s.storage.id for s in self.strips if any(b.name == self.selected for b in s.bands)), None)
+        if home in self.strip_rects:
+            rect = self.strip_rects[home]
+            self.ensureVisible(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
 
     # -- drawing ---------------------------------------------------------------
     def _stop_flash(self) -> None:

@@ -114,6 +114,8 @@ class _Plot(QWidget):
         for item in self.label_items:
             item.setVisible(fits)
         if self.bars is not None:
+            # A plot too short for a readable axis drops it (the bars carry their numbers).
+            self.plot.showAxis("left", height >= 90)
             # Room above (and below) the bars for their numbers, in data units of this plot's height.
             bottom, top = self.bars
             label = (metrics.height() + 4) / max(height - 2 * metrics.height(), 1.0) * max(top - bottom, 1e-12) \

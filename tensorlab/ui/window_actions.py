@@ -25,7 +25,7 @@ Shortcut = QKeySequence | QKeySequence.StandardKey | str
 MENUS: list[tuple[str, list[str | None]]] = [
     ("&Lesson", ["open_action", "save_action", "export_action", None, "quit_action"]),
     ("&Step", ["step_back_action", "step_forward_action", "run_to_end_action", "reset_action",
-               "run_code_action", "cancel_action", None, "undo_action", "clear_steps_action", None,
+               "focus_code_action", "run_code_action", "cancel_action", None, "undo_action", "clear_steps_action", None,
                "class_vote_action"]),
     ("&View", ["docks", None, "presentation_action", "zoom_in_action", "zoom_out_action", "zoom_reset_action",
                None, "reset_layout_action"]),
@@ -74,7 +74,9 @@ def build_actions(window: Any) -> None:
         pix.SP_MediaSkipBackward)
     act("run_code_action", "Run code line", "runCodeAction", ["Ctrl+Return", "Ctrl+Enter"],
         window.builders.code_line.request)
-    act("cancel_action", "Cancel", "cancelAction", ["Escape"], c.cancel, "Stop a long replay between steps",
+    act("focus_code_action", "Type a line of code", "focusCodeAction", ["Ctrl+L"], window.focus_code_line,
+        "Put the cursor in the code line (Enter runs it, Esc returns to the map)")
+    act("cancel_action", "Cancel", "cancelAction", ["Escape"], window.cancel, "Stop a long replay between steps",
         pix.SP_BrowserStop)
     act("undo_action", "Undo the last step you added", "undoAction", [QKeySequence.StandardKey.Undo],
         window.editing.undo)
