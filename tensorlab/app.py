@@ -115,7 +115,10 @@ def screenshot(path: str, lesson: str | None, step: int | None, size: str, devic
     if step is not None:
         window.controller.go_to(step)
         window.controller.wait_idle()
-    for _ in range(5):
+    from PySide6.QtCore import QDeadlineTimer
+
+    deadline = QDeadlineTimer(1400)   # the map's flash of what changed fades out first
+    while not deadline.hasExpired():
         QApplication.processEvents()
     ok = window.grab().save(path)
     window.controller.shutdown()

@@ -29,12 +29,12 @@ class MainToolBar(QToolBar):
         self.pickers: list[QComboBox] = []       # long pickers shortened in compact mode
         self.optional: list[QWidget] = []        # labels hidden in compact mode
 
-    def _apply(self, compact: bool) -> None:
+    def _apply(self, compact: bool, length: int = 22) -> None:
         self.compact = compact
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly if compact
                                 else Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         for picker in self.pickers:
-            picker.setMinimumContentsLength(12 if compact else 22)
+            picker.setMinimumContentsLength(12 if compact else length)
         for widget in self.optional:
             widget.setVisible(not compact)
 
@@ -55,9 +55,12 @@ class MainToolBar(QToolBar):
     def fit(self) -> None:
         """Full texts when they fit the window's width, icons only when they do not."""
         available = self.parentWidget().width() if self.parentWidget() is not None else self.width()
-        self._apply(False)
-        if self.needed_width() > available:
-            self._apply(True)
+        for length in (40, 30, 22):
+            # The lesson picker as wide as a long title where there is room.
+            self._apply(False, length)
+            if self.needed_width() <= available:
+                return
+        self._apply(True)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)

@@ -146,9 +146,12 @@ class MainWindow(QMainWindow):
         ran = previous is None or (state.last is not previous.last and state.position >= previous.position)
         self.position_label.setText(f"{state.position} / {len(state.program)}")
         snapshot = state.snapshot
-        selected = self._choose_selection(state, ran)
+        followed = followed_tensor(state) if ran else None
+        selected = followed or self._choose_selection(state)
         self.table.set_snapshot(snapshot, state.previous_snapshot, selected)
         self.storage_map.show_snapshot(snapshot, state.previous_snapshot, state.device, selected, follow=ran)
+        if followed is not None and not self.storage_map.followed:
+            self.storage_map.show_selected()   # memory unchanged (a backward()): show the tensor it changed
         self._show_selected(selected)
         self.narration.show_state(state)
         self.code_view.show_state(state)
@@ -170,13 +173,10 @@ class MainWindow(QMainWindow):
         self.editing.state_changed(state)
         self.fit_narration()
 
-    def _choose_selection(self, state: PlayerState, ran: bool) -> str | None:
-        """After a step, the tensor it assigned; otherwise the selection stays (or the newest tensor)."""
+    def _choose_selection(self, state: PlayerState) -> str | None:
+        """The selection stays where it can; else the newest tensor."""
         snapshot = state.snapshot
         names = [t.name for t in snapshot.tensors]
-        followed = followed_tensor(state) if ran else None
-        if followed is not None:
-            return followed
         if self.table.selected in names:
             return self.table.selected
         new = [n for n in names if state.previous_snapshot.tensor(n) is None]

@@ -75,7 +75,6 @@ class StorageMapView(SceneView):
         """Scroll to the strips the last step created or changed, and flash them."""
         rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
         if not rects:
-            self.show_selected()   # nothing in memory changed (a backward(), a print)
             return
         union = rects[0]
         for rect in rects[1:]:
