@@ -210,7 +210,10 @@ class NarrationPanel(QScrollArea):
             if self.class_vote else tr("Predict before you run:")
         self.question.setText(f"<b>{escape(heading)}</b> " + inline_code(ask.text("question", language)))
         for i, choice in enumerate(ask.text("choices", language)):
-            button = ChoiceButton(i + 1, choice)
+            button = ChoiceButton(i + 1, choice, self.choices_box)
+            # A styled widget keeps the font it is polished with: give it (and its labels) the panel's.
+            for widget in (button, button.key, button.label):
+                widget.setFont(self.font())
             button.clicked.connect(lambda i=i: self.choose(i))
             self.choices_layout.addWidget(button)
             self.choice_buttons.append(button)
