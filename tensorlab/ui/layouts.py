@@ -173,7 +173,7 @@ class LayoutModes:
             window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
         elif needed > shown and area in (LEFT, RIGHT):
             wider = int(dock.width() * min(1.6, needed / max(shown, 1) * 1.15))
-            window.resizeDocks([dock], [min(wider, int(window.width() * 0.5))], Qt.Orientation.Horizontal)
+            window.resizeDocks([dock], [min(wider, int(window.width() * 0.42))], Qt.Orientation.Horizontal)
         if needed > shown and attempt < 3:
             # Check again once the docks have their new sizes (text rewraps at a new width).
             QTimer.singleShot(0, lambda: self._refit(narration, attempt + 1, before))

@@ -243,7 +243,8 @@ class NarrationPanel(QScrollArea):
                               + escape(tr("Press → to see it happen.")))
         self.feedback.show()
         for i, button in enumerate(self.choice_buttons):
-            button.setEnabled(False)
+            # Not disabled (greyed text is hard to read on a projector): a revealed question ignores clicks.
+            button.setCursor(Qt.CursorShape.ArrowCursor)
             button.set_look("right" if i == ask.answer else "wrong" if i == self._chosen else "plain")
 
     def choose(self, index: int) -> None:
