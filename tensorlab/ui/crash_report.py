@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from tensorlab.ui.i18n import tr
 
-__all__ = ["log_folder", "setup_logging", "install", "CrashReporter"]
+__all__ = ["log_folder", "setup_logging", "install", "CrashReporter", "show_log_location"]
 
 log = logging.getLogger("tensorlab")
 LOG_NAME = "tensorlab.log"
@@ -35,6 +35,12 @@ def log_folder() -> Path:
     base = QStandardPaths.writableLocation(location) or QStandardPaths.writableLocation(
         QStandardPaths.StandardLocation.TempLocation)
     return Path(base) / "log"
+
+
+def show_log_location(parent: QWidget) -> None:
+    """Help → Where is the log?"""
+    QMessageBox.information(parent, tr("Log"), tr("TensorLab writes its log to {path}")
+                            .format(path=log_folder() / LOG_NAME))
 
 
 def setup_logging(folder: Path | None = None) -> Path | None:

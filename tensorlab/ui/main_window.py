@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from tensorlab.core.lessons import Lesson
 from tensorlab.core.player import PlayerState
@@ -20,7 +20,6 @@ from tensorlab.ui import lesson_files, window_settings
 from tensorlab.ui.builders_panel import BuildersPanel
 from tensorlab.ui.code_view import CodeView
 from tensorlab.ui.controller import LabController
-from tensorlab.ui.crash_report import log_folder
 from tensorlab.ui.follow import followed_tensor
 from tensorlab.ui.graph_view import GraphView
 from tensorlab.ui.i18n import Texts, current_language, set_language, tr
@@ -302,26 +301,9 @@ class MainWindow(QMainWindow):
         """Load a lesson file; a bad file is reported and nothing changes."""
         return lesson_files.open_lesson_file(self, path)
 
-    def open_lesson_dialog(self) -> None:
-        """Ask for a lesson file and open it."""
-        lesson_files.open_lesson_dialog(self)
-
     def current_as_lesson(self) -> Lesson:
         """The program as it stands (lesson steps and yours) as a lesson."""
         return lesson_files.current_as_lesson(self)
-
-    def save_lesson_dialog(self) -> None:
-        """Save the program as a lesson file."""
-        lesson_files.save_lesson_dialog(self)
-
-    def export_dialog(self) -> None:
-        """Save the program as a plain PyTorch script."""
-        lesson_files.export_dialog(self)
-
-    def show_log_location(self) -> None:
-        """Help → where the log is."""
-        QMessageBox.information(self, tr("Log"), tr("TensorLab writes its log to {path}")
-                                .format(path=log_folder() / "tensorlab.log"))
 
     # -- view --------------------------------------------------------------------
     def toggle_presentation(self) -> None:

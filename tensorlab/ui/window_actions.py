@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox, QStyle
 
 from tensorlab import __version__
+from tensorlab.ui import crash_report, lesson_files
 from tensorlab.ui.i18n import Texts, tr
 
 __all__ = ["make_action", "build_actions", "build_menus", "MENUS"]
@@ -95,16 +96,17 @@ def build_actions(window: Any) -> None:
     act("reset_layout_action", "Reset layout", "resetLayoutAction", [], window.layouts.reset,
         "Put every panel back where it starts, in this mode")
     act("open_action", "Open lesson file…", "openLessonAction", [QKeySequence.StandardKey.Open],
-        window.open_lesson_dialog)
+        lambda: lesson_files.open_lesson_dialog(window))
     act("save_action", "Save steps as lesson…", "saveLessonAction", [QKeySequence.StandardKey.Save],
-        window.save_lesson_dialog)
-    act("export_action", "Export as Python script…", "exportAction", ["Ctrl+E"], window.export_dialog)
+        lambda: lesson_files.save_lesson_dialog(window))
+    act("export_action", "Export as Python script…", "exportAction", ["Ctrl+E"],
+        lambda: lesson_files.export_dialog(window))
     act("quit_action", "Quit", "quitAction", [QKeySequence.StandardKey.Quit], window.close)
     act("about_action", "About TensorLab", "aboutAction", [], lambda: QMessageBox.about(
         window, tr("About TensorLab"),
         f"TensorLab {__version__}: " + tr("see how PyTorch tensors are copied, shared and differentiated.\n"
                                           "Everything shown is read from real torch objects.")))
-    act("log_action", "Where is the log?", "logAction", [], window.show_log_location)
+    act("log_action", "Where is the log?", "logAction", [], lambda: crash_report.show_log_location(window))
     # Keys 1-4 choose an answer of the question shown (typing in a field keeps the digit).
     window.choice_actions = []
     for n in range(1, 5):
