@@ -33,10 +33,10 @@ from tensorlab.ui.tensor_table import TensorTable
 from tensorlab.ui.text_zoom import TextZoom, apply_scale, panel_scale
 from tensorlab.ui.values_view import ValuesView
 from tensorlab.ui.window_actions import build_actions, build_menus
+from tensorlab.ui.window_settings import SCRATCHPAD
 
 __all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir"]
 
-SCRATCHPAD = "scratchpad"
 Left, Right, Bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
 

@@ -13,7 +13,7 @@ from PySide6.QtCore import QByteArray
 
 __all__ = ["restore", "save", "keep_on_screen", "SCRATCHPAD"]
 
-SCRATCHPAD = "scratchpad"
+SCRATCHPAD = "scratchpad"   # the lesson picker's key (and the settings' value) for the scratchpad
 
 
 def _flag(window: Any, key: str) -> bool:
