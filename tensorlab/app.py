@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from tensorlab.core.devices import DeviceError, canonical_device
@@ -24,11 +26,26 @@ def _application():
     return app
 
 
+def _fit_screen(window, first_start: bool) -> None:  # noqa: ANN001 - a MainWindow
+    """A first start fills most of the screen's available area, title bar included; later ones stay on it."""
+    screen = window.screen().availableGeometry()
+    frame, side = 40, 16   # a title bar and borders, before the window manager says how large they are
+    geometry = window.geometry()
+    if first_start or geometry.width() + side > screen.width() or geometry.height() + frame > screen.height():
+        width = min(screen.width() - side, max(int(screen.width() * 0.94), min(1024, screen.width())))
+        height = min(screen.height() - frame, max(int(screen.height() * 0.94) - frame, 480))
+        window.resize(width, height)
+        window.move(screen.left() + (screen.width() - width - side) // 2,
+                    screen.top() + max(0, (screen.height() - height - frame) // 2))
+
+
 def build_window(settings=None, *, lesson: str | None = None, device: str | None = None,
-                 language: str | None = None, wait: bool = True, limits=None, memory_limit: int | None = None):
+                 language: str | None = None, wait: bool = True, data_dir: str | Path | None = None,
+                 limits=None, memory_limit: int | None = None):
     """The main window, first (or remembered) lesson loading, without entering the event loop.
 
     ``settings`` is a QSettings (tests pass an isolated one); by default the user's.
+    ``data_dir``: where the steps you added are kept (default: the user data folder).
     ``wait``: return once the worker has loaded the lesson (tools, tests); the app
     itself shows the window at once and lets the worker catch up. ``limits`` and
     ``memory_limit`` (bytes) bound the session (default: the settings, else 2 GB
@@ -57,12 +74,10 @@ def build_window(settings=None, *, lesson: str | None = None, device: str | None
     if memory_limit is None:
         memory_limit = remembered_memory_limit(settings)
     controller = LabController(device=wanted_device, limits=limits or DEFAULT_LIMITS, memory_limit=memory_limit)
-    window = MainWindow(controller, lessons, settings)
-    screen = window.screen().availableGeometry()
-    # A first start fills most of the screen (at least 1280x720 where it fits); later ones restore.
-    window.resize(max(min(1280, screen.width()), int(screen.width() * 0.9)),
-                  max(min(720, screen.height()), int(screen.height() * 0.9)))
+    window = MainWindow(controller, lessons, settings, data_dir=Path(data_dir) if data_dir is not None else None)
+    first_start = settings.value("window/geometry") is None
     window.restore_settings()
+    _fit_screen(window, first_start)
     chosen = None
     key = lesson or str(settings.value("session/lesson", lessons[0].id if lessons else SCRATCHPAD))
     if key != SCRATCHPAD:
@@ -72,8 +87,8 @@ def build_window(settings=None, *, lesson: str | None = None, device: str | None
             chosen = lessons[0] if lessons else None
         if chosen is not None and chosen.id not in {l.id for l in window.lessons}:
             window.lessons.append(chosen)
-            window._fill_lessons()
-    controller.load_lesson(chosen)
+            window.fill_lessons()
+    window.open_lesson(chosen)
     if wait:
         controller.wait_idle()
     return window
@@ -96,21 +111,26 @@ def screenshot(path: str, lesson: str | None, step: int | None, size: str, devic
     from PySide6.QtWidgets import QApplication
 
     width, height = _size(size)
-    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"tensorlab-shot-{os.getpid()}.ini"
-    settings = QSettings(str(scratch), QSettings.Format.IniFormat)
-    window = build_window(settings, lesson=lesson, device=device, language=language)
-    window.set_presentation(presentation)
+    folder = Path(tempfile.mkdtemp(prefix="tensorlab-shot-"))
+    settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+    # A scratch folder for settings and saved steps: a screenshot shows the lesson as shipped.
+    window = build_window(settings, lesson=lesson, device=device, language=language, data_dir=folder)
     window.resize(width, height)
+    window.set_presentation(presentation)
     window.show()
+    QApplication.processEvents()
     window.apply_default_layout()
     if step is not None:
         window.controller.go_to(step)
         window.controller.wait_idle()
-    for _ in range(5):
+    from PySide6.QtCore import QDeadlineTimer
+
+    deadline = QDeadlineTimer(1400)   # the map's flash of what changed fades out first
+    while not deadline.hasExpired():
         QApplication.processEvents()
     ok = window.grab().save(path)
     window.controller.shutdown()
-    scratch.unlink(missing_ok=True)
+    shutil.rmtree(folder, ignore_errors=True)
     if not ok:
         print(f"tensorlab: could not write {path}", file=sys.stderr)
         return 2
@@ -124,6 +144,15 @@ def main(args: argparse.Namespace | None = None) -> int:
         from tensorlab.cli import main as cli_main
 
         return cli_main()
+    from tensorlab.ui import qt_check
+
+    found = [] if os.environ.get("QT_QPA_PLATFORM") == "offscreen" else qt_check.problems()
+    if found and args.screenshot:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"   # a screenshot needs no screen
+    elif found:
+        sys.stderr.write(qt_check.explain(found))
+        return 1
+    qt_check.no_core_dumps()
     from tensorlab.core.worker import prestart
 
     # Torch loads in the fork server while Qt loads and the window builds itself here.
@@ -135,7 +164,7 @@ def main(args: argparse.Namespace | None = None) -> int:
         except DeviceError as exc:
             print(f"tensorlab: {exc}", file=sys.stderr)
             return 2
-    if args.lesson is not None:
+    if args.lesson is not None and args.lesson != "scratchpad":
         try:
             find_lesson(args.lesson)
         except LessonError as exc:
@@ -154,8 +183,13 @@ def main(args: argparse.Namespace | None = None) -> int:
         return screenshot(args.screenshot, args.lesson, args.step, args.size, device, args.presentation,
                           args.language)
     app = _application()
+    from tensorlab.ui import crash_report
+
+    crash_report.install(crash_report.setup_logging())
     window = build_window(lesson=args.lesson, device=device, language=args.language, wait=False,
                           memory_limit=memory_limit)
+    if args.presentation:
+        window.set_presentation(True)
     if args.step is not None:
         window.controller.go_to(args.step)
     window.show()

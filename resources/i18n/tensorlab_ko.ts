@@ -36,8 +36,16 @@
         <translation>(이 텐서의 칸은 보이는 범위 밖에 있습니다)</translation>
     </message>
     <message>
+        <source>(no log file could be written)</source>
+        <translation>(로그 파일을 쓸 수 없었습니다)</translation>
+    </message>
+    <message>
         <source>(only the first {count} nodes are drawn)</source>
         <translation>(처음 {count}개 노드만 그렸습니다)</translation>
+    </message>
+    <message>
+        <source>(yours)</source>
+        <translation>(직접 추가)</translation>
     </message>
     <message>
         <source>About TensorLab</source>
@@ -84,8 +92,32 @@
         <translation>인플레이스 변경</translation>
     </message>
     <message>
+        <source>Choose answer {number}</source>
+        <translation>{number}번 답 고르기</translation>
+    </message>
+    <message>
+        <source>Choosing marks a choice; → reveals the answer and runs the step</source>
+        <translation>고르면 표시만 하고, →를 누르면 답을 공개하고 단계를 실행합니다</translation>
+    </message>
+    <message>
+        <source>Class vote</source>
+        <translation>학급 투표</translation>
+    </message>
+    <message>
+        <source>Class vote: mark the class's choice, then press → (or Enter) to reveal it and run the step.</source>
+        <translation>학급 투표: 반이 고른 답을 표시한 뒤 →(또는 Enter)를 누르면 답을 공개하고 단계를 실행합니다.</translation>
+    </message>
+    <message>
+        <source>Clear my steps</source>
+        <translation>직접 추가한 단계 모두 지우기</translation>
+    </message>
+    <message>
         <source>Click to step through it in the scratchpad.</source>
         <translation>클릭하면 연습장에서 한 단계씩 실행해 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Click: go to the state after this step</source>
+        <translation>클릭: 이 단계 뒤의 상태로 갑니다</translation>
     </message>
     <message>
         <source>Code</source>
@@ -158,6 +190,14 @@ or press → to run the lesson's first step.</source>
         <translation>사용자가 만들었나요 (autograd가 기록한 연산이 만든 것이 아니라)?</translation>
     </message>
     <message>
+        <source>Delete: remove this step you added</source>
+        <translation>Delete: 직접 추가한 이 단계를 지웁니다</translation>
+    </message>
+    <message>
+        <source>Details are in the log: {path}</source>
+        <translation>자세한 내용은 로그에 있습니다: {path}</translation>
+    </message>
+    <message>
         <source>Did the operation raise? The exception type; the tooltip shows torch's message.</source>
         <translation>연산이 오류를 발생시켰나요? 예외의 종류이며, 도움말에 torch의 메시지가 보입니다.</translation>
     </message>
@@ -194,6 +234,10 @@ or press → to run the lesson's first step.</source>
         <translation>x의 원소 수:</translation>
     </message>
     <message>
+        <source>Empty: shape {shape} has no elements, so there is nothing to draw.</source>
+        <translation>비어 있음: 모양 {shape}에는 원소가 없어 그릴 것이 없습니다.</translation>
+    </message>
+    <message>
         <source>End of the lesson. ← steps back; Home starts again.</source>
         <translation>레슨 끝. ←는 한 단계 뒤로, Home은 처음부터.</translation>
     </message>
@@ -210,8 +254,16 @@ or press → to run the lesson's first step.</source>
         <translation>파이썬 스크립트로 내보내기…</translation>
     </message>
     <message>
+        <source>Fit</source>
+        <translation>맞추기</translation>
+    </message>
+    <message>
         <source>Folder for the slides</source>
         <translation>슬라이드를 저장할 폴더</translation>
+    </message>
+    <message>
+        <source>Go to the state after this step</source>
+        <translation>이 단계 뒤의 상태로 가기</translation>
     </message>
     <message>
         <source>IQR (q1–q3)</source>
@@ -254,6 +306,10 @@ or press → to run the lesson's first step.</source>
         <translation>프로젝터용 큰 글자</translation>
     </message>
     <message>
+        <source>Larger text</source>
+        <translation>글자 크게</translation>
+    </message>
+    <message>
         <source>Lesson</source>
         <translation>레슨</translation>
     </message>
@@ -266,8 +322,20 @@ or press → to run the lesson's first step.</source>
         <translation>레슨 확인에서 문제 {count}개를 찾았습니다:</translation>
     </message>
     <message>
+        <source>Log</source>
+        <translation>로그</translation>
+    </message>
+    <message>
         <source>Made by no recorded operation? (Every tensor that does not require grad is a leaf.)</source>
         <translation>기록된 연산이 만들지 않은 텐서인가요? (requires_grad=False인 텐서는 모두 리프 텐서입니다.)</translation>
+    </message>
+    <message>
+        <source>Marked: {number}. Press → (or Enter) to reveal the answer and run the step.</source>
+        <translation>표시함: {number}번. →(또는 Enter)를 누르면 답을 공개하고 단계를 실행합니다.</translation>
+    </message>
+    <message>
+        <source>Marked: “{choice}”. Press → (or Enter) to reveal the answer and run the step.</source>
+        <translation>표시함: “{choice}”. →(또는 Enter)를 누르면 답을 공개하고 단계를 실행합니다.</translation>
     </message>
     <message>
         <source>Measure</source>
@@ -304,6 +372,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Memory budget of the session</source>
         <translation>세션의 메모리 예산</translation>
+    </message>
+    <message>
+        <source>Memory budget: {budget}</source>
+        <translation>메모리 예산: {budget}</translation>
     </message>
     <message>
         <source>Memory on {device}: one strip per storage, one band per tensor viewing it</source>
@@ -344,6 +416,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>None: this tensor does not require grad</source>
         <translation>None: 이 텐서는 requires_grad=False입니다</translation>
+    </message>
+    <message>
+        <source>Normal text size</source>
+        <translation>글자 크기 원래대로</translation>
     </message>
     <message>
         <source>Nothing is lost: the step is part of the lesson, and the state shown is the state after it.</source>
@@ -390,6 +466,10 @@ or press → to run the lesson's first step.</source>
         <translation>환경설정</translation>
     </message>
     <message>
+        <source>Preferences…</source>
+        <translation>환경설정…</translation>
+    </message>
+    <message>
         <source>Presentation mode</source>
         <translation>발표 모드</translation>
     </message>
@@ -400,6 +480,22 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Press → to see it happen.</source>
         <translation>→를 눌러 실제로 확인하세요.</translation>
+    </message>
+    <message>
+        <source>Projector mode</source>
+        <translation>프로젝터 모드</translation>
+    </message>
+    <message>
+        <source>Projector mode: the storage map large, narration and code large, the rest in tabs</source>
+        <translation>프로젝터 모드: 저장소 지도, 설명, 코드를 크게 보여주고 나머지는 탭으로</translation>
+    </message>
+    <message>
+        <source>Put every panel back where it starts, in this mode</source>
+        <translation>이 모드에서 모든 패널을 처음 자리로 되돌립니다</translation>
+    </message>
+    <message>
+        <source>Put the cursor in the code line (Enter runs it, Esc returns to the map)</source>
+        <translation>커서를 코드 줄로 옮깁니다 (Enter로 실행, Esc로 지도로 돌아가기)</translation>
     </message>
     <message>
         <source>Putting y = {operation} into the scratchpad…</source>
@@ -426,12 +522,24 @@ or press → to run the lesson's first step.</source>
         <translation>준비</translation>
     </message>
     <message>
+        <source>Remove every step you added to this lesson</source>
+        <translation>이 레슨에 직접 추가한 단계를 모두 지웁니다</translation>
+    </message>
+    <message>
+        <source>Remove this step</source>
+        <translation>이 단계 지우기</translation>
+    </message>
+    <message>
         <source>Replaying step {done} of {total}… (Esc cancels)</source>
         <translation>{total}단계 중 {done}단계 재실행 중… (Esc로 취소)</translation>
     </message>
     <message>
         <source>Reset</source>
         <translation>처음으로</translation>
+    </message>
+    <message>
+        <source>Reset layout</source>
+        <translation>배치 초기화</translation>
     </message>
     <message>
         <source>Run</source>
@@ -514,6 +622,10 @@ or press → to run the lesson's first step.</source>
         <translation>텐서를 선택하면 autograd 그래프가 보입니다.</translation>
     </message>
     <message>
+        <source>Show as much of the graph as fits while its text stays readable (the wheel zooms, dragging pans)</source>
+        <translation>글자를 읽을 수 있는 크기를 지키며 그래프를 최대한 보여줍니다 (휠로 확대·축소, 끌어서 이동)</translation>
+    </message>
+    <message>
         <source>Showing the first 2-D slice [0, ..., :, :] of shape {shape}.</source>
         <translation>모양 {shape}의 첫 2차원 조각 [0, ..., :, :]을 보여 줍니다.</translation>
     </message>
@@ -528,6 +640,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Slides: the window after each step (PNG)…</source>
         <translation>슬라이드: 단계마다 창 전체 (PNG)…</translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation>글자 작게</translation>
     </message>
     <message>
         <source>Step</source>
@@ -562,6 +678,10 @@ or press → to run the lesson's first step.</source>
         <translation>표</translation>
     </message>
     <message>
+        <source>TensorLab hit an unexpected error. The window keeps running; what you see may be incomplete until the next step.</source>
+        <translation>TensorLab에서 예상하지 못한 오류가 발생했습니다. 창은 계속 동작하지만, 다음 단계까지는 보이는 내용이 불완전할 수 있습니다.</translation>
+    </message>
+    <message>
         <source>TensorLab lessons (*.toml)</source>
         <translation>TensorLab 레슨 (*.toml)</translation>
     </message>
@@ -574,6 +694,10 @@ or press → to run the lesson's first step.</source>
         <translation>새 텐서 때문에 이름들이 차지하는 메모리가 이 예산을 넘게 되는 단계는 TensorLab이 실행하지 않습니다(기본값 {default}: 2 GB와 이 컴퓨터 메모리의 4분의 1 중 작은 값). 바꾸면 세션을 지금 단계에서 다시 시작합니다.</translation>
     </message>
     <message>
+        <source>TensorLab writes its log to {path}</source>
+        <translation>TensorLab은 로그를 여기에 씁니다: {path}</translation>
+    </message>
+    <message>
         <source>Tensors</source>
         <translation>텐서</translation>
     </message>
@@ -584,6 +708,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>The CSV could not be written: {reason}</source>
         <translation>CSV를 쓰지 못했습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>The answer: “{answer}”.</source>
+        <translation>답: “{answer}”.</translation>
     </message>
     <message>
         <source>The autograd node that produced this tensor (None for leaves and tensors outside the graph)</source>
@@ -634,20 +762,52 @@ or press → to run the lesson's first step.</source>
         <translation>이 단계에서 PyTorch가 비정상 종료되었습니다({reason}). 세션을 {position}단계에서 다시 시작했습니다. 창과 작성한 단계는 그대로입니다.</translation>
     </message>
     <message>
+        <source>The steps you added could not be saved: {reason}</source>
+        <translation>직접 추가한 단계를 저장할 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>The steps you added earlier could not be read ({reason}); the file was set aside as {path}.</source>
+        <translation>전에 직접 추가한 단계를 읽을 수 없습니다 ({reason}). 파일은 따로 옮겨 두었습니다: {path}</translation>
+    </message>
+    <message>
+        <source>The steps you added to “{title}” were made for another version of the lesson and are not used.</source>
+        <translation>“{title}” 레슨에 직접 추가한 단계는 다른 버전의 레슨에 맞춰 만든 것이라 쓰지 않습니다.</translation>
+    </message>
+    <message>
         <source>The version counter: +1 for every in-place change (shared by detach() aliases, not by .data)</source>
         <translation>버전 카운터: 인플레이스 변경마다 +1 (detach() 별칭은 공유하고 .data는 공유하지 않음)</translation>
+    </message>
+    <message>
+        <source>There is no step of yours to undo.</source>
+        <translation>되돌릴 수 있는, 직접 추가한 단계가 없습니다.</translation>
     </message>
     <message>
         <source>This lesson file cannot be opened: {reason}</source>
         <translation>이 레슨 파일을 열 수 없습니다: {reason}</translation>
     </message>
     <message>
+        <source>This panel could not show this state ({error}). The other panels are not affected; the details are in the log.</source>
+        <translation>이 패널은 이 상태를 보여줄 수 없습니다 ({error}). 다른 패널은 영향을 받지 않으며, 자세한 내용은 로그에 있습니다.</translation>
+    </message>
+    <message>
         <source>Time per call against size, log-log</source>
         <translation>크기에 따른 호출 한 번의 시간 (로그-로그)</translation>
     </message>
     <message>
+        <source>Type a line of code</source>
+        <translation>코드 한 줄 입력</translation>
+    </message>
+    <message>
         <source>Type a statement first, e.g. y = x.detach()</source>
         <translation>먼저 문장을 입력하세요. 예: y = x.detach()</translation>
+    </message>
+    <message>
+        <source>Undo the last step you added</source>
+        <translation>마지막으로 추가한 단계 되돌리기</translation>
+    </message>
+    <message>
+        <source>Unexpected error</source>
+        <translation>예상하지 못한 오류</translation>
     </message>
     <message>
         <source>Values and gradient</source>
@@ -664,6 +824,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>What the session's names hold (storages, gradients, NumPy arrays), against the memory budget set in Preferences or with --memory-limit</source>
         <translation>세션의 이름들이 차지하는 메모리(저장소, 기울기, NumPy 배열)와, 환경설정이나 --memory-limit으로 정한 메모리 예산</translation>
+    </message>
+    <message>
+        <source>Where is the log?</source>
+        <translation>로그 위치</translation>
     </message>
     <message>
         <source>Which block of memory holds the values; the same id means shared memory</source>
@@ -994,6 +1158,10 @@ its base was changed in place after split/unbind/chunk.</source>
     <message>
         <source>✔ Right.</source>
         <translation>✔ 맞습니다.</translation>
+    </message>
+    <message>
+        <source>✘ Not quite: the answer is {number}.</source>
+        <translation>✘ 아쉽습니다: 답은 {number}번입니다.</translation>
     </message>
     <message>
         <source>✘ Not quite: the answer is “{answer}”.</source>

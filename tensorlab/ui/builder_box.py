@@ -1,16 +1,34 @@
-"""What every builder shares: a form, a "will run:" preview, a reason when refused, a button."""
+"""What every builder shares: a form, a "will run:" preview, a reason when refused, a button.
+
+The form reflows to the dock's width (labels go above their fields when it is
+narrow), so nothing is ever cut or pushed sideways; Enter in any text field runs
+the builder.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tensorlab.core.builders import BuilderError
 from tensorlab.core.messages_ko import localize_message
 from tensorlab.ui.html import escape
 from tensorlab.ui.i18n import Texts, current_language, tr
 
-__all__ = ["BuilderBox", "fill_names", "next_free_name"]
+__all__ = ["BuilderBox", "WrappingCheckBox", "fill_names", "next_free_name", "narrow_combo", "heading",
+           "breakable"]
 
 _CANDIDATES = ("x", "y", "z", "w", "a", "b", "c", "d", "e", "f", "g", "h", "p", "q", "r", "s", "t", "u", "v")
 
@@ -26,17 +44,75 @@ def next_free_name(taken: set[str] | tuple[str, ...], preferred: str = "x") -> s
     return f"t{number}"
 
 
-def fill_names(combo: QComboBox, names: tuple[str, ...], prefer_last: bool = False) -> None:
-    """Replace a combo's names, keeping the current one when it still exists."""
+def fill_names(combo: QComboBox, names: tuple[str, ...], prefer_last: bool = False,
+               newest: str | None = None) -> None:
+    """Replace a combo's names: ``newest`` (a tensor the last step made) first, else the current one."""
     current = combo.currentText()
     combo.blockSignals(True)
     combo.clear()
     combo.addItems(list(names))
-    if current in names:
+    if newest is not None and newest in names:
+        combo.setCurrentText(newest)
+    elif current in names:
         combo.setCurrentText(current)
     elif names:
         combo.setCurrentIndex(len(names) - 1 if prefer_last else 0)
     combo.blockSignals(False)
+
+
+def narrow_combo(combo: QComboBox) -> QComboBox:
+    """A combo that may get as narrow as a few characters (its popup still shows whole items)."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(4)
+    combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+    return combo
+
+
+def heading(text: str, i18n: Texts) -> QLabel:
+    """A bold section title that wraps to the panel's width."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    i18n.bind(lambda t: label.setText(f"<b>{escape(t)}</b>"), text)
+    return label
+
+
+def breakable(code: str) -> str:
+    """HTML of ``code`` that may wrap after `(`, `,` `.` and `=` too (never cut in a narrow panel)."""
+    text = escape(code).replace("\n", "<br>").replace("    ", "&nbsp;&nbsp;&nbsp;&nbsp;")
+    for mark in ("(", ",", ".", "="):
+        text = text.replace(mark, mark + "\u200b")
+    return text
+
+
+class WrappingCheckBox(QWidget):
+    """A check box whose text wraps (a long one like `inside torch.no_grad()` never cuts the dock)."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.box = QCheckBox()
+        self.label = QLabel(text)
+        self.label.setWordWrap(True)
+        self.label.setBuddy(self.box)
+        self.label.mousePressEvent = lambda _event: self.box.toggle()  # type: ignore[method-assign]
+        layout.addWidget(self.box)
+        layout.addWidget(self.label, 1)
+        self.toggled = self.box.toggled
+
+    def isChecked(self) -> bool:  # noqa: N802 - QCheckBox's name
+        """Whether it is checked."""
+        return self.box.isChecked()
+
+    def setChecked(self, checked: bool) -> None:  # noqa: N802 - QCheckBox's name
+        """Check or uncheck it."""
+        self.box.setChecked(checked)
+
+    def setAccessibleName(self, name: str) -> None:  # noqa: N802 - Qt's name
+        """The check box carries the accessible name."""
+        super().setAccessibleName(name)
+        self.box.setAccessibleName(name)
 
 
 class BuilderBox(QGroupBox):
@@ -47,14 +123,19 @@ class BuilderBox(QGroupBox):
     def __init__(self, title: str, button_text: str, button_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.i18n = Texts(self)
-        self.i18n.bind(self.setTitle, title)
         self.i18n.on_change(self.refresh)
         outer = QVBoxLayout(self)
+        # A heading that wraps (a group box title would set the panel's minimum width).
+        self.heading = heading(title, self.i18n)
+        outer.addWidget(self.heading)
         self.form = QFormLayout()
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         outer.addLayout(self.form)
         self.preview = QLabel()
         self.preview.setObjectName(button_name.replace("Button", "Preview"))
         self.preview.setWordWrap(True)
+        self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.problem = QLabel()
         self.problem.setObjectName(button_name.replace("Button", "Problem"))
         self.problem.setWordWrap(True)
@@ -77,6 +158,11 @@ class BuilderBox(QGroupBox):
         caption = QLabel()
         self.i18n.bind(caption.setText, label)
         self.i18n.bind(widget.setAccessibleName, accessible or label)
+        if isinstance(widget, QComboBox):
+            narrow_combo(widget)
+        if isinstance(widget, QLineEdit):
+            widget.setMinimumWidth(40)
+            widget.returnPressed.connect(self.request)
         self.form.addRow(caption, widget)
 
     def code(self) -> str:
@@ -99,8 +185,7 @@ class BuilderBox(QGroupBox):
             self.show_problem(str(exc))
             return
         self.show_problem("")
-        self.preview.setText(escape(tr("will run:")) + " <code>" + escape(code).replace("\n", "<br>")
-                             .replace("    ", "&nbsp;&nbsp;&nbsp;&nbsp;") + "</code>")
+        self.preview.setText(escape(tr("will run:")) + " <code>" + breakable(code) + "</code>")
 
     def show_problem(self, message: str) -> None:
         """Show why the statement was refused (empty: hide)."""
@@ -108,7 +193,9 @@ class BuilderBox(QGroupBox):
         self.problem.setVisible(bool(message))
 
     def request(self) -> None:
-        """Emit the statement to run, or show why there is none."""
+        """Emit the statement to run, or show why there is none (nothing while the button is disabled)."""
+        if not self.button.isEnabled():
+            return
         try:
             code = self.code()
         except BuilderError as exc:
@@ -116,8 +203,8 @@ class BuilderBox(QGroupBox):
             return
         self.statementRequested.emit(code)
 
-    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...]) -> None:
-        """The names now bound; subclasses refresh their pickers."""
+    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
+        """The names now bound (``newest``: the tensor the last step made); subclasses refresh their pickers."""
         self.tensor_names = tensors
         self.refresh()
 

@@ -1,63 +1,215 @@
-"""The program so far: every step's code, the current line marked."""
+"""The program so far: every step's code, the current line marked and kept in view.
+
+A click anywhere on a line goes to the state after it. Steps you added are marked
+"yours"; Delete (or the context menu) removes one.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QUrl, Signal
-from PySide6.QtWidgets import QTextBrowser, QWidget
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
 from tensorlab.core.player import PlayerState
-from tensorlab.ui.html import escape
 from tensorlab.ui.i18n import Texts, tr
+from tensorlab.ui.panel_guard import contained
+from tensorlab.ui.text_zoom import mono_font
 
 __all__ = ["CodeView"]
 
+_ROLE = Qt.ItemDataRole.UserRole      # (marker, number, code, yours, ran, current, failed)
 
-class CodeView(QTextBrowser):
+
+def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
+    """``code`` in lines no wider than ``width`` (broken after a space, comma or bracket; continued indented)."""
+    lines: list[str] = []
+    for line in code.split("\n"):
+        while metrics.horizontalAdvance(line) > width and len(line) > 8:
+            cut = len(line)
+            while cut > 1 and metrics.horizontalAdvance(line[:cut]) > width:
+                cut -= 1
+            # Break after a space or comma where possible, else after a bracket or `=`, else after a dot.
+            for marks in (" ,", "([=", "."):
+                breaks = [i + 1 for i in range(cut) if line[i] in marks and i + 1 > 4]
+                if breaks:
+                    cut = breaks[-1]
+                    break
+            lines.append(line[:cut])
+            line = "    " + line[cut:].lstrip()
+        lines.append(line)
+    return lines
+
+
+class _LineDelegate(QStyledItemDelegate):
+    """Paints a line: marker, number, code (bold when current, grey before it runs), "yours".
+
+    Code wider than the panel wraps, so nothing is cut at a projector's text size.
+    """
+
+    def __init__(self, view: QListWidget) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def _layout(self, font: QFont, code: str, yours: bool) -> tuple[int, list[str]]:
+        metrics = QFontMetrics(font)
+        indent = metrics.horizontalAdvance("▶✗ 000  ") + 4
+        room = self.view.viewport().width() - indent - 8
+        if yours:
+            room -= metrics.horizontalAdvance("  " + tr("(yours)"))
+        bold = QFont(font)
+        bold.setBold(True)
+        return indent, wrap_code(code, QFontMetrics(bold), max(room, metrics.horizontalAdvance("x" * 12)))
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        marker, number, code, yours, ran, current, failed = index.data(_ROLE)
+        painter.save()
+        rect = QRect(option.rect)
+        if option.state & QStyle.StateFlag.State_Selected:
+            painter.fillRect(rect, QColor("#cfe3f7"))
+        elif current:
+            painter.fillRect(rect, QColor("#fff3c4"))
+        font = option.font
+        metrics = QFontMetrics(font)
+        indent, lines = self._layout(font, code, yours)
+        x = rect.left() + 4
+        y = rect.top() + 3 + metrics.ascent()
+        painter.setFont(font)
+        painter.setPen(QColor("#c62828" if failed else "#f57f17"))
+        painter.drawText(x, y, marker)
+        painter.setPen(QColor("#9e9e9e"))
+        painter.drawText(x + metrics.horizontalAdvance("▶✗ "), y, f"{number:>3}")
+        x = rect.left() + indent
+        bold = QFont(font)
+        bold.setBold(current)
+        painter.setFont(bold)
+        painter.setPen(QColor("#000000" if ran else "#8a8a8a"))
+        widest = QFontMetrics(bold).horizontalAdvance(lines[0])
+        for i, line in enumerate(lines):
+            painter.drawText(x, y + i * metrics.height(), line)
+        if yours:
+            painter.setFont(font)
+            painter.setPen(QColor("#6a1b9a"))
+            painter.drawText(x + widest + metrics.horizontalAdvance("  "), y, tr("(yours)"))
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        marker, number, code, yours, *_ = index.data(_ROLE)
+        metrics = QFontMetrics(option.font)
+        _, lines = self._layout(option.font, code, yours)
+        return QSize(self.view.viewport().width() - 4, metrics.height() * len(lines) + 6)
+
+
+class CodeView(QListWidget):
     """The program as code; click a line to go to the state after it."""
 
     positionRequested = Signal(int)
+    removeRequested = Signal(int)     # program index of a step you added
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("codeView")
         self.i18n = Texts(self)
         self.i18n.bind(self.setAccessibleName, "Code of the program so far")
-        self.setOpenLinks(False)
-        self.anchorClicked.connect(self._clicked)
+        self.setItemDelegate(_LineDelegate(self))
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._menu)
+        self.itemClicked.connect(lambda item: self.positionRequested.emit(self.row(item) + 1))
         self.lines: list[str] = []
+        self.user_steps: tuple[int, ...] = ()
+        self.position = 0
+        self.set_text_scale(1.0)
 
+    @contained
+    def set_text_scale(self, scale: float) -> None:
+        """Code at 13 px × ``scale`` (24 px and more in projector mode)."""
+        self.setFont(mono_font(12, scale))
+        self.scheduleDelayedItemsLayout()
+
+    @contained
     def show_state(self, state: PlayerState) -> None:
-        """Render the program of ``state`` with the last line run marked."""
-        rows = []
+        """Render the program of ``state`` with the last line run marked and in view."""
         self.lines = []
+        self.user_steps = state.user_steps
+        self.position = state.position
+        selected = self.currentRow()
+        self.blockSignals(True)
+        self.clear()
         for i, step in enumerate(state.program):
             ran = i < state.position
             current = i == state.position - 1
-            result = state.results[i] if ran else None
-            failed = result is not None and not result.ok
+            failed = ran and not state.results[i].ok
             marker = ("▶" if current else "") + ("✗" if failed else "")
-            origin = f" <span style='color:#6a1b9a'>({escape(tr('yours'))})</span>" if step.origin == "user" else ""
-            color = "#000" if ran else "#9e9e9e"
-            weight = "bold" if current else "normal"
-            background = "#fff3c4" if current else "transparent"
-            mark_color = "#c62828" if failed else "#f57f17"
-            code = escape(step.code).replace("\n", "<br>").replace("    ", "&nbsp;&nbsp;&nbsp;&nbsp;")
-            rows.append(
-                f"<tr style='background:{background}'>"
-                f"<td style='color:{mark_color};padding-right:6px'><b>{marker}</b></td>"
-                f"<td style='color:#9e9e9e;padding-right:8px'><a href='step:{i + 1}' "
-                f"style='color:#9e9e9e;text-decoration:none'>{i + 1}</a></td>"
-                f"<td style='color:{color};font-weight:{weight};font-family:monospace'>{code}{origin}</td></tr>"
-            )
-            self.lines.append(("▶ " if current else "") + step.code)
-        if not rows:
-            self.setHtml(f"<p style='color:#757575'>{escape(tr('No steps yet.'))}</p>")
-            return
-        self.setHtml("<table cellspacing='0' cellpadding='2'>" + "".join(rows) + "</table>")
-        if state.position:
-            self.scrollToAnchor(f"step:{state.position}")
+            item = QListWidgetItem()
+            item.setData(_ROLE, (marker, i + 1, step.code, step.origin == "user", ran, current, failed))
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{i + 1}: {step.code}")
+            item.setToolTip(tr("Click: go to the state after this step") + (
+                "\n" + tr("Delete: remove this step you added") if step.origin == "user" else ""))
+            self.addItem(item)
+            self.lines.append(("▶ " if current else "") + ("✗ " if failed else "") + step.code)
+        if not state.program:
+            item = QListWidgetItem()
+            item.setData(_ROLE, ("", 0, tr("No steps yet."), False, False, False, False))
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.addItem(item)
+        if 0 <= selected < len(state.program):
+            self.setCurrentRow(selected)
+        self.blockSignals(False)
+        self.follow()
 
-    def _clicked(self, url: QUrl) -> None:
-        text = url.toString()
-        if text.startswith("step:"):
-            self.positionRequested.emit(int(text.split(":", 1)[1]))
+    def follow(self) -> None:
+        """Keep the current line (and the next one) in view."""
+        if not self.lines:
+            return
+        if self.position < len(self.lines):
+            self.scrollToItem(self.item(self.position), QAbstractItemView.ScrollHint.EnsureVisible)
+        if self.position:
+            self.scrollToItem(self.item(self.position - 1), QAbstractItemView.ScrollHint.EnsureVisible)
+        else:
+            self.scrollToTop()
+
+    def toPlainText(self) -> str:  # noqa: N802 - the name text panels use
+        """The program as text, one step a line (the current one marked)."""
+        return "\n".join(self.lines) if self.lines else tr("No steps yet.")
+
+    def line_rect(self, index: int) -> QRect:
+        """Where line ``index`` is drawn, in viewport coordinates."""
+        return self.visualItemRect(self.item(index))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.currentRow() in self.user_steps:
+            self.removeRequested.emit(self.currentRow())
+            return
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and 0 <= self.currentRow() < len(self.lines):
+            self.positionRequested.emit(self.currentRow() + 1)
+            return
+        super().keyPressEvent(event)
+
+    def _menu(self, point: QPoint) -> None:
+        item = self.itemAt(point)
+        if item is None or not self.lines:
+            return
+        row = self.row(item)
+        menu = QMenu(self)
+        go = menu.addAction(tr("Go to the state after this step"))
+        go.triggered.connect(lambda: self.positionRequested.emit(row + 1))
+        remove = menu.addAction(tr("Remove this step"))
+        remove.setEnabled(row in self.user_steps)
+        remove.triggered.connect(lambda: self.removeRequested.emit(row))
+        menu.popup(self.viewport().mapToGlobal(point))
+        self.context_menu = menu

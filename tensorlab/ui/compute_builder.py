@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton, QWidget
 
 from tensorlab.core.builders import COMPUTATIONS, BuilderError, backward_code, compute_code
 from tensorlab.core.snapshot import Snapshot
-from tensorlab.ui.builder_box import BuilderBox, fill_names, next_free_name
+from tensorlab.ui.builder_box import BuilderBox, fill_names, narrow_combo, next_free_name
 from tensorlab.ui.i18n import tr
 
 __all__ = ["ComputeBuilder"]
@@ -30,10 +30,7 @@ class ComputeBuilder(BuilderBox):
         ):
             widget.setObjectName(name)
             self.add_row(label, widget)
-        row = QWidget()
-        layout = QHBoxLayout(row)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.backward_target = QComboBox()
+        self.backward_target = narrow_combo(QComboBox())
         self.backward_target.setObjectName("backwardTarget")
         self.i18n.bind(self.backward_target.setAccessibleName, "scalar to differentiate")
         self.backward_button = QPushButton()
@@ -41,10 +38,10 @@ class ComputeBuilder(BuilderBox):
         self.i18n.bind(self.backward_button.setText, "Backward")
         self.i18n.bind(self.backward_button.setAccessibleName, "Backward")
         self.i18n.bind(self.backward_button.setToolTip,
-                        "Run .backward() on a scalar (one-element) tensor that requires grad")
-        layout.addWidget(self.backward_target, 1)
-        layout.addWidget(self.backward_button)
-        self.add_row("backward", row)
+                       "Run .backward() on a scalar (one-element) tensor that requires grad")
+        # The scalar picker in the form, the button under it: narrow docks stay uncut.
+        self.add_row("backward", self.backward_target, "scalar to differentiate")
+        self.form.addRow(self.backward_button)
         self.backward_button.clicked.connect(self._backward)
         self.operation.currentTextChanged.connect(self._operation_changed)
         for combo in (self.a, self.b):
@@ -64,6 +61,8 @@ class ComputeBuilder(BuilderBox):
                             self.b.currentText(), self.k.text())
 
     def _backward(self) -> None:
+        if not self.backward_button.isEnabled():
+            return
         try:
             code = backward_code(self.backward_target.currentText())
         except BuilderError:
@@ -72,15 +71,15 @@ class ComputeBuilder(BuilderBox):
             return
         self.statementRequested.emit(code)
 
-    def set_scalars(self, snapshot: Snapshot) -> None:
-        """Offer the one-element tensors that require grad to Backward."""
+    def set_scalars(self, snapshot: Snapshot, newest: str | None = None) -> None:
+        """Offer the one-element tensors that require grad to Backward, the newest first."""
         scalars = tuple(t.name for t in snapshot.tensors if t.numel == 1 and t.requires_grad)
-        fill_names(self.backward_target, scalars, prefer_last=True)
-        self.backward_button.setEnabled(bool(scalars))
+        fill_names(self.backward_target, scalars, prefer_last=True, newest=newest)
+        self.backward_button.setEnabled(bool(scalars) and self.enabled)
 
-    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...]) -> None:
-        fill_names(self.a, tensors)
+    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
+        fill_names(self.a, tensors, prefer_last=True, newest=newest)
         fill_names(self.b, tensors, prefer_last=True)
         if self.target.text() in all_names:
             self.target.setText(next_free_name(set(all_names), "s"))
-        super().set_names(tensors, all_names)
+        super().set_names(tensors, all_names, newest)

@@ -50,8 +50,8 @@ class CopyBuilder(BuilderBox):
         return copy_code(self.target.text(), self.source.currentText(), self.operation.currentText(),
                          self.argument.text(), self.follow_up.text())
 
-    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...]) -> None:
-        fill_names(self.source, tensors)
+    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
+        fill_names(self.source, tensors, prefer_last=True, newest=newest)
         if self.target.text() in all_names:
             self.target.setText(next_free_name(set(all_names), "y"))
-        super().set_names(tensors, all_names)
+        super().set_names(tensors, all_names, newest)

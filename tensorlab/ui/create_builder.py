@@ -52,8 +52,8 @@ class CreateBuilder(BuilderBox):
                            self.dtype.currentText(), self.requires_grad.isChecked(), self.fill.text(),
                            self.values.text())
 
-    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...]) -> None:
+    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
         # Suggest a fresh name once the current one is taken.
         if self.name.text() in all_names:
             self.name.setText(next_free_name(set(all_names)))
-        super().set_names(tensors, all_names)
+        super().set_names(tensors, all_names, newest)

@@ -1,20 +1,23 @@
 """The autograd graph of the selected tensor, drawn in Qt (no Graphviz).
 
 The tensor's grad_fn is at the top; edges follow ``next_functions`` down to the
-``AccumulateGrad`` nodes of the leaves, the direction gradients flow in.
+``AccumulateGrad`` nodes of the leaves, the direction gradients flow in. The graph
+is drawn at its readable size (no text under 11 px) and never shrunk below it:
+the wheel zooms, dragging pans, and "Fit" shows as much as fits while staying readable.
 """
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsSimpleTextItem, QWidget
+from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView, QToolButton, QWidget
 
 from tensorlab.core.snapshot import GraphInfo, SavedTensor, TensorInfo
 from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import MUTED
+from tensorlab.ui.panel_guard import contained
 from tensorlab.ui.scene_view import SceneView
 
 __all__ = ["GraphView", "layers"]
@@ -62,15 +65,63 @@ class GraphView(SceneView):
         self.i18n.bind(self.setAccessibleName, "Autograd graph of the selected tensor")
         self.i18n.on_change(self._draw)
         self.setBackgroundBrush(QBrush(QColor("#ffffff")))
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.info: TensorInfo | None = None
         self.graph: GraphInfo | None = None
+        self.zoom = 1.0
+        self.fit_button = QToolButton(self)
+        self.fit_button.setObjectName("graphFitButton")
+        self.i18n.bind(self.fit_button.setText, "Fit")
+        self.i18n.bind(self.fit_button.setToolTip,
+                       "Show as much of the graph as fits while its text stays readable "
+                       "(the wheel zooms, dragging pans)")
+        self.fit_button.clicked.connect(self.fit)
+        self.fit_button.hide()
 
+    # -- zoom and pan ----------------------------------------------------------
+    MAX_ZOOM = 3.0
+
+    def min_zoom(self) -> float:
+        """The smallest zoom at which every text is still at least 11 px on screen."""
+        sizes = [i.font().pixelSize() for i in self.scene().items() if isinstance(i, QGraphicsSimpleTextItem)]
+        return 11.0 / min(sizes) if sizes else 1.0
+
+    def set_zoom(self, zoom: float) -> None:
+        """Zoom the drawing (clamped so that text stays readable)."""
+        self.zoom = max(self.min_zoom(), min(self.MAX_ZOOM, zoom))
+        self.resetTransform()
+        self.scale(self.zoom, self.zoom)
+
+    def fit(self) -> None:
+        """As much of the graph as fits the panel, never below the readable size."""
+        rect = self.scene().sceneRect()
+        if rect.width() <= 0 or rect.height() <= 0:
+            return
+        fit = min((self.viewport().width() - 8) / rect.width(), (self.viewport().height() - 8) / rect.height())
+        self.set_zoom(min(fit, 1.5))
+        self.centerOn(rect.center().x(), rect.top() + self.viewport().height() / (2 * self.zoom))
+
+    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.set_zoom(self.zoom * (1.15 ** steps))
+            event.accept()
+
+    def _place_button(self) -> None:
+        self.fit_button.adjustSize()
+        bar = self.verticalScrollBar().width() if self.verticalScrollBar().isVisible() else 0
+        self.fit_button.move(self.width() - self.fit_button.width() - bar - 6, 6)
+        self.fit_button.raise_()
+
+    @contained
     def show_tensor(self, info: TensorInfo | None) -> None:
         """Draw the graph behind ``info`` (or say why there is none)."""
         self.info = info
         self.graph = None if info is None else info.graph
         self._draw()
 
+    @contained
     def show_graph(self, name: str, graph: GraphInfo) -> None:
         """The graph behind the shown tensor, read for it after the snapshot."""
         if self.info is not None and self.info.name == name:
@@ -80,9 +131,12 @@ class GraphView(SceneView):
     def _draw(self) -> None:
         scene = self.scene()
         scene.clear()
+        self.fit_button.hide()
+        self.set_zoom(1.0)
         info = self.info
         if info is None:
-            self._text(tr("Select a tensor to see its autograd graph."), size=11, color=MUTED)
+            self._text(tr("Select a tensor to see its autograd graph."), size=13, color=MUTED)
+            scene.setSceneRect(scene.itemsBoundingRect())
             return
         graph = self.graph
         if graph is None:
@@ -98,7 +152,8 @@ class GraphView(SceneView):
                 message = tr("{name} does not require grad: no gradient is computed for it,\n"
                              "but an operation may still save it for backward() (x * {name} saves {name}).").format(
                     name=info.name)
-            self._text(message, size=11, color=MUTED)
+            self._text(message, size=13, color=MUTED)
+            scene.setSceneRect(scene.itemsBoundingRect())
             return
         self._draw_graph(graph)
 
@@ -114,12 +169,12 @@ class GraphView(SceneView):
             placed = []
             for node_index in row:
                 node = graph.nodes[node_index]
-                lines = [self._text(node.name, size=10.5, bold=True)]
+                lines = [self._text(node.name, size=14, bold=True)]
                 if node.leaf:
-                    lines.append(self._text(f"→ {node.leaf}.grad", size=10, bold=True, color=QColor("#2e7d32")))
+                    lines.append(self._text(f"→ {node.leaf}.grad", size=13, bold=True, color=QColor("#2e7d32")))
                 for saved in node.saved:
                     alarming = saved.status in ("changed", "freed")
-                    lines.append(self._text(_saved_text(saved), size=8.5,
+                    lines.append(self._text(_saved_text(saved), size=12,
                                             color=QColor("#c62828") if alarming else QColor("#455a64")))
                 width = max(item.boundingRect().width() for item in lines) + 16 * s
                 height = sum(item.boundingRect().height() for item in lines) + 10 * s
@@ -156,20 +211,16 @@ class GraphView(SceneView):
             self._arrow(start, end, pen)
         if graph.truncated:
             self._text(tr("(only the first {count} nodes are drawn)").format(count=len(graph.nodes)), 0, y,
-                       size=9, color=MUTED)
+                       size=12, color=MUTED)
         self.scene().setSceneRect(self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10))
-        self._fit()
+        # Readable size, the root at the top; "Fit" appears when the graph is larger than the panel.
+        self.centerOn(boxes[0].center().x(), boxes[0].top() + self.viewport().height() / 2 - 10)
+        self.fit_button.show()
+        self._place_button()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
-        self._fit()
-
-    def _fit(self) -> None:
-        # Large graphs shrink to fit the panel; small ones keep their size.
-        self.resetTransform()
-        rect = self.scene().sceneRect()
-        if rect.width() > self.viewport().width() or rect.height() > self.viewport().height():
-            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._place_button()
 
     def _arrow(self, start: QPointF, end: QPointF, pen: QPen) -> None:
         angle = math.atan2(end.y() - start.y(), end.x() - start.x())

@@ -19,17 +19,14 @@ __all__ = ["add_lab_docks"]
 
 
 def add_lab_docks(window: Any) -> list[QDockWidget]:
-    """Create the Measure and Copy matrix docks on ``window`` (a MainWindow); the docks, for its View menu."""
+    """Create the Measure and Copy matrix docks on ``window`` (a MainWindow, which lists them in its docks)."""
     window.measure_panel = MeasurePanel(window.controller)
     window.copy_matrix = CopyMatrixPanel(window.controller)
     docks = []
     for title, name, panel in (("Measure", "measureDock", window.measure_panel),
                                ("Copy matrix", "copyMatrixDock", window.copy_matrix)):
-        dock = QDockWidget(window)
-        dock.setObjectName(name)
-        window.i18n.bind(dock.setWindowTitle, title)
-        dock.setWidget(panel)
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        dock = window.add_dock(title, name, panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        dock.setProperty("onDemand", True)  # the layouts keep it hidden until chosen in View
         dock.hide()
         dock.visibilityChanged.connect(lambda visible, d=dock: visible and _place_first_time(window, d))
         # Chosen in the View menu: in front, even where it shares a tab bar.

@@ -1,85 +1,110 @@
-"""The main window: toolbar, menus, docks; every panel renders one state at once."""
+"""The main window: panels in docks around the storage map; every panel renders one state at once.
+
+Actions and menus are made in :mod:`~tensorlab.ui.window_actions`, the toolbar in
+:mod:`~tensorlab.ui.main_toolbar`, dock layouts (normal and projector) in
+:mod:`~tensorlab.ui.layouts`, text sizes in :mod:`~tensorlab.ui.text_zoom`, and the
+editing of your steps in :mod:`~tensorlab.ui.step_editing`.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
-from PySide6.QtWidgets import (
-    QComboBox,
-    QDockWidget,
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QProgressBar,
-    QStyle,
-    QToolBar,
-    QWidget,
-)
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
-from tensorlab import __version__
-from tensorlab.core.lessons import Lesson, LessonError, load_lesson, save_lesson
+from tensorlab.core.lessons import Lesson
 from tensorlab.core.messages_ko import localize_message
 from tensorlab.core.player import PlayerState
+from tensorlab.ui import lesson_files, window_settings
 from tensorlab.ui.builders_panel import BuildersPanel
 from tensorlab.ui.code_view import CodeView
 from tensorlab.ui.controller import LabController
 from tensorlab.ui.export_actions import build_export_menu
+from tensorlab.ui.follow import followed_tensor
 from tensorlab.ui.graph_view import GraphView
-from tensorlab.ui.i18n import LANGUAGES, Texts, current_language, set_language, tr
+from tensorlab.ui.i18n import Texts, current_language, set_language, tr
 from tensorlab.ui.lab_docks import add_lab_docks
+from tensorlab.ui.layouts import LayoutModes
 from tensorlab.ui.lesson_check_report import LessonCheckReport
 from tensorlab.ui.lesson_picker import fill_lesson_picker
+from tensorlab.ui.main_toolbar import build_busy_indicator, build_toolbar
+from tensorlab.ui.memory_label import MemoryLabel
 from tensorlab.ui.narration import NarrationPanel
 from tensorlab.ui.output_view import OutputView
+from tensorlab.ui.preferences import edit_preferences
+from tensorlab.ui.step_editing import StepEditing
 from tensorlab.ui.storage_map import StorageMapView
 from tensorlab.ui.tensor_table import TensorTable
+from tensorlab.ui.text_zoom import TextZoom, apply_scale, panel_scale
 from tensorlab.ui.values_view import ValuesView
+from tensorlab.ui.window_actions import build_actions, build_menus
+from tensorlab.ui.window_settings import SCRATCHPAD
 
-__all__ = ["MainWindow", "SCRATCHPAD"]
+__all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir"]
 
-SCRATCHPAD = "scratchpad"
-PRESENTATION_SCALE = 1.45
+Left, Right, Bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+                       Qt.DockWidgetArea.BottomDockWidgetArea)
+
+
+def default_data_dir() -> Path:
+    """The user data folder (QStandardPaths), where the steps you added are kept."""
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
 
 
 class MainWindow(QMainWindow):
     """TensorLab's window. ``controller`` runs the steps; this renders its states."""
 
     def __init__(self, controller: LabController, lessons: list[Lesson], settings: QSettings,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, data_dir: Path | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("TensorLab")
+        # No animation: a dock that makes room for a question has its size at once.
+        self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AllowNestedDocks)
         self.i18n = Texts(self)
         self.controller = controller
         self.settings = settings
         self.lessons: list[Lesson] = list(lessons)
         self.problem = ""
-        self.base_font = QFont(self.font())
+        self._shown: PlayerState | None = None
         self._shown_once = False
+        self.zoom = TextZoom(settings, self)
+        self.layouts = LayoutModes(self, settings)
+        self.editing = StepEditing(self, data_dir or default_data_dir())
         self._build_panels()
-        self._build_actions()
-        self._build_toolbar()
-        self._build_menus()
+        build_actions(self)
+        self.export_menu = build_export_menu(self)  # script, notebook, slides
+        self.toolbar = build_toolbar(self)
+        self.view_menu = build_menus(self)["&View"]
+        build_busy_indicator(self)
+        self.memory_label = MemoryLabel()
+        self.statusBar().addPermanentWidget(self.memory_label)
+        self.fill_lessons()
+        self.storage_map.enterPressed.connect(self.step_forward)   # Enter on the map is → (a vote is revealed)
+        self.narration.changed.connect(lambda: QTimer.singleShot(0, self.fit_narration))
         controller.stateChanged.connect(self.show_state)
         controller.busyChanged.connect(self._busy_changed)
         controller.progressChanged.connect(self._progress)
-        controller.problem.connect(self._problem)
+        controller.problem.connect(self.show_problem)
         controller.graphReady.connect(self._graph_ready)
         self.lesson_checks = LessonCheckReport(self)
+        self.zoom.changed.connect(lambda _: self.apply_text_scale())
         self.statusBar().showMessage(tr("Ready"))
         self.i18n.on_change(self._language_changed)
+        self.apply_text_scale()
         self.show_state(controller.state)
 
     # -- construction ------------------------------------------------------------
-    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    def add_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea = Right) -> QDockWidget:
+        """Put ``widget`` in a dock (listed in View, placed by the layouts, text-scaled with the rest)."""
         dock = QDockWidget(self)
         dock.setObjectName(name)
         self.i18n.bind(dock.setWindowTitle, title)
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
+        self.docks.append(dock)
         return dock
 
     def _build_panels(self) -> None:
@@ -92,176 +117,49 @@ class MainWindow(QMainWindow):
         self.narration = NarrationPanel()
         self.code_view = CodeView()
         self.output_view = OutputView()
-        left, right, bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
-                               Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.docks = [
-            self._dock("Build", "buildDock", self.builders, left),
-            self._dock("Tensors", "tensorsDock", self.table, right),
-            self._dock("Values and gradient", "valuesDock", self.values_view, right),
-            self._dock("Autograd graph", "graphDock", self.graph_view, right),
-            self._dock("Narration", "narrationDock", self.narration, bottom),
-            self._dock("Code", "codeDock", self.code_view, bottom),
-            self._dock("Output", "outputDock", self.output_view, bottom),
-        ]
-        self.tabifyDockWidget(self.docks[2], self.docks[3])
-        self.docks[2].raise_()
-        self.docks += add_lab_docks(self)  # Measure, Copy matrix (hidden until chosen in View)
-        self.apply_default_layout()
+        self.docks: list[QDockWidget] = []
+        for title, name, widget, area in (
+                ("Build", "buildDock", self.builders, Left), ("Tensors", "tensorsDock", self.table, Right),
+                ("Values and gradient", "valuesDock", self.values_view, Right),
+                ("Autograd graph", "graphDock", self.graph_view, Right),
+                ("Narration", "narrationDock", self.narration, Bottom), ("Code", "codeDock", self.code_view, Bottom),
+                ("Output", "outputDock", self.output_view, Bottom)):
+            self.add_dock(title, name, widget, area)
+        add_lab_docks(self)  # Measure, Copy matrix: hidden until chosen in View
+        self.layouts.apply_default()
         self.builders.statementRequested.connect(self.submit)
         self.table.selectedTensorChanged.connect(self._selection_changed)
         self.storage_map.tensorClicked.connect(self.table.select_name)
         self.code_view.positionRequested.connect(self.controller.go_to)
+        self.code_view.removeRequested.connect(self.editing.remove)
 
-    def _action(self, text: str, name: str, shortcuts: list[QKeySequence | str], slot, tip: str = "") -> QAction:
-        action = QAction(self)
-        action.setObjectName(name)
-        action.setShortcuts([QKeySequence(s) for s in shortcuts])
-        keys = " / ".join(QKeySequence(s).toString(QKeySequence.SequenceFormat.NativeText) for s in shortcuts)
-        self.i18n.bind(action.setText, text)
-        self.i18n.bind(lambda t: action.setToolTip(f"{t} ({keys})" if keys else t), tip or text)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
+    def fill_lessons(self) -> None:
+        """The lesson picker's entries, in the current language."""
+        picker = self.lesson_picker
+        current = picker.currentData()
+        picker.blockSignals(True)
+        fill_lesson_picker(picker, self.lessons, current_language())  # grouped under chapter headings
+        picker.addItem(tr("Scratchpad (your own steps)"), SCRATCHPAD)
+        if current is not None and picker.findData(current) >= 0:
+            picker.setCurrentIndex(picker.findData(current))
+        picker.blockSignals(False)
 
-    def _build_actions(self) -> None:
-        c = self.controller
-        self.step_back_action = self._action("Back", "stepBackAction", ["Left"], c.step_back,
-                                             "Step back: show the state one step earlier")
-        self.step_forward_action = self._action("Step", "stepForwardAction", ["Right", "Space"], c.step_forward,
-                                                "Run the next step")
-        self.run_to_end_action = self._action("Run to end", "runToEndAction", ["End"], c.run_to_end,
-                                              "Run every remaining step")
-        self.reset_action = self._action("Reset", "resetAction", ["Home"], c.reset,
-                                         "Back to before the first step")
-        self.run_code_action = self._action("Run code line", "runCodeAction", ["Ctrl+Return", "Ctrl+Enter"],
-                                            self.builders.code_line.request)
-        self.cancel_action = self._action("Cancel", "cancelAction", ["Escape"], c.cancel,
-                                          "Stop a long replay between steps")
-        self.presentation_action = self._action("Presentation mode", "presentationAction", ["F5"],
-                                                self._presentation_toggled, "Large text for a projector")
-        self.presentation_action.setCheckable(True)
-        self.open_action = self._action("Open lesson file…", "openLessonAction", [QKeySequence.StandardKey.Open],
-                                        self.open_lesson_dialog)
-        self.save_action = self._action("Save steps as lesson…", "saveLessonAction", [QKeySequence.StandardKey.Save],
-                                        self.save_lesson_dialog)
-        self.quit_action = self._action("Quit", "quitAction", [QKeySequence.StandardKey.Quit], self.close)
-        style = self.style()
-        for action, icon in ((self.step_back_action, QStyle.StandardPixmap.SP_MediaSeekBackward),
-                             (self.step_forward_action, QStyle.StandardPixmap.SP_MediaPlay),
-                             (self.run_to_end_action, QStyle.StandardPixmap.SP_MediaSkipForward),
-                             (self.reset_action, QStyle.StandardPixmap.SP_MediaSkipBackward),
-                             (self.cancel_action, QStyle.StandardPixmap.SP_BrowserStop)):
-            action.setIcon(style.standardIcon(icon))
-
-    def _build_toolbar(self) -> None:
-        bar = QToolBar(self)
-        self.i18n.bind(bar.setWindowTitle, "Lesson")
-        bar.setObjectName("mainToolBar")
-        bar.setMovable(False)
-        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.addToolBar(bar)
-        self.lesson_picker = QComboBox()
-        self.lesson_picker.setObjectName("lessonPicker")
-        self.lesson_picker.setAccessibleName("Lesson")
-        self.lesson_picker.setMinimumContentsLength(22)
-        self._fill_lessons()
-        self.lesson_picker.activated.connect(self._lesson_chosen)
-        bar.addWidget(self.lesson_picker)
-        bar.addSeparator()
-        for action in (self.reset_action, self.step_back_action, self.step_forward_action, self.run_to_end_action):
-            bar.addAction(action)
-            button = bar.widgetForAction(action)
-            button.setObjectName(action.objectName().replace("Action", "Button"))
-            button.setAccessibleName(action.toolTip())
-        self.position_label = QLabel("0 / 0")
-        self.position_label.setObjectName("positionLabel")
-        self.position_label.setAccessibleName("Position in the lesson")
-        self.position_label.setMinimumWidth(60)
-        self.position_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        bar.addWidget(self.position_label)
-        bar.addSeparator()
-        device_label = QLabel()
-        self.i18n.bind(device_label.setText, " device ")
-        bar.addWidget(device_label)
-        self.device_picker = QComboBox()
-        self.device_picker.setObjectName("devicePicker")
-        self.device_picker.setAccessibleName("Device")
-        self.device_picker.addItems(list(self.controller.state.devices))
-        self.device_picker.setCurrentText(self.controller.state.device)
-        self.device_picker.activated.connect(lambda _: self.controller.set_device(self.device_picker.currentText()))
-        bar.addWidget(self.device_picker)
-        bar.addSeparator()
-        bar.addAction(self.presentation_action)
-        self.language_picker = QComboBox()
-        self.language_picker.setObjectName("languagePicker")
-        self.i18n.bind(self.language_picker.setAccessibleName, "Language")
-        for code, name in LANGUAGES.items():
-            self.language_picker.addItem(name, code)
-        self.language_picker.setCurrentIndex(self.language_picker.findData(current_language()))
-        self.language_picker.activated.connect(
-            lambda index: self.set_language(self.language_picker.itemData(index)))
-        bar.addWidget(self.language_picker)
-        self.busy_bar = QProgressBar()
-        self.busy_bar.setObjectName("busyIndicator")
-        self.busy_bar.setAccessibleName("Running")
-        self.busy_bar.setMaximumWidth(120)
-        self.busy_bar.setRange(0, 0)
-        # Widgets in a toolbar are shown and hidden through the action that holds them.
-        self.busy_action = bar.addWidget(self.busy_bar)
-        self.busy_action.setVisible(False)
-        bar.addAction(self.cancel_action)
-        self.cancel_action.setVisible(False)
-
-    def _build_menus(self) -> None:
-        menu = self.menuBar()
-        lesson = menu.addMenu("")
-        self.i18n.bind(lesson.setTitle, "&Lesson")
-        for action in (self.open_action, self.save_action):
-            lesson.addAction(action)
-        lesson.addMenu(build_export_menu(self))  # script, notebook, slides
-        lesson.addSeparator()
-        lesson.addAction(self.quit_action)
-        step = menu.addMenu("")
-        self.i18n.bind(step.setTitle, "&Step")
-        for action in (self.step_back_action, self.step_forward_action, self.run_to_end_action,
-                       self.reset_action, self.run_code_action, self.cancel_action):
-            step.addAction(action)
-        view = menu.addMenu("")
-        self.i18n.bind(view.setTitle, "&View")
-        self.view_menu = view
-        for dock in self.docks:
-            view.addAction(dock.toggleViewAction())
-        view.addSeparator()
-        view.addAction(self.presentation_action)
-        help_menu = menu.addMenu("")
-        self.i18n.bind(help_menu.setTitle, "&Help")
-        about = QAction(self)
-        self.i18n.bind(about.setText, "About TensorLab")
-        about.triggered.connect(lambda: QMessageBox.about(
-            self, tr("About TensorLab"),
-            f"TensorLab {__version__}: "
-            + tr("see how PyTorch tensors are copied, shared and differentiated.\n"
-                 "Everything shown is read from real torch objects.")))
-        help_menu.addAction(about)
-
-    def _fill_lessons(self) -> None:
-        current = self.lesson_picker.currentData()
-        self.lesson_picker.blockSignals(True)
-        fill_lesson_picker(self.lesson_picker, self.lessons, current_language())
-        self.lesson_picker.addItem(tr("Scratchpad (your own steps)"), SCRATCHPAD)
-        if current is not None and self.lesson_picker.findData(current) >= 0:
-            self.lesson_picker.setCurrentIndex(self.lesson_picker.findData(current))
-        self.lesson_picker.blockSignals(False)
+    _fill_lessons = fill_lessons
 
     # -- state -------------------------------------------------------------------
     def show_state(self, state: PlayerState) -> None:
-        """Render ``state`` in every panel, from one snapshot."""
-        total = len(state.program)
-        self.position_label.setText(f"{state.position} / {total}")
+        """Render ``state`` in every panel, once each, from one snapshot."""
+        previous, self._shown = self._shown, state
+        ran = previous is None or (state.last is not previous.last and state.position >= previous.position)
+        self.position_label.setText(f"{state.position} / {len(state.program)}")
         snapshot = state.snapshot
-        self.storage_map.show_snapshot(snapshot, state.previous_snapshot, state.device)
-        self.table.set_snapshot(snapshot, state.previous_snapshot)
-        self._selection_changed(self.table.selected)
+        followed = followed_tensor(state) if ran else None
+        selected = followed or self._choose_selection(state)
+        self.table.set_snapshot(snapshot, state.previous_snapshot, selected)
+        self.storage_map.show_snapshot(snapshot, state.previous_snapshot, state.device, selected, follow=ran)
+        if followed is not None and not self.storage_map.followed:
+            self.storage_map.show_selected()   # memory unchanged (a backward()): show the tensor it changed
+        self._show_selected(selected)
         self.narration.show_state(state)
         self.code_view.show_state(state)
         self.output_view.show_result(state.last, self.problem)
@@ -278,19 +176,35 @@ class MainWindow(QMainWindow):
             self.device_picker.addItems(list(state.devices))
         if self.device_picker.currentText() != state.device:
             self.device_picker.setCurrentText(state.device)
+        self.memory_label.show_state(state, self.controller.memory_limit)
         self._update_enabled()
+        self.editing.state_changed(state)
+        self.fit_narration()
 
-    def _selection_changed(self, name: object) -> None:
+    def _choose_selection(self, state: PlayerState) -> str | None:
+        """The selection stays where it can; else the newest tensor."""
+        snapshot = state.snapshot
+        names = [t.name for t in snapshot.tensors]
+        if self.table.selected in names:
+            return self.table.selected
+        new = [n for n in names if state.previous_snapshot.tensor(n) is None]
+        return new[-1] if new else (names[-1] if names else None)
+
+    def _show_selected(self, name: str | None) -> None:
         snapshot = self.controller.state.snapshot
         info = snapshot.tensor(name) if isinstance(name, str) else None
         index = next((i for i, t in enumerate(snapshot.tensors) if info is not None and t.name == info.name), 0)
         self.values_view.show_tensor(info, index)
         self.graph_view.show_tensor(info)
-        self.storage_map.select(info.name if info is not None else None)
         self.controller.set_focus(info.name if info is not None else None)
         if info is not None and info.graph is None and info.grad_fn not in (None, "Invalid"):
             # Graphs are read where they are needed: ask the worker for this one.
             self.controller.request_graph(info.name)
+
+    def _selection_changed(self, name: object) -> None:
+        """The user selected a tensor (table row or map band)."""
+        self.storage_map.select(name if isinstance(name, str) else None)
+        self._show_selected(name if isinstance(name, str) else None)
 
     def _graph_ready(self, position: int, name: str, graph: object) -> None:
         if position == self.controller.state.position and self.table.selected == name and graph is not None:
@@ -303,14 +217,16 @@ class MainWindow(QMainWindow):
         self.reset_action.setEnabled(idle and state.position > 0)
         self.step_forward_action.setEnabled(idle and state.position < len(state.program))
         self.run_to_end_action.setEnabled(idle and state.position < len(state.program))
+        self.undo_action.setEnabled(idle and bool(state.user_steps))
+        self.clear_steps_action.setEnabled(idle and bool(state.user_steps))
         self.lesson_picker.setEnabled(idle)
         self.device_picker.setEnabled(idle)
         self.builders.set_enabled(idle)
 
     def _busy_changed(self, busy: bool) -> None:
-        self.busy_action.setVisible(busy)
+        self.busy_bar.setVisible(busy)
         self.busy_bar.setRange(0, 0)
-        self.cancel_action.setVisible(busy)
+        self.cancel_button.setVisible(busy)
         self.statusBar().showMessage(tr("Running…") if busy else tr("Ready"))
         self._update_enabled()
 
@@ -321,144 +237,157 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(tr("Replaying step {done} of {total}… (Esc cancels)")
                                          .format(done=done, total=total))
 
-    def _problem(self, message: str) -> None:
+    def show_problem(self, message: str, until_next_state: bool = False) -> None:
+        """A message for the user, in the status bar and the Output panel (never a modal dialog).
+
+        ``until_next_state``: also show it with the state a queued job brings next.
+        """
         text = (tr("Stopped: the replay was cancelled.") if message == "cancelled"
                 else localize_message(message, current_language()))
-        self.statusBar().showMessage(text.splitlines()[0], 8000)
+        self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
         self.output_view.show_result(self.controller.state.last, text)
+        if until_next_state:
+            self.problem = "\n\n".join(p for p in (self.problem, text) if p)
+
+    _problem = show_problem
+
+    def fit_narration(self) -> None:
+        """Make room for the narration's question, choices and feedback (its dock grows when it must)."""
+        self.layouts.fit_narration(self.narration)
 
     # -- user actions ------------------------------------------------------------
+    def focus_map(self) -> None:
+        """Give the keyboard back to the map, so ← → Space step at once."""
+        self.storage_map.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def cancel(self) -> None:
+        """Esc: stop what runs; when nothing runs, leave a field and give the keys back to the map."""
+        if self.controller.busy:
+            self.controller.cancel()
+        else:
+            self.focus_map()
+
+    def focus_code_line(self) -> None:
+        """Ctrl+L: the cursor in the code line (its dock shown and raised first)."""
+        dock = self.builders.parentWidget()
+        if isinstance(dock, QDockWidget):
+            dock.show()
+            dock.raise_()
+        self.builders.code_line.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.builders.ensureWidgetVisible(self.builders.code_line.edit)
+
+    def step_forward(self) -> None:
+        """→: reveal a class vote's answer, then run the next step."""
+        if self.narration.pending_vote:
+            self.narration.reveal()
+        if self.step_forward_action.isEnabled():
+            self.controller.step_forward()
+
     def submit(self, code: str, origin: object) -> None:
         """Run a statement from a builder or the code line; a refusal is shown where it came from."""
+        position = self.controller.state.position
         reason = self.controller.submit(code)
         if reason is not None:
             origin.show_problem(reason)  # type: ignore[attr-defined]
             return
         origin.show_problem("")  # type: ignore[attr-defined]
+        self.editing.inserted(position)
         if origin is self.builders.code_line:
             self.builders.code_line.accepted()
+        self.focus_map()
 
     def _lesson_chosen(self, index: int) -> None:
         key = self.lesson_picker.itemData(index)
-        self.open_lesson(None if key == SCRATCHPAD else next(l for l in self.lessons if l.id == key))
+        lesson = next((l for l in self.lessons if l.id == key), None)
+        if key != SCRATCHPAD and lesson is None:
+            return  # a chapter heading: nothing to open
+        self.open_lesson(lesson)
+        self.focus_map()
 
     def open_lesson(self, lesson: Lesson | None) -> None:
-        """Switch to ``lesson`` (None: the scratchpad). Steps you added are kept per lesson."""
-        self.controller.load_lesson(lesson)
+        """Switch to ``lesson`` (None: the scratchpad), with the steps you added to it."""
+        self.controller.load_lesson(lesson, self.editing.program_for(lesson))
+        for problem in self.editing.take_problems():
+            self.show_problem(problem, until_next_state=True)
 
     def open_lesson_file(self, path: str | Path) -> bool:
         """Load a lesson file; a bad file is reported and nothing changes."""
-        try:
-            lesson = load_lesson(path)
-        except LessonError as exc:
-            # Said in the output panel, without a modal dialog; the open lesson stays as it was.
-            self._problem(tr("This lesson file cannot be opened: {reason}").format(
-                reason=localize_message(str(exc), current_language())))
-            return False
-        self.lessons = [l for l in self.lessons if l.id != lesson.id] + [lesson]
-        self._fill_lessons()
-        self.open_lesson(lesson)
-        self.lesson_checks.check(lesson)
-        return True
-
-    def open_lesson_dialog(self) -> None:
-        """Ask for a lesson file and open it."""
-        path, _ = QFileDialog.getOpenFileName(self, tr("Open lesson"), "", tr("TensorLab lessons (*.toml)"))
-        if path:
-            self.open_lesson_file(path)
+        return lesson_files.open_lesson_file(self, path)
 
     def current_as_lesson(self) -> Lesson:
         """The program as it stands (lesson steps and yours) as a lesson."""
-        state = self.controller.state
-        base = state.lesson
-        steps = tuple(state.program)  # program steps are lesson steps (with an origin)
-        if base is None:
-            return Lesson("my-steps", "My steps", steps)
-        return Lesson(f"{base.id}-mine", f"{base.title} (with my steps)", steps, base.summary,
-                      dict(base.translations), chapter=base.chapter, prerequisites=base.prerequisites)
+        return lesson_files.current_as_lesson(self)
 
-    def save_lesson_dialog(self) -> None:
-        """Save the program as a lesson file."""
-        path, _ = QFileDialog.getSaveFileName(self, tr("Save steps as lesson"), "my-steps.toml",
-                                              tr("TensorLab lessons (*.toml)"))
-        if path:
-            try:
-                save_lesson(self.current_as_lesson(), path)
-            except (OSError, LessonError) as exc:
-                self._problem(tr("The lesson could not be saved: {reason}").format(
-                    reason=localize_message(str(exc), current_language())))
-                return
-            self.statusBar().showMessage(tr("Saved {path}").format(path=path), 5000)
-            self.lesson_checks.check(self.current_as_lesson())
+    # -- view --------------------------------------------------------------------
+    def edit_preferences(self) -> None:
+        """Preferences: the memory budget (a new one restarts the worker where the session stands)."""
+        edit_preferences(self)
 
-    def _presentation_toggled(self) -> None:
+    def toggle_presentation(self) -> None:
+        """F5: projector mode on or off."""
         self.set_presentation(self.presentation_action.isChecked())
 
     def set_presentation(self, on: bool) -> None:
-        """Large text everywhere, for a projector."""
+        """Projector mode: the map main and large, narration and code large, the rest in tabs."""
         self.presentation_action.setChecked(on)
-        font = QFont(self.base_font)
-        if on:
-            font.setPointSizeF(self.base_font.pointSizeF() * PRESENTATION_SCALE)
-        self.setFont(font)
-        scale = PRESENTATION_SCALE if on else 1.0
-        self.storage_map.set_scale(scale)
-        self.graph_view.set_scale(scale)
+        self.layouts.switch(on)
+        self.apply_text_scale()
+        self.settings.setValue("window/presentation", "true" if on else "false")
+        QTimer.singleShot(0, self.fit_narration)
+
+    def apply_text_scale(self) -> None:
+        """Every panel's text at the zoom (and its projector factor)."""
+        projector = self.layouts.projector
+        for widget in [self.storage_map] + [dock.widget() for dock in self.docks]:
+            apply_scale(widget, panel_scale(widget.objectName(), self.zoom.factor, projector))
+
+    def set_class_vote(self, on: bool | None = None) -> None:
+        """Class vote on or off (remembered)."""
+        on = self.class_vote_action.isChecked() if on is None or not isinstance(on, bool) else on
+        self.class_vote_action.setChecked(on)
+        self.narration.set_class_vote(on)
+        self.settings.setValue("narration/class_vote", "true" if on else "false")
 
     def apply_default_layout(self) -> None:
-        """Dock sizes in proportion to the window: builders left, facts right, text below."""
-        width, height = max(self.width(), 800), max(self.height(), 500)
-        self.resizeDocks([self.docks[0], self.docks[1]], [int(width * 0.2), int(width * 0.36)],
-                         Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks[4]], [int(height * 0.26)], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks[1]], [int(height * 0.31)], Qt.Orientation.Vertical)
+        """The current mode's dock sizes in proportion to the window."""
+        self.layouts.apply_sizes()
 
     def set_language(self, language: str) -> None:
         """Show the window in ``language`` (`en`, `ko`): menus, panels and lesson texts."""
         if not set_language(language):
-            self._problem(tr("No translation for {language} is installed.").format(language=language))
+            self.show_problem(tr("No translation for {language} is installed.").format(language=language))
         self.settings.setValue("session/language", current_language())
 
     def _language_changed(self) -> None:
-        self._fill_lessons()
+        self.fill_lessons()
         index = self.language_picker.findData(current_language())
         if index >= 0:
             self.language_picker.setCurrentIndex(index)
+        self._shown = None if self._shown is None else self._shown.at(self._shown.position)
         self.show_state(self.controller.state)
+        self.toolbar.fit()
         self.statusBar().showMessage(tr("Ready"))
 
     # -- settings ----------------------------------------------------------------
     def restore_settings(self) -> None:
-        """Geometry, dock layout and presentation mode from the settings."""
-        geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        layout = self.settings.value("window/state")
-        if isinstance(layout, QByteArray):
-            self.restoreState(layout)
-        else:
-            self.apply_default_layout()
-        self.set_presentation(str(self.settings.value("window/presentation", "false")).lower() == "true")
+        """Geometry, the mode and its layout, the class vote (see :mod:`~tensorlab.ui.window_settings`)."""
+        window_settings.restore(self)
 
     def save_settings(self) -> None:
-        """Remember geometry, dock layout, lesson, device and presentation mode."""
-        state = self.controller.state
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        self.settings.setValue("window/presentation", "true" if self.presentation_action.isChecked() else "false")
-        self.settings.setValue("session/lesson", SCRATCHPAD if state.lesson is None else state.lesson.id)
-        self.settings.setValue("session/device", state.device)
-        self.settings.sync()
+        """Remember geometry, layout, lesson, device and the mode."""
+        window_settings.save(self)
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         if not self._shown_once:
             self._shown_once = True
             # Start with the storage map focused, so → steps at once (a line edit would take the key).
-            self.storage_map.setFocus(Qt.FocusReason.OtherFocusReason)
-            if not isinstance(self.settings.value("window/state"), QByteArray):
+            self.focus_map()
+            if not isinstance(self.settings.value(self.layouts.key()), QByteArray):
                 # Dock sizes settle only once the window has its real size.
-                QTimer.singleShot(0, self.apply_default_layout)
+                QTimer.singleShot(0, self.layouts.apply_sizes)
+            QTimer.singleShot(0, self.toolbar.fit)
+            QTimer.singleShot(150, lambda: window_settings.keep_on_screen(self))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         self.save_settings()

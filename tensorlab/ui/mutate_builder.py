@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QLineEdit, QWidget
 
 from tensorlab.core.builders import MUTATIONS, mutate_code
-from tensorlab.ui.builder_box import BuilderBox, fill_names
+from tensorlab.ui.builder_box import BuilderBox, WrappingCheckBox, fill_names
 
 __all__ = ["MutateBuilder"]
 
@@ -21,7 +21,7 @@ class MutateBuilder(BuilderBox):
         self.operation.addItems(list(MUTATIONS))
         self.index = QLineEdit("0")
         self.value = QLineEdit("5")
-        self.no_grad = QCheckBox("inside torch.no_grad()")
+        self.no_grad = WrappingCheckBox("inside torch.no_grad()")
         for widget, name, label in (
             (self.target, "mutateTarget", "target"), (self.operation, "mutateOperation", "operation"),
             (self.index, "mutateIndex", "index"), (self.value, "mutateValue", "value"),
@@ -46,6 +46,6 @@ class MutateBuilder(BuilderBox):
         return mutate_code(self.target.currentText(), self.operation.currentText(), self.index.text(),
                            self.value.text(), self.no_grad.isChecked())
 
-    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...]) -> None:
-        fill_names(self.target, tensors, prefer_last=True)
-        super().set_names(tensors, all_names)
+    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
+        fill_names(self.target, tensors, prefer_last=True, newest=newest)
+        super().set_names(tensors, all_names, newest)

@@ -8,6 +8,8 @@ from tensorlab.core.explain import Explanation
 from tensorlab.core.results import StepResult
 from tensorlab.ui.html import escape, inline_code
 from tensorlab.ui.i18n import Texts, current_language, tr
+from tensorlab.ui.panel_guard import contained
+from tensorlab.ui.text_zoom import base_px, pixel_font
 
 _NOTHING_LOST = "Nothing is lost: the step is part of the lesson, and the state shown is the state after it."
 
@@ -35,6 +37,12 @@ class OutputView(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.result: StepResult | None = None
 
+    @contained
+    def set_text_scale(self, scale: float) -> None:
+        """Every text of the panel at ``scale``."""
+        self.setFont(pixel_font(base_px(), scale))
+
+    @contained
     def show_result(self, result: StepResult | None, problem: str = "") -> None:
         """Render ``result`` (None: before the first step); ``problem`` is a TensorLab message."""
         self.result = result

@@ -22,20 +22,35 @@ def tensor_color(index: int) -> QColor:
     return QColor(_COLORS[index % len(_COLORS)])
 
 
+def _exponent(value: float, digits: int = 1) -> str:
+    """Scientific notation without padding: `1.2e4`, `-3.1e-5` (not `1.2e+04`)."""
+    mantissa, _, exponent = f"{value:.{digits}e}".partition("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def format_value(value: object, width: int = 6) -> str:
-    """A snapshot value (number, bool, "nan", [re, im]) in at most about ``width`` characters."""
+    """A snapshot value (number, bool, "nan", [re, im]) in about ``width`` characters (at most width + 1).
+
+    Integers and short decimals are written out; others keep as many significant
+    digits as fit, then switch to a compact exponent (`1.2e4`, `-3.1e-5`).
+    """
     if isinstance(value, bool):
         return "T" if value else "F"
     if isinstance(value, tuple) and len(value) == 2:
         return f"{format_value(value[0], 4)}{'+' if _num(value[1]) >= 0 else ''}{format_value(value[1], 4)}j"
     if isinstance(value, int):
         text = str(value)
-        return text if len(text) <= width else f"{value:.1e}"
+        return text if len(text) <= width else _exponent(value)
     if isinstance(value, float):
-        if value == int(value) and abs(value) < 1e5:
+        if value != value or value in (float("inf"), float("-inf")):
+            return str(value)
+        if value == int(value) and len(f"{value:.1f}") <= width + 1:
             return f"{value:.1f}"
-        text = f"{value:.{max(1, width - 3)}g}"
-        return text if len(text) <= width + 1 else f"{value:.1e}"
+        for digits in range(max(1, width - 2), 0, -1):
+            text = f"{value:.{digits}g}"
+            if len(text) <= width + 1 and "e" not in text:
+                return text
+        return _exponent(value)
     return str(value)
 
 

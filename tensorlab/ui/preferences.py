@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QWidget
 
 from tensorlab.core.limits import format_size, physical_memory, session_memory_limit
 from tensorlab.ui.i18n import tr
 
-__all__ = ["PreferencesDialog", "MEMORY_KEY", "remembered_memory_limit"]
+__all__ = ["PreferencesDialog", "MEMORY_KEY", "remembered_memory_limit", "edit_preferences"]
 
 MEMORY_KEY = "session/memory_limit"
 _GB = 1024**3
@@ -61,3 +63,14 @@ class PreferencesDialog(QDialog):
     def accept(self) -> None:  # noqa: D102 - QDialog's
         self.settings.setValue(MEMORY_KEY, str(self.memory_limit))
         super().accept()
+
+
+def edit_preferences(window: Any) -> None:
+    """Show the dialog over ``window``; a changed budget restarts its worker where the session stands."""
+    dialog = PreferencesDialog(window.settings, window)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return
+    if dialog.memory_limit != window.controller.memory_limit:
+        window.controller.set_memory_limit(dialog.memory_limit)
+        window.statusBar().showMessage(tr("Memory budget: {budget}").format(budget=format_size(dialog.memory_limit)),
+                                       5000)

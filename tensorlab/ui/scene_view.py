@@ -1,15 +1,18 @@
-"""What the two drawn panels share: a scene, a scale for presentation mode, and text items."""
+"""What the drawn panels share: a scene, a text scale, text items in pixel sizes (never below 11 px)."""
 
 from __future__ import annotations
 
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSimpleTextItem, QGraphicsView, QWidget
 
+from tensorlab.ui.panel_guard import contained
+from tensorlab.ui.text_zoom import mono_font, pixel_font, px
+
 __all__ = ["SceneView"]
 
 
 class SceneView(QGraphicsView):
-    """A QGraphicsView that redraws itself with :meth:`_draw` at a scale factor."""
+    """A QGraphicsView that redraws itself with :meth:`_draw` at a text scale."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -20,22 +23,33 @@ class SceneView(QGraphicsView):
     def _draw(self) -> None:
         raise NotImplementedError
 
-    def set_scale(self, factor: float) -> None:
-        """Presentation mode draws everything larger."""
-        self.scale_factor = factor
-        self._draw()
+    @contained
+    def set_text_scale(self, factor: float) -> None:
+        """Draw everything ``factor`` times its normal size (zoom, projector mode)."""
+        if factor != self.scale_factor:
+            self.scale_factor = factor
+            self._draw()
+
+    set_scale = set_text_scale
 
     def texts(self) -> list[str]:
         """Every text drawn (for tests and accessibility)."""
         return [i.text() for i in self.scene().items() if isinstance(i, QGraphicsSimpleTextItem)]
 
-    def _font(self, size: float, bold: bool = False, mono: bool = False) -> QFont:
-        font = QFont("DejaVu Sans Mono") if mono else QFont(self.font())
-        font.setPointSizeF(size * self.scale_factor)
-        font.setBold(bold)
-        return font
+    def smallest_text_px(self) -> float:
+        """The smallest text on screen: font pixel size × the view's scale (inf when there is none)."""
+        scale = self.transform().m22()
+        sizes = [i.font().pixelSize() * scale * i.sceneTransform().m22()
+                 for i in self.scene().items() if isinstance(i, QGraphicsSimpleTextItem) and i.isVisible()]
+        return min(sizes, default=float("inf"))
 
-    def _text(self, text: str, x: float = 0, y: float = 0, size: float = 10, bold: bool = False,
+    def _font(self, size: float, bold: bool = False, mono: bool = False) -> QFont:
+        return mono_font(size, self.scale_factor, bold) if mono else pixel_font(size, self.scale_factor, bold)
+
+    def _px(self, size: float) -> int:
+        return px(size, self.scale_factor)
+
+    def _text(self, text: str, x: float = 0, y: float = 0, size: float = 13, bold: bool = False,
               color: QColor | None = None, mono: bool = False) -> QGraphicsSimpleTextItem:
         item = self.scene().addSimpleText(text, self._font(size, bold, mono))
         item.setPos(x, y)

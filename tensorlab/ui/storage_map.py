@@ -1,93 +1,36 @@
-"""The storage map: each storage a strip of memory cells, each tensor a band over its cells."""
+"""The storage map: each storage a strip of memory cells, each tensor a band over its cells.
+
+The map is drawn at the chosen text scale and never shrunk to fit: when it does not
+fit it scrolls, and after each step it scrolls to the strips the step created or
+changed and flashes them briefly. Cells are as wide as the widest value, so no
+number is cut.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsTextItem, QWidget
 
-from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPen
-from PySide6.QtWidgets import (
-    QGraphicsItem,
-    QGraphicsSimpleTextItem,
-    QWidget,
-)
-
-from tensorlab.core.snapshot import Snapshot, StorageInfo, TensorInfo, covered_cells
+from tensorlab.core.snapshot import Snapshot
 from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import CHANGED, MUTED, format_value, tensor_color
+from tensorlab.ui.panel_guard import contained
 from tensorlab.ui.scene_view import SceneView
+from tensorlab.ui.storage_strips import MAX_CELLS, BandModel, StripModel, strip_models
 
 __all__ = ["StorageMapView", "StripModel", "strip_models"]
 
-MAX_CELLS = 12          # cells drawn per strip; the rest is counted
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
-
-
-@dataclass(frozen=True)
-class BandModel:
-    """One tensor over one strip: which cells it covers, in the tensor's element order."""
-
-    name: str
-    color_index: int
-    cells: tuple[int, ...]          # strip cell indices, in the tensor's element order
-    label: str
-
-
-@dataclass(frozen=True)
-class StripModel:
-    """One storage as drawn: its cells, which changed, and its bands."""
-
-    storage: StorageInfo
-    values: tuple[object, ...]
-    changed: frozenset[int]
-    new: bool
-    bands: tuple[BandModel, ...]
-
-
-def _band_cells(info: TensorInfo, storage: StorageInfo) -> tuple[int, ...]:
-    if info.stride is None or info.storage_offset is None:
-        return ()
-    cells = covered_cells(info.shape, info.stride, info.storage_offset, MAX_CELLS * 4)
-    if info.element_size == storage.element_size:
-        return cells
-    # A view with another element size (view_as_real, .view(dtype)): map through bytes.
-    return tuple(c * info.element_size // storage.element_size for c in cells)
-
-
-def _band_label(info: TensorInfo) -> str:
-    shape = "[" + ", ".join(map(str, info.shape)) + "]"
-    stride = "(" + ", ".join(map(str, info.stride or ())) + ")"
-    version = info.version if info.version is not None else "-"
-    return f"{shape} stride {stride} offset {info.storage_offset} v{version}"
-
-
-def strip_models(snapshot: Snapshot, previous: Snapshot) -> list[StripModel]:
-    """What the map draws for ``snapshot``, with cells changed since ``previous`` marked."""
-    order = {t.name: i for i, t in enumerate(snapshot.tensors)}
-    before = {s.key: s for s in previous.storages}
-    strips = []
-    for storage in snapshot.storages:
-        values = tuple(storage.cells or ())
-        old = before.get(storage.key)
-        changed: set[int] = set()
-        if old is not None and old.dtype == storage.dtype:
-            old_values = tuple(old.cells or ())
-            changed = {i for i, v in enumerate(values) if i >= len(old_values) or old_values[i] != v}
-        bands = []
-        for name in storage.tensors:
-            info = snapshot.tensor(name)
-            if info is None:
-                continue
-            bands.append(BandModel(name, order[name], _band_cells(info, storage), _band_label(info)))
-        strips.append(StripModel(storage, values, frozenset(changed), old is None and bool(previous.tensors),
-                                 tuple(bands)))
-    return strips
+VALUE_PX = 15           # cell values, at text scale 1
+FLASH_MS = 1200
 
 
 class StorageMapView(SceneView):
     """Draws every storage as a strip of cells with the tensors that view it stacked below."""
 
     tensorClicked = Signal(str)
+    enterPressed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -100,47 +43,128 @@ class StorageMapView(SceneView):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.strips: list[StripModel] = []
         self.selected: str | None = None
-        self._snapshot = Snapshot()
-        self._previous = Snapshot()
         self.device = "cpu"
         self._versions: dict[str, int | None] = {}
+        self.strip_rects: dict[str, QRectF] = {}     # storage id -> where its strip is drawn
+        self.cell_rect = QRectF()                    # the first cell drawn (its size is the cell size)
+        self.followed: tuple[str, ...] = ()          # storages the last step created or changed
+        self._flash: QVariantAnimation | None = None
 
     # -- public ----------------------------------------------------------------
-    def show_snapshot(self, snapshot: Snapshot, previous: Snapshot, device: str = "cpu") -> None:
-        """Render ``snapshot``; cells that differ from ``previous`` are highlighted."""
-        self._snapshot, self._previous, self.device = snapshot, previous, device
+    @contained
+    def show_snapshot(self, snapshot: Snapshot, previous: Snapshot, device: str = "cpu",
+                      selected: str | None = None, follow: bool = True) -> None:
+        """Render ``snapshot`` (cells that differ from ``previous`` highlighted); ``follow``: show what changed."""
+        self.device, self.selected = device, selected
         self.strips = strip_models(snapshot, previous)
         self._versions = {t.name: t.version for t in snapshot.tensors}
+        self.followed = tuple(s.storage.id for s in self.strips if s.changed or s.new)
         self._draw()
+        if follow:
+            self.follow()
 
+    @contained
     def select(self, name: str | None) -> None:
         """Outline the bands of ``name``."""
-        self.selected = name
-        self._draw()
+        if name != self.selected:
+            self.selected = name
+            self._draw()
+            self.show_selected()
+
+    def follow(self) -> None:
+        """Scroll to the strips the last step created or changed, and flash them."""
+        rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
+        if not rects:
+            return
+        union = rects[0]
+        for rect in rects[1:]:
+            union = union.united(rect)
+        scale = max(self.transform().m22(), 1e-6)
+        width, height = self.viewport().width() / scale - 24, self.viewport().height() / scale - 24
+        # The top-left of what changed (all of it when it fits): never scrolled past a strip's start.
+        self.ensureVisible(QRectF(union.left(), union.top(), 1, min(union.height(), height)), 0, 10)
+        if union.width() <= width:
+            self.ensureVisible(union, 10, 10)
+        self._start_flash(rects)
+
+    def show_selected(self) -> None:
+        """Scroll (without flashing) until the selected tensor's strip is in view."""
+        home = next((s.storage.id for s in self.strips if any(b.name == self.selected for b in s.bands)), None)
+        if home in self.strip_rects:
+            rect = self.strip_rects[home]
+            self.ensureVisible(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
+
+    # -- drawing ---------------------------------------------------------------
+    def _stop_flash(self) -> None:
+        if self._flash is not None:
+            self._flash.stop()
+            self._flash = None
+
+    def _start_flash(self, rects: list[QRectF]) -> None:
+        items = []
+        for rect in rects:
+            item = self.scene().addRect(rect.adjusted(-4, -4, 4, 4), QPen(QColor("#f57f17"), 3),
+                                        QBrush(QColor(255, 213, 79, 70)))
+            item.setZValue(10)
+            items.append(item)
+        animation = QVariantAnimation(self)
+        animation.setStartValue(1.0)
+        animation.setEndValue(0.0)
+        animation.setDuration(FLASH_MS)
+        animation.valueChanged.connect(lambda value: [i.setOpacity(float(value)) for i in items])
+        animation.finished.connect(lambda: [i.hide() for i in items])
+        self._flash = animation
+        animation.start()
 
     def _draw(self) -> None:
+        self._stop_flash()
         scene = self.scene()
         scene.clear()
+        self.strip_rects = {}
         s = self.scale_factor
-        cell_w, cell_h, band_h, gap = 56 * s, 36 * s, 26 * s, 22 * s
-        name_w = 175 * s
         y = 10 * s
         if not self.strips:
-            self._text(tr("No tensors yet."), 20 * s, y, 14, True, MUTED)
-            self._text(tr("Create one with the builders on the left, type a line of PyTorch,\n"
-                          "or press → to run the lesson's first step."), 20 * s, y + 30 * s, 11, False, MUTED)
+            self._text(tr("No tensors yet."), 20 * s, y, 17, True, MUTED)
+            hint = QGraphicsTextItem()
+            hint.setDefaultTextColor(MUTED)
+            hint.setFont(self._font(14))
+            hint.setPlainText(tr("Create one with the builders on the left, type a line of PyTorch,\n"
+                                 "or press → to run the lesson's first step.").replace("\n", " "))
+            # Wrapped to the view, so the empty map never scrolls.
+            hint.setTextWidth(max(200.0, self.viewport().width() - 50 * s))
+            hint.setPos(16 * s, y + 30 * s)
+            scene.addItem(hint)
+            scene.setSceneRect(scene.itemsBoundingRect().adjusted(-10, -10, 10, 10))
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
             return
         self._text(tr("Memory on {device}: one strip per storage, one band per tensor viewing it")
-                   .format(device=self.device),
-                   10 * s, y, 10, False, MUTED)
-        y += 26 * s
+                   .format(device=self.device), 10 * s, y, 13, False, MUTED)
+        y += 30 * s
+        cell_w = self._cell_width()
+        name_w = self._name_width()
         for strip in self.strips:
-            y = self._draw_strip(strip, y, cell_w, cell_h, band_h, name_w) + gap
+            top = y
+            y = self._draw_strip(strip, y, cell_w, name_w)
+            cells = max(1, min(len(strip.values), MAX_CELLS))
+            self.strip_rects[strip.storage.id] = QRectF(4 * s, top - 4 * s, name_w + cell_w * cells,
+                                                        y - top + 4 * s)
+            y += 22 * s
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-10, -10, 20, 20))
-        self._fit()
 
-    def _draw_strip(self, strip: StripModel, y: float, cell_w: float, cell_h: float, band_h: float,
-                    name_w: float) -> float:
+    def _cell_width(self) -> float:
+        """Cells as wide as the widest value drawn (at least 64 px at scale 1)."""
+        font = self._font(VALUE_PX, True, mono=True)
+        widest = max((_text_width(format_value(v), font) for strip in self.strips for v in strip.values[:MAX_CELLS]),
+                     default=0.0)
+        return max(64 * self.scale_factor, widest + 14 * self.scale_factor)
+
+    def _name_width(self) -> float:
+        """The column of band names and their shape/stride labels, as wide as the widest."""
+        widths = [max(_text_width(b.name, self._font(16, True)), _text_width(b.label, self._font(12)))
+                  for strip in self.strips for b in strip.bands]
+        return max(widths, default=0.0) + 24 * self.scale_factor
+
+    def _draw_strip(self, strip: StripModel, y: float, cell_w: float, name_w: float) -> float:
         s = self.scale_factor
         storage = strip.storage
         shown = min(len(strip.values), MAX_CELLS)
@@ -156,52 +180,53 @@ class StorageMapView(SceneView):
             # .data gives a tensor with a counter of its own over the same memory.
             listed = ", ".join(f"{n} {v}" for n, v in versions.items())
             details.append(tr("versions {list} (separate counters)").format(list=listed))
-        self._text(header, 10 * s, y, 11, True)
+        title = self._text(header, 10 * s, y, 16, True)
         if strip.new:
-            tag = self._text(tr("new"), 10 * s + self._width(header, 11, True) + 10 * s, y, 10, True,
+            tag = self._text(tr("new"), 10 * s + title.boundingRect().width() + 12 * s, y + 2 * s, 13, True,
                              QColor("#2e7d32"))
             tag.setToolTip(tr("this storage was allocated by the last step"))
-        y += 20 * s
+        y += title.boundingRect().height() + 2 * s
         if details:
             # A second line, so the header never makes the map wider than its cells.
-            self._text("  ·  ".join(details), 10 * s, y, 10, False, QColor("#37474f"))
-            y += 18 * s
+            line = self._text("  ·  ".join(details), 10 * s, y, 13, False, QColor("#37474f"))
+            y += line.boundingRect().height() + 2 * s
         x0 = name_w
-        # Index numbers above the cells.
         for i in range(shown):
-            self._text(str(i), x0 + i * cell_w + 4 * s, y, 8, False, MUTED)
-        y += 14 * s
+            self._text(str(i), x0 + i * cell_w + 4 * s, y, 11, False, MUTED)
+        y += self._px(11) + 6 * s
+        cell_h = max(40 * s, self._px(VALUE_PX) + 16 * s)
         pen = QPen(QColor("#424242"), 1.2)
         for i in range(shown):
             rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
-            fill = CHANGED if i in strip.changed else QColor("white")
-            item = self.scene().addRect(rect, pen, QBrush(fill))
-            if i in strip.changed:
-                item.setPen(QPen(QColor("#f57f17"), 2.5))
-                item.setToolTip(tr("changed by the last step"))
-            text = format_value(strip.values[i])
-            label = self._text(text, 0, 0, 11, i in strip.changed, mono=True)
+            changed = i in strip.changed
+            item = self.scene().addRect(rect, QPen(QColor("#f57f17"), 2.5) if changed else pen,
+                                        QBrush(CHANGED if changed else QColor("white")))
+            if i == 0 and self.cell_rect != rect:
+                self.cell_rect = QRectF(rect)
+            item.setToolTip((tr("changed by the last step") + "\n" if changed else "") + str(strip.values[i]))
+            label = self._text(format_value(strip.values[i]), 0, 0, VALUE_PX, changed, mono=True)
             bounds = label.boundingRect()
             label.setPos(rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2)
         if storage.cell_count > shown:
             more = storage.cell_count - shown
             self._text(tr("… {count} more cells").format(count=f"{more:,}"), x0 + shown * cell_w + 8 * s,
-                       y + cell_h / 3, 10, False, MUTED)
+                       y + cell_h / 3, 13, False, MUTED)
         if not strip.values and storage.cell_count == 0:
-            self._text(tr("(empty storage: 0 bytes)"), x0, y + cell_h / 3, 10, False, MUTED)
-        y += cell_h + 6 * s
+            self._text(tr("(empty storage: 0 bytes)"), x0, y + cell_h / 3, 13, False, MUTED)
+        y += cell_h + 8 * s
         for band in strip.bands:
-            y = self._draw_band(band, x0, y, cell_w, band_h, shown) + 8 * s
+            y = self._draw_band(band, x0, y, cell_w, shown) + 8 * s
         return y
 
-    def _draw_band(self, band: BandModel, x0: float, y: float, cell_w: float, band_h: float, shown: int) -> float:
+    def _draw_band(self, band: BandModel, x0: float, y: float, cell_w: float, shown: int) -> float:
         s = self.scale_factor
+        band_h = max(28 * s, self._px(11) + 12 * s)
         color = tensor_color(band.color_index)
         selected = band.name == self.selected
         # Name, then shape, stride, offset and version under it: the map stays narrow.
-        name = self._text(band.name, 8 * s, y - 4 * s, 12, True, color)
+        name = self._text(band.name, 8 * s, y - 6 * s, 16, True, color)
         name.setToolTip(band.label)
-        self._text(band.label, 8 * s, y + 13 * s, 8, False, QColor("#424242"))
+        self._text(band.label, 8 * s, y - 6 * s + name.boundingRect().height(), 12, False, QColor("#424242"))
         visible = [c for c in band.cells if 0 <= c < shown]
         if visible:
             lo, hi = min(visible), max(visible)
@@ -210,7 +235,7 @@ class StorageMapView(SceneView):
             line.setAlpha(90)
             self.scene().addRect(span, QPen(Qt.PenStyle.NoPen), QBrush(line))
         fill = QColor(color)
-        fill.setAlpha(200 if selected else 150)
+        fill.setAlpha(210 if selected else 160)
         outline = QPen(QColor("#000000") if selected else color, 2.5 if selected else 1)
         numbered = len(band.cells) <= MAX_CELLS
         orders: dict[int, list[int]] = {}
@@ -229,7 +254,7 @@ class StorageMapView(SceneView):
                 # Which element of the tensor sits in this cell: shows strides at a glance.
                 # An expanded view reads one cell for several elements: say how many.
                 text = f"[{elements[0]}]" if len(elements) == 1 else f"×{len(elements)}"
-                index = self._text(text, 0, 0, 8, len(elements) > 1, QColor("white"))
+                index = self._text(text, 0, 0, 11, True, QColor("white"))
                 index.setToolTip(tr("elements {list} of {name}").format(list=", ".join(map(str, elements)),
                                                                         name=band.name))
                 index.setParentItem(item)
@@ -237,13 +262,23 @@ class StorageMapView(SceneView):
                 index.setPos(rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2)
                 index.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent, False)
         if band.cells and not visible:
-            self._text(tr("(its cells lie beyond those shown)"), x0, y + 3 * s, 9, False, MUTED)
-        return y + band_h
+            self._text(tr("(its cells lie beyond those shown)"), x0, y + 3 * s, 12, False, MUTED)
+        return y + max(band_h, name.boundingRect().height() + self._px(12))
 
-    def _width(self, text: str, size: float, bold: bool) -> float:
-        item = QGraphicsSimpleTextItem(text)
-        item.setFont(self._font(size, bold))
-        return item.boundingRect().width()
+    def band_items(self) -> list[QGraphicsRectItem]:
+        """The band rectangles drawn (for tests)."""
+        return [i for i in self.scene().items() if isinstance(i, QGraphicsRectItem) and i.data(_NAME_KEY)]
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if not self.strips and event.size().width() != event.oldSize().width():
+            self._draw()    # the empty map's hint wraps to the new width
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
+            self.enterPressed.emit()
+            return
+        super().keyPressEvent(event)
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt's name
         for item in self.items(event.position().toPoint()):
@@ -253,19 +288,6 @@ class StorageMapView(SceneView):
                 break
         super().mousePressEvent(event)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(event)
-        self._fit()
 
-    def _fit(self) -> None:
-        # Grow up to 160 % for the back of the room; never shrink below 70 %.
-        rect = self.scene().sceneRect()
-        if rect.width() <= 0:
-            return
-        self.resetTransform()
-        available = self.viewport().width() - 4
-        width_fit = available / rect.width()
-        height_fit = (self.viewport().height() - 4) / max(rect.height(), 1.0)
-        # Fit the width and, shrinking a little (to 85 %), the height; beyond that, scroll.
-        factor = max(0.7, min(1.6, width_fit, max(height_fit, 0.85)))
-        self.scale(factor, factor)
+def _text_width(text: str, font: QFont) -> float:
+    return QFontMetricsF(font).horizontalAdvance(text)

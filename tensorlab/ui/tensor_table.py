@@ -1,4 +1,9 @@
-"""The tensors table: one row per tensor, Qt model/view over a snapshot."""
+"""The tensors table: one row per tensor, Qt model/view over a snapshot.
+
+All ten columns always show: headers are compact (the full name and its meaning in
+the tooltip), and when the panel is too narrow for every value the widest columns
+give up room first and elide (the full text is in the cell's tooltip).
+"""
 
 from __future__ import annotations
 
@@ -19,11 +24,17 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 from tensorlab.core.snapshot import Snapshot, TensorInfo, to_plain
 from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import CHANGED, tensor_color
+from tensorlab.ui.panel_guard import contained
+from tensorlab.ui.text_zoom import base_px, pixel_font
 
 __all__ = ["COLUMNS", "TensorTableModel", "TensorTable"]
 
 COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn", "version",
            "storage", "grad")
+
+# Compact headers: what each column shows in its header (the tooltip names it in full).
+HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_fn", "version": "ver-\nsion",
+           "storage": "stor-\nage", "device": "dev-\nice"}
 
 _ROOT = QModelIndex()
 
@@ -59,6 +70,7 @@ class TensorTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.snapshot = Snapshot()
         self.changed: set[tuple[str, str]] = set()
+        self.font = QFont()
 
     def set_snapshot(self, snapshot: Snapshot, previous: Snapshot) -> None:
         """Show ``snapshot``; cells that differ from ``previous`` are highlighted."""
@@ -87,15 +99,14 @@ class TensorTableModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return cell_text(info, column)
         if role == Qt.ItemDataRole.ToolTipRole:
-            if column == "grad" and info.grad is not None:
-                return str(to_plain(info.grad))
-            return tr(_TIPS[column]) if column in _TIPS else None
+            text = str(to_plain(info.grad)) if column == "grad" and info.grad is not None else cell_text(info, column)
+            return f"{column}: {text}" + (f"\n{tr(_TIPS[column])}" if column in _TIPS else "")
         if role == Qt.ItemDataRole.ForegroundRole and column == "name":
             return QBrush(tensor_color(index.row()))
         if role == Qt.ItemDataRole.BackgroundRole and (info.name, column) in self.changed:
             return QBrush(CHANGED)
         if role == Qt.ItemDataRole.FontRole and column == "name":
-            font = QFont()
+            font = QFont(self.font)
             font.setBold(True)
             return font
         return None
@@ -103,10 +114,13 @@ class TensorTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal:
+            column = COLUMNS[section]
             if role == Qt.ItemDataRole.DisplayRole:
-                return COLUMNS[section]
+                return HEADERS.get(column, column)
+            if role == Qt.ItemDataRole.AccessibleTextRole:
+                return column
             if role == Qt.ItemDataRole.ToolTipRole:
-                return tr(_TIPS[COLUMNS[section]]) if COLUMNS[section] in _TIPS else None
+                return column + (f": {tr(_TIPS[column])}" if column in _TIPS else "")
         return None
 
     def row_of(self, name: str) -> int:
@@ -115,7 +129,7 @@ class TensorTableModel(QAbstractTableModel):
 
 
 class TensorTable(QTableView):
-    """The table view; emits the name of the selected tensor."""
+    """The table view; emits the name of the tensor the user selects."""
 
     selectedTensorChanged = Signal(object)   # str | None
 
@@ -129,53 +143,129 @@ class TensorTable(QTableView):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.verticalHeader().setVisible(False)
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.horizontalHeader().setStretchLastSection(True)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.horizontalHeader().setMinimumSectionSize(16)
+        self.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.selectionModel().selectionChanged.connect(self._emit_selection)
         self._selected: str | None = None
+        self._quiet = False
+        self.scale, self.compact, self._refitting = 1.0, False, False
+        self.set_text_scale(1.0)
+
+    @contained
+    def set_text_scale(self, scale: float) -> None:
+        """Text at ``scale``; rows follow the font."""
+        self.scale = scale
+        self._set_font(compact=False)
+
+    def _set_font(self, compact: bool) -> None:
+        # A narrow panel (a 1024 px window) writes one pixel smaller: all ten columns then fit.
+        self.compact = compact
+        self.setFont(pixel_font(base_px() - (1 if compact else 0), self.scale))
+        self.table_model.font = self.font()
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.fit_columns()
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
-            # Presentation mode: rows follow the larger font.
             self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Every column in view: each as wide as its content where they all fit.
+
+        When they do not, `grad` gives up room first (its values are drawn in the
+        Values panel), then the widest columns are cut to a common width and elide.
+        """
+        header = self.horizontalHeader()
+        metrics = header.fontMetrics()
+        titles = [max(metrics.horizontalAdvance(line) for line in HEADERS.get(c, c).split("\n")) + 6
+                  for c in COLUMNS]
+        wanted = [max(self.sizeHintForColumn(c), titles[c]) for c in range(len(COLUMNS))]
+        available = self.viewport().width()
+        if available <= 0:
+            return
+        need = sum(wanted)
+        switch = (not self.compact and need > available) or (self.compact and need / 0.92 < 0.95 * available)
+        if switch and not self._refitting:
+            self._refitting = True
+            try:
+                self._set_font(not self.compact)
+            finally:
+                self._refitting = False
+            return
+        widths = list(wanted)
+        grad = COLUMNS.index("grad")
+        excess = sum(widths) - available
+        if excess > 0:
+            floor = min(wanted[grad], self.fontMetrics().horizontalAdvance("None") + 8)
+            widths[grad] = max(floor, wanted[grad] - excess)
+        if sum(widths) > available:
+            # Water-filling: a common cap that the widest columns are cut down to.
+            low, high = 16.0, float(max(widths))
+            for _ in range(30):
+                cap = (low + high) / 2
+                if sum(min(w, cap) for w in widths) > available:
+                    high = cap
+                else:
+                    low = cap
+            widths = [int(min(w, low)) for w in widths]
+        else:
+            widths[-1] += available - sum(widths)
+        for column, width in enumerate(widths):
+            header.resizeSection(column, width)
+
+    def column_fits(self, column: int) -> bool:
+        """True when every value of ``column`` is shown whole (for tests)."""
+        return self.columnWidth(column) >= self.sizeHintForColumn(column)
 
     @property
     def selected(self) -> str | None:
         """The name of the selected tensor."""
         return self._selected
 
-    def set_snapshot(self, snapshot: Snapshot, previous: Snapshot) -> None:
-        """Show ``snapshot``, keeping the selection by name (or selecting the newest tensor)."""
-        keep = self._selected
+    @contained
+    def set_snapshot(self, snapshot: Snapshot, previous: Snapshot, select: str | None = None) -> None:
+        """Show ``snapshot`` with ``select`` selected (without signalling: the window asked for it)."""
         self.table_model.set_snapshot(snapshot, previous)
-        names = [t.name for t in snapshot.tensors]
-        if keep not in names:
-            new = [n for n in names if previous.tensor(n) is None]
-            keep = new[-1] if new else (names[-1] if names else None)
-        self.select_name(keep)
+        self._quiet = True
+        try:
+            self.select_name(select, signal=False)
+        finally:
+            self._quiet = False
+        self.fit_columns()
 
-    def select_name(self, name: str | None) -> None:
+    def select_name(self, name: str | None, signal: bool = True) -> None:
         """Select the row of ``name`` (None clears the selection)."""
         row = -1 if name is None else self.table_model.row_of(name)
         if row < 0:
             self.clearSelection()
-            self._set_selected(None)
+            self._set_selected(None, signal)
             return
         self.selectionModel().select(
             self.table_model.index(row, 0),
             QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
         )
-        self._set_selected(name)
+        self.scrollTo(self.table_model.index(row, 0))
+        self._set_selected(name, signal)
 
     def _emit_selection(self, *_: object) -> None:
+        if self._quiet:
+            return
         rows = self.selectionModel().selectedRows()
         name = self.table_model.snapshot.tensors[rows[0].row()].name if rows else None
         self._set_selected(name)
 
-    def _set_selected(self, name: str | None) -> None:
+    def _set_selected(self, name: str | None, signal: bool = True) -> None:
         if name != self._selected:
             self._selected = name
-            self.selectedTensorChanged.emit(name)
+            if signal:
+                self.selectedTensorChanged.emit(name)

@@ -1,7 +1,8 @@
 """The selected tensor's values and gradient, drawn with pyqtgraph.
 
 1-D tensors are bars, 2-D tensors an image; small tensors carry their numbers, so
-they can be read from the back of a classroom.
+they can be read from the back of a classroom. Numbers are written only where they
+fit (a bar or a cell wide enough for them); every text is at least 11 px.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
+from PySide6.QtGui import QFontMetricsF  # noqa: E402
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
 
 from tensorlab.core.snapshot import TensorInfo  # noqa: E402
 from tensorlab.ui.i18n import Texts, tr  # noqa: E402
 from tensorlab.ui.palette import format_value, tensor_color  # noqa: E402
+from tensorlab.ui.panel_guard import contained  # noqa: E402
+from tensorlab.ui.text_zoom import base_px, mono_font, pixel_font  # noqa: E402
 
 __all__ = ["ValuesView"]
 
@@ -71,16 +75,72 @@ class _Plot(QWidget):
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.message)
         self.labels: list[str] = []
+        self.label_items: list[pg.TextItem] = []
+        self.scale = 1.0
+        self.columns = 1          # bars (or image columns) the labels must share the width with
+        self.ticks: list[tuple[int, str]] | None = None
+        self.bars: tuple[float, float] | None = None   # (lowest, highest) bar, when bars are drawn
+        self.plot.getViewBox().sigResized.connect(self.place_labels)
+        self.set_text_scale(1.0)
+
+    def set_text_scale(self, scale: float) -> None:
+        """Axis and value text at ``scale`` (never below 11 px)."""
+        self.scale = scale
+        tick = pixel_font(11, scale)
+        for side in ("left", "bottom"):
+            axis = self.plot.getAxis(side)
+            axis.setTickFont(tick)
+            axis.setStyle(tickTextOffset=4)
+        for item in self.label_items:
+            item.setFont(mono_font(12, scale))
+        self.place_labels()
+
+    def place_labels(self, *_: object) -> None:
+        """Show the numbers (and one tick per bar) only when each fits the bar or cell it belongs to."""
+        width = self.plot.getViewBox().width()
+        room = width / max(self.columns, 1)
+        if self.bars is not None and not self.label_items:
+            bottom, top = self.bars
+            self.plot.setYRange(bottom, top, padding=0.08)
+        if self.ticks is not None:
+            tick_width = QFontMetricsF(pixel_font(11, self.scale)).horizontalAdvance(self.ticks[-1][1]) + 6
+            self.plot.getAxis("bottom").setTicks([self.ticks] if tick_width <= room else None)
+        if not self.label_items or not self.labels:
+            return
+        metrics = QFontMetricsF(mono_font(12, self.scale))
+        widest = max(metrics.horizontalAdvance(text) for text in self.labels)
+        height = self.plot.getViewBox().height()
+        fits = widest + 4 <= room and (self.bars is None or height >= 3 * metrics.height())
+        for item in self.label_items:
+            item.setVisible(fits)
+        if self.bars is not None:
+            # A plot too short for a readable axis drops it (the bars carry their numbers).
+            self.plot.showAxis("left", height >= 90)
+            # Room above (and below) the bars for their numbers, in data units of this plot's height.
+            bottom, top = self.bars
+            label = (metrics.height() + 4) / max(height - 2 * metrics.height(), 1.0) * max(top - bottom, 1e-12) \
+                if fits else 0.0
+            pad = max(top - bottom, 1e-12) * 0.08
+            self.plot.setYRange(bottom - (label if bottom < 0 else 0) - (pad if bottom < 0 else 0),
+                                top + (label if top > 0 or bottom == 0 else 0) + pad, padding=0)
 
     def show_array(self, title: str, values: object, shape: tuple[int, ...], color: object,
                    complex_: bool = False) -> None:
         self.title.setText(title)
         self.plot.clear()
         self.labels = []
+        self.label_items = []
+        self.ticks = None
+        self.bars = None
         self.message.clear()
         if values is None:
             self.plot.hide()
             self.message.setText(tr("Values are not shown for tensors over 10,000 elements."))
+            return
+        if 0 in shape:
+            self.plot.hide()
+            self.message.setText(tr("Empty: shape {shape} has no elements, so there is nothing to draw.")
+                                 .format(shape=list(shape)))
             return
         self.plot.show()
         array, flat_values = _numeric(values, complex_)
@@ -97,6 +157,15 @@ class _Plot(QWidget):
             self._bars(array, flat_values, color)
         else:
             self._image(array, flat_values)
+        self.place_labels()
+
+    def _label(self, text: str, color: str, anchor: tuple[float, float], x: float, y: float) -> None:
+        label = pg.TextItem(text, color=color, anchor=anchor)
+        label.setFont(mono_font(12, self.scale))
+        label.setPos(x, y)
+        self.plot.addItem(label)
+        self.labels.append(text)
+        self.label_items.append(label)
 
     def _bars(self, array: np.ndarray, values: object, color: object) -> None:
         self.plot.showAxis("left")
@@ -106,22 +175,22 @@ class _Plot(QWidget):
         x = np.arange(len(array))
         heights = np.nan_to_num(array, nan=0.0, posinf=0.0, neginf=0.0)
         self.plot.addItem(pg.BarGraphItem(x=x, height=heights, width=0.7, brush=color))
-        self.plot.getAxis("bottom").setTicks([[(int(i), str(i)) for i in x]] if len(x) <= 32 else None)
+        self.ticks = [(int(i), str(i)) for i in x] if len(x) <= MAX_LABELS else None
+        self.columns = len(array)
         if len(array) <= MAX_LABELS:
             for i, v in enumerate(values):  # type: ignore[arg-type]
-                text = format_value(v)
-                self.labels.append(text)
-                label = pg.TextItem(text, color="k", anchor=(0.5, 1.0 if heights[i] >= 0 else 0.0))
-                label.setPos(float(i), float(heights[i]))
-                self.plot.addItem(label)
+                anchor = (0.5, 1.0 if heights[i] >= 0 else 0.0)
+                self._label(format_value(v), "k", anchor, float(i), float(heights[i]))
         top = max(float(np.max(heights, initial=0.0)), 0.0)
         bottom = min(float(np.min(heights, initial=0.0)), 0.0)
-        pad = (top - bottom) * 0.35 or 1.0
-        self.plot.setYRange(bottom - (pad if bottom < 0 else 0), top + pad)
+        if top == bottom:
+            top = 1.0
+        self.bars = (bottom, top)     # the y range is set with room for the numbers in place_labels
         self.plot.setXRange(-0.6, len(array) - 0.4)
 
     def _image(self, array: np.ndarray, values: object) -> None:
         rows, cols = array.shape
+        self.columns = cols
         self.plot.hideAxis("left")
         self.plot.hideAxis("bottom")
         image = pg.ImageItem(np.nan_to_num(array.T, nan=0.0, posinf=0.0, neginf=0.0))
@@ -134,12 +203,9 @@ class _Plot(QWidget):
             middle = float((finite.max() + finite.min()) / 2) if finite.size else 0.0
             for r in range(rows):
                 for c in range(cols):
-                    text = format_value(values[r][c])  # type: ignore[index]
-                    self.labels.append(text)
                     dark = np.isfinite(array[r, c]) and array[r, c] < middle
-                    label = pg.TextItem(text, color="w" if dark else "k", anchor=(0.5, 0.5))
-                    label.setPos(c + 0.5, r + 0.5)
-                    self.plot.addItem(label)
+                    self._label(format_value(values[r][c]), "w" if dark else "k", (0.5, 0.5),  # type: ignore[index]
+                                c + 0.5, r + 0.5)
 
 
 class ValuesView(QWidget):
@@ -169,6 +235,14 @@ class ValuesView(QWidget):
         self.info: TensorInfo | None = None
         self._color_index = 0
 
+    @contained
+    def set_text_scale(self, scale: float) -> None:
+        """Every text of the panel at ``scale``."""
+        self.setFont(pixel_font(base_px(), scale))
+        self.values_plot.set_text_scale(scale)
+        self.grad_plot.set_text_scale(scale)
+
+    @contained
     def show_tensor(self, info: TensorInfo | None, color_index: int = 0) -> None:
         """Show ``info``'s values and grad (None: nothing selected)."""
         self.info = info
@@ -194,7 +268,8 @@ class ValuesView(QWidget):
             self.grad_plot.show()
             self.grad_plot.plot.clear()
             self.grad_plot.plot.hide()
-            self.grad_plot.labels = []
+            self.grad_plot.labels, self.grad_plot.label_items, self.grad_plot.ticks = [], [], None
+            self.grad_plot.bars = None
             self.grad_plot.title.setText(f"{info.name}.grad")
             why = tr("None: backward() has not written a gradient yet" if info.is_leaf and info.requires_grad
                      else "None: only leaves that require grad (or tensors after retain_grad()) keep .grad"

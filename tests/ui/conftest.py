@@ -8,6 +8,16 @@ from PySide6.QtCore import QSettings
 from tensorlab.app import build_window
 
 
+@pytest.fixture(autouse=True)
+def user_folders(tmp_path, monkeypatch):
+    """Every test has its own user data, state and config folders (QStandardPaths reads these)."""
+    for name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        folder = tmp_path / name.lower()
+        folder.mkdir()
+        monkeypatch.setenv(name, str(folder))
+    return tmp_path
+
+
 @pytest.fixture
 def settings(tmp_path):
     settings = QSettings(str(tmp_path / "tensorlab.ini"), QSettings.Format.IniFormat)

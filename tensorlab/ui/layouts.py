@@ -1,0 +1,199 @@
+"""Where the docks go: the normal layout and the projector layout, each remembered.
+
+Normal: builders left; tensors, values and graph right; narration, code and output
+below. Projector (for a class): the storage map is the main area, the narration
+(with its question) large on the right, code and output large below; builders,
+table, values and graph are tabs behind the narration, one click away. Whatever the
+user changes in a mode (a dock moved, closed, resized) is saved for that mode;
+View → Reset layout puts the mode's default back. Docks this module does not know
+(added later) join the tabs of the right area.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QTabBar
+
+__all__ = ["LayoutModes", "NORMAL", "PROJECTOR"]
+
+LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+                       Qt.DockWidgetArea.BottomDockWidgetArea)
+
+# Each layout: (area, [dock names side by side or stacked], tabbed?) groups; sizes as fractions.
+NORMAL = {
+    "left": ["buildDock"],
+    "right": ["tensorsDock"],
+    "right_tabs": ["valuesDock", "graphDock"],
+    "bottom": ["narrationDock", "codeDock", "outputDock"],
+    "sizes": {"left": 0.2, "right": 0.36, "bottom": 0.3, "right_top": 0.26},
+}
+PROJECTOR = {
+    "left": [],
+    "right": [],
+    "right_tabs": ["narrationDock", "tensorsDock", "valuesDock", "graphDock", "buildDock"],
+    "bottom": ["codeDock", "outputDock"],
+    "sizes": {"right": 0.33, "bottom": 0.3},
+}
+_VERSION = 3   # bump when the layouts change, so old saved states are not applied to new docks
+
+
+class LayoutModes:
+    """Switches a window between its normal and projector layouts, remembering each."""
+
+    def __init__(self, window: Any, settings: QSettings) -> None:
+        self.window = window
+        self.settings = settings
+        self.projector = False
+
+    @property
+    def mode(self) -> str:
+        """"projector" or "normal"."""
+        return "projector" if self.projector else "normal"
+
+    def key(self, mode: str | None = None) -> str:
+        return f"layout/{mode or self.mode}-v{_VERSION}"
+
+    def _docks(self) -> dict[str, QDockWidget]:
+        return {dock.objectName(): dock for dock in self.window.docks}
+
+    def remember(self) -> None:
+        """Save the current mode's dock arrangement."""
+        self.settings.setValue(self.key(), self.window.saveState(_VERSION))
+
+    def switch(self, projector: bool) -> None:
+        """Save this mode's arrangement, then show the other mode's (saved, or its default)."""
+        if projector == self.projector:
+            return
+        self.remember()
+        self.projector = projector
+        self.restore()
+
+    def _corners(self) -> None:
+        # Projector: the right column (narration and its question) takes the whole height;
+        # code and output sit under the map only.
+        right_corner = RIGHT if self.projector else BOTTOM
+        self.window.setCorner(Qt.Corner.BottomRightCorner, right_corner)
+        self.window.setCorner(Qt.Corner.BottomLeftCorner, BOTTOM)
+
+    def restore(self) -> None:
+        """The saved arrangement of the current mode, or its default."""
+        self._corners()
+        saved = self.settings.value(self.key())
+        if not (isinstance(saved, QByteArray) and self.window.restoreState(saved, _VERSION)):
+            self.apply_default()
+        QTimer.singleShot(0, self.unelide_tabs)
+
+    def reset(self) -> None:
+        """View → Reset layout: this mode's default, and forget what was saved for it."""
+        self.settings.remove(self.key())
+        self.apply_default()
+
+    def apply_default(self) -> None:
+        """Place every dock where the current mode's layout says."""
+        layout = PROJECTOR if self.projector else NORMAL
+        self._corners()
+        window, docks = self.window, self._docks()
+        known = {name for group in ("left", "right", "right_tabs", "bottom") for name in layout[group]}
+        for dock in docks.values():
+            window.removeDockWidget(dock)
+        placed: dict[str, list[QDockWidget]] = {}
+        for group, area, orientation in (("left", LEFT, Qt.Orientation.Vertical),
+                                         ("right", RIGHT, Qt.Orientation.Vertical),
+                                         ("bottom", BOTTOM, Qt.Orientation.Horizontal)):
+            row = [docks[n] for n in layout[group] if n in docks]
+            for i, dock in enumerate(row):
+                if i == 0:
+                    window.addDockWidget(area, dock)
+                else:
+                    window.splitDockWidget(row[i - 1], dock, orientation)
+            placed[group] = row
+        tabs = [docks[n] for n in layout["right_tabs"] if n in docks]
+        on_demand = [dock for name, dock in docks.items() if name not in known and dock.property("onDemand")]
+        tabs += [dock for name, dock in docks.items() if name not in known and not dock.property("onDemand")]
+        for dock in on_demand:  # tools shown only when chosen in View (Measure, Copy matrix)
+            window.addDockWidget(RIGHT, dock)
+        first: QDockWidget | None = None
+        for dock in tabs:
+            if first is None:
+                if placed["right"]:
+                    window.splitDockWidget(placed["right"][-1], dock, Qt.Orientation.Vertical)
+                else:
+                    window.addDockWidget(RIGHT, dock)
+                first = dock
+            else:
+                window.tabifyDockWidget(first, dock)
+        for dock in docks.values():
+            dock.setVisible(dock not in on_demand)
+        if first is not None:
+            first.raise_()
+        self.apply_sizes()
+        QTimer.singleShot(0, self.unelide_tabs)
+
+    def unelide_tabs(self) -> None:
+        """Dock tabs show their whole titles (with scroll arrows when they do not fit), never "N…"."""
+        for bar in self.window.findChildren(QTabBar):
+            bar.setElideMode(Qt.TextElideMode.ElideNone)
+            bar.setUsesScrollButtons(True)
+
+    def apply_sizes(self) -> None:
+        """Dock sizes in proportion to the window (call again once the window has its real size)."""
+        layout = PROJECTOR if self.projector else NORMAL
+        sizes, docks, window = layout["sizes"], self._docks(), self.window
+        width, height = max(window.width(), 800), max(window.height(), 500)
+        if not self.projector and width < 1200:
+            # A narrow window: the tensors table needs the room more than the map does.
+            sizes = dict(sizes, left=0.18, right=0.41)
+
+        def first(*groups: str) -> QDockWidget | None:
+            return next((docks[n] for g in groups for n in layout[g] if n in docks), None)
+
+        horizontal = [(first("left"), sizes.get("left")), (first("right", "right_tabs"), sizes.get("right"))]
+        horizontal = [(d, f) for d, f in horizontal if d is not None and f]
+        if horizontal:
+            window.resizeDocks([d for d, _ in horizontal], [int(width * f) for _, f in horizontal],
+                               Qt.Orientation.Horizontal)
+        bottom = first("bottom")
+        if bottom is not None:
+            window.resizeDocks([bottom], [int(height * sizes["bottom"])], Qt.Orientation.Vertical)
+        top = first("right")
+        if top is not None and "right_top" in sizes:
+            window.resizeDocks([top], [int(height * sizes["right_top"])], Qt.Orientation.Vertical)
+        # The bottom row: narration (or code) a little wider than the rest.
+        row = [docks[n] for n in layout["bottom"] if n in docks]
+        if len(row) > 1:
+            shares = [1.2] + [1.0] * (len(row) - 1)
+            # The bottom area spans the window's whole width.
+            window.resizeDocks(row, [int(width * s / sum(shares)) for s in shares], Qt.Orientation.Horizontal)
+
+    def fit_narration(self, narration: Any, attempt: int = 0) -> None:
+        """Grow the narration's dock until its question, choices and feedback show without scrolling.
+
+        A bottom dock grows taller (up to half the window), a side dock wider; what still
+        does not fit (a 1024x768 window) scrolls to the question.
+        """
+        window, dock = self.window, narration.parentWidget()
+        if not isinstance(dock, QDockWidget) or dock.isFloating() or not dock.isVisible():
+            return
+        needed, shown = narration.needed_height(), narration.height()
+        area = window.dockWidgetArea(dock)
+        before = dock.size()
+        if needed > shown and area == BOTTOM:
+            # A little slack: borders and fonts of restyled choices settle a moment later.
+            taller = min(dock.height() + needed - shown + 12, int(window.height() * 0.5))
+            window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
+        elif needed > shown and area in (LEFT, RIGHT):
+            wider = int(dock.width() * min(1.6, needed / max(shown, 1) * 1.15))
+            window.resizeDocks([dock], [min(wider, int(window.width() * 0.42))], Qt.Orientation.Horizontal)
+        if needed > shown and attempt < 3:
+            # Check again once the docks have their new sizes (text rewraps at a new width).
+            QTimer.singleShot(0, lambda: self._refit(narration, attempt + 1, before))
+            return
+        QTimer.singleShot(0, narration.ensure_question_visible)
+
+    def _refit(self, narration: Any, attempt: int, before: Any) -> None:
+        if narration.parentWidget().size() == before:
+            narration.ensure_question_visible()   # the dock cannot grow further: scroll to the question
+        else:
+            self.fit_narration(narration, attempt)

@@ -1,0 +1,106 @@
+"""Text sizes: one zoom for every panel (Ctrl+= / Ctrl+- / Ctrl+0), larger in projector mode.
+
+Sizes are pixel sizes, so what a test measures is what the screen shows: no text is
+ever drawn below :data:`MIN_PX` (a scene is never shrunk below 1:1 to fit either).
+A panel's text scale is the zoom times its projector factor; panels implement
+``set_text_scale(scale)`` and take their sizes from :func:`px`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtGui import QFont, QFontInfo
+from PySide6.QtWidgets import QApplication, QWidget
+
+__all__ = ["MIN_PX", "BASE_PX", "ZOOM_STEPS", "PROJECTOR_SCALES", "px", "pixel_font", "mono_font",
+           "panel_scale", "TextZoom"]
+
+MIN_PX = 11             # nothing is drawn smaller, at any zoom
+BASE_PX = 12            # the body text of the panels at zoom 1 (at least the system's own size)
+ZOOM_STEPS = (0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4, 3.0)
+
+# Projector mode: each panel's text grows by its factor (the map and the code most).
+PROJECTOR_SCALES = {"storageMap": 1.6, "codeView": 2.0, "narration": 1.6, "outputView": 1.4}
+PROJECTOR_DEFAULT = 1.25
+
+
+def base_px() -> int:
+    """The body text size: :data:`BASE_PX`, or the system's font where it is larger."""
+    app = QApplication.instance()
+    system = QFontInfo(app.font()).pixelSize() if isinstance(app, QApplication) else BASE_PX
+    return max(BASE_PX, system)
+
+
+def px(size: float, scale: float = 1.0) -> int:
+    """``size`` pixels at ``scale``, never below :data:`MIN_PX`."""
+    return max(MIN_PX, round(size * scale))
+
+
+def pixel_font(size: float, scale: float = 1.0, bold: bool = False, base: QFont | None = None) -> QFont:
+    """The application's font (or ``base``) at ``size`` × ``scale`` pixels."""
+    font = QFont(base if base is not None else QApplication.font())
+    font.setPixelSize(px(size, scale))
+    font.setBold(bold)
+    return font
+
+
+def mono_font(size: float, scale: float = 1.0, bold: bool = False) -> QFont:
+    """A monospace font for code and numbers."""
+    font = QFont("DejaVu Sans Mono")
+    font.setStyleHint(QFont.StyleHint.Monospace)
+    font.setPixelSize(px(size, scale))
+    font.setBold(bold)
+    return font
+
+
+def panel_scale(name: str, zoom: float, projector: bool) -> float:
+    """The text scale of the panel named ``name``."""
+    return zoom * (PROJECTOR_SCALES.get(name, PROJECTOR_DEFAULT) if projector else 1.0)
+
+
+def apply_scale(widget: QWidget, scale: float) -> None:
+    """Give ``widget`` its text scale: its own ``set_text_scale``, or a plain font size."""
+    setter: Callable[[float], object] | None = getattr(widget, "set_text_scale", None)
+    if setter is not None:
+        setter(scale)
+    else:
+        widget.setFont(pixel_font(base_px(), scale))
+    # A widget with a style sheet keeps the font it had when it was polished: set it again.
+    for child in widget.findChildren(QWidget):
+        if child.styleSheet():
+            child.setFont(child.parentWidget().font())
+
+
+class TextZoom(QObject):
+    """The zoom level shared by every panel, remembered in the settings."""
+
+    changed = Signal(float)
+
+    def __init__(self, settings: QSettings, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        try:
+            saved = float(str(settings.value("view/zoom", 1.0)))
+        except ValueError:
+            saved = 1.0
+        self.factor = min(ZOOM_STEPS, key=lambda z: abs(z - saved))
+
+    def _set(self, factor: float) -> None:
+        if factor != self.factor:
+            self.factor = factor
+            self.settings.setValue("view/zoom", factor)
+            self.changed.emit(factor)
+
+    def zoom_in(self) -> None:
+        """One step larger."""
+        self._set(next((z for z in ZOOM_STEPS if z > self.factor), ZOOM_STEPS[-1]))
+
+    def zoom_out(self) -> None:
+        """One step smaller (text stays at least 11 px)."""
+        self._set(next((z for z in reversed(ZOOM_STEPS) if z < self.factor), ZOOM_STEPS[0]))
+
+    def reset(self) -> None:
+        """Back to the normal size."""
+        self._set(1.0)

@@ -1,0 +1,104 @@
+"""Helpers for the UI tests: open lessons, step, and measure what is on screen."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFontInfo
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractScrollArea,
+    QComboBox,
+    QGraphicsItem,
+    QGraphicsSimpleTextItem,
+    QGraphicsTextItem,
+    QGraphicsView,
+    QLabel,
+    QLineEdit,
+    QTabBar,
+    QTextEdit,
+    QWidget,
+)
+
+from tests.ui.conftest import idle
+
+TEXT_WIDGETS = (QLabel, QAbstractButton, QLineEdit, QComboBox, QAbstractItemView, QTextEdit, QTabBar)
+
+
+def open_lesson(window, qtbot, lesson_id: str) -> None:
+    """Choose a lesson (or "scratchpad") in the picker, as a user does."""
+    picker = window.lesson_picker
+    picker.setCurrentIndex(picker.findData(lesson_id))
+    picker.activated.emit(picker.currentIndex())
+    idle(qtbot, window)
+
+
+def go(window, qtbot, position: int) -> None:
+    """Go to ``position`` and wait for the worker."""
+    window.controller.go_to(position)
+    idle(qtbot, window)
+
+
+def run_line(window, qtbot, code: str) -> None:
+    """Type ``code`` in the code line and run it."""
+    window.builders.code_line.edit.setText(code)
+    window.builders.code_line.request()
+    idle(qtbot, window)
+
+
+def shown(widget: QWidget) -> bool:
+    """Visible on screen: shown, with a size, inside a visible window."""
+    return widget.isVisible() and widget.width() > 0 and widget.height() > 0
+
+
+def _ignores_transform(item: QGraphicsItem) -> bool:
+    while item is not None:
+        if item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations:
+            return True
+        item = item.parentItem()
+    return False
+
+
+def text_sizes(window) -> list[tuple[float, str]]:
+    """Every text on screen as (pixel size as shown, what it is): font size × the view's transform."""
+    sizes = []
+    for widget in window.findChildren(QWidget):
+        if not shown(widget):
+            continue
+        if isinstance(widget, TEXT_WIDGETS):
+            sizes.append((QFontInfo(widget.font()).pixelSize(), f"{type(widget).__name__} {widget.objectName()}"))
+        if isinstance(widget, QGraphicsView) and widget.scene() is not None:
+            view_scale = widget.transform().m22()
+            for item in widget.scene().items():
+                if not item.isVisible():
+                    continue
+                if isinstance(item, (QGraphicsSimpleTextItem, QGraphicsTextItem)):
+                    scale = 1.0 if _ignores_transform(item) else view_scale * item.sceneTransform().m22()
+                    text = item.text() if isinstance(item, QGraphicsSimpleTextItem) else item.toPlainText()
+                    sizes.append((QFontInfo(item.font()).pixelSize() * scale, f"{widget.objectName()}: {text!r}"))
+                if isinstance(item, pg.AxisItem) and item.isVisible():
+                    font = item.style.get("tickFont") or item.font()
+                    sizes.append((QFontInfo(font).pixelSize(), f"{widget.objectName()} axis"))
+    return sizes
+
+
+def smallest_text(window) -> tuple[float, str]:
+    """The smallest text on screen."""
+    return min(text_sizes(window))
+
+
+def inside(inner: QRect, outer: QRect) -> bool:
+    """``inner`` lies within ``outer`` (both in one coordinate system)."""
+    return outer.contains(inner.topLeft()) and outer.contains(inner.bottomRight())
+
+
+def in_viewport(widget: QWidget, area: QAbstractScrollArea) -> bool:
+    """``widget`` is wholly inside the visible part of scroll area ``area``."""
+    top_left = widget.mapTo(area.viewport(), widget.rect().topLeft())
+    return inside(QRect(top_left, widget.size()), area.viewport().rect().adjusted(0, 0, 1, 1))
+
+
+def key(qtbot, widget: QWidget, name: str) -> None:
+    """Press a key by name ("Right", "Delete", ...) on ``widget``."""
+    qtbot.keyClick(widget, getattr(Qt.Key, f"Key_{name}"))

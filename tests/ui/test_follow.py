@@ -1,0 +1,87 @@
+"""Panels follow the step (issue 6, item 2): map, code, table and values; stable storage labels."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tensorlab.core.lessons import builtin_lessons
+from tests.ui.conftest import idle
+from tests.ui.support import go, open_lesson, run_line
+
+
+def _visible_scene_rect(view):
+    return view.mapToScene(view.viewport().rect()).boundingRect()
+
+
+def test_the_map_scrolls_to_a_strip_the_step_changed_below_the_fold(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    run_line(window, qtbot, "x = torch.ones(3, requires_grad=True)")
+    run_line(window, qtbot, "w = x.sigmoid()")
+    for name in ("p", "q", "r", "s", "t"):
+        run_line(window, qtbot, f"{name} = torch.zeros(4)")
+    run_line(window, qtbot, "a = w.detach()")
+    view = window.storage_map
+    view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())   # look at the bottom
+    run_line(window, qtbot, "a[0] = 5")
+    storage = window.controller.state.snapshot.tensor("a").storage
+    rect = view.strip_rects[storage]
+    assert view.followed == (storage,)
+    assert rect.intersects(_visible_scene_rect(view))
+    assert view.verticalScrollBar().maximum() > 0    # the map was taller than its view: it scrolled
+    # And the strip flashes (an overlay that fades out).
+    assert view._flash is not None
+
+
+def test_the_current_code_line_stays_in_view(window, qtbot):
+    window.resize(1280, 720)
+    open_lesson(window, qtbot, "clone-keeps-the-graph")
+    for position in range(1, 13):
+        qtbot.keyClick(window, Qt.Key.Key_Right)
+        idle(qtbot, window)
+        code = window.code_view
+        assert code.viewport().rect().contains(code.line_rect(position - 1)), position
+
+
+def test_the_table_and_values_follow_the_tensor_the_step_assigned(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    run_line(window, qtbot, "x = torch.ones(3)")
+    run_line(window, qtbot, "y = x * 2")
+    window.table.select_name("x")
+    assert window.values_view.info.name == "x"
+    run_line(window, qtbot, "z = x + 1")
+    assert window.table.selected == "z" and window.values_view.info.name == "z"
+    window.table.select_name("x")
+    run_line(window, qtbot, "y[1] = 7")           # an in-place change: follow the tensor it changed
+    assert window.table.selected == "y" and window.values_view.info.name == "y"
+    go(window, qtbot, 2)                          # stepping back keeps the selection where it can
+    assert window.table.selected == "y"
+
+
+def test_a_storage_keeps_its_label_at_every_step_of_every_lesson_and_the_map_shows_it(window, qtbot):
+    for lesson in builtin_lessons():
+        open_lesson(window, qtbot, lesson.id)
+        labels: dict[int, str] = {}      # tensor object (while it lives) -> storage label
+        for position in range(1, len(lesson.steps) + 1):
+            qtbot.keyClick(window, Qt.Key.Key_Right)
+            idle(qtbot, window)
+            snapshot = window.controller.state.snapshot
+            texts = " ".join(window.storage_map.texts())
+            now = {info.object_id: info.storage for info in snapshot.tensors if info.storage is not None}
+            for obj, label in now.items():
+                assert labels.get(obj, label) == label, (lesson.id, position, label)
+                assert f"{label}  ·" in texts
+            labels = now
+            model = window.table.table_model
+            shown = {model.data(model.index(r, 0)): model.data(model.index(r, 8)) for r in range(model.rowCount())}
+            assert shown == {t.name: t.storage or "-" for t in snapshot.tensors}
+
+
+def test_detach_and_the_version_counter_keeps_s0_for_the_memory_c_still_views(window, qtbot):
+    open_lesson(window, qtbot, "detach-and-the-version-counter")
+    go(window, qtbot, 5)
+    assert "shared by a, c" in " ".join(window.storage_map.texts())
+    s0 = window.controller.state.snapshot.tensor("c").storage
+    go(window, qtbot, 6)              # a new `a`: the old memory (still viewed by c) keeps its label
+    snapshot = window.controller.state.snapshot
+    assert snapshot.tensor("c").storage == s0
+    assert snapshot.tensor("a").storage != s0

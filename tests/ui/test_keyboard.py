@@ -1,0 +1,113 @@
+"""Keyboard flow, pickers and the narration's questions (issue 6, items 3 and 5)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QPushButton
+
+from tests.ui.conftest import idle
+from tests.ui.support import go, open_lesson, run_line
+
+
+def test_after_a_builder_click_the_arrow_keys_step_again(window, qtbot):
+    go(window, qtbot, 1)
+    name = window.builders.create.name
+    name.setFocus()
+    name.clear()
+    qtbot.keyClicks(name, "q")        # typing in a field is typing
+    assert name.text() == "q"
+    qtbot.mouseClick(window.builders.create.button, Qt.MouseButton.LeftButton)
+    idle(qtbot, window)
+    assert QApplication.focusWidget() is window.storage_map
+    position = window.controller.state.position
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Right)
+    idle(qtbot, window)
+    assert window.controller.state.position == position + 1
+
+
+def test_enter_in_a_builder_field_runs_that_builder(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    shape = window.builders.create.shape
+    shape.setFocus()
+    shape.setText("3")
+    qtbot.keyClick(shape, Qt.Key.Key_Return)
+    idle(qtbot, window)
+    assert [s.code for s in window.controller.state.program] == ["x = torch.ones(3, requires_grad=True)"]
+    target = window.builders.copy.target
+    target.setFocus()
+    qtbot.keyClick(target, Qt.Key.Key_Enter)
+    idle(qtbot, window)
+    assert window.controller.state.program[-1].code == "y = x.detach()"
+
+
+def test_backward_targets_the_newest_scalar_and_pickers_the_newest_tensor(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    run_line(window, qtbot, "x = torch.ones(3, requires_grad=True)")
+    run_line(window, qtbot, "s = (x * 2).sum()")
+    compute = window.builders.compute
+    assert compute.backward_target.currentText() == "s"
+    qtbot.mouseClick(compute.backward_button, Qt.MouseButton.LeftButton)
+    idle(qtbot, window)
+    run_line(window, qtbot, "b = (x * 3).sum()")
+    assert compute.backward_target.currentText() == "b"
+    qtbot.mouseClick(compute.backward_button, Qt.MouseButton.LeftButton)
+    idle(qtbot, window)
+    assert window.controller.state.program[-1].code == "b.backward()"
+    assert window.controller.state.snapshot.tensor("x").grad == (5.0, 5.0, 5.0)   # 2 + 3, not 2 + 2
+    run_line(window, qtbot, "v = x.detach()")
+    assert window.builders.copy.source.currentText() == "v"
+    assert window.builders.mutate.target.currentText() == "v"
+    assert compute.a.currentText() == "v"
+    window.builders.copy.source.setCurrentText("x")   # a choice the user made stays on a redraw
+    window.show_state(window.controller.state)
+    assert window.builders.copy.source.currentText() == "x"
+
+
+def test_keys_1_to_4_choose_an_answer(window, qtbot):
+    go(window, qtbot, 1)
+    narration = window.narration
+    assert narration.question.isVisible() and len(narration.choice_buttons) >= 2
+    qtbot.keyClick(window.storage_map, Qt.Key.Key_2)
+    assert narration.feedback.isVisible()
+    assert ("Right" in narration.feedback.text()) == (narration._ask.answer == 1)
+
+
+def test_class_vote_marks_a_choice_and_the_arrow_reveals_and_runs(window, qtbot, settings):
+    go(window, qtbot, 1)
+    window.class_vote_action.trigger()
+    assert settings.value("narration/class_vote") == "true"
+    narration = window.narration
+    qtbot.keyClick(window.storage_map, Qt.Key.Key_1)
+    assert "Marked" in narration.feedback.text()
+    assert narration.choice_buttons[0].look == "marked"
+    assert "Right" not in narration.feedback.text() and "Not quite" not in narration.feedback.text()
+    assert window.controller.state.position == 1
+    qtbot.keyClick(window.storage_map, Qt.Key.Key_Return)      # Enter (or →) reveals, then runs the step
+    idle(qtbot, window)
+    assert window.controller.state.position == 2
+    assert narration.answer.isVisible()
+    answer = narration.answer.text()
+    assert ("Right" in answer) == (window.controller.state.program[1].ask.answer == 0)
+
+
+def test_the_question_choices_and_feedback_fit_without_scrolling_at_1280x720(window, qtbot):
+    """Normal mode at 1280x720; projector mode (text half as large again) at 1920x1080."""
+    from tests.ui.support import in_viewport
+
+    for projector in (False, True):
+        window.set_presentation(projector)
+        window.resize(*((1920, 1080) if projector else (1280, 720)))
+        for lesson in ("inplace-on-a-leaf", "clone-keeps-the-graph", "detach-and-the-version-counter"):
+            open_lesson(window, qtbot, lesson)
+            steps = window.controller.state.program
+            for position, step in enumerate(steps):
+                if step.ask is None:
+                    continue
+                go(window, qtbot, position)
+                window.narration.choose(len(step.ask.choices) - 1)
+                narration = window.narration
+                widgets = [narration.question, narration.feedback, *narration.choice_buttons]
+                # Once the dock has made room (a moment after the choice), nothing needs scrolling.
+                qtbot.waitUntil(lambda n=narration, ws=widgets: n.verticalScrollBar().value() == 0 and all(
+                    in_viewport(w, n) for w in ws), timeout=2000)
+    assert not window.findChildren(QPushButton, "askChoice0")
