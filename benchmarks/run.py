@@ -37,20 +37,23 @@ def _window(settings_dir: Path):
     window = build_window(settings)
     window.resize(1280, 720)
     window.show()
-    window.apply_default_layout()
-    for dock in window.docks:
-        dock.show()
+    window.apply_default_layout()  # every dock of the default layout visible (not the tools shown on demand)
     _settle(window)
     return window
 
 
 def _settle(window) -> None:
-    """Wait until the worker is idle and every queued signal is delivered, then paint."""
-    from PySide6.QtCore import QCoreApplication, QEventLoop
+    """Wait (in an event loop, as the app does) until the worker is idle and the window painted."""
+    from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 
     controller = window.controller
-    while controller.busy:
-        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+    if controller.busy:
+        loop = QEventLoop()
+        controller.busyChanged.connect(loop.quit)
+        QTimer.singleShot(60_000, loop.quit)
+        while controller.busy:
+            loop.exec()
+        controller.busyChanged.disconnect(loop.quit)
     QCoreApplication.processEvents()
     window.repaint()
 

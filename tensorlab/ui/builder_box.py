@@ -49,8 +49,10 @@ def fill_names(combo: QComboBox, names: tuple[str, ...], prefer_last: bool = Fal
     """Replace a combo's names: ``newest`` (a tensor the last step made) first, else the current one."""
     current = combo.currentText()
     combo.blockSignals(True)
-    combo.clear()
-    combo.addItems(list(names))
+    if tuple(combo.itemText(i) for i in range(combo.count())) != tuple(names):
+        # Refilled only when the names changed: a refill relays out (and repaints) the whole panel.
+        combo.clear()
+        combo.addItems(list(names))
     if newest is not None and newest in names:
         combo.setCurrentText(newest)
     elif current in names:
@@ -174,23 +176,24 @@ class BuilderBox(QGroupBox):
         if self.needs_tensors and not self.tensor_names:
             # Nothing to work on yet: a hint, not an error.
             self.show_problem("")
-            self.preview.setText(f"<span style='color:#757575'>{escape(tr('Create a tensor first.'))}</span>")
+            _set_text(self.preview, f"<span style='color:#757575'>{escape(tr('Create a tensor first.'))}</span>")
             self.button.setEnabled(False)
             return
         self.button.setEnabled(self.enabled)
         try:
             code = self.code()
         except BuilderError as exc:
-            self.preview.setText("")
+            _set_text(self.preview, "")
             self.show_problem(str(exc))
             return
         self.show_problem("")
-        self.preview.setText(escape(tr("will run:")) + " <code>" + breakable(code) + "</code>")
+        _set_text(self.preview, escape(tr("will run:")) + " <code>" + breakable(code) + "</code>")
 
     def show_problem(self, message: str) -> None:
         """Show why the statement was refused (empty: hide)."""
-        self.problem.setText(escape(localize_message(message, current_language())))
-        self.problem.setVisible(bool(message))
+        _set_text(self.problem, escape(localize_message(message, current_language())))
+        if self.problem.isVisibleTo(self) != bool(message):
+            self.problem.setVisible(bool(message))
 
     def request(self) -> None:
         """Emit the statement to run, or show why there is none (nothing while the button is disabled)."""
@@ -212,3 +215,9 @@ class BuilderBox(QGroupBox):
         """Enable or disable the button (while a step runs)."""
         self.enabled = enabled
         self.button.setEnabled(enabled and not (self.needs_tensors and not self.tensor_names))
+
+
+def _set_text(label: QLabel, text: str) -> None:
+    """Set ``label``'s text only when it changes (a new text means a new layout and a repaint)."""
+    if label.text() != text:
+        label.setText(text)

@@ -42,7 +42,9 @@ from tensorlab.ui.values_view import ValuesView
 from tensorlab.ui.window_actions import build_actions, build_menus
 from tensorlab.ui.window_settings import SCRATCHPAD
 
-__all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir"]
+__all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir", "BUSY_AFTER_MS"]
+
+BUSY_AFTER_MS = 150   # work still running after this long shows the busy bar and Cancel
 
 Left, Right, Bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -79,6 +81,11 @@ class MainWindow(QMainWindow):
         self.toolbar = build_toolbar(self)
         self.view_menu = build_menus(self)["&View"]
         build_busy_indicator(self)
+        self._busy_shown = False
+        self._busy_timer = QTimer(self)
+        self._busy_timer.setSingleShot(True)
+        self._busy_timer.setInterval(BUSY_AFTER_MS)
+        self._busy_timer.timeout.connect(lambda: self._show_busy(True))
         self.memory_label = MemoryLabel()
         self.statusBar().addPermanentWidget(self.memory_label)
         self.fill_lessons()
@@ -212,7 +219,7 @@ class MainWindow(QMainWindow):
 
     def _update_enabled(self) -> None:
         state = self.controller.state
-        idle = not self.controller.busy
+        idle = not self._busy_shown
         self.step_back_action.setEnabled(idle and state.position > 0)
         self.reset_action.setEnabled(idle and state.position > 0)
         self.step_forward_action.setEnabled(idle and state.position < len(state.program))
@@ -224,6 +231,18 @@ class MainWindow(QMainWindow):
         self.builders.set_enabled(idle)
 
     def _busy_changed(self, busy: bool) -> None:
+        # A step takes milliseconds: the busy look (bar, Cancel, disabled controls) appears only for work
+        # still running after a moment, so ordinary steps neither flicker nor relayout the bars twice.
+        if busy:
+            self._busy_timer.start()
+            return
+        self._busy_timer.stop()
+        if self._busy_shown:
+            self._show_busy(False)
+
+    def _show_busy(self, busy: bool) -> None:
+        busy = busy and self.controller.busy
+        self._busy_shown = busy
         self.busy_bar.setVisible(busy)
         self.busy_bar.setRange(0, 0)
         self.cancel_button.setVisible(busy)

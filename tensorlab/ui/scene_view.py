@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsSimpleTextItem, QGraphicsView, QWidget
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QWidget,
+)
 
 from tensorlab.ui.panel_guard import contained
 from tensorlab.ui.text_zoom import mono_font, pixel_font, px
@@ -19,6 +27,8 @@ class SceneView(QGraphicsView):
         self.setScene(QGraphicsScene(self))
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.scale_factor = 1.0
+        # While set, new items are made children of this item (a group drawn and kept as one).
+        self.parent_item: QGraphicsItem | None = None
 
     def _draw(self) -> None:
         raise NotImplementedError
@@ -49,9 +59,21 @@ class SceneView(QGraphicsView):
     def _px(self, size: float) -> int:
         return px(size, self.scale_factor)
 
+    def _rect(self, rect: QRectF, pen: QPen, brush: QBrush) -> QGraphicsRectItem:
+        """A rectangle item (a child of :attr:`parent_item` while one is set)."""
+        item = QGraphicsRectItem(rect, self.parent_item)
+        item.setPen(pen)
+        item.setBrush(brush)
+        if self.parent_item is None:
+            self.scene().addItem(item)
+        return item
+
     def _text(self, text: str, x: float = 0, y: float = 0, size: float = 13, bold: bool = False,
               color: QColor | None = None, mono: bool = False) -> QGraphicsSimpleTextItem:
-        item = self.scene().addSimpleText(text, self._font(size, bold, mono))
+        item = QGraphicsSimpleTextItem(text, self.parent_item)
+        item.setFont(self._font(size, bold, mono))
+        if self.parent_item is None:
+            self.scene().addItem(item)
         item.setPos(x, y)
         if color is not None:
             item.setBrush(QBrush(color))

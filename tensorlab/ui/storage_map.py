@@ -8,9 +8,11 @@ number is cut.
 
 from __future__ import annotations
 
+import functools
+
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsTextItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.snapshot import Snapshot
 from tensorlab.ui.i18n import Texts, tr
@@ -37,7 +39,7 @@ class StorageMapView(SceneView):
         self.setObjectName("storageMap")
         self.i18n = Texts(self)
         self.i18n.bind(self.setAccessibleName, "Storage map")
-        self.i18n.on_change(self._draw)
+        self.i18n.on_change(self._redraw_all)
         self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.setBackgroundBrush(QBrush(QColor("#fafafa")))
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -49,6 +51,12 @@ class StorageMapView(SceneView):
         self.cell_rect = QRectF()                    # the first cell drawn (its size is the cell size)
         self.followed: tuple[str, ...] = ()          # storages the last step created or changed
         self._flash: QVariantAnimation | None = None
+        self._flash_items: list[QGraphicsItem] = []
+        # Each strip is drawn once into a group and kept while nothing it shows changes: a step
+        # redraws only the strips it touched (the others move, at most).
+        self._drawn: dict[str, _Drawn] = {}
+        self._header: QGraphicsSimpleTextItem | None = None
+        self._language = 0
 
     # -- public ----------------------------------------------------------------
     @contained
@@ -99,6 +107,9 @@ class StorageMapView(SceneView):
         if self._flash is not None:
             self._flash.stop()
             self._flash = None
+        for item in self._flash_items:
+            self.scene().removeItem(item)
+        self._flash_items = []
 
     def _start_flash(self, rects: list[QRectF]) -> None:
         items = []
@@ -107,6 +118,7 @@ class StorageMapView(SceneView):
                                         QBrush(QColor(255, 213, 79, 70)))
             item.setZValue(10)
             items.append(item)
+        self._flash_items = items
         animation = QVariantAnimation(self)
         animation.setStartValue(1.0)
         animation.setEndValue(0.0)
@@ -116,14 +128,25 @@ class StorageMapView(SceneView):
         self._flash = animation
         animation.start()
 
+    def _redraw_all(self) -> None:
+        """Draw every strip afresh (the language or the text scale changed)."""
+        self._language += 1
+        self._draw()
+
+    def _clear(self) -> None:
+        self._stop_flash()
+        self.scene().clear()
+        self._drawn = {}
+        self._header = None
+
     def _draw(self) -> None:
         self._stop_flash()
         scene = self.scene()
-        scene.clear()
         self.strip_rects = {}
         s = self.scale_factor
         y = 10 * s
         if not self.strips:
+            self._clear()
             self._text(tr("No tensors yet."), 20 * s, y, 17, True, MUTED)
             hint = QGraphicsTextItem()
             hint.setDefaultTextColor(MUTED)
@@ -137,19 +160,58 @@ class StorageMapView(SceneView):
             scene.setSceneRect(scene.itemsBoundingRect().adjusted(-10, -10, 10, 10))
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
             return
-        self._text(tr("Memory on {device}: one strip per storage, one band per tensor viewing it")
-                   .format(device=self.device), 10 * s, y, 13, False, MUTED)
+        if self._header is None:
+            self._clear()
+            self._header = self._text("", 10 * s, y, 13, False, MUTED)
+        header = tr("Memory on {device}: one strip per storage, one band per tensor viewing it").format(
+            device=self.device)
+        if self._header.text() != header:
+            self._header.setText(header)
         y += 30 * s
         cell_w = self._cell_width()
         name_w = self._name_width()
+        drawn: dict[str, _Drawn] = {}
         for strip in self.strips:
-            top = y
-            y = self._draw_strip(strip, y, cell_w, name_w)
+            key = strip.storage.id
+            look = self._look(strip, cell_w, name_w)
+            entry = self._drawn.pop(key, None)
+            if entry is None or entry.look != look:
+                if entry is not None:
+                    scene.removeItem(entry.group)
+                entry = self._draw_group(strip, look, cell_w, name_w)
+            entry.group.setPos(0, y)
+            drawn[key] = entry
+            if entry.first_cell is not None and self.cell_rect != entry.first_cell.translated(0, y):
+                self.cell_rect = entry.first_cell.translated(0, y)
             cells = max(1, min(len(strip.values), MAX_CELLS))
-            self.strip_rects[strip.storage.id] = QRectF(4 * s, top - 4 * s, name_w + cell_w * cells,
-                                                        y - top + 4 * s)
-            y += 22 * s
-        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-10, -10, 20, 20))
+            self.strip_rects[key] = QRectF(4 * s, y - 4 * s, name_w + cell_w * cells, entry.height + 4 * s)
+            y += entry.height + 22 * s
+        for entry in self._drawn.values():   # storages no name views any more
+            scene.removeItem(entry.group)
+        self._drawn = drawn
+        rect = scene.itemsBoundingRect().adjusted(-10, -10, 20, 20)
+        if rect != scene.sceneRect():
+            scene.setSceneRect(rect)
+
+    def _look(self, strip: StripModel, cell_w: float, name_w: float) -> tuple[object, ...]:
+        """Everything a strip's drawing depends on: the same look, the same items."""
+        versions = tuple(self._versions.get(b.name) for b in strip.bands)
+        selected = self.selected if any(b.name == self.selected for b in strip.bands) else None
+        storage = strip.storage
+        return (storage.nbytes, storage.cell_count, storage.dtype, storage.device, storage.tensors, strip.values,
+                strip.changed, strip.new, strip.bands, versions, selected, cell_w, name_w, self.scale_factor,
+                self._language)
+
+    def _draw_group(self, strip: StripModel, look: tuple[object, ...], cell_w: float, name_w: float) -> _Drawn:
+        group = QGraphicsRectItem()
+        group.setPen(QPen(Qt.PenStyle.NoPen))
+        self.scene().addItem(group)
+        self.parent_item, self._first_cell = group, None
+        try:
+            height = self._draw_strip(strip, 0.0, cell_w, name_w)
+        finally:
+            self.parent_item = None
+        return _Drawn(look, group, height, self._first_cell)
 
     def _cell_width(self) -> float:
         """Cells as wide as the widest value drawn (at least 64 px at scale 1)."""
@@ -199,10 +261,10 @@ class StorageMapView(SceneView):
         for i in range(shown):
             rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
             changed = i in strip.changed
-            item = self.scene().addRect(rect, QPen(QColor("#f57f17"), 2.5) if changed else pen,
-                                        QBrush(CHANGED if changed else QColor("white")))
-            if i == 0 and self.cell_rect != rect:
-                self.cell_rect = QRectF(rect)
+            item = self._rect(rect, QPen(QColor("#f57f17"), 2.5) if changed else pen,
+                              QBrush(CHANGED if changed else QColor("white")))
+            if i == 0:
+                self._first_cell = QRectF(rect)
             item.setToolTip((tr("changed by the last step") + "\n" if changed else "") + str(strip.values[i]))
             label = self._text(format_value(strip.values[i]), 0, 0, VALUE_PX, changed, mono=True)
             bounds = label.boundingRect()
@@ -233,7 +295,7 @@ class StorageMapView(SceneView):
             span = QRectF(x0 + lo * cell_w + 3 * s, y + band_h / 2 - 2 * s, (hi - lo + 1) * cell_w - 6 * s, 4 * s)
             line = QColor(color)
             line.setAlpha(90)
-            self.scene().addRect(span, QPen(Qt.PenStyle.NoPen), QBrush(line))
+            self._rect(span, QPen(Qt.PenStyle.NoPen), QBrush(line))
         fill = QColor(color)
         fill.setAlpha(210 if selected else 160)
         outline = QPen(QColor("#000000") if selected else color, 2.5 if selected else 1)
@@ -245,7 +307,7 @@ class StorageMapView(SceneView):
             if not 0 <= cell < shown:
                 continue
             rect = QRectF(x0 + cell * cell_w + 2 * s, y, cell_w - 4 * s, band_h)
-            item = self.scene().addRect(rect, outline, QBrush(fill))
+            item = self._rect(rect, outline, QBrush(fill))
             # Plain items only (no Python subclasses): clicks are resolved in mousePressEvent.
             item.setData(_NAME_KEY, band.name)
             item.setToolTip(tr("{name}: click to select").format(name=band.name))
@@ -289,5 +351,25 @@ class StorageMapView(SceneView):
         super().mousePressEvent(event)
 
 
+class _Drawn:
+    """One strip's items (children of ``group``, drawn at y = 0), and the look they show."""
+
+    __slots__ = ("look", "group", "height", "first_cell")
+
+    def __init__(self, look: tuple[object, ...], group: QGraphicsRectItem, height: float,
+                 first_cell: QRectF | None) -> None:
+        self.look, self.group, self.height, self.first_cell = look, group, height, first_cell
+
+
+@functools.lru_cache(maxsize=8192)
+def _advance(text: str, font_key: str) -> float:
+    return QFontMetricsF(_FONTS[font_key]).horizontalAdvance(text)
+
+
+_FONTS: dict[str, QFont] = {}
+
+
 def _text_width(text: str, font: QFont) -> float:
-    return QFontMetricsF(font).horizontalAdvance(text)
+    key = font.key()
+    _FONTS.setdefault(key, font)
+    return _advance(text, key)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from tensorlab.core.snapshot import Snapshot, StorageInfo, TensorInfo, covered_cells
@@ -35,11 +36,16 @@ class StripModel:
 def _band_cells(info: TensorInfo, storage: StorageInfo) -> tuple[int, ...]:
     if info.stride is None or info.storage_offset is None:
         return ()
-    cells = covered_cells(info.shape, info.stride, info.storage_offset, MAX_CELLS * 4)
-    if info.element_size == storage.element_size:
+    return _cells(info.shape, info.stride, info.storage_offset, info.element_size, storage.element_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cells(shape: tuple[int, ...], stride: tuple[int, ...], offset: int, size: int, cell_size: int) -> tuple[int, ...]:
+    cells = covered_cells(shape, stride, offset, MAX_CELLS * 4)
+    if size == cell_size:
         return cells
     # A view with another element size (view_as_real, .view(dtype)): map through bytes.
-    return tuple(c * info.element_size // storage.element_size for c in cells)
+    return tuple(c * size // cell_size for c in cells)
 
 
 def _band_label(info: TensorInfo) -> str:
@@ -52,18 +58,21 @@ def _band_label(info: TensorInfo) -> str:
 def strip_models(snapshot: Snapshot, previous: Snapshot) -> list[StripModel]:
     """What the map draws for ``snapshot``, with cells changed since ``previous`` marked."""
     order = {t.name: i for i, t in enumerate(snapshot.tensors)}
-    before = {s.key: s for s in previous.storages}
+    infos = {t.name: t for t in snapshot.tensors}
+    # A storage keeps its label while it lives: the label is its identity across snapshots (its
+    # address is not, once the worker restored the state in a new process).
+    before = {s.id: s for s in previous.storages}
     strips = []
     for storage in snapshot.storages:
         values = tuple(storage.cells or ())
-        old = before.get(storage.key)
+        old = before.get(storage.id)
         changed: set[int] = set()
         if old is not None and old.dtype == storage.dtype:
             old_values = tuple(old.cells or ())
             changed = {i for i, v in enumerate(values) if i >= len(old_values) or old_values[i] != v}
         bands = []
         for name in storage.tensors:
-            info = snapshot.tensor(name)
+            info = infos.get(name)
             if info is None:
                 continue
             bands.append(BandModel(name, order[name], _band_cells(info, storage), _band_label(info)))

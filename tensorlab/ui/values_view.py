@@ -81,6 +81,15 @@ class _Plot(QWidget):
         self.ticks: list[tuple[int, str]] | None = None
         self.bars: tuple[float, float] | None = None   # (lowest, highest) bar, when bars are drawn
         self.plot.getViewBox().sigResized.connect(self.place_labels)
+        # The items are made once and reused: making and adding pyqtgraph items is most of a redraw's cost.
+        self._bar_item = pg.BarGraphItem(x=[0], height=[0], width=0.7)
+        self._image_item = pg.ImageItem()
+        self._image_item.setColorMap(pg.colormap.get("viridis"))
+        self.plot.addItem(self._bar_item)
+        self.plot.addItem(self._image_item)
+        self._pool: list[pg.TextItem] = []
+        self._mode: str | None = None
+        self._shown: tuple[object, ...] | None = None
         self.set_text_scale(1.0)
 
     def set_text_scale(self, scale: float) -> None:
@@ -91,7 +100,7 @@ class _Plot(QWidget):
             axis = self.plot.getAxis(side)
             axis.setTickFont(tick)
             axis.setStyle(tickTextOffset=4)
-        for item in self.label_items:
+        for item in self._pool:
             item.setFont(mono_font(12, scale))
         self.place_labels()
 
@@ -126,8 +135,11 @@ class _Plot(QWidget):
 
     def show_array(self, title: str, values: object, shape: tuple[int, ...], color: object,
                    complex_: bool = False) -> None:
+        shown = (title, shape, str(color), complex_)
+        if self._shown is not None and self._shown[0] == shown and self._shown[1] is values:
+            return  # the same values (an unchanged tensor shares them between snapshots): nothing to redraw
+        self._shown = (shown, values)
         self.title.setText(title)
-        self.plot.clear()
         self.labels = []
         self.label_items = []
         self.ticks = None
@@ -157,24 +169,47 @@ class _Plot(QWidget):
             self._bars(array, flat_values, color)
         else:
             self._image(array, flat_values)
+        for item in self._pool[len(self.label_items):]:
+            item.hide()
         self.place_labels()
 
+    def clear_array(self) -> None:
+        """Nothing drawn (the plot hidden by the caller)."""
+        self._shown = None
+        self.labels, self.label_items, self.ticks, self.bars = [], [], None, None
+
     def _label(self, text: str, color: str, anchor: tuple[float, float], x: float, y: float) -> None:
-        label = pg.TextItem(text, color=color, anchor=anchor)
-        label.setFont(mono_font(12, self.scale))
+        index = len(self.label_items)
+        if index == len(self._pool):
+            item = pg.TextItem("", anchor=anchor)
+            item.setFont(mono_font(12, self.scale))
+            self.plot.addItem(item)
+            self._pool.append(item)
+        label = self._pool[index]
+        label.setText(text, color=color)
+        label.setAnchor(anchor)
         label.setPos(x, y)
-        self.plot.addItem(label)
+        label.show()
         self.labels.append(text)
         self.label_items.append(label)
 
+    def _set_mode(self, mode: str) -> None:
+        if mode == self._mode:
+            return
+        self._mode = mode
+        bars = mode == "bars"
+        self._bar_item.setVisible(bars)
+        self._image_item.setVisible(not bars)
+        self.plot.showAxis("left", bars)
+        self.plot.showAxis("bottom", bars)
+        self.plot.invertY(not bars)
+        self.plot.setAspectLocked(not bars)
+
     def _bars(self, array: np.ndarray, values: object, color: object) -> None:
-        self.plot.showAxis("left")
-        self.plot.showAxis("bottom")
-        self.plot.invertY(False)
-        self.plot.setAspectLocked(False)
+        self._set_mode("bars")
         x = np.arange(len(array))
         heights = np.nan_to_num(array, nan=0.0, posinf=0.0, neginf=0.0)
-        self.plot.addItem(pg.BarGraphItem(x=x, height=heights, width=0.7, brush=color))
+        self._bar_item.setOpts(x=x, height=heights, width=0.7, brush=color)
         self.ticks = [(int(i), str(i)) for i in x] if len(x) <= MAX_LABELS else None
         self.columns = len(array)
         if len(array) <= MAX_LABELS:
@@ -191,13 +226,8 @@ class _Plot(QWidget):
     def _image(self, array: np.ndarray, values: object) -> None:
         rows, cols = array.shape
         self.columns = cols
-        self.plot.hideAxis("left")
-        self.plot.hideAxis("bottom")
-        image = pg.ImageItem(np.nan_to_num(array.T, nan=0.0, posinf=0.0, neginf=0.0))
-        image.setColorMap(pg.colormap.get("viridis"))
-        self.plot.addItem(image)
-        self.plot.invertY(True)
-        self.plot.setAspectLocked(True)
+        self._set_mode("image")
+        self._image_item.setImage(np.nan_to_num(array.T, nan=0.0, posinf=0.0, neginf=0.0))
         if rows * cols <= MAX_IMAGE_LABELS:
             finite = array[np.isfinite(array)]
             middle = float((finite.max() + finite.min()) / 2) if finite.size else 0.0
@@ -206,6 +236,7 @@ class _Plot(QWidget):
                     dark = np.isfinite(array[r, c]) and array[r, c] < middle
                     self._label(format_value(values[r][c]), "w" if dark else "k", (0.5, 0.5),  # type: ignore[index]
                                 c + 0.5, r + 0.5)
+        self.plot.autoRange(padding=0)
 
 
 class ValuesView(QWidget):
@@ -266,10 +297,8 @@ class ValuesView(QWidget):
                                       complex_)
         else:
             self.grad_plot.show()
-            self.grad_plot.plot.clear()
             self.grad_plot.plot.hide()
-            self.grad_plot.labels, self.grad_plot.label_items, self.grad_plot.ticks = [], [], None
-            self.grad_plot.bars = None
+            self.grad_plot.clear_array()
             self.grad_plot.title.setText(f"{info.name}.grad")
             why = tr("None: backward() has not written a gradient yet" if info.is_leaf and info.requires_grad
                      else "None: only leaves that require grad (or tensors after retain_grad()) keep .grad"

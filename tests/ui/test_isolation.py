@@ -85,3 +85,25 @@ def test_closing_the_window_mid_step_takes_under_a_second(qtbot, settings):
         for _ in range(50):
             os.kill(pid, 0)
             time.sleep(0.02)
+
+
+def test_work_that_takes_a_while_shows_progress_and_disables_the_controls(patient, qtbot):
+    from tensorlab.ui.main_window import BUSY_AFTER_MS
+
+    patient.open_lesson(None)
+    idle(qtbot, patient)
+    patient.controller.submit("x = torch.ones(3)")
+    idle(qtbot, patient)
+    # A quick step: no busy look at all (nothing flickers, nothing is laid out twice).
+    patient.controller.submit("y = x + 1")
+    assert patient.controller.busy and not patient.busy_bar.isVisible()
+    idle(qtbot, patient)
+    assert not patient.busy_bar.isVisible() and patient.step_back_action.isEnabled()
+    # A long one: after a moment, the bar, Cancel, and controls that cannot be used meanwhile.
+    patient.controller.submit(LONG_STEP)
+    qtbot.wait(BUSY_AFTER_MS + 150)
+    assert patient.busy_bar.isVisible() and patient.cancel_button.isVisible()
+    assert not patient.step_back_action.isEnabled() and not patient.builders.create.button.isEnabled()
+    patient.controller.cancel()
+    qtbot.waitUntil(lambda: not patient.controller.busy, timeout=5_000)
+    assert not patient.busy_bar.isVisible() and patient.step_back_action.isEnabled()

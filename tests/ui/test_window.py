@@ -216,16 +216,6 @@ def test_keyboard_shortcuts_step(window, qtbot):
     assert label.text() == "0 / 8"
 
 
-def test_controls_are_disabled_while_a_step_runs(window, qtbot):
-    window.step_forward_action.trigger()
-    assert window.controller.busy
-    assert not window.step_forward_action.isEnabled()
-    assert not window.builders.create.button.isEnabled()
-    assert window.busy_bar.isVisible()
-    idle(qtbot, window)
-    assert window.step_forward_action.isEnabled() and not window.busy_bar.isVisible()
-
-
 def test_stepping_back_shows_the_earlier_state_immediately(window, qtbot):
     for _ in range(5):
         qtbot.keyClick(window, Qt.Key.Key_Right)
