@@ -59,8 +59,19 @@ class _LineDelegate(QStyledItemDelegate):
     def __init__(self, view: QListWidget) -> None:
         super().__init__(view)
         self.view = view
+        self._layouts: dict[tuple[object, ...], tuple[int, list[str]]] = {}
 
     def _layout(self, font: QFont, code: str, yours: bool) -> tuple[int, list[str]]:
+        # Wrapping measures text again and again: a line's layout is kept for its font and width.
+        key = (font.key(), code, yours, self.view.viewport().width())
+        layout = self._layouts.get(key)
+        if layout is None:
+            if len(self._layouts) > 2000:
+                self._layouts.clear()
+            layout = self._layouts[key] = self._wrap(font, code, yours)
+        return layout
+
+    def _wrap(self, font: QFont, code: str, yours: bool) -> tuple[int, list[str]]:
         metrics = QFontMetrics(font)
         indent = metrics.horizontalAdvance("▶✗ 000  ") + 4
         room = self.view.viewport().width() - indent - 8
@@ -121,6 +132,7 @@ class CodeView(QListWidget):
         self.setObjectName("codeView")
         self.i18n = Texts(self)
         self.i18n.bind(self.setAccessibleName, "Code of the program so far")
+        self.i18n.on_change(lambda: setattr(self, "_steps", ()))   # tooltips in the new language
         self.setItemDelegate(_LineDelegate(self))
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -131,6 +143,8 @@ class CodeView(QListWidget):
         self.customContextMenuRequested.connect(self._menu)
         self.itemClicked.connect(lambda item: self.positionRequested.emit(self.row(item) + 1))
         self.lines: list[str] = []
+        self._rows: list[tuple[object, ...]] = []
+        self._steps: tuple[object, ...] = ()
         self.user_steps: tuple[int, ...] = ()
         self.position = 0
         self.set_text_scale(1.0)
@@ -139,29 +153,48 @@ class CodeView(QListWidget):
     def set_text_scale(self, scale: float) -> None:
         """Code at 13 px × ``scale`` (24 px and more in projector mode)."""
         self.setFont(mono_font(12, scale))
+        self._steps = ()    # laid out again at the new size
         self.scheduleDelayedItemsLayout()
 
     @contained
     def show_state(self, state: PlayerState) -> None:
         """Render the program of ``state`` with the last line run marked and in view."""
-        self.lines = []
         self.user_steps = state.user_steps
         self.position = state.position
+        rows = [self._row(state, i) for i in range(len(state.program))]
+        same = (len(state.program) == len(self._steps) and all(a is b for a, b in zip(state.program, self._steps))
+                and self.count() == len(rows) and rows)
+        if same:
+            # The same program: only the lines whose marks changed (the old and the new current one) repaint.
+            for i, row in enumerate(rows):
+                if row != self._rows[i]:
+                    self.item(i).setData(_ROLE, row)
+        else:
+            self._rebuild(state, rows)
+        self._rows, self._steps = rows, tuple(state.program)
+        self.lines = [("▶ " if r[5] else "") + ("✗ " if r[6] else "") + r[2] for r in rows]
+        self.follow()
+
+    @staticmethod
+    def _row(state: PlayerState, i: int) -> tuple[object, ...]:
+        step = state.program[i]
+        ran = i < state.position
+        current = i == state.position - 1
+        failed = ran and not state.results[i].ok
+        marker = ("▶" if current else "") + ("✗" if failed else "")
+        return (marker, i + 1, step.code, step.origin == "user", ran, current, failed)
+
+    def _rebuild(self, state: PlayerState, rows: list[tuple[object, ...]]) -> None:
         selected = self.currentRow()
         self.blockSignals(True)
         self.clear()
-        for i, step in enumerate(state.program):
-            ran = i < state.position
-            current = i == state.position - 1
-            failed = ran and not state.results[i].ok
-            marker = ("▶" if current else "") + ("✗" if failed else "")
+        for row, step in zip(rows, state.program):
             item = QListWidgetItem()
-            item.setData(_ROLE, (marker, i + 1, step.code, step.origin == "user", ran, current, failed))
-            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{i + 1}: {step.code}")
+            item.setData(_ROLE, row)
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{row[1]}: {step.code}")
             item.setToolTip(tr("Click: go to the state after this step") + (
                 "\n" + tr("Delete: remove this step you added") if step.origin == "user" else ""))
             self.addItem(item)
-            self.lines.append(("▶ " if current else "") + ("✗ " if failed else "") + step.code)
         if not state.program:
             item = QListWidgetItem()
             item.setData(_ROLE, ("", 0, tr("No steps yet."), False, False, False, False))
@@ -170,7 +203,6 @@ class CodeView(QListWidget):
         if 0 <= selected < len(state.program):
             self.setCurrentRow(selected)
         self.blockSignals(False)
-        self.follow()
 
     def follow(self) -> None:
         """Keep the current line (and the next one) in view."""

@@ -117,8 +117,11 @@ class GraphView(SceneView):
     @contained
     def show_tensor(self, info: TensorInfo | None) -> None:
         """Draw the graph behind ``info`` (or say why there is none)."""
+        graph = None if info is None else info.graph
+        if info is self.info and info is not None and (graph is None or graph is self.graph):
+            return  # the same tensor, unchanged (its facts are shared between snapshots): already drawn
         self.info = info
-        self.graph = None if info is None else info.graph
+        self.graph = graph
         self._draw()
 
     @contained

@@ -91,7 +91,9 @@ def build_toolbar(window: Any) -> MainToolBar:
     window.position_label = QLabel("0 / 0")
     window.position_label.setObjectName("positionLabel")
     window.position_label.setAccessibleName("Position in the lesson")
-    window.position_label.setMinimumWidth(window.fontMetrics().horizontalAdvance("888 / 888") + 8)
+    # A fixed size: a new position never makes the toolbar (and the window) lay itself out again.
+    window.position_label.setFixedSize(window.fontMetrics().horizontalAdvance("888 / 888") + 8,
+                                       window.fontMetrics().height() + 6)
     window.position_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
     bar.addWidget(window.position_label)
     bar.addSeparator()

@@ -17,6 +17,8 @@ class MemoryLabel(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("memoryLabel")
+        # As wide as its longest text, fixed: a new figure never lays the status bar (and window) out again.
+        self.setFixedWidth(self.fontMetrics().horizontalAdvance("memory 888.8 MB of 88.8 GB") + 24)
         self.limit: int | None = None
         self.held = 0
 

@@ -57,6 +57,8 @@ class ChoiceButton(QFrame):
 
     def set_look(self, look: str) -> None:
         """plain, marked (a class vote), right or wrong."""
+        if getattr(self, "look", None) == look:
+            return  # a style sheet is costly to apply again
         self.look = look
         self.setStyleSheet(_STYLES[look] % self.objectName())
 
@@ -112,6 +114,7 @@ class NarrationPanel(QScrollArea):
         self._revealed = False
         self._result: tuple[int, str, int | None] | None = None   # (step, code, choice) of the last reveal
         self._state: PlayerState | None = None
+        self._built: tuple[object, ...] | None = None   # language, vote, font of the choices built
 
     @staticmethod
     def _label(name: str) -> QLabel:
@@ -150,12 +153,12 @@ class NarrationPanel(QScrollArea):
         total = len(state.program)
         where = escape(tr("step {position} of {total}").format(position=state.position, total=total))
         name = inline_code(lesson.text("title", language)) if lesson is not None else escape(tr("Scratchpad"))
-        self.title.setText(f"<b>{name}</b> &nbsp;·&nbsp; {where}")
+        _set_text(self.title, f"<b>{name}</b> &nbsp;·&nbsp; {where}")
         if state.position == 0:
             summary = lesson.text("summary", language) if lesson is not None else ""
             hint = tr("Press → (or Space) to run the first step.") if total else \
                 tr("Build a tensor on the left or type a line of PyTorch below it.")
-            self.note.setText(inline_code(summary) + ("<br><br>" if summary else "") + escape(hint))
+            _set_text(self.note, inline_code(summary) + ("<br><br>" if summary else "") + escape(hint))
         else:
             step = state.program[state.position - 1]
             if step.origin == "user":
@@ -164,7 +167,7 @@ class NarrationPanel(QScrollArea):
                 text = inline_code(step.text(language)) or f"<code>{inline_code(step.code)}</code>"
             if state.position == total and total:
                 text += "<br><br><i>" + escape(tr("End of the lesson. ← steps back; Home starts again.")) + "</i>"
-            self.note.setText(text)
+            _set_text(self.note, text)
         self._show_answer(state)
         self._show_ask(state)
 
@@ -194,7 +197,12 @@ class NarrationPanel(QScrollArea):
         code = state.program[state.position].code if ask is not None else ""
         if ask is not self._ask or state.position != self._ask_step or code != self._ask_code:
             self._chosen, self._revealed = None, False
+        elif ask is not None and self._built == (current_language(), self.class_vote, self.font().key()):
+            # The same question, already built: only the looks of its choices may change.
+            self._show_choice()
+            return
         self._ask, self._ask_step, self._ask_code = ask, state.position, code
+        self._built = (current_language(), self.class_vote, self.font().key()) if ask is not None else None
         for button in self.choice_buttons:
             button.hide()
             button.deleteLater()
@@ -290,3 +298,9 @@ class NarrationPanel(QScrollArea):
         for widget in (self.feedback, self.choices_box, self.question):
             if widget.isVisible():
                 self.ensureWidgetVisible(widget, 0, 4)
+
+
+def _set_text(label: QLabel, text: str) -> None:
+    """A new text only when it changed (each one costs a layout of the panel)."""
+    if label.text() != text:
+        label.setText(text)

@@ -36,6 +36,7 @@ class OutputView(QTextBrowser):
         self.i18n.bind(self.setAccessibleName, "Output, warnings and errors of the last step")
         self.setOpenExternalLinks(False)
         self.result: StepResult | None = None
+        self._html = ""
 
     @contained
     def set_text_scale(self, scale: float) -> None:
@@ -43,6 +44,12 @@ class OutputView(QTextBrowser):
         self.setFont(pixel_font(base_px(), scale))
 
     @contained
+    def _set_html(self, html: str) -> None:
+        # The same text is not laid out again (a redraw of the same state, a language change aside).
+        if html != self._html:
+            self._html = html
+            self.setHtml(html)
+
     def show_result(self, result: StepResult | None, problem: str = "") -> None:
         """Render ``result`` (None: before the first step); ``problem`` is a TensorLab message."""
         self.result = result
@@ -53,7 +60,7 @@ class OutputView(QTextBrowser):
         if result is None:
             hint = escape(tr("Output, warnings and errors of each step appear here."))
             parts.append(f"<p style='color:#757575'>{hint}</p>")
-            self.setHtml("".join(parts))
+            self._set_html("".join(parts))
             return
         code = escape(result.code).replace("\n", "<br>")
         step = escape(tr("Step {number}:").format(number=result.index + 1))
@@ -86,4 +93,4 @@ class OutputView(QTextBrowser):
                 f"<p style='margin:2px 0;color:#616161'>{escape(tr(_NOTHING_LOST))}</p></div>")
         if result.ok and not result.output and not result.warnings and result.value is None and not result.notes:
             parts.append(f"<p style='color:#2e7d32'>{escape(tr('✔ Ran without output, warnings or errors.'))}</p>")
-        self.setHtml("".join(parts))
+        self._set_html("".join(parts))

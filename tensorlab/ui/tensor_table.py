@@ -63,6 +63,19 @@ def cell_text(info: TensorInfo, column: str) -> str:
     return str(value)
 
 
+def row_texts(info: TensorInfo) -> tuple[str, ...]:
+    """Every cell of ``info``'s row (kept per TensorInfo: an unchanged tensor shares its object)."""
+    entry = _ROW_TEXTS.get(id(info))
+    if entry is None or entry[0] is not info:
+        if len(_ROW_TEXTS) > 4096:
+            _ROW_TEXTS.clear()
+        entry = _ROW_TEXTS[id(info)] = (info, tuple(cell_text(info, c) for c in COLUMNS))
+    return entry[1]
+
+
+_ROW_TEXTS: dict[int, tuple[TensorInfo, tuple[str, ...]]] = {}
+
+
 class TensorTableModel(QAbstractTableModel):
     """The tensors of a snapshot; the rows whose facts changed in the last step are marked."""
 
@@ -74,15 +87,30 @@ class TensorTableModel(QAbstractTableModel):
 
     def set_snapshot(self, snapshot: Snapshot, previous: Snapshot) -> None:
         """Show ``snapshot``; cells that differ from ``previous`` are highlighted."""
-        self.beginResetModel()
-        self.snapshot = snapshot
-        self.changed = set()
+        changed = set()
+        before = {t.name: t for t in previous.tensors}
         for info in snapshot.tensors:
-            old = previous.tensor(info.name)
-            for column in COLUMNS:
-                if old is None or cell_text(old, column) != cell_text(info, column) or (
-                        column == "name" and old.values != info.values):
-                    self.changed.add((info.name, column))
+            old = before.get(info.name)
+            texts = row_texts(info)
+            old_texts = row_texts(old) if old is not None else None
+            for i, column in enumerate(COLUMNS):
+                if old_texts is None or old_texts[i] != texts[i] or (
+                        column == "name" and old.values is not info.values and old.values != info.values):
+                    changed.add((info.name, column))
+        names = [t.name for t in snapshot.tensors]
+        shown = [t.name for t in self.snapshot.tensors]
+        if names[: len(shown)] == shown and shown:
+            # The same rows (and perhaps new ones below): update in place instead of resetting the view.
+            if len(names) > len(shown):
+                self.beginInsertRows(_ROOT, len(shown), len(names) - 1)
+                self.snapshot, self.changed = snapshot, changed
+                self.endInsertRows()
+            else:
+                self.snapshot, self.changed = snapshot, changed
+            self.dataChanged.emit(self.index(0, 0), self.index(len(shown) - 1, len(COLUMNS) - 1))
+            return
+        self.beginResetModel()
+        self.snapshot, self.changed = snapshot, changed
         self.endResetModel()
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:  # noqa: N802
@@ -97,7 +125,7 @@ class TensorTableModel(QAbstractTableModel):
         info = self.snapshot.tensors[index.row()]
         column = COLUMNS[index.column()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return cell_text(info, column)
+            return row_texts(info)[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
             text = str(to_plain(info.grad)) if column == "grad" and info.grad is not None else cell_text(info, column)
             return f"{column}: {text}" + (f"\n{tr(_TIPS[column])}" if column in _TIPS else "")
@@ -154,6 +182,7 @@ class TensorTable(QTableView):
         self._selected: str | None = None
         self._quiet = False
         self.scale, self.compact, self._refitting = 1.0, False, False
+        self._widths: dict[int, tuple[object, int]] = {}
         self.set_text_scale(1.0)
 
     @contained
@@ -189,7 +218,7 @@ class TensorTable(QTableView):
         metrics = header.fontMetrics()
         titles = [max(metrics.horizontalAdvance(line) for line in HEADERS.get(c, c).split("\n")) + 6
                   for c in COLUMNS]
-        wanted = [max(self.sizeHintForColumn(c), titles[c]) for c in range(len(COLUMNS))]
+        wanted = [max(self._content_width(c), titles[c]) for c in range(len(COLUMNS))]
         available = self.viewport().width()
         if available <= 0:
             return
@@ -222,6 +251,15 @@ class TensorTable(QTableView):
             widths[-1] += available - sum(widths)
         for column, width in enumerate(widths):
             header.resizeSection(column, width)
+
+    def _content_width(self, column: int) -> int:
+        """sizeHintForColumn, asked again only when the column's texts (or the font) changed."""
+        texts = tuple(row_texts(t)[column] for t in self.table_model.snapshot.tensors)
+        key = (texts, self.font().key(), self.table_model.font.key())
+        cached = self._widths.get(column)
+        if cached is None or cached[0] != key:
+            cached = self._widths[column] = (key, self.sizeHintForColumn(column))
+        return cached[1]
 
     def column_fits(self, column: int) -> bool:
         """True when every value of ``column`` is shown whole (for tests)."""

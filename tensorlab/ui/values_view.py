@@ -53,6 +53,14 @@ def _complex_labels(values: object) -> object:
     return format_value(values)
 
 
+def _quiet_label(text: str = "") -> QLabel:
+    """A label whose text never changes the panel's (and so the window's) minimum width."""
+    label = QLabel(text)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    label.setMinimumWidth(1)
+    return label
+
+
 class _Plot(QWidget):
     """A titled plot of one array."""
 
@@ -61,7 +69,7 @@ class _Plot(QWidget):
         self.setObjectName(object_name)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.title = QLabel()
+        self.title = _quiet_label()
         self.title.setObjectName(object_name + "Title")
         self.plot = pg.PlotWidget(background="w")
         self.plot.setMenuEnabled(False)
@@ -69,7 +77,7 @@ class _Plot(QWidget):
         # The plot takes the room it is given; it must not push the tensors table off screen.
         self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         self.plot.setMinimumHeight(60)
-        self.message = QLabel()
+        self.message = _quiet_label()
         self.message.setWordWrap(True)
         layout.addWidget(self.title)
         layout.addWidget(self.plot, 1)
@@ -250,7 +258,7 @@ class ValuesView(QWidget):
         self.i18n.on_change(lambda: self.show_tensor(self.info, self._color_index))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        self.heading = QLabel(tr("Select a tensor in the table."))
+        self.heading = _quiet_label(tr("Select a tensor in the table."))
         self.heading.setWordWrap(True)
         self.values_plot = _Plot("valuesPlot")
         self.grad_plot = _Plot("gradPlot")
