@@ -81,7 +81,7 @@ class MainWindow(QMainWindow):
         self.toolbar = build_toolbar(self)
         self.view_menu = build_menus(self)["&View"]
         build_busy_indicator(self)
-        self._busy_shown = False
+        self._busy_shown = self._progress_shown = False
         self._busy_timer = QTimer(self)
         self._busy_timer.setSingleShot(True)
         self._busy_timer.setInterval(BUSY_AFTER_MS)
@@ -239,6 +239,9 @@ class MainWindow(QMainWindow):
         self._busy_timer.stop()
         if self._busy_shown:
             self._show_busy(False)
+        elif self._progress_shown:
+            self.statusBar().showMessage(tr("Ready"))
+        self._progress_shown = False
 
     def _show_busy(self, busy: bool) -> None:
         busy = busy and self.controller.busy
@@ -255,6 +258,7 @@ class MainWindow(QMainWindow):
             self.busy_bar.setValue(done)
             self.statusBar().showMessage(tr("Replaying step {done} of {total}… (Esc cancels)")
                                          .format(done=done, total=total))
+            self._progress_shown = True
 
     def show_problem(self, message: str, until_next_state: bool = False) -> None:
         """A message for the user, in the status bar and the Output panel (never a modal dialog).

@@ -55,6 +55,12 @@ class ChoiceButton(QFrame):
         """The choice's text."""
         return self.label.text()
 
+    def set_choice(self, text: str) -> None:
+        """Show ``text`` (the button is reused for the next question)."""
+        if self.label.text() != text:
+            self.label.setText(text)
+            self.setAccessibleName(text)
+
     def set_look(self, look: str) -> None:
         """plain, marked (a class vote), right or wrong."""
         if getattr(self, "look", None) == look:
@@ -105,7 +111,8 @@ class NarrationPanel(QScrollArea):
         for widget in (self.title, self.answer, self.note, self.question, self.choices_box, self.feedback):
             layout.addWidget(widget)
         layout.addStretch(1)
-        self.choice_buttons: list[ChoiceButton] = []
+        self.choice_buttons: list[ChoiceButton] = []   # the choices of the question shown
+        self._pool: list[ChoiceButton] = []             # every choice button made, reused
         self.class_vote = False
         self._ask: Ask | None = None
         self._ask_step = -1                 # program index of the step the question is about
@@ -205,7 +212,6 @@ class NarrationPanel(QScrollArea):
         self._built = (current_language(), self.class_vote, self.font().key()) if ask is not None else None
         for button in self.choice_buttons:
             button.hide()
-            button.deleteLater()
         self.choice_buttons = []
         self.feedback.clear()
         if ask is None:
@@ -216,14 +222,24 @@ class NarrationPanel(QScrollArea):
         language = current_language()
         heading = tr("Class vote: mark the class's choice, then press → (or Enter) to reveal it and run the step.") \
             if self.class_vote else tr("Predict before you run:")
-        self.question.setText(f"<b>{escape(heading)}</b> " + inline_code(ask.text("question", language)))
+        _set_text(self.question, f"<b>{escape(heading)}</b> " + inline_code(ask.text("question", language)))
         for i, choice in enumerate(ask.text("choices", language)):
-            button = ChoiceButton(i + 1, choice, self.choices_box)
-            # A styled widget keeps the font it is polished with: give it (and its labels) the panel's.
-            for widget in (button, button.key, button.label):
-                widget.setFont(self.font())
-            button.clicked.connect(lambda i=i: self.choose(i))
-            self.choices_layout.addWidget(button)
+            # Buttons are made once and reused: a new widget costs a polish, a layout and a destroy.
+            if i == len(self._pool):
+                button = ChoiceButton(i + 1, choice, self.choices_box)
+                button.clicked.connect(lambda i=i: self.choose(i))
+                self.choices_layout.addWidget(button)
+                self._pool.append(button)
+            button = self._pool[i]
+            button.set_choice(choice)
+            font = self.font()
+            if button.font() != font:
+                # A styled widget keeps the font it is polished with: give it (and its labels) the panel's.
+                for widget in (button, button.key, button.label):
+                    widget.setFont(font)
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.set_look("plain")
+            button.show()
             self.choice_buttons.append(button)
         self.question.show()
         self.choices_box.show()

@@ -13,8 +13,18 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QFontMetricsF  # noqa: E402
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtWidgets import (  # noqa: E402
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tensorlab.core.snapshot import TensorInfo  # noqa: E402
 from tensorlab.ui.i18n import Texts, tr  # noqa: E402
@@ -79,8 +89,17 @@ class _Plot(QWidget):
         self.plot.setMinimumHeight(60)
         self.message = _quiet_label()
         self.message.setWordWrap(True)
+        # The plot, or a note in its place: switching pages changes no size, so a step that shows a
+        # note where a plot was never lays the window out again.
+        self.note = _quiet_label()
+        self.note.setWordWrap(True)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.stack = QStackedWidget()
+        self.stack.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.stack.addWidget(self.plot)
+        self.stack.addWidget(self.note)
         layout.addWidget(self.title)
-        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.stack, 1)
         layout.addWidget(self.message)
         self.labels: list[str] = []
         self.label_items: list[pg.TextItem] = []
@@ -154,15 +173,13 @@ class _Plot(QWidget):
         self.bars = None
         self.message.clear()
         if values is None:
-            self.plot.hide()
-            self.message.setText(tr("Values are not shown for tensors over 10,000 elements."))
+            self.show_note(tr("Values are not shown for tensors over 10,000 elements."))
             return
         if 0 in shape:
-            self.plot.hide()
-            self.message.setText(tr("Empty: shape {shape} has no elements, so there is nothing to draw.")
-                                 .format(shape=list(shape)))
+            self.show_note(tr("Empty: shape {shape} has no elements, so there is nothing to draw.")
+                           .format(shape=list(shape)))
             return
-        self.plot.show()
+        self.stack.setCurrentWidget(self.plot)
         array, flat_values = _numeric(values, complex_)
         if array.ndim > 2:
             self.message.setText(tr("Showing the first 2-D slice [0, ..., :, :] of shape {shape}.")
@@ -182,9 +199,20 @@ class _Plot(QWidget):
         self.place_labels()
 
     def clear_array(self) -> None:
-        """Nothing drawn (the plot hidden by the caller)."""
+        """Nothing drawn."""
         self._shown = None
         self.labels, self.label_items, self.ticks, self.bars = [], [], None, None
+
+    def show_note(self, text: str) -> None:
+        """A note in the plot's place (no values to draw)."""
+        self.note.setText(text)
+        self.stack.setCurrentWidget(self.note)
+        self.message.clear()
+
+    @property
+    def plot_shown(self) -> bool:
+        """True when the plot (not a note) is on show."""
+        return self.stack.currentWidget() is self.plot and self.isVisible()
 
     def _label(self, text: str, color: str, anchor: tuple[float, float], x: float, y: float) -> None:
         index = len(self.label_items)
@@ -247,16 +275,25 @@ class _Plot(QWidget):
         self.plot.autoRange(padding=0)
 
 
-class ValuesView(QWidget):
-    """Values and gradient of the selected tensor."""
+class ValuesView(QScrollArea):
+    """Values and gradient of the selected tensor.
+
+    A scroll area (that fills its dock, so it does not scroll): what changes inside
+    it from step to step never makes the main window lay its docks out again.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("valuesView")
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.i18n = Texts(self)
         self.i18n.bind(self.setAccessibleName, "Values and gradient of the selected tensor")
         self.i18n.on_change(lambda: self.show_tensor(self.info, self._color_index))
-        layout = QVBoxLayout(self)
+        inner = QWidget()
+        self.setWidget(inner)
+        layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)
         self.heading = _quiet_label(tr("Select a tensor in the table."))
         self.heading.setWordWrap(True)
@@ -298,17 +335,14 @@ class ValuesView(QWidget):
         complex_ = info.dtype.startswith("complex")
         self.values_plot.show_array(tr("values of {name}").format(name=info.name), info.values, info.shape, color,
                                     complex_)
-        self._layout.setStretchFactor(self.grad_plot, 1 if info.grad is not None else 0)
+        self.grad_plot.show()
         if info.grad is not None:
-            self.grad_plot.show()
             self.grad_plot.show_array(f"{info.name}.grad", info.grad, info.grad_shape or info.shape, "#7e57c2",
                                       complex_)
         else:
-            self.grad_plot.show()
-            self.grad_plot.plot.hide()
             self.grad_plot.clear_array()
             self.grad_plot.title.setText(f"{info.name}.grad")
             why = tr("None: backward() has not written a gradient yet" if info.is_leaf and info.requires_grad
                      else "None: only leaves that require grad (or tensors after retain_grad()) keep .grad"
                      if info.requires_grad else "None: this tensor does not require grad")
-            self.grad_plot.message.setText(why)
+            self.grad_plot.show_note(why)

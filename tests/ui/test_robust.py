@@ -32,7 +32,7 @@ def test_an_empty_tensor_is_shown_without_errors(window, qtbot, caplog):
         window.show_state(window.controller.state)
     assert not caplog.records
     assert window.values_view.info.name == "z"
-    assert "no elements" in window.values_view.values_plot.message.text()
+    assert "no elements" in window.values_view.values_plot.note.text()
     for panel in (window.values_view, window.storage_map, window.table, window.graph_view):
         assert _notice(panel) is None or not _notice(panel).isVisible()
 
