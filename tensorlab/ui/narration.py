@@ -210,8 +210,10 @@ class NarrationPanel(QScrollArea):
             return
         self._ask, self._ask_step, self._ask_code = ask, state.position, code
         self._built = (current_language(), self.class_vote, self.font().key()) if ask is not None else None
-        for button in self.choice_buttons:
-            button.hide()
+        count = len(ask.text("choices", current_language())) if ask is not None else 0
+        for button in self._pool[count:]:
+            if not button.isHidden():
+                button.hide()
         self.choice_buttons = []
         self.feedback.clear()
         if ask is None:
@@ -239,7 +241,8 @@ class NarrationPanel(QScrollArea):
                     widget.setFont(font)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.set_look("plain")
-            button.show()
+            if button.isHidden():
+                button.show()   # showing a hidden widget polishes and lays it out: only when needed
             self.choice_buttons.append(button)
         self.question.show()
         self.choices_box.show()

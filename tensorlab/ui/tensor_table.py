@@ -7,6 +7,7 @@ give up room first and elide (the full text is in the cell's tooltip).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PySide6.QtCore import (
@@ -18,8 +19,8 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QFont
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
 
 from tensorlab.core.snapshot import Snapshot, TensorInfo, to_plain
 from tensorlab.ui.i18n import Texts, tr
@@ -74,6 +75,16 @@ def row_texts(info: TensorInfo) -> tuple[str, ...]:
 
 
 _ROW_TEXTS: dict[int, tuple[TensorInfo, tuple[str, ...]]] = {}
+_ADVANCES: dict[tuple[str, str], float] = {}
+
+
+def _advance(text: str, key: str, font: QFont) -> float:
+    width = _ADVANCES.get((text, key))
+    if width is None:
+        if len(_ADVANCES) > 20_000:
+            _ADVANCES.clear()
+        width = _ADVANCES[(text, key)] = QFontMetricsF(font).horizontalAdvance(text)
+    return width
 
 
 class TensorTableModel(QAbstractTableModel):
@@ -84,6 +95,7 @@ class TensorTableModel(QAbstractTableModel):
         self.snapshot = Snapshot()
         self.changed: set[tuple[str, str]] = set()
         self.font = QFont()
+        self._bold: tuple[str, QFont] | None = None
 
     def set_snapshot(self, snapshot: Snapshot, previous: Snapshot) -> None:
         """Show ``snapshot``; cells that differ from ``previous`` are highlighted."""
@@ -134,10 +146,16 @@ class TensorTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.BackgroundRole and (info.name, column) in self.changed:
             return QBrush(CHANGED)
         if role == Qt.ItemDataRole.FontRole and column == "name":
+            return self.bold_font()
+        return None
+
+    def bold_font(self) -> QFont:
+        """The font of the name column."""
+        if self._bold is None or self._bold[0] != self.font.key():
             font = QFont(self.font)
             font.setBold(True)
-            return font
-        return None
+            self._bold = (self.font.key(), font)
+        return self._bold[1]
 
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -182,7 +200,7 @@ class TensorTable(QTableView):
         self._selected: str | None = None
         self._quiet = False
         self.scale, self.compact, self._refitting = 1.0, False, False
-        self._widths: dict[int, tuple[object, int]] = {}
+
         self.set_text_scale(1.0)
 
     @contained
@@ -253,13 +271,16 @@ class TensorTable(QTableView):
             header.resizeSection(column, width)
 
     def _content_width(self, column: int) -> int:
-        """sizeHintForColumn, asked again only when the column's texts (or the font) changed."""
-        texts = tuple(row_texts(t)[column] for t in self.table_model.snapshot.tensors)
-        key = (texts, self.font().key(), self.table_model.font.key())
-        cached = self._widths.get(column)
-        if cached is None or cached[0] != key:
-            cached = self._widths[column] = (key, self.sizeHintForColumn(column))
-        return cached[1]
+        """What sizeHintForColumn says (the widest cell), from cached text widths instead of the delegate."""
+        tensors = self.table_model.snapshot.tensors
+        if not tensors:
+            return 0
+        font = self.table_model.bold_font() if COLUMNS[column] == "name" else self.font()
+        key = font.key()
+        widest = max(_advance(row_texts(t)[column], key, font) for t in tensors)
+        # The delegate's text margins (each side) and the grid line, as QStyledItemDelegate lays a cell out.
+        margin = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1) + 1
+        return int(math.ceil(widest)) + margin
 
     def column_fits(self, column: int) -> bool:
         """True when every value of ``column`` is shown whole (for tests)."""

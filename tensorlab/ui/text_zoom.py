@@ -40,19 +40,36 @@ def px(size: float, scale: float = 1.0) -> int:
 
 def pixel_font(size: float, scale: float = 1.0, bold: bool = False, base: QFont | None = None) -> QFont:
     """The application's font (or ``base``) at ``size`` × ``scale`` pixels."""
-    font = QFont(base if base is not None else QApplication.font())
-    font.setPixelSize(px(size, scale))
-    font.setBold(bold)
-    return font
+    if base is not None:
+        font = QFont(base)
+        font.setPixelSize(px(size, scale))
+        font.setBold(bold)
+        return font
+    key = ("app", QApplication.font().key(), px(size, scale), bold)
+    font = _FONTS.get(key)
+    if font is None:
+        font = QFont(QApplication.font())
+        font.setPixelSize(px(size, scale))
+        font.setBold(bold)
+        _FONTS[key] = font
+    return QFont(font)
 
 
 def mono_font(size: float, scale: float = 1.0, bold: bool = False) -> QFont:
     """A monospace font for code and numbers."""
-    font = QFont("DejaVu Sans Mono")
-    font.setStyleHint(QFont.StyleHint.Monospace)
-    font.setPixelSize(px(size, scale))
-    font.setBold(bold)
-    return font
+    key = ("mono", px(size, scale), bold)
+    font = _FONTS.get(key)
+    if font is None:
+        font = QFont("DejaVu Sans Mono")
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        font.setPixelSize(px(size, scale))
+        font.setBold(bold)
+        _FONTS[key] = font
+    return QFont(font)
+
+
+# Fonts made once per size (a panel redrawn asks for the same few again and again).
+_FONTS: dict[tuple[object, ...], QFont] = {}
 
 
 def panel_scale(name: str, zoom: float, projector: bool) -> float:
