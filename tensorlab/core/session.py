@@ -183,10 +183,23 @@ class Session:
         """
         known = list(results)  # before the reset: they may be this session's own results
         self.reset()
-        for statement in statements:
-            self._run_statement(statement)
-            self._history.append(statement)
-            yield len(self._history)
+        # One context for the whole replay (what the steps print or warn is known already).
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            warn_always = torch.is_warn_always_enabled()
+            torch.set_warn_always(True)
+            try:
+                with self._device_context():
+                    for statement in statements:
+                        self._output = _CappedOutput(self.limits.max_output_chars)
+                        try:
+                            self._interpreter.run(statement.node)
+                        except Exception:  # noqa: BLE001 - a step that raised raises again: known content
+                            pass
+                        self._history.append(statement)
+                        yield len(self._history)
+            finally:
+                torch.set_warn_always(warn_always)
         self.results = known[: len(self._history)]
         if self.results:
             self._adopt_labels(self.results[-1].snapshot)

@@ -27,6 +27,7 @@ class SceneView(QGraphicsView):
         self.setScene(QGraphicsScene(self))
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.scale_factor = 1.0
+        self._fonts: dict[tuple[object, ...], QFont] = {}
         # While set, new items are made children of this item (a group drawn and kept as one).
         self.parent_item: QGraphicsItem | None = None
 
@@ -54,7 +55,13 @@ class SceneView(QGraphicsView):
         return min(sizes, default=float("inf"))
 
     def _font(self, size: float, bold: bool = False, mono: bool = False) -> QFont:
-        return mono_font(size, self.scale_factor, bold) if mono else pixel_font(size, self.scale_factor, bold)
+        # Drawing asks for the same few fonts hundreds of times: each is made once per scale.
+        key = (size, bold, mono, self.scale_factor)
+        font = self._fonts.get(key)
+        if font is None:
+            font = self._fonts[key] = (mono_font(size, self.scale_factor, bold) if mono
+                                       else pixel_font(size, self.scale_factor, bold))
+        return font
 
     def _px(self, size: float) -> int:
         return px(size, self.scale_factor)
