@@ -38,7 +38,7 @@ from tensorlab.core.measure_data import DEFAULT_SIZES, METHODS, ORDER_METHODS, M
 from tensorlab.core.tool_tables import format_seconds, measure_csv
 from tensorlab.ui.html import escape
 from tensorlab.ui.i18n import Texts, tr
-from tensorlab.ui.measure_plot import MeasurePlot, method_color
+from tensorlab.ui.measure_colors import method_color
 
 __all__ = ["MeasurePanel", "JOB", "verdict_cell", "verdict_table"]
 
@@ -98,7 +98,7 @@ class MeasurePanel(QScrollArea):
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
         self.tabs = QTabWidget()
-        self.plot = MeasurePlot()
+        self._plot: object = None   # made on first use: pyqtgraph loads only when a measurement is drawn
         self.table = QTableView()
         self.table.setObjectName("measureTable")
         self.model = QStandardItemModel(0, len(_HEADERS), self)
@@ -109,7 +109,7 @@ class MeasurePanel(QScrollArea):
         plot_page = QWidget()
         plot_layout = QVBoxLayout(plot_page)
         plot_layout.setContentsMargins(0, 0, 0, 0)
-        plot_layout.addWidget(self.plot, 1)
+        self._plot_layout = plot_layout
         self.key = QLabel()
         self.key.setObjectName("measureKey")
         self.key.setWordWrap(True)
@@ -256,11 +256,26 @@ class MeasurePanel(QScrollArea):
         self.result = result
         self._render()
 
+    @property
+    def plot(self):  # noqa: ANN201 - a MeasurePlot (its module is imported here, on first use)
+        """The log-log plot (made, with pyqtgraph, the first time it is needed)."""
+        if self._plot is None:
+            from tensorlab.ui.measure_plot import MeasurePlot
+
+            self._plot = MeasurePlot()
+            self._plot_layout.insertWidget(0, self._plot, 1)
+        return self._plot
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        _ = self.plot   # shown: the plot is wanted now
+
     def _render(self) -> None:
         result = self.result
         self.model.setHorizontalHeaderLabels([h if h == "requires_grad" else tr(h) for h in _HEADERS])
         self.model.setRowCount(0)
-        self.plot.show_result(result)
+        if result is not None or self._plot is not None:
+            self.plot.show_result(result)
         if result is None:
             self.verdict.setText(escape(tr("Measure to see whether clone().detach() or detach().clone() "
                                            "is faster here, by how much, and how sure that is.")))

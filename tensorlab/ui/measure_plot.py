@@ -16,16 +16,11 @@ from PySide6.QtCore import QEvent, Qt  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QFontInfo  # noqa: E402
 from PySide6.QtWidgets import QWidget  # noqa: E402
 
-from tensorlab.core.measure_data import METHODS, MeasureResult  # noqa: E402
+from tensorlab.core.measure_data import MeasureResult  # noqa: E402
 from tensorlab.ui.i18n import Texts, tr  # noqa: E402
-from tensorlab.ui.palette import tensor_color  # noqa: E402
+from tensorlab.ui.measure_colors import method_color  # noqa: E402
 
 __all__ = ["MeasurePlot", "method_color"]
-
-
-def method_color(method: str) -> QColor:
-    """The colour of ``method``: the same in the plot and the table."""
-    return tensor_color(METHODS.index(method) if method in METHODS else 0)
 
 
 class MeasurePlot(pg.PlotWidget):
