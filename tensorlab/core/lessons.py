@@ -9,6 +9,7 @@ is refused, not read), and TOML that would exhaust the parser is refused too.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tomllib
@@ -299,8 +300,14 @@ def load_lesson(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Lesson:
 
 def builtin_lessons() -> list[Lesson]:
     """The lessons shipped with TensorLab, in their teaching order (grouped by chapter)."""
+    return list(_builtin_lessons())
+
+
+@functools.lru_cache(maxsize=1)
+def _builtin_lessons() -> tuple[Lesson, ...]:
+    # Read and checked once per process: the shipped files do not change while it runs.
     lessons = [load_lesson(p) for p in sorted(lessons_dir().glob("*.toml"))]
-    return sorted(lessons, key=lambda l: (_ORDER.index(l.id) if l.id in _ORDER else len(_ORDER), l.id))
+    return tuple(sorted(lessons, key=lambda l: (_ORDER.index(l.id) if l.id in _ORDER else len(_ORDER), l.id)))
 
 
 # The order the built-in lessons are taught in (files are named by id), chapter by chapter.

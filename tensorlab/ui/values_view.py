@@ -7,11 +7,12 @@ fit (a bar or a cell wide enough for them); every text is at least 11 px.
 
 from __future__ import annotations
 
+import math
 import os
+from typing import Any
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-import numpy as np  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QFrame,
@@ -35,12 +36,14 @@ __all__ = ["ValuesView"]
 
 
 
-def _numeric(values: object, complex_: bool) -> tuple[np.ndarray, object]:
+def _numeric(values: object, complex_: bool) -> tuple[Any, object]:
     """Snapshot values as a float array, and the labels to write on them.
 
     Complex values come as [re, im] pairs at the innermost level: they are drawn
     by magnitude and labelled a+bj. "nan"/"inf" strings become floats.
     """
+    import numpy as np  # here, not at start-up: the window's first paint does not wait for NumPy
+
     array = np.asarray(_floats(values), dtype=float)
     if not complex_:
         return array, values
@@ -131,7 +134,7 @@ class _Plot(QWidget):
             array = array.reshape(1)
             flat_values = (flat_values,)
         if array.ndim == 1:
-            heights = np.nan_to_num(array, nan=0.0, posinf=0.0, neginf=0.0).tolist()
+            heights = [v if math.isfinite(v) else 0.0 for v in array.tolist()]
             if len(array) <= MAX_LABELS:
                 self.labels = [format_value(v) for v in flat_values]  # type: ignore[union-attr]
             self.plot.set_array("bars", heights, self.labels, color)
