@@ -36,7 +36,8 @@ def test_opening_a_lesson_with_a_wrong_answer_warns_in_the_output(window, qtbot,
     qtbot.waitUntil(lambda: "Lesson checks found 1 problems" in window.output_view.toPlainText(), timeout=30_000)
     output = window.output_view.toPlainText()
     assert "step 2: choice 3 is the true one" in output
-    assert "Lesson checks found" in window.statusBar().currentMessage()
+    # The status bar says it once the job is done (the result comes just before).
+    qtbot.waitUntil(lambda: "Lesson checks found" in window.statusBar().currentMessage(), timeout=5_000)
 
 
 def test_a_good_lesson_passes_its_checks(window, qtbot, tmp_path):
