@@ -26,10 +26,15 @@ class MemoryLabel(QLabel):
         """Show what the names hold after the last step of ``state``, against ``limit`` bytes."""
         self.limit = limit
         self.held = state.last.memory if state.last is not None else 0
-        budget = format_size(limit) if limit else tr("no limit")
-        self.setText(tr("memory {held} of {budget}").format(held=format_size(self.held), budget=budget))
+        budget = _size(limit) if limit else tr("no limit")
+        self.setText(tr("memory {held} of {budget}").format(held=_size(self.held), budget=budget))
         self.setAccessibleName(self.text())
         self.setToolTip(tr("What the session's names hold (storages, gradients, NumPy arrays), against the "
                            "memory budget set in Preferences or with --memory-limit"))
         near = bool(limit) and self.held > 0.8 * limit  # type: ignore[operator]
         self.setStyleSheet("color: #c62828; font-weight: bold;" if near else "")
+
+
+def _size(size: int) -> str:
+    # KB, MB and GB read the same in every language; a few bytes are said in the window's.
+    return tr("{count} bytes").format(count=size) if size < 1024 else format_size(size)
