@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -138,6 +139,18 @@ def _check(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tensorlab` command; returns the exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`tensorlab run ... | head`): stop quietly, as Unix tools do.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - so that the exit flush cannot fail again
+        except OSError:
+            pass
+        return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "run":
         return _run(args)

@@ -101,7 +101,7 @@ def _type_name(obj: object) -> str:
 class Interpreter:
     """Executes statements of the subset against a namespace of user names."""
 
-    def __init__(self, namespace: dict[str, Any], limits: Limits, write: Callable[[str], None]) -> None:
+    def __init__(self, namespace: dict[str, Any], limits: Limits, write: Callable[[str, bool], None]) -> None:
         self.namespace = namespace
         self.limits = limits
         self.write = write
@@ -291,10 +291,12 @@ class Interpreter:
         # long strings must not become a terabyte string first).
         budget = self.limits.max_output_chars + 1
         pieces = []
-        for value in values:
+        cut = False
+        for index, value in enumerate(values):
             piece = bounded_str(value, budget)
             pieces.append(piece)
             budget -= len(piece) + len(sep)
             if budget <= 0:
+                cut = index < len(values) - 1 or piece.endswith(" ...")
                 break
-        self.write(sep.join(pieces) + end)
+        self.write(sep.join(pieces) + end, cut)

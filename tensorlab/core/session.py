@@ -223,8 +223,8 @@ class Session:
         self.inspector.seed_labels(labels, max(used, default=-1) + 1)
 
     # -- helpers ---------------------------------------------------------------
-    def _write(self, text: str) -> None:
-        self._output.write(text)
+    def _write(self, text: str, cut: bool = False) -> None:
+        self._output.write(text, cut)
 
     def _device_context(self) -> contextlib.AbstractContextManager[Any]:
         if self._device == "cpu":
@@ -240,8 +240,11 @@ class _CappedOutput:
         self._buffer = io.StringIO()
         self._size = 0
         self._dropped = 0
+        self._cut = False
 
-    def write(self, text: str) -> None:
+    def write(self, text: str, cut: bool = False) -> None:
+        """Keep ``text`` while there is room; ``cut``: the text of a value was cut before it was built."""
+        self._cut = self._cut or cut
         room = self.limit - self._size
         if len(text) <= room:
             self._buffer.write(text)
@@ -259,7 +262,10 @@ class _CappedOutput:
 
     def getvalue(self) -> str:
         text = self._buffer.getvalue()
-        if self._dropped:
+        if self._cut:
+            # A value too long to print was cut while its text was made: how long it was is not known.
+            text += f"\n… the rest was not printed (TensorLab keeps {self.limit:,} characters per step)\n"
+        elif self._dropped:
             text += f"\n… {self._dropped:,} more characters (TensorLab keeps {self.limit:,} per step)\n"
         return text
 

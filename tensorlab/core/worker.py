@@ -16,8 +16,10 @@ plain data back (:mod:`tensorlab.core.wire`). It never imports torch itself.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -40,12 +42,31 @@ _context_lock = threading.Lock()
 _context: Any = None
 
 
+def _short_temp_dir() -> None:
+    """Make multiprocessing's folder (where the fork server's socket lives) at a short path.
+
+    A Unix socket's path may not be longer than about 100 bytes: under a long TMPDIR
+    the fork server could not listen. multiprocessing makes the folder once and keeps it.
+    """
+    from multiprocessing import util
+
+    if len(tempfile.gettempdir()) <= 40 or not os.access("/tmp", os.W_OK):
+        return
+    previous = tempfile.tempdir
+    try:
+        tempfile.tempdir = "/tmp"
+        util.get_temp_dir()
+    finally:
+        tempfile.tempdir = previous
+
+
 def _mp_context() -> Any:
     """The multiprocessing context: a fork server with torch preloaded where there is one."""
     global _context
     with _context_lock:
         if _context is None:
             if "forkserver" in multiprocessing.get_all_start_methods():
+                _short_temp_dir()
                 _context = multiprocessing.get_context("forkserver")
                 _context.set_forkserver_preload([_MAIN])
             else:  # pragma: no cover - Windows
