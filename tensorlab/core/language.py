@@ -132,7 +132,10 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
     except SyntaxError as exc:
         col = exc.offset if exc.offset else None
         raise LanguageError(f"this is not valid Python: {exc.msg}", exc.lineno, col) from None
-    except (ValueError, RecursionError, MemoryError) as exc:
+    except (RecursionError, MemoryError):
+        raise LanguageError("this cannot be parsed: it is nested too deeply (too complex for Python's parser)") \
+            from None
+    except ValueError as exc:
         raise LanguageError(f"this cannot be parsed: {exc}") from None
     lines = source.splitlines()
     statements = []

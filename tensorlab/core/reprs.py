@@ -15,6 +15,9 @@ __all__ = ["bounded_repr", "bounded_str"]
 
 _MAX_DEPTH = 32
 _ELLIPSIS = " ..."
+# Tensors and arrays written inside one list or tuple before it is cut: torch takes milliseconds
+# to format each, and a snapshot may ask for the text of many such lists at every step.
+_MAX_ARRAYS = 16
 
 
 class _Budget(Exception):
@@ -26,6 +29,14 @@ class _Writer:
         self.parts: list[str] = []
         self.left = budget
         self.cut = False
+        self.arrays = 0
+
+    def array(self) -> None:
+        """One more tensor or array is written inside a container; cut after :data:`_MAX_ARRAYS`."""
+        self.arrays += 1
+        if self.arrays > _MAX_ARRAYS:
+            self.cut = True
+            raise _Budget
 
     def write(self, text: str) -> None:
         if len(text) > self.left:
@@ -51,6 +62,19 @@ def _int_text(value: int) -> str:
         return f"<int of {bits:,} bits>"
 
 
+def _is_array(value: Any) -> bool:
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.Tensor):
+        return True
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)
+
+
+def _is_storage(value: Any) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, (torch.UntypedStorage, torch.TypedStorage))
+
+
 def _atom(value: Any, budget: int) -> str:
     """The repr of a value that is not a list or tuple, computed within ``budget`` where it can be."""
     if isinstance(value, bool) or value is None:
@@ -59,13 +83,11 @@ def _atom(value: Any, budget: int) -> str:
         return _int_text(value)
     if isinstance(value, str):
         return repr(value[: budget + 1])
-    torch = sys.modules.get("torch")
-    if torch is not None:
-        if isinstance(value, (torch.UntypedStorage, torch.TypedStorage)):
-            nbytes = value.nbytes()
-            if nbytes > 1024:
-                # A storage's repr lists every element.
-                return f"<{type(value).__name__} of {nbytes:,} bytes on {value.device}>"
+    if _is_storage(value):
+        nbytes = value.nbytes()
+        if nbytes > 1024:
+            # A storage's repr lists every element.
+            return f"<{type(value).__name__} of {nbytes:,} bytes on {value.device}>"
     try:
         return repr(value)  # tensors and arrays summarise themselves above 1000 elements
     except Exception as exc:  # a repr that raises is still shown, never crashes
@@ -88,6 +110,8 @@ def _write(value: Any, out: _Writer, depth: int, active: set[int], as_str: bool)
             for i, item in enumerate(value):
                 if i:
                     out.write(", ")
+                if _is_array(item):
+                    out.array()
                 _write(item, out, depth + 1, active, False)
             if isinstance(value, tuple) and len(value) == 1:
                 out.write(",")
@@ -98,7 +122,7 @@ def _write(value: Any, out: _Writer, depth: int, active: set[int], as_str: bool)
     if as_str and isinstance(value, str):
         out.write(value[: out.left + 1])
         return
-    if as_str:
+    if as_str and not _is_storage(value):  # a storage's str lists every element: described like its repr
         try:
             text = str(value) if not isinstance(value, int) or isinstance(value, bool) else _int_text(value)
         except Exception as exc:
