@@ -98,8 +98,17 @@ class Census:
     """Measures what one session holds (see the module docstring)."""
 
     def __init__(self) -> None:
+        # Measured after returning freed heap, so that a later return of others' memory does not hide the
+        # session's (a full garbage collection here would cost a test suite of many sessions dearly).
+        _release(False)
         self.baseline = process_rss()
         self._after_gc: int | None = None   # resident memory right after the last full collection
+
+    def restart(self) -> None:
+        """The session holds nothing now (a reset, or before its first step): measure from here."""
+        now = process_rss()
+        if now is not None and (self.baseline is None or now < self.baseline):
+            self.baseline = now
 
     def growth(self) -> int:
         """How much the process's resident memory grew since the session started (0 if unknown)."""

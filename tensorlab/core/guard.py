@@ -100,8 +100,10 @@ class Guard(OperatorChecks):
         self.pending = 0           # bytes approved since the last census (across statements)
 
     def start(self) -> None:
-        """A new statement: its cost starts from zero."""
+        """A new statement: its cost starts from zero (and, on an empty session, memory too)."""
         self.cost = 0
+        if not self.namespace:
+            self.census.restart()
 
     # -- accounting --------------------------------------------------------------
     def charge(self, operations: int) -> None:
@@ -130,6 +132,7 @@ class Guard(OperatorChecks):
         if held + nbytes > budget:
             held = self.census.held_after_release(self.namespace)
             if held + nbytes > budget:
+                self.pending -= max(nbytes, 0)  # refused: it will not be allocated
                 raise LimitError(
                     f"{what} needs {format_size(nbytes)}, and the session already holds {format_size(held)}; "
                     f"its memory budget is {format_size(budget)} (TensorLab allows at most that much; "
