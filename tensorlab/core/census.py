@@ -27,6 +27,7 @@ import torch
 __all__ = ["Census", "process_rss", "tensor_bytes"]
 
 _MAX_ITEMS = 1_000    # items of one list or tuple looked into (the process measure sees the rest)
+_MAX_WALK = 100_000   # items looked into in all (the process measure sees the rest)
 _GC_AGAIN_AFTER = 16 << 20  # a full garbage collection again only once memory grew this much since the last
 
 
@@ -50,11 +51,12 @@ def _release(collect: bool) -> None:
             pass
 
 
-def tensor_bytes(namespace: Mapping[str, Any]) -> int:
-    """Bytes of the storages (and gradients, NumPy arrays, storages) the names of ``namespace`` hold."""
+def tensor_bytes(namespace: Mapping[str, Any]) -> tuple[int, int]:
+    """(bytes, items looked at): the storages (and gradients, NumPy arrays, storages) ``namespace`` holds."""
     numpy = sys.modules.get("numpy")
     seen: set[tuple[str, int]] = set()
     total = 0
+    walked = 0
 
     def add_storage(device: str, storage: Any) -> None:
         nonlocal total
@@ -86,12 +88,16 @@ def tensor_bytes(namespace: Mapping[str, Any]) -> int:
                 total += value.nbytes
 
     for value in list(namespace.values()):
+        if walked > _MAX_WALK:
+            break
         if isinstance(value, (list, tuple)):
             for item in value[:_MAX_ITEMS]:
                 add(item)
+            walked += min(len(value), _MAX_ITEMS)
         else:
             add(value)
-    return total
+        walked += 1
+    return total, walked
 
 
 class Census:
@@ -103,6 +109,7 @@ class Census:
         _release(False)
         self.baseline = process_rss()
         self._after_gc: int | None = None   # resident memory right after the last full collection
+        self.walked = 0                      # items the last measure looked at (its own cost)
 
     def restart(self) -> None:
         """The session holds nothing now (a reset, or before its first step): measure from here."""
@@ -119,7 +126,8 @@ class Census:
 
     def held(self, namespace: Mapping[str, Any]) -> int:
         """Bytes the session holds now: the larger of its storages and its process's growth."""
-        return max(tensor_bytes(namespace), self.growth())
+        held, self.walked = tensor_bytes(namespace)
+        return max(held, self.growth())
 
     def held_after_release(self, namespace: Mapping[str, Any]) -> int:
         """Like :meth:`held`, after freeing garbage (call before refusing: it takes a moment).

@@ -22,6 +22,7 @@ from tensorlab.core.limits import LimitError
 __all__ = [
     "MAX_NESTING",
     "PYTHON_ITEM",
+    "WALK_ITEM",
     "TORCH_ITEM",
     "STORAGE_ITEM",
     "FORMATTED_ELEMENT",
@@ -45,7 +46,8 @@ __all__ = [
 MAX_NESTING = 32            # nesting of a list torch is given (torch allows 64 dimensions)
 
 # Costs of Python-level work, in element-operations (measured on CPU, rounded up).
-PYTHON_ITEM = 10            # one Python object made or walked (tolist, list repeat, deepcopy)
+PYTHON_ITEM = 10            # one Python object made by Python or torch (tolist, list repeat)
+WALK_ITEM = 200             # one item TensorLab itself looks at in Python (nested lists, comparisons, deepcopy)
 TORCH_ITEM = 50             # one item of a Python sequence that torch.tensor() walks
 STORAGE_ITEM = 1_000        # one byte of a storage that torch.tensor() walks as a Python sequence
 FORMATTED_ELEMENT = 5_000   # one tensor element torch formats as text
@@ -155,6 +157,7 @@ class Nested:
     elements: int
     depth: int
     storage_bytes: int = 0   # bytes of storages among the leaves (torch walks them one by one)
+    visits: int = 0          # items this measure looked at (its own cost)
 
 
 _END = object()
@@ -174,9 +177,11 @@ def measure_nested(value: Any, max_leaves: int, what: str) -> Nested:
     # Frames: [container, iterator, leaves, elements, depth below, storage bytes]
     stack: list[list[Any]] = [[value, iter(value), 0, 0, 0, 0]]
     result = (0, 0, 0, 0)
+    visits = 0
     while stack:
         frame = stack[-1]
         item = next(frame[1], _END)
+        visits += 1
         if item is _END:
             stack.pop()
             on_path.discard(id(frame[0]))
@@ -210,7 +215,7 @@ def measure_nested(value: Any, max_leaves: int, what: str) -> Nested:
         if frame[2] > max_leaves:
             raise LimitError(f"{what} holds more than {max_leaves:,} items (counting nested lists); "
                              "TensorLab refuses it")
-    return Nested(result[0], result[1], result[2], result[3])
+    return Nested(result[0], result[1], result[2], result[3], visits)
 
 
 def _add(frame: list[Any], child: tuple[int, int, int, int]) -> None:
@@ -220,23 +225,26 @@ def _add(frame: list[Any], child: tuple[int, int, int, int]) -> None:
     frame[5] += child[3]
 
 
-def text_size(value: Any, limit: int) -> int:
-    """Characters and items a comparison or a text of ``value`` may have to go through (up to ``limit``).
+def text_size(value: Any, limit: int) -> tuple[int, int]:
+    """(size, visits): characters and items a comparison or a text of ``value`` may go through (up to
+    ``limit``), and how many items this walk looked at.
 
     Strings count their length, lists and tuples their items plus what the items
     hold (a shared sublist counted each time it appears, as Python would walk it),
     tensors and arrays their elements. A list that holds itself counts once.
     """
     if isinstance(value, str):
-        return len(value)
+        return len(value), 1
     if is_array(value):
-        return numel(value)
+        return numel(value), 1
     if not isinstance(value, (list, tuple)):
-        return 1
+        return 1, 1
     memo: dict[int, int] = {}
     on_path: set[int] = set()
+    visits = 0
 
     def walk(container: Sequence[Any], depth: int) -> int:
+        nonlocal visits
         key = id(container)
         if key in memo:
             return memo[key]
@@ -245,6 +253,7 @@ def text_size(value: Any, limit: int) -> int:
         on_path.add(key)
         total = len(container)
         for item in container:
+            visits += 1
             if total > limit:
                 break
             if isinstance(item, (list, tuple)):
@@ -257,7 +266,7 @@ def text_size(value: Any, limit: int) -> int:
         memo[key] = total
         return total
 
-    return walk(value, 0)
+    return walk(value, 0), visits
 
 
 def format_length(template: str, args: Any, limit: int) -> int:

@@ -129,6 +129,7 @@ class Guard(OperatorChecks):
         if self.pending < _CHECK_MEMORY_FROM:
             return
         held = self.census.held(self.namespace)
+        self.charge(self.census.walked * est.WALK_ITEM)
         if held + nbytes > budget:
             held = self.census.held_after_release(self.namespace)
             if held + nbytes > budget:
@@ -147,7 +148,9 @@ class Guard(OperatorChecks):
     # -- nested lists --------------------------------------------------------------
     def nested(self, value: Any, what: str = "this list") -> est.Nested:
         """What a nested list/tuple holds; LimitError if it contains itself, nests too deep or is too big."""
-        return est.measure_nested(value, self.limits.max_sequence, what)
+        found = est.measure_nested(value, self.limits.max_sequence, what)
+        self.charge(found.visits * est.WALK_ITEM)
+        return found
 
     def _nested_arguments(self, values: Iterable[Any]) -> None:
         for value in values:
@@ -196,8 +199,8 @@ class Guard(OperatorChecks):
             elif isinstance(value, str):
                 self.charge(len(value))
             else:
-                self.charge(min(est.text_size(value, self.limits.max_output_chars), self.limits.max_output_chars)
-                            * est.PYTHON_ITEM)
+                size, visits = est.text_size(value, self.limits.max_output_chars)
+                self.charge(min(size, self.limits.max_output_chars) * est.PYTHON_ITEM + visits * est.WALK_ITEM)
 
     def _hook(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         for hook in list(args) + list(kwargs.values()):
@@ -386,5 +389,5 @@ class Guard(OperatorChecks):
             elif isinstance(value, (list, tuple)):
                 nbytes += 8 * len(value) + 64
                 stack.extend(value)
-        self.charge(items * est.PYTHON_ITEM + nbytes)
+        self.charge(items * est.WALK_ITEM + nbytes)
         self.reserve(nbytes, "copy.deepcopy(...)")

@@ -74,6 +74,8 @@ class OperatorChecks:
                     raise LimitError("this power is too large a number for TensorLab")
             elif isinstance(op, ast.Mult) and left.bit_length() + right.bit_length() > limits.max_int_bits:
                 raise LimitError("this product is too large a number for TensorLab")
+            # Python multiplies and divides long integers digit by digit (30 bits a digit).
+            self.charge((left.bit_length() // 30 + 1) * (abs(right).bit_length() // 30 + 1))
         if isinstance(op, ast.Add) and isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
             total = len(left) + len(right)
             if total > limits.max_sequence:
@@ -160,13 +162,16 @@ class OperatorChecks:
             elif isinstance(right, str) and isinstance(left, str):
                 self.charge(len(left) + len(right))
             elif isinstance(right, (list, tuple)):
-                self.charge(len(right) * (est.text_size(left, limit) + 1))
+                size, visits = est.text_size(left, limit)
+                self.charge(len(right) * (size + 1) + visits * est.WALK_ITEM)
             return
         if est.is_array(left) or est.is_array(right):
             self._arrays(ast.Eq(), left, right, False)  # type: ignore[arg-type]
             return
         if isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
-            self.charge(min(est.text_size(left, limit), est.text_size(right, limit)) * est.PYTHON_ITEM)
+            left_size, left_visits = est.text_size(left, limit)
+            right_size, right_visits = est.text_size(right, limit)
+            self.charge(min(left_size, right_size) * est.PYTHON_ITEM + (left_visits + right_visits) * est.WALK_ITEM)
 
     # -- subscripts -------------------------------------------------------------------
     def subscript(self, container: Any, index: Any, value: Any = None, assigning: bool = False) -> None:

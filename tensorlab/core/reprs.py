@@ -103,6 +103,8 @@ def _write(value: Any, out: _Writer, depth: int, active: set[int], as_str: bool)
         if depth >= _MAX_DEPTH:
             out.write("[...]" if isinstance(value, list) else "(...)")
             return
+        if _write_flat(value, out):
+            return
         active.add(id(value))
         try:
             opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
@@ -130,6 +132,31 @@ def _write(value: Any, out: _Writer, depth: int, active: set[int], as_str: bool)
         out.write(text)
         return
     out.write(_atom(value, out.left))
+
+
+_FLAT = frozenset({int, float, bool, type(None), str})
+
+
+def _write_flat(value: list[Any] | tuple[Any, ...], out: _Writer) -> bool:
+    """A list or tuple of plain numbers and short strings: Python's own repr of just enough items.
+
+    The repr of the first n items is a prefix of the repr of the whole (less its
+    closing bracket), and n items of at least 3 characters each ("1, ") fill the
+    budget. False (nothing written) for anything else.
+    """
+    count = out.left // 3 + 2
+    head = value[:count]
+    kinds = set(map(type, head))
+    if not kinds <= _FLAT or (str in kinds and any(type(i) is str and len(i) > 100 for i in head)):
+        return False
+    try:
+        text = repr(head)
+    except ValueError:  # an int too long for str()
+        return False
+    if len(head) < len(value):
+        text = text[:-1]  # the closing bracket: more items follow
+    out.write(text)
+    return True
 
 
 def bounded_repr(value: Any, budget: int = 2_000) -> str:

@@ -152,12 +152,12 @@ class TensorLabAgainstTorch(RuleBasedStateMachine):
         for value in namespace.values():
             if isinstance(value, torch.Tensor):
                 storage = value.untyped_storage()
-                if storage.nbytes():
-                    key = (str(value.device), storage.data_ptr())
-                    known = self.storages[side].get(key)
-                    if known is not None and known() is not storage:
-                        self.labels_trusted = False
-                    found[key] = weakref.ref(storage)
+                # An empty storage is told apart by its own identity, which a new one may take too.
+                key = (str(value.device), storage.data_ptr()) if storage.nbytes() else ("empty", storage._cdata)
+                known = self.storages[side].get(key)
+                if known is not None and known() is not storage:
+                    self.labels_trusted = False
+                found[key] = weakref.ref(storage)
         self.storages[side] = found
 
     def _run_plain(self, code: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ and the session goes on.
 
 from __future__ import annotations
 
+import ast
 import gc
 import time
 
@@ -304,3 +305,29 @@ def test_reduction_split_and_conversion_estimates():
 def test_counts_in_messages_never_fail():
     assert count_text(12345) == "12,345"
     assert count_text(10**5000) == "about 10^5000"
+
+
+def test_bounded_repr_equals_python_repr_up_to_its_budget():
+    from tensorlab.core.reprs import bounded_repr
+
+    values = [[1, 2, 3], (1,), (1, 2), [], (), [1.5, None, True, "ab"], list(range(5000)), tuple(range(3000)),
+              ["x" * 50] * 100, [[1, 2], [3]], [float("nan"), -0.0, 1e308 * 10], [(1,), [2, (3,)]]]
+    for value in values:
+        full = repr(value)
+        for budget in (5, 50, 2000):
+            text = bounded_repr(value, budget)
+            if len(full) <= budget:
+                assert text == full
+            else:
+                assert text == full[:budget] + " ..."
+
+
+def test_walking_python_values_counts_toward_the_cost():
+    from tensorlab.core.guard import Guard
+
+    guard = Guard({}, DEFAULT_LIMITS)
+    found = guard.nested([[0.0]] * 1000, "this list")
+    assert found.visits >= 1000 and guard.cost >= found.visits * est.WALK_ITEM
+    guard.start()
+    guard.binary(ast.Mod(), 7**30000, 11**20000)
+    assert guard.cost >= (7**30000).bit_length() // 30 * ((11**20000).bit_length() // 30)
