@@ -164,11 +164,13 @@ class Guard(OperatorChecks):
             if value.dim() > self.limits.max_dims:
                 raise LimitError(f"this tensor would have {value.dim():,} dimensions; TensorLab allows at most "
                                  f"{self.limits.max_dims}")
-            if value.numel() == 0:
-                sizes = math.prod(s for s in value.shape if s)
-                if sizes > self.limits.max_elements:
-                    raise LimitError(f"this tensor has no elements but dimensions of {count_text(sizes)} "
-                                     f"together; TensorLab allows at most {self.limits.max_elements:,}")
+            if value.numel() == 0 and 0 in value.shape:
+                # tolist() of an empty (n, 0) tensor makes n empty lists: as many as the sizes before the zero.
+                lists = math.prod(value.shape[: value.shape.index(0)])
+                if lists > self.limits.max_sequence:
+                    raise LimitError(f"this empty tensor has dimensions of {count_text(lists)} before its zero-size "
+                                     f"one (listing it would make that many Python lists); TensorLab allows at "
+                                     f"most {self.limits.max_sequence:,}")
         return value
 
     # -- calls -----------------------------------------------------------------------
