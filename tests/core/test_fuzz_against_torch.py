@@ -57,9 +57,13 @@ FLOAT_FACTORIES = [
     "torch.randn({shape}{grad})", "torch.full(({shape},), 2.5{grad})", "torch.arange(4.0{grad})",
     "torch.linspace(0, 1, 5{grad})", "torch.tensor([1.5, -2.0, 3.0]{grad})", "torch.eye(3{grad})",
     "torch.ones({shape}, dtype=torch.float64{grad})", "torch.tensor([[0.5, 1.0], [2.0, -1.0]]{grad})",
+    "torch.ones({shape}, dtype=torch.complex64{grad})", "torch.full(({shape},), -1.5, dtype=torch.float16{grad})",
+    "torch.zeros({shape}, dtype=torch.bfloat16{grad})", "torch.randn(2, 2, 2{grad})",
 ]
 INT_FACTORIES = ["torch.arange(6)", "torch.randint(0, 5, ({shape},))", "torch.tensor([1, 2, 3])",
-                 "torch.tensor([[1, 2], [3, 4]])", "torch.zeros({shape}, dtype=torch.int64)"]
+                 "torch.tensor([[1, 2], [3, 4]])", "torch.zeros({shape}, dtype=torch.int64)",
+                 "torch.tensor([True, False, True])", "torch.ones({shape}, dtype=torch.int8)",
+                 "torch.tensor([[1, 2], [3, 4]], dtype=torch.uint8)"]
 COPIES = [
     "{t} = {s}", "{t} = {s}.clone()", "{t} = {s}.detach()", "{t} = {s}.clone().detach()",
     "{t} = {s}.detach().clone()", "{t} = {s}.data", "{t} = {s}.to(torch.float64)", "{t} = {s}.to('cpu')",
@@ -73,7 +77,9 @@ VIEWS = [
     "{t} = {s}.diagonal()", "{t} = {s}.view_as({s})", "{t} = {s}.expand_as(torch.stack([{s}, {s}]))", "{t} = {s}[None]",
     "{t} = {s}[..., :1]", "{t} = {s}.split(1)", "{t} = {s}.unbind()", "{t} = {s}.chunk(2)", "{t} = {s}.mT",
     "{t} = {s}[[0, 0]]", "{t} = {s}[{s} > 0]", "{t} = {s}.unfold(0, 1, 1)", "{t} = {s}.movedim(0, -1)",
-    "{t} = {s}.as_strided((1,), (1,))",
+    "{t} = {s}.as_strided((1,), (1,))", "{t} = {s}.H", "{t} = {s}.mH", "{t} = {s}.real", "{t} = {s}.imag",
+    "{t} = torch.view_as_real({s})", "{t}, {u} = {s}.split(2)", "{t} = {s}.swapaxes(0, -1)",
+    "{t} = {s}.movedim(-1, 0)",
 ]
 IN_PLACE = [
     "{s}.add_(1)", "{s}.mul_(2)", "{s}.zero_()", "{s}.fill_(3)", "{s} += 1", "{s} *= {o}", "{s}.neg_()",
@@ -94,7 +100,9 @@ COMPUTE = [
 ]
 BACKWARD = ["{s}.sum().backward()", "{s}.backward()", "{s}.sum().backward(retain_graph=True)",
             "({s} * {s}).sum().backward()", "{s}.backward(torch.ones_like({s}))", "{s}.grad = None",
-            "{t} = {s}.grad", "print({s}.grad)", "{s}.grad = torch.zeros_like({s})"]
+            "{t} = {s}.grad", "print({s}.grad)", "{s}.grad = torch.zeros_like({s})", "{s}.grad.zero_()",
+            "{s}.requires_grad = True", "{t} = {s}.grad_fn.next_functions", "print({s}.grad_fn.name())",
+            "{t} = {s}.detach().requires_grad_()", "{s}.backward(create_graph=True)"]
 NUMPY = ["{t} = {s}.numpy()", "{t} = {s}.detach().numpy()", "{t} = torch.from_numpy({s}.numpy())",
          "{t} = {s}.numpy()[0]", "{t} = {s}.tolist()", "{t} = {s}.item()"]
 ARRAYS = ["{t} = torch.from_numpy({a})", "{a}[0] = 7", "{t} = torch.as_tensor({a})", "{t} = torch.tensor({a})",
@@ -102,7 +110,9 @@ ARRAYS = ["{t} = torch.from_numpy({a})", "{a}[0] = 7", "{t} = torch.as_tensor({a
 LOOKS = ["print({s})", "print({s}.is_leaf, {s}.requires_grad, {s}.grad_fn)", "print({s}._version)",
          "print({s}._base is None, {s}.is_contiguous(), {s}.storage_offset())", "{s}", "print(len({s}))",
          "{t} = {s}.grad_fn", "{t} = {s}.untyped_storage()", "{t} = {s}.shape", "{t} = [{s}, {o}]",
-         "{t} = {s}.register_hook(print)", "print({s}.data_ptr() == {o}.data_ptr())"]
+         "{t} = {s}.register_hook(print)", "print({s}.data_ptr() == {o}.data_ptr())", "print({s}._base is {o})",
+         "print({s}.is_set_to({o}), {s}.stride(), {s}.untyped_storage().nbytes())", "{t} = copy.deepcopy([{s}, {o}])",
+         "print({s}.dtype, {s}.shape, {s}.ndim, {s}.numel(), {s}.element_size())", "{t} = {s}.tolist()"]
 
 
 def _names(namespace: dict[str, Any], kind: type) -> list[str]:
@@ -189,6 +199,8 @@ class TensorLabAgainstTorch(RuleBasedStateMachine):
 
     def _fill(self, data: st.DataObject, template: str) -> str:
         fields = {"t": data.draw(st.sampled_from(NAMES), label="target")}
+        if "{u}" in template:
+            fields["u"] = data.draw(st.sampled_from([n for n in NAMES if n != fields["t"]]), label="second target")
         if "{s}" in template:
             fields["s"] = self._tensor(data)
         if "{o}" in template:
@@ -206,17 +218,15 @@ class TensorLabAgainstTorch(RuleBasedStateMachine):
         self.step(f"{target} = " + template.format(shape=shape, grad=grad))
 
     @precondition(lambda self: _names(self.ns, torch.Tensor))
-    @rule(data=st.data(), kind=st.sampled_from(["copy", "view", "in place", "set item", "compute", "backward",
-                                                 "numpy", "look"]))
-    def use(self, data: st.DataObject, kind: str) -> None:
-        templates = {"copy": COPIES, "view": VIEWS, "in place": IN_PLACE, "set item": SET_ITEMS,
-                     "compute": COMPUTE, "backward": BACKWARD, "numpy": NUMPY, "look": LOOKS}[kind]
-        self.step(self._fill(data, data.draw(st.sampled_from(templates), label=kind)))
-
-    @precondition(lambda self: _names(self.ns, numpy.ndarray))
     @rule(data=st.data())
-    def arrays(self, data: st.DataObject) -> None:
-        self.step(self._fill(data, data.draw(st.sampled_from(ARRAYS), label="array op")))
+    def use(self, data: st.DataObject) -> None:
+        kinds = ["copy", "view", "in place", "set item", "compute", "backward", "numpy", "look"]
+        if _names(self.ns, numpy.ndarray):
+            kinds.append("array")
+        kind = data.draw(st.sampled_from(kinds), label="kind")
+        templates = {"copy": COPIES, "view": VIEWS, "in place": IN_PLACE, "set item": SET_ITEMS,
+                     "compute": COMPUTE, "backward": BACKWARD, "numpy": NUMPY, "look": LOOKS, "array": ARRAYS}[kind]
+        self.step(self._fill(data, data.draw(st.sampled_from(templates), label=kind)))
 
     @precondition(lambda self: _names(self.ns, torch.Tensor))
     @rule(data=st.data(), mode=st.sampled_from(["no_grad", "enable_grad", "no_grad+enable_grad"]))

@@ -25,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 import tomllib
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -53,6 +54,9 @@ JOBS = max(1, int(os.environ.get("TENSORLAB_HOSTILE_JOBS", "2")))
 PWNED = Path("/tmp/tensorlab-hostile-pwned")   # the path the corpus's escape attempts aim at
 TRACEBACK = "Traceback (most recent call last)"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(),
+                                reason="the watchdog reads the memory of processes from /proc")
 
 
 # -- special files, made in the run's folder --------------------------------------------------------------
@@ -168,6 +172,9 @@ class Pool:
 @pytest.fixture(scope="module")
 def pool(request, tmp_path_factory):
     base = tmp_path_factory.mktemp("hostile")
+    short = None
+    if len(str(base)) > 50 and Path("/tmp").is_dir():  # the fork server's socket path must stay short
+        base = short = Path(tempfile.mkdtemp(prefix="tlh-", dir="/tmp"))
     canary = tmp_path_factory.mktemp("canary")
     (canary / "keep.txt").write_text("unchanged")
     PWNED.unlink(missing_ok=True)
@@ -178,6 +185,8 @@ def pool(request, tmp_path_factory):
     pool.submit_all(selected)
     yield pool
     pool.executor.shutdown(wait=True, cancel_futures=True)
+    if short is not None:
+        shutil.rmtree(short, ignore_errors=True)
     assert listing(canary) == pool.canary_listing
     assert listing(HERE) == before_corpus
 
