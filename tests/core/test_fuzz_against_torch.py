@@ -10,6 +10,9 @@ exec its own code; TensorLab never does). After every step:
 
 - nothing escaped: Session.run raised nothing, TensorLab refused nothing plain
   torch ran, and the session's names hold only values of the subset's types;
+- between them, statements outside the subset (dunders, eval, open, torch.save,
+  hooks that are not print/len/id, private methods, ...) are refused and nothing
+  of them ran: the same names, the same objects, the same snapshot, no file;
 - the step's error (type and text), warnings and printed output are torch's;
 - every tensor name's snapshot equals what plain torch reports (values, shape,
   dtype, storage partition with labels numbered in order of first appearance,
@@ -38,6 +41,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from tensorlab.core.language import LanguageError
 from tensorlab.core.limits import DEFAULT_LIMITS
 from tensorlab.core.session import Session
 from tests.core.reference import StorageLabels, describe
@@ -113,6 +117,18 @@ LOOKS = ["print({s})", "print({s}.is_leaf, {s}.requires_grad, {s}.grad_fn)", "pr
          "{t} = {s}.register_hook(print)", "print({s}.data_ptr() == {o}.data_ptr())", "print({s}._base is {o})",
          "print({s}.is_set_to({o}), {s}.stride(), {s}.untyped_storage().nbytes())", "{t} = copy.deepcopy([{s}, {o}])",
          "print({s}.dtype, {s}.shape, {s}.ndim, {s}.numel(), {s}.element_size())", "{t} = {s}.tolist()"]
+
+
+PWNED = "/tmp/tensorlab-fuzz-pwned"
+FORBIDDEN = [
+    "import os", "{t} = __import__('os')", "{t} = {s}.__class__", "{t} = eval('1')", f"{{t}} = open({PWNED!r}, 'w')",
+    f"torch.save({{s}}, {PWNED!r})", f"{{s}}.numpy().tofile({PWNED!r})", "{t} = getattr({s}, 'grad')",
+    "{t} = {s}.register_hook({s}.backward)", "{t} = {s}.register_hook(torch.ones_like)", "{t} = {s}._values()",
+    "{t} = {s}.untyped_storage().resize_(0)", "{t} = (lambda: 1)()", "{t} = [v for v in {s}]",
+    "{t} = {s}.numpy().data", "{t} = torch.ops.aten.add({s}, 1)", "{t} = print.__self__", "{t} = copy.copy({s})",
+    "{s}.shape = (1,)", f"with open({PWNED!r}, 'w'):\n    {{t}} = 1\n", "{t} = {s}.grad_fn.register_hook(print)",
+    "{t} = {s}.untyped_storage().backward()", "{t} = torch.hub", "{t} = {s}.to(print)", "{t} = {s}.T.__dict__",
+]
 
 
 def _names(namespace: dict[str, Any], kind: type) -> list[str]:
@@ -227,6 +243,24 @@ class TensorLabAgainstTorch(RuleBasedStateMachine):
         templates = {"copy": COPIES, "view": VIEWS, "in place": IN_PLACE, "set item": SET_ITEMS,
                      "compute": COMPUTE, "backward": BACKWARD, "numpy": NUMPY, "look": LOOKS, "array": ARRAYS}[kind]
         self.step(self._fill(data, data.draw(st.sampled_from(templates), label=kind)))
+
+    @precondition(lambda self: _names(self.ns, torch.Tensor))
+    @rule(data=st.data())
+    def forbidden(self, data: st.DataObject) -> None:
+        """Something outside the subset: refused, and nothing of it ran (plain Python is not asked)."""
+        code = self._fill(data, data.draw(st.sampled_from(FORBIDDEN), label="forbidden"))
+        before = dict(self.session.namespace)
+        snapshot = self.session.snapshot().to_json()
+        try:
+            result = self.session.run(code)
+        except LanguageError:
+            pass
+        else:
+            assert result.error is not None, code
+        assert self.session.namespace.keys() == before.keys(), code
+        assert all(self.session.namespace[k] is v for k, v in before.items()), code
+        assert self.session.snapshot().to_json() == snapshot, code
+        assert not os.path.exists(PWNED), code
 
     @precondition(lambda self: _names(self.ns, torch.Tensor))
     @rule(data=st.data(), mode=st.sampled_from(["no_grad", "enable_grad", "no_grad+enable_grad"]))
