@@ -333,3 +333,12 @@ def test_walking_python_values_counts_toward_the_cost():
     guard.start()
     guard.binary(ast.Mod(), 7**30000, 11**20000)
     assert guard.cost >= (7**30000).bit_length() // 30 * ((11**20000).bit_length() // 30)
+
+
+@pytest.mark.xfail(reason="session.py's capped output counts only the characters it is given; print must not "
+                          "build the text of a huge value, so the count after a cut value is not its real rest "
+                          "(the output would need to take a count of characters not built)", strict=True)
+def test_the_count_of_characters_not_printed_is_exact_for_any_value(session):
+    result = run(session, "l = [0] * 10**6", "print(l)")
+    rest = len(str([0] * 10**6)) + 1 - DEFAULT_LIMITS.max_output_chars
+    assert f"… {rest:,} more characters" in result.output

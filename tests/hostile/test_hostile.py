@@ -330,3 +330,16 @@ def test_every_file_says_what_it_attacks_and_what_is_expected():
         expectations = read_expectations(path)
         assert expectations.attack and expectations.expect, path.name
         assert expectations.exit in (0, 2), path.name
+
+
+@pytest.mark.xfail(reason="worker.py: the fork server's socket lives in TMPDIR; a TMPDIR longer than about 60 "
+                          "characters makes its path longer than a Unix socket allows (OSError: AF_UNIX path too "
+                          "long, a traceback)", strict=False)
+def test_a_long_temp_folder_does_not_break_the_run(tmp_path):
+    home = tmp_path / ("d" * 60) / ("e" * 40)
+    home.mkdir(parents=True)
+    lesson = tmp_path / "ok.toml"
+    lesson.write_text('[lesson]\nid = "ok"\ntitle = "OK"\n[[step]]\ncode = "x = torch.ones(2)"\n')
+    run = run_watched(tensorlab_command() + ["run", "--json", str(lesson)], tmp_path, private_env(home), WALL,
+                      RSS_LIMIT)
+    assert run.returncode == 0 and TRACEBACK not in run.stderr, run.stderr[-2000:]
