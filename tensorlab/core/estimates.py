@@ -58,7 +58,8 @@ _NODE = 1_000               # one autograd node that backward visits
 _MAX_NODES = 100_000        # nodes walked to estimate backward (beyond: charged as this many)
 
 
-def _numpy() -> Any:
+def numpy_module() -> Any:
+    """NumPy, if something imported it (TensorLab never imports it just to check a type)."""
     return sys.modules.get("numpy")
 
 
@@ -66,7 +67,7 @@ def is_array(value: Any) -> bool:
     """A tensor or a NumPy array (what has a shape and elements)."""
     if isinstance(value, torch.Tensor):
         return True
-    numpy = _numpy()
+    numpy = numpy_module()
     return numpy is not None and isinstance(value, numpy.ndarray)
 
 

@@ -66,7 +66,7 @@ def _plain(value: Any) -> Any:
         return type(value)(_plain(v) for v in value)
     if isinstance(value, torch.Tensor) and value.numel() == 1:
         return value.item()
-    numpy = est._numpy()
+    numpy = est.numpy_module()
     if numpy is not None and isinstance(value, (numpy.generic, numpy.ndarray)) and numpy.size(value) == 1:
         return value.item()
     return value
