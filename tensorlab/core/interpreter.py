@@ -170,7 +170,7 @@ class Interpreter:
         if isinstance(node.target, ast.Name):
             current = self.lookup(node.target.id)
             value = self.evaluate(node.value)
-            self.guard.binary(node.op, current, value)
+            self.guard.binary(node.op, current, value, inplace=True)
             self.namespace[node.target.id] = update(current, value)
             return
         target = node.target
@@ -180,7 +180,7 @@ class Interpreter:
         value = self.evaluate(node.value)
         self.guard.subscript(container, index)
         current = operator.getitem(container, index)
-        self.guard.binary(node.op, current, value)
+        self.guard.binary(node.op, current, value, inplace=True)
         operator.setitem(container, index, update(current, value))
 
     # -- expressions -----------------------------------------------------------
@@ -213,7 +213,7 @@ class Interpreter:
             return _BINARY[type(node.op)](left, right)
         if isinstance(node, ast.UnaryOp):
             operand = self.evaluate(node.operand)
-            self.guard.unary(operand)
+            self.guard.unary(operand, node.op)
             return _UNARY[type(node.op)](operand)
         if isinstance(node, ast.Compare):
             left = self.evaluate(node.left)
@@ -230,7 +230,7 @@ class Interpreter:
             container = self.evaluate(node.value)
             index = self.index(node.slice)
             self.guard.subscript(container, index)
-            return operator.getitem(container, index)
+            return self.guard.result(operator.getitem(container, index))
         if isinstance(node, ast.Call):
             return self.call(node)
         raise TensorLabError(f"`{type(node).__name__}` is not available in TensorLab")
@@ -278,25 +278,44 @@ class Interpreter:
         args = [self.evaluate(a) for a in node.args]
         kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords}
         self.guard.call(owner, name, args, kwargs)
-        return function(*args, **kwargs)
+        return self.guard.result(function(*args, **kwargs))
 
     # -- builtins --------------------------------------------------------------
-    def _print(self, *values: Any, sep: str | None = " ", end: str | None = "\n") -> None:
-        """`print` that writes to the current step's output."""
+    def _print(self, *values: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None,
+               flush: bool = False) -> None:
+        """`print` that writes to the current step's output (``file`` may only be None: stdout).
+
+        Strings are written whole: the step's output keeps what it may and counts the
+        rest. Any other value's text is built only up to what a step may print (a
+        list of a million long strings must not become a terabyte string first).
+        Characters that cannot be written as UTF-8 (lone surrogates) are written as
+        their escapes.
+        """
         sep = " " if sep is None else sep
         end = "\n" if end is None else end
         if not isinstance(sep, str) or not isinstance(end, str):
             raise TypeError("sep and end must be None or a string")
-        # Each value's text is built only up to what a step may print (a list of a million
-        # long strings must not become a terabyte string first).
+        if file is not None:
+            raise TensorLabError("print(file=...) is not available in TensorLab: it prints to the step's output")
         budget = self.limits.max_output_chars + 1
-        pieces = []
-        cut = False
-        for index, value in enumerate(values):
-            piece = bounded_str(value, budget)
-            pieces.append(piece)
-            budget -= len(piece) + len(sep)
-            if budget <= 0:
-                cut = index < len(values) - 1 or piece.endswith(" ...")
-                break
-        self.write(sep.join(pieces) + end, cut)
+        for number, value in enumerate(values):
+            if number:
+                self.write(_writable(sep), False)
+            if isinstance(value, str):
+                self.write(_writable(value), False)
+                continue
+            text = bounded_str(value, budget)
+            # A text cut while it was made: how much more there was is not known.
+            self.write(_writable(text), len(text) > self.limits.max_output_chars)
+        self.write(_writable(end), False)
+
+
+def _writable(text: str) -> str:
+    """``text`` with lone surrogates (not encodable as UTF-8) written as their escapes."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "LimitError", "factory_numel", "check_numel", "parse_size",
-           "session_memory_limit", "format_size"]
+           "session_memory_limit", "format_size", "count_text"]
 
 
 class LimitError(Exception):
@@ -35,6 +35,7 @@ class Limits:
     max_memory_bytes: int | None = None  # the session's memory budget (None: no budget)
     max_cost: int = 10**10             # element-operations one statement may ask for
     max_views: int = 10_000            # tensors one split/unbind/chunk may return
+    max_dims: int = 64                 # dimensions of a tensor a step may make
 
     def with_memory(self, limit: int | None) -> Limits:
         """These limits with a memory budget of ``limit`` bytes."""
@@ -82,11 +83,18 @@ def session_memory_limit() -> int:
     return two_gb if total is None else min(two_gb, total // 4)
 
 
+def count_text(count: int) -> str:
+    """``count`` with thousands separators; a number too long to print as "about 10^N"."""
+    if abs(count).bit_length() > 1000:
+        return f"about 10^{int(abs(count).bit_length() * math.log10(2))}"
+    return f"{count:,}"
+
+
 def check_numel(numel: int, limits: Limits, what: str = "this tensor") -> None:
     """Raise :class:`LimitError` if ``numel`` elements exceed the limit."""
     if numel > limits.max_elements:
         raise LimitError(
-            f"{what} would have {numel:,} elements; TensorLab allows at most "
+            f"{what} would have {count_text(numel)} elements; TensorLab allows at most "
             f"{limits.max_elements:,} per tensor"
         )
 

@@ -15,6 +15,9 @@ __all__ = ["bounded_repr", "bounded_str"]
 
 _MAX_DEPTH = 32
 _ELLIPSIS = " ..."
+# Tensors and arrays written inside one list or tuple before it is cut: torch takes milliseconds
+# to format each, and a snapshot may ask for the text of many such lists at every step.
+_MAX_ARRAYS = 16
 
 
 class _Budget(Exception):
@@ -26,6 +29,14 @@ class _Writer:
         self.parts: list[str] = []
         self.left = budget
         self.cut = False
+        self.arrays = 0
+
+    def array(self) -> None:
+        """One more tensor or array is written inside a container; cut after :data:`_MAX_ARRAYS`."""
+        self.arrays += 1
+        if self.arrays > _MAX_ARRAYS:
+            self.cut = True
+            raise _Budget
 
     def write(self, text: str) -> None:
         if len(text) > self.left:
@@ -51,6 +62,19 @@ def _int_text(value: int) -> str:
         return f"<int of {bits:,} bits>"
 
 
+def _is_array(value: Any) -> bool:
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.Tensor):
+        return True
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)
+
+
+def _is_storage(value: Any) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, (torch.UntypedStorage, torch.TypedStorage))
+
+
 def _atom(value: Any, budget: int) -> str:
     """The repr of a value that is not a list or tuple, computed within ``budget`` where it can be."""
     if isinstance(value, bool) or value is None:
@@ -59,13 +83,11 @@ def _atom(value: Any, budget: int) -> str:
         return _int_text(value)
     if isinstance(value, str):
         return repr(value[: budget + 1])
-    torch = sys.modules.get("torch")
-    if torch is not None:
-        if isinstance(value, (torch.UntypedStorage, torch.TypedStorage)):
-            nbytes = value.nbytes()
-            if nbytes > 1024:
-                # A storage's repr lists every element.
-                return f"<{type(value).__name__} of {nbytes:,} bytes on {value.device}>"
+    if _is_storage(value):
+        nbytes = value.nbytes()
+        if nbytes > 1024:
+            # A storage's repr lists every element.
+            return f"<{type(value).__name__} of {nbytes:,} bytes on {value.device}>"
     try:
         return repr(value)  # tensors and arrays summarise themselves above 1000 elements
     except Exception as exc:  # a repr that raises is still shown, never crashes
@@ -81,6 +103,8 @@ def _write(value: Any, out: _Writer, depth: int, active: set[int], as_str: bool)
         if depth >= _MAX_DEPTH:
             out.write("[...]" if isinstance(value, list) else "(...)")
             return
+        if _write_flat(value, out):
+            return
         active.add(id(value))
         try:
             opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
@@ -88,6 +112,8 @@ def _write(value: Any, out: _Writer, depth: int, active: set[int], as_str: bool)
             for i, item in enumerate(value):
                 if i:
                     out.write(", ")
+                if _is_array(item):
+                    out.array()
                 _write(item, out, depth + 1, active, False)
             if isinstance(value, tuple) and len(value) == 1:
                 out.write(",")
@@ -98,7 +124,7 @@ def _write(value: Any, out: _Writer, depth: int, active: set[int], as_str: bool)
     if as_str and isinstance(value, str):
         out.write(value[: out.left + 1])
         return
-    if as_str:
+    if as_str and not _is_storage(value):  # a storage's str lists every element: described like its repr
         try:
             text = str(value) if not isinstance(value, int) or isinstance(value, bool) else _int_text(value)
         except Exception as exc:
@@ -106,6 +132,31 @@ def _write(value: Any, out: _Writer, depth: int, active: set[int], as_str: bool)
         out.write(text)
         return
     out.write(_atom(value, out.left))
+
+
+_FLAT = frozenset({int, float, bool, type(None), str})
+
+
+def _write_flat(value: list[Any] | tuple[Any, ...], out: _Writer) -> bool:
+    """A list or tuple of plain numbers and short strings: Python's own repr of just enough items.
+
+    The repr of the first n items is a prefix of the repr of the whole (less its
+    closing bracket), and n items of at least 3 characters each ("1, ") fill the
+    budget. False (nothing written) for anything else.
+    """
+    count = out.left // 3 + 2
+    head = value[:count]
+    kinds = set(map(type, head))
+    if not kinds <= _FLAT or (str in kinds and any(type(i) is str and len(i) > 100 for i in head)):
+        return False
+    try:
+        text = repr(head)
+    except ValueError:  # an int too long for str()
+        return False
+    if len(head) < len(value):
+        text = text[:-1]  # the closing bracket: more items follow
+    out.write(text)
+    return True
 
 
 def bounded_repr(value: Any, budget: int = 2_000) -> str:

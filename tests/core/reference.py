@@ -73,7 +73,8 @@ def describe(namespace: dict[str, Any], labels: StorageLabels | None = None) -> 
             if not isinstance(t, torch.Tensor):
                 continue
             storage = t.untyped_storage()
-            key = (str(t.device), storage.data_ptr()) if storage.nbytes() else ("empty", id(t))
+            # An empty storage has no address: it is only the same as itself (views of it share it).
+            key = (str(t.device), storage.data_ptr()) if storage.nbytes() else ("empty", storage._cdata)
             sid = labels.label(storages, key)
             try:
                 grad_fn = t.grad_fn

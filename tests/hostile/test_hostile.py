@@ -1,0 +1,345 @@
+"""The hostile corpus (issue #9): every file here, run through `tensorlab run --json`, is contained.
+
+Contained means: exit 0 (the lesson ran; a step that raised is content) or 2 (the
+file was refused with a message), as the file's header says; no Python traceback
+on stderr; no file written outside the run's private folder (HOME and TMPDIR
+point there, a canary folder outside it stays untouched, and no path named
+"pwned" appears); the whole process tree (the `tensorlab` process, its fork
+server and workers) under 4 GB of resident memory and the run under 30 s. Each
+step's outcome must match the header: the errors it names, and success for every
+other step — a crash or a timeout of the worker is contained, but it is a finding
+unless the header expects it. Files that exit 0 are also exported, and the
+script must hold exactly the lesson's statements (no text of a note, title or
+question may become code).
+
+Runs use ``--time-limit 15 --step-time-limit 8`` so that one file cannot take
+more than 30 s. Files run two at a time (``TENSORLAB_HOSTILE_JOBS`` to change).
+Special files that cannot live in git (a FIFO, /dev/zero, a directory, ...) are
+made in each run's folder.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shutil
+import tempfile
+import tomllib
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.harness import (
+    Expectations,
+    Run,
+    fresh_folder,
+    listing,
+    private_env,
+    read_expectations,
+    run_watched,
+    tensorlab_command,
+)
+
+HERE = Path(__file__).parent
+FILES = sorted(HERE.glob("*.toml"))
+WALL = 30.0
+RSS_LIMIT = 4 * 1024**3
+RUN_LIMITS = ["--time-limit", "15", "--step-time-limit", "8"]
+JOBS = max(1, int(os.environ.get("TENSORLAB_HOSTILE_JOBS", "2")))
+PWNED = Path("/tmp/tensorlab-hostile-pwned")   # the path the corpus's escape attempts aim at
+TRACEBACK = "Traceback (most recent call last)"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(),
+                                reason="the watchdog reads the memory of processes from /proc")
+
+
+# -- special files, made in the run's folder --------------------------------------------------------------
+def _fifo(folder: Path) -> Path:
+    path = folder / "fifo.toml"
+    os.mkfifo(path)
+    return path
+
+
+def _link(target: str) -> Callable[[Path], Path]:
+    def make(folder: Path) -> Path:
+        path = folder / "link.toml"
+        path.symlink_to(target)
+        return path
+    return make
+
+
+def _directory(folder: Path) -> Path:
+    path = folder / "folder.toml"
+    path.mkdir()
+    return path
+
+
+def _oversize(folder: Path) -> Path:
+    path = folder / "big.toml"
+    path.write_text("#" * 1_000_001 + '\n[lesson]\nid = "b"\ntitle = "B"\n[[step]]\ncode = "x = 1"\n')
+    return path
+
+
+def _sparse(folder: Path) -> Path:
+    path = folder / "sparse.toml"
+    with open(path, "wb") as handle:
+        handle.truncate(10 * 1024**3)
+    return path
+
+
+SPECIAL: dict[str, tuple[str, Callable[[Path], Path], str]] = {
+    "fifo": ("a FIFO: opening it for reading blocks until a writer comes", _fifo, "regular file"),
+    "dev-zero": ("/dev/zero: endless zeros, stat says size 0", lambda f: Path("/dev/zero"), "regular file"),
+    "dev-urandom": ("/dev/urandom: endless random bytes", lambda f: Path("/dev/urandom"), "regular file"),
+    "link-to-dev-zero": ("a .toml symlink to /dev/zero", _link("/dev/zero"), "regular file"),
+    "link-to-fifo": ("a .toml symlink to a FIFO", lambda f: _link(str(_fifo(f)))(f), "regular file"),
+    "directory": ("a directory named like a lesson file", _directory, ""),
+    "missing": ("a path that does not exist", lambda f: f / "missing.toml", ""),
+    "oversize": ("a file one byte over the 1,000,000-byte limit", _oversize, "larger than"),
+    "sparse-10-gb": ("a sparse file of 10 GB", _sparse, "larger than"),
+    "proc-file": ("a /proc file (stat says size 0, it has content)", lambda f: Path("/proc/self/maps"), ""),
+}
+SPECIAL_WALL = 10.0            # a file is refused before anything runs: no need for more
+SPECIAL_RSS = 1024**3
+
+
+@dataclass
+class Outcome:
+    run: Run
+    folder: Path
+    doc: dict | None
+    export: Run | None
+    export_script: str | None
+
+
+class Pool:
+    """Runs the selected cases two at a time, in collection order, as soon as the first is asked for."""
+
+    def __init__(self, base: Path, canary: Path) -> None:
+        self.base = base
+        self.canary = canary
+        self.executor = ThreadPoolExecutor(JOBS)
+        self.futures: dict[str, Future] = {}
+        self.canary_listing = listing(canary)
+
+    def submit_all(self, names: list[str]) -> None:
+        for name in names:
+            if name not in self.futures:
+                self.futures[name] = self.executor.submit(self._run, name, len(self.futures))
+
+    def result(self, name: str) -> Outcome:
+        self.submit_all([name])
+        return self.futures[name].result()
+
+    def _run(self, name: str, number: int) -> Outcome:
+        # Short names: the fork server's socket lives in TMPDIR, and a socket path has at most 107 bytes.
+        folder = fresh_folder(self.base, f"{number:03d}")
+        home = folder / "h"
+        home.mkdir()
+        wall, rss_limit = WALL, RSS_LIMIT
+        if name.startswith("special:"):
+            path = SPECIAL[name.split(":", 1)[1]][1](folder)
+            expectations = None
+            wall, rss_limit = SPECIAL_WALL, SPECIAL_RSS
+        else:
+            path = folder / name
+            shutil.copyfile(HERE / name, path)
+            expectations = read_expectations(HERE / name)
+        arguments = [] if expectations is None else expectations.args
+        json_flag = [] if expectations is not None and expectations.transcript else ["--json"]
+        argv = tensorlab_command() + ["run", *json_flag, *RUN_LIMITS, *arguments, str(path)]
+        run = run_watched(argv, folder, private_env(home), wall, rss_limit)
+        doc = None
+        if run.returncode == 0 and json_flag:
+            try:
+                doc = json.loads(run.stdout.read_text(encoding="utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                doc = None
+        export = script = None
+        if run.returncode == 0 and expectations is not None:
+            export = run_watched(tensorlab_command() + ["export", str(path)], folder, private_env(home), WALL,
+                                 RSS_LIMIT)
+            script = export.stdout.read_text(encoding="utf-8", errors="replace")
+        return Outcome(run, folder, doc, export, script)
+
+
+@pytest.fixture(scope="module")
+def pool(request, tmp_path_factory):
+    base = tmp_path_factory.mktemp("hostile")
+    short = None
+    if len(str(base)) > 50 and Path("/tmp").is_dir():  # the fork server's socket path must stay short
+        base = short = Path(tempfile.mkdtemp(prefix="tlh-", dir="/tmp"))
+    canary = tmp_path_factory.mktemp("canary")
+    (canary / "keep.txt").write_text("unchanged")
+    PWNED.unlink(missing_ok=True)
+    pool = Pool(base, canary)
+    before_corpus = listing(HERE)
+    selected = [item.callspec.params["name"] for item in request.session.items
+                if item.module is request.module and hasattr(item, "callspec") and "name" in item.callspec.params]
+    pool.submit_all(selected)
+    yield pool
+    pool.executor.shutdown(wait=True, cancel_futures=True)
+    if short is not None:
+        shutil.rmtree(short, ignore_errors=True)
+    assert listing(canary) == pool.canary_listing
+    assert listing(HERE) == before_corpus
+
+
+def _check_contained(outcome: Outcome, pool: Pool, label: str) -> None:
+    run = outcome.run
+    assert run.killed is None, f"{label}: {run.describe()}"
+    assert run.seconds < WALL, f"{label}: {run.describe()}"
+    assert run.peak_rss < RSS_LIMIT, f"{label}: {run.describe()}"
+    assert run.returncode in (0, 2), f"{label}: {run.describe()}\n{run.stderr[-3000:]}"
+    assert TRACEBACK not in run.stderr, f"{label}: a traceback on stderr:\n{run.stderr[-3000:]}"
+    assert not PWNED.exists(), f"{label}: {PWNED} was written"
+    assert not [p for p in outcome.folder.rglob("*pwned*")], f"{label}: a file named pwned appeared"
+    assert listing(pool.canary) == pool.canary_listing, f"{label}: the canary folder changed"
+
+
+def _step_problems(expectations: Expectations, steps: list[dict]) -> list[str]:
+    problems = []
+    matched_any = [False] * len(expectations.any_errors)
+    for step in steps:
+        number = step["index"] + 1
+        error = step["error"]
+        where = f"step {number} `{step['code'][:80]!r}`"
+        patterns = expectations.errors.get(number, [])
+        if error is None:
+            if patterns:
+                problems.append(f"{where} succeeded; expected {patterns}")
+            continue
+        found = False
+        for kinds, text in patterns:
+            if (kinds is None or error["type"] in kinds) and (text is None or text in error["message"]):
+                found = True
+        for i, (kinds, text) in enumerate(expectations.any_errors):
+            if (kinds is None or error["type"] in kinds) and (text is None or text in error["message"]):
+                found = matched_any[i] = True
+        if not found:
+            problems.append(f"{where} raised {error['type']}: {error['message'][:300]!r}")
+    for (kinds, text), matched in zip(expectations.any_errors, matched_any):
+        if not matched:
+            problems.append(f"no step raised {kinds}: {text!r}")
+    for number, text in expectations.outputs:
+        output = steps[number - 1]["output"] if number <= len(steps) else ""
+        if text not in output:
+            problems.append(f"step {number} printed {output[:200]!r}; expected it to contain {text!r}")
+    return problems
+
+
+def _statements(code: str) -> list[str]:
+    return [ast.dump(node) for node in ast.parse(code).body]
+
+
+def _exported_statements(script: str) -> list[str]:
+    body = ast.parse(script).body
+    while body and (isinstance(body[0], ast.Import) or (
+            isinstance(body[0], ast.Expr) and "manual_seed" in ast.dump(body[0]))):
+        body = body[1:]
+    return [ast.dump(node) for node in body]
+
+
+# Fixes that land separately (other files, other engineers); until then these fail, as xfail.
+_LESSONS_FILES = ("lessons.py's fix for issue #9 item 6 (open only regular files with O_NONBLOCK, read at most the "
+                  "limit) lands separately")
+_LESSONS_TOML = "lessons.py: tomllib's RecursionError escapes as a traceback (issue #9 item 6)"
+_RUNNER_JSON = ("runner.py's write_lesson_json converts every value of every step to JSON before its cap "
+                "(MAX_RUN_VALUES = 10^7): 20-25 s and 200 MB of JSON for this file, near the 30 s limit; "
+                "the run itself takes 3 s")
+_INSPECTOR_OTHERS = ("inspect.py describes every non-tensor name again at every step and keeps each text: "
+                     "quadratic (500 list names: ~16 s and ~270 MB of snapshots in the worker)")
+_EXPORT = "export.py writes a note's newlines (and NUL) into the script as they are (issue #9 item 1)"
+XFAIL_RUN = {
+    "issue-6-deep-arrays.toml": _LESSONS_TOML,
+    "issue-6-deep-inline-tables.toml": _LESSONS_TOML,
+    "issue-3b-300-aliases.toml": _RUNNER_JSON,
+    "long-500-steps-new-names.toml": _RUNNER_JSON,
+    "long-500-steps-list-names.toml": _INSPECTOR_OTHERS,
+}
+XFAIL_EXPORT = {
+    "issue-1-export-note-injection.toml": _EXPORT,
+    "ctl-every-text-field.toml": _EXPORT,
+}
+XFAIL_SPECIAL = {f"special:{key}": _LESSONS_FILES
+                 for key in ("fifo", "dev-zero", "dev-urandom", "link-to-dev-zero", "link-to-fifo")}
+
+
+def _params(names: list[str], xfail: dict[str, str]) -> list:
+    return [pytest.param(n, marks=pytest.mark.xfail(reason=xfail[n], strict=False)) if n in xfail else n
+            for n in names]
+
+
+@pytest.mark.parametrize("name", _params([p.name for p in FILES], XFAIL_RUN))
+def test_corpus_file_is_contained(name, pool):
+    expectations = read_expectations(HERE / name)
+    outcome = pool.result(name)
+    _check_contained(outcome, pool, name)
+    run = outcome.run
+    assert run.returncode == expectations.exit, (
+        f"{name}: {run.describe()}; expected exit {expectations.exit}\n{run.stderr[-2000:]}")
+    if run.returncode == 2:
+        assert run.stderr.startswith("tensorlab: "), run.stderr[-2000:]
+        if expectations.stderr:
+            assert expectations.stderr in run.stderr, run.stderr[-2000:]
+        return
+    if expectations.transcript:
+        text = run.stdout.read_text(encoding="utf-8")
+        assert not _CONTROL.search(text), f"control characters in the transcript: {text[:500]!r}"
+        return
+    assert outcome.doc is not None, f"{name}: stdout is not JSON ({run.describe()})"
+    lesson = tomllib.loads((HERE / name).read_text(encoding="utf-8"))
+    steps = outcome.doc["steps"]
+    assert len(steps) == len(lesson["step"])
+    problems = _step_problems(expectations, steps)
+    assert not problems, f"{name} ({run.describe()}):\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", _params([p.name for p in FILES if read_expectations(p).exit == 0], XFAIL_EXPORT))
+def test_export_of_corpus_file_holds_only_its_statements(name, pool):
+    outcome = pool.result(name)
+    if outcome.export is None:
+        pytest.skip("the run itself failed (see the other test)")
+    _check_contained(Outcome(outcome.export, outcome.folder, None, None, None), pool, f"export {name}")
+    assert outcome.export.returncode == 0, outcome.export.stderr[-2000:]
+    lesson = tomllib.loads((HERE / name).read_text(encoding="utf-8"))
+    expected = [statement for step in lesson["step"] for statement in _statements(step["code"])]
+    assert _exported_statements(outcome.export_script) == expected
+
+
+@pytest.mark.parametrize("name", _params([f"special:{key}" for key in SPECIAL], XFAIL_SPECIAL))
+def test_special_file_is_refused(name, pool):
+    key = name.split(":", 1)[1]
+    outcome = pool.result(name)
+    _check_contained(outcome, pool, name)
+    run = outcome.run
+    assert run.returncode == 2, f"{name}: {run.describe()}\n{run.stderr[-2000:]}"
+    assert run.stderr.startswith("tensorlab: ") and SPECIAL[key][2] in run.stderr, run.stderr[-2000:]
+    assert run.seconds < SPECIAL_WALL, run.describe()
+
+
+def test_every_file_says_what_it_attacks_and_what_is_expected():
+    assert len(FILES) >= 150
+    for path in FILES:
+        expectations = read_expectations(path)
+        assert expectations.attack and expectations.expect, path.name
+        assert expectations.exit in (0, 2), path.name
+
+
+@pytest.mark.xfail(reason="worker.py: the fork server's socket lives in TMPDIR; a TMPDIR longer than about 60 "
+                          "characters makes its path longer than a Unix socket allows (OSError: AF_UNIX path too "
+                          "long, a traceback)", strict=False)
+def test_a_long_temp_folder_does_not_break_the_run(tmp_path):
+    home = tmp_path / ("d" * 60) / ("e" * 40)
+    home.mkdir(parents=True)
+    lesson = tmp_path / "ok.toml"
+    lesson.write_text('[lesson]\nid = "ok"\ntitle = "OK"\n[[step]]\ncode = "x = torch.ones(2)"\n')
+    run = run_watched(tensorlab_command() + ["run", "--json", str(lesson)], tmp_path, private_env(home), WALL,
+                      RSS_LIMIT)
+    assert run.returncode == 0 and TRACEBACK not in run.stderr, run.stderr[-2000:]
