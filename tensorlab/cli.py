@@ -31,24 +31,17 @@ def _parser() -> argparse.ArgumentParser:
                         help="memory budget of the session, e.g. 2G or 500M (default: as set in Preferences, "
                              "else the smaller of 2 GB and a quarter of this machine's memory)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    from tensorlab.cli_tools import add_limit_arguments, add_parsers
+
     run = commands.add_parser("run", help="run a lesson start to end and print what happened")
     run.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
     run.add_argument("--json", action="store_true", help="print the contract-3 JSON instead of a transcript")
     run.add_argument("--device", dest="run_device", default="cpu", help="cpu, cuda:N or mps")
-    run.add_argument("--memory-limit", dest="run_memory_limit", metavar="SIZE", default=None,
-                     help="memory budget of the session, e.g. 2G or 500M (default: the smaller of 2 GB "
-                          "and a quarter of this machine's memory)")
-    run.add_argument("--step-time-limit", type=float, default=10.0, metavar="SECONDS",
-                     help="stop a step that runs longer (default 10)")
-    run.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
-                     help="steps not reached after this many seconds are not run (default 60)")
-    run.add_argument("--in-process", action="store_true",
-                     help="run in this process, without the isolating worker (for debugging)")
+    add_limit_arguments(run, "run_memory_limit")
     run.add_argument("--language", dest="run_language", default="en", choices=["en", "ko"],
                      help="language of the transcript and of TensorLab's messages (torch's stay as written)")
     lessons = commands.add_parser("lessons", help="list the built-in lessons")
     lessons.add_argument("--json", action="store_true")
-    from tensorlab.cli_tools import add_parsers
 
     add_parsers(commands)  # measure, copies, export
     check = commands.add_parser("check", help="check a lesson's questions and notes against torch "
@@ -66,33 +59,19 @@ def _fail(message: str, language: str = "en") -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from tensorlab.core.devices import DeviceError, canonical_device
-    from tensorlab.core.engine import EngineError
+    from tensorlab.cli_tools import LessonEngineError, open_lesson_engine
     from tensorlab.core.lessons import LessonError, find_lesson
-    from tensorlab.core.limits import DEFAULT_LIMITS, parse_size, session_memory_limit
     from tensorlab.core.runner import iter_lesson, write_lesson_json
     from tensorlab.core.transcript import transcript
 
     try:
         lesson = find_lesson(args.lesson)
-        device = canonical_device(args.run_device)
-        memory = parse_size(args.run_memory_limit) if args.run_memory_limit else session_memory_limit()
-    except (LessonError, DeviceError, ValueError) as exc:
+        engine = open_lesson_engine(args.run_device, args.run_memory_limit, args.step_time_limit, args.in_process)
+    except (LessonError, LessonEngineError) as exc:
         return _fail(str(exc), args.run_language)
-    limits = DEFAULT_LIMITS.with_memory(memory)
-    try:
-        if args.in_process:
-            from tensorlab.core.engine import LocalEngine
+    from tensorlab.core.engine import EngineError
 
-            engine = LocalEngine(device, limits)
-        else:
-            from tensorlab.core.worker import ProcessEngine
-
-            engine = ProcessEngine(device, limits, memory_limit=memory, time_limit=args.step_time_limit)
-    except DeviceError as exc:
-        return _fail(str(exc))
-    except EngineError as exc:
-        return _fail(f"the worker process could not start: {exc}")
+    device, limits = engine.device, engine.limits
     try:
         results = iter_lesson(lesson, device, limits, engine=engine, time_limit=args.time_limit)
         if args.json:
@@ -100,6 +79,8 @@ def _run(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(transcript(lesson, device, list(results), color=sys.stdout.isatty(),
                                         language=args.run_language))
+    except EngineError as exc:  # the worker could not be started again after a crash
+        return _fail(str(exc), args.run_language)
     finally:
         engine.close()
     return 0

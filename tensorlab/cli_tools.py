@@ -14,9 +14,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["COMMANDS", "add_parsers", "dispatch"]
+__all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch"]
 
 COMMANDS = ("measure", "copies", "export")
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser, memory_dest: str) -> None:
+    """The isolation flags of a command that runs a lesson (`run`, `export`): budget, time limits, in-process."""
+    parser.add_argument("--memory-limit", dest=memory_dest, metavar="SIZE", default=None,
+                        help="memory budget of the session, e.g. 2G or 500M (default: the smaller of 2 GB "
+                             "and a quarter of this machine's memory)")
+    parser.add_argument("--step-time-limit", type=float, default=10.0, metavar="SECONDS",
+                        help="stop a step that runs longer (default 10)")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+                        help="steps not reached after this many seconds are not run (default 60)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="run in this process, without the isolating worker (for debugging)")
 
 
 def add_parsers(commands: Any) -> None:
@@ -49,6 +62,32 @@ def add_parsers(commands: Any) -> None:
     export.add_argument("--presentation", dest="png_presentation", action="store_true",
                         help="--png: projector mode (large text)")
     export.add_argument("--device", dest="tool_device", default="cpu", help="cpu, cuda:N or mps")
+    add_limit_arguments(export, "export_memory_limit")
+
+
+class LessonEngineError(Exception):
+    """The device, the memory budget or the worker process named on the command line cannot be used."""
+
+
+def open_lesson_engine(device: str, memory_limit: str | None, step_time_limit: float, in_process: bool) -> Any:
+    """The engine a lesson runs in for `run` and `export`: the isolating worker unless ``in_process``."""
+    from tensorlab.core.devices import DeviceError, canonical_device
+    from tensorlab.core.engine import EngineError, LocalEngine
+    from tensorlab.core.limits import DEFAULT_LIMITS, parse_size, session_memory_limit
+
+    try:
+        device = canonical_device(device)
+        memory = parse_size(memory_limit) if memory_limit else session_memory_limit()
+        limits = DEFAULT_LIMITS.with_memory(memory)
+        if in_process:
+            return LocalEngine(device, limits)
+        from tensorlab.core.worker import ProcessEngine
+
+        return ProcessEngine(device, limits, memory_limit=memory, time_limit=step_time_limit)
+    except (DeviceError, ValueError) as exc:
+        raise LessonEngineError(str(exc)) from exc
+    except EngineError as exc:
+        raise LessonEngineError(f"the worker process could not start: {exc}") from exc
 
 
 def _fail(message: str) -> int:
@@ -127,8 +166,6 @@ def _copies(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from tensorlab.core.atomic import write_text_atomic
-    from tensorlab.core.export import export_script, notebook_text
     from tensorlab.core.lessons import LessonError, find_lesson
 
     try:
@@ -137,23 +174,8 @@ def _export(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     language = args.export_language
 
-    def work(engine: Any) -> int:
-        errors = engine.job("export_errors", {"codes": [s.code for s in lesson.steps]})
-        try:
-            if args.py:
-                write_text_atomic(args.py, export_script(lesson, errors, language, engine.device))
-                print(f"saved {args.py}", file=sys.stderr)
-            if args.ipynb:
-                write_text_atomic(args.ipynb, notebook_text(lesson, errors, language, engine.device))
-                print(f"saved {args.ipynb}", file=sys.stderr)
-            if not (args.py or args.ipynb or args.png):
-                sys.stdout.write(export_script(lesson, errors, language, engine.device))
-        except OSError as exc:
-            return _fail(f"could not write the export: {exc.strerror or exc}")
-        return 0
-
     if args.py or args.ipynb or not args.png:
-        status = _with_engine(args.tool_device, work)
+        status = _export_code(args, lesson)
         if status:
             return status
     if args.png:
@@ -166,6 +188,43 @@ def _export(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as exc:
             return _fail(f"could not write the screenshots: {exc}")
         print(f"saved {len(saved)} screenshots in {args.png}", file=sys.stderr)
+    return 0
+
+
+def _export_code(args: argparse.Namespace, lesson: Any) -> int:
+    """Write the lesson as a script and/or a notebook; what each step raised comes from running it as `run` does."""
+    from tensorlab.core.atomic import write_text_atomic
+    from tensorlab.core.export import export_script, notebook_text
+    from tensorlab.core.runner import iter_lesson
+
+    language = args.export_language
+    try:
+        engine = open_lesson_engine(args.tool_device, args.export_memory_limit, args.step_time_limit,
+                                    args.in_process)
+    except LessonEngineError as exc:
+        return _fail(str(exc))
+    from tensorlab.core.engine import EngineError
+
+    try:
+        # Step by step in the worker, under the same limits as `run`: a step that crashes torch or
+        # runs too long becomes a "not run" comment, the other steps are still exported.
+        errors = tuple(result.error for result in iter_lesson(lesson, engine.device, engine.limits, engine=engine,
+                                                                time_limit=args.time_limit))
+    except EngineError as exc:
+        return _fail(str(exc))
+    finally:
+        engine.close()
+    try:
+        if args.py:
+            write_text_atomic(args.py, export_script(lesson, errors, language, engine.device))
+            print(f"saved {args.py}", file=sys.stderr)
+        if args.ipynb:
+            write_text_atomic(args.ipynb, notebook_text(lesson, errors, language, engine.device))
+            print(f"saved {args.ipynb}", file=sys.stderr)
+        if not (args.py or args.ipynb or args.png):
+            sys.stdout.write(export_script(lesson, errors, language, engine.device))
+    except OSError as exc:
+        return _fail(f"could not write the export: {exc.strerror or exc}")
     return 0
 
 

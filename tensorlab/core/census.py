@@ -87,12 +87,16 @@ def tensor_bytes(namespace: Mapping[str, Any]) -> tuple[int, int]:
                 seen.add(key)
                 total += value.nbytes
 
+    holders: tuple[type, ...] = (torch.Tensor, torch.UntypedStorage, torch.TypedStorage)
+    if numpy is not None:
+        holders += (numpy.ndarray,)
     for value in list(namespace.values()):
         if walked > _MAX_WALK:
             break
         if isinstance(value, (list, tuple)):
             for item in value[:_MAX_ITEMS]:
-                add(item)
+                if isinstance(item, holders):  # most items of a long list are numbers: skip the call
+                    add(item)
             walked += min(len(value), _MAX_ITEMS)
         else:
             add(value)

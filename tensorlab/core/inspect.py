@@ -16,12 +16,13 @@ long as a name views it, numbered in order of first appearance in the program.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import warnings
 import weakref
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import torch
 
@@ -228,8 +229,32 @@ class _CellCache:
 
 
 def _unchanged(copy: torch.Tensor | None, data: torch.Tensor) -> bool:
-    return (copy is not None and copy.dtype == data.dtype and copy.shape == data.shape
-            and copy.device == data.device and bool(torch.equal(copy, data)))
+    if copy is None or copy.dtype != data.dtype or copy.shape != data.shape or copy.device != data.device:
+        return False
+    if data.is_floating_point() or data.is_complex():
+        # Bit for bit: torch.equal calls 0.0 and -0.0 equal (and NaN unequal to itself).
+        try:
+            return bool(torch.equal(copy.reshape(-1).view(torch.uint8), data.reshape(-1).view(torch.uint8)))
+        except RuntimeError:
+            pass
+    return bool(torch.equal(copy, data))
+
+
+_Part = TypeVar("_Part", StorageInfo, OtherInfo)
+
+
+def _same_or(previous: _Part | None, part: _Part) -> _Part:
+    """``previous`` if ``part`` says the same (the object the last snapshot held), else ``part``.
+
+    Cells are compared as objects: the cell cache hands out the same tuple while the memory is
+    unchanged bit for bit (``==`` would take -0.0 for 0.0)."""
+    if previous is None:
+        return part
+    for field in dataclasses.fields(part):
+        old, new = getattr(previous, field.name), getattr(part, field.name)
+        if (old is not new) if field.name == "cells" else (old != new):
+            return part
+    return previous
 
 
 class Inspector:
@@ -248,6 +273,8 @@ class Inspector:
         self._labels: dict[tuple[str, int], str] = {}
         self._next_label = 0
         self._infos: dict[str, TensorInfo] = {}
+        self._storages: dict[str, StorageInfo] = {}
+        self._others: dict[str, OtherInfo] = {}
 
     def reset(self) -> None:
         """Forget every label and cached read (a new program starts)."""
@@ -320,6 +347,8 @@ class Inspector:
         array_storages = self._array_storages(arrays, keys, first_viewer) if arrays else {}
         if array_storages:
             others = [OtherInfo(o.name, o.type, o.repr, array_storages.get(o.name)) for o in others]
+        others = [_same_or(self._others.get(o.name), o) for o in others]
+        self._others = {o.name: o for o in others}
         storages = []
         for storage_id, key in keys.items():
             viewer = first_viewer[storage_id]
@@ -339,6 +368,10 @@ class Inspector:
                     arrays=tuple(n for n, s in array_storages.items() if s == storage_id),
                 )
             )
+        # Parts equal to the last snapshot's are that snapshot's objects: shared, they cross to the
+        # window once and are kept once (a long program's snapshots stay linear in memory).
+        storages = [_same_or(self._storages.get(s.id), s) for s in storages]
+        self._storages = {s.id: s for s in storages}
         self._cells.end_snapshot()
         return Snapshot(tuple(tensors), tuple(storages), tuple(others))
 

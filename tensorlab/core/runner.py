@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from tensorlab.core.engine import Engine, EngineCrashed, LocalEngine
 from tensorlab.core.lessons import Lesson
 from tensorlab.core.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.results import ErrorInfo, StepResult
-from tensorlab.core.snapshot import Snapshot
+from tensorlab.core.snapshot import Snapshot, TensorInfo
 
 __all__ = ["run_lesson", "iter_lesson", "lesson_json", "write_lesson_json", "MAX_RUN_VALUES"]
 
@@ -75,25 +75,74 @@ def write_lesson_json(lesson: Lesson, device: str, results: Iterator[StepResult]
     """Write the contract-3 document step by step, as results come (memory stays flat).
 
     Once ``max_values`` values were written, later tensors' values (and grads) are null.
+    A tensor or value the snapshot shares with the step before is encoded once, not at every step.
     """
     stream.write(json.dumps({"lesson": lesson.id, "device": device}, ensure_ascii=False)[:-1] + ', "steps": [')
-    left = max_values
+    encoder = _SnapshotEncoder(max_values)
     for number, result in enumerate(results):
-        step = result.to_json()
-        for tensor in step["tensors"].values():
-            for key in ("values", "grad"):
-                count = _count(tensor[key])
-                if count > left:
-                    tensor[key] = None
-                else:
-                    left -= count
-        stream.write(("," if number else "") + json.dumps(step, ensure_ascii=False, allow_nan=False))
+        head = {"index": result.index, "code": result.code, "ok": result.ok,
+                "error": None if result.error is None else result.error.to_json(),
+                "warnings": [w.message for w in result.warnings], "output": result.output}
+        stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.snapshot(result.snapshot) + "}")
     stream.write("]}\n")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+class _SnapshotEncoder:
+    """The JSON text of snapshots, each part encoded once while consecutive snapshots share it."""
+
+    def __init__(self, max_values: int) -> None:
+        self.left = max_values
+        # id(part) -> (part, {variant: text}); only the parts of the last snapshot are kept.
+        self._texts: dict[int, tuple[Any, dict[Any, str]]] = {}
+
+    def snapshot(self, snapshot: Snapshot) -> str:
+        """``"tensors": {...}, "storages": [...], "others": {...}`` of one step."""
+        used: dict[int, tuple[Any, dict[Any, str]]] = {}
+        tensors = ", ".join(f"{_dumps(t.name)}: {self._tensor(t, used)}" for t in snapshot.tensors)
+        storages = ", ".join(self._part(s, "json", used, lambda s=s: _dumps(s.to_json())) for s in snapshot.storages)
+        others = ", ".join(f"{_dumps(o.name)}: {self._part(o, 'json', used, lambda o=o: _dumps(o.to_json()))}"
+                           for o in snapshot.others)
+        self._texts = used
+        return f'"tensors": {{{tensors}}}, "storages": [{storages}], "others": {{{others}}}'
+
+    def _tensor(self, tensor: TensorInfo, used: dict) -> str:
+        # Values, then the grad, count against what the run may still write; over it, null.
+        with_values = self._fits(_count(tensor.values))
+        with_grad = self._fits(_count(tensor.grad))
+
+        def encode() -> str:
+            data = tensor.to_json()
+            data["values"] = data["values"] if with_values else None
+            data["grad"] = data["grad"] if with_grad else None
+            return _dumps(data)
+
+        return self._part(tensor, (with_values, with_grad), used, encode)
+
+    def _fits(self, count: int) -> bool:
+        if count > self.left:
+            return False
+        self.left -= count
+        return True
+
+    def _part(self, part: Any, variant: Any, used: dict, encode: Callable[[], str]) -> str:
+        key = id(part)
+        kept = used.get(key) or self._texts.get(key)
+        if kept is None or kept[0] is not part:
+            kept = (part, {})
+        used[key] = kept
+        texts = kept[1]
+        if variant not in texts:
+            texts[variant] = encode()
+        return texts[variant]
 
 
 def _count(values: Any) -> int:
     if values is None:
         return 0
-    if isinstance(values, list):
-        return sum(_count(v) for v in values) if values and isinstance(values[0], list) else len(values)
+    if isinstance(values, (list, tuple)):
+        return sum(_count(v) for v in values) if values and isinstance(values[0], (list, tuple)) else len(values)
     return 1

@@ -2,10 +2,11 @@
 
 The window never unpickles anything but TensorLab's own data classes and Python's
 plain values (:class:`SafeUnpickler`), so even a worker that misbehaved could not
-make the window run code. A :class:`TensorInfo` that did not change between
-snapshots is sent once: later messages refer to it by a token
-(:class:`InfoSender` / :class:`InfoReceiver`), so a step's message grows with what
-the step changed, not with the number of names.
+make the window run code. A part of a snapshot (:class:`TensorInfo`,
+:class:`StorageInfo`, :class:`OtherInfo`) that did not change between snapshots
+is sent once: later messages refer to it by a token (:class:`InfoSender` /
+:class:`InfoReceiver`), so a step's message, and what the window keeps of it,
+grows with what the step changed, not with the number of names.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pickle
 import weakref
 from typing import Any
 
-from tensorlab.core.snapshot import TensorInfo
+from tensorlab.core.snapshot import OtherInfo, StorageInfo, TensorInfo
 
 __all__ = ["WIRE_MODULES", "SafeUnpickler", "InfoSender", "InfoReceiver", "WireError"]
 
@@ -30,6 +31,10 @@ WIRE_MODULES: frozenset[str] = frozenset({
     "tensorlab.core.copies_data",
 })
 
+# Snapshot parts the inspector reuses while they do not change: each crosses once.
+_SHARED: tuple[type, ...] = (TensorInfo, StorageInfo, OtherInfo)
+_Part = TensorInfo | StorageInfo | OtherInfo
+
 _BUILTINS = frozenset({"tuple", "list", "dict", "set", "frozenset", "complex", "float", "int", "str",
                        "bytes", "bool", "bytearray"})
 
@@ -41,7 +46,7 @@ class WireError(Exception):
 class SafeUnpickler(pickle.Unpickler):
     """Unpickles plain values and TensorLab's data classes, nothing else."""
 
-    def __init__(self, file: io.BytesIO, infos: dict[int, TensorInfo] | None = None) -> None:
+    def __init__(self, file: io.BytesIO, infos: dict[int, _Part] | None = None) -> None:
         super().__init__(file)
         self.infos = infos if infos is not None else {}
 
@@ -66,21 +71,21 @@ class _TokenPickler(pickle.Pickler):
         self.sender = sender
 
     def persistent_id(self, obj: Any) -> Any:
-        if type(obj) is TensorInfo:
+        if type(obj) in _SHARED:
             return ("info", self.sender.token(obj))
         return None
 
 
 class InfoSender:
-    """The worker's side: gives each TensorInfo a token and sends each one once."""
+    """The worker's side: gives each snapshot part a token and sends each one once."""
 
     def __init__(self) -> None:
         self._tokens: dict[int, int] = {}
         self._next = 0
-        self._fresh: dict[int, TensorInfo] = {}
+        self._fresh: dict[int, _Part] = {}
         self._cleared = False
 
-    def token(self, info: TensorInfo) -> int:
+    def token(self, info: _Part) -> int:
         key = id(info)
         token = self._tokens.get(key)
         if token is None:
@@ -101,7 +106,7 @@ class InfoSender:
         self._cleared = True
 
     def dumps(self, message: Any) -> bytes:
-        """``message`` as bytes: new TensorInfos first, then the message referring to them."""
+        """``message`` as bytes: new snapshot parts first, then the message referring to them."""
         buffer = io.BytesIO()
         _TokenPickler(buffer, self).dump(message)
         fresh, self._fresh = self._fresh, {}
@@ -110,14 +115,14 @@ class InfoSender:
 
 
 class InfoReceiver:
-    """The window's side: keeps the TensorInfos the worker sent, to resolve its tokens."""
+    """The window's side: keeps the snapshot parts the worker sent, to resolve its tokens."""
 
     def __init__(self) -> None:
         # Kept until the worker starts afresh (a reset): it may refer to any of them until then.
-        self.infos: dict[int, TensorInfo] = {}
+        self.infos: dict[int, _Part] = {}
 
     def clear(self) -> None:
-        """Forget every TensorInfo (a new worker process)."""
+        """Forget every snapshot part (a new worker process)."""
         self.infos = {}
 
     def loads(self, data: bytes) -> Any:
@@ -127,7 +132,7 @@ class InfoReceiver:
             if cleared:
                 self.infos = {}
             for token, info in dict(fresh).items():
-                if type(info) is not TensorInfo or not isinstance(token, int):
+                if type(info) not in _SHARED or not isinstance(token, int):
                     raise WireError("the worker sent something else as a tensor's facts")
                 self.infos[token] = info
             return SafeUnpickler(io.BytesIO(payload), self.infos).load()

@@ -92,3 +92,40 @@ def test_python_dash_m_runs_headless_without_qt():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "inplace-on-a-leaf" in done.stdout
+
+
+def _lesson(codes):
+    from tensorlab.core.lessons import parse_lesson
+
+    steps = "".join(f"[[step]]\ncode = {json.dumps(code)}\n" for code in codes)
+    return parse_lesson('[lesson]\nid = "l"\ntitle = "L"\n' + steps)
+
+
+def test_streamed_json_is_the_document_of_the_run():
+    """Parts shared between steps are encoded once; the document is the same as built whole."""
+    import io
+
+    from tensorlab.core.runner import lesson_json, run_lesson, write_lesson_json
+
+    lesson = _lesson(["x = torch.arange(6.).requires_grad_()", "y = x.detach()", "n = [1, 2]", "y[0] = 5",
+                      "z = (x * 2).sum()", "z.backward()", "w = x.view(2, 3)", "print(w)", "y = w"])
+    results = run_lesson(lesson)
+    stream = io.StringIO()
+    write_lesson_json(lesson, "cpu", results, stream)
+    assert json.loads(stream.getvalue()) == json.loads(json.dumps(lesson_json(lesson, "cpu", results)))
+
+
+def test_values_past_the_run_cap_are_null():
+    import io
+
+    from tensorlab.core.runner import run_lesson, write_lesson_json
+
+    lesson = _lesson(["a = torch.ones(2, 3)", "b = torch.zeros(4)", "c = a + 1"])
+    stream = io.StringIO()
+    write_lesson_json(lesson, "cpu", run_lesson(lesson), stream, max_values=6 + 6 + 4)
+    steps = json.loads(stream.getvalue())["steps"]
+    assert steps[0]["tensors"]["a"]["values"] == [[1.0] * 3] * 2          # 6 written
+    assert steps[1]["tensors"]["a"]["values"] is not None                 # 12
+    assert steps[1]["tensors"]["b"]["values"] == [0.0] * 4                # 16: the cap
+    assert steps[2]["tensors"]["a"]["values"] is None and steps[2]["tensors"]["c"]["values"] is None
+    assert steps[2]["tensors"]["c"]["shape"] == [2, 3]

@@ -168,3 +168,22 @@ def test_unchanged_tensors_are_shared_between_snapshots():
     # The same object in every snapshot, and one tuple of values for every alias.
     assert last.tensor("t0") is first
     assert all(last.tensor(f"t{k}").values is first.values for k in range(1, 40))
+
+
+def test_unchanged_storages_and_values_are_shared_and_minus_zero_is_a_change():
+    import math
+
+    from tensorlab.core.session import Session
+
+    session = Session()
+    session.run("x = torch.zeros(3)")
+    session.run("n = [1, 2]")
+    before = session.run("y = torch.ones(2)").snapshot
+    after = session.run("x[0] = -0.0").snapshot
+    # torch.equal calls -0.0 and 0.0 equal; the cells and values must still show what memory holds.
+    assert math.copysign(1.0, after.tensor("x").values[0]) == -1.0
+    assert math.copysign(1.0, after.storage(after.tensor("x").storage).cells[0]) == -1.0
+    assert after.storage(after.tensor("y").storage) is before.storage(before.tensor("y").storage)
+    assert next(o for o in after.others if o.name == "n") is next(o for o in before.others if o.name == "n")
+    changed = session.run("n[0] = 5").snapshot
+    assert next(o for o in changed.others if o.name == "n").repr == "[5, 2]"

@@ -129,3 +129,15 @@ def test_the_window_refuses_anything_but_data_from_the_worker():
         SafeUnpickler(io.BytesIO(pickle.dumps(Evil()))).load()
     with pytest.raises(WireError):
         InfoReceiver().loads(pickle.dumps((False, {}, pickle.dumps(Evil()))))
+
+
+def test_what_did_not_change_crosses_to_the_window_once(engine):
+    """500 names of 10,000 elements, added one per step: what the window keeps stays linear."""
+    engine.run("t0 = torch.rand(10000)")
+    first = engine.run("l0 = [0] * 1000").snapshot
+    for k in range(1, 30):
+        engine.run(f"t{k} = torch.rand(10000)")
+    last = engine.run("l1 = [1] * 1000").snapshot
+    assert last.tensor("t0") is first.tensor("t0")
+    assert last.storage(last.tensor("t0").storage) is first.storage(first.tensor("t0").storage)
+    assert next(o for o in last.others if o.name == "l0") is next(o for o in first.others if o.name == "l0")

@@ -14,6 +14,11 @@ question may become code).
 
 Runs use ``--time-limit 15 --step-time-limit 8`` so that one file cannot take
 more than 30 s. Files run two at a time (``TENSORLAB_HOSTILE_JOBS`` to change).
+
+The whole corpus takes about 9 minutes on 2 cores, too long for every test run:
+by default (``python -m pytest``) the files named after issue #9's repros
+(``issue-*``), every special file and one in five of the others run; the whole
+corpus runs with ``TENSORLAB_HOSTILE=all python -m pytest tests/hostile``.
 Special files that cannot live in git (a FIFO, /dev/zero, a directory, ...) are
 made in each run's folder.
 """
@@ -46,7 +51,20 @@ from tests.hostile.harness import (
 )
 
 HERE = Path(__file__).parent
-FILES = sorted(HERE.glob("*.toml"))
+ALL_FILES = sorted(HERE.glob("*.toml"))
+SAMPLE_EVERY = 5
+
+
+def _selected(files: list[Path]) -> list[Path]:
+    """The files this run checks: all of them with TENSORLAB_HOSTILE=all, else the sample described above."""
+    if os.environ.get("TENSORLAB_HOSTILE", "").lower() == "all":
+        return files
+    others = [path for path in files if not path.name.startswith("issue-")]
+    sample = {path for number, path in enumerate(others) if number % SAMPLE_EVERY == 0}
+    return [path for path in files if path.name.startswith("issue-") or path in sample]
+
+
+FILES = _selected(ALL_FILES)
 WALL = 30.0
 RSS_LIMIT = 4 * 1024**3
 RUN_LIMITS = ["--time-limit", "15", "--step-time-limit", "8"]
@@ -163,8 +181,9 @@ class Pool:
                 doc = None
         export = script = None
         if run.returncode == 0 and expectations is not None:
-            export = run_watched(tensorlab_command() + ["export", str(path)], folder, private_env(home), WALL,
-                                 RSS_LIMIT)
+            # Export runs the lesson too (to know what each step raised), under the same limits.
+            export = run_watched(tensorlab_command() + ["export", *RUN_LIMITS, *arguments, str(path)], folder,
+                                 private_env(home), WALL, RSS_LIMIT)
             script = export.stdout.read_text(encoding="utf-8", errors="replace")
         return Outcome(run, folder, doc, export, script)
 
@@ -238,37 +257,39 @@ def _statements(code: str) -> list[str]:
     return [ast.dump(node) for node in ast.parse(code).body]
 
 
+# How an exported script goes on after a step that raised in TensorLab (core/export.py writes it).
+_HANDLER = ast.dump(ast.parse('try:\n    pass\nexcept Exception as error:\n'
+                              '    print(f"{type(error).__name__}: {error}")\n').body[0].handlers[0])
+
+
 def _exported_statements(script: str) -> list[str]:
+    """The lesson statements in ``script``: imports and the seed skipped, a step wrapped in the
+    standard try/except unwrapped (anything else in a try, or any other handler, stays as it is and fails)."""
     body = ast.parse(script).body
     while body and (isinstance(body[0], ast.Import) or (
             isinstance(body[0], ast.Expr) and "manual_seed" in ast.dump(body[0]))):
         body = body[1:]
-    return [ast.dump(node) for node in body]
+    statements = []
+    for node in body:
+        if (isinstance(node, ast.Try) and len(node.handlers) == 1 and not node.orelse and not node.finalbody
+                and ast.dump(node.handlers[0]) == _HANDLER):
+            statements += [ast.dump(inner) for inner in node.body]
+        else:
+            statements.append(ast.dump(node))
+    return statements
 
 
-# Fixes that land separately (other files, other engineers); until then these fail, as xfail.
-_LESSONS_FILES = ("lessons.py's fix for issue #9 item 6 (open only regular files with O_NONBLOCK, read at most the "
-                  "limit) lands separately")
-_LESSONS_TOML = "lessons.py: tomllib's RecursionError escapes as a traceback (issue #9 item 6)"
-_RUNNER_JSON = ("runner.py's write_lesson_json converts every value of every step to JSON before its cap "
-                "(MAX_RUN_VALUES = 10^7): 20-25 s and 200 MB of JSON for this file, near the 30 s limit; "
-                "the run itself takes 3 s")
-_INSPECTOR_OTHERS = ("inspect.py describes every non-tensor name again at every step and keeps each text: "
-                     "quadratic (500 list names: ~16 s and ~270 MB of snapshots in the worker)")
-_EXPORT = "export.py writes a note's newlines (and NUL) into the script as they are (issue #9 item 1)"
+# Known findings not fixed yet; each fails as an xfail with what is wrong (see the issue #9 note).
+_RUNNER_JSON = ("the contract-3 JSON repeats every tensor at every step: 500 steps of new 10,000-element tensors "
+                "write ~240 MB of JSON in ~14 s on 2 cores, close to the run's 15 s limit")
+_INSPECTOR_OTHERS = ("every snapshot describes every non-tensor name again (a bounded repr of each list, ~50 us): "
+                     "500 list names take ~17 s on 2 cores, over the run's 15 s limit")
 XFAIL_RUN = {
-    "issue-6-deep-arrays.toml": _LESSONS_TOML,
-    "issue-6-deep-inline-tables.toml": _LESSONS_TOML,
-    "issue-3b-300-aliases.toml": _RUNNER_JSON,
     "long-500-steps-new-names.toml": _RUNNER_JSON,
     "long-500-steps-list-names.toml": _INSPECTOR_OTHERS,
 }
-XFAIL_EXPORT = {
-    "issue-1-export-note-injection.toml": _EXPORT,
-    "ctl-every-text-field.toml": _EXPORT,
-}
-XFAIL_SPECIAL = {f"special:{key}": _LESSONS_FILES
-                 for key in ("fifo", "dev-zero", "dev-urandom", "link-to-dev-zero", "link-to-fifo")}
+XFAIL_EXPORT: dict[str, str] = {}
+XFAIL_SPECIAL: dict[str, str] = {}
 
 
 def _params(names: list[str], xfail: dict[str, str]) -> list:
@@ -310,7 +331,21 @@ def test_export_of_corpus_file_holds_only_its_statements(name, pool):
     assert outcome.export.returncode == 0, outcome.export.stderr[-2000:]
     lesson = tomllib.loads((HERE / name).read_text(encoding="utf-8"))
     expected = [statement for step in lesson["step"] for statement in _statements(step["code"])]
-    assert _exported_statements(outcome.export_script) == expected
+    exported = _exported_statements(outcome.export_script)
+    # Steps TensorLab itself refused when export ran the lesson (over a limit, stopped) are written as
+    # comments, since they never ran: what runs is the lesson's statements, in order, and nothing else.
+    assert _is_subsequence(exported, expected), "the exported script runs something the lesson does not say"
+    if outcome.doc is not None:
+        # Every step that ran cleanly under `tensorlab run` is in the script as it is.
+        clean = [statement for step, result in zip(lesson["step"], outcome.doc["steps"], strict=False)
+                 if result["error"] is None for statement in _statements(step["code"])]
+        assert _is_subsequence(clean, exported), "a step that ran is missing from the exported script"
+
+
+def _is_subsequence(part: list[str], whole: list[str]) -> bool:
+    """Whether ``part`` is ``whole`` with some items left out, the rest in the same order."""
+    remaining = iter(whole)
+    return all(any(item == candidate for candidate in remaining) for item in part)
 
 
 @pytest.mark.parametrize("name", _params([f"special:{key}" for key in SPECIAL], XFAIL_SPECIAL))
@@ -325,16 +360,13 @@ def test_special_file_is_refused(name, pool):
 
 
 def test_every_file_says_what_it_attacks_and_what_is_expected():
-    assert len(FILES) >= 150
-    for path in FILES:
+    assert len(ALL_FILES) >= 150
+    for path in ALL_FILES:
         expectations = read_expectations(path)
         assert expectations.attack and expectations.expect, path.name
         assert expectations.exit in (0, 2), path.name
 
 
-@pytest.mark.xfail(reason="worker.py: the fork server's socket lives in TMPDIR; a TMPDIR longer than about 60 "
-                          "characters makes its path longer than a Unix socket allows (OSError: AF_UNIX path too "
-                          "long, a traceback)", strict=False)
 def test_a_long_temp_folder_does_not_break_the_run(tmp_path):
     home = tmp_path / ("d" * 60) / ("e" * 40)
     home.mkdir(parents=True)
