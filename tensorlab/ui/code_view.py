@@ -7,7 +7,7 @@ A click anywhere on a line goes to the state after it. Steps you added are marke
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
@@ -222,6 +222,13 @@ class CodeView(QListWidget):
     def line_rect(self, index: int) -> QRect:
         """Where line ``index`` is drawn, in viewport coordinates."""
         return self.visualItemRect(self.item(index))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        # Lines wrap to the width: lay them out again at once (QListView waits 100 ms, so a
+        # screenshot or a slide taken right after a resize showed rows sized for the old width).
+        if event.size().width() != event.oldSize().width():
+            self.scheduleDelayedItemsLayout()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.currentRow() in self.user_steps:
