@@ -23,7 +23,7 @@ __all__ = ["run_lesson", "iter_lesson", "lesson_json", "write_lesson_json", "MAX
 
 # Values written by one `run --json`, over every step: beyond it, values are null (the
 # snapshot of each step lists every tensor again, so a long file could otherwise ask for gigabytes).
-MAX_RUN_VALUES = 10_000_000
+MAX_RUN_VALUES = 2_000_000
 
 
 def run_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
