@@ -134,7 +134,13 @@ class NarrationPanel(QScrollArea):
     @contained
     def set_text_scale(self, scale: float) -> None:
         """Every text of the panel at ``scale``."""
-        self.setFont(pixel_font(base_px(), scale))
+        font = pixel_font(base_px(), scale)
+        self.setFont(font)
+        # The choice buttons are kept between questions and styled: they take the new size now,
+        # not at the next question (F5 with a question on screen left its choices small).
+        for button in self._pool:
+            for widget in (button, button.key, button.label):
+                widget.setFont(font)
 
     def set_class_vote(self, on: bool) -> None:
         """Class vote: a choice is only marked until → reveals it."""

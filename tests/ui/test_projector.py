@@ -117,3 +117,20 @@ def test_no_text_under_11_px_in_normal_mode_at_1280x720(window, qtbot):
                 qtbot.wait(1)
                 size, what = smallest_text(window)
                 assert size >= 11, f"{lesson.id} step {position}: {what} is {size} px"
+
+
+def test_a_question_on_screen_takes_the_projector_size_at_once(window, qtbot):
+    """F5 with a question showing: its choices grow with the rest of the narration, not one step later."""
+    window.resize(1280, 720)
+    open_lesson(window, qtbot, "expand-is-not-repeat")
+    go(window, qtbot, 3)
+    narration = window.narration
+    assert narration.choice_buttons
+    normal = QFontInfo(narration.choice_buttons[0].label.font()).pixelSize()
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    idle(qtbot, window)
+    panel = QFontInfo(narration.font()).pixelSize()
+    assert panel > normal
+    for button in narration.choice_buttons:
+        assert QFontInfo(button.label.font()).pixelSize() == panel
+        assert QFontInfo(button.key.font()).pixelSize() == panel
