@@ -190,7 +190,10 @@ class LayoutModes:
             # Check again once the docks have their new sizes (text rewraps at a new width).
             QTimer.singleShot(0, lambda: self._refit(narration, attempt + 1, before))
             return
-        QTimer.singleShot(0, narration.ensure_question_visible)
+        if needed <= shown:
+            narration.ensure_question_visible()   # all of it shows: at once, not in a second paint
+        else:
+            QTimer.singleShot(0, narration.ensure_question_visible)
 
     def _refit(self, narration: Any, attempt: int, before: Any) -> None:
         if narration.parentWidget().size() == before:

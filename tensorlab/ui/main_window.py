@@ -90,7 +90,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.memory_label)
         self.fill_lessons()
         self.storage_map.enterPressed.connect(self.step_forward)   # Enter on the map is → (a vote is revealed)
-        self.narration.changed.connect(lambda: QTimer.singleShot(0, self.fit_narration))
+        self._fit_pending = False
+        self.narration.changed.connect(self._request_fit)
         controller.stateChanged.connect(self.show_state)
         controller.busyChanged.connect(self._busy_changed)
         controller.progressChanged.connect(self._progress)
@@ -276,7 +277,15 @@ class MainWindow(QMainWindow):
 
     def fit_narration(self) -> None:
         """Make room for the narration's question, choices and feedback (its dock grows when it must)."""
+        self._fit_pending = False
         self.layouts.fit_narration(self.narration)
+
+    def _request_fit(self) -> None:
+        # Fit once the narration settled; a step's show_state fits at its end, and a request made
+        # during it is then done already (no second layout and paint of the window after the step).
+        if not self._fit_pending:
+            self._fit_pending = True
+            QTimer.singleShot(0, lambda: self._fit_pending and self.fit_narration())
 
     # -- user actions ------------------------------------------------------------
     def focus_map(self) -> None:

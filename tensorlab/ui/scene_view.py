@@ -24,7 +24,12 @@ class SceneView(QGraphicsView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setScene(QGraphicsScene(self))
+        scene = QGraphicsScene(self)
+        # Items are replaced at every step and few are on screen: keeping a BSP index of them costs
+        # more than it saves (Qt's advice for dynamic scenes).
+        scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.setScene(scene)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.scale_factor = 1.0
         self._fonts: dict[tuple[object, ...], QFont] = {}
