@@ -123,6 +123,9 @@ def private_env(home: Path) -> dict[str, str]:
                          ("XDG_DATA_HOME", ".local/share"), ("XDG_STATE_HOME", ".local/state")):
         env[name] = str(home / folder)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    # Files run two at a time on a 2-core machine: torch's OpenMP threads of one file (which spin
+    # between parallel regions) would slow the other past its time limit. One thread each.
+    env["OMP_NUM_THREADS"] = "1"
     return env
 
 
