@@ -15,7 +15,7 @@ question may become code).
 Runs use ``--time-limit 15 --step-time-limit 8`` so that one file cannot take
 more than 30 s. Files run two at a time (``TENSORLAB_HOSTILE_JOBS`` to change).
 
-The whole corpus takes about 9 minutes on 2 cores, too long for every test run:
+The whole corpus takes about 7 minutes on 2 cores, too long for every test run:
 by default (``python -m pytest``) the files named after issue #9's repros
 (``issue-*``), every special file and one in five of the others run; the whole
 corpus runs with ``TENSORLAB_HOSTILE=all python -m pytest tests/hostile``.
