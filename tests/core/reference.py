@@ -104,6 +104,23 @@ def describe(namespace: dict[str, Any], labels: StorageLabels | None = None) -> 
     return tensors
 
 
+def run_statement(code: str, glb: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:
+    """``code`` run with exec in plain Python: its error, printed output and warnings, as TensorLab reports them."""
+    out = io.StringIO()
+    error = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.set_warn_always(True)
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(code, glb, namespace)  # noqa: S102 - the reference, not TensorLab
+        except Exception as exc:
+            error = {"type": type(exc).__name__, "message": str(exc)}
+        finally:
+            torch.set_warn_always(False)
+    return {"error": error, "output": out.getvalue(), "warnings": [str(w.message) for w in caught]}
+
+
 def run_plain(codes: list[str]) -> list[dict[str, Any]]:
     """Run each statement with exec in one namespace, seeded like TensorLab."""
     namespace: dict[str, Any] = {}
@@ -112,24 +129,11 @@ def run_plain(codes: list[str]) -> list[dict[str, Any]]:
     labels = StorageLabels()
     steps = []
     for code in codes:
-        out = io.StringIO()
-        error = None
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            torch.set_warn_always(True)
-            try:
-                with contextlib.redirect_stdout(out):
-                    exec(code, glb, namespace)  # noqa: S102 - the reference, not TensorLab
-            except Exception as exc:
-                error = {"type": type(exc).__name__, "message": str(exc)}
-            finally:
-                torch.set_warn_always(False)
+        ran = run_statement(code, glb, namespace)
         steps.append({
             "code": code,
-            "ok": error is None,
-            "error": error,
-            "warnings": [str(w.message) for w in caught],
-            "output": out.getvalue(),
+            "ok": ran["error"] is None,
+            **ran,
             "tensors": describe(namespace, labels),
             "others": {k: {"type": type(v).__name__, "repr": repr(v)} for k, v in namespace.items()
                        if not isinstance(v, torch.Tensor)},

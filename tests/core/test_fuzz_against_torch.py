@@ -25,12 +25,9 @@ exec its own code; TensorLab never does). After every step:
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import os
 import re
-import warnings
 import weakref
 from typing import Any
 
@@ -44,7 +41,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from tensorlab.core.language import LanguageError
 from tensorlab.core.limits import DEFAULT_LIMITS
 from tensorlab.core.session import Session
-from tests.core.reference import StorageLabels, describe
+from tests.core.reference import StorageLabels, describe, run_statement
 
 EXAMPLES = int(os.environ.get("TENSORLAB_FUZZ_EXAMPLES", "200"))
 NAMES = ["a", "b", "c", "d", "e"]
@@ -187,19 +184,7 @@ class TensorLabAgainstTorch(RuleBasedStateMachine):
         self.storages[side] = found
 
     def _run_plain(self, code: str) -> dict[str, Any]:
-        out = io.StringIO()
-        error = None
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            torch.set_warn_always(True)
-            try:
-                with contextlib.redirect_stdout(out):
-                    exec(code, self.glb, self.ns)  # noqa: S102 - the reference, not TensorLab
-            except Exception as exc:
-                error = {"type": type(exc).__name__, "message": str(exc)}
-            finally:
-                torch.set_warn_always(False)
-        return {"error": error, "output": out.getvalue(), "warnings": [str(w.message) for w in caught]}
+        return run_statement(code, self.glb, self.ns)
 
     @invariant()
     def nothing_escaped(self) -> None:
