@@ -240,15 +240,15 @@ def test_questions_sit_above_their_code_with_the_answer_collapsed(runs):
 
 
 # Unix sockets (transport "ipc") rather than TCP: kernels started at once in separate processes
-# each pick "free" TCP ports before their kernel binds them, and one can take another's. Each
-# kernel's sockets are files beside its notebook.
+# each pick "free" TCP ports before their kernel binds them, and one can take another's.
 _EXECUTE = """
-import sys, nbformat
+import sys, tempfile, nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 notebook = nbformat.read(sys.argv[1], as_version=4)
-kernel = KernelManager(kernel_name="python3", transport="ipc", ip=sys.argv[1] + "-ipc")
-NotebookClient(notebook, km=kernel, timeout=120).execute()
+with tempfile.TemporaryDirectory(dir="/tmp") as sockets:  # short: a socket's path has ~100 bytes at most
+    kernel = KernelManager(kernel_name="python3", transport="ipc", ip=sockets + "/kernel")
+    NotebookClient(notebook, km=kernel, timeout=120).execute()
 nbformat.write(notebook, sys.argv[1])
 """
 
