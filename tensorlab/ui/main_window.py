@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
@@ -188,6 +188,9 @@ class MainWindow(QMainWindow):
         self._update_enabled()
         self.editing.state_changed(state)
         self.fit_narration()
+        # Settle every layout now: the drawn panels' scenes have the window painted as soon as they
+        # have processed their items, and a layout settled after that paint would paint it again.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
     def _choose_selection(self, state: PlayerState) -> str | None:
         """The selection stays where it can; else the newest tensor."""
