@@ -17,13 +17,14 @@ from PySide6.QtWidgets import (
     QApplication,
     QProxyStyle,
     QStyle,
+    QStyleFactory,
     QStyleOption,
     QStyleOptionDockWidget,
     QStyleOptionSlider,
     QWidget,
 )
 
-__all__ = ["LeanStyle", "install_lean_style"]
+__all__ = ["LeanStyle", "install_lean_style", "paint_cells_natively"]
 
 _SC = QStyle.SubControl
 _ARROWS = _SC.SC_ScrollBarAddLine | _SC.SC_ScrollBarSubLine
@@ -132,3 +133,21 @@ def install_lean_style(app: QApplication) -> None:
     if isinstance(style, LeanStyle) or style.name().lower() != "fusion":
         return
     app.setStyle(LeanStyle("fusion"))
+
+
+def paint_cells_natively(*widgets: QWidget) -> None:
+    """Draw ``widgets`` (item views, headers) with Fusion itself, not through this Python proxy.
+
+    A view draws each of its cells with several style calls, and each call into a
+    Python proxy costs microseconds: a table of 40 cells took 2.6 ms instead of 1.5.
+    Cells look the same either way; a widget's style does not pass to its children,
+    so its scroll bars stay lean.
+    """
+    if not widgets or not isinstance(QApplication.style(), LeanStyle):
+        return
+    # A Fusion of their own (the proxy's base style calls back into the proxy for every part),
+    # deleted with the first of them.
+    native = QStyleFactory.create("fusion")
+    native.setParent(widgets[0])
+    for widget in widgets:
+        widget.setStyle(native)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView
 
 from tensorlab.core.snapshot import Snapshot, TensorInfo, to_plain
 from tensorlab.ui.i18n import Texts, tr
+from tensorlab.ui.lean_style import paint_cells_natively
 from tensorlab.ui.palette import CHANGED, tensor_color
 from tensorlab.ui.panel_guard import contained
 from tensorlab.ui.text_zoom import base_px, pixel_font
@@ -96,6 +97,7 @@ class TensorTableModel(QAbstractTableModel):
         self.changed: set[tuple[str, str]] = set()
         self.font = QFont()
         self._bold: tuple[str, QFont] | None = None
+        self._cells: dict[int, list[tuple[Any, ...]]] = {}
 
     def set_snapshot(self, snapshot: Snapshot, previous: Snapshot) -> None:
         """Show ``snapshot``; cells that differ from ``previous`` are highlighted."""
@@ -116,13 +118,16 @@ class TensorTableModel(QAbstractTableModel):
             if len(names) > len(shown):
                 self.beginInsertRows(_ROOT, len(shown), len(names) - 1)
                 self.snapshot, self.changed = snapshot, changed
+                self._fill_cells()
                 self.endInsertRows()
             else:
                 self.snapshot, self.changed = snapshot, changed
+                self._fill_cells()
             self.dataChanged.emit(self.index(0, 0), self.index(len(shown) - 1, len(COLUMNS) - 1))
             return
         self.beginResetModel()
         self.snapshot, self.changed = snapshot, changed
+        self._fill_cells()
         self.endResetModel()
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:  # noqa: N802
@@ -132,22 +137,37 @@ class TensorTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        # A view asks seven roles of every cell at every paint: the common ones are looked up.
+        cells = self._cells.get(role)
+        if cells is not None:
+            return cells[index.row()][index.column()] if index.isValid() else None
         if not index.isValid():
             return None
         info = self.snapshot.tensors[index.row()]
         column = COLUMNS[index.column()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return row_texts(info)[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
             text = str(to_plain(info.grad)) if column == "grad" and info.grad is not None else cell_text(info, column)
             return f"{column}: {text}" + (f"\n{tr(_TIPS[column])}" if column in _TIPS else "")
-        if role == Qt.ItemDataRole.ForegroundRole and column == "name":
-            return QBrush(tensor_color(index.row()))
-        if role == Qt.ItemDataRole.BackgroundRole and (info.name, column) in self.changed:
-            return QBrush(CHANGED)
         if role == Qt.ItemDataRole.FontRole and column == "name":
             return self.bold_font()
         return None
+
+    def _fill_cells(self) -> None:
+        """The texts, colours and highlights of every cell, by role, as :meth:`data` gives them."""
+        tensors = self.snapshot.tensors
+        texts = [row_texts(info) for info in tensors]
+        rest = (None,) * (len(COLUMNS) - 1)
+        changed = QBrush(CHANGED)
+        self._cells = {
+            int(Qt.ItemDataRole.DisplayRole): texts,
+            int(Qt.ItemDataRole.AccessibleTextRole): texts,
+            int(Qt.ItemDataRole.ForegroundRole): [(QBrush(tensor_color(row)), *rest) for row in range(len(tensors))],
+            int(Qt.ItemDataRole.BackgroundRole): [tuple(changed if (info.name, column) in self.changed else None
+                                                        for column in COLUMNS) for info in tensors],
+            int(Qt.ItemDataRole.DecorationRole): [(None,) * len(COLUMNS)] * len(tensors),
+            int(Qt.ItemDataRole.CheckStateRole): [(None,) * len(COLUMNS)] * len(tensors),
+            int(Qt.ItemDataRole.TextAlignmentRole): [(None,) * len(COLUMNS)] * len(tensors),
+        }
 
     def bold_font(self) -> QFont:
         """The font of the name column."""
@@ -197,6 +217,7 @@ class TensorTable(QTableView):
         self.horizontalHeader().setMinimumSectionSize(16)
         self.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.selectionModel().selectionChanged.connect(self._emit_selection)
+        paint_cells_natively(self, self.horizontalHeader())
         self._selected: str | None = None
         self._quiet = False
         self.scale, self.compact, self._refitting = 1.0, False, False
