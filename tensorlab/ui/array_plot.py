@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QFrame, QWidget
 
 from tensorlab.ui.scene_view import SceneView
@@ -20,6 +20,7 @@ __all__ = ["ArrayPlot", "viridis"]
 
 MAX_LABELS = 32       # numbers written on bars
 MAX_IMAGE_LABELS = 144
+MAX_BAR_ITEMS = 128   # more bars than this are painted into one image
 
 # matplotlib's viridis at 9 stops (its perceptually uniform colour map), interpolated between them.
 _VIRIDIS = ((68, 1, 84), (71, 44, 122), (59, 81, 139), (44, 113, 142), (33, 144, 141), (39, 173, 129),
@@ -114,10 +115,23 @@ class ArrayPlot(SceneView):
         scene.addLine(margin, zero, width - margin, zero, QPen(QColor("#9e9e9e"), 1))
         fill = QBrush(self.color)
         outline = QPen(self.color.darker(130), 1)
+        # Many bars (then thin, with no numbers) are painted into one image: a thousand items cost
+        # more to make and to paint than the picture they make.
+        painter = image = None
+        if count > MAX_BAR_ITEMS:
+            ratio = self.devicePixelRatioF()
+            image = QImage(int(width * ratio), int(height * ratio), QImage.Format.Format_ARGB32_Premultiplied)
+            image.setDevicePixelRatio(ratio)
+            image.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(image)
         for i, value in enumerate(self.heights):
             x = margin + i * slot + slot * 0.15
             top, bottom = sorted((y_of(value), zero))
-            scene.addRect(QRectF(x, top, slot * 0.7, max(bottom - top, 1.0)), outline, fill)
+            bar = QRectF(x, top, max(slot * 0.7, 1.0), max(bottom - top, 1.0))
+            if painter is not None:
+                painter.fillRect(bar, self.color)
+            else:
+                scene.addRect(bar, outline, fill)
             if labels:
                 text = self._text(self.texts[i], size=12, mono=True, color=QColor("black"))
                 bounds = text.boundingRect()
@@ -127,6 +141,9 @@ class ArrayPlot(SceneView):
                 index = self._text(str(i), size=11, color=QColor("#616161"))
                 bounds = index.boundingRect()
                 index.setPos(margin + i * slot + (slot - bounds.width()) / 2, height - index_h + 2 * s)
+        if painter is not None:
+            painter.end()
+            scene.addPixmap(QPixmap.fromImage(image)).setZValue(-1)
 
     def _index_fits(self, slot: float) -> bool:
         return QFontMetricsF(self._font(11)).horizontalAdvance(str(len(self.heights) - 1)) + 6 <= slot

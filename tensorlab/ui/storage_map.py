@@ -216,8 +216,9 @@ class StorageMapView(SceneView):
     def _cell_width(self) -> float:
         """Cells as wide as the widest value drawn (at least 64 px at scale 1)."""
         font = self._font(VALUE_PX, True, mono=True)
-        widest = max((_text_width(format_value(v), font) for strip in self.strips for v in strip.values[:MAX_CELLS]),
-                     default=0.0)
+        key = font.key()
+        _FONTS.setdefault(key, font)
+        widest = max((_strip_widest(strip.values[:MAX_CELLS], key) for strip in self.strips), default=0.0)
         return max(64 * self.scale_factor, widest + 14 * self.scale_factor)
 
     def _name_width(self) -> float:
@@ -364,6 +365,19 @@ class _Drawn:
 @functools.lru_cache(maxsize=8192)
 def _advance(text: str, font_key: str) -> float:
     return QFontMetricsF(_FONTS[font_key]).horizontalAdvance(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _widest(values: tuple[object, ...], font_key: str) -> float:
+    """The widest of ``values`` as the map writes them (a strip's cells, kept while they stay the same)."""
+    return max((_advance(format_value(v), font_key) for v in values), default=0.0)
+
+
+def _strip_widest(values: tuple[object, ...], font_key: str) -> float:
+    try:
+        return _widest(values, font_key)
+    except TypeError:   # a value that cannot be a cache key (a list): measured afresh
+        return _widest.__wrapped__(values, font_key)
 
 
 _FONTS: dict[str, QFont] = {}
