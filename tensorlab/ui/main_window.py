@@ -426,5 +426,6 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         self.save_settings()
+        self.editing.flush()
         self.controller.shutdown()
         super().closeEvent(event)

@@ -2,14 +2,20 @@
 
 The program itself lives in the player (in the controller's thread); this object
 asks the controller to change it and mirrors every program with steps of yours into
-:class:`~tensorlab.ui.user_steps.UserSteps`, saved whenever it changes.
+:class:`~tensorlab.ui.user_steps.UserSteps`, saved whenever it changes. The file is
+written (and synced to disk, which can take tens of milliseconds) in a thread of its
+own, in order, so a step never waits for the disk; closing the window waits for it.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+from PySide6.QtCore import QObject, Signal, Slot
 
 from tensorlab.core.lessons import Lesson
 from tensorlab.core.player import Player, PlayerState, ProgramStep
@@ -19,6 +25,21 @@ from tensorlab.ui.user_steps import UserSteps
 __all__ = ["StepEditing"]
 
 log = logging.getLogger("tensorlab.ui")
+
+
+class _SaveReport(QObject):
+    """Carries a save's outcome from the writing thread to the window's (a queued connection)."""
+
+    done = Signal(str)   # "" when saved, else why not
+
+    def __init__(self, deliver: Callable[[str], None]) -> None:
+        super().__init__()
+        self._deliver = deliver
+        self.done.connect(self.delivered)
+
+    @Slot(str)
+    def delivered(self, problem: str) -> None:
+        self._deliver(problem)
 
 
 class StepEditing:
@@ -32,6 +53,9 @@ class StepEditing:
         self._key: str | None = None         # the program ``added`` refers to
         self._edited: set[str] = set()       # programs that had steps of yours in this session
         self._save_failed = False
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tensorlab-save")
+        self._last_save: Future[None] | None = None
+        self._report = _SaveReport(self._saved)
 
     @property
     def controller(self) -> Any:
@@ -99,12 +123,30 @@ class StepEditing:
             return   # nothing of yours was here in this session: what was saved for it stays
         if not self.store.update(state.lesson, state.program):
             return
+        self._last_save = self._writer.submit(self._save, self.store.snapshot())
+
+    def _save(self, saved: dict[str, list[tuple[str, str]]]) -> None:
+        """In the writing thread: write ``saved`` and report how it went."""
         try:
-            self.store.save()
-            self._save_failed = False
+            self.store.save(saved)
+            problem = ""
         except OSError as exc:
-            log.warning("could not save the steps you added: %s", exc)
-            if not self._save_failed:
-                self._save_failed = True
-                self.window.show_problem(tr("The steps you added could not be saved: {reason}")
-                                         .format(reason=exc.strerror or exc))
+            problem = str(exc.strerror or exc) or type(exc).__name__
+        self._report.done.emit(problem)
+
+    def _saved(self, problem: str) -> None:
+        if not problem:
+            self._save_failed = False
+            return
+        log.warning("could not save the steps you added: %s", problem)
+        if not self._save_failed:
+            self._save_failed = True
+            self.window.show_problem(tr("The steps you added could not be saved: {reason}").format(reason=problem))
+
+    def flush(self, timeout: float = 10.0) -> None:
+        """Wait until every change is on disk (the window is closing)."""
+        if self._last_save is not None:
+            try:
+                self._last_save.result(timeout)
+            except Exception:   # closing must not fail: the reason is in the log
+                log.exception("the steps you added may not have been saved")

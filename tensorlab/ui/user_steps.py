@@ -169,10 +169,15 @@ class UserSteps:
         self.saved[key] = steps
         return True
 
-    def save(self) -> None:
-        """Write every program atomically (OSError if the folder cannot be written)."""
+    def snapshot(self) -> dict[str, list[tuple[str, str]]]:
+        """A copy of every remembered program, to save while this store goes on changing."""
+        return {key: list(steps) for key, steps in self.saved.items()}
+
+    def save(self, saved: dict[str, list[tuple[str, str]]] | None = None) -> None:
+        """Write every program (or ``saved``, a :meth:`snapshot`) atomically (OSError if it cannot be written)."""
+        saved = self.saved if saved is None else saved
         document = {"format": FORMAT, "version": 1,
                     "program": [{"lesson": key, "step": [{"code": c, "origin": o} for c, o in steps]}
-                                for key, steps in self.saved.items()]}
+                                for key, steps in saved.items()]}
         self.folder.mkdir(parents=True, exist_ok=True)
         write_text_atomic(self.path, tomli_w.dumps(document))

@@ -115,3 +115,25 @@ def test_a_saved_steps_file_that_no_longer_parses_is_set_aside_with_a_message(qt
     assert [p.name for p in folder.iterdir() if p.name.startswith(FILE_NAME + ".set-aside")]
     assert window.controller.state.lesson is not None      # the app started as usual
     window.close()
+
+
+def test_a_step_of_yours_is_written_in_the_background_and_a_failed_write_says_why(qtbot, settings, tmp_path):
+    saved = tmp_path / "kept"
+    window = build_window(settings, data_dir=saved)
+    qtbot.addWidget(window)
+    window.show()
+    run_line(window, qtbot, "k = torch.zeros(2)")
+    window.editing.flush()
+    assert "k = torch.zeros(2)" in (saved / FILE_NAME).read_text(encoding="utf-8")
+    window.close()
+
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the folder should be")
+    window = build_window(settings, data_dir=blocked)
+    qtbot.addWidget(window)
+    window.show()
+    run_line(window, qtbot, "k = torch.zeros(2)")
+    window.editing.flush()
+    qtbot.waitUntil(lambda: "could not be saved" in window.output_view.toPlainText(), timeout=5000)
+    assert "k = torch.zeros(2)" in _codes(window)   # the step itself stands
+    window.close()
