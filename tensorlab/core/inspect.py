@@ -179,11 +179,18 @@ class _ValueCache:
 
     Keyed by tensor object (held weakly): a second name for the same tensor, or a
     later step that left it alone, costs one comparison instead of a new list.
+    Within one snapshot, tensors that view the same elements of the same memory the
+    same way (thirty ``detach()`` aliases of one tensor) share one read.
     """
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._reads: dict[int, _Read] = {}
+        self._same_view: dict[tuple[Any, ...], Nested] = {}
+
+    def start(self) -> None:
+        """A new snapshot begins: memory may have changed since the last one."""
+        self._same_view = {}
 
     def values(self, tensor: torch.Tensor) -> Nested | None:
         if tensor.numel() > self.limit:
@@ -191,17 +198,37 @@ class _ValueCache:
         data = _readable(tensor)
         if data is None:
             return None
+        # Same address, element type, shape, strides and conj/neg bits: the same values, read once.
+        view = _view_key(data)
+        shared = self._same_view.get(view) if view is not None else None
+        if shared is not None:
+            return shared
         key = id(tensor)
         read = self._reads.get(key)
         if read is not None and read.ref() is tensor and _unchanged(read.copy, data):
+            if view is not None:
+                self._same_view[view] = read.values
             return read.values
         values = _listed(data)
+        if view is not None:
+            self._same_view[view] = values
         try:
             ref = weakref.ref(tensor, lambda _, key=key: self._reads.pop(key, None))
         except TypeError:
             return values
         self._reads[key] = _Read(ref, data.clone(), values)
         return values
+
+
+def _view_key(data: torch.Tensor) -> tuple[Any, ...] | None:
+    """What fixes a tensor's values given its memory (None: do not share its read)."""
+    if data.is_quantized or data.is_nested or not data.numel():
+        return None   # a quantized tensor's values also depend on its scale; nested ones have no strides
+    try:
+        return (data.data_ptr(), data.dtype, data.device, data.layout, tuple(data.shape), tuple(data.stride()),
+                data.is_conj(), data.is_neg())
+    except (RuntimeError, NotImplementedError):
+        return None
 
 
 class _CellCache:
@@ -320,6 +347,8 @@ class Inspector:
         keys: dict[str, tuple[str, int]] = {}
         named_tensors = {n: v for n, v in namespace.items() if isinstance(v, torch.Tensor)}
         budget = self.snapshot_values
+        self._values.start()
+        self._grads.start()
         infos: dict[str, TensorInfo] = {}
         arrays: list[tuple[str, Any]] = []
         for name, value in namespace.items():

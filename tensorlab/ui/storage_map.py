@@ -176,9 +176,10 @@ class StorageMapView(SceneView):
             look = self._look(strip, cell_w, name_w)
             entry = self._drawn.pop(key, None)
             if entry is None or entry.look != look:
-                if entry is not None:
-                    scene.removeItem(entry.group)
-                entry = self._draw_group(strip, look, cell_w, name_w)
+                old = entry
+                entry = self._draw_group(strip, look, cell_w, name_w, old.bands if old is not None else {})
+                if old is not None:
+                    scene.removeItem(old.group)   # after its unchanged bands moved to the new group
             entry.group.setPos(0, y)
             drawn[key] = entry
             if entry.first_cell is not None and self.cell_rect != entry.first_cell.translated(0, y):
@@ -202,16 +203,17 @@ class StorageMapView(SceneView):
                 strip.changed, strip.new, strip.bands, versions, selected, cell_w, name_w, self.scale_factor,
                 self._language)
 
-    def _draw_group(self, strip: StripModel, look: tuple[object, ...], cell_w: float, name_w: float) -> _Drawn:
+    def _draw_group(self, strip: StripModel, look: tuple[object, ...], cell_w: float, name_w: float,
+                    old_bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]]) -> _Drawn:
         group = QGraphicsRectItem()
         group.setPen(QPen(Qt.PenStyle.NoPen))
         self.scene().addItem(group)
         self.parent_item, self._first_cell = group, None
         try:
-            height = self._draw_strip(strip, 0.0, cell_w, name_w)
+            height, bands = self._draw_strip(strip, 0.0, cell_w, name_w, old_bands)
         finally:
             self.parent_item = None
-        return _Drawn(look, group, height, self._first_cell)
+        return _Drawn(look, group, height, self._first_cell, bands)
 
     def _cell_width(self) -> float:
         """Cells as wide as the widest value drawn (at least 64 px at scale 1)."""
@@ -227,7 +229,9 @@ class StorageMapView(SceneView):
                   for strip in self.strips for b in strip.bands]
         return max(widths, default=0.0) + 24 * self.scale_factor
 
-    def _draw_strip(self, strip: StripModel, y: float, cell_w: float, name_w: float) -> float:
+    def _draw_strip(self, strip: StripModel, y: float, cell_w: float, name_w: float,
+                    old_bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]],
+                    ) -> tuple[float, dict[tuple[object, ...], tuple[QGraphicsRectItem, float]]]:
         s = self.scale_factor
         storage = strip.storage
         shown = min(len(strip.values), MAX_CELLS)
@@ -277,9 +281,26 @@ class StorageMapView(SceneView):
         if not strip.values and storage.cell_count == 0:
             self._text(tr("(empty storage: 0 bytes)"), x0, y + cell_h / 3, 13, False, MUTED)
         y += cell_h + 8 * s
+        # A band whose look is unchanged (most, when a step writes values) is moved, not drawn again.
+        bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]] = {}
+        strip_group = self.parent_item
         for band in strip.bands:
-            y = self._draw_band(band, x0, y, cell_w, shown) + 8 * s
-        return y
+            key = (band, band.name == self.selected, cell_w, x0, shown, s, self._language)
+            kept = old_bands.pop(key, None)
+            if kept is None:
+                holder = QGraphicsRectItem(strip_group)
+                holder.setPen(QPen(Qt.PenStyle.NoPen))
+                self.parent_item = holder
+                try:
+                    kept = (holder, self._draw_band(band, x0, 0.0, cell_w, shown))
+                finally:
+                    self.parent_item = strip_group
+            else:
+                kept[0].setParentItem(strip_group)
+            kept[0].setPos(0, y)
+            bands[key] = kept
+            y += kept[1] + 8 * s
+        return y, bands
 
     def _draw_band(self, band: BandModel, x0: float, y: float, cell_w: float, shown: int) -> float:
         s = self.scale_factor
@@ -355,11 +376,13 @@ class StorageMapView(SceneView):
 class _Drawn:
     """One strip's items (children of ``group``, drawn at y = 0), and the look they show."""
 
-    __slots__ = ("look", "group", "height", "first_cell")
+    __slots__ = ("look", "group", "height", "first_cell", "bands")
 
     def __init__(self, look: tuple[object, ...], group: QGraphicsRectItem, height: float,
-                 first_cell: QRectF | None) -> None:
+                 first_cell: QRectF | None,
+                 bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]]) -> None:
         self.look, self.group, self.height, self.first_cell = look, group, height, first_cell
+        self.bands = bands   # band look -> (its items' holder, child of group; its height)
 
 
 @functools.lru_cache(maxsize=8192)

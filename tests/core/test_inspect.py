@@ -187,3 +187,28 @@ def test_unchanged_storages_and_values_are_shared_and_minus_zero_is_a_change():
     assert next(o for o in after.others if o.name == "n") is next(o for o in before.others if o.name == "n")
     changed = session.run("n[0] = 5").snapshot
     assert next(o for o in changed.others if o.name == "n").repr == "[5, 2]"
+
+
+def test_views_of_the_same_elements_share_one_read_and_conj_neg_and_other_views_do_not():
+    x = torch.rand(1000)
+    aliases = {f"y{k}": x.detach() for k in range(30)}
+    z = torch.tensor([1 + 2j, 3 - 4j])
+    namespace = {"x": x, **aliases, "z": z, "c": z.conj(), "n": z.conj()._neg_view(), "r": torch.view_as_real(z),
+                 "tail": x[1:], "ints": x.view(torch.int32)}
+    snapshot = take_snapshot(namespace, graphs=False)
+    def listed(values, complex_=False):
+        if complex_ and isinstance(values, tuple) and len(values) == 2 and not isinstance(values[0], tuple):
+            return complex(*values)
+        return [listed(v, complex_) for v in values] if isinstance(values, tuple) else values
+
+    for name, tensor in namespace.items():   # every value as torch lists it
+        got = snapshot.tensor(name).values
+        if tensor.is_complex():
+            assert [listed(v, True) for v in got] == tensor.tolist(), name
+        else:
+            assert listed(got) == tensor.tolist(), name
+    assert all(snapshot.tensor(f"y{k}").values is snapshot.tensor("x").values for k in range(30))
+    assert snapshot.tensor("c").values != snapshot.tensor("z").values
+    x.add_(1)   # a later snapshot reads memory afresh
+    again = take_snapshot(namespace, graphs=False)
+    assert list(again.tensor("y3").values) == x.tolist()
