@@ -50,6 +50,24 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
     return lines
 
 
+_FAILED, _MARKER, _NUMBER = QColor("#c62828"), QColor("#f57f17"), QColor("#9e9e9e")
+_RAN, _NOT_RAN, _YOURS = QColor("#000000"), QColor("#8a8a8a"), QColor("#6a1b9a")
+
+
+class _Fonts:
+    """A line's font, its bold, and their metrics."""
+
+    __slots__ = ("metrics", "bold", "bold_metrics", "marker_width", "space_width")
+
+    def __init__(self, font: QFont) -> None:
+        self.metrics = QFontMetrics(font)
+        self.bold = QFont(font)
+        self.bold.setBold(True)
+        self.bold_metrics = QFontMetrics(self.bold)
+        self.marker_width = self.metrics.horizontalAdvance("▶✗ ")
+        self.space_width = self.metrics.horizontalAdvance("  ")
+
+
 class _LineDelegate(QStyledItemDelegate):
     """Paints a line: marker, number, code (bold when current, grey before it runs), "yours".
 
@@ -60,6 +78,7 @@ class _LineDelegate(QStyledItemDelegate):
         super().__init__(view)
         self.view = view
         self._layouts: dict[tuple[object, ...], tuple[int, list[str]]] = {}
+        self._font_sets: dict[str, _Fonts] = {}
 
     def _layout(self, font: QFont, code: str, yours: bool) -> tuple[int, list[str]]:
         # Wrapping measures text again and again: a line's layout is kept for its font and width.
@@ -91,32 +110,39 @@ class _LineDelegate(QStyledItemDelegate):
         elif current:
             painter.fillRect(rect, QColor("#fff3c4"))
         font = option.font
-        metrics = QFontMetrics(font)
+        fonts = self._fonts(font)
+        metrics = fonts.metrics
         indent, lines = self._layout(font, code, yours)
         x = rect.left() + 4
         y = rect.top() + 3 + metrics.ascent()
         painter.setFont(font)
-        painter.setPen(QColor("#c62828" if failed else "#f57f17"))
+        painter.setPen(_FAILED if failed else _MARKER)
         painter.drawText(x, y, marker)
-        painter.setPen(QColor("#9e9e9e"))
-        painter.drawText(x + metrics.horizontalAdvance("▶✗ "), y, f"{number:>3}")
+        painter.setPen(_NUMBER)
+        painter.drawText(x + fonts.marker_width, y, f"{number:>3}")
         x = rect.left() + indent
-        bold = QFont(font)
-        bold.setBold(current)
-        painter.setFont(bold)
-        painter.setPen(QColor("#000000" if ran else "#8a8a8a"))
-        widest = QFontMetrics(bold).horizontalAdvance(lines[0])
+        painter.setFont(fonts.bold if current else font)
+        painter.setPen(_RAN if ran else _NOT_RAN)
+        widest = (fonts.bold_metrics if current else metrics).horizontalAdvance(lines[0])
         for i, line in enumerate(lines):
             painter.drawText(x, y + i * metrics.height(), line)
         if yours:
             painter.setFont(font)
-            painter.setPen(QColor("#6a1b9a"))
-            painter.drawText(x + widest + metrics.horizontalAdvance("  "), y, tr("(yours)"))
+            painter.setPen(_YOURS)
+            painter.drawText(x + widest + fonts.space_width, y, tr("(yours)"))
         painter.restore()
+
+    def _fonts(self, font: QFont) -> _Fonts:
+        # A paint asks for the same metrics line after line: made once per font.
+        key = font.key()
+        fonts = self._font_sets.get(key)
+        if fonts is None:
+            fonts = self._font_sets[key] = _Fonts(font)
+        return fonts
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
         marker, number, code, yours, *_ = index.data(_ROLE)
-        metrics = QFontMetrics(option.font)
+        metrics = self._fonts(option.font).metrics
         _, lines = self._layout(option.font, code, yours)
         return QSize(self.view.viewport().width() - 4, metrics.height() * len(lines) + 6)
 

@@ -82,8 +82,10 @@ class SceneView(QGraphicsView):
 
     def _text(self, text: str, x: float = 0, y: float = 0, size: float = 13, bold: bool = False,
               color: QColor | None = None, mono: bool = False) -> QGraphicsSimpleTextItem:
-        item = QGraphicsSimpleTextItem(text, self.parent_item)
+        # The font before the text: each of them lays the text out again.
+        item = QGraphicsSimpleTextItem(self.parent_item)
         item.setFont(self._font(size, bold, mono))
+        item.setText(text)
         if self.parent_item is None:
             self.scene().addItem(item)
         item.setPos(x, y)
