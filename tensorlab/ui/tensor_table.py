@@ -11,15 +11,12 @@ import math
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QEvent,
     QItemSelectionModel,
-    QModelIndex,
-    QPersistentModelIndex,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QFont, QFontMetricsF
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
 
 from tensorlab.core.snapshot import Snapshot, TensorInfo, to_plain
@@ -37,8 +34,6 @@ COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad
 # Compact headers: what each column shows in its header (the tooltip names it in full).
 HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_fn", "version": "ver-\nsion",
            "storage": "stor-\nage", "device": "dev-\nice"}
-
-_ROOT = QModelIndex()
 
 _TIPS = {
     "requires_grad": "Does autograd track operations on this tensor?",
@@ -88,16 +83,33 @@ def _advance(text: str, key: str, font: QFont) -> float:
     return width
 
 
-class TensorTableModel(QAbstractTableModel):
-    """The tensors of a snapshot; the rows whose facts changed in the last step are marked."""
+class TensorTableModel(QStandardItemModel):
+    """The tensors of a snapshot; the rows whose facts changed in the last step are marked.
+
+    The cells live in Qt's own item model: a view asks seven roles of every cell at
+    every paint, and answering them in C++ instead of Python halves a paint. A step
+    sets only the cells whose text, highlight or colour changed.
+    """
 
     def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
+        super().__init__(0, len(COLUMNS), parent)
         self.snapshot = Snapshot()
         self.changed: set[tuple[str, str]] = set()
-        self.font = QFont()
+        self._font = QFont()
         self._bold: tuple[str, QFont] | None = None
-        self._cells: dict[int, list[tuple[Any, ...]]] = {}
+        self._rows: list[tuple[object, ...]] = []   # what each row shows: its texts and highlights
+
+    @property
+    def font(self) -> QFont:
+        """The table's font (the name column is in its bold)."""
+        return self._font
+
+    @font.setter
+    def font(self, font: QFont) -> None:
+        self._font = font
+        bold = self.bold_font()
+        for row in range(self.rowCount()):
+            self.item(row, 0).setFont(bold)
 
     def set_snapshot(self, snapshot: Snapshot, previous: Snapshot) -> None:
         """Show ``snapshot``; cells that differ from ``previous`` are highlighted."""
@@ -111,63 +123,53 @@ class TensorTableModel(QAbstractTableModel):
                 if old_texts is None or old_texts[i] != texts[i] or (
                         column == "name" and old.values is not info.values and old.values != info.values):
                     changed.add((info.name, column))
-        names = [t.name for t in snapshot.tensors]
-        shown = [t.name for t in self.snapshot.tensors]
-        if names[: len(shown)] == shown and shown:
-            # The same rows (and perhaps new ones below): update in place instead of resetting the view.
-            if len(names) > len(shown):
-                self.beginInsertRows(_ROOT, len(shown), len(names) - 1)
-                self.snapshot, self.changed = snapshot, changed
-                self._fill_cells()
-                self.endInsertRows()
-            else:
-                self.snapshot, self.changed = snapshot, changed
-                self._fill_cells()
-            self.dataChanged.emit(self.index(0, 0), self.index(len(shown) - 1, len(COLUMNS) - 1))
-            return
-        self.beginResetModel()
         self.snapshot, self.changed = snapshot, changed
-        self._fill_cells()
-        self.endResetModel()
+        tensors = snapshot.tensors
+        if self.rowCount() != len(tensors):
+            self.setRowCount(len(tensors))
+            del self._rows[len(tensors):]
+        for row, info in enumerate(tensors):
+            texts = row_texts(info)
+            marks = tuple((info.name, column) in changed for column in COLUMNS)
+            shown = (info, texts, marks)
+            if row < len(self._rows) and self._rows[row][1:] == shown[1:] and self._rows[row][0] is info:
+                continue
+            old = self._rows[row] if row < len(self._rows) else None
+            for column, text in enumerate(texts):
+                if old is not None and old[1][column] == text and old[2][column] == marks[column] \
+                        and (column != COLUMNS.index("grad") or old[0].grad == info.grad):
+                    continue
+                self._set_cell(row, column, info, text, marks[column])
+            if old is None:
+                self._rows.append(shown)
+            else:
+                self._rows[row] = shown
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self.snapshot.tensors)
+    def _set_cell(self, row: int, column: int, info: TensorInfo, text: str, changed: bool) -> None:
+        item = self.item(row, column)
+        fresh = item is None
+        if fresh:
+            item = QStandardItem()
+            item.setEditable(False)
+            if column == 0:
+                item.setForeground(QBrush(tensor_color(row)))
+                item.setFont(self.bold_font())
+        item.setText(text)
+        item.setData(text, Qt.ItemDataRole.AccessibleTextRole)
+        item.setData(QBrush(CHANGED) if changed else None, Qt.ItemDataRole.BackgroundRole)
+        name = COLUMNS[column]
+        tip = str(to_plain(info.grad)) if name == "grad" and info.grad is not None else text
+        item.setToolTip(f"{name}: {tip}" + (f"\n{tr(_TIPS[name])}" if name in _TIPS else ""))
+        if fresh:
+            self.setItem(row, column, item)
 
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        # A view asks seven roles of every cell at every paint: the common ones are looked up.
-        cells = self._cells.get(role)
-        if cells is not None:
-            return cells[index.row()][index.column()] if index.isValid() else None
-        if not index.isValid():
-            return None
-        info = self.snapshot.tensors[index.row()]
-        column = COLUMNS[index.column()]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            text = str(to_plain(info.grad)) if column == "grad" and info.grad is not None else cell_text(info, column)
-            return f"{column}: {text}" + (f"\n{tr(_TIPS[column])}" if column in _TIPS else "")
-        if role == Qt.ItemDataRole.FontRole and column == "name":
-            return self.bold_font()
-        return None
-
-    def _fill_cells(self) -> None:
-        """The texts, colours and highlights of every cell, by role, as :meth:`data` gives them."""
-        tensors = self.snapshot.tensors
-        texts = [row_texts(info) for info in tensors]
-        rest = (None,) * (len(COLUMNS) - 1)
-        changed = QBrush(CHANGED)
-        self._cells = {
-            int(Qt.ItemDataRole.DisplayRole): texts,
-            int(Qt.ItemDataRole.AccessibleTextRole): texts,
-            int(Qt.ItemDataRole.ForegroundRole): [(QBrush(tensor_color(row)), *rest) for row in range(len(tensors))],
-            int(Qt.ItemDataRole.BackgroundRole): [tuple(changed if (info.name, column) in self.changed else None
-                                                        for column in COLUMNS) for info in tensors],
-            int(Qt.ItemDataRole.DecorationRole): [(None,) * len(COLUMNS)] * len(tensors),
-            int(Qt.ItemDataRole.CheckStateRole): [(None,) * len(COLUMNS)] * len(tensors),
-            int(Qt.ItemDataRole.TextAlignmentRole): [(None,) * len(COLUMNS)] * len(tensors),
-        }
+    def retranslate(self) -> None:
+        """Tooltips in the current language."""
+        rows, self._rows = self._rows, []
+        for row, (info, texts, marks) in enumerate(rows):
+            for column, text in enumerate(texts):
+                self._set_cell(row, column, info, text, marks[column])
+        self._rows = rows
 
     def bold_font(self) -> QFont:
         """The font of the name column."""
@@ -205,6 +207,7 @@ class TensorTable(QTableView):
         self.i18n = Texts(self)
         self.i18n.bind(self.setAccessibleName, "Tensors table")
         self.table_model = TensorTableModel(self)
+        self.i18n.on_change(self.table_model.retranslate)
         self.setModel(self.table_model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
