@@ -86,6 +86,8 @@ class SceneView(QGraphicsView):
         item = QGraphicsSimpleTextItem(self.parent_item)
         item.setFont(self._font(size, bold, mono))
         item.setText(text)
+        # A text item lays its text out at every paint; cached as pixels, a repaint is a copy.
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         if self.parent_item is None:
             self.scene().addItem(item)
         item.setPos(x, y)
