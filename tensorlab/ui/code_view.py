@@ -7,7 +7,7 @@ A click anywhere on a line goes to the state after it. Steps you added are marke
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QResizeEvent
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
@@ -79,6 +79,7 @@ class _LineDelegate(QStyledItemDelegate):
         self.view = view
         self._layouts: dict[tuple[object, ...], tuple[int, list[str]]] = {}
         self._font_sets: dict[str, _Fonts] = {}
+        self._pictures: dict[tuple[object, ...], QPixmap] = {}
 
     def _layout(self, font: QFont, code: str, yours: bool) -> tuple[int, list[str]]:
         # Wrapping measures text again and again: a line's layout is kept for its font and width.
@@ -102,14 +103,35 @@ class _LineDelegate(QStyledItemDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
-        marker, number, code, yours, ran, current, failed = index.data(_ROLE)
+        # A line is drawn once into a picture and copied at every later paint (a step repaints the
+        # panel, and most of its lines look as they did).
+        row = index.data(_ROLE)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        ratio = painter.device().devicePixelRatioF()
+        key = (row, selected, option.rect.width(), option.rect.height(), option.font.key(), ratio, tr("(yours)"))
+        picture = self._pictures.get(key)
+        if picture is None:
+            if len(self._pictures) > 1000:
+                self._pictures.clear()
+            picture = QPixmap(QSize(option.rect.width(), option.rect.height()) * ratio)
+            picture.setDevicePixelRatio(ratio)
+            picture.fill(option.palette.color(QPalette.ColorRole.Base))
+            drawn = QPainter(picture)
+            try:
+                self._draw(drawn, QRect(0, 0, option.rect.width(), option.rect.height()), option.font, row,
+                           selected)
+            finally:
+                drawn.end()
+            self._pictures[key] = picture
+        painter.drawPixmap(option.rect.topLeft(), picture)
+
+    def _draw(self, painter: QPainter, rect: QRect, font: QFont, row: tuple[object, ...], selected: bool) -> None:
+        marker, number, code, yours, ran, current, failed = row
         painter.save()
-        rect = QRect(option.rect)
-        if option.state & QStyle.StateFlag.State_Selected:
+        if selected:
             painter.fillRect(rect, QColor("#cfe3f7"))
         elif current:
             painter.fillRect(rect, QColor("#fff3c4"))
-        font = option.font
         fonts = self._fonts(font)
         metrics = fonts.metrics
         indent, lines = self._layout(font, code, yours)
