@@ -24,9 +24,6 @@ def _application():
         app = QApplication(sys.argv[:1])
         app.setApplicationName("TensorLab")
         app.setOrganizationName("TensorLab")
-    from tensorlab.ui.lean_style import install_lean_style
-
-    install_lean_style(app)
     return app
 
 

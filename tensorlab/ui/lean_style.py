@@ -6,7 +6,8 @@ and non-cosmetic pens; a step that changes a panel's contents repaints its scrol
 bar, and a whole-window repaint drew ~8 ms of which ~6 ms were these. This proxy
 keeps Fusion's geometry, metrics and everything else, and draws those elements
 with plain fills in the palette's colours (~0.02 ms each), so they look the same
-in every colour scheme.
+in every colour scheme. It is given to those widgets only (:func:`use_lean_style`):
+the rest of the window keeps Fusion itself, drawn without a call into Python.
 """
 
 from __future__ import annotations
@@ -15,16 +16,18 @@ from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
+    QDockWidget,
     QProxyStyle,
+    QScrollBar,
     QStyle,
-    QStyleFactory,
     QStyleOption,
     QStyleOptionDockWidget,
     QStyleOptionSlider,
+    QToolBar,
     QWidget,
 )
 
-__all__ = ["LeanStyle", "install_lean_style", "paint_cells_natively"]
+__all__ = ["LeanStyle", "use_lean_style"]
 
 _SC = QStyle.SubControl
 _ARROWS = _SC.SC_ScrollBarAddLine | _SC.SC_ScrollBarSubLine
@@ -127,27 +130,25 @@ class LeanStyle(QProxyStyle):
             super().drawComplexControl(QStyle.ComplexControl.CC_ScrollBar, arrows, painter, widget)
 
 
-def install_lean_style(app: QApplication) -> None:
-    """Wrap the application's style in :class:`LeanStyle` where it is Fusion (once)."""
-    style = app.style()
-    if isinstance(style, LeanStyle) or style.name().lower() != "fusion":
-        return
-    app.setStyle(LeanStyle("fusion"))
+def use_lean_style(root: QWidget) -> None:
+    """Draw the scroll bars, tool bars and docks in ``root`` (and ``root`` itself) with :class:`LeanStyle`.
 
-
-def paint_cells_natively(*widgets: QWidget) -> None:
-    """Draw ``widgets`` (item views, headers) with Fusion itself, not through this Python proxy.
-
-    A view draws each of its cells with several style calls, and each call into a
-    Python proxy costs microseconds: a table of 40 cells took 2.6 ms instead of 1.5.
-    Cells look the same either way; a widget's style does not pass to its children,
-    so its scroll bars stay lean.
+    Only those: every other widget keeps the application's Fusion, drawn in C++ (a
+    Python proxy for the whole application costs microseconds on each of the
+    hundreds of parts a step repaints). One style per window, deleted with it.
+    Nothing changes where the application's style is not Fusion.
     """
-    if not widgets or not isinstance(QApplication.style(), LeanStyle):
+    if QApplication.style().name().lower() != "fusion":
         return
-    # A Fusion of their own (the proxy's base style calls back into the proxy for every part),
-    # deleted with the first of them.
-    native = QStyleFactory.create("fusion")
-    native.setParent(widgets[0])
-    for widget in widgets:
-        widget.setStyle(native)
+    window = root.window()
+    style = window.findChild(LeanStyle, _NAME)
+    if style is None:
+        style = LeanStyle()
+        style.setObjectName(_NAME)
+        style.setParent(window)
+    for widget in [root, *root.findChildren(QWidget)]:
+        if isinstance(widget, (QScrollBar, QToolBar, QDockWidget)) and widget.style() is not style:
+            widget.setStyle(style)
+
+
+_NAME = "tensorlabLeanStyle"

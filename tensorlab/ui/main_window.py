@@ -27,6 +27,7 @@ from tensorlab.ui.graph_view import GraphView
 from tensorlab.ui.i18n import Texts, current_language, set_language, tr
 from tensorlab.ui.lab_docks import add_lab_docks
 from tensorlab.ui.layouts import LayoutModes
+from tensorlab.ui.lean_style import use_lean_style
 from tensorlab.ui.lesson_check_report import LessonCheckReport
 from tensorlab.ui.lesson_picker import fill_lesson_picker
 from tensorlab.ui.main_toolbar import build_busy_indicator, build_toolbar
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(tr("Ready"))
         self.i18n.on_change(self._language_changed)
         self.apply_text_scale()
+        use_lean_style(self)
         self.show_state(controller.state)
 
     # -- construction ------------------------------------------------------------
@@ -113,6 +115,7 @@ class MainWindow(QMainWindow):
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         self.docks.append(dock)
+        use_lean_style(dock)
         return dock
 
     def _build_panels(self) -> None:

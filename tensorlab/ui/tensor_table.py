@@ -21,7 +21,6 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView
 
 from tensorlab.core.snapshot import Snapshot, TensorInfo, to_plain
 from tensorlab.ui.i18n import Texts, tr
-from tensorlab.ui.lean_style import paint_cells_natively
 from tensorlab.ui.palette import CHANGED, tensor_color
 from tensorlab.ui.panel_guard import contained
 from tensorlab.ui.text_zoom import base_px, pixel_font
@@ -220,7 +219,6 @@ class TensorTable(QTableView):
         self.horizontalHeader().setMinimumSectionSize(16)
         self.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.selectionModel().selectionChanged.connect(self._emit_selection)
-        paint_cells_natively(self, self.horizontalHeader())
         self._selected: str | None = None
         self._quiet = False
         self.scale, self.compact, self._refitting = 1.0, False, False

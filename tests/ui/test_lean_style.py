@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QApplication, QScrollBar, QStyle, QStyleFactory, QStyleOptionSlider, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QScrollBar,
+    QStyle,
+    QStyleFactory,
+    QStyleOptionSlider,
+    QWidget,
+)
 
-from tensorlab.ui.lean_style import LeanStyle, install_lean_style
+from tensorlab.ui.lean_style import LeanStyle, use_lean_style
 
 
 def _scroll_bar(qtbot, style) -> tuple[QWidget, QScrollBar]:
@@ -24,11 +32,16 @@ def _scroll_bar(qtbot, style) -> tuple[QWidget, QScrollBar]:
     return holder, bar
 
 
-def test_the_window_uses_the_lean_style_where_qt_chose_fusion(window):
-    style = QApplication.style()
-    assert isinstance(style, LeanStyle) or style.name().lower() != "fusion"
-    install_lean_style(QApplication.instance())    # a second install changes nothing
-    assert QApplication.style() is style
+def test_the_windows_scroll_bars_tool_bar_and_docks_are_lean_and_the_rest_is_fusion(window):
+    if QApplication.style().name().lower() != "fusion":
+        return
+    bars = window.findChildren(QScrollBar)
+    assert bars and all(isinstance(bar.style(), LeanStyle) for bar in bars)
+    assert all(isinstance(dock.style(), LeanStyle) for dock in window.findChildren(QDockWidget))
+    assert isinstance(window.toolbar.style(), LeanStyle)
+    assert not isinstance(window.table.style(), LeanStyle)     # cells are drawn by Fusion itself
+    use_lean_style(window)                                      # a second time changes nothing
+    assert len(window.findChildren(LeanStyle)) == 1
 
 
 def test_a_scroll_bar_draws_its_slider_where_fusion_puts_it_and_pages_like_fusion(qtbot):
