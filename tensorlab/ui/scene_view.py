@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsRectItem,
@@ -16,7 +16,58 @@ from PySide6.QtWidgets import (
 from tensorlab.ui.panel_guard import contained
 from tensorlab.ui.text_zoom import mono_font, pixel_font, px
 
-__all__ = ["SceneView"]
+__all__ = ["SceneView", "TextBatch"]
+
+
+class TextBatch(QGraphicsItem):
+    """Many short texts painted by one item (a strip's values and indices), cached as pixels.
+
+    A text item each costs a layout, an index entry and a paint of its own; a strip
+    draws dozens of numbers, and a step draws a strip again.
+    """
+
+    def __init__(self, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self.entries: list[tuple[QRectF, str, QFont, QColor, float]] = []   # box, text, font, colour, ascent
+        self._bounds = QRectF()
+        self.setZValue(1)   # over the cells and bands they label
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+    def add(self, text: str, x: float, y: float, font: QFont, color: QColor,
+            center: QPointF | None = None) -> QRectF:
+        """``text`` with its top-left at (x, y), or centred on ``center``; returns its box."""
+        metrics = _metrics(font)
+        width, height = metrics.horizontalAdvance(text), metrics.height()
+        if center is not None:
+            x, y = center.x() - width / 2, center.y() - height / 2
+        box = QRectF(x, y, width, height)
+        self.prepareGeometryChange()
+        self.entries.append((box, text, font, color, metrics.ascent()))
+        self._bounds = self._bounds.united(box.adjusted(-1, -1, 1, 1))
+        return box
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: object, widget: object = None) -> None:
+        font = None
+        for box, text, entry_font, color, ascent in self.entries:
+            if entry_font is not font:
+                font = entry_font
+                painter.setFont(font)
+            painter.setPen(color)
+            painter.drawText(QPointF(box.left(), box.top() + ascent), text)
+
+
+_METRICS: dict[str, QFontMetricsF] = {}
+
+
+def _metrics(font: QFont) -> QFontMetricsF:
+    key = font.key()
+    metrics = _METRICS.get(key)
+    if metrics is None:
+        metrics = _METRICS[key] = QFontMetricsF(font)
+    return metrics
 
 
 class SceneView(QGraphicsView):
@@ -50,14 +101,33 @@ class SceneView(QGraphicsView):
 
     def texts(self) -> list[str]:
         """Every text drawn (for tests and accessibility)."""
-        return [i.text() for i in self.scene().items() if isinstance(i, QGraphicsSimpleTextItem)]
+        return [text for text, _, _ in self.text_boxes()]
+
+    def text_boxes(self, visible_only: bool = False) -> list[tuple[str, QFont, QRectF]]:
+        """Every text drawn, with its font and where it is in the scene (text items and batches)."""
+        boxes = []
+        for item in self.scene().items():
+            if visible_only and not item.isVisible():
+                continue
+            if isinstance(item, QGraphicsSimpleTextItem):
+                boxes.append((item.text(), item.font(), item.sceneBoundingRect()))
+            elif isinstance(item, TextBatch):
+                transform = item.sceneTransform()
+                boxes.extend((text, font, transform.mapRect(box)) for box, text, font, _, _ in item.entries)
+        return boxes
 
     def smallest_text_px(self) -> float:
         """The smallest text on screen: font pixel size × the view's scale (inf when there is none)."""
         scale = self.transform().m22()
-        sizes = [i.font().pixelSize() * scale * i.sceneTransform().m22()
-                 for i in self.scene().items() if isinstance(i, QGraphicsSimpleTextItem) and i.isVisible()]
+        sizes = [font.pixelSize() * scale for _, font, _ in self.text_boxes(visible_only=True)]
         return min(sizes, default=float("inf"))
+
+    def _batch(self) -> TextBatch:
+        """A text batch (a child of :attr:`parent_item` while one is set)."""
+        batch = TextBatch(self.parent_item)
+        if self.parent_item is None:
+            self.scene().addItem(batch)
+        return batch
 
     def _font(self, size: float, bold: bool = False, mono: bool = False) -> QFont:
         # Drawing asks for the same few fonts hundreds of times: each is made once per scale.

@@ -258,11 +258,16 @@ class StorageMapView(SceneView):
             line = self._text("  ·  ".join(details), 10 * s, y, 13, False, QColor("#37474f"))
             y += line.boundingRect().height() + 2 * s
         x0 = name_w
+        # The cells' numbers (indices above, values inside) are painted by one item, not two dozen.
+        numbers = self._batch()
+        index_font = self._font(11)
         for i in range(shown):
-            self._text(str(i), x0 + i * cell_w + 4 * s, y, 11, False, MUTED)
+            numbers.add(str(i), x0 + i * cell_w + 4 * s, y, index_font, MUTED)
         y += self._px(11) + 6 * s
         cell_h = max(40 * s, self._px(VALUE_PX) + 16 * s)
         pen = QPen(QColor("#424242"), 1.2)
+        value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
+        black = QColor("black")
         for i in range(shown):
             rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
             changed = i in strip.changed
@@ -271,9 +276,8 @@ class StorageMapView(SceneView):
             if i == 0:
                 self._first_cell = QRectF(rect)
             item.setToolTip((tr("changed by the last step") + "\n" if changed else "") + str(strip.values[i]))
-            label = self._text(format_value(strip.values[i]), 0, 0, VALUE_PX, changed, mono=True)
-            bounds = label.boundingRect()
-            label.setPos(rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2)
+            numbers.add(format_value(strip.values[i]), 0, 0, changed_font if changed else value_font, black,
+                        center=rect.center())
         if storage.cell_count > shown:
             more = storage.cell_count - shown
             self._text(tr("… {count} more cells").format(count=f"{more:,}"), x0 + shown * cell_w + 8 * s,
@@ -325,6 +329,9 @@ class StorageMapView(SceneView):
         orders: dict[int, list[int]] = {}
         for order, cell in enumerate(band.cells):
             orders.setdefault(cell, []).append(order)
+        labels = self._batch() if numbered else None
+        label_font, white = self._font(11, True), QColor("white")
+        select = tr("{name}: click to select").format(name=band.name)
         for cell, elements in orders.items():
             if not 0 <= cell < shown:
                 continue
@@ -332,19 +339,16 @@ class StorageMapView(SceneView):
             item = self._rect(rect, outline, QBrush(fill))
             # Plain items only (no Python subclasses): clicks are resolved in mousePressEvent.
             item.setData(_NAME_KEY, band.name)
-            item.setToolTip(tr("{name}: click to select").format(name=band.name))
             item.setCursor(Qt.CursorShape.PointingHandCursor)
-            if numbered:
-                # Which element of the tensor sits in this cell: shows strides at a glance.
-                # An expanded view reads one cell for several elements: say how many.
-                text = f"[{elements[0]}]" if len(elements) == 1 else f"×{len(elements)}"
-                index = self._text(text, 0, 0, 11, True, QColor("white"))
-                index.setToolTip(tr("elements {list} of {name}").format(list=", ".join(map(str, elements)),
-                                                                        name=band.name))
-                index.setParentItem(item)
-                bounds = index.boundingRect()
-                index.setPos(rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2)
-                index.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent, False)
+            if labels is None:
+                item.setToolTip(select)
+                continue
+            # Which element of the tensor sits in this cell: shows strides at a glance.
+            # An expanded view reads one cell for several elements: say how many.
+            labels.add(f"[{elements[0]}]" if len(elements) == 1 else f"×{len(elements)}", 0, 0, label_font, white,
+                       center=rect.center())
+            item.setToolTip(select + "\n" + tr("elements {list} of {name}").format(
+                list=", ".join(map(str, elements)), name=band.name))
         if band.cells and not visible:
             self._text(tr("(its cells lie beyond those shown)"), x0, y + 3 * s, 12, False, MUTED)
         return y + max(band_h, name.boundingRect().height() + self._px(12))

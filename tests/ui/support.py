@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tensorlab.ui.scene_view import TextBatch
 from tests.ui.conftest import idle
 
 TEXT_WIDGETS = (QLabel, QAbstractButton, QLineEdit, QComboBox, QAbstractItemView, QTextEdit, QTabBar)
@@ -77,6 +78,10 @@ def text_sizes(window) -> list[tuple[float, str]]:
                     scale = 1.0 if _ignores_transform(item) else view_scale * item.sceneTransform().m22()
                     text = item.text() if isinstance(item, QGraphicsSimpleTextItem) else item.toPlainText()
                     sizes.append((QFontInfo(item.font()).pixelSize() * scale, f"{widget.objectName()}: {text!r}"))
+                if isinstance(item, TextBatch):
+                    scale = view_scale * item.sceneTransform().m22()
+                    sizes.extend((QFontInfo(font).pixelSize() * scale, f"{widget.objectName()}: {text!r}")
+                                 for _, text, font, _, _ in item.entries)
                 if isinstance(item, pg.AxisItem) and item.isVisible():
                     font = item.style.get("tickFont") or item.font()
                     sizes.append((QFontInfo(font).pixelSize(), f"{widget.objectName()} axis"))

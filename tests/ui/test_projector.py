@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontInfo
-from PySide6.QtWidgets import QApplication, QDockWidget, QGraphicsSimpleTextItem
+from PySide6.QtWidgets import QApplication, QDockWidget
 
 from tensorlab.app import build_window
 from tensorlab.core.lessons import builtin_lessons
@@ -19,8 +19,8 @@ def _cell_on_screen(window):
 
 def _value_text_px(window):
     view = window.storage_map
-    sizes = [QFontInfo(i.font()).pixelSize() * view.transform().m22() for i in view.scene().items()
-             if isinstance(i, QGraphicsSimpleTextItem) and i.font().family().startswith("DejaVu Sans Mono")]
+    sizes = [QFontInfo(font).pixelSize() * view.transform().m22() for _, font, _ in view.text_boxes()
+             if font.family().startswith("DejaVu Sans Mono")]
     assert sizes
     return min(sizes)
 
