@@ -85,3 +85,18 @@ def test_detach_and_the_version_counter_keeps_s0_for_the_memory_c_still_views(wi
     snapshot = window.controller.state.snapshot
     assert snapshot.tensor("c").storage == s0
     assert snapshot.tensor("a").storage != s0
+
+
+def test_clicking_a_tensors_band_on_the_map_selects_it_and_its_cells_say_which_elements(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    run_line(window, qtbot, "x = torch.arange(6.)")
+    run_line(window, qtbot, "e = x[::2]")
+    run_line(window, qtbot, "y = torch.zeros(2)")
+    assert window.table.selected == "y"
+    view = window.storage_map
+    band = next(item for item in view.band_items() if item.data(0) == "e" and "elements 1 of e" in item.toolTip())
+    assert band.sceneBoundingRect().left() > view.cell_rect.left() + view.cell_rect.width()   # over cell 2
+    view.ensureVisible(band.sceneBoundingRect())
+    center = view.mapFromScene(band.sceneBoundingRect().center())
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=center)
+    qtbot.waitUntil(lambda: window.table.selected == "e", timeout=5000)
