@@ -59,15 +59,17 @@ class TextBatch(QGraphicsItem):
             painter.drawText(QPointF(box.left(), box.top() + ascent), text)
 
 
-_METRICS: dict[str, QFontMetricsF] = {}
+_METRICS: dict[int, tuple[QFont, QFontMetricsF]] = {}
 
 
 def _metrics(font: QFont) -> QFontMetricsF:
-    key = font.key()
-    metrics = _METRICS.get(key)
-    if metrics is None:
-        metrics = _METRICS[key] = QFontMetricsF(font)
-    return metrics
+    # By object (the views hand out the same few font objects), held so that its id stays its own.
+    entry = _METRICS.get(id(font))
+    if entry is None or entry[0] is not font:
+        if len(_METRICS) > 256:
+            _METRICS.clear()
+        entry = _METRICS[id(font)] = (font, QFontMetricsF(font))
+    return entry[1]
 
 
 class SceneView(QGraphicsView):
