@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QProgressBar, QSizePolicy, QToolBar, QToolButton, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QToolBar, QWidget
 
 from tensorlab.ui.i18n import LANGUAGES, current_language
 
-__all__ = ["MainToolBar", "build_toolbar", "build_busy_indicator"]
+__all__ = ["MainToolBar", "build_toolbar"]
 
 
 class MainToolBar(QToolBar):
@@ -123,21 +123,3 @@ def build_toolbar(window: Any) -> MainToolBar:
         lambda index: window.set_language(window.language_picker.itemData(index)))
     bar.addWidget(window.language_picker)
     return bar
-
-
-def build_busy_indicator(window: Any) -> None:
-    """A progress bar and a Cancel button in the status bar, shown while steps run."""
-    window.busy_bar = QProgressBar()
-    window.busy_bar.setObjectName("busyIndicator")
-    window.busy_bar.setAccessibleName("Running")
-    window.busy_bar.setMaximumWidth(160)
-    window.busy_bar.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-    window.busy_bar.setRange(0, 0)
-    window.busy_bar.hide()
-    window.cancel_button = QToolButton()
-    window.cancel_button.setObjectName("cancelButton")
-    window.cancel_button.setDefaultAction(window.cancel_action)
-    window.cancel_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-    window.cancel_button.hide()
-    window.statusBar().addPermanentWidget(window.busy_bar)
-    window.statusBar().addPermanentWidget(window.cancel_button)

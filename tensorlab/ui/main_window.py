@@ -19,6 +19,7 @@ from tensorlab.core.messages_ko import localize_message
 from tensorlab.core.player import PlayerState
 from tensorlab.ui import lesson_files, window_settings
 from tensorlab.ui.builders_panel import BuildersPanel
+from tensorlab.ui.busy_indicator import BUSY_AFTER_MS, BusyIndicator
 from tensorlab.ui.code_view import CodeView
 from tensorlab.ui.controller import LabController
 from tensorlab.ui.export_actions import build_export_menu
@@ -30,7 +31,7 @@ from tensorlab.ui.layouts import LayoutModes
 from tensorlab.ui.lean_style import use_lean_style
 from tensorlab.ui.lesson_check_report import LessonCheckReport
 from tensorlab.ui.lesson_picker import fill_lesson_picker
-from tensorlab.ui.main_toolbar import build_busy_indicator, build_toolbar
+from tensorlab.ui.main_toolbar import build_toolbar
 from tensorlab.ui.memory_label import MemoryLabel
 from tensorlab.ui.narration import NarrationPanel
 from tensorlab.ui.output_view import OutputView
@@ -39,13 +40,12 @@ from tensorlab.ui.step_editing import StepEditing
 from tensorlab.ui.storage_map import StorageMapView
 from tensorlab.ui.tensor_table import TensorTable
 from tensorlab.ui.text_zoom import TextZoom, apply_scale, panel_scale
-from tensorlab.ui.values_view import ValuesView
+from tensorlab.ui.values_view import ValuesView, warm_up_when_idle
 from tensorlab.ui.window_actions import build_actions, build_menus
 from tensorlab.ui.window_settings import SCRATCHPAD
 
 __all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir", "BUSY_AFTER_MS"]
 
-BUSY_AFTER_MS = 150   # work still running after this long shows the busy bar and Cancel
 
 Left, Right, Bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -81,12 +81,7 @@ class MainWindow(QMainWindow):
         self.export_menu = build_export_menu(self)  # script, notebook, slides
         self.toolbar = build_toolbar(self)
         self.view_menu = build_menus(self)["&View"]
-        build_busy_indicator(self)
-        self._busy_shown = self._progress_shown = False
-        self._busy_timer = QTimer(self)
-        self._busy_timer.setSingleShot(True)
-        self._busy_timer.setInterval(BUSY_AFTER_MS)
-        self._busy_timer.timeout.connect(lambda: self._show_busy(True))
+        self.busy_indicator = BusyIndicator(self, self._update_enabled)
         self.memory_label = MemoryLabel()
         self.statusBar().addPermanentWidget(self.memory_label)
         self.fill_lessons()
@@ -94,8 +89,6 @@ class MainWindow(QMainWindow):
         self._fit_pending = False
         self.narration.changed.connect(self._request_fit)
         controller.stateChanged.connect(self.show_state)
-        controller.busyChanged.connect(self._busy_changed)
-        controller.progressChanged.connect(self._progress)
         controller.problem.connect(self.show_problem)
         controller.graphReady.connect(self._graph_ready)
         self.lesson_checks = LessonCheckReport(self)
@@ -226,7 +219,7 @@ class MainWindow(QMainWindow):
 
     def _update_enabled(self) -> None:
         state = self.controller.state
-        idle = not self._busy_shown
+        idle = not self.busy_indicator.shown
         self.step_back_action.setEnabled(idle and state.position > 0)
         self.reset_action.setEnabled(idle and state.position > 0)
         self.step_forward_action.setEnabled(idle and state.position < len(state.program))
@@ -236,36 +229,6 @@ class MainWindow(QMainWindow):
         self.lesson_picker.setEnabled(idle)
         self.device_picker.setEnabled(idle)
         self.builders.set_enabled(idle)
-
-    def _busy_changed(self, busy: bool) -> None:
-        # A step takes milliseconds: the busy look (bar, Cancel, disabled controls) appears only for work
-        # still running after a moment, so ordinary steps neither flicker nor relayout the bars twice.
-        if busy:
-            self._busy_timer.start()
-            return
-        self._busy_timer.stop()
-        if self._busy_shown:
-            self._show_busy(False)
-        elif self._progress_shown:
-            self.statusBar().showMessage(tr("Ready"))
-        self._progress_shown = False
-
-    def _show_busy(self, busy: bool) -> None:
-        busy = busy and self.controller.busy
-        self._busy_shown = busy
-        self.busy_bar.setVisible(busy)
-        self.busy_bar.setRange(0, 0)
-        self.cancel_button.setVisible(busy)
-        self.statusBar().showMessage(tr("Running…") if busy else tr("Ready"))
-        self._update_enabled()
-
-    def _progress(self, done: int, total: int) -> None:
-        if total > 1:
-            self.busy_bar.setRange(0, total)
-            self.busy_bar.setValue(done)
-            self.statusBar().showMessage(tr("Replaying step {done} of {total}… (Esc cancels)")
-                                         .format(done=done, total=total))
-            self._progress_shown = True
 
     def show_problem(self, message: str, until_next_state: bool = False) -> None:
         """A message for the user, in the status bar and the Output panel (never a modal dialog).
@@ -426,6 +389,7 @@ class MainWindow(QMainWindow):
                 QTimer.singleShot(0, self.layouts.apply_sizes)
             QTimer.singleShot(0, self.toolbar.fit)
             QTimer.singleShot(150, lambda: window_settings.keep_on_screen(self))
+            warm_up_when_idle(self.controller)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         self.save_settings()

@@ -13,7 +13,7 @@ from typing import Any
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QFrame,
     QHBoxLayout,
@@ -32,7 +32,25 @@ from tensorlab.ui.palette import format_value, tensor_color  # noqa: E402
 from tensorlab.ui.panel_guard import contained  # noqa: E402
 from tensorlab.ui.text_zoom import base_px, pixel_font  # noqa: E402
 
-__all__ = ["ValuesView"]
+__all__ = ["ValuesView", "warm_up_when_idle"]
+
+
+def warm_up_when_idle(controller: Any) -> None:
+    """Import NumPy once ``controller`` is idle (the first state shown), so the first values drawn
+    do not wait ~0.1 s for it; the window's first paint never waits for it either."""
+
+    def load() -> None:
+        import numpy  # noqa: F401
+
+    def idle(busy: bool) -> None:
+        if not busy:
+            controller.busyChanged.disconnect(idle)
+            QTimer.singleShot(100, load)
+
+    if controller.busy:
+        controller.busyChanged.connect(idle)
+    else:
+        QTimer.singleShot(100, load)
 
 
 

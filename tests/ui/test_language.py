@@ -80,7 +80,7 @@ def test_every_text_the_window_asks_for_has_a_korean_translation(qtbot, settings
         window.builders.code_line.request()
         window.builders.compute.backward_button.click()
         window.open_lesson_file(tmp_path / "missing.toml")
-        window._progress(1, 3)
+        window.busy_indicator._progress(1, 3)
         window._problem("cancelled")
         window.close()
         asked = set(i18n.requested)
