@@ -341,6 +341,7 @@ class MainWindow(QMainWindow):
         projector = self.layouts.projector
         for widget in [self.storage_map] + [dock.widget() for dock in self.docks]:
             apply_scale(widget, panel_scale(widget.objectName(), self.zoom.factor, projector))
+        QTimer.singleShot(0, self.storage_map.show_followed)   # once the docks have their new sizes
 
     def set_class_vote(self, on: bool | None = None) -> None:
         """Class vote on or off (remembered)."""

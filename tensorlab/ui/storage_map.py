@@ -82,8 +82,20 @@ class StorageMapView(SceneView):
     def follow(self) -> None:
         """Scroll to the strips the last step created or changed, and flash them."""
         rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
-        if not rects:
-            return
+        if rects:
+            self._scroll_to(rects)
+            self._start_flash(rects)
+
+    def show_followed(self) -> None:
+        """Scroll, without flashing, to what the last step created or changed (else the selected tensor):
+        after the text grew or the panel moved (projector mode, zoom), it is still what is in view."""
+        rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
+        if rects:
+            self._scroll_to(rects)
+        else:
+            self.show_selected()
+
+    def _scroll_to(self, rects: list[QRectF]) -> None:
         union = rects[0]
         for rect in rects[1:]:
             union = union.united(rect)
@@ -93,7 +105,6 @@ class StorageMapView(SceneView):
         self.ensureVisible(QRectF(union.left(), union.top(), 1, min(union.height(), height)), 0, 10)
         if union.width() <= width:
             self.ensureVisible(union, 10, 10)
-        self._start_flash(rects)
 
     def show_selected(self) -> None:
         """Scroll (without flashing) until the selected tensor's strip is in view."""

@@ -100,3 +100,19 @@ def test_clicking_a_tensors_band_on_the_map_selects_it_and_its_cells_say_which_e
     center = view.mapFromScene(band.sceneBoundingRect().center())
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=center)
     qtbot.waitUntil(lambda: window.table.selected == "e", timeout=5000)
+
+
+def test_after_projector_mode_or_zoom_the_map_still_shows_what_the_step_changed(window, qtbot):
+    window.resize(1024, 768)
+    open_lesson(window, qtbot, "scratchpad")
+    for name in ("a", "b", "c", "d", "e"):
+        run_line(window, qtbot, f"{name} = torch.ones(5)")
+    run_line(window, qtbot, "e.add_(1)")
+    view = window.storage_map
+    changed = view.strip_rects[view.followed[0]]
+    for toggle in (lambda: window.set_presentation(True), window.zoom.zoom_in,
+                   lambda: window.set_presentation(False)):
+        toggle()
+        qtbot.wait(50)
+        changed = view.strip_rects[view.followed[0]]
+        assert _visible_scene_rect(view).intersects(changed)
