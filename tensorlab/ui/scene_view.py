@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 from tensorlab.ui.panel_guard import contained
 from tensorlab.ui.text_zoom import mono_font, pixel_font, px
 
-__all__ = ["SceneView", "TextBatch"]
+__all__ = ["SceneView", "TextBatch", "font_metrics"]
 
 
 class TextBatch(QGraphicsItem):
@@ -36,7 +36,7 @@ class TextBatch(QGraphicsItem):
     def add(self, text: str, x: float, y: float, font: QFont, color: QColor,
             center: QPointF | None = None) -> QRectF:
         """``text`` with its top-left at (x, y), or centred on ``center``; returns its box."""
-        metrics = _metrics(font)
+        metrics = font_metrics(font)
         width, height = metrics.horizontalAdvance(text), metrics.height()
         if center is not None:
             x, y = center.x() - width / 2, center.y() - height / 2
@@ -62,8 +62,10 @@ class TextBatch(QGraphicsItem):
 _METRICS: dict[int, tuple[QFont, QFontMetricsF]] = {}
 
 
-def _metrics(font: QFont) -> QFontMetricsF:
-    # By object (the views hand out the same few font objects), held so that its id stays its own.
+def font_metrics(font: QFont) -> QFontMetricsF:
+    """The metrics of ``font``, made once per font object (a view's own fonts, kept by :meth:`SceneView._font`)."""
+    # By object, not by key: building a font's key string costs more than the lookup saves. The font is
+    # held, so that its id stays its own.
     entry = _METRICS.get(id(font))
     if entry is None or entry[0] is not font:
         if len(_METRICS) > 256:

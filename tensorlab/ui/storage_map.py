@@ -8,17 +8,15 @@ number is cut.
 
 from __future__ import annotations
 
-import functools
-
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.snapshot import Snapshot
 from tensorlab.ui.i18n import Texts, tr
 from tensorlab.ui.palette import CHANGED, MUTED, format_value, tensor_color
 from tensorlab.ui.panel_guard import contained
-from tensorlab.ui.scene_view import SceneView
+from tensorlab.ui.scene_view import SceneView, font_metrics
 from tensorlab.ui.storage_strips import MAX_CELLS, BandModel, StripModel, strip_models
 
 __all__ = ["StorageMapView", "StripModel", "strip_models"]
@@ -56,6 +54,7 @@ class StorageMapView(SceneView):
         # redraws only the strips it touched (the others move, at most).
         self._drawn: dict[str, _Drawn] = {}
         self._header: QGraphicsSimpleTextItem | None = None
+        self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values, font) -> widest
         self._language = 0
 
     # -- public ----------------------------------------------------------------
@@ -229,10 +228,21 @@ class StorageMapView(SceneView):
     def _cell_width(self) -> float:
         """Cells as wide as the widest value drawn (at least 64 px at scale 1)."""
         font = self._font(VALUE_PX, True, mono=True)
-        key = font.key()
-        _FONTS.setdefault(key, font)
-        widest = max((_strip_widest(strip.values[:MAX_CELLS], key) for strip in self.strips), default=0.0)
+        widest = max((self._widest(strip.values[:MAX_CELLS], font) for strip in self.strips), default=0.0)
         return max(64 * self.scale_factor, widest + 14 * self.scale_factor)
+
+    def _widest(self, values: tuple[object, ...], font: QFont) -> float:
+        """The widest of a strip's values as the map writes them, kept while they stay the same."""
+        key = (values, id(font))
+        try:
+            widest = self._widths.get(key)
+        except TypeError:   # a value that cannot be a key (a list): measured afresh
+            return max((_text_width(format_value(v), font) for v in values), default=0.0)
+        if widest is None:
+            if len(self._widths) > 4096:
+                self._widths.clear()
+            widest = self._widths[key] = max((_text_width(format_value(v), font) for v in values), default=0.0)
+        return widest
 
     def _name_width(self) -> float:
         """The column of band names and their shape/stride labels, as wide as the widest."""
@@ -400,28 +410,6 @@ class _Drawn:
         self.bands = bands   # band look -> (its items' holder, child of group; its height)
 
 
-@functools.lru_cache(maxsize=8192)
-def _advance(text: str, font_key: str) -> float:
-    return QFontMetricsF(_FONTS[font_key]).horizontalAdvance(text)
-
-
-@functools.lru_cache(maxsize=4096)
-def _widest(values: tuple[object, ...], font_key: str) -> float:
-    """The widest of ``values`` as the map writes them (a strip's cells, kept while they stay the same)."""
-    return max((_advance(format_value(v), font_key) for v in values), default=0.0)
-
-
-def _strip_widest(values: tuple[object, ...], font_key: str) -> float:
-    try:
-        return _widest(values, font_key)
-    except TypeError:   # a value that cannot be a cache key (a list): measured afresh
-        return _widest.__wrapped__(values, font_key)
-
-
-_FONTS: dict[str, QFont] = {}
-
-
 def _text_width(text: str, font: QFont) -> float:
-    key = font.key()
-    _FONTS.setdefault(key, font)
-    return _advance(text, key)
+    """``text``'s width in ``font`` (one of the view's own fonts, whose metrics are kept)."""
+    return font_metrics(font).horizontalAdvance(text)
