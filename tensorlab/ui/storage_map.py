@@ -54,6 +54,7 @@ class StorageMapView(SceneView):
         # redraws only the strips it touched (the others move, at most).
         self._drawn: dict[str, _Drawn] = {}
         self._header: QGraphicsSimpleTextItem | None = None
+        self._header_scale = 0.0        # the text scale the header was made at
         self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values, font) -> widest
         self._language = 0
 
@@ -170,9 +171,10 @@ class StorageMapView(SceneView):
             scene.setSceneRect(scene.itemsBoundingRect().adjusted(-10, -10, 10, 10))
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
             return
-        if self._header is None:
+        if self._header is None or self._header_scale != s:
+            # From the empty map, or at a new text scale (every strip is drawn again then anyway).
             self._clear()
-            self._header = self._text("", 10 * s, y, 13, False, MUTED)
+            self._header, self._header_scale = self._text("", 10 * s, y, 13, False, MUTED), s
         header = tr("Memory on {device}: one strip per storage, one band per tensor viewing it").format(
             device=self.device)
         if self._header.text() != header:

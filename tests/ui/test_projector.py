@@ -29,11 +29,14 @@ def test_projector_mode_makes_the_map_cells_code_and_values_large_at_1920x1080(w
     window.resize(1920, 1080)
     go(window, qtbot, 3)
     normal_w, normal_h = _cell_on_screen(window)
+    normal_texts = sorted((text, font.pixelSize()) for text, font, _ in window.storage_map.text_boxes())
     qtbot.keyClick(window, Qt.Key.Key_F5)
     assert window.presentation_action.isChecked()
     idle(qtbot, window)
     projector_w, projector_h = _cell_on_screen(window)
     assert projector_w >= 1.4 * normal_w and projector_h >= 1.4 * normal_h
+    projector_texts = {text: font.pixelSize() for text, font, _ in window.storage_map.text_boxes()}
+    assert all(projector_texts[text] >= 1.4 * size for text, size in normal_texts), projector_texts
     assert _value_text_px(window) >= 24
     assert QFontInfo(window.code_view.font()).pixelSize() >= 24
     # The map is drawn larger, never scaled down to fit: it scrolls instead.
@@ -47,6 +50,8 @@ def test_projector_mode_makes_the_map_cells_code_and_values_large_at_1920x1080(w
     qtbot.keyClick(window, Qt.Key.Key_F5)
     assert not window.presentation_action.isChecked()
     assert _cell_on_screen(window) == (normal_w, normal_h)
+    # Every text of the map is back at its size, the heading above the strips included.
+    assert sorted((text, font.pixelSize()) for text, font, _ in window.storage_map.text_boxes()) == normal_texts
 
 
 def test_each_mode_remembers_its_own_layout_and_reset_restores_it(qtbot, settings):
