@@ -22,7 +22,7 @@ import warnings
 import torch
 from torch.utils.benchmark import Timer
 
-from tensorlab.core.measure_data import METHODS, ORDER_METHODS, MeasureParams, matrix_shape
+from tensorlab.core.protocol.measure_results import METHODS, ORDER_METHODS, MeasureParams, matrix_shape
 
 
 def direct_median(method: str, statement: str, size: int, requires_grad: bool, device: str,
@@ -36,8 +36,8 @@ def direct_median(method: str, statement: str, size: int, requires_grad: bool, d
 
 
 def main() -> None:
-    from tensorlab.core.measure import STATEMENTS
-    from tensorlab.core.worker import ProcessEngine
+    from tensorlab.core.tools.measure import STATEMENTS
+    from tensorlab.core.engine.process_engine import ProcessEngine
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--device", default="cpu")

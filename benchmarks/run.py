@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 def _window(settings_dir: Path):
     from PySide6.QtCore import QSettings
 
-    from tensorlab.app import build_window
+    from tensorlab.ui.window.build import build_window
 
     settings = QSettings(str(settings_dir / "bench.ini"), QSettings.Format.IniFormat)
     window = build_window(settings)
@@ -103,7 +103,7 @@ def _lesson_file(folder: Path, name: str, codes: list[str]) -> Path:
 # -- the measurements --------------------------------------------------------------------------------
 def step_overheads(window) -> dict[str, float]:
     """Every built-in lesson, every step, forward: median latency and overhead."""
-    from tensorlab.core.lessons import builtin_lessons
+    from tensorlab.core.lessons.lesson import builtin_lessons
 
     latencies, overheads = [], []
     forward = _action(window, "stepForwardAction")
@@ -183,11 +183,11 @@ _STARTUP = textwrap.dedent("""
         except (OSError, StopIteration):
             return 0
     if __name__ == "__main__":
-        from tensorlab.cli import main as _unused  # the same imports `tensorlab` does
-        from tensorlab.core.worker import prestart
+        from tensorlab.cli.main import main as _unused  # the same imports `tensorlab` does
+        from tensorlab.core.engine.process_engine import prestart
         prestart()
         from PySide6.QtCore import QSettings, QTimer, QCoreApplication
-        from tensorlab.app import build_window
+        from tensorlab.ui.window.build import build_window
         settings = QSettings(sys.argv[2], QSettings.Format.IniFormat)
         window = build_window(settings, wait=False)
         window.resize(1280, 720)
@@ -271,7 +271,7 @@ def main() -> int:
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     args = parser.parse_args()
-    from tensorlab.core.worker import prestart
+    from tensorlab.core.engine.process_engine import prestart
 
     prestart()
     with tempfile.TemporaryDirectory() as tmp:

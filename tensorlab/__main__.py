@@ -1,5 +1,5 @@
 """`python -m tensorlab` runs the `tensorlab` command."""
 
-from tensorlab.cli import main
+from tensorlab.cli.main import main
 
 raise SystemExit(main())

@@ -11,14 +11,14 @@ import time
 
 import pytest
 
-from tensorlab.core.atomic import write_text_atomic
+from tensorlab.core.files.atomic_write import write_text_atomic
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 
 # The child saves NEW over the target, but stops at a chosen moment and waits to be killed.
 CHILD = textwrap.dedent("""
     import os, sys, time
-    from tensorlab.core import atomic
+    from tensorlab.core.files import atomic_write as atomic
     target, moment, ready = sys.argv[1], sys.argv[2], sys.argv[3]
 
     def hold():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tensorlab.core.builders import (
+from tensorlab.core.lang.builder_code import (
     BuilderError,
     backward_code,
     compute_code,
@@ -12,8 +12,8 @@ from tensorlab.core.builders import (
     create_code,
     mutate_code,
 )
-from tensorlab.core.language import parse_one
-from tensorlab.core.session import Session
+from tensorlab.core.lang.parse import parse_one
+from tensorlab.core.session.session import Session
 
 
 @pytest.mark.parametrize("args,code", [

@@ -10,8 +10,8 @@ import copy
 
 import torch
 
-from tensorlab.core.lessons import find_lesson
-from tensorlab.core.runner import run_lesson
+from tensorlab.core.lessons.lesson import find_lesson
+from tensorlab.core.lessons.play_through import run_lesson
 
 
 def _run(lesson_id):

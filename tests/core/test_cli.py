@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tensorlab.cli import main
+from tensorlab.cli.main import main
 
 TENSOR_FIELDS = {"shape", "dtype", "device", "values", "requires_grad", "is_leaf", "grad_fn",
                  "version", "grad", "storage", "storage_offset", "stride"}
@@ -95,7 +95,7 @@ def test_python_dash_m_runs_headless_without_qt():
 
 
 def _lesson(codes):
-    from tensorlab.core.lessons import parse_lesson
+    from tensorlab.core.lessons.lesson import parse_lesson
 
     steps = "".join(f"[[step]]\ncode = {json.dumps(code)}\n" for code in codes)
     return parse_lesson('[lesson]\nid = "l"\ntitle = "L"\n' + steps)
@@ -105,7 +105,7 @@ def test_streamed_json_is_the_document_of_the_run():
     """Parts shared between steps are encoded once; the document is the same as built whole."""
     import io
 
-    from tensorlab.core.runner import lesson_json, run_lesson, write_lesson_json
+    from tensorlab.core.lessons.play_through import lesson_json, run_lesson, write_lesson_json
 
     lesson = _lesson(["x = torch.arange(6.).requires_grad_()", "y = x.detach()", "n = [1, 2]", "y[0] = 5",
                       "z = (x * 2).sum()", "z.backward()", "w = x.view(2, 3)", "print(w)", "y = w"])
@@ -118,7 +118,7 @@ def test_streamed_json_is_the_document_of_the_run():
 def test_values_past_the_run_cap_are_null():
     import io
 
-    from tensorlab.core.runner import run_lesson, write_lesson_json
+    from tensorlab.core.lessons.play_through import run_lesson, write_lesson_json
 
     lesson = _lesson(["a = torch.ones(2, 3)", "b = torch.zeros(4)", "c = a + 1"])
     stream = io.StringIO()

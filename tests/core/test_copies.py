@@ -15,9 +15,9 @@ import warnings
 import pytest
 import torch
 
-from tensorlab.core.copies import copy_matrix
-from tensorlab.core.copies_data import COLUMNS, OPERATIONS, X_KINDS, CopyMatrix
-from tensorlab.core.engine import LocalEngine
+from tensorlab.core.tools.copy_probe import copy_matrix
+from tensorlab.core.protocol.copy_rows import COLUMNS, OPERATIONS, X_KINDS, CopyMatrix
+from tensorlab.core.protocol.engine_api import LocalEngine
 
 # Each operation as plain torch, written independently of TensorLab's interpreter.
 PLAIN = {
@@ -132,7 +132,7 @@ def test_the_job_runs_beside_a_session_without_touching_it():
 
 
 def test_the_job_in_the_worker_process_gives_the_same_rows():
-    from tensorlab.core.worker import ProcessEngine
+    from tensorlab.core.engine.process_engine import ProcessEngine
 
     engine = ProcessEngine()
     try:
@@ -145,7 +145,7 @@ def test_the_job_in_the_worker_process_gives_the_same_rows():
 
 
 def test_copies_command_prints_the_same_rows(capsys):
-    from tensorlab.cli import main
+    from tensorlab.cli.main import main
 
     assert main(["copies", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == copy_matrix().to_json()

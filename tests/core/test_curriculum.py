@@ -1,7 +1,7 @@
 """The built-in course: every answer derived from torch, hidden until its step, every note true.
 
 Nothing here lists expected answers: each question's `check` is evaluated in a
-TensorLab run and compared with its choices (tensorlab.core.lesson_checks).
+TensorLab run and compared with its choices (tensorlab.core.checks.lesson_checks).
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from collections import Counter
 
 import pytest
 
-from tensorlab.core.choice_claims import claim_of
-from tensorlab.core.lesson_checks import check_lesson
-from tensorlab.core.lesson_findings import describe
-from tensorlab.core.lessons import _ORDER, builtin_lessons
-from tensorlab.core.transcript import transcript
+from tensorlab.core.checks.choice_claims import claim_of
+from tensorlab.core.checks.lesson_checks import check_lesson
+from tensorlab.core.checks.findings import describe
+from tensorlab.core.lessons.lesson import _ORDER, builtin_lessons
+from tensorlab.core.lessons.transcript import transcript
 
 LESSONS = builtin_lessons()
 IDS = [l.id for l in LESSONS]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tensorlab.core.session import Session
+from tensorlab.core.session.session import Session
 
 
 def _run(codes):

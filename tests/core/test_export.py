@@ -17,12 +17,12 @@ import nbformat
 import pytest
 import tomli_w
 
-from tensorlab.cli import main
-from tensorlab.core.export import NOT_RUN, export_notebook, export_script, notebook_text, used_modules
-from tensorlab.core.export_text import comment_lines, markdown_text
-from tensorlab.core.lessons import builtin_lessons, parse_lesson
-from tensorlab.core.results import ErrorInfo
-from tensorlab.core.runner import run_lesson
+from tensorlab.cli.main import main
+from tensorlab.core.export.program_files import NOT_RUN, export_notebook, export_script, notebook_text, used_modules
+from tensorlab.core.export.escaping import comment_lines, markdown_text
+from tensorlab.core.lessons.lesson import builtin_lessons, parse_lesson
+from tensorlab.core.protocol.results import ErrorInfo
+from tensorlab.core.lessons.play_through import run_lesson
 
 LESSONS = builtin_lessons()
 IDS = [lesson.id for lesson in LESSONS]

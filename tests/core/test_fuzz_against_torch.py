@@ -4,7 +4,7 @@ A Hypothesis state machine writes sequences of statements of the subset —
 creation, every copy op (`=`, clone, detach, clone().detach(), detach().clone(),
 .data, .to(), torch.tensor(x), copy.deepcopy), views and slicing, in-place ops,
 `x[i] = v`, `with torch.no_grad():` blocks, backward, `x.grad = None`, numpy() and
-from_numpy() — and runs each in a TensorLab :class:`~tensorlab.core.session.Session`
+from_numpy() — and runs each in a TensorLab :class:`~tensorlab.core.session.session.Session`
 and in plain Python (``exec`` of the same text in a plain namespace: the test may
 exec its own code; TensorLab never does). After every step:
 
@@ -38,9 +38,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from tensorlab.core.language import LanguageError
-from tensorlab.core.limits import DEFAULT_LIMITS
-from tensorlab.core.session import Session
+from tensorlab.core.lang.parse import LanguageError
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS
+from tensorlab.core.session.session import Session
 from tests.core.reference import StorageLabels, describe, run_statement
 
 EXAMPLES = int(os.environ.get("TENSORLAB_FUZZ_EXAMPLES", "200"))

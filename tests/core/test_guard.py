@@ -1,6 +1,6 @@
 """Each rule of the guard, with the message the user sees (issue #9 items 2, 3a-f, 4 and 5).
 
-Each test runs lines in a real :class:`~tensorlab.core.session.Session`: the step
+Each test runs lines in a real :class:`~tensorlab.core.session.session.Session`: the step
 that breaks a rule fails with a ``LimitError`` that says why, nothing of it ran,
 and the session goes on.
 """
@@ -14,9 +14,9 @@ import time
 import pytest
 import torch
 
-from tensorlab.core import estimates as est
-from tensorlab.core.limits import DEFAULT_LIMITS, LimitError, count_text
-from tensorlab.core.session import Session
+from tensorlab.core.sandbox import estimates as est
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, LimitError, count_text
+from tensorlab.core.session.session import Session
 
 MB = 1024**2
 
@@ -310,7 +310,7 @@ def test_counts_in_messages_never_fail():
 
 
 def test_bounded_repr_equals_python_repr_up_to_its_budget():
-    from tensorlab.core.reprs import bounded_repr
+    from tensorlab.core.observe.reprs import bounded_repr
 
     values = [[1, 2, 3], (1,), (1, 2), [], (), [1.5, None, True, "ab"], list(range(5000)), tuple(range(3000)),
               ["x" * 50] * 100, [[1, 2], [3]], [float("nan"), -0.0, 1e308 * 10], [(1,), [2, (3,)]]]
@@ -325,7 +325,7 @@ def test_bounded_repr_equals_python_repr_up_to_its_budget():
 
 
 def test_walking_python_values_counts_toward_the_cost():
-    from tensorlab.core.guard import Guard
+    from tensorlab.core.sandbox.guard import Guard
 
     guard = Guard({}, DEFAULT_LIMITS)
     found = guard.nested([[0.0]] * 1000, "this list")

@@ -6,7 +6,7 @@ import warnings
 
 import torch
 
-from tensorlab.core.inspect import covered_cells, take_snapshot
+from tensorlab.core.observe.inspector import covered_cells, take_snapshot
 
 
 def _state(namespace):
@@ -93,7 +93,7 @@ def test_covered_cells_follow_strides():
 
 
 def test_autograd_graph_reports_saved_tensors_as_torch_does():
-    from tensorlab.core.graph import SavedTensor
+    from tensorlab.core.observe.autograd_graph import SavedTensor
 
     a = torch.ones(5, requires_grad=True)
     b = a**2
@@ -115,7 +115,7 @@ def test_autograd_graph_reports_saved_tensors_as_torch_does():
 
 
 def test_a_storage_keeps_its_label_while_it_lives_and_labels_follow_first_appearance():
-    from tensorlab.core.session import Session
+    from tensorlab.core.session.session import Session
 
     session = Session()
     steps = ["a = torch.ones(5, requires_grad=True)", "b = a ** 2", "c = a.detach()",
@@ -133,7 +133,7 @@ def test_a_storage_keeps_its_label_while_it_lives_and_labels_follow_first_appear
 
 
 def test_memory_changed_behind_autograd_is_noted_and_shown_in_the_cells():
-    from tensorlab.core.session import Session
+    from tensorlab.core.session.session import Session
 
     session = Session()
     for code in ["a = torch.ones(3, requires_grad=True)", "b = a * a", "c = a.data"]:
@@ -157,7 +157,7 @@ def test_memory_changed_behind_autograd_is_noted_and_shown_in_the_cells():
 
 
 def test_unchanged_tensors_are_shared_between_snapshots():
-    from tensorlab.core.session import Session
+    from tensorlab.core.session.session import Session
 
     session = Session()
     session.run("t0 = torch.rand(1000)")
@@ -173,7 +173,7 @@ def test_unchanged_tensors_are_shared_between_snapshots():
 def test_unchanged_storages_and_values_are_shared_and_minus_zero_is_a_change():
     import math
 
-    from tensorlab.core.session import Session
+    from tensorlab.core.session.session import Session
 
     session = Session()
     session.run("x = torch.zeros(3)")

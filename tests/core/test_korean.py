@@ -8,11 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tensorlab.core import explain_ko, lesson_findings, messages_ko
-from tensorlab.core.korean import attach, ko, particle
-from tensorlab.core.lessons import builtin_lessons
-from tensorlab.core.messages_ko import localize_message
-from tensorlab.core.session import Session
+from tensorlab.core.explain import explanations_ko as explain_ko
+
+from tensorlab.core.checks import findings as lesson_findings
+
+from tensorlab.core.messages import translate_ko as messages_ko
+from tensorlab.core.messages.korean_particles import attach, ko, particle
+from tensorlab.core.lessons.lesson import builtin_lessons
+from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.core.session.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,7 +78,7 @@ def _lesson_texts():
 
 
 def _ui_texts():
-    root = ET.parse(ROOT / "resources" / "i18n" / "tensorlab_ko.ts").getroot()
+    root = ET.parse(ROOT / "tensorlab" / "resources" / "i18n" / "tensorlab_ko.ts").getroot()
     for message in root.iter("message"):
         yield f"ui: {message.findtext('source')!r}", message.findtext("translation") or ""
 

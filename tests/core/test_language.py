@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from tensorlab.core.language import LanguageError, check_names, parse, parse_one
-from tensorlab.core.session import Session
+from tensorlab.core.lang.parse import LanguageError, check_names, parse, parse_one
+from tensorlab.core.session.session import Session
 
 ACCEPTED = [
     "import torch",

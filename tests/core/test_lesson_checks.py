@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-from tensorlab.core.choice_claims import Observed, claim_of, compare
-from tensorlab.core.engine import LocalEngine
-from tensorlab.core.lesson_checks import check_lesson, lesson_warnings
-from tensorlab.core.lessons import dump_lesson, find_lesson, parse_lesson
+from tensorlab.core.checks.choice_claims import Observed, claim_of, compare
+from tensorlab.core.protocol.engine_api import LocalEngine
+from tensorlab.core.checks.lesson_checks import check_lesson, lesson_warnings
+from tensorlab.core.lessons.lesson import dump_lesson, find_lesson, parse_lesson
 
 
 def _lesson(steps: str) -> str:
@@ -180,7 +180,7 @@ def test_the_job_runs_beside_a_session_without_disturbing_it():
 
 
 def test_the_check_command(tmp_path, capsys):
-    from tensorlab.cli import main
+    from tensorlab.cli.main import main
 
     assert main(["check", "clone-detach-order"]) == 0
     path = tmp_path / "bad.toml"

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from tensorlab.core.lessons import (
+from tensorlab.core.lessons.lesson import (
     LessonError,
     builtin_lessons,
     dump_lesson,
@@ -66,8 +66,8 @@ def test_missing_file_is_a_lesson_error(tmp_path):
 
 
 def test_builtin_lessons_load_in_teaching_order():
-    from tensorlab.core.lessons import _ORDER
-    from tensorlab.paths import lessons_dir
+    from tensorlab.core.lessons.lesson import _ORDER
+    from tensorlab.core.files.package_data import lessons_dir
 
     ids = [l.id for l in builtin_lessons()]
     assert ids == _ORDER
@@ -180,8 +180,8 @@ def test_a_folder_is_refused(tmp_path):
 
 
 def test_at_most_the_limit_is_read(tmp_path):
-    from tensorlab.core.bounded_read import read_regular_file
-    from tensorlab.core.limits import DEFAULT_LIMITS
+    from tensorlab.core.files.bounded_read import read_regular_file
+    from tensorlab.core.protocol.limits import DEFAULT_LIMITS
 
     path = _write(tmp_path, GOOD + "#" * 100)
     limits = dataclasses.replace(DEFAULT_LIMITS, max_lesson_bytes=50)
@@ -194,7 +194,7 @@ def test_at_most_the_limit_is_read(tmp_path):
 def test_the_cli_exits_2_with_a_message_and_no_traceback(tmp_path, capsys, kind):
     import os
 
-    from tensorlab.cli import main
+    from tensorlab.cli.main import main
 
     if kind == "int":
         path = str(_write(tmp_path, GOOD + "x = " + "9" * 5000 + "\n"))
@@ -218,8 +218,8 @@ TRICKY = ['say "hi"', "back\\slash", "two\nlines", "crlf\r\nline", "tab\there", 
 
 @pytest.mark.parametrize("text", TRICKY)
 def test_any_text_round_trips_exactly(tmp_path, text):
-    from tensorlab.core.language import parse_one
-    from tensorlab.core.lessons import Ask, Lesson, LessonStep, lesson_data
+    from tensorlab.core.lang.parse import parse_one
+    from tensorlab.core.lessons.lesson import Ask, Lesson, LessonStep, lesson_data
 
     step = LessonStep("x = torch.ones(2)", parse_one("x = torch.ones(2)"), text, Ask(text, (text, "b"), 0, text,
                       {"question_ko": text}, "x"), {"note_ko": text}, (text,))

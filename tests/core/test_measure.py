@@ -13,8 +13,8 @@ import random
 import pytest
 import torch
 
-from tensorlab.core.engine import Cancelled, LocalEngine
-from tensorlab.core.measure_data import (
+from tensorlab.core.protocol.engine_api import Cancelled, LocalEngine
+from tensorlab.core.protocol.measure_results import (
     DEFAULT_SIZES,
     METHODS,
     MeasureError,
@@ -26,7 +26,7 @@ from tensorlab.core.measure_data import (
     verdict_for,
     verdicts,
 )
-from tensorlab.core.wire import InfoReceiver, InfoSender
+from tensorlab.core.protocol.wire import InfoReceiver, InfoSender
 
 
 def _m(method: str, median: float, q1: float, q3: float, size: int = 1000, grad: bool = True) -> Measurement:
@@ -180,7 +180,7 @@ def test_results_cross_the_wire():
 
 
 def test_in_the_worker_process_a_cancel_stops_it_without_a_restart():
-    from tensorlab.core.worker import ProcessEngine
+    from tensorlab.core.engine.process_engine import ProcessEngine
 
     engine = ProcessEngine()
     try:
@@ -200,7 +200,7 @@ def test_in_the_worker_process_a_cancel_stops_it_without_a_restart():
 # -- the command ------------------------------------------------------------------------------
 
 def test_measure_command_prints_the_json_contract(capsys):
-    from tensorlab.cli import main
+    from tensorlab.cli.main import main
 
     assert main(["measure", "--sizes", "10,1000", "--methods", "clone().detach();detach().clone()",
                  "--min-run-time", "0.005", "--json"]) == 0
@@ -216,7 +216,7 @@ def test_measure_command_prints_the_json_contract(capsys):
 
 
 def test_measure_command_prints_a_table_and_refuses_bad_input(capsys):
-    from tensorlab.cli import main
+    from tensorlab.cli.main import main
 
     assert main(["measure", "--sizes", "100", "--methods", ".data", "--requires-grad", "no",
                  "--min-run-time", "0.005"]) == 0

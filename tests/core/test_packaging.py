@@ -1,4 +1,4 @@
-"""A non-editable install (a built wheel) finds the built-in lessons."""
+"""A non-editable install (a built wheel) holds every module of the tree, imports each one, and finds the lessons."""
 
 from __future__ import annotations
 
@@ -22,10 +22,17 @@ def test_wheel_ships_the_lessons_and_finds_them(tmp_path):
     installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
                                 str(wheel)], capture_output=True, text=True, timeout=600)
     assert installed.returncode == 0, installed.stderr
-    probe = ("import tensorlab, sys; from tensorlab.core.lessons import builtin_lessons; "
+    modules = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+                     for p in (ROOT / "tensorlab").rglob("*.py") if p.name != "__main__.py")
+    shipped = {n for n in names if n.endswith(".py")}
+    missing = [m for m in modules if m.replace(".", "/") + ".py" not in shipped
+               and m.replace(".", "/") + "/__init__.py" not in shipped]
+    assert not missing, f"modules of the tree that the wheel lacks: {missing}"
+    probe = ("import importlib, sys, tensorlab; from tensorlab.core.lessons.lesson import builtin_lessons; "
+             f"[importlib.import_module(m) for m in {modules!r}]; "
              "print(tensorlab.__file__); print(len(builtin_lessons()))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path,
                           env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"}, timeout=300)
     assert done.returncode == 0, done.stderr
     location, count = done.stdout.split()
-    assert location.startswith(str(target)) and int(count) == len(list((ROOT / "resources" / "lessons").glob("*.toml")))
+    assert location.startswith(str(target)) and int(count) == len(list((ROOT / "tensorlab" / "resources" / "lessons").glob("*.toml")))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tensorlab.core.language import LanguageError
-from tensorlab.core.lessons import find_lesson
-from tensorlab.core.player import Cancelled, Player
+from tensorlab.core.lang.parse import LanguageError
+from tensorlab.core.lessons.lesson import find_lesson
+from tensorlab.core.engine.player import Cancelled, Player
 
 
 def test_forward_back_and_replay_give_the_same_state():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from tensorlab.core.devices import DeviceError, available_devices, resolve_device
-from tensorlab.core.explain import explain
-from tensorlab.core.session import Session
+from tensorlab.core.protocol.devices import DeviceError, available_devices, resolve_device
+from tensorlab.core.explain.explanations import explain
+from tensorlab.core.session.session import Session
 
 
 def test_errors_and_warnings_are_captured_and_later_steps_run():
@@ -101,7 +101,7 @@ def test_unknown_messages_have_no_explanation():
 
 
 def test_every_explanation_has_korean_text():
-    from tensorlab.core import explain as module
+    from tensorlab.core.explain import explanations as module
 
     titles = {rule.title for rule in module._RULES}
     assert titles == set(module.KOREAN)

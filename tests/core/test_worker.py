@@ -13,12 +13,12 @@ from dataclasses import replace
 
 import pytest
 
-from tensorlab.core.engine import Cancelled, EngineCrashed
-from tensorlab.core.lessons import find_lesson
-from tensorlab.core.limits import DEFAULT_LIMITS
-from tensorlab.core.player import Player
-from tensorlab.core.wire import InfoReceiver, SafeUnpickler, WireError
-from tensorlab.core.worker import ProcessEngine
+from tensorlab.core.protocol.engine_api import Cancelled, EngineCrashed
+from tensorlab.core.lessons.lesson import find_lesson
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS
+from tensorlab.core.engine.player import Player
+from tensorlab.core.protocol.wire import InfoReceiver, SafeUnpickler, WireError
+from tensorlab.core.engine.process_engine import ProcessEngine
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the fork server is POSIX-only")
 
@@ -106,9 +106,9 @@ def test_going_back_restores_real_state_and_keeps_storage_labels(engine):
 
 def test_the_window_side_never_loads_torch():
     code = ("import sys\n"
-            "from tensorlab.core.worker import ProcessEngine\n"
-            "from tensorlab.core.player import Player\n"
-            "from tensorlab.core.lessons import find_lesson\n"
+            "from tensorlab.core.engine.process_engine import ProcessEngine\n"
+            "from tensorlab.core.engine.player import Player\n"
+            "from tensorlab.core.lessons.lesson import find_lesson\n"
             "if __name__ == '__main__':\n"
             "    p = Player(engine=ProcessEngine())\n"
             "    p.load(find_lesson('clone-keeps-the-graph'))\n"

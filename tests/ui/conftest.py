@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings
 
-from tensorlab.app import build_window
+from tensorlab.ui.window.build import build_window
 
 
 @pytest.fixture(autouse=True)

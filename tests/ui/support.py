@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorlab.ui.scene_view import TextBatch
+from tensorlab.ui.widgets.scene_view import TextBatch
 from tests.ui.conftest import idle
 
 TEXT_WIDGETS = (QLabel, QAbstractButton, QLineEdit, QComboBox, QAbstractItemView, QTextEdit, QTabBar)

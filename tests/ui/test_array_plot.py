@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QColor
 
-from tensorlab.ui.array_plot import MAX_BAR_ITEMS, ArrayPlot
+from tensorlab.ui.widgets.array_plot import MAX_BAR_ITEMS, ArrayPlot
 
 
 def _bar_heights(plot: ArrayPlot, columns: list[int]) -> list[int]:

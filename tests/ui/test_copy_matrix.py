@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from tensorlab.core.copies import copy_matrix
-from tensorlab.core.copies_data import COLUMNS, OPERATIONS, operation_lines
-from tensorlab.ui import i18n
-from tensorlab.ui.controller import LabController
-from tensorlab.ui.copy_matrix import CopyMatrixPanel
+from tensorlab.core.tools.copy_probe import copy_matrix
+from tensorlab.core.protocol.copy_rows import COLUMNS, OPERATIONS, operation_lines
+from tensorlab.ui.widgets import i18n
+from tensorlab.ui.program.controller import LabController
+from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
 
 
 @pytest.fixture

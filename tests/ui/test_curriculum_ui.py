@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from tensorlab.core.lessons import builtin_lessons, dump_lesson, find_lesson
-from tensorlab.ui import i18n
+from tensorlab.core.lessons.lesson import builtin_lessons, dump_lesson, find_lesson
+from tensorlab.ui.widgets import i18n
 from tests.ui.conftest import idle
 
 

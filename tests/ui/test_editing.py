@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from tensorlab.app import build_window
-from tensorlab.ui.user_steps import FILE_NAME
+from tensorlab.ui.window.build import build_window
+from tensorlab.ui.program.user_steps import FILE_NAME
 from tests.ui.conftest import idle
 from tests.ui.support import go, open_lesson, run_line
 
@@ -100,7 +100,7 @@ def test_steps_you_added_come_back_after_a_restart(qtbot, settings):
 
 
 def test_a_saved_steps_file_that_no_longer_parses_is_set_aside_with_a_message(qtbot, settings, tmp_path):
-    from tensorlab.ui.main_window import default_data_dir
+    from tensorlab.ui.window.main_window import default_data_dir
 
     folder = default_data_dir()
     folder.mkdir(parents=True, exist_ok=True)

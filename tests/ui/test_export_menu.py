@@ -8,9 +8,9 @@ import sys
 import nbformat
 from PySide6.QtWidgets import QDockWidget
 
-from tensorlab.core.export import export_script
-from tensorlab.core.export_run import program_errors
-from tensorlab.ui.export_actions import program_lesson
+from tensorlab.core.export.program_files import export_script
+from tensorlab.core.export.step_errors import program_errors
+from tensorlab.ui.export.export_actions import program_lesson
 from tests.ui.conftest import idle
 
 
@@ -75,7 +75,7 @@ from PySide6.QtWidgets import QDockWidget
 
 
 def main():
-    from tensorlab.app import build_window
+    from tensorlab.ui.window.build import build_window
 
     window = build_window(QSettings(sys.argv[1], QSettings.Format.IniFormat))
     window.show()

@@ -6,11 +6,11 @@ import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QToolButton, QWidget
 
-from tensorlab.app import build_window
-from tensorlab.core.snapshot import to_plain
-from tensorlab.ui import i18n
-from tensorlab.ui.palette import format_value
-from tensorlab.ui.tensor_table import COLUMNS
+from tensorlab.ui.window.build import build_window
+from tensorlab.core.protocol.snapshot import to_plain
+from tensorlab.ui.widgets import i18n
+from tensorlab.ui.widgets.palette import format_value
+from tensorlab.ui.panels.tensor_table import COLUMNS
 from tests.ui.support import go, open_lesson, run_line, shown
 
 SIZES = [(1024, 768), (1280, 720), (1920, 1080)]

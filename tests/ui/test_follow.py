@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from tensorlab.core.lessons import builtin_lessons
+from tensorlab.core.lessons.lesson import builtin_lessons
 from tests.ui.conftest import idle
 from tests.ui.support import go, open_lesson, run_line
 

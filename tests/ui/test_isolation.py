@@ -11,8 +11,8 @@ from dataclasses import replace
 import pytest
 from PySide6.QtCore import Qt
 
-from tensorlab.app import build_window
-from tensorlab.core.limits import DEFAULT_LIMITS
+from tensorlab.ui.window.build import build_window
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS
 from tests.ui.conftest import idle
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the fork server is POSIX-only")
@@ -88,7 +88,7 @@ def test_closing_the_window_mid_step_takes_under_a_second(qtbot, settings):
 
 
 def test_work_that_takes_a_while_shows_progress_and_disables_the_controls(patient, qtbot):
-    from tensorlab.ui.main_window import BUSY_AFTER_MS
+    from tensorlab.ui.window.main_window import BUSY_AFTER_MS
 
     patient.open_lesson(None)
     idle(qtbot, patient)

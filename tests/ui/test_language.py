@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 
-from tensorlab.app import build_window
-from tensorlab.core.lessons import builtin_lessons, find_lesson
-from tensorlab.ui import i18n
+from tensorlab.ui.window.build import build_window
+from tensorlab.core.lessons.lesson import builtin_lessons, find_lesson
+from tensorlab.ui.widgets import i18n
 from tests.ui.conftest import idle
 
 # Texts that read the same in both languages (code words and operand names).

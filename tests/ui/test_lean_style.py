@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorlab.ui.lean_style import LeanStyle, use_lean_style
+from tensorlab.ui.widgets.lean_style import LeanStyle, use_lean_style
 
 
 def _scroll_bar(qtbot, style) -> tuple[QWidget, QScrollBar]:

@@ -7,10 +7,10 @@ import csv
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from tensorlab.core.measure_data import MeasureResult
-from tensorlab.ui import i18n
-from tensorlab.ui.controller import LabController
-from tensorlab.ui.measure_panel import MeasurePanel, verdict_cell
+from tensorlab.core.protocol.measure_results import MeasureResult
+from tensorlab.ui.widgets import i18n
+from tensorlab.ui.program.controller import LabController
+from tensorlab.ui.tools.measure_panel import MeasurePanel, verdict_cell
 
 
 @pytest.fixture

@@ -173,7 +173,7 @@ class _Errors(logging.Handler):
 
 @pytest.mark.qt_no_exception_capture
 def test_a_thousand_random_actions_raise_nothing(window, qtbot):
-    from tensorlab.ui import i18n
+    from tensorlab.ui.widgets import i18n
 
     unhandled: list[str] = []
     saved_hook = sys.excepthook

@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QApplication, QDockWidget
 
-from tensorlab.app import build_window
-from tensorlab.core.lessons import builtin_lessons
+from tensorlab.ui.window.build import build_window
+from tensorlab.core.lessons.lesson import builtin_lessons
 from tests.ui.conftest import idle
 from tests.ui.support import go, open_lesson, smallest_text, text_sizes
 

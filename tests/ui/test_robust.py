@@ -13,8 +13,10 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox
 
-from tensorlab.ui import crash_report, qt_check
-from tensorlab.ui.panel_guard import PanelNotice
+from tensorlab.ui.window import crash_report
+
+from tensorlab.ui.window import qt_check
+from tensorlab.ui.widgets.panel_guard import PanelNotice
 from tests.ui.support import open_lesson, run_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +41,7 @@ def test_an_empty_tensor_is_shown_without_errors(window, qtbot, caplog):
 
 def test_an_exception_in_one_panel_is_logged_and_shown_there_and_the_others_still_update(
         window, qtbot, monkeypatch, caplog):
-    from tensorlab.ui import values_view
+    from tensorlab.ui.panels import values_view
 
     def broken(*_args, **_kwargs):
         raise ValueError("a drawing bug")
@@ -115,7 +117,7 @@ def test_the_window_never_imports_torch(tmp_path):
         sys.path.insert(0, {str(ROOT)!r})
         from PySide6.QtCore import QSettings
         from PySide6.QtWidgets import QApplication
-        from tensorlab.app import build_window
+        from tensorlab.ui.window.build import build_window
 
         if __name__ == "__main__":
             settings = QSettings({str(tmp_path / "s.ini")!r}, QSettings.Format.IniFormat)

@@ -6,10 +6,10 @@ import tomli_w
 import torch
 from PySide6.QtCore import Qt
 
-from tensorlab.core.lessons import parse_lesson
-from tensorlab.core.runner import run_lesson
-from tensorlab.ui.palette import CHANGED, tensor_color
-from tensorlab.ui.tensor_table import COLUMNS, TensorTable
+from tensorlab.core.lessons.lesson import parse_lesson
+from tensorlab.core.lessons.play_through import run_lesson
+from tensorlab.ui.widgets.palette import CHANGED, tensor_color
+from tensorlab.ui.panels.tensor_table import COLUMNS, TensorTable
 
 
 def test_a_step_highlights_the_cells_it_changed_and_names_keep_their_colour(qtbot):

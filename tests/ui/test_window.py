@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPushButton, QWidget
 
-from tensorlab.app import build_window
-from tensorlab.core.lessons import builtin_lessons
-from tensorlab.ui.tensor_table import COLUMNS
+from tensorlab.ui.window.build import build_window
+from tensorlab.core.lessons.lesson import builtin_lessons
+from tensorlab.ui.panels.tensor_table import COLUMNS
 from tests.core.reference import run_plain
 from tests.ui.conftest import idle
 
@@ -335,7 +335,7 @@ def test_save_steps_as_a_lesson_round_trips(window, qtbot, tmp_path):
     window.builders.code_line.edit.setText("k = torch.ones(2)")
     window.builders.code_line.request()
     idle(qtbot, window)
-    from tensorlab.core.lessons import load_lesson, save_lesson
+    from tensorlab.core.lessons.lesson import load_lesson, save_lesson
 
     path = tmp_path / "saved.toml"
     save_lesson(window.current_as_lesson(), path)

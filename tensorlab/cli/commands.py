@@ -1,0 +1,233 @@
+"""Headless teaching tools of the `tensorlab` command: `measure`, `copies` and `export`.
+
+Each runs its torch work in the isolating worker process (like `tensorlab run`),
+so a crash inside torch costs a message, never a traceback. See README for the
+JSON each prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch"]
+
+COMMANDS = ("measure", "copies", "export")
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser, memory_dest: str) -> None:
+    """The isolation flags of a command that runs a lesson (`run`, `export`): budget, time limits, in-process."""
+    parser.add_argument("--memory-limit", dest=memory_dest, metavar="SIZE", default=None,
+                        help="memory budget of the session, e.g. 2G or 500M (default: the smaller of 2 GB "
+                             "and a quarter of this machine's memory)")
+    parser.add_argument("--step-time-limit", type=float, default=10.0, metavar="SECONDS",
+                        help="stop a step that runs longer (default 10)")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+                        help="steps not reached after this many seconds are not run (default 60)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="run in this process, without the isolating worker (for debugging)")
+
+
+def add_parsers(commands: Any) -> None:
+    """Add the `measure`, `copies` and `export` sub-commands to ``commands`` (argparse subparsers)."""
+    from tensorlab.core.protocol.measure_results import METHODS
+
+    measure = commands.add_parser("measure", help="time the ways to copy a tensor on a device")
+    measure.add_argument("--sizes", default=None, metavar="N,N,...",
+                         help="elements per tensor, comma-separated (default 10,100,...,10000000)")
+    measure.add_argument("--methods", default=None, metavar="M;M;...",
+                         help="methods separated by ';' (default all: " + "; ".join(METHODS) + ")")
+    measure.add_argument("--requires-grad", choices=["both", "yes", "no"], default="both",
+                         help="measure with requires_grad=True, False or both (default both)")
+    measure.add_argument("--min-run-time", type=float, default=0.2, metavar="SECONDS",
+                         help="seconds of timing per measurement (default 0.2)")
+    measure.add_argument("--device", dest="tool_device", default="cpu", help="cpu, cuda:N or mps")
+    measure.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    copies = commands.add_parser("copies", help="every way to get a second tensor from x, facts read from torch")
+    copies.add_argument("--device", dest="tool_device", default="cpu", help="cpu, cuda:N or mps")
+    copies.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    export = commands.add_parser("export", help="a lesson as a script, a notebook or one PNG per step")
+    export.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
+    export.add_argument("--py", metavar="OUT.py", help="write a runnable PyTorch script")
+    export.add_argument("--ipynb", metavar="OUT.ipynb", help="write a Jupyter notebook (without outputs)")
+    export.add_argument("--png", metavar="DIR", help="write one screenshot per step into DIR")
+    export.add_argument("--map-only", action="store_true", help="--png: only the storage map, not the window")
+    export.add_argument("--size", dest="png_size", default="1280x720", help="--png: window size, WxH")
+    export.add_argument("--language", dest="export_language", default="en", choices=["en", "ko"],
+                        help="language of notes, questions and screenshots")
+    export.add_argument("--presentation", dest="png_presentation", action="store_true",
+                        help="--png: projector mode (large text)")
+    export.add_argument("--device", dest="tool_device", default="cpu", help="cpu, cuda:N or mps")
+    add_limit_arguments(export, "export_memory_limit")
+
+
+class LessonEngineError(Exception):
+    """The device, the memory budget or the worker process named on the command line cannot be used."""
+
+
+def open_lesson_engine(device: str, memory_limit: str | None, step_time_limit: float, in_process: bool) -> Any:
+    """The engine a lesson runs in for `run` and `export`: the isolating worker unless ``in_process``."""
+    from tensorlab.core.protocol.devices import DeviceError, canonical_device
+    from tensorlab.core.protocol.engine_api import EngineError, LocalEngine
+    from tensorlab.core.protocol.limits import DEFAULT_LIMITS, parse_size, session_memory_limit
+
+    try:
+        device = canonical_device(device)
+        memory = parse_size(memory_limit) if memory_limit else session_memory_limit()
+        limits = DEFAULT_LIMITS.with_memory(memory)
+        if in_process:
+            return LocalEngine(device, limits)
+        from tensorlab.core.engine.process_engine import ProcessEngine
+
+        return ProcessEngine(device, limits, memory_limit=memory, time_limit=step_time_limit)
+    except (DeviceError, ValueError) as exc:
+        raise LessonEngineError(str(exc)) from exc
+    except EngineError as exc:
+        raise LessonEngineError(f"the worker process could not start: {exc}") from exc
+
+
+def _fail(message: str) -> int:
+    print(f"tensorlab: {message}", file=sys.stderr)
+    return 2
+
+
+def _with_engine(device: str, work: Callable[[Any], int]) -> int:
+    """Run ``work(engine)`` with a worker-process engine on ``device``; exit status 2 if it cannot start."""
+    from tensorlab.core.protocol.devices import DeviceError, canonical_device
+    from tensorlab.core.protocol.engine_api import Cancelled, EngineError
+    from tensorlab.core.engine.process_engine import ProcessEngine
+
+    try:
+        engine = ProcessEngine(canonical_device(device))
+    except DeviceError as exc:
+        return _fail(str(exc))
+    except EngineError as exc:
+        return _fail(f"the worker process could not start: {exc}")
+    try:
+        return work(engine)
+    except Cancelled:
+        return _fail("stopped")
+    except EngineError as exc:
+        return _fail(str(exc))
+    finally:
+        engine.close()
+
+
+def _progress(done: int, total: int) -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\rmeasuring {done}/{total}…" + ("\n" if done == total else ""))
+        sys.stderr.flush()
+
+
+def _measure(args: argparse.Namespace) -> int:
+    from tensorlab.core.protocol.measure_results import MeasureError, MeasureParams
+    from tensorlab.core.tools.tables import measure_table
+
+    raw: dict[str, Any] = {"min_run_time": args.min_run_time,
+                           "requires_grad": {"both": [True, False], "yes": [True], "no": [False]}[args.requires_grad]}
+    try:
+        if args.sizes:
+            raw["sizes"] = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
+        if args.methods:
+            raw["methods"] = [m.strip() for m in args.methods.split(";") if m.strip()]
+        params = MeasureParams.from_dict(raw)
+    except ValueError as exc:
+        return _fail(str(exc) if isinstance(exc, MeasureError) else f"--sizes must be whole numbers: {exc}")
+
+    def work(engine: Any) -> int:
+        result = engine.job("measure", params.to_dict(), progress=_progress)
+        if args.json:
+            json.dump(result.to_json(), sys.stdout, ensure_ascii=False, allow_nan=False, indent=1)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write(measure_table(result))
+        return 0
+
+    return _with_engine(args.tool_device, work)
+
+
+def _copies(args: argparse.Namespace) -> int:
+    from tensorlab.core.tools.tables import copies_table
+
+    def work(engine: Any) -> int:
+        matrix = engine.job("copies", {})
+        if args.json:
+            json.dump(matrix.to_json(), sys.stdout, ensure_ascii=False, indent=1)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write(copies_table(matrix))
+        return 0
+
+    return _with_engine(args.tool_device, work)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from tensorlab.core.lessons.lesson import LessonError, find_lesson
+
+    try:
+        lesson = find_lesson(args.lesson)
+    except LessonError as exc:
+        return _fail(str(exc))
+    language = args.export_language
+
+    if args.py or args.ipynb or not args.png:
+        status = _export_code(args, lesson)
+        if status:
+            return status
+    if args.png:
+        from tensorlab.ui.export.slides import export_slides
+
+        try:
+            saved = export_slides(lesson, Path(args.png), size=args.png_size, language=language,
+                                  presentation=args.png_presentation, map_only=args.map_only,
+                                  device=args.tool_device)
+        except (OSError, ValueError) as exc:
+            return _fail(f"could not write the screenshots: {exc}")
+        print(f"saved {len(saved)} screenshots in {args.png}", file=sys.stderr)
+    return 0
+
+
+def _export_code(args: argparse.Namespace, lesson: Any) -> int:
+    """Write the lesson as a script and/or a notebook; what each step raised comes from running it as `run` does."""
+    from tensorlab.core.files.atomic_write import write_text_atomic
+    from tensorlab.core.export.program_files import export_script, notebook_text
+    from tensorlab.core.lessons.play_through import iter_lesson
+
+    language = args.export_language
+    try:
+        engine = open_lesson_engine(args.tool_device, args.export_memory_limit, args.step_time_limit,
+                                    args.in_process)
+    except LessonEngineError as exc:
+        return _fail(str(exc))
+    from tensorlab.core.protocol.engine_api import EngineError
+
+    try:
+        # Step by step in the worker, under the same limits as `run`: a step that crashes torch or
+        # runs too long becomes a "not run" comment, the other steps are still exported.
+        errors = tuple(result.error for result in iter_lesson(lesson, engine.device, engine.limits, engine=engine,
+                                                                time_limit=args.time_limit))
+    except EngineError as exc:
+        return _fail(str(exc))
+    finally:
+        engine.close()
+    try:
+        if args.py:
+            write_text_atomic(args.py, export_script(lesson, errors, language, engine.device))
+            print(f"saved {args.py}", file=sys.stderr)
+        if args.ipynb:
+            write_text_atomic(args.ipynb, notebook_text(lesson, errors, language, engine.device))
+            print(f"saved {args.ipynb}", file=sys.stderr)
+        if not (args.py or args.ipynb or args.png):
+            sys.stdout.write(export_script(lesson, errors, language, engine.device))
+    except OSError as exc:
+        return _fail(f"could not write the export: {exc.strerror or exc}")
+    return 0
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    """Run the sub-command ``args.command`` (one of :data:`COMMANDS`)."""
+    return {"measure": _measure, "copies": _copies, "export": _export}[args.command](args)

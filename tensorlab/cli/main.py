@@ -1,0 +1,152 @@
+"""The `tensorlab` command: the desktop app, or headless `run`, `lessons`, `export`, `measure` and `copies`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from tensorlab import __version__
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tensorlab",
+        description="TensorLab: see how PyTorch tensors are copied, shared and differentiated. "
+        "Without a command, opens the desktop app.",
+    )
+    parser.add_argument("--version", action="version", version=f"tensorlab {__version__}")
+    parser.add_argument("--lesson", help="open this built-in lesson id or lesson file")
+    parser.add_argument("--step", type=int, default=None, help="go to this step (0 = before the first)")
+    parser.add_argument("--device", default=None, help="cpu, cuda:N or mps")
+    parser.add_argument("--language", default=None, choices=["en", "ko"], help="language of the window")
+    parser.add_argument("--presentation", action="store_true", help="large text, for a projector")
+    parser.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to PNG and exit")
+    parser.add_argument("--size", default="1280x720", help="window size for --screenshot, WxH")
+    parser.add_argument("--memory-limit", default=None, metavar="SIZE",
+                        help="memory budget of the session, e.g. 2G or 500M (default: as set in Preferences, "
+                             "else the smaller of 2 GB and a quarter of this machine's memory)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    from tensorlab.cli.commands import add_limit_arguments, add_parsers
+
+    run = commands.add_parser("run", help="run a lesson start to end and print what happened")
+    run.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
+    run.add_argument("--json", action="store_true", help="print the contract-3 JSON instead of a transcript")
+    run.add_argument("--device", dest="run_device", default="cpu", help="cpu, cuda:N or mps")
+    add_limit_arguments(run, "run_memory_limit")
+    run.add_argument("--language", dest="run_language", default="en", choices=["en", "ko"],
+                     help="language of the transcript and of TensorLab's messages (torch's stay as written)")
+    lessons = commands.add_parser("lessons", help="list the built-in lessons")
+    lessons.add_argument("--json", action="store_true")
+
+    add_parsers(commands)  # measure, copies, export
+    check = commands.add_parser("check", help="check a lesson's questions and notes against torch "
+                                              "(exit 1 when something is wrong)")
+    check.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
+    check.add_argument("--language", dest="check_language", default="en", choices=["en", "ko"])
+    return parser
+
+
+def _fail(message: str, language: str = "en") -> int:
+    from tensorlab.core.messages.translate_ko import localize_message
+
+    print(f"tensorlab: {localize_message(message, language)}", file=sys.stderr)
+    return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    from tensorlab.cli.commands import LessonEngineError, open_lesson_engine
+    from tensorlab.core.lessons.lesson import LessonError, find_lesson
+    from tensorlab.core.lessons.play_through import iter_lesson, write_lesson_json
+    from tensorlab.core.lessons.transcript import transcript
+
+    try:
+        lesson = find_lesson(args.lesson)
+        engine = open_lesson_engine(args.run_device, args.run_memory_limit, args.step_time_limit, args.in_process)
+    except (LessonError, LessonEngineError) as exc:
+        return _fail(str(exc), args.run_language)
+    from tensorlab.core.protocol.engine_api import EngineError
+
+    device, limits = engine.device, engine.limits
+    try:
+        results = iter_lesson(lesson, device, limits, engine=engine, time_limit=args.time_limit)
+        if args.json:
+            write_lesson_json(lesson, device, results, sys.stdout)
+        else:
+            sys.stdout.write(transcript(lesson, device, list(results), color=sys.stdout.isatty(),
+                                        language=args.run_language))
+    except EngineError as exc:  # the worker could not be started again after a crash
+        return _fail(str(exc), args.run_language)
+    finally:
+        engine.close()
+    return 0
+
+
+def _lessons(args: argparse.Namespace) -> int:
+    from tensorlab.core.lessons.lesson import LessonError, builtin_lessons
+
+    try:
+        lessons = builtin_lessons()
+    except LessonError as exc:
+        return _fail(str(exc))
+    if args.json:
+        rows = [{"id": l.id, "title": l.title, "steps": len(l.steps), "summary": l.summary} for l in lessons]
+        json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    width = max(len(l.id) for l in lessons)
+    for lesson in lessons:
+        print(f"{lesson.id.ljust(width)}  {len(lesson.steps):2d} steps  {lesson.title}")
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from tensorlab.core.checks.lesson_checks import lesson_warnings
+    from tensorlab.core.lessons.lesson import LessonError, find_lesson
+
+    try:
+        lesson = find_lesson(args.lesson)
+    except LessonError as exc:
+        return _fail(str(exc), args.check_language)
+    warnings = lesson_warnings(lesson, args.check_language)
+    for warning in warnings:
+        print(warning)
+    return 1 if warnings else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `tensorlab` command; returns the exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`tensorlab run ... | head`): stop quietly, as Unix tools do.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - so that the exit flush cannot fail again
+        except OSError:
+            pass
+        return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "run":
+        return _run(args)
+    if args.command == "lessons":
+        return _lessons(args)
+    if args.command in ("measure", "copies", "export"):
+        from tensorlab.cli.commands import dispatch
+
+        return dispatch(args)
+    if args.command == "check":
+        return _check(args)
+    from tensorlab.ui.window.build import main as app_main
+
+    return app_main(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

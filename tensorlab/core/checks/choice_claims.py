@@ -1,0 +1,141 @@
+"""How a lesson question's choices are compared with what torch did.
+
+A choice is a *claim*, optionally followed by commentary: the claim is the text
+before the first " — " (space, em dash, space), or the whole choice when there
+is none; surrounding backticks are dropped. ``"None — backward() has not run"``
+claims ``None``; ``"RuntimeError — autograd refuses"`` claims a RuntimeError.
+The commentary is what the class reads; only the claim is compared, and a
+translated choice must make the same claim as the English one.
+
+What a claim is compared with depends on the question's ``check``
+(:mod:`tensorlab.core.checks.lesson_checks` reads it after the asked step):
+
+- outcome (``check = "error"`` or ``"warning"``): the claim is ``no error``,
+  ``no warning``, ``no error, no warning`` (in Korean: ``오류 없음``, ``경고 없음``,
+  ``오류도 경고도 없음``), or an exception or warning type,
+  optionally with a fragment of its message: ``RuntimeError: a leaf Variable``.
+  A type claim is true when the step raised that type (a warning type: issued
+  that warning); a fragment must occur in the message (quotes and a trailing
+  ``…`` around it are ignored).
+- output (``check = "output"``): the claim is the text the step printed (or the
+  value it echoed), compared after collapsing every run of white space to one
+  space.
+- value (any other ``check``: an expression of the code subset): the claim is the
+  value as Python or torch writes it (``repr``/``str``: ``tensor([2., 2.])``,
+  ``None``, ``True``, ``torch.float32``, ``(True, False)``; a ``grad_fn`` by its
+  type name, ``MulBackward0``), white space collapsed as for output. A claim that
+  is not written as a value (it does not parse as a Python expression) is not
+  comparable. Where evaluating the check raised, the outcome rules apply.
+
+This module imports no torch: it compares texts.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+__all__ = ["Observed", "claim_of", "normalize", "compare", "OUTCOME_CHECKS"]
+
+OUTCOME_CHECKS = frozenset({"error", "warning"})
+
+_DASH = " — "
+_TYPE = re.compile(r"^(?P<type>[A-Z]\w*(?:Error|Exception|Warning|Interrupt))(?:\s*:\s*(?P<fragment>.+))?$", re.S)
+_QUOTES = "\"'`“”‘’"
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What a check read after the asked step.
+
+    ``kind``: "outcome", "output" or "value". ``forms``: the texts the value is
+    written as (normalized). ``error``/``warnings``: (type, message) pairs of
+    the step (outcome) or of evaluating the check (value that raised).
+    """
+
+    kind: str
+    forms: tuple[str, ...] = ()
+    error: tuple[str, str] | None = None
+    warnings: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def shown(self) -> str:
+        """The observed value in one line, for a report."""
+        if self.kind == "outcome":
+            if self.error is not None:
+                return f"{self.error[0]}: {self.error[1]}"
+            if self.warnings:
+                return f"no error; {self.warnings[0][0]}: {self.warnings[0][1]}"
+            return "no error, no warning"
+        return self.forms[0] if self.forms else ""
+
+
+def normalize(text: str) -> str:
+    """``text`` with every run of white space as one space, trimmed."""
+    return " ".join(text.split())
+
+
+# Outcome claims written in Korean: the same claim as the English words.
+_SAME_CLAIM = {"오류 없음": "no error", "경고 없음": "no warning", "오류도 경고도 없음": "no error, no warning"}
+
+
+def claim_of(choice: str) -> str:
+    """The claim of a choice: the text before " — " (or all of it), without enclosing backticks.
+
+    Korean outcome claims ("오류 없음", "경고 없음", "오류도 경고도 없음") read as their English words.
+    """
+    claim = choice.split(_DASH, 1)[0].strip()
+    if len(claim) >= 2 and claim[0] == claim[-1] == "`":
+        claim = claim[1:-1].strip()
+    return _SAME_CLAIM.get(claim, claim)
+
+
+def _fragment(text: str | None) -> str:
+    if not text:
+        return ""
+    fragment = text.strip().strip(_QUOTES).strip()
+    for ellipsis in ("…", "..."):
+        fragment = fragment.removeprefix(ellipsis).removesuffix(ellipsis)
+    return normalize(fragment.strip().strip(_QUOTES).strip())
+
+
+def _compare_outcome(claim: str, observed: Observed) -> bool | None:
+    lower = normalize(claim).lower().rstrip(".")
+    error, warnings = observed.error, observed.warnings
+    if lower in ("no error, no warning", "no error and no warning"):
+        return error is None and not warnings
+    if lower == "no error":
+        return error is None
+    if lower == "no warning":
+        return error is None and not warnings
+    match = _TYPE.match(claim.strip())
+    if match is None:
+        return None
+    kind, fragment = match["type"], _fragment(match["fragment"])
+    if kind.endswith("Warning"):
+        candidates = list(warnings)
+    else:
+        candidates = [error] if error is not None else []
+    return any(t == kind and fragment in normalize(message) for t, message in candidates)
+
+
+def _is_value_text(claim: str) -> bool:
+    if re.fullmatch(r"<\w+>", claim):
+        return True
+    try:
+        ast.parse(claim, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def compare(choice: str, observed: Observed) -> bool | None:
+    """Whether ``choice`` is true of ``observed``; None when its claim cannot be compared with it."""
+    claim = claim_of(choice)
+    if observed.kind == "outcome":
+        return _compare_outcome(claim, observed)
+    if observed.kind == "value" and not _is_value_text(claim):
+        return None
+    text = normalize(claim)
+    return any(text == form for form in observed.forms)

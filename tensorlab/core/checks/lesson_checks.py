@@ -1,0 +1,344 @@
+"""Checks that keep a lesson exact: derived answers, hidden answers, true notes.
+
+:func:`check_lesson` runs a lesson in a fresh session (in this process, torch's
+random state left as it was) and, for every step:
+
+- evaluates the question's ``check`` after the asked step (``"error"``,
+  ``"warning"``, ``"output"``, or an expression of the code subset such as
+  ``"x.grad"`` or ``"y is x"``, run by TensorLab's interpreter, never by eval),
+  compares every choice with it (:mod:`tensorlab.core.checks.choice_claims`) and finds
+  which ones are true: exactly one, the marked one, is right;
+- checks that the answer was not on screen before the step: the panels show the
+  state after the *previous* step, so its output, its error, and the same field
+  of its snapshot (``x.grad`` for ``check = "x.grad"``; for a tensor value, the
+  values and gradients of every tensor) must not already equal the checked value;
+- checks the step's ``facts`` and the sentence forms of its note against the
+  snapshot (:mod:`tensorlab.core.checks.note_facts`), and that text quoted from torch
+  is what this torch prints.
+
+:func:`lesson_warnings` says what is wrong in English or Korean; the test suite
+runs it over every built-in lesson, and the window over a lesson a teacher opens
+or saves (the ``lesson_checks`` job, in the worker process).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import re
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize
+from tensorlab.core.observe.inspector import take_snapshot
+from tensorlab.core.sandbox.interpreter import Interpreter
+from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
+from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, note_claims
+from tensorlab.core.checks.findings import Finding, describe
+from tensorlab.core.lessons.lesson import Ask, Lesson, parse_lesson
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.protocol.results import StepResult
+from tensorlab.core.session.session import Session
+from tensorlab.core.protocol.snapshot import Snapshot
+
+__all__ = ["AskReport", "LessonCheck", "check_lesson", "lesson_warnings", "lesson_checks_job"]
+
+# Calls a check may not make: they would change the state (or the random stream) of the run.
+_CHANGING = frozenset({"backward", "retain_grad", "requires_grad_", "register_hook", "manual_seed",
+                       "rand", "randn", "randint", "rand_like", "randn_like", "print"})
+_FIELDS = {"grad": "grad", "is_leaf": "is_leaf", "requires_grad": "requires_grad", "grad_fn": "grad_fn",
+           "_version": "version", "shape": "shape", "dtype": "dtype", "device": "device", "data": "values"}
+_QUOTED = re.compile(r"[\"“]([^\"“”]{12,}?)[\"”]")
+
+
+@dataclass(frozen=True)
+class AskReport:
+    """What the check of one question found (``step`` counts from 1)."""
+
+    step: int
+    check: str
+    observed: str
+    truth: tuple[bool | None, ...]
+    answer: int
+    visible: str = ""
+    problem: str = ""
+
+    @property
+    def derived(self) -> int | None:
+        """The index of the one true choice, or None when not exactly one is true."""
+        true = [i for i, t in enumerate(self.truth) if t]
+        return true[0] if len(true) == 1 else None
+
+
+@dataclass(frozen=True)
+class LessonCheck:
+    """Everything :func:`check_lesson` found: the questions' reports, and findings."""
+
+    asks: tuple[AskReport, ...]
+    findings: tuple[Finding, ...]
+    results: tuple[StepResult, ...]
+
+
+def _read_only(node: ast.AST) -> str:
+    """Why the check expression ``node`` could change the run ("" when it cannot)."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call):
+            func = child.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in _CHANGING or (name.endswith("_") and not name.startswith("_")):
+                return f"`{name}` would change the state; a check only reads"
+    return ""
+
+
+def _forms(value: Any) -> tuple[str, ...]:
+    if isinstance(value, torch.autograd.graph.Node):
+        name = type(value).__name__
+        return (name, f"<{name}>")
+    forms = [normalize(repr(value))]
+    try:
+        text = normalize(str(value))
+    except Exception:  # a str() that fails is simply not a form
+        text = forms[0]
+    if text not in forms:
+        forms.append(text)
+    return tuple(forms)
+
+
+def _outcome(result: StepResult) -> Observed:
+    error = None if result.error is None else (result.error.type, result.error.message)
+    return Observed("outcome", (), error, tuple((w.category, w.message) for w in result.warnings))
+
+
+def _evaluate(session: Session, node: ast.expr) -> tuple[Any, BaseException | None]:
+    interpreter = Interpreter(session.namespace, session.limits, lambda text: None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return interpreter.evaluate(node), None
+        except Exception as exc:  # a check that raises is an outcome to compare with
+            return None, exc
+
+
+def _plain(value: torch.Tensor) -> Any:
+    info = take_snapshot({"v": value}, graphs=False).tensor("v")
+    return None if info is None else info.values
+
+
+def _value_visible(node: ast.expr, value: Any, before: Snapshot, after: Snapshot) -> str:
+    """Where the previous snapshot already shows ``value`` ("" if nowhere).
+
+    A tuple is shown only when each of its items is.
+    """
+    if isinstance(node, ast.Tuple) and isinstance(value, tuple) and len(node.elts) == len(value):
+        parts = [_value_visible(n, v, before, after) for n, v in zip(node.elts, value)]
+        return "; ".join(dict.fromkeys(parts)) if parts and all(parts) else ""
+    if isinstance(node, ast.Name):
+        path: tuple[str, str] | None = (node.id, "values")
+    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.attr in _FIELDS:
+        path = (node.value.id, _FIELDS[node.attr])
+    else:
+        path = None
+    if path is not None:
+        old, new = before.tensor(path[0]), after.tensor(path[0])
+        if old is not None and new is not None and getattr(old, path[1]) == getattr(new, path[1]):
+            if path[1] not in ("values", "grad") or (old.shape == new.shape and old.grad_shape == new.grad_shape):
+                return f"the panels already show {path[0]}'s {path[1]} before this step"
+    if isinstance(value, torch.Tensor):
+        plain, shape = _plain(value), tuple(value.shape)
+        for info in before.tensors:
+            if plain is not None and info.shape == shape and info.values == plain:
+                return f"the panels already show these values (in {info.name}) before this step"
+            if plain is not None and info.grad_shape == shape and info.grad == plain:
+                return f"the panels already show these values (in {info.name}.grad) before this step"
+    return ""
+
+
+def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult | None,
+             ) -> tuple[Observed | None, str, str]:
+    """(what the check read, where it was visible before, a problem with the check)."""
+    check = ask.check
+    previous = before.snapshot if before is not None else Snapshot()
+    if check in OUTCOME_CHECKS:
+        observed = _outcome(result)
+        seen = ""
+        if before is not None and observed.error is not None and before.error is not None and \
+                (before.error.type, before.error.message) == observed.error:
+            seen = "the previous step raised the same error"
+        elif before is not None and observed.error is None and observed.warnings and \
+                tuple((w.category, w.message) for w in before.warnings) == observed.warnings:
+            seen = "the previous step raised the same warnings"
+        return observed, seen, ""
+    if check == "output":
+        text = result.output if result.output else (result.value or "")
+        observed = Observed("output", (normalize(text),))
+        seen = ""
+        shown_before = normalize(before.output or before.value or "") if before is not None else ""
+        if shown_before and shown_before == observed.forms[0]:
+            seen = "the previous step printed the same"
+        node = result_statement(result)
+        if not seen and isinstance(node, ast.Call) and getattr(node.func, "id", "") == "print" and node.args:
+            reasons = []
+            for arg in node.args:
+                if _read_only(arg):
+                    reasons = []
+                    break
+                value, error = _evaluate(session, arg)
+                reasons.append("" if error is not None else _value_visible(arg, value, previous, result.snapshot))
+            if reasons and all(reasons):
+                seen = "; ".join(dict.fromkeys(reasons))
+        return observed, seen, ""
+    try:
+        statement = parse_one(check, session.limits)
+        check_names([statement], session.names)
+    except LanguageError as exc:
+        return None, "", f"the check `{check}` cannot be read: {exc}"
+    if not isinstance(statement.node, ast.Expr):
+        return None, "", f"the check `{check}` must be an expression, not a statement"
+    refusal = _read_only(statement.node)
+    if refusal:
+        return None, "", f"the check `{check}` is refused: {refusal}"
+    value, error = _evaluate(session, statement.node.value)
+    if error is not None:
+        return Observed("outcome", (), (type(error).__name__, str(error))), "", ""
+    seen = _value_visible(statement.node.value, value, previous, result.snapshot)
+    return Observed("value", _forms(value)), seen, ""
+
+
+def result_statement(result: StepResult) -> ast.expr | None:
+    """The expression of an expression step (``print(...)``), or None."""
+    try:
+        module = ast.parse(result.code)
+    except SyntaxError:
+        return None
+    node = module.body[0] if module.body else None
+    return node.value if isinstance(node, ast.Expr) else None
+
+
+def _check_ask(lesson: Lesson, number: int, ask: Ask, session: Session, result: StepResult,
+               before: StepResult | None, add: Callable[..., None]) -> AskReport | None:
+    if not ask.check:
+        add("no-check", number)
+        return None
+    observed, seen, problem = _observe(session, ask, result, before)
+    if observed is None:
+        add("check", number, detail=problem)
+        return AskReport(number, ask.check, "", (), ask.answer, problem=problem)
+    truth = tuple(compare(choice, observed) for choice in ask.choices)
+    report = AskReport(number, ask.check, observed.shown, truth, ask.answer, seen)
+    for index, verdict in enumerate(truth):
+        if verdict is None:
+            add("not-comparable", number, choice=index + 1, detail=claim_of(ask.choices[index]))
+    true = [i for i, t in enumerate(truth) if t]
+    if not true:
+        add("none-true", number, detail=observed.shown)
+    elif len(true) > 1:
+        add("several-true", number, choice=", ".join(str(i + 1) for i in true), detail=observed.shown)
+    elif true[0] != ask.answer:
+        add("wrong-answer", number, choice=true[0] + 1, answer=ask.answer + 1, detail=observed.shown)
+    if seen:
+        add("visible", number, detail=seen)
+    for key, translated in ask.translations.items():
+        if key.startswith("choices_"):
+            for index, (english, other) in enumerate(zip(ask.choices, translated)):
+                if claim_of(english) != claim_of(other):
+                    add("translation", number, choice=index + 1, detail=f"{key}: {claim_of(other)}")
+    return report
+
+
+def _check_step(lesson: Lesson, number: int, result: StepResult, strict: bool,
+                add: Callable[..., None]) -> None:
+    step = lesson.steps[number - 1]
+    for fact in step.facts:
+        problem = check_fact(fact, result.snapshot)
+        if problem is not None:
+            add("fact", number, detail=problem)
+    for problem in note_claims(step.note, result.snapshot):
+        add("note", number, detail=problem)
+    if strict and FACT_KEYWORDS.search(step.note) and not step.facts:
+        add("no-facts", number)
+
+
+@contextlib.contextmanager
+def _random_state_kept() -> Iterator[None]:
+    """Keep torch's random state as it was: a fresh session reseeds every device's generator.
+
+    The job runs beside a live session, whose later random numbers must stay those of a replay.
+    """
+    with contextlib.ExitStack() as stack:
+        cuda = list(range(torch.cuda.device_count())) if torch.cuda.is_available() else []
+        stack.enter_context(torch.random.fork_rng(devices=cuda))
+        if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+            stack.enter_context(torch.random.fork_rng(device_type="mps"))
+        yield
+
+
+def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
+                 strict: bool = False, cancelled: Callable[[], bool] = lambda: False,
+                 progress: Callable[[int, int], None] | None = None) -> LessonCheck:
+    """Run ``lesson`` from a fresh seeded session and check it (see the module docstring).
+
+    ``strict`` (the test suite) also asks every note that speaks of leaves,
+    versions or storage to list its ``facts``.
+    """
+    findings: list[Finding] = []
+    asks: list[AskReport] = []
+    results: list[StepResult] = []
+
+    def add(kind: str, step: int | None = None, **fields: Any) -> None:
+        findings.append(Finding(kind, step, tuple(sorted(fields.items()))))
+
+    with _random_state_kept():
+        session = Session(device=device, limits=limits)
+        for number, step in enumerate(lesson.steps, start=1):
+            if cancelled():
+                break
+            before = results[-1] if results else None
+            session.focus = frozenset()
+            result = session.execute(step.statement)
+            results.append(result)
+            if step.ask is not None:
+                report = _check_ask(lesson, number, step.ask, session, result, before, add)
+                if report is not None:
+                    asks.append(report)
+            _check_step(lesson, number, result, strict, add)
+            if progress is not None:
+                progress(number, len(lesson.steps))
+        session.reset()
+    messages = [normalize(m) for r in results for m in
+                ([r.error.message] if r.error else []) + [w.message for w in r.warnings]]
+    for number, step in enumerate(lesson.steps, start=1):
+        texts = [step.note, *step.translations.values()]
+        if step.ask is not None:
+            texts += [step.ask.explain, *step.ask.choices]
+            for value in step.ask.translations.values():
+                texts += list(value) if isinstance(value, tuple) else [value]
+        for text in texts:
+            for quoted in _QUOTED.findall(text):
+                fragment = normalize(quoted).strip(" .…")
+                # Quoted English in any language is torch's text (a quote in Korean is not).
+                if fragment.isascii() and len(fragment.split()) >= 4 and not any(fragment in m for m in messages):
+                    add("quote", number, detail=quoted)
+    return LessonCheck(tuple(asks), tuple(findings), tuple(results))
+
+
+def lesson_warnings(lesson: Lesson, language: str = "en", device: str = "cpu", strict: bool = False,
+                    cancelled: Callable[[], bool] = lambda: False,
+                    progress: Callable[[int, int], None] | None = None) -> list[str]:
+    """What :func:`check_lesson` found, one sentence each, in ``language`` (empty: all is well)."""
+    found = check_lesson(lesson, device, strict=strict, cancelled=cancelled, progress=progress)
+    return [describe(f, language) for f in found.findings]
+
+
+def lesson_checks_job(session: Any, params: dict[str, Any], cancelled: Callable[[], bool],
+                      progress: Callable[[int, int], None]) -> tuple[str, ...]:
+    """The ``lesson_checks`` job: params ``text`` (the lesson's TOML), ``source``, ``language``.
+
+    Runs beside the session in the worker, in a session of its own; the result is plain text.
+    """
+    lesson = parse_lesson(str(params["text"]), str(params.get("source", "<lesson>")))
+    return tuple(lesson_warnings(lesson, str(params.get("language", "en")), cancelled=cancelled,
+                                 progress=progress))

@@ -1,0 +1,174 @@
+"""Facts a lesson's note states about the state after its step, checked against the snapshot.
+
+A step may list them in its ``facts`` key, in a small fixed vocabulary, so that
+what the narration says about the panels is checked against what the panels show:
+
+- ``x is a leaf`` / ``x is not a leaf``
+- ``x requires grad`` / ``x does not require grad``
+- ``x is at version 1`` (``x`` and its version counter as the table shows them)
+- ``x shares storage with y`` / ``x does not share storage with y`` (``x`` or
+  ``y`` may name a NumPy array over a storage)
+- ``x has its own storage`` (no other name views it)
+- ``x has grad_fn MulBackward0`` / ``x has no grad_fn``
+- ``x.grad is None`` / ``x.grad is [1, 1, 1]``
+- ``x holds [1, 2, 3]`` (its values; nested lists for more dimensions)
+
+Besides, :func:`note_claims` reads a few sentence forms straight from an
+English note ("x is a leaf", "x is not a leaf", "x's version is 1") and checks
+them the same way. This module imports no torch: it reads snapshots.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+
+from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
+
+__all__ = ["check_fact", "note_claims", "FACT_KEYWORDS"]
+
+# Words that make a note state a checkable fact: a step whose note uses one lists its facts.
+FACT_KEYWORDS = re.compile(r"\b(leaf|leaves|version|storage|shares?|shared)\b", re.I)
+
+_NAME = r"`?(?P<name>[A-Za-z_]\w*)`?"
+_OTHER = r"`?(?P<other>[A-Za-z_]\w*)`?"
+
+
+def _tensor(snapshot: Snapshot, name: str) -> TensorInfo:
+    info = snapshot.tensor(name)
+    if info is None:
+        raise _Unknown(f"`{name}` is not a tensor here")
+    return info
+
+
+def _storage_of(snapshot: Snapshot, name: str) -> str | None:
+    info = snapshot.tensor(name)
+    if info is not None:
+        return info.storage
+    other = next((o for o in snapshot.others if o.name == name), None)
+    if other is None:
+        raise _Unknown(f"`{name}` is not bound here")
+    if other.storage is None:
+        raise _Unknown(f"`{name}` is not a tensor or an array over a listed storage")
+    return other.storage
+
+
+class _Unknown(Exception):
+    pass
+
+
+def _values(text: str) -> object:
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, RecursionError, MemoryError):
+        raise _Unknown(f"`{text}` is not a list of numbers") from None
+    return value
+
+
+def _same_values(read: object, stated: object) -> bool:
+    if isinstance(stated, (list, tuple)):
+        return (isinstance(read, (list, tuple)) and len(read) == len(stated)
+                and all(_same_values(r, s) for r, s in zip(read, stated)))
+    if isinstance(stated, bool) or isinstance(read, bool):
+        return read == stated
+    if isinstance(stated, (int, float)) and isinstance(read, (int, float)):
+        return float(read) == float(stated)
+    return read == stated
+
+
+def _leaf(s: Snapshot, m: re.Match[str]) -> bool:
+    return _tensor(s, m["name"]).is_leaf is (not m["neg"])
+
+
+def _requires(s: Snapshot, m: re.Match[str]) -> bool:
+    return _tensor(s, m["name"]).requires_grad is (not m["neg"])
+
+
+def _version(s: Snapshot, m: re.Match[str]) -> bool:
+    return _tensor(s, m["name"]).version == int(m["n"])
+
+
+def _shares(s: Snapshot, m: re.Match[str]) -> bool:
+    mine, theirs = _storage_of(s, m["name"]), _storage_of(s, m["other"])
+    same = mine is not None and mine == theirs
+    return same is (not m["neg"])
+
+
+def _own(s: Snapshot, m: re.Match[str]) -> bool:
+    storage = _storage_of(s, m["name"])
+    viewers = [t.name for t in s.tensors if t.storage == storage] + [o.name for o in s.others if o.storage == storage]
+    return viewers == [m["name"]]
+
+
+def _grad_fn(s: Snapshot, m: re.Match[str]) -> bool:
+    return _tensor(s, m["name"]).grad_fn == (m["fn"] or None)
+
+
+def _grad(s: Snapshot, m: re.Match[str]) -> bool:
+    info = _tensor(s, m["name"])
+    if m["values"] == "None":
+        return info.grad is None
+    return info.grad is not None and _same_values(to_plain(info.grad), _values(m["values"]))
+
+
+def _holds(s: Snapshot, m: re.Match[str]) -> bool:
+    info = _tensor(s, m["name"])
+    if info.values is None:
+        raise _Unknown(f"the values of `{m['name']}` are not in the snapshot")
+    return _same_values(to_plain(info.values), _values(m["values"]))
+
+
+_FACTS: tuple[tuple[re.Pattern[str], Callable[[Snapshot, re.Match[str]], bool]], ...] = tuple(
+    (re.compile(pattern + r"\.?$"), test) for pattern, test in (
+        (rf"^{_NAME} is (?P<neg>not )?a leaf", _leaf),
+        (rf"^{_NAME} (?:(?P<neg>does not )require|requires) grad", _requires),
+        (rf"^{_NAME} is at version (?P<n>\d+)", _version),
+        (rf"^{_NAME} (?:(?P<neg>does not )share|shares) storage with {_OTHER}", _shares),
+        (rf"^{_NAME} has its own storage", _own),
+        (rf"^{_NAME} has (?:no grad_fn|grad_fn (?P<fn>\w+))", _grad_fn),
+        (rf"^{_NAME}\.grad is (?P<values>None|\[.*\])", _grad),
+        (rf"^{_NAME} holds (?P<values>\[.*\])", _holds),
+    )
+)
+
+
+def check_fact(fact: str, snapshot: Snapshot) -> str | None:
+    """None when ``fact`` holds in ``snapshot``; otherwise why not (false, or not a known form)."""
+    text = fact.strip()
+    for pattern, test in _FACTS:
+        match = pattern.match(text)
+        if match is None:
+            continue
+        try:
+            return None if test(snapshot, match) else f"“{text}” is false here"
+        except _Unknown as exc:
+            return f"“{text}” cannot be checked: {exc}"
+    return f"“{text}” is not a fact TensorLab can check (see tensorlab/core/checks/note_facts.py)"
+
+
+# Sentence forms read from English notes: (pattern, fact template).
+_SENTENCE = r"(?:^|[.;:!?(]\s+|\b(?:and|so|but|because|now|still|here|then)\s+|,\s+)"
+_NOTE_FORMS = (
+    (re.compile(_SENTENCE + r"`?([A-Za-z_]\w*)`? is (not|no longer|still)?\s*a leaf\b"),
+     lambda m: f"{m.group(1)} is {'not ' if m.group(2) in ('not', 'no longer') else ''}a leaf"),
+    (re.compile(_SENTENCE + r"`?([A-Za-z_]\w*)`?'s version(?: counter)? (?:is|goes to|becomes|reads|is now) (\d+)\b"),
+     lambda m: f"{m.group(1)} is at version {m.group(2)}"),
+)
+
+
+def note_claims(note: str, snapshot: Snapshot) -> list[str]:
+    """Problems with what ``note`` says in the sentence forms TensorLab reads (empty when all agree).
+
+    Only names bound to tensors in ``snapshot`` are checked; other matches are
+    ordinary words ("a clone is not a leaf").
+    """
+    problems = []
+    for pattern, fact in _NOTE_FORMS:
+        for match in pattern.finditer(note):
+            if snapshot.tensor(match.group(1)) is None:
+                continue
+            problem = check_fact(fact(match), snapshot)
+            if problem is not None:
+                problems.append(f"the note says {problem.removeprefix('“').split('”')[0]!r}, which is false here")
+    return problems

@@ -1,0 +1,248 @@
+"""Play a program of steps forward and back: a lesson plus the steps a user adds.
+
+The player owns the program and the results; an :mod:`engine <tensorlab.core.protocol.engine_api>`
+holds the live session (in this process, or in a worker process for the window).
+Position k means the first k steps have run. Going back restores the state after
+k steps from a fresh, seeded session; its results are already known, so only
+the torch state is rebuilt. A step the user builds is inserted at the current
+position and run, so nothing of the lesson (nor anything the user made) is lost.
+This module imports no torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, LocalEngine, Progress
+from tensorlab.core.lang.parse import Statement, check_names, parse_one
+from tensorlab.core.lessons.lesson import Lesson, LessonStep
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.protocol.results import StepResult
+from tensorlab.core.protocol.snapshot import Snapshot
+
+__all__ = ["ProgramStep", "PlayerState", "Player", "Cancelled", "EngineCrashed"]
+
+EMPTY_SNAPSHOT = Snapshot()
+
+
+@dataclass(frozen=True)
+class ProgramStep(LessonStep):
+    """One step of the program: a lesson step, or a step the user added (``origin="user"``)."""
+
+    origin: str = "lesson"  # "lesson" or "user"
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """Everything the panels show, as immutable data."""
+
+    lesson: Lesson | None
+    program: tuple[ProgramStep, ...]
+    position: int
+    results: tuple[StepResult, ...]   # results of program[:position]
+    device: str
+    devices: tuple[str, ...] = ("cpu",)
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The snapshot after the last step run (empty at position 0)."""
+        return self.results[-1].snapshot if self.results else EMPTY_SNAPSHOT
+
+    @property
+    def previous_snapshot(self) -> Snapshot:
+        """The snapshot before the last step run (to highlight what it changed)."""
+        return self.results[-2].snapshot if len(self.results) > 1 else EMPTY_SNAPSHOT
+
+    @property
+    def last(self) -> StepResult | None:
+        """The result of the last step run."""
+        return self.results[-1] if self.results else None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name bound now (tensors and other values)."""
+        return self.snapshot.names
+
+    @property
+    def user_steps(self) -> tuple[int, ...]:
+        """Indices of the steps the user added."""
+        return tuple(i for i, s in enumerate(self.program) if s.origin == "user")
+
+    def at(self, position: int) -> PlayerState:
+        """This state as it was at an earlier ``position`` (known without running anything)."""
+        position = max(0, min(position, self.position))
+        return PlayerState(self.lesson, self.program, position, self.results[:position], self.device,
+                           self.devices)
+
+
+def program_from(lesson: Lesson | None) -> list[ProgramStep]:
+    """The program of ``lesson``: its steps, in order (empty for the scratchpad)."""
+    if lesson is None:
+        return []
+    return [ProgramStep(s.code, s.statement, s.note, s.ask, s.translations, s.facts) for s in lesson.steps]
+
+
+class Player:
+    """Runs a program step by step on one engine. Use from one thread at a time."""
+
+    def __init__(self, device: str = "cpu", limits: Limits = DEFAULT_LIMITS, engine: Engine | None = None) -> None:
+        self.limits = limits
+        self.engine: Engine = engine if engine is not None else LocalEngine(device, limits)
+        self.lesson: Lesson | None = None
+        self.program: list[ProgramStep] = []
+        self.results: list[StepResult] = []
+        self.focus: tuple[str, ...] = ()
+        self._kept: dict[str, list[ProgramStep]] = {}
+
+    # -- state -----------------------------------------------------------------
+    @property
+    def position(self) -> int:
+        """How many steps of the program have run."""
+        return len(self.results)
+
+    @property
+    def session(self):  # noqa: ANN201 - the local engine's session (tests, scripts)
+        """The live session, where the engine runs in this process."""
+        return getattr(self.engine, "session", None)
+
+    @property
+    def kept(self) -> dict[str, list[ProgramStep]]:
+        """Programs with user steps, kept per lesson key while another program is open."""
+        return self._kept
+
+    def state(self) -> PlayerState:
+        """An immutable picture of the player now."""
+        return PlayerState(self.lesson, tuple(self.program), self.position, tuple(self.results),
+                           self.engine.device, tuple(self.engine.devices))
+
+    # -- loading ---------------------------------------------------------------
+    def load(self, lesson: Lesson | None, program: Sequence[ProgramStep] | None = None) -> None:
+        """Start ``lesson`` (or an empty program) at position 0.
+
+        Steps the user added to the program being left are kept and come back
+        when that lesson is opened again; ``program`` replaces what was kept.
+        """
+        self.keep_current()
+        self.lesson = lesson
+        kept = self._kept.pop(self.key(lesson), None)
+        if program is not None:
+            kept = list(program)
+        self.program = kept if kept is not None else program_from(lesson)
+        self.engine.reset()
+        self.results = []
+
+    def keep_current(self) -> None:
+        """Remember the open program if the user added steps to it."""
+        if any(step.origin == "user" for step in self.program):
+            self._kept[self.key(self.lesson)] = list(self.program)
+        else:
+            self._kept.pop(self.key(self.lesson), None)
+
+    @staticmethod
+    def key(lesson: Lesson | None) -> str:
+        """How a lesson's kept steps are filed (the scratchpad is "")."""
+        return "" if lesson is None else f"{lesson.id}@{lesson.source}"
+
+    # -- moving ----------------------------------------------------------------
+    def forward(self, cancelled: Callable[[], bool] = NEVER) -> StepResult | None:
+        """Run the next step; None at the end of the program."""
+        if self.position >= len(self.program):
+            return None
+        result = self.engine.run(self.program[self.position].code, self.focus, cancelled)
+        self.results.append(result)
+        return result
+
+    def go_to(self, position: int, cancelled: Callable[[], bool] = NEVER,
+              progress: Progress | None = None) -> None:
+        """Reach ``position``: forward from here, or back by restoring the earlier state.
+
+        ``cancelled`` is polled between steps; on cancel the player stays at the
+        position reached so far and :class:`Cancelled` is raised.
+        """
+        position = max(0, min(position, len(self.program)))
+        if position < self.position:
+            self._restore(position, cancelled, progress)
+            return
+        total = position - self.position
+        done = 0
+        while self.position < position:
+            if cancelled():
+                raise Cancelled(self.position)
+            try:
+                self.forward(cancelled)
+            except Cancelled as exc:
+                self._settle(exc.position)
+                raise
+            except EngineCrashed as exc:
+                self._settle(exc.position)
+                raise
+            done += 1
+            if progress is not None:
+                progress(done, total)
+
+    def _restore(self, position: int, cancelled: Callable[[], bool], progress: Progress | None) -> None:
+        codes = [step.code for step in self.program[:position]]
+        try:
+            self.engine.restore(codes, self.results[:position], cancelled, progress)
+        except (Cancelled, EngineCrashed) as exc:
+            self._settle(exc.position)
+            raise
+        self.results = self.results[:position]
+
+    def _settle(self, position: int | None) -> None:
+        """After a cancel or a crash: keep the results of the steps the engine still stands on."""
+        if position is not None:
+            self.results = self.results[: min(position, self.engine.position)]
+
+    def reset(self) -> None:
+        """Back to position 0."""
+        self.go_to(0)
+
+    def set_device(self, device: str, cancelled: Callable[[], bool] = NEVER,
+                   progress: Progress | None = None) -> None:
+        """Move to ``device`` and replay to the same position there (results change: they say the device)."""
+        position = self.position
+        self.engine.set_device(device)
+        self.results = []
+        self.go_to(position, cancelled, progress)
+
+    def graph(self, name: str):  # noqa: ANN201
+        """The autograd graph behind ``name`` at the current position."""
+        return self.engine.graph(name)
+
+    # -- adding ----------------------------------------------------------------
+    def check(self, code: str) -> Statement:
+        """Parse a user's line against the names bound now; LanguageError if refused."""
+        statement = parse_one(code, self.limits)
+        check_names([statement], self.state().names)
+        return statement
+
+    def insert(self, code: str, cancelled: Callable[[], bool] = NEVER) -> StepResult:
+        """Insert a user's statement at the current position and run it."""
+        statement = self.check(code)
+        self.program.insert(self.position, ProgramStep(statement.source, statement, origin="user"))
+        try:
+            result = self.forward(cancelled)
+        except (Cancelled, EngineCrashed) as exc:
+            self._settle(exc.position)
+            raise
+        assert result is not None
+        return result
+
+    def remove(self, index: int, cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> None:
+        """Remove a step the user added (lesson steps stay); restores the state if it had run."""
+        if not 0 <= index < len(self.program) or self.program[index].origin != "user":
+            raise ValueError("only steps you added can be removed")
+        position = self.position
+        del self.program[index]
+        if index < position:
+            # Every later result may differ now: replay from the step removed.
+            kept = self.results[:index]
+            self.results = kept
+            self.engine.restore([s.code for s in self.program[:index]], kept, cancelled, progress)
+            self.go_to(position - 1, cancelled, progress)
+
+    def close(self) -> None:
+        """Stop the engine."""
+        self.engine.close()

@@ -1,0 +1,399 @@
+"""The session in a worker process: what the window and ``tensorlab run`` talk to.
+
+:class:`ProcessEngine` starts the worker from a fork server that imported torch
+once (so restarts take milliseconds), sends it one request at a time and reads
+plain data back (:mod:`tensorlab.core.protocol.wire`). It never imports torch itself.
+
+- **Cancel**: a shared flag the worker polls between steps; a step that does not
+  stop within :data:`KILL_AFTER` seconds is ended by killing the worker.
+- **Crash**: when the worker dies (a native crash, an out-of-memory kill), a
+  new one replays to the last position known to be good, and the request raises
+  :class:`~tensorlab.core.protocol.engine_api.EngineCrashed`.
+- **Time**: an optional limit per request; a step over it is killed like a crash
+  (``kind`` "WorkerTimeout").
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tensorlab.core.protocol.devices import DeviceError
+from tensorlab.core.protocol.engine_api import NEVER, Cancelled, EngineCrashed, EngineError, Progress
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.protocol.results import StepResult
+from tensorlab.core.protocol.snapshot import GraphInfo
+from tensorlab.core.protocol.wire import InfoReceiver
+
+__all__ = ["ProcessEngine", "prestart", "KILL_AFTER"]
+
+KILL_AFTER = 0.5        # seconds a cancelled step may take to stop before its worker is killed
+_POLL = 0.02
+_MAIN = "tensorlab.core.worker.serve"
+
+_context_lock = threading.Lock()
+_context: Any = None
+
+
+def _short_temp_dir() -> None:
+    """Make multiprocessing's folder (where the fork server's socket lives) at a short path.
+
+    A Unix socket's path may not be longer than about 100 bytes: under a long TMPDIR
+    the fork server could not listen. multiprocessing makes the folder once and keeps it.
+    """
+    from multiprocessing import util
+
+    if len(tempfile.gettempdir()) <= 40 or not os.access("/tmp", os.W_OK):
+        return
+    previous = tempfile.tempdir
+    try:
+        tempfile.tempdir = "/tmp"
+        util.get_temp_dir()
+    finally:
+        tempfile.tempdir = previous
+
+
+def _mp_context() -> Any:
+    """The multiprocessing context: a fork server with torch preloaded where there is one."""
+    global _context
+    with _context_lock:
+        if _context is None:
+            if "forkserver" in multiprocessing.get_all_start_methods():
+                _short_temp_dir()
+                _context = multiprocessing.get_context("forkserver")
+                _context.set_forkserver_preload([_MAIN])
+            else:  # pragma: no cover - Windows
+                _context = multiprocessing.get_context("spawn")
+        return _context
+
+
+def _process_class(context: Any) -> Any:
+    """The worker's Process class (see :class:`_WorkerProcess`)."""
+    if context.get_start_method() != "forkserver" or _WorkerProcess is None:  # pragma: no cover - Windows
+        return context.Process
+    return _WorkerProcess
+
+
+try:
+    from multiprocessing import popen_forkserver, spawn
+    from multiprocessing.context import ForkServerProcess
+except ImportError:  # pragma: no cover - Windows
+    _WorkerProcess = None
+else:
+    class _WorkerPopen(popen_forkserver.Popen):
+        """Starts the child without re-importing the caller's __main__.
+
+        multiprocessing re-runs the main script in a new process (for targets defined
+        there); the worker's target lives in this module, so the child needs no main
+        module, and an unguarded script, stdin or a notebook kernel never runs twice.
+        """
+
+        def _launch(self, process_obj: Any) -> None:
+            original = spawn.get_preparation_data
+
+            def without_main(name: str) -> dict[str, Any]:
+                data = original(name)
+                data.pop("init_main_from_path", None)
+                data.pop("init_main_from_name", None)
+                return data
+
+            spawn.get_preparation_data = without_main
+            try:
+                super()._launch(process_obj)
+            finally:
+                spawn.get_preparation_data = original
+
+    class _WorkerProcess(ForkServerProcess):  # type: ignore[no-redef]
+        @staticmethod
+        def _Popen(process_obj: Any) -> Any:  # noqa: N802 - multiprocessing's name
+            return _WorkerPopen(process_obj)
+
+
+def prestart() -> None:
+    """Start the fork server now, so torch loads there while the window builds itself."""
+    context = _mp_context()
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+def _signal_name(code: int | None) -> str:
+    if code is None:
+        return "it stopped answering"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        if -code == signal.SIGKILL:
+            return f"the worker was killed ({name}; most often the system ran out of memory)"
+        return f"PyTorch crashed ({name})"
+    return f"the worker exited with status {code}"
+
+
+class ProcessEngine:
+    """An engine whose session lives in a worker process (see the module docstring).
+
+    ``on_restart(position, reason)`` is called (from the calling thread) when a
+    new worker took over, before the request that met the crash raises.
+    """
+
+    def __init__(self, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
+                 memory_limit: int | None = None, time_limit: float | None = None,
+                 on_restart: Callable[[int, str], None] | None = None) -> None:
+        self.limits = limits
+        self.memory_limit = memory_limit
+        self.time_limit = time_limit
+        self.device = device
+        self.devices: tuple[str, ...] = ("cpu",)
+        self.info: dict[str, Any] = {}
+        self.on_restart = on_restart
+        self._receiver = InfoReceiver()
+        self._process: Any = None
+        self._conn: Any = None
+        self._flag: Any = None
+        # What a new worker must replay to stand where the old one stood.
+        self._codes: list[str] = []
+        self._results: list[StepResult] = []
+        self.restarts = 0
+        self._closing = False
+        self._start()
+
+    # -- process -----------------------------------------------------------------
+    def _start(self) -> None:
+        context = _mp_context()
+        parent, child = context.Pipe(duplex=True)
+        self._flag = context.Value("b", 0, lock=False)
+        process = _process_class(context)(target=_serve, args=(child, self._flag, self.device, self.limits,
+                                                       self.memory_limit),
+                                  name="tensorlab-worker", daemon=True)
+        process.start()
+        child.close()
+        self._process, self._conn = process, parent
+        self._receiver.clear()
+        try:
+            kind, payload = self._read(None, NEVER, None)
+        except _Died:
+            self._kill()
+            raise EngineError("the worker process could not start") from None
+        if kind == "baddevice":
+            self._kill()
+            raise DeviceError(payload)
+        if kind != "ok":
+            self._kill()
+            raise EngineError(f"the worker could not start:\n{payload}")
+        self.info = dict(payload)
+        self.devices = tuple(payload["devices"])
+        self.device = payload["device"]
+
+    def _kill(self) -> None:
+        process, conn = self._process, self._conn
+        self._process = self._conn = None
+        if conn is not None:
+            conn.close()
+        if process is not None and process.is_alive():
+            process.kill()
+        if process is not None:
+            process.join(timeout=5)
+
+    @property
+    def pid(self) -> int | None:
+        """The worker's process id (for tests and tools)."""
+        return None if self._process is None else self._process.pid
+
+    @property
+    def position(self) -> int:
+        return len(self._codes)
+
+    # -- requests ----------------------------------------------------------------
+    def _read(self, timeout: float | None, cancelled: Callable[[], bool],
+              progress: Progress | None) -> tuple[str, Any]:
+        """The next answer: ("ok" | "failed" | "cancelled", payload); progress on the way.
+
+        Raises _Died when the worker dies, stops answering after a cancel, or runs
+        over ``timeout``.
+        """
+        started = time.monotonic()
+        cancel_asked: float | None = None
+        conn = self._conn
+        while True:
+            try:
+                ready = conn.poll(_POLL)
+            except (OSError, EOFError):
+                raise _Died("crash") from None
+            if ready:
+                try:
+                    data = conn.recv_bytes()
+                except (OSError, EOFError):
+                    raise _Died("crash") from None
+                kind, payload = self._receiver.loads(data)
+                if kind == "progress":
+                    if progress is not None:
+                        progress(*payload)
+                    continue
+                if kind == "ready":
+                    return "ok", payload
+                return kind, payload
+            if self._process is not None and not self._process.is_alive():
+                # Read what it said before it died, then report the death.
+                if conn.poll(0):
+                    continue
+                raise _Died("crash")
+            now = time.monotonic()
+            if cancel_asked is None and cancelled():
+                cancel_asked = now
+                self._flag.value = 1
+            if cancel_asked is not None and now - cancel_asked > KILL_AFTER:
+                raise _Died("cancel")
+            if timeout is not None and now - started > timeout:
+                raise _Died("timeout")
+
+    def _request(self, command: str, arguments: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
+                 progress: Progress | None = None, timeout: float | None = None) -> Any:
+        if self._conn is None:
+            self._revive("the worker was stopped")
+        self._flag.value = 0
+        try:
+            self._conn.send((command, arguments))
+            kind, payload = self._read(timeout if timeout is not None else self.time_limit, cancelled, progress)
+        except (OSError, EOFError, BrokenPipeError):
+            kind, payload = "died", _Died("crash")
+        except _Died as died:
+            kind, payload = "died", died
+        if kind == "ok":
+            return payload
+        if kind == "cancelled":
+            raise Cancelled(payload)
+        if kind == "died":
+            return self._after_death(payload, command)
+        raise EngineError(f"TensorLab's worker hit an internal error:\n{payload}")
+
+    def _after_death(self, died: _Died, command: str) -> Any:
+        if self._closing:
+            self._kill()
+            raise Cancelled(len(self._codes), "the engine was closed")
+        exitcode = None
+        if self._process is not None:
+            self._process.join(timeout=0.2 if died.why == "crash" else 0)
+            exitcode = self._process.exitcode
+        self._kill()
+        if died.why == "cancel":
+            reason, kind = "the step was stopped (it did not finish in time after Esc)", "Cancelled"
+        elif died.why == "timeout":
+            reason, kind = f"the step ran longer than {self.time_limit:g} s and was stopped", "WorkerTimeout"
+        else:
+            reason, kind = _signal_name(exitcode), "WorkerCrash"
+        position = self._revive(reason)
+        if kind == "Cancelled":
+            raise Cancelled(position, reason)
+        raise EngineCrashed(position, reason, kind)
+
+    def _revive(self, reason: str) -> int:
+        """Start a new worker and replay it to the last position known to be good."""
+        self.restarts += 1
+        self._start()
+        codes, results = self._codes, self._results
+        if codes:
+            self._conn.send(("restore", {"codes": list(codes), "results": list(results)}))
+            try:
+                kind, payload = self._read(None, NEVER, None)
+            except _Died:
+                # Replaying what ran before cannot crash in a fresh worker; if it does, start empty.
+                self._kill()
+                self._start()
+                self._codes, self._results = [], []
+                kind = "ok"
+            if kind != "ok":
+                self._codes, self._results = [], []
+        if self.on_restart is not None:
+            self.on_restart(len(self._codes), reason)
+        return len(self._codes)
+
+    # -- the engine interface ----------------------------------------------------------
+    def reset(self) -> None:
+        self._request("reset", {})
+        self._codes, self._results = [], []
+
+    def run(self, code: str, focus: Sequence[str] = (), cancelled: Callable[[], bool] = NEVER) -> StepResult:
+        result = self._request("run", {"code": code, "focus": tuple(focus)}, cancelled)
+        self._codes.append(code)
+        self._results.append(result)
+        return result
+
+    def restore(self, codes: Sequence[str], results: Sequence[StepResult],
+                cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> None:
+        codes, results = list(codes), list(results)
+        # The worker keeps the results it made; send them only when it never saw these steps.
+        mine = self._codes[: len(codes)] == codes[: len(self._codes)]
+        try:
+            position = self._request("restore", {"codes": codes, "results": None if mine else results},
+                                     cancelled, progress)
+        except Cancelled as exc:
+            done = exc.position or 0
+            self._codes, self._results = codes[:done], results[:done]
+            raise
+        self._codes, self._results = codes[:position], results[:position]
+
+    def graph(self, name: str) -> GraphInfo | None:
+        return self._request("graph", {"name": name})
+
+    def set_device(self, device: str) -> None:
+        old = self.device
+        self._kill()
+        self.device = device
+        try:
+            self._start()
+        except DeviceError:
+            # Not here after all: go back to where we stood on the old device, then say why.
+            self.device = old
+            self._revive("the device is not available")
+            raise
+        self._codes, self._results = [], []
+
+    def job(self, name: str, params: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
+            progress: Progress | None = None) -> Any:
+        return self._request("job", {"name": name, "params": params}, cancelled, progress)
+
+    def abort(self) -> None:
+        """End the worker now, from any thread (the window is closing): a running request stops at once."""
+        self._closing = True
+        process = self._process
+        if process is not None and process.is_alive():
+            process.kill()
+
+    def close(self) -> None:
+        self._closing = True
+        if self._conn is not None:
+            try:
+                self._conn.send(("exit", {}))
+            except (OSError, BrokenPipeError):
+                pass
+        process = self._process
+        if process is not None:
+            process.join(timeout=0.3)
+        self._kill()
+
+
+class _Died(Exception):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def _serve(conn: Any, flag: Any, device: str, limits: Limits, memory_limit: int | None) -> None:
+    # Imported here: the parent never loads torch; the fork server already has this module.
+    from tensorlab.core.worker.serve import serve
+
+    serve(conn, flag, device, limits, memory_limit)
+
+
+if sys.platform == "win32":  # pragma: no cover
+    KILL_AFTER = 1.0

@@ -1,0 +1,265 @@
+"""Write a lesson (or a session's steps) as a plain PyTorch script or a Jupyter notebook.
+
+Both are made from the lesson and what each step raised in a TensorLab run of it
+(``errors``, one per step): a step that raised there is wrapped so the script goes
+on, printing the error as the app shows it (``RuntimeError: message``), and its
+notebook cell carries the ``raises-exception`` tag, so "Run all" continues. A step
+TensorLab itself refused or stopped (over a limit, a crash, a time limit) is
+written commented out, as it did not run. Imports are written only when a step
+uses them. Every lesson text is escaped for its format (:mod:`export_text`).
+This module imports no torch.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from collections.abc import Sequence
+from typing import Any
+
+from tensorlab.core.export.escaping import comment_lines, commented_code, markdown_text
+from tensorlab.core.lessons.lesson import Lesson, LessonStep
+from tensorlab.core.protocol.results import ErrorInfo
+
+__all__ = ["NOT_RUN", "export_script", "export_notebook", "notebook_text", "script_from_code", "used_modules"]
+
+# Error kinds that mean TensorLab did not let the step run to its end (not torch's errors).
+NOT_RUN = frozenset({"TensorLabError", "LimitError", "WorkerCrash", "WorkerTimeout", "TimeLimit", "Cancelled"})
+_SEED_NOTE = "The seed TensorLab uses, so random numbers are the same as in the app."
+_DEVICE_NOTE = "TensorLab ran these steps on this device: new tensors are made there."
+
+
+def _torch_setup(device: str, end: str = "") -> list[str]:
+    """The seed (and the device, if not the CPU) for a program that uses torch."""
+    lines = ["", *comment_lines(_SEED_NOTE), "torch.manual_seed(0)" + end]
+    if device != "cpu":
+        lines += [*comment_lines(_DEVICE_NOTE), f"torch.set_default_device({device!r})"]
+    return lines
+_LABELS = {
+    "en": {"step": "Step", "question": "Predict before you run", "answer": "Answer",
+           "exported": "Exported from the TensorLab lesson", "not_run": "TensorLab did not run this step",
+           "raised": "In TensorLab this step raised {type}; the script goes on."},
+    "ko": {"step": "단계", "question": "실행하기 전에 예측해 보세요", "answer": "정답",
+           "exported": "TensorLab 수업에서 내보냄", "not_run": "TensorLab이 이 단계를 실행하지 않았습니다",
+           "raised": "TensorLab에서 이 단계는 {type} 오류를 발생시켰습니다. 스크립트는 계속됩니다."},
+}
+
+
+def _labels(language: str) -> dict[str, str]:
+    return _LABELS.get(language, _LABELS["en"])
+
+
+def used_modules(codes: Sequence[str]) -> list[str]:
+    """The modules (`copy`, `torch`) the statements read, in import order."""
+    names: set[str] = set()
+    for code in codes:
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            continue
+        names.update(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
+    return [module for module in ("copy", "torch") if module in names]
+
+
+def _all_names(codes: Sequence[str]) -> set[str]:
+    names: set[str] = set()
+    for code in codes:
+        try:
+            names.update(n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name))
+        except SyntaxError:
+            continue
+    return names
+
+
+def _string_lines(code: str) -> set[int]:
+    """1-based lines of ``code`` that begin inside a multi-line string (indenting them would change it)."""
+    inside: set[int] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                inside.update(range(token.start[0] + 1, token.end[0] + 1))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return inside
+
+
+def _indented(code: str, indent: str = "    ") -> list[str]:
+    keep = _string_lines(code)
+    return [line if number in keep or not line.strip() else indent + line
+            for number, line in enumerate(code.split("\n"), start=1)]
+
+
+def _source(code: str) -> str:
+    """A step's code with Python's own line breaks (\\r\\n, \\r) as \\n, without blank ends."""
+    return code.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+
+
+def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, language: str) -> list[str]:
+    """One step's code as the script runs it: plain, wrapped in try/except, or commented out."""
+    code = _source(step.code)
+    labels = _labels(language)
+    if error is None:
+        return code.split("\n")
+    if error.type in NOT_RUN:
+        return (comment_lines(f"{labels['not_run']} ({error.type}: {error.message})")
+                + commented_code(code))
+    return (comment_lines(labels["raised"].format(type=error.type))
+            + ["try:", *_indented(code), f"except Exception as {error_name}:",
+               f'    print(f"{{type({error_name}).__name__}}: {{{error_name}}}")'])
+
+
+def _error_name(lesson: Lesson) -> str:
+    """A name for the caught error that no step uses (the except clause unbinds it)."""
+    taken = _all_names([s.code for s in lesson.steps])
+    name = "error"
+    while name in taken:
+        name += "_"
+    return name
+
+
+def _check(lesson: Lesson, errors: Sequence[ErrorInfo | None]) -> list[ErrorInfo | None]:
+    errors = list(errors)
+    if len(errors) != len(lesson.steps):
+        raise ValueError(f"{len(errors)} results for {len(lesson.steps)} steps")
+    return errors
+
+
+def _ask_comment(step: LessonStep, language: str) -> list[str]:
+    ask = step.ask
+    if ask is None:
+        return []
+    labels = _labels(language)
+    lines = comment_lines(f"{labels['question']}: {ask.text('question', language)}")
+    for number, choice in enumerate(ask.text("choices", language), start=1):
+        lines += comment_lines(f"{number}) {choice}", prefix="#   ")
+    return lines
+
+
+def _answer_comment(step: LessonStep, language: str) -> list[str]:
+    ask = step.ask
+    if ask is None:
+        return []
+    choices = ask.text("choices", language)
+    text = f"{_labels(language)['answer']}: {ask.answer + 1}) {choices[ask.answer]}"
+    explain = ask.text("explain", language)
+    return comment_lines(text + (f". {explain}" if explain else ""))
+
+
+def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: str = "en",
+                  device: str = "cpu") -> str:
+    """``lesson`` as a runnable script; ``errors``: what each step raised in a TensorLab run on ``device``."""
+    errors = _check(lesson, errors)
+    labels = _labels(language)
+    error_name = _error_name(lesson)
+    # Line 1 fixes the encoding, so no lesson text below can declare another one.
+    out = ["# -*- coding: utf-8 -*-"]
+    out += comment_lines(lesson.text("title", language))
+    out += comment_lines(f"{labels['exported']} {lesson.id}.")
+    if lesson.text("summary", language):
+        out += ["#", *comment_lines(lesson.text("summary", language))]
+    modules = used_modules([s.code for s in lesson.steps])
+    if modules:
+        out.append("")
+        out += [f"import {module}" for module in modules]
+    if "torch" in modules:
+        out += _torch_setup(device)
+    for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
+        note = step.text(language)
+        out.append("")
+        out += comment_lines(f"{labels['step']} {number}" + (f": {note}" if note else ""))
+        out += _ask_comment(step, language)
+        out += _code_lines(step, error, error_name, language)
+        out += _answer_comment(step, language)
+    return "\n".join(out) + "\n"
+
+
+def script_from_code(codes: Sequence[str], title: str = "") -> str:
+    """A script of bare statements (none known to raise): imports, the seed, each statement."""
+    from tensorlab.core.lang.parse import parse_one
+
+    steps = tuple(LessonStep(code, parse_one(code)) for code in codes)
+    lesson = Lesson("my-steps", title or "My steps", steps)
+    return export_script(lesson, [None] * len(steps))
+
+
+# -- notebook ------------------------------------------------------------------------------
+
+def _markdown(source: str, cell_id: str) -> Any:
+    from nbformat import v4
+
+    cell = v4.new_markdown_cell(source)
+    cell.id = cell_id
+    return cell
+
+
+def _question_markdown(step: LessonStep, language: str) -> str:
+    ask = step.ask
+    assert ask is not None
+    labels = _labels(language)
+    choices = ask.text("choices", language)
+    lines = [f"**{markdown_text(labels['question'])}:** {markdown_text(ask.text('question', language))}", ""]
+    lines += [f"{number}. {markdown_text(choice)}" for number, choice in enumerate(choices, start=1)]
+    answer = [f"**{ask.answer + 1}\\.** {markdown_text(choices[ask.answer])}"]
+    if ask.text("explain", language):
+        answer += ["", markdown_text(ask.text("explain", language))]
+    lines += ["", f"<details><summary>{markdown_text(labels['answer'])}</summary>", "", *answer, "", "</details>"]
+    return "\n".join(lines)
+
+
+def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: str = "en",
+                    device: str = "cpu") -> Any:
+    """``lesson`` as an nbformat v4 notebook without outputs (validated).
+
+    The title and summary first, an imports cell, then per step: its question
+    (choices, the answer in a collapsed ``<details>``) above its code cell, and
+    its note below it, as the app narrates a step after it ran.
+    """
+    import nbformat
+    from nbformat import v4
+
+    errors = _check(lesson, errors)
+    labels = _labels(language)
+    header = [f"# {markdown_text(lesson.text('title', language))}"]
+    if lesson.text("summary", language):
+        header += ["", markdown_text(lesson.text("summary", language))]
+    header += ["", f"*{markdown_text(labels['exported'] + ' ' + lesson.id)}\\.*"]
+    cells = [_markdown("\n".join(header), "title")]
+    modules = used_modules([s.code for s in lesson.steps])
+    setup = [f"import {module}" for module in modules]
+    if "torch" in modules:
+        setup += _torch_setup(device, ";")
+    if setup:
+        cell = v4.new_code_cell("\n".join(setup))
+        cell.id = "setup"
+        cells.append(cell)
+    error_name = _error_name(lesson)
+    for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
+        if step.ask is not None:
+            cells.append(_markdown(_question_markdown(step, language), f"step-{number}-ask"))
+        if error is not None and error.type in NOT_RUN:
+            source = "\n".join(_code_lines(step, error, error_name, language))
+        else:
+            source = _source(step.code)
+        cell = v4.new_code_cell(source)
+        cell.id = f"step-{number}"
+        if error is not None and error.type not in NOT_RUN:
+            cell.metadata["tags"] = ["raises-exception"]
+        cells.append(cell)
+        note = step.text(language)
+        heading = f"*{markdown_text(labels['step'])} {number}*"
+        cells.append(_markdown(heading + (f" — {markdown_text(note)}" if note else ""), f"step-{number}-note"))
+    notebook = v4.new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.metadata["language_info"] = {"name": "python"}
+    notebook.metadata["tensorlab"] = {"lesson": lesson.id, "language": language}
+    nbformat.validate(notebook)
+    return notebook
+
+
+def notebook_text(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: str = "en",
+                  device: str = "cpu") -> str:
+    """The notebook as the text of an ``.ipynb`` file (JSON, written by nbformat)."""
+    import nbformat
+
+    return nbformat.writes(export_notebook(lesson, errors, language, device))

@@ -1,0 +1,133 @@
+"""Parse the TensorLab code subset.
+
+User text is parsed with :mod:`ast` and every node is checked against the
+allowlists of :mod:`tensorlab.core.lang.allowlist` (by :mod:`tensorlab.core.lang.subset_rules`)
+before anything runs. Nothing here
+evaluates user text: :mod:`tensorlab.core.sandbox.interpreter` walks the checked tree.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from tensorlab.core.lang.subset_rules import Checker, LanguageError, dotted, is_dunder, undefined_name_message
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+
+__all__ = [
+    "LanguageError",
+    "Statement",
+    "parse",
+    "parse_one",
+    "check_names",
+    "dotted",
+    "is_dunder",
+    "undefined_name_message",
+]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One checked statement of the subset: its source text and its tree."""
+
+    source: str
+    node: ast.stmt = field(repr=False, compare=False)
+    line: int = 1
+    # Name events in execution order: ("use" | "def", name, line, col).
+    events: tuple[tuple[str, str, int, int], ...] = field(default=(), repr=False, compare=False)
+
+    @property
+    def defines(self) -> tuple[str, ...]:
+        """Names this statement binds, in order."""
+        return tuple(dict.fromkeys(n for kind, n, _, _ in self.events if kind == "def"))
+
+    @property
+    def uses(self) -> tuple[str, ...]:
+        """User names this statement reads, in order."""
+        return tuple(dict.fromkeys(n for kind, n, _, _ in self.events if kind == "use"))
+
+
+def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
+    """Parse ``source`` into checked statements, or raise :class:`LanguageError`."""
+    if not isinstance(source, str):
+        raise LanguageError("code must be text")
+    if "\x00" in source:
+        raise LanguageError("code contains a NUL character")
+    for number, text in enumerate(source.splitlines(), start=1):
+        if len(text) > limits.max_statement_chars:
+            raise LanguageError(
+                f"the line is {len(text)} characters long; TensorLab accepts at most "
+                f"{limits.max_statement_chars}",
+                number,
+            )
+    try:
+        module = ast.parse(source, mode="exec")
+    except SyntaxError as exc:
+        col = exc.offset if exc.offset else None
+        raise LanguageError(f"this is not valid Python: {exc.msg}", exc.lineno, col) from None
+    except (RecursionError, MemoryError):
+        raise LanguageError("this cannot be parsed: it is nested too deeply (too complex for Python's parser)") \
+            from None
+    except ValueError as exc:
+        raise LanguageError(f"this cannot be parsed: {exc}") from None
+    lines = source.splitlines()
+    statements = []
+    for node in module.body:
+        checker = Checker(limits)
+        checker.statement(node, depth=0)
+        text = ast.get_source_segment(source, node) or "\n".join(
+            lines[node.lineno - 1 : (node.end_lineno or node.lineno)]
+        )
+        statements.append(Statement(text, node, node.lineno, tuple(checker.events)))
+    return statements
+
+
+def parse_one(source: str, limits: Limits = DEFAULT_LIMITS) -> Statement:
+    """Parse exactly one statement (a lesson step, a code line)."""
+    if isinstance(source, str) and len(source) <= limits.max_statement_chars * 8:
+        return _parse_one_cached(source, limits)
+    return _parse_one(source, limits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_one_cached(source: str, limits: Limits) -> Statement:
+    # Replays parse the same lines again and again; a Statement is immutable, so it can be shared.
+    return _parse_one(source, limits)
+
+
+def _parse_one(source: str, limits: Limits) -> Statement:
+    statements = parse(source, limits)
+    if not statements:
+        raise LanguageError("there is no statement here")
+    if len(statements) > 1:
+        second = statements[1]
+        raise LanguageError(
+            f"expected one statement, found {len(statements)} "
+            f"(the second starts with `{second.source.splitlines()[0][:40]}`)",
+            second.line,
+            second.node.col_offset + 1,
+        )
+    return statements[0]
+
+
+def check_names(statements: Iterable[Statement], known: Iterable[str] = ()) -> None:
+    """Raise :class:`LanguageError` at the first name read before any statement binds it."""
+    defined = set(known)
+    for statement in statements:
+        for kind, name, line, col in statement.events:
+            if kind == "def":
+                defined.add(name)
+            elif name not in defined:
+                raise LanguageError(undefined_name_message(name), line, col)
+
+
+def iter_names(statements: Iterable[Statement]) -> Iterator[str]:
+    """Every name bound by ``statements``, in order, once each."""
+    seen: set[str] = set()
+    for statement in statements:
+        for name in statement.defines:
+            if name not in seen:
+                seen.add(name)
+                yield name

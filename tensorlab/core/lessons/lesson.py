@@ -1,0 +1,403 @@
+"""Load, validate and save lesson files (TOML, DESIGN.md contract 2).
+
+A lesson is checked whole before any of it runs: every step must be one
+statement of the code subset and read only names an earlier step binds. A bad
+file is rejected with its name, the step number and what is wrong. Only regular
+files are read, never more than the size limit (a FIFO, a device or a huge file
+is refused, not read), and TOML that would exhaust the parser is refused too.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from tensorlab.core.files.atomic_write import write_text_atomic
+from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
+from tensorlab.core.lang.parse import LanguageError, Statement, check_names, parse_one
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.files.package_data import lessons_dir
+
+__all__ = [
+    "Ask",
+    "LessonStep",
+    "Lesson",
+    "LessonError",
+    "parse_lesson",
+    "load_lesson",
+    "lesson_data",
+    "builtin_lessons",
+    "find_lesson",
+    "dump_lesson",
+    "save_lesson",
+]
+
+_ID = re.compile(r"^[a-z0-9-]+$")
+_LANG = r"_[a-z]{2}(?:_[A-Za-z]{2,4})?"
+_LESSON_KEYS = re.compile(rf"^(?:id|title|summary|chapter|prerequisites|(?:title|summary|chapter){_LANG})$")
+_STEP_KEYS = re.compile(rf"^(?:code|note|ask|facts|note{_LANG})$")
+_ASK_KEYS = re.compile(
+    rf"^(?:question|choices|answer|explain|check|(?:question|choices|explain){_LANG})$")
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used: which file, which step, what is wrong."""
+
+    def __init__(self, source: str, message: str, step: int | None = None) -> None:
+        self.source = source
+        self.step = step
+        self.reason = message
+        where = source if step is None else f"{source}, step {step}"
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question to predict before the step runs.
+
+    ``check`` names what the question is about (``"x.grad"``, ``"error"``,
+    ``"output"``, ...): :mod:`tensorlab.core.checks.lesson_checks` evaluates it after
+    the step and finds which choice is true.
+    """
+
+    question: str
+    choices: tuple[str, ...]
+    answer: int
+    explain: str = ""
+    translations: Mapping[str, Any] = field(default_factory=dict)
+    check: str = ""
+
+    def text(self, key: str, language: str = "en") -> Any:
+        """`question`, `choices` or `explain` in ``language`` (English if missing)."""
+        return self.translations.get(f"{key}_{language}", getattr(self, key))
+
+
+@dataclass(frozen=True)
+class LessonStep:
+    """One step: a statement of the subset, its narration and an optional question.
+
+    ``facts`` are what the note states about the state after the step, in the
+    small vocabulary of :mod:`tensorlab.core.checks.lesson_checks` ("x is a leaf").
+    """
+
+    code: str
+    statement: Statement = field(repr=False, compare=False)
+    note: str = ""
+    ask: Ask | None = None
+    translations: Mapping[str, str] = field(default_factory=dict)
+    facts: tuple[str, ...] = ()
+
+    def text(self, language: str = "en") -> str:
+        """The note in ``language`` (English if there is none)."""
+        return self.translations.get(f"note_{language}", self.note)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A lesson: id, title, summary, chapter, prerequisites and steps."""
+
+    id: str
+    title: str
+    steps: tuple[LessonStep, ...]
+    summary: str = ""
+    translations: Mapping[str, str] = field(default_factory=dict)
+    source: str = ""
+    chapter: str = ""
+    prerequisites: tuple[str, ...] = ()
+
+    def text(self, key: str, language: str = "en") -> str:
+        """`title`, `summary` or `chapter` in ``language`` (English if missing)."""
+        return self.translations.get(f"{key}_{language}", getattr(self, key))
+
+    @property
+    def statements(self) -> list[Statement]:
+        """The checked statement of each step, in order."""
+        return [s.statement for s in self.steps]
+
+
+def _need_str(source: str, table: Mapping[str, Any], key: str, step: int | None, where: str) -> str:
+    value = table.get(key)
+    if value is None:
+        raise LessonError(source, f"`{key}` in {where} is missing", step)
+    if not isinstance(value, str):
+        raise LessonError(source, f"`{key}` in {where} must be text, not {type(value).__name__}", step)
+    return value
+
+
+def _optional_str(source: str, table: Mapping[str, Any], key: str, step: int | None, where: str) -> str:
+    value = table.get(key, "")
+    if not isinstance(value, str):
+        raise LessonError(source, f"`{key}` in {where} must be text", step)
+    return value
+
+
+def _text_list(source: str, table: Mapping[str, Any], key: str, step: int | None, where: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise LessonError(source, f"`{key}` in {where} must be a list of text", step)
+    return tuple(value)
+
+
+def _check_keys(source: str, table: Mapping[str, Any], allowed: re.Pattern[str], where: str,
+                step: int | None) -> None:
+    for key in table:
+        if not allowed.match(key):
+            raise LessonError(source, f"unknown key `{key}` in {where}", step)
+
+
+def _translations(table: Mapping[str, Any], base: tuple[str, ...], source: str, step: int | None,
+                  where: str) -> dict[str, Any]:
+    found = {}
+    for key, value in table.items():
+        if "_" in key and key.split("_", 1)[0] in base:
+            if key.startswith("choices_"):
+                if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                    raise LessonError(source, f"`{key}` in {where} must be a list of text", step)
+                found[key] = tuple(value)
+            elif not isinstance(value, str):
+                raise LessonError(source, f"`{key}` in {where} must be text", step)
+            else:
+                found[key] = value
+    return found
+
+
+def _parse_ask(source: str, table: Any, step: int) -> Ask:
+    if not isinstance(table, dict):
+        raise LessonError(source, "`ask` must be a table ([step.ask])", step)
+    _check_keys(source, table, _ASK_KEYS, "[step.ask]", step)
+    question = _need_str(source, table, "question", step, "[step.ask]")
+    choices = table.get("choices")
+    if not (isinstance(choices, list) and len(choices) >= 2 and all(isinstance(c, str) for c in choices)):
+        raise LessonError(source, "`choices` in [step.ask] must be a list of at least two texts", step)
+    answer = table.get("answer")
+    if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer < len(choices):
+        raise LessonError(source, f"`answer` in [step.ask] must be the index of a choice "
+                                  f"(0 to {len(choices) - 1})", step)
+    explain = _optional_str(source, table, "explain", step, "[step.ask]")
+    check = _optional_str(source, table, "check", step, "[step.ask]").strip()
+    translations = _translations(table, ("question", "choices", "explain"), source, step, "[step.ask]")
+    for key, value in translations.items():
+        if key.startswith("choices_") and len(value) != len(choices):
+            raise LessonError(source, f"`{key}` must have as many choices as `choices`", step)
+    return Ask(question, tuple(choices), answer, explain, translations, check)
+
+
+def _decode(text: str | bytes, source: str, limits: Limits) -> str:
+    if isinstance(text, bytes):
+        if len(text) > limits.max_lesson_bytes:
+            raise LessonError(source, f"the file is larger than {limits.max_lesson_bytes:,} bytes")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LessonError(source, f"the file is not UTF-8 text (byte {exc.start})") from None
+    if len(text) > limits.max_lesson_bytes:
+        raise LessonError(source, f"the file is larger than {limits.max_lesson_bytes:,} bytes")
+    if not text.strip():
+        raise LessonError(source, "the file is empty")
+    return text
+
+
+def _toml(text: str, source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LessonError(source, f"this is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise LessonError(source, "this TOML nests arrays or tables too deeply to read") from None
+    except (ValueError, OverflowError) as exc:
+        # Python refuses integers of more than 4,300 digits (and says so in ValueError).
+        raise LessonError(source, f"this TOML holds a value TensorLab cannot read: {exc}") from None
+    except MemoryError:
+        raise LessonError(source, "this TOML is too large to read") from None
+
+
+def _parse_header(source: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    header = data.get("lesson")
+    if not isinstance(header, dict):
+        raise LessonError(source, "the [lesson] table is missing")
+    _check_keys(source, header, _LESSON_KEYS, "[lesson]", None)
+    lesson_id = _need_str(source, header, "id", None, "[lesson]")
+    if not _ID.match(lesson_id):
+        raise LessonError(source, f"`id` must use only a-z, 0-9 and '-', not {lesson_id!r}")
+    prerequisites = _text_list(source, header, "prerequisites", None, "[lesson]")
+    for name in prerequisites:
+        if not _ID.match(name):
+            raise LessonError(source, f"`prerequisites` must be lesson ids (a-z, 0-9, '-'), not {name!r}")
+    return {
+        "id": lesson_id,
+        "title": _need_str(source, header, "title", None, "[lesson]"),
+        "summary": _optional_str(source, header, "summary", None, "[lesson]"),
+        "chapter": _optional_str(source, header, "chapter", None, "[lesson]"),
+        "prerequisites": prerequisites,
+        "translations": _translations(header, ("title", "summary", "chapter"), source, None, "[lesson]"),
+    }
+
+
+def _parse_step(source: str, raw: Any, number: int, limits: Limits) -> LessonStep:
+    if not isinstance(raw, dict):
+        raise LessonError(source, "each step must be a table", number)
+    _check_keys(source, raw, _STEP_KEYS, "[[step]]", number)
+    code = _need_str(source, raw, "code", number, "[[step]]")
+    try:
+        statement = parse_one(code, limits)
+    except LanguageError as exc:
+        raise LessonError(source, str(exc), number) from None
+    note = raw.get("note", "")
+    if not isinstance(note, str):
+        raise LessonError(source, "`note` must be text", number)
+    facts = _text_list(source, raw, "facts", number, "[[step]]")
+    ask = _parse_ask(source, raw["ask"], number) if "ask" in raw else None
+    return LessonStep(code, statement, note, ask, _translations(raw, ("note",), source, number, "[[step]]"),
+                      facts)
+
+
+def parse_lesson(text: str | bytes, source: str = "<lesson>", limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """Validate a lesson's TOML text; :class:`LessonError` names what is wrong."""
+    data = _toml(_decode(text, source, limits), source)
+    for key in data:
+        if key not in ("lesson", "step"):
+            raise LessonError(source, f"unknown table `{key}` (expected [lesson] and [[step]])")
+    header = _parse_header(source, data)
+    raw_steps = data.get("step")
+    if raw_steps is None:
+        raise LessonError(source, "the lesson has no [[step]]")
+    if not isinstance(raw_steps, list):
+        raise LessonError(source, "`step` must be an array of tables ([[step]])")
+    if len(raw_steps) > limits.max_lesson_steps:
+        raise LessonError(source, f"the lesson has {len(raw_steps)} steps; at most "
+                                  f"{limits.max_lesson_steps} are allowed")
+    steps = [_parse_step(source, raw, number, limits) for number, raw in enumerate(raw_steps, start=1)]
+    # A name read before any step binds it is an error in the file, not in a step.
+    defined: set[str] = set()
+    for number, step in enumerate(steps, start=1):
+        try:
+            check_names([step.statement], defined)
+        except LanguageError as exc:
+            raise LessonError(source, str(exc), number) from None
+        defined.update(step.statement.defines)
+    return Lesson(header["id"], header["title"], tuple(steps), header["summary"], header["translations"],
+                  source, header["chapter"], header["prerequisites"])
+
+
+def load_lesson(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """Read and validate the lesson file at ``path``."""
+    path = Path(path)
+    name = path.name or str(path)
+    try:
+        data = read_regular_file(path, limits.max_lesson_bytes)
+    except UnreadableFile as exc:
+        raise LessonError(name, exc.reason) from None
+    return parse_lesson(data, name, limits)
+
+
+def builtin_lessons() -> list[Lesson]:
+    """The lessons shipped with TensorLab, in their teaching order (grouped by chapter)."""
+    return list(_builtin_lessons())
+
+
+@functools.lru_cache(maxsize=1)
+def _builtin_lessons() -> tuple[Lesson, ...]:
+    # Read and checked once per process: the shipped files do not change while it runs.
+    lessons = [load_lesson(p) for p in sorted(lessons_dir().glob("*.toml"))]
+    return tuple(sorted(lessons, key=lambda l: (_ORDER.index(l.id) if l.id in _ORDER else len(_ORDER), l.id)))
+
+
+# The order the built-in lessons are taught in (files are named by id), chapter by chapter.
+_ORDER = [
+    # Names, objects and memory
+    "assignment-is-not-a-copy",
+    "views-share-storage",
+    "indexing-copies-or-writes",
+    "strides-and-contiguous",
+    "expand-is-not-repeat",
+    "in-and-out-of-torch",
+    # Leaves and gradients
+    "leaves-and-grad",
+    "clone-keeps-the-graph",
+    "detach-shares-memory",
+    "no-grad-detach-inference",
+    "making-a-new-leaf",
+    # In-place changes
+    "what-in-place-means",
+    "inplace-on-a-leaf",
+    "inplace-through-a-view",
+    # Saved tensors and the version counter
+    "saved-tensors",
+    "detach-and-the-version-counter",
+    "data-and-numpy-bypass",
+    # Copies
+    "four-ways-to-copy",
+    "clone-detach-order",
+]
+
+
+def find_lesson(name: str) -> Lesson:
+    """A built-in lesson by id, or a lesson file by path."""
+    path = Path(name)
+    if path.suffix == ".toml" or os.path.lexists(path):
+        return load_lesson(path)
+    for lesson in builtin_lessons():
+        if lesson.id == name:
+            return lesson
+    known = ", ".join(l.id for l in builtin_lessons())
+    raise LessonError(name, f"no such lesson file or built-in lesson (built-in: {known})")
+
+
+def lesson_data(lesson: Lesson) -> dict[str, Any]:
+    """``lesson`` as the plain tables of its TOML file."""
+    header: dict[str, Any] = {"id": lesson.id, "title": lesson.title}
+    if lesson.summary:
+        header["summary"] = lesson.summary
+    if lesson.chapter:
+        header["chapter"] = lesson.chapter
+    if lesson.prerequisites:
+        header["prerequisites"] = list(lesson.prerequisites)
+    header.update({k: list(v) if isinstance(v, tuple) else v for k, v in lesson.translations.items()})
+    steps = []
+    for step in lesson.steps:
+        table: dict[str, Any] = {"code": step.code}
+        if step.note:
+            table["note"] = step.note
+        table.update(step.translations)
+        if step.facts:
+            table["facts"] = list(step.facts)
+        if step.ask is not None:
+            ask = step.ask
+            asked: dict[str, Any] = {"question": ask.question, "choices": list(ask.choices), "answer": ask.answer}
+            if ask.check:
+                asked["check"] = ask.check
+            if ask.explain:
+                asked["explain"] = ask.explain
+            asked.update({k: list(v) if isinstance(v, tuple) else v for k, v in ask.translations.items()})
+            table["ask"] = asked
+        steps.append(table)
+    return {"lesson": header, "step": steps}
+
+
+def dump_lesson(lesson: Lesson) -> str:
+    """TOML text of ``lesson`` (written by tomli-w); :func:`parse_lesson` reads it back unchanged.
+
+    Texts with line breaks are written as multi-line strings where that reads
+    back exactly (TOML folds a carriage return before a line break), else escaped.
+    """
+    data = lesson_data(lesson)
+    text = tomli_w.dumps(data, multiline_strings=True)
+    if tomllib.loads(text) != data:
+        text = tomli_w.dumps(data)
+    return text
+
+
+def save_lesson(lesson: Lesson, path: str | Path) -> None:
+    """Write ``lesson`` to ``path`` as TOML, atomically (a crash leaves the old file or the new one)."""
+    path = Path(path)
+    text = dump_lesson(lesson)
+    parse_lesson(text, path.name)  # never write a file TensorLab would refuse to open
+    write_text_atomic(path, text)

@@ -1,0 +1,148 @@
+"""Run a whole lesson headlessly (DESIGN.md contract 3).
+
+``tensorlab run`` uses a worker process (:class:`~tensorlab.core.engine.process_engine.ProcessEngine`):
+a step that crashes PyTorch or is killed (out of memory, over the time limit)
+becomes that step's error (``WorkerCrash``, ``WorkerTimeout``); the worker is
+restarted where it stood and the run goes on with the next step.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import IO, Any
+
+from tensorlab.core.protocol.engine_api import Engine, EngineCrashed, LocalEngine
+from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.protocol.results import ErrorInfo, StepResult
+from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo
+
+__all__ = ["run_lesson", "iter_lesson", "lesson_json", "write_lesson_json", "MAX_RUN_VALUES"]
+
+# Values written by one `run --json`, over every step: beyond it, values are null (the
+# snapshot of each step lists every tensor again, so a long file could otherwise ask for gigabytes).
+MAX_RUN_VALUES = 2_000_000
+
+
+def run_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
+               engine: Engine | None = None, time_limit: float | None = None) -> list[StepResult]:
+    """Run every step of ``lesson`` from a fresh session seeded with 0.
+
+    ``engine``: where to run (default: in this process). ``time_limit``: seconds
+    for the whole run; steps not reached by then are reported as not run.
+    """
+    return list(iter_lesson(lesson, device, limits, engine, time_limit))
+
+
+def iter_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
+                engine: Engine | None = None, time_limit: float | None = None) -> Iterator[StepResult]:
+    """Like :func:`run_lesson`, one step's result at a time (so a caller can write it at once)."""
+    own = engine is None
+    engine = engine if engine is not None else LocalEngine(device, limits)
+    started = time.monotonic()
+    snapshot = Snapshot()
+    try:
+        for index, step in enumerate(lesson.steps):
+            if time_limit is not None and time.monotonic() - started > time_limit:
+                error = ErrorInfo("TimeLimit", f"not run: the run's time limit of {time_limit:g} s was reached")
+                yield StepResult(index, step.code, error, (), "", None, snapshot)
+                continue
+            try:
+                result = engine.run(step.code)
+            except EngineCrashed as exc:
+                result = StepResult(index, step.code, ErrorInfo(exc.kind, str(exc)), (), "", None, snapshot)
+            else:
+                if result.index != index:
+                    # After a crash the worker has one step fewer: the index is the lesson's.
+                    result = StepResult(index, result.code, result.error, result.warnings, result.output,
+                                        result.value, result.snapshot, result.seconds, result.notes)
+            snapshot = result.snapshot
+            yield result
+    finally:
+        if own:
+            engine.close()
+
+
+def lesson_json(lesson: Lesson, device: str, results: list[StepResult]) -> dict[str, Any]:
+    """The contract-3 JSON document of a run."""
+    return {"lesson": lesson.id, "device": device, "steps": [r.to_json() for r in results]}
+
+
+def write_lesson_json(lesson: Lesson, device: str, results: Iterator[StepResult] | list[StepResult],
+                      stream: IO[str], max_values: int = MAX_RUN_VALUES) -> None:
+    """Write the contract-3 document step by step, as results come (memory stays flat).
+
+    Once ``max_values`` values were written, later tensors' values (and grads) are null.
+    A tensor or value the snapshot shares with the step before is encoded once, not at every step.
+    """
+    stream.write(json.dumps({"lesson": lesson.id, "device": device}, ensure_ascii=False)[:-1] + ', "steps": [')
+    encoder = _SnapshotEncoder(max_values)
+    for number, result in enumerate(results):
+        head = {"index": result.index, "code": result.code, "ok": result.ok,
+                "error": None if result.error is None else result.error.to_json(),
+                "warnings": [w.message for w in result.warnings], "output": result.output}
+        stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.snapshot(result.snapshot) + "}")
+    stream.write("]}\n")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+class _SnapshotEncoder:
+    """The JSON text of snapshots, each part encoded once while consecutive snapshots share it."""
+
+    def __init__(self, max_values: int) -> None:
+        self.left = max_values
+        # id(part) -> (part, {variant: text}); only the parts of the last snapshot are kept.
+        self._texts: dict[int, tuple[Any, dict[Any, str]]] = {}
+
+    def snapshot(self, snapshot: Snapshot) -> str:
+        """``"tensors": {...}, "storages": [...], "others": {...}`` of one step."""
+        used: dict[int, tuple[Any, dict[Any, str]]] = {}
+        tensors = ", ".join(f"{_dumps(t.name)}: {self._tensor(t, used)}" for t in snapshot.tensors)
+        storages = ", ".join(self._part(s, "json", used, lambda s=s: _dumps(s.to_json())) for s in snapshot.storages)
+        others = ", ".join(f"{_dumps(o.name)}: {self._part(o, 'json', used, lambda o=o: _dumps(o.to_json()))}"
+                           for o in snapshot.others)
+        self._texts = used
+        return f'"tensors": {{{tensors}}}, "storages": [{storages}], "others": {{{others}}}'
+
+    def _tensor(self, tensor: TensorInfo, used: dict) -> str:
+        # Values, then the grad, count against what the run may still write; over it, null.
+        with_values = self._fits(_count(tensor.values))
+        with_grad = self._fits(_count(tensor.grad))
+
+        def encode() -> str:
+            data = tensor.to_json()
+            data["values"] = data["values"] if with_values else None
+            data["grad"] = data["grad"] if with_grad else None
+            return _dumps(data)
+
+        return self._part(tensor, (with_values, with_grad), used, encode)
+
+    def _fits(self, count: int) -> bool:
+        if count > self.left:
+            return False
+        self.left -= count
+        return True
+
+    def _part(self, part: Any, variant: Any, used: dict, encode: Callable[[], str]) -> str:
+        key = id(part)
+        kept = used.get(key) or self._texts.get(key)
+        if kept is None or kept[0] is not part:
+            kept = (part, {})
+        used[key] = kept
+        texts = kept[1]
+        if variant not in texts:
+            texts[variant] = encode()
+        return texts[variant]
+
+
+def _count(values: Any) -> int:
+    if values is None:
+        return 0
+    if isinstance(values, (list, tuple)):
+        return sum(_count(v) for v in values) if values and isinstance(values[0], (list, tuple)) else len(values)
+    return 1

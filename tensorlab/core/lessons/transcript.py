@@ -1,0 +1,143 @@
+"""A readable terminal transcript of a lesson run."""
+
+from __future__ import annotations
+
+import functools
+import re
+import textwrap
+from collections.abc import Sequence
+
+from tensorlab.core.explain.explanations import Explanation
+from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.core.protocol.results import StepResult
+from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
+
+__all__ = ["transcript", "tensor_table"]
+
+_COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn",
+            "version", "storage", "grad")
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with terminal control characters shown as escapes (`\\x1b`), so output cannot drive the terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
+
+
+class _Style:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
+
+    def bold(self, text: str) -> str:
+        return self._wrap("1", text)
+
+    def dim(self, text: str) -> str:
+        return self._wrap("2", text)
+
+    def red(self, text: str) -> str:
+        return self._wrap("31", text)
+
+    def yellow(self, text: str) -> str:
+        return self._wrap("33", text)
+
+    def cyan(self, text: str) -> str:
+        return self._wrap("36", text)
+
+
+def _short(value: object, width: int = 28) -> str:
+    text = visible(str(value))
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _cell(info: TensorInfo, column: str) -> str:
+    if column == "shape":
+        return "[" + ", ".join(map(str, info.shape)) + "]"
+    if column == "grad":
+        return "None" if info.grad is None else _short(to_plain(info.grad))
+    value = getattr(info, column)
+    if value is None:
+        return "None" if column in ("grad_fn",) else "-"
+    return str(value)
+
+
+def tensor_table(snapshot: Snapshot, indent: str = "  ") -> str:
+    """The tensors of ``snapshot`` as an aligned text table."""
+    if not snapshot.tensors:
+        return ""
+    rows = [list(_COLUMNS)] + [[_cell(t, c) for c in _COLUMNS] for t in snapshot.tensors]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(indent + line for line in lines)
+
+
+# Hyphens are not break points: "in-place" and code stay whole.
+_lines = functools.partial(textwrap.wrap, break_on_hyphens=False)
+
+# TensorLab's own refusals (not torch's): said in the transcript's language.
+_OWN_ERRORS = frozenset({"LimitError", "TensorLabError", "LanguageError"})
+
+
+def _explained(explanation: Explanation, language: str) -> str:
+    local = explanation.localized(language)
+    if language != "ko":
+        return local.as_text()
+    return f"{local.title}: {local.text}" + (f" 대신: {local.advice}" if local.advice else "")
+
+
+def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color: bool = False,
+               width: int = 100, language: str = "en") -> str:
+    """The whole run as text: each step's code, note, output, warnings, error and tensors.
+
+    ``language`` ("en", "ko") is that of the lesson's texts, the explanations and
+    TensorLab's own messages; torch's messages stay as torch wrote them.
+    """
+    style = _Style(color)
+    v = visible
+    where = f"  ({lesson.id}, {device}에서)" if language == "ko" else f"  ({lesson.id}, on {device})"
+    out = [style.bold(v(lesson.text("title", language))) + style.dim(where)]
+    summary = lesson.text("summary", language)
+    if summary:
+        out += _lines(v(summary), width)
+    total = len(results)
+    for result, step in zip(results, lesson.steps):
+        out.append("")
+        code_lines = v(result.code).splitlines() or [""]
+        out.append(style.bold(f"[{result.index + 1}/{total}] ") + style.cyan(code_lines[0]))
+        out += ["      " + style.cyan(line) for line in code_lines[1:]]
+        note = step.text(language)
+        if note:
+            out += _lines(v(note), width, initial_indent="  ", subsequent_indent="  ")
+        for line in result.output.splitlines():
+            out.append("  " + style.dim("│ ") + v(line))
+        if result.value is not None:
+            out.append("  " + style.dim("→ ") + v(result.value))
+        for warning in result.warnings:
+            out += _lines(v(f"{warning.category}: {warning.message}"), width,
+                          initial_indent="  " + style.yellow("⚠ "), subsequent_indent="    ")
+            if warning.explanation is not None:
+                out += _lines(v(_explained(warning.explanation, language)), width,
+                              initial_indent="    ", subsequent_indent="    ")
+        for observation in result.notes:
+            out += _lines(v(_explained(observation, language)), width, initial_indent="  " + style.cyan("ⓘ "),
+                          subsequent_indent="    ")
+        if result.error is not None:
+            message = result.error.message
+            if result.error.type in _OWN_ERRORS:
+                message = localize_message(message, language)
+            out += _lines(v(f"{result.error.type}: {message}"), width,
+                          initial_indent="  " + style.red("✗ "), subsequent_indent="    ")
+            if result.error.explanation is not None:
+                out += _lines(v(_explained(result.error.explanation, language)), width,
+                              initial_indent="    ", subsequent_indent="    ")
+        table = tensor_table(result.snapshot)
+        if table:
+            out.append(style.dim(table))
+        for other in result.snapshot.others:
+            out.append(style.dim(f"  {other.name} = {_short(other.repr, 60)}  ({other.type})"))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,267 @@
+"""What a speed measurement found, as plain data, and the verdict drawn from the numbers.
+
+Imports no torch: measurements cross from the worker process to the window as
+they are (:mod:`tensorlab.core.protocol.wire`), and the verdict logic is tested with
+synthetic timings. :mod:`tensorlab.core.tools.measure` does the timing.
+
+The verdict compares ``clone().detach()`` with ``detach().clone()`` at each size:
+``ratio`` is the median of the first over the median of the second, ``low`` and
+``high`` the ratio of the quartiles taken crosswise (q1/q3 and q3/q1). When 1
+lies between them the spreads overlap: "no measurable difference".
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "METHODS",
+    "ORDER_METHODS",
+    "DEFAULT_SIZES",
+    "MIN_SIZE",
+    "MAX_SIZE",
+    "MeasureError",
+    "MeasureParams",
+    "Machine",
+    "Measurement",
+    "Verdict",
+    "MeasureResult",
+    "quartiles",
+    "matrix_shape",
+    "verdict_for",
+    "verdicts",
+]
+
+# Every method the measure panel offers, named by its code as written after `x`.
+METHODS: tuple[str, ...] = (
+    "clone()",
+    "detach()",
+    "clone().detach()",
+    "detach().clone()",
+    ".data",
+    "torch.tensor(x)",
+    "copy.deepcopy(x)",
+    "to(torch.float64)",
+    "t().contiguous()",
+)
+# The two whose order the post's claim is about.
+CLONE_DETACH, DETACH_CLONE = "clone().detach()", "detach().clone()"
+ORDER_METHODS: tuple[str, ...] = ("clone()", "detach()", CLONE_DETACH, DETACH_CLONE)
+DEFAULT_SIZES: tuple[int, ...] = tuple(10**k for k in range(1, 8))
+MIN_SIZE, MAX_SIZE = 1, 10**7
+MIN_RUN_TIME, MAX_RUN_TIME = 0.001, 10.0
+MAX_ROUNDS = 10
+
+
+class MeasureError(ValueError):
+    """Parameters a measurement cannot use (which, and why)."""
+
+
+@dataclass(frozen=True)
+class MeasureParams:
+    """What to measure: methods, sizes (elements), with/without requires_grad, seconds per measurement.
+
+    ``rounds``: the methods at one size are timed in turn this many times, each
+    for ``min_run_time / rounds`` seconds, and each method's blocks are pooled;
+    a passing load on the machine then falls on every method alike.
+    """
+
+    methods: tuple[str, ...] = METHODS
+    sizes: tuple[int, ...] = DEFAULT_SIZES
+    requires_grad: tuple[bool, ...] = (True, False)
+    min_run_time: float = 0.2
+    rounds: int = 3
+
+    @classmethod
+    def from_dict(cls, params: Mapping[str, Any]) -> MeasureParams:
+        """Checked parameters from a job's ``params`` (MeasureError names what is wrong)."""
+        unknown = set(params) - {"methods", "sizes", "requires_grad", "min_run_time", "rounds"}
+        if unknown:
+            raise MeasureError(f"unknown measure parameter(s): {', '.join(sorted(unknown))}")
+        methods = tuple(params.get("methods", METHODS))
+        for method in methods:
+            if method not in METHODS:
+                raise MeasureError(f"{method!r} is not a method TensorLab measures ({', '.join(METHODS)})")
+        if not methods:
+            raise MeasureError("pick at least one method to measure")
+        sizes = tuple(params.get("sizes", DEFAULT_SIZES))
+        if not sizes:
+            raise MeasureError("pick at least one size to measure")
+        for size in sizes:
+            if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
+                raise MeasureError(f"sizes must be whole numbers of elements from {MIN_SIZE} to "
+                                   f"{MAX_SIZE:,}, not {size!r}")
+        grads = tuple(params.get("requires_grad", (True, False)))
+        if not grads or any(not isinstance(g, bool) for g in grads):
+            raise MeasureError("requires_grad must be a non-empty list of true/false")
+        seconds = params.get("min_run_time", 0.2)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
+                MIN_RUN_TIME <= seconds <= MAX_RUN_TIME):
+            raise MeasureError(f"min_run_time must be {MIN_RUN_TIME} to {MAX_RUN_TIME} seconds, not {seconds!r}")
+        rounds = params.get("rounds", 3)
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+            raise MeasureError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {rounds!r}")
+        # Keep the user's order of methods, without repeats; sizes ascending.
+        return cls(tuple(dict.fromkeys(methods)), tuple(sorted(set(sizes))), tuple(dict.fromkeys(grads)),
+                   float(seconds), rounds)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The job's ``params`` for these parameters."""
+        return {"methods": list(self.methods), "sizes": list(self.sizes),
+                "requires_grad": list(self.requires_grad), "min_run_time": self.min_run_time,
+                "rounds": self.rounds}
+
+    @property
+    def total(self) -> int:
+        """How many measurements these parameters ask for."""
+        return len(self.methods) * len(self.sizes) * len(self.requires_grad)
+
+    @property
+    def steps(self) -> int:
+        """How many timed runs (a method at a size, in one round): the progress counts these."""
+        return self.total * self.rounds
+
+
+@dataclass(frozen=True)
+class Machine:
+    """Where the numbers were measured."""
+
+    device: str          # "cpu", "cuda:0", "mps"
+    device_name: str     # the CPU model or the GPU's name, as the system reports it
+    torch: str
+    threads: int
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """Seconds per call of one method at one size, from torch.utils.benchmark blocks.
+
+    ``runs``: how many timed blocks the distribution holds (each of ``number_per_run`` calls).
+    """
+
+    method: str
+    size: int
+    requires_grad: bool
+    median_s: float
+    q1_s: float
+    q3_s: float
+    runs: int
+    number_per_run: int = 1
+
+    @property
+    def iqr_s(self) -> float:
+        """The interquartile range (q3 - q1), in seconds."""
+        return self.q3_s - self.q1_s
+
+    def to_json(self) -> dict[str, Any]:
+        """The `results` entry of `tensorlab measure --json`."""
+        return {"method": self.method, "size": self.size, "requires_grad": self.requires_grad,
+                "median_s": self.median_s, "iqr_s": self.iqr_s, "runs": self.runs}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """clone().detach() against detach().clone() at one size.
+
+    ``kind``: "same" (1 lies between low and high), "slower" (clone().detach()
+    takes measurably longer) or "faster" (it takes measurably less time).
+    """
+
+    size: int
+    requires_grad: bool
+    ratio: float
+    low: float
+    high: float
+    kind: str
+
+    @property
+    def text(self) -> str:
+        """The verdict in plain English, from the numbers."""
+        spread = f"{self.low:.2f}–{self.high:.2f} from the quartiles"
+        if self.kind == "same":
+            return (f"no measurable difference: clone().detach() / detach().clone() = {self.ratio:.2f} "
+                    f"({spread})")
+        if self.kind == "slower":
+            return f"detach().clone() is faster: clone().detach() takes {self.ratio:.2f}× as long ({spread})"
+        return f"clone().detach() is faster: it takes {self.ratio:.2f}× as long as detach().clone() ({spread})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The `verdict` entry of `tensorlab measure --json`."""
+        return {"size": self.size, "ratio": self.ratio, "low": self.low, "high": self.high,
+                "requires_grad": self.requires_grad, "text": self.text}
+
+
+@dataclass(frozen=True)
+class MeasureResult:
+    """A whole measurement: where, what was measured, the verdicts, and what was skipped (and why)."""
+
+    machine: Machine
+    measurements: tuple[Measurement, ...]
+    verdicts: tuple[Verdict, ...] = ()
+    skipped: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The document `tensorlab measure --json` prints."""
+        return {"device": self.machine.device, "device_name": self.machine.device_name,
+                "torch": self.machine.torch, "threads": self.machine.threads,
+                "results": [m.to_json() for m in self.measurements],
+                "verdict": [v.to_json() for v in self.verdicts]}
+
+
+def quartiles(times: Sequence[float]) -> tuple[float, float, float]:
+    """(q1, median, q3) of ``times`` by linear interpolation (as torch.quantile and numpy compute them)."""
+    values = sorted(float(t) for t in times)
+    if not values:
+        raise ValueError("no times")
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, median, q3
+
+
+def matrix_shape(size: int) -> tuple[int, int]:
+    """A 2-D shape of ``size`` elements, as square as the divisors allow (rows <= columns).
+
+    ``t().contiguous()`` needs a transposed view that is not contiguous, so at
+    least two rows and two columns: a prime size has none (rows is then 1).
+    """
+    rows = 1
+    for candidate in range(2, math.isqrt(size) + 1):
+        if size % candidate == 0:
+            rows = candidate
+    return rows, size // rows
+
+
+def verdict_for(clone_detach: Measurement, detach_clone: Measurement) -> Verdict | None:
+    """The verdict from the two measurements at one size (None where a time is not positive)."""
+    a, b = clone_detach, detach_clone
+    if min(a.median_s, a.q1_s, b.median_s, b.q1_s, b.q3_s) <= 0:
+        return None
+    ratio = a.median_s / b.median_s
+    low = a.q1_s / b.q3_s
+    high = a.q3_s / b.q1_s
+    if low <= 1.0 <= high:
+        kind = "same"
+    elif low > 1.0:
+        kind = "slower"
+    else:
+        kind = "faster"
+    return Verdict(a.size, a.requires_grad, ratio, low, high, kind)
+
+
+def verdicts(measurements: Iterable[Measurement]) -> tuple[Verdict, ...]:
+    """A verdict for every (size, requires_grad) where both clone().detach() and detach().clone() were measured."""
+    found: dict[tuple[int, bool], dict[str, Measurement]] = {}
+    for m in measurements:
+        found.setdefault((m.size, m.requires_grad), {})[m.method] = m
+    out = []
+    for _key, by_method in sorted(found.items(), key=lambda item: (item[0][0], not item[0][1])):
+        if CLONE_DETACH in by_method and DETACH_CLONE in by_method:
+            verdict = verdict_for(by_method[CLONE_DETACH], by_method[DETACH_CLONE])
+            if verdict is not None:
+                out.append(verdict)
+    return tuple(out)

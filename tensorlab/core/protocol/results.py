@@ -1,0 +1,73 @@
+"""What one step did, as plain data: its error, warnings, output and the snapshot after it.
+
+Imports no torch: results cross from the worker process to the window as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tensorlab.core.explain.explanations import Explanation
+from tensorlab.core.protocol.snapshot import Snapshot
+
+__all__ = ["ErrorInfo", "WarningInfo", "StepResult"]
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """An exception a step raised: torch's (or Python's) real text, and what it means."""
+
+    type: str
+    message: str
+    explanation: Explanation | None = None
+
+    def to_json(self) -> dict[str, str]:
+        """The contract-3 `error` object."""
+        return {"type": self.type, "message": self.message}
+
+
+@dataclass(frozen=True)
+class WarningInfo:
+    """A warning a step raised."""
+
+    category: str
+    message: str
+    explanation: Explanation | None = None
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What one step did: its code, error, warnings, output and the snapshot after it.
+
+    ``notes`` are TensorLab's own observations about the step (for example, memory
+    that changed while no version counter moved); they are not part of contract 3.
+    """
+
+    index: int
+    code: str
+    error: ErrorInfo | None
+    warnings: tuple[WarningInfo, ...]
+    output: str
+    value: str | None          # repr of an expression statement's value, as a REPL echoes it
+    snapshot: Snapshot
+    seconds: float = 0.0
+    notes: tuple[Explanation, ...] = ()
+    memory: int = 0            # bytes the session's names hold after the step (what the budget counts)
+
+    @property
+    def ok(self) -> bool:
+        """True when the step raised nothing."""
+        return self.error is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract-3 JSON of this step."""
+        return {
+            "index": self.index,
+            "code": self.code,
+            "ok": self.ok,
+            "error": None if self.error is None else self.error.to_json(),
+            "warnings": [w.message for w in self.warnings],
+            "output": self.output,
+            **self.snapshot.to_json(),
+        }

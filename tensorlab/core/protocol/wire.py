@@ -1,0 +1,142 @@
+"""How results cross from the worker process to the window: pickles of plain data only.
+
+The window never unpickles anything but TensorLab's own data classes and Python's
+plain values (:class:`SafeUnpickler`), so even a worker that misbehaved could not
+make the window run code. A part of a snapshot (:class:`TensorInfo`,
+:class:`StorageInfo`, :class:`OtherInfo`) that did not change between snapshots
+is sent once: later messages refer to it by a token (:class:`InfoSender` /
+:class:`InfoReceiver`), so a step's message, and what the window keeps of it,
+grows with what the step changed, not with the number of names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import io
+import pickle
+import weakref
+from typing import Any
+
+from tensorlab.core.protocol.snapshot import OtherInfo, StorageInfo, TensorInfo
+
+__all__ = ["WIRE_MODULES", "SafeUnpickler", "InfoSender", "InfoReceiver", "WireError"]
+
+# Torch-free modules whose dataclasses may cross the wire.
+WIRE_MODULES: frozenset[str] = frozenset({
+    "tensorlab.core.protocol.snapshot",
+    "tensorlab.core.protocol.results",
+    "tensorlab.core.explain.explanations",
+    "tensorlab.core.protocol.measure_results",
+    "tensorlab.core.protocol.copy_rows",
+})
+
+# Snapshot parts the inspector reuses while they do not change: each crosses once.
+_SHARED: tuple[type, ...] = (TensorInfo, StorageInfo, OtherInfo)
+_Part = TensorInfo | StorageInfo | OtherInfo
+
+_BUILTINS = frozenset({"tuple", "list", "dict", "set", "frozenset", "complex", "float", "int", "str",
+                       "bytes", "bool", "bytearray"})
+
+
+class WireError(Exception):
+    """A message from the worker that the window refuses to read."""
+
+
+class SafeUnpickler(pickle.Unpickler):
+    """Unpickles plain values and TensorLab's data classes, nothing else."""
+
+    def __init__(self, file: io.BytesIO, infos: dict[int, _Part] | None = None) -> None:
+        super().__init__(file)
+        self.infos = infos if infos is not None else {}
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "builtins" and name in _BUILTINS:
+            return super().find_class(module, name)
+        if module in WIRE_MODULES:
+            value = getattr(importlib.import_module(module), name, None)
+            if isinstance(value, type) and dataclasses.is_dataclass(value):
+                return value
+        raise WireError(f"refused to read {module}.{name} from the worker")
+
+    def persistent_load(self, pid: Any) -> Any:
+        if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "info" and pid[1] in self.infos:
+            return self.infos[pid[1]]
+        raise WireError(f"unknown reference from the worker: {pid!r}")
+
+
+class _TokenPickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, sender: InfoSender) -> None:
+        super().__init__(file, protocol=5)
+        self.sender = sender
+
+    def persistent_id(self, obj: Any) -> Any:
+        if type(obj) in _SHARED:
+            return ("info", self.sender.token(obj))
+        return None
+
+
+class InfoSender:
+    """The worker's side: gives each snapshot part a token and sends each one once."""
+
+    def __init__(self) -> None:
+        self._tokens: dict[int, int] = {}
+        self._next = 0
+        self._fresh: dict[int, _Part] = {}
+        self._cleared = False
+
+    def token(self, info: _Part) -> int:
+        key = id(info)
+        token = self._tokens.get(key)
+        if token is None:
+            token = self._next
+            self._next += 1
+            self._tokens[key] = token
+            self._fresh[token] = info
+            try:
+                weakref.finalize(info, self._tokens.pop, key, None)
+            except TypeError:  # pragma: no cover - dataclasses accept weak references
+                pass
+        return token
+
+    def forget(self) -> None:
+        """Send everything afresh from now on; the receiver drops what it kept."""
+        self._tokens.clear()
+        self._fresh.clear()
+        self._cleared = True
+
+    def dumps(self, message: Any) -> bytes:
+        """``message`` as bytes: new snapshot parts first, then the message referring to them."""
+        buffer = io.BytesIO()
+        _TokenPickler(buffer, self).dump(message)
+        fresh, self._fresh = self._fresh, {}
+        cleared, self._cleared = self._cleared, False
+        return pickle.dumps((cleared, fresh, buffer.getvalue()), protocol=5)
+
+
+class InfoReceiver:
+    """The window's side: keeps the snapshot parts the worker sent, to resolve its tokens."""
+
+    def __init__(self) -> None:
+        # Kept until the worker starts afresh (a reset): it may refer to any of them until then.
+        self.infos: dict[int, _Part] = {}
+
+    def clear(self) -> None:
+        """Forget every snapshot part (a new worker process)."""
+        self.infos = {}
+
+    def loads(self, data: bytes) -> Any:
+        """The message in ``data`` (WireError if it holds anything but plain data)."""
+        try:
+            cleared, fresh, payload = SafeUnpickler(io.BytesIO(data)).load()
+            if cleared:
+                self.infos = {}
+            for token, info in dict(fresh).items():
+                if type(info) not in _SHARED or not isinstance(token, int):
+                    raise WireError("the worker sent something else as a tensor's facts")
+                self.infos[token] = info
+            return SafeUnpickler(io.BytesIO(payload), self.infos).load()
+        except WireError:
+            raise
+        except Exception as exc:
+            raise WireError(f"could not read a message from the worker: {exc}") from None

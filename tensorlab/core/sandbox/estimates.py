@@ -1,0 +1,323 @@
+"""What an operation will make, estimated from shapes, sizes and types alone (nothing runs).
+
+Pure functions used by :mod:`tensorlab.core.sandbox.guard`: the elements of a reduction,
+the dtype a conversion makes, how many tensors a split returns, how much a
+nested list holds (and whether it holds itself), how long a ``%`` format or a
+Python value's text can get, and the work an autograd graph asks of backward.
+Costs are in element-operations: one unit is about one elementwise float op.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from tensorlab.core.protocol.limits import LimitError
+
+__all__ = [
+    "MAX_NESTING",
+    "PYTHON_ITEM",
+    "WALK_ITEM",
+    "TORCH_ITEM",
+    "STORAGE_ITEM",
+    "FORMATTED_ELEMENT",
+    "VIEW_OBJECT",
+    "VIEW_OBJECT_BYTES",
+    "PYTHON_NUMBER_BYTES",
+    "Nested",
+    "measure_nested",
+    "is_array",
+    "numel",
+    "itemsize",
+    "dtype_itemsize",
+    "conversion_itemsize",
+    "reduction_numel",
+    "split_pieces",
+    "text_size",
+    "format_length",
+    "backward_work",
+]
+
+MAX_NESTING = 32            # nesting of a list torch is given (torch allows 64 dimensions)
+
+# Costs of Python-level work, in element-operations (measured on CPU, rounded up).
+PYTHON_ITEM = 10            # one Python object made by Python or torch (tolist, list repeat)
+WALK_ITEM = 200             # one item TensorLab itself looks at in Python (nested lists, comparisons, deepcopy)
+TORCH_ITEM = 50             # one item of a Python sequence that torch.tensor() walks
+STORAGE_ITEM = 1_000        # one byte of a storage that torch.tensor() walks as a Python sequence
+FORMATTED_ELEMENT = 5_000   # one tensor element torch formats as text
+VIEW_OBJECT = 500           # one tensor object a split/unbind makes
+VIEW_OBJECT_BYTES = 512     # its memory (the Python object and its TensorImpl)
+PYTHON_NUMBER_BYTES = 32    # a Python float in a list (the object and the list's pointer)
+_NODE = 1_000               # one autograd node that backward visits
+_MAX_NODES = 100_000        # nodes walked to estimate backward (beyond: charged as this many)
+
+
+def numpy_module() -> Any:
+    """NumPy, if something imported it (TensorLab never imports it just to check a type)."""
+    return sys.modules.get("numpy")
+
+
+def is_array(value: Any) -> bool:
+    """A tensor or a NumPy array (what has a shape and elements)."""
+    if isinstance(value, torch.Tensor):
+        return True
+    numpy = numpy_module()
+    return numpy is not None and isinstance(value, numpy.ndarray)
+
+
+def numel(value: Any) -> int:
+    """Elements of a tensor or array."""
+    return value.numel() if isinstance(value, torch.Tensor) else int(value.size)
+
+
+def itemsize(value: Any) -> int:
+    """Bytes per element of a tensor or array."""
+    return value.element_size() if isinstance(value, torch.Tensor) else int(value.itemsize)
+
+
+def dtype_itemsize(dtype: Any) -> int | None:
+    """Bytes per element of a torch dtype (None for anything else)."""
+    if isinstance(dtype, torch.dtype):
+        return dtype.itemsize
+    return None
+
+
+_CONVERSIONS = {"double": 8, "float": 4, "half": 2, "int": 4, "long": 8, "bool": 1}
+
+
+def conversion_itemsize(name: str, args: Sequence[Any], kwargs: Mapping[str, Any], current: int) -> int:
+    """Bytes per element of what `.double()`, `.to(torch.float64)`, `.to(other)` ... make."""
+    if name in _CONVERSIONS:
+        return _CONVERSIONS[name]
+    if name in ("to", "new_tensor", "new_ones", "new_zeros", "new_full", "new_empty", "type"):
+        for value in [kwargs.get("dtype"), *args]:
+            size = dtype_itemsize(value)
+            if size is not None:
+                return size
+            if name == "to" and isinstance(value, torch.Tensor):
+                return value.element_size()
+    return current
+
+
+def _dims(dim: Any, ndim: int) -> set[int] | None:
+    values = dim if isinstance(dim, (tuple, list)) else [dim]
+    found = set()
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not -max(ndim, 1) <= value < max(ndim, 1):
+            return None
+        found.add(value % max(ndim, 1))
+    return found
+
+
+def reduction_numel(shape: Sequence[int], args: Sequence[Any], kwargs: Mapping[str, Any]) -> int:
+    """Elements of `sum/mean/max/min` over ``dim`` of a tensor of ``shape`` (1 without a dim).
+
+    Over a zero-size dimension the result keeps every other dimension: sum(0) of a
+    (0, n) tensor has n elements, made from none.
+    """
+    dim = kwargs.get("dim", args[0] if args else None)
+    if dim is None or not shape:
+        return 1
+    dims = _dims(dim, len(shape))
+    if dims is None:
+        return 1  # torch explains a dim it cannot use
+    return math.prod(max(int(s), 0) for axis, s in enumerate(shape) if axis not in dims)
+
+
+def split_pieces(name: str, shape: Sequence[int], args: Sequence[Any], kwargs: Mapping[str, Any]) -> int | None:
+    """Tensors that split/chunk/unbind/tensor_split return (None where torch will complain)."""
+    if name == "unbind":
+        dims = _dims(kwargs.get("dim", args[0] if args else 0), len(shape))
+        return None if dims is None or not shape else int(shape[dims.pop()])
+    dims = _dims(kwargs.get("dim", args[1] if len(args) > 1 else 0), len(shape))
+    if dims is None or not shape:
+        return None
+    size = int(shape[dims.pop()])
+    first = args[0] if args else kwargs.get("split_size_or_sections", kwargs.get(
+        "split_size", kwargs.get("chunks", kwargs.get("indices_or_sections", kwargs.get("sections")))))
+    if isinstance(first, (list, tuple)):
+        return len(first) + (1 if name == "tensor_split" else 0)
+    if isinstance(first, int) and not isinstance(first, bool):
+        if name == "split":
+            return math.ceil(size / first) if first > 0 else None
+        return first  # chunk, tensor_split: the number of pieces
+    return None
+
+
+@dataclass(frozen=True)
+class Nested:
+    """What a nested list or tuple holds: leaves (with repeats), their elements, its depth."""
+
+    leaves: int
+    elements: int
+    depth: int
+    storage_bytes: int = 0   # bytes of storages among the leaves (torch walks them one by one)
+    visits: int = 0          # items this measure looked at (its own cost)
+
+
+_END = object()
+
+
+def measure_nested(value: Any, max_leaves: int, what: str) -> Nested:
+    """Measure a nested list/tuple without walking a shared sublist twice.
+
+    Raises :class:`LimitError` when it contains itself, nests deeper than
+    :data:`MAX_NESTING` or holds more than ``max_leaves`` leaves (counted with
+    repeats: ``[l] * 1000`` holds 1000 times what ``l`` holds, as torch would see).
+    """
+    if not isinstance(value, (list, tuple)):
+        return Nested(1, numel(value) if is_array(value) else 1, 0)
+    memo: dict[int, tuple[int, int, int, int]] = {}
+    on_path = {id(value)}
+    # Frames: [container, iterator, leaves, elements, depth below, storage bytes]
+    stack: list[list[Any]] = [[value, iter(value), 0, 0, 0, 0]]
+    result = (0, 0, 0, 0)
+    visits = 0
+    while stack:
+        frame = stack[-1]
+        item = next(frame[1], _END)
+        visits += 1
+        if item is _END:
+            stack.pop()
+            on_path.discard(id(frame[0]))
+            result = (frame[2], frame[3], frame[4] + 1, frame[5])
+            memo[id(frame[0])] = result
+            if stack:
+                _add(stack[-1], result)
+            continue
+        if isinstance(item, (list, tuple)):
+            key = id(item)
+            if key in on_path:
+                raise LimitError(f"{what} contains itself (a cycle); torch would recurse until it crashes, "
+                                 "so TensorLab refuses it")
+            if key in memo:
+                _add(frame, memo[key])
+            elif len(stack) >= MAX_NESTING:
+                raise LimitError(f"{what} is nested more than {MAX_NESTING} levels deep; TensorLab refuses it "
+                                 "before torch sees it")
+            else:
+                on_path.add(key)
+                stack.append([item, iter(item), 0, 0, 0, 0])
+        else:
+            frame[2] += 1
+            if is_array(item):
+                frame[3] += numel(item)
+            elif isinstance(item, (torch.UntypedStorage, torch.TypedStorage)):
+                frame[3] += item.nbytes()
+                frame[5] += item.nbytes()
+            else:
+                frame[3] += 1
+        if frame[2] > max_leaves:
+            raise LimitError(f"{what} holds more than {max_leaves:,} items (counting nested lists); "
+                             "TensorLab refuses it")
+    return Nested(result[0], result[1], result[2], result[3], visits)
+
+
+def _add(frame: list[Any], child: tuple[int, int, int, int]) -> None:
+    frame[2] += child[0]
+    frame[3] += child[1]
+    frame[4] = max(frame[4], child[2])
+    frame[5] += child[3]
+
+
+def text_size(value: Any, limit: int) -> tuple[int, int]:
+    """(size, visits): characters and items a comparison or a text of ``value`` may go through (up to
+    ``limit``), and how many items this walk looked at.
+
+    Strings count their length, lists and tuples their items plus what the items
+    hold (a shared sublist counted each time it appears, as Python would walk it),
+    tensors and arrays their elements. A list that holds itself counts once.
+    """
+    if isinstance(value, str):
+        return len(value), 1
+    if is_array(value):
+        return numel(value), 1
+    if not isinstance(value, (list, tuple)):
+        return 1, 1
+    memo: dict[int, int] = {}
+    on_path: set[int] = set()
+    visits = 0
+
+    def walk(container: Sequence[Any], depth: int) -> int:
+        nonlocal visits
+        key = id(container)
+        if key in memo:
+            return memo[key]
+        if key in on_path or depth > MAX_NESTING:
+            return 1
+        on_path.add(key)
+        total = len(container)
+        for item in container:
+            visits += 1
+            if total > limit:
+                break
+            if isinstance(item, (list, tuple)):
+                total += walk(item, depth + 1)
+            elif isinstance(item, str):
+                total += len(item)
+            elif is_array(item):
+                total += numel(item)
+        on_path.discard(key)
+        memo[key] = total
+        return total
+
+    return walk(value, 0), visits
+
+
+def format_length(template: str, args: Any, limit: int) -> int:
+    """An upper estimate of ``len(template % args)`` (each argument's text is bounded by ``limit``)."""
+    from tensorlab.core.observe.reprs import bounded_str
+
+    values = args if type(args) is tuple else (args,)
+    total = len(template)
+    for value in values:
+        if isinstance(value, str):
+            total += 10 * len(value) + 2   # %r/%a may escape each character (\U0001f600)
+        elif isinstance(value, bool) or value is None:
+            total += 5
+        elif isinstance(value, int):
+            total += value.bit_length() // 3 + 2
+        elif isinstance(value, float):
+            total += 330
+        else:
+            total += len(bounded_str(value, limit + 1))
+        if total > limit:
+            break
+    return total
+
+
+def backward_work(tensor: torch.Tensor) -> tuple[int, int]:
+    """(element-operations, bytes of new gradients) that ``tensor.backward()`` may ask for.
+
+    Walks the graph from ``tensor.grad_fn`` (each node once): each node costs a
+    visit and the elements of the largest tensor flowing through the graph; each
+    leaf without a gradient yet gets one as large as itself.
+    """
+    root = tensor.grad_fn
+    if root is None:
+        return 0, 0
+    seen = {id(root)}
+    queue = [root]
+    leaves: list[torch.Tensor] = []
+    nodes = 0
+    while queue and nodes < _MAX_NODES:
+        node = queue.pop()
+        nodes += 1
+        variable = getattr(node, "variable", None)
+        if isinstance(variable, torch.Tensor):
+            leaves.append(variable)
+        for child, _ in getattr(node, "next_functions", ()):
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                queue.append(child)
+    if queue:
+        nodes = _MAX_NODES
+    widest = max([tensor.numel(), *(leaf.numel() for leaf in leaves)])
+    new_grads = sum(leaf.numel() * leaf.element_size() for leaf in leaves if leaf.grad is None)
+    return nodes * (_NODE + widest), new_grads

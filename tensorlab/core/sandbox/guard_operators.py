@@ -1,0 +1,216 @@
+"""The guard's checks for operators and subscripts: `a + b`, `-x`, `a < b`, `s % args`, `x[i]`.
+
+A mixin of :class:`~tensorlab.core.sandbox.guard.Guard`: it relies on the guard's
+``limits``, ``charge``, ``allocate``, ``reserve``, ``nested`` and ``_matmul``.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import re
+from typing import Any
+
+import torch
+
+from tensorlab.core.sandbox import estimates as est
+from tensorlab.core.protocol.limits import LimitError, Limits, broadcast_numel, check_numel, count_text
+
+__all__ = ["OperatorChecks"]
+
+_FORMAT = re.compile(r"%(?:\([^)]*\))?[#0\- +]*(\*|\d+)?(?:\.(\*|\d+))?")
+_SEQUENCES = (str, list, tuple, bytes)
+
+
+def _count(value: Any) -> int | None:
+    """How many times `seq * value` repeats (ints, bools, and anything with __index__, like int tensors)."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    try:
+        return operator.index(value)
+    except (TypeError, RuntimeError, ValueError):
+        return None
+
+
+def _item_bytes(sequence: Any) -> int:
+    """Bytes per item of a new sequence like ``sequence`` (a str's characters, a list's pointers)."""
+    if isinstance(sequence, str):
+        return 1 if sequence.isascii() else 4
+    return 8
+
+
+class OperatorChecks:
+    """Checks of operators and subscripts (see the module docstring)."""
+
+    limits: Limits
+
+    # Provided by Guard.
+    def charge(self, operations: int) -> None: ...  # pragma: no cover
+    def allocate(self, elements: int, itemsize: int, what: str = "the result") -> None: ...  # pragma: no cover
+    def reserve(self, nbytes: int, what: str) -> None: ...  # pragma: no cover
+    def nested(self, value: Any, what: str = "this list") -> est.Nested: ...  # pragma: no cover
+    def _matmul(self, a: Any, b: Any, what: str) -> None: ...  # pragma: no cover
+
+    # -- arithmetic ------------------------------------------------------------------
+    def binary(self, op: ast.operator, left: Any, right: Any, inplace: bool = False) -> None:
+        """Refuse arithmetic whose result would be too large (tensors, arrays, ints, sequences, formats)."""
+        if isinstance(op, ast.Mod) and isinstance(left, str):
+            self._format(left, right)
+            return
+        if isinstance(op, ast.Mult) and self._repeat(left, right):
+            return
+        if est.is_array(left) or est.is_array(right):
+            self._arrays(op, left, right, inplace)
+            return
+        limits = self.limits
+        ints = (isinstance(left, int) and not isinstance(left, bool),
+                isinstance(right, int) and not isinstance(right, bool))
+        if all(ints):
+            if isinstance(op, ast.Pow) and right > 0 and abs(left) > 1:
+                if right * math.log2(abs(left)) > limits.max_int_bits:
+                    raise LimitError("this power is too large a number for TensorLab")
+            elif isinstance(op, ast.Mult) and left.bit_length() + right.bit_length() > limits.max_int_bits:
+                raise LimitError("this product is too large a number for TensorLab")
+            # Python multiplies and divides long integers digit by digit (30 bits a digit).
+            self.charge((left.bit_length() // 30 + 1) * (abs(right).bit_length() // 30 + 1))
+        if isinstance(op, ast.Add) and isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
+            total = len(left) + len(right)
+            if total > limits.max_sequence:
+                raise LimitError(f"this would build a sequence of {total:,} items; TensorLab allows at most "
+                                 f"{limits.max_sequence:,}")
+            self.reserve(total * max(_item_bytes(left), _item_bytes(right)), "this sequence")
+            self.charge(total)
+
+    def _arrays(self, op: ast.operator, left: Any, right: Any, inplace: bool) -> None:
+        for side in (left, right):
+            if isinstance(side, (list, tuple)):
+                self.nested(side, "a list in this expression")
+        arrays = [side for side in (left, right) if est.is_array(side)]
+        for array in arrays:
+            check_numel(est.numel(array), self.limits, "an operand of this expression")
+        if len(arrays) == 2 and isinstance(op, ast.MatMult):
+            self._matmul(left, right, "the product")
+            return
+        try:
+            numel = broadcast_numel([tuple(a.shape) for a in arrays])
+        except ValueError:
+            return
+        self.charge(numel)
+        if not inplace:
+            self.allocate(numel, max(max(est.itemsize(a) for a in arrays), 4), "the result")
+
+    def _repeat(self, left: Any, right: Any) -> bool:
+        """`seq * n` (n may be an int tensor: Python takes its __index__) builds len(seq) * n items."""
+        for seq, count in ((left, right), (right, left)):
+            if isinstance(seq, _SEQUENCES) and not isinstance(count, _SEQUENCES):
+                times = _count(count)
+                if times is None:
+                    continue
+                total = len(seq) * max(times, 0)
+                if total > self.limits.max_sequence:
+                    raise LimitError(f"this would build a sequence of {count_text(total)} items; "
+                                     f"TensorLab allows at most {self.limits.max_sequence:,}")
+                self.reserve(total * _item_bytes(seq), "this sequence")
+                self.charge(total if isinstance(seq, str) else total * est.PYTHON_ITEM)
+                return True
+        return False
+
+    def _format(self, template: str, args: Any) -> None:
+        """`template % args`: widths, precisions and the whole result are bounded before Python builds it."""
+        limit = self.limits.max_sequence
+        widths = 0
+        for match in _FORMAT.finditer(template[:limit]):
+            for number in match.groups():
+                if number == "*":
+                    raise LimitError("`*` widths in a % format are not available in TensorLab")
+                if number is not None and int(number) > limit:
+                    raise LimitError(f"a % format width of {int(number):,} is larger than TensorLab allows "
+                                     f"({limit:,})")
+                widths += int(number or 0)
+        length = est.format_length(template, args, limit) + widths
+        if length > limit:
+            raise LimitError(f"this % format could build a string of about {count_text(length)} characters; "
+                             f"TensorLab allows at most {limit:,}")
+        self.reserve(length, "this string")
+        self.charge(length)
+
+    def unary(self, operand: Any, op: ast.unaryop | None = None) -> None:
+        """`-x` makes a new tensor as large as ``x`` (an expanded view too)."""
+        if isinstance(op, ast.Not):
+            return
+        if est.is_array(operand):
+            numel = est.numel(operand)
+            self.allocate(numel, est.itemsize(operand), "the result")
+            self.charge(numel)
+
+    # -- comparisons -----------------------------------------------------------------
+    def compare(self, op: ast.cmpop, left: Any, right: Any) -> None:
+        """Comparisons of tensors and arrays make a result as large as the broadcast; `in` scans;
+        comparing long strings and lists walks them."""
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            return
+        limit = self.limits.max_cost
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if est.is_array(right):
+                if isinstance(left, (list, tuple)):
+                    self.nested(left, "a list in this comparison")
+                check_numel(est.numel(right), self.limits, "the tensor searched by `in`")
+                self.charge(est.numel(right))
+            elif isinstance(right, str) and isinstance(left, str):
+                self.charge(len(left) + len(right))
+            elif isinstance(right, (list, tuple)):
+                size, visits = est.text_size(left, limit)
+                self.charge(len(right) * (size + 1) + visits * est.WALK_ITEM)
+            return
+        if est.is_array(left) or est.is_array(right):
+            self._arrays(ast.Eq(), left, right, False)  # type: ignore[arg-type]
+            return
+        if isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
+            left_size, left_visits = est.text_size(left, limit)
+            right_size, right_visits = est.text_size(right, limit)
+            self.charge(min(left_size, right_size) * est.PYTHON_ITEM + (left_visits + right_visits) * est.WALK_ITEM)
+
+    # -- subscripts -------------------------------------------------------------------
+    def subscript(self, container: Any, index: Any, value: Any = None, assigning: bool = False) -> None:
+        """Advanced indexing copies: estimate its result; lists in an index are checked like data."""
+        parts = index if isinstance(index, tuple) else (index,)
+        for part in parts:
+            if isinstance(part, (list, tuple)):
+                self.nested(part, "a list used as an index")
+        if assigning and isinstance(value, (list, tuple)):
+            self.nested(value, "the list assigned")
+        if isinstance(container, _SEQUENCES) and isinstance(index, slice) and not assigning:
+            try:
+                items = len(range(*index.indices(len(container))))
+            except (TypeError, ValueError):
+                return
+            self.reserve(items * _item_bytes(container), "this slice")
+            self.charge(items)
+            return
+        if not est.is_array(container):
+            return
+        advanced = [p for p in parts if est.is_array(p) or isinstance(p, list)]
+        if not advanced:
+            return
+        shapes, consumed = [], 0
+        for part in advanced:
+            if isinstance(part, list):
+                shapes.append((self.nested(part, "a list used as an index").leaves,))
+                consumed += 1
+            else:
+                shapes.append(tuple(part.shape))
+                is_mask = part.dtype == torch.bool if isinstance(part, torch.Tensor) else part.dtype == bool
+                consumed += max(len(part.shape), 1) if is_mask else 1
+        try:
+            selected = broadcast_numel(shapes)
+        except ValueError:
+            return
+        shape = tuple(container.shape)
+        rest = math.prod(shape[consumed:]) if consumed <= len(shape) else 1
+        numel = selected * rest
+        self.charge(numel)
+        if not assigning:
+            self.allocate(numel, est.itemsize(container), "the result of this indexing")

@@ -1,0 +1,321 @@
+"""Run checked statements by walking their tree.
+
+Only trees accepted by :mod:`tensorlab.core.lang.parse` reach this module. Every
+attribute is checked again against the type of the object it is read from, and
+sizes are checked before torch allocates, so a name allowed on a tensor cannot be
+reached on anything else and one line cannot exhaust the machine.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from tensorlab.core.lang import allowlist as allow
+from tensorlab.core.sandbox.guard import Guard
+from tensorlab.core.lang.parse import dotted
+from tensorlab.core.protocol.limits import Limits
+from tensorlab.core.observe.reprs import bounded_str
+
+__all__ = ["Interpreter", "TensorLabError", "NO_VALUE"]
+
+
+class TensorLabError(Exception):
+    """TensorLab refused something while running a step (not an error of torch)."""
+
+
+class _NoValue:
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+NO_VALUE: Any = _NoValue()
+
+_BINARY: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow, ast.MatMult: operator.matmul,
+}
+_INPLACE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.iadd, ast.Sub: operator.isub, ast.Mult: operator.imul,
+    ast.Div: operator.itruediv, ast.FloorDiv: operator.ifloordiv, ast.Mod: operator.imod,
+    ast.Pow: operator.ipow, ast.MatMult: operator.imatmul,
+}
+_UNARY: dict[type, Callable[[Any], Any]] = {
+    ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_,
+}
+_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+
+def _allowed_on(obj: object) -> frozenset[str]:
+    """The attribute names TensorLab may read on ``obj``, by its type."""
+    if isinstance(obj, torch.Tensor):
+        return allow.TENSOR_METHODS | allow.TENSOR_ATTRIBUTES
+    if isinstance(obj, (torch.UntypedStorage, torch.TypedStorage)):
+        return allow.STORAGE_ATTRIBUTES
+    if isinstance(obj, torch.autograd.graph.Node):
+        return allow.GRAD_FN_ATTRIBUTES
+    if isinstance(obj, torch.device):
+        return allow.DEVICE_ATTRIBUTES
+    if isinstance(obj, torch.dtype):
+        return allow.DTYPE_ATTRIBUTES
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - numpy is a dependency
+        return frozenset()
+    if isinstance(obj, numpy.ndarray):
+        return allow.NUMPY_ATTRIBUTES
+    return frozenset()
+
+
+def _check_attribute(obj: object, name: str) -> None:
+    """Refuse reading ``name`` on ``obj`` unless its type's allowlist has it.
+
+    Where the type has no such attribute at all, Python's own AttributeError is
+    raised, so that `x.grad.zero_()` with no grad reads as it would in plain torch.
+    """
+    if name in _allowed_on(obj):
+        return
+    if not hasattr(type(obj), name):
+        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+    raise TensorLabError(f"`{name}` is not available on a {_type_name(obj)} in TensorLab")
+
+
+def _type_name(obj: object) -> str:
+    if obj is None:
+        return "None"
+    if isinstance(obj, torch.Tensor):
+        return "tensor"
+    return type(obj).__name__
+
+
+class Interpreter:
+    """Executes statements of the subset against a namespace of user names."""
+
+    def __init__(self, namespace: dict[str, Any], limits: Limits, write: Callable[[str, bool], None]) -> None:
+        self.namespace = namespace
+        self.limits = limits
+        self.write = write
+        self._builtins: dict[str, Callable[..., Any]] = {"print": self._print, "len": len, "id": id}
+        self.guard = Guard(namespace, limits, self._builtins.values())
+
+    def run(self, node: ast.stmt) -> Any:
+        """Run one top-level statement (a `with` block is one): its cost is counted from zero."""
+        self.guard.start()
+        return self.execute(node)
+
+    # -- statements ------------------------------------------------------------
+    def execute(self, node: ast.stmt) -> Any:
+        """Run one statement; return the value of an expression statement, else NO_VALUE."""
+        if isinstance(node, ast.Import):
+            return NO_VALUE
+        if isinstance(node, ast.Expr):
+            return self.evaluate(node.value)
+        if isinstance(node, ast.Assign):
+            value = self.evaluate(node.value)
+            for target in node.targets:
+                self.assign(target, value)
+            return NO_VALUE
+        if isinstance(node, ast.AugAssign):
+            self.augmented(node)
+            return NO_VALUE
+        if isinstance(node, ast.With):
+            mode = getattr(torch, node.items[0].context_expr.func.attr)  # type: ignore[attr-defined]
+            with mode():
+                for child in node.body:
+                    self.execute(child)
+            return NO_VALUE
+        raise TensorLabError(f"`{type(node).__name__}` is not available in TensorLab")
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            self.namespace[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            names = [element.id for element in target.elts]  # type: ignore[attr-defined]
+            try:
+                iterator = iter(value)
+            except TypeError:
+                raise TypeError(f"cannot unpack non-iterable {_type_name(value)} object") from None
+            items = list(itertools.islice(iterator, len(names) + 1))
+            if len(items) < len(names):
+                raise ValueError(f"not enough values to unpack (expected {len(names)}, got {len(items)})")
+            if len(items) > len(names):
+                raise ValueError(f"too many values to unpack (expected {len(names)})")
+            for name, item in zip(names, items):
+                self.namespace[name] = item
+        elif isinstance(target, ast.Subscript):
+            container = self.evaluate(target.value)
+            index = self.index(target.slice)
+            self.guard.subscript(container, index, value, assigning=True)
+            operator.setitem(container, index, value)
+        elif isinstance(target, ast.Attribute):
+            obj = self.evaluate(target.value)
+            if not isinstance(obj, torch.Tensor) or target.attr not in allow.TENSOR_SETTABLE:
+                raise TensorLabError(f"`{dotted(target)}` cannot be assigned in TensorLab")
+            setattr(obj, target.attr, value)
+        else:  # pragma: no cover - the language refuses other targets
+            raise TensorLabError("this cannot be assigned to in TensorLab")
+
+    def augmented(self, node: ast.AugAssign) -> None:
+        update = _INPLACE[type(node.op)]
+        if isinstance(node.target, ast.Name):
+            current = self.lookup(node.target.id)
+            value = self.evaluate(node.value)
+            self.guard.binary(node.op, current, value, inplace=True)
+            self.namespace[node.target.id] = update(current, value)
+            return
+        target = node.target
+        assert isinstance(target, ast.Subscript)
+        container = self.evaluate(target.value)
+        index = self.index(target.slice)
+        value = self.evaluate(node.value)
+        self.guard.subscript(container, index)
+        current = operator.getitem(container, index)
+        self.guard.binary(node.op, current, value, inplace=True)
+        operator.setitem(container, index, update(current, value))
+
+    # -- expressions -----------------------------------------------------------
+    def lookup(self, name: str) -> Any:
+        try:
+            return self.namespace[name]
+        except KeyError:
+            # Python's own error, as plain torch code would raise it.
+            raise NameError(f"name '{name}' is not defined") from None
+
+    def evaluate(self, node: ast.expr) -> Any:
+        """The value of an expression of the subset."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id in self._builtins:
+                return self._builtins[node.id]
+            return self.lookup(node.id)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node)
+        if isinstance(node, ast.List):
+            values = [self.evaluate(e) for e in node.elts]
+            return values
+        if isinstance(node, ast.Tuple):
+            return tuple(self.evaluate(e) for e in node.elts)
+        if isinstance(node, ast.BinOp):
+            left = self.evaluate(node.left)
+            right = self.evaluate(node.right)
+            self.guard.binary(node.op, left, right)
+            return _BINARY[type(node.op)](left, right)
+        if isinstance(node, ast.UnaryOp):
+            operand = self.evaluate(node.operand)
+            self.guard.unary(operand, node.op)
+            return _UNARY[type(node.op)](operand)
+        if isinstance(node, ast.Compare):
+            left = self.evaluate(node.left)
+            result: Any = True
+            for op, comparator in zip(node.ops, node.comparators):
+                right = self.evaluate(comparator)
+                self.guard.compare(op, left, right)
+                result = _COMPARE[type(op)](left, right)
+                if len(node.ops) > 1 and not result:
+                    return result
+                left = right
+            return result
+        if isinstance(node, ast.Subscript):
+            container = self.evaluate(node.value)
+            index = self.index(node.slice)
+            self.guard.subscript(container, index)
+            return self.guard.result(operator.getitem(container, index))
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise TensorLabError(f"`{type(node).__name__}` is not available in TensorLab")
+
+    def index(self, node: ast.expr) -> Any:
+        if isinstance(node, ast.Slice):
+            parts = (node.lower, node.upper, node.step)
+            return slice(*(None if p is None else self.evaluate(p) for p in parts))
+        if isinstance(node, ast.Tuple):
+            return tuple(self.index(e) for e in node.elts)
+        return self.evaluate(node)
+
+    def attribute(self, node: ast.Attribute) -> Any:
+        name = node.attr
+        base = node.value
+        if isinstance(base, ast.Name) and base.id == "torch":
+            if name not in allow.TORCH_FUNCTIONS and name not in allow.TORCH_DTYPES:
+                raise TensorLabError(f"`torch.{name}` is not available in TensorLab")
+            return getattr(torch, name)
+        if isinstance(base, ast.Name) and base.id == "copy":
+            if name not in allow.COPY_FUNCTIONS:
+                raise TensorLabError(f"`copy.{name}` is not available in TensorLab")
+            return copy.deepcopy
+        obj = self.evaluate(base)
+        _check_attribute(obj, name)
+        return getattr(obj, name)
+
+    def call(self, node: ast.Call) -> Any:
+        func_node = node.func
+        owner: Any = None
+        if isinstance(func_node, ast.Name):
+            function = self._builtins[func_node.id]
+            name = func_node.id
+        else:
+            assert isinstance(func_node, ast.Attribute)
+            name = func_node.attr
+            base = func_node.value
+            if isinstance(base, ast.Name) and base.id in allow.MODULES:
+                function = self.attribute(func_node)
+                owner = base.id
+            else:
+                owner = self.evaluate(base)
+                _check_attribute(owner, name)
+                function = getattr(owner, name)
+        args = [self.evaluate(a) for a in node.args]
+        kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords}
+        self.guard.call(owner, name, args, kwargs)
+        return self.guard.result(function(*args, **kwargs))
+
+    # -- builtins --------------------------------------------------------------
+    def _print(self, *values: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None,
+               flush: bool = False) -> None:
+        """`print` that writes to the current step's output (``file`` may only be None: stdout).
+
+        Strings are written whole: the step's output keeps what it may and counts the
+        rest. Any other value's text is built only up to what a step may print (a
+        list of a million long strings must not become a terabyte string first).
+        Characters that cannot be written as UTF-8 (lone surrogates) are written as
+        their escapes.
+        """
+        sep = " " if sep is None else sep
+        end = "\n" if end is None else end
+        if not isinstance(sep, str) or not isinstance(end, str):
+            raise TypeError("sep and end must be None or a string")
+        if file is not None:
+            raise TensorLabError("print(file=...) is not available in TensorLab: it prints to the step's output")
+        budget = self.limits.max_output_chars + 1
+        for number, value in enumerate(values):
+            if number:
+                self.write(_writable(sep), False)
+            if isinstance(value, str):
+                self.write(_writable(value), False)
+                continue
+            text = bounded_str(value, budget)
+            # A text cut while it was made: how much more there was is not known.
+            self.write(_writable(text), len(text) > self.limits.max_output_chars)
+        self.write(_writable(end), False)
+
+
+def _writable(text: str) -> str:
+    """``text`` with lone surrogates (not encodable as UTF-8) written as their escapes."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text

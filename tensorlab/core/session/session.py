@@ -1,0 +1,276 @@
+"""A session: named results, the selected device, and running one step at a time.
+
+Every torch exception and warning raised inside a step is captured into its
+:class:`StepResult`; nothing escapes, and later steps still run. Stepping back is
+replay: a fresh namespace, ``torch.manual_seed(seed)``, then the first k steps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+import warnings
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import torch
+
+from tensorlab.core.protocol.devices import resolve_device
+from tensorlab.core.explain.explanations import HistoryEntry, explain
+from tensorlab.core.observe.autograd_graph import saved_in_graphs
+from tensorlab.core.observe.inspector import Inspector, clean_message
+from tensorlab.core.sandbox.interpreter import NO_VALUE, Interpreter
+from tensorlab.core.lang.parse import Statement, check_names, parse_one
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.explain.hidden_writes import hidden_writes
+from tensorlab.core.observe.reprs import bounded_repr
+from tensorlab.core.protocol.results import ErrorInfo, StepResult, WarningInfo
+from tensorlab.core.protocol.snapshot import MAX_REPR, Snapshot
+
+__all__ = ["ErrorInfo", "WarningInfo", "StepResult", "Session"]
+
+
+class Session:
+    """A namespace of user names on one device, run one statement at a time.
+
+    Not thread-safe: use a session from one thread at a time.
+    """
+
+    def __init__(self, device: str = "cpu", limits: Limits = DEFAULT_LIMITS, seed: int = 0) -> None:
+        self.limits = limits
+        self.seed = seed
+        self._device = resolve_device(device)
+        self._namespace: dict[str, Any] = {}
+        self._output = _CappedOutput(limits.max_output_chars)
+        self._interpreter = Interpreter(self._namespace, limits, self._write)
+        self.inspector = Inspector()
+        self.results: list[StepResult] = []
+        # Names whose autograd graph every snapshot reads (the selected tensor), besides the
+        # names each step assigns.
+        self.focus: frozenset[str] = frozenset()
+        self.reset()
+
+    # -- state -----------------------------------------------------------------
+    @property
+    def device(self) -> str:
+        """The device factories create tensors on (`cpu`, `cuda:0`, `mps`)."""
+        return self._device
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names defined so far, in order of first binding."""
+        return tuple(self._namespace)
+
+    @property
+    def namespace(self) -> dict[str, Any]:
+        """The live namespace (for the worker's probes; panels never see it)."""
+        return self._namespace
+
+    @property
+    def statements(self) -> list[Statement]:
+        """The statements run since the last reset, in order."""
+        return list(self._history)
+
+    @property
+    def position(self) -> int:
+        """How many statements have run since the last reset."""
+        return len(self._history)
+
+    def reset(self) -> None:
+        """Forget every name and result; reseed torch's random generators."""
+        self._namespace.clear()
+        self.results.clear()
+        self.inspector.reset()
+        self._history: list[Statement] = []
+        torch.manual_seed(self.seed)
+
+    def set_device(self, device: str) -> list[StepResult]:
+        """Switch device and replay every step so far on it."""
+        self._device = resolve_device(device)
+        return self.replay(list(self._history))
+
+    def snapshot(self, graphs: Iterable[str] | bool = ()) -> Snapshot:
+        """A fresh snapshot of the namespace now (reading the graphs of ``graphs``)."""
+        return self.inspector.snapshot(self._namespace, graphs if isinstance(graphs, bool) else set(graphs))
+
+    # -- running ---------------------------------------------------------------
+    def run(self, code: str) -> StepResult:
+        """Parse and run one line typed by a user.
+
+        Raises :class:`~tensorlab.core.lang.parse.LanguageError` (and runs nothing)
+        when the line is outside the subset or reads a name nothing has bound.
+        """
+        statement = parse_one(code, self.limits)
+        check_names([statement], self._namespace)
+        return self.execute(statement)
+
+    def _run_statement(self, statement: Statement) -> tuple[Any, BaseException | None, list[Any], float]:
+        """Run ``statement``: (value, error, caught warnings, seconds). Nothing escapes."""
+        self._output = _CappedOutput(self.limits.max_output_chars)
+        value: Any = NO_VALUE
+        error: BaseException | None = None
+        started = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            warn_always = torch.is_warn_always_enabled()
+            # Warn-once warnings must show on every replay, not just the first time.
+            torch.set_warn_always(True)
+            try:
+                with self._device_context():
+                    value = self._interpreter.run(statement.node)
+            except Exception as exc:  # every failure of a step is content, never a crash
+                error = exc
+            finally:
+                torch.set_warn_always(warn_always)
+        return value, error, list(caught), time.perf_counter() - started
+
+    def execute(self, statement: Statement) -> StepResult:
+        """Run one checked statement and capture everything it raised or printed."""
+        value, error, caught, seconds = self._run_statement(statement)
+        snapshot = self.inspector.snapshot(self._namespace, set(statement.defines) | self.focus)
+        history = [HistoryEntry(r.index, r.code, r.snapshot) for r in self.results]
+        history.append(HistoryEntry(len(self.results), statement.source, snapshot))
+        error_info = None
+        if error is not None:
+            message = str(error)
+            saved = ()
+            if "modified by an inplace operation" in message:
+                saved = saved_in_graphs({n: v for n, v in self._namespace.items() if isinstance(v, torch.Tensor)})
+            error_info = ErrorInfo(type(error).__name__, message,
+                                   explain(message, type(error).__name__, history, saved))
+        warning_infos = tuple(
+            WarningInfo(w.category.__name__, clean_message(str(w.message)),
+                        explain(str(w.message), w.category.__name__, history))
+            for w in caught
+        )
+        before = self.results[-1].snapshot if self.results else Snapshot()
+        result = StepResult(
+            index=len(self.results),
+            code=statement.source,
+            error=error_info,
+            warnings=warning_infos,
+            output=self._output.getvalue(),
+            value=_echo(value),
+            snapshot=snapshot,
+            seconds=seconds,
+            notes=hidden_writes(before, snapshot),
+            memory=self._interpreter.guard.memory_held(),
+        )
+        self._history.append(statement)
+        self.results.append(result)
+        return result
+
+    def replay(self, statements: Iterable[Statement]) -> list[StepResult]:
+        """Reset, then run ``statements`` in order; the results of this run."""
+        self.reset()
+        return [self.execute(s) for s in statements]
+
+    def iter_replay(self, statements: Iterable[Statement]) -> Iterator[StepResult]:
+        """Like :meth:`replay`, one result at a time (for progress and cancelling)."""
+        self.reset()
+        for statement in statements:
+            yield self.execute(statement)
+
+    def restore(self, statements: Iterable[Statement], results: Iterable[StepResult]) -> Iterator[int]:
+        """Reset and rerun ``statements`` without snapshots, adopting their known ``results``.
+
+        Replay is deterministic (seeded, same statements), so the results of an
+        earlier run of the same statements are the results of this one; only the
+        live torch state is rebuilt. The storage labels are taken over from the
+        last known snapshot, so that labels stay the same across the replay.
+        Yields after each statement (for progress and cancelling).
+        """
+        known = list(results)  # before the reset: they may be this session's own results
+        self.reset()
+        # One context for the whole replay (what the steps print or warn is known already).
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            warn_always = torch.is_warn_always_enabled()
+            torch.set_warn_always(True)
+            try:
+                with self._device_context():
+                    for statement in statements:
+                        self._output = _CappedOutput(self.limits.max_output_chars)
+                        try:
+                            self._interpreter.run(statement.node)
+                        except Exception:  # noqa: BLE001 - a step that raised raises again: known content
+                            pass
+                        self._history.append(statement)
+                        yield len(self._history)
+            finally:
+                torch.set_warn_always(warn_always)
+        self.results = known[: len(self._history)]
+        if self.results:
+            self._adopt_labels(self.results[-1].snapshot)
+
+    def _adopt_labels(self, snapshot: Snapshot) -> None:
+        """Give the live storages the labels ``snapshot`` (of the same state) gave them.
+
+        Nothing is read: the next snapshot compares with what it reads then.
+        """
+        from tensorlab.core.observe.inspector import _storage_key
+
+        labels = {}
+        for info in snapshot.tensors:
+            value = self._namespace.get(info.name)
+            if isinstance(value, torch.Tensor) and info.storage is not None:
+                key = _storage_key(value)
+                if key is not None:
+                    labels[key] = info.storage
+        used = [int(label[1:]) for result in self.results for label in
+                (s.id for s in result.snapshot.storages) if label[1:].isdigit()]
+        self.inspector.seed_labels(labels, max(used, default=-1) + 1)
+
+    # -- helpers ---------------------------------------------------------------
+    def _write(self, text: str, cut: bool = False) -> None:
+        self._output.write(text, cut)
+
+    def _device_context(self) -> contextlib.AbstractContextManager[Any]:
+        if self._device == "cpu":
+            return contextlib.nullcontext()
+        return torch.device(self._device)
+
+
+class _CappedOutput:
+    """What a step prints, kept up to a limit; the rest is counted, not stored."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._buffer = io.StringIO()
+        self._size = 0
+        self._dropped = 0
+        self._cut = False
+
+    def write(self, text: str, cut: bool = False) -> None:
+        """Keep ``text`` while there is room; ``cut``: the text of a value was cut before it was built."""
+        self._cut = self._cut or cut
+        room = self.limit - self._size
+        if len(text) <= room:
+            self._buffer.write(text)
+            self._size += len(text)
+            return
+        if room > 0:
+            self._buffer.write(text[:room])
+            self._size += room
+        self._dropped += len(text) - max(room, 0)
+
+    @property
+    def room(self) -> int:
+        """Characters that can still be kept."""
+        return max(self.limit - self._size, 0)
+
+    def getvalue(self) -> str:
+        text = self._buffer.getvalue()
+        if self._cut:
+            # A value too long to print was cut while its text was made: how long it was is not known.
+            text += f"\n… the rest was not printed (TensorLab keeps {self.limit:,} characters per step)\n"
+        elif self._dropped:
+            text += f"\n… {self._dropped:,} more characters (TensorLab keeps {self.limit:,} per step)\n"
+        return text
+
+
+def _echo(value: Any) -> str | None:
+    if value is NO_VALUE or value is None:
+        return None
+    return bounded_repr(value, MAX_REPR)

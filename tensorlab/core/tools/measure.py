@@ -1,0 +1,156 @@
+"""Time the ways to copy a tensor with torch.utils.benchmark, on the session's device.
+
+The job ``"measure"`` (:mod:`tensorlab.core.worker.jobs`) runs :func:`measure_job` in the
+worker process beside the session: every method at every size, with and without
+``requires_grad``, each timed by :meth:`torch.utils.benchmark.Timer.blocked_autorange`
+(which synchronises CUDA). The methods at one size take turns over a few rounds
+and each method's blocks are pooled, so a passing load on the machine falls on
+all of them alike instead of deciding a comparison. Progress is reported after each measurement, and a
+cancel is noticed after each timed block, so the worker stops within one block.
+The session's own tensors and random state are not touched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import platform
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch.utils.benchmark import Timer
+
+from tensorlab.core.protocol.engine_api import Cancelled
+from tensorlab.core.protocol.measure_results import (
+    Machine,
+    Measurement,
+    MeasureParams,
+    MeasureResult,
+    matrix_shape,
+    quartiles,
+    verdicts,
+)
+
+__all__ = ["STATEMENTS", "machine", "measure", "measure_job", "measure_one", "time_blocks"]
+
+# The statement timed for each method (x is the tensor measured). Constants, never user text.
+STATEMENTS: dict[str, str] = {
+    "clone()": "x.clone()",
+    "detach()": "x.detach()",
+    "clone().detach()": "x.clone().detach()",
+    "detach().clone()": "x.detach().clone()",
+    ".data": "x.data",
+    "torch.tensor(x)": "torch.tensor(x)",
+    "copy.deepcopy(x)": "copy.deepcopy(x)",
+    "to(torch.float64)": "x.to(torch.float64)",
+    "t().contiguous()": "x.t().contiguous()",
+}
+
+
+def _device_name(device: str) -> str:
+    if device.startswith("cuda"):
+        return torch.cuda.get_device_name(torch.device(device))
+    if device.startswith("mps"):
+        return "Apple MPS"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "cpu"
+
+
+def machine(device: str) -> Machine:
+    """The measured machine: device, its name, torch's version and the threads torch uses."""
+    return Machine(device, _device_name(device), str(torch.__version__), torch.get_num_threads())
+
+
+def _tensor(size: int, device: str, requires_grad: bool) -> torch.Tensor:
+    """The x every method copies: float32 ones, 2-D (as square as ``size`` allows)."""
+    return torch.ones(matrix_shape(size), device=device, requires_grad=requires_grad)
+
+
+def time_blocks(method: str, x: torch.Tensor, min_run_time: float, threads: int,
+                cancelled: Callable[[], bool] = lambda: False) -> tuple[list[float], int]:
+    """Seconds per call of each timed block of ``method`` on ``x``, and the calls per block.
+
+    :class:`Cancelled` when ``cancelled()`` turns true between blocks.
+    """
+
+    def after_block(number: int, seconds: float) -> None:
+        if cancelled():
+            raise Cancelled()
+
+    timer = Timer(STATEMENTS[method], globals={"x": x, "torch": torch, "copy": copy}, num_threads=threads)
+    with warnings.catch_warnings():
+        # torch.tensor(x) warns on every call; its warning is not part of what is timed.
+        warnings.simplefilter("ignore")
+        result = timer.blocked_autorange(callback=after_block, min_run_time=min_run_time)
+    return list(result.times), int(result.number_per_run)
+
+
+def measure_one(method: str, x: torch.Tensor, min_run_time: float, threads: int,
+                cancelled: Callable[[], bool] = lambda: False) -> Measurement:
+    """One blocked_autorange of ``method`` on ``x``, as a measurement."""
+    times, number = time_blocks(method, x, min_run_time, threads, cancelled)
+    return _measurement(method, x, times, number)
+
+
+def _measurement(method: str, x: torch.Tensor, times: list[float], number: int) -> Measurement:
+    q1, median, q3 = quartiles(times)
+    return Measurement(method, x.numel(), x.requires_grad, median, q1, q3, len(times), number)
+
+
+def measure(params: MeasureParams, device: str = "cpu", cancelled: Callable[[], bool] = lambda: False,
+            progress: Callable[[int, int], None] | None = None) -> MeasureResult:
+    """Every measurement ``params`` asks for, on ``device``, smallest size first."""
+    # The benchmark timer synchronises the *current* accelerator: make it the one measured.
+    context = torch.cuda.device(torch.device(device)) if device.startswith("cuda") else contextlib.nullcontext()
+    with context:
+        return _measure(params, device, cancelled, progress)
+
+
+def _measure(params: MeasureParams, device: str, cancelled: Callable[[], bool],
+             progress: Callable[[int, int], None] | None) -> MeasureResult:
+    threads = torch.get_num_threads()
+    total = params.steps
+    done = 0
+    found: list[Measurement] = []
+    skipped: list[str] = []
+    for size in params.sizes:
+        for grad in params.requires_grad:
+            if cancelled():
+                raise Cancelled()
+            x = _tensor(size, device, grad)
+            methods = list(params.methods)
+            if "t().contiguous()" in methods and min(x.shape) < 2:
+                methods.remove("t().contiguous()")
+                skipped.append(f"t().contiguous() at {size:,} elements: {size:,} has no 2-D shape "
+                               "with two rows or more, so x.t() would already be contiguous")
+            pooled: dict[str, list[float]] = {method: [] for method in methods}
+            numbers: dict[str, int] = {}
+            for _ in range(params.rounds):
+                for method in params.methods:
+                    if cancelled():
+                        raise Cancelled()
+                    if method in pooled:
+                        times, number = time_blocks(method, x, params.min_run_time / params.rounds, threads,
+                                                    cancelled)
+                        pooled[method] += times
+                        numbers.setdefault(method, number)
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+            found += [_measurement(method, x, pooled[method], numbers[method]) for method in methods]
+            del x
+    return MeasureResult(machine(device), tuple(found), verdicts(found), tuple(dict.fromkeys(skipped)))
+
+
+def measure_job(session: Any, params: dict[str, Any], cancelled: Callable[[], bool],
+                progress: Callable[[int, int], None]) -> MeasureResult:
+    """The ``"measure"`` job: :func:`measure` on the session's device (the session is not touched)."""
+    return measure(MeasureParams.from_dict(params), session.device, cancelled, progress)

@@ -1,0 +1,134 @@
+"""The worker process: one live session, driven by messages from the window (or the CLI).
+
+This module is preloaded by the fork server (it imports torch once there), so a
+new worker starts in milliseconds. It answers every request with plain data
+(:mod:`tensorlab.core.protocol.wire`); torch objects never leave this process.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import traceback
+from typing import Any
+
+import torch  # noqa: F401 - imported here so the fork server loads it once
+
+from tensorlab.core.protocol.devices import DeviceError, available_devices
+from tensorlab.core.protocol.engine_api import Cancelled, restore_session
+from tensorlab.core.lang.parse import parse_one
+from tensorlab.core.protocol.limits import Limits
+from tensorlab.core.session.session import Session
+from tensorlab.core.protocol.wire import InfoSender
+
+__all__ = ["serve"]
+
+
+def _limit_memory(limit_bytes: int | None, device: str) -> None:
+    """Cap the address space on CPU, so an allocation over the budget fails as an error, not a kill."""
+    if not limit_bytes or device != "cpu" or not sys.platform.startswith("linux"):
+        return
+    try:
+        import resource
+
+        with open("/proc/self/status") as status:
+            vm = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+        # What torch already mapped, the session's budget, and room for torch's own workspaces.
+        cap = vm + 2 * limit_bytes + (1 << 30)
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (OSError, ValueError, StopIteration):  # pragma: no cover - best effort
+        pass
+
+
+class _Server:
+    def __init__(self, conn: Any, cancel_flag: Any, device: str, limits: Limits) -> None:
+        self.conn = conn
+        self.cancel_flag = cancel_flag
+        self.limits = limits
+        self.session = Session(device=device, limits=limits)
+        self.sender = InfoSender()
+
+    # -- plumbing ----------------------------------------------------------------
+    def send(self, kind: str, payload: Any = None) -> None:
+        self.conn.send_bytes(self.sender.dumps((kind, payload)))
+
+    def cancelled(self) -> bool:
+        return bool(self.cancel_flag.value)
+
+    def progress(self, done: int, total: int) -> None:
+        self.send("progress", (done, total))
+
+    # -- requests ----------------------------------------------------------------
+    def hello(self) -> dict[str, Any]:
+        return {"devices": tuple(available_devices()), "device": self.session.device,
+                "torch": str(torch.__version__), "pid": os.getpid(), "threads": torch.get_num_threads()}
+
+    def reset(self) -> int:
+        self.session.reset()
+        self.sender.forget()
+        return 0
+
+    def run(self, code: str, focus: tuple[str, ...] = ()) -> Any:
+        self.session.focus = frozenset(focus)
+        return self.session.execute(parse_one(code, self.limits))
+
+    def restore(self, codes: list[str], results: list[Any] | None = None) -> int:
+        # Results this process made itself need not cross the wire again.
+        known = list(results if results is not None else self.session.results)
+        self.sender.forget()
+        restore_session(self.session, codes, known, self.cancelled, self.progress)
+        return self.session.position
+
+    def graph(self, name: str) -> Any:
+        info = self.session.snapshot(graphs={name}).tensor(name)
+        return None if info is None else info.graph
+
+    def job(self, name: str, params: dict[str, Any]) -> Any:
+        from tensorlab.core.worker.jobs import run_job
+
+        return run_job(name, self.session, params, self.cancelled, self.progress)
+
+    def position(self) -> int:
+        return self.session.position
+
+    def serve(self) -> None:
+        self.send("ready", self.hello())
+        handlers = {"reset": self.reset, "run": self.run, "restore": self.restore, "graph": self.graph,
+                    "job": self.job, "position": self.position, "hello": self.hello}
+        while True:
+            try:
+                command, arguments = self.conn.recv()
+            except (EOFError, OSError):
+                return  # the window is gone
+            if command == "exit":
+                return
+            self.cancel_flag.value = False
+            try:
+                reply = handlers[command](**arguments)
+            except Cancelled as exc:
+                self.send("cancelled", exc.position if exc.position is not None else self.session.position)
+                continue
+            except Exception:  # a bug in TensorLab, reported with its details, never a dead worker
+                self.send("failed", traceback.format_exc(limit=8))
+                continue
+            self.send("ok", reply)
+
+
+def serve(conn: Any, cancel_flag: Any, device: str, limits: Limits, memory_limit: int | None) -> None:
+    """The worker's main loop (the target of the worker process)."""
+    # Ctrl+C in a terminal reaches the whole process group: the window decides, not the worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _limit_memory(memory_limit, device)
+    try:
+        server = _Server(conn, cancel_flag, device, limits)
+    except DeviceError as exc:
+        conn.send_bytes(InfoSender().dumps(("baddevice", str(exc))))
+        return
+    except Exception:
+        conn.send_bytes(InfoSender().dumps(("failed", traceback.format_exc(limit=8))))
+        return
+    server.serve()

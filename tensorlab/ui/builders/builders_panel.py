@@ -1,0 +1,86 @@
+"""The left panel: the builders and the code line, stacked in one scrollable column.
+
+The column reflows to the dock's width; it scrolls sideways only if the dock is
+narrower than any field can get.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QGroupBox, QScrollArea, QVBoxLayout, QWidget
+
+from tensorlab.core.engine.player import PlayerState
+from tensorlab.ui.builders.builder_box import BuilderBox, heading
+from tensorlab.ui.builders.code_line import CodeLinePanel
+from tensorlab.ui.builders.compute_builder import ComputeBuilder
+from tensorlab.ui.builders.copy_builder import CopyBuilder
+from tensorlab.ui.builders.create_builder import CreateBuilder
+from tensorlab.ui.widgets.i18n import Texts
+from tensorlab.ui.builders.mutate_builder import MutateBuilder
+from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
+
+__all__ = ["BuildersPanel"]
+
+
+class BuildersPanel(QScrollArea):
+    """Every way to add a step; each emits the one statement it writes."""
+
+    statementRequested = Signal(str, object)   # code, the widget to report a refusal to
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("builders")
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        self.create = CreateBuilder()
+        self.copy = CopyBuilder()
+        self.mutate = MutateBuilder()
+        self.compute = ComputeBuilder()
+        self.code_line = CodeLinePanel()
+        code_box = QGroupBox()
+        self.i18n = Texts(self)
+        box_layout = QVBoxLayout(code_box)
+        box_layout.addWidget(heading("Code line", self.i18n))
+        box_layout.addWidget(self.code_line)
+        self.builders: tuple[BuilderBox, ...] = (self.create, self.copy, self.mutate, self.compute)
+        for builder in self.builders:
+            layout.addWidget(builder)
+            builder.statementRequested.connect(lambda code, b=builder: self.statementRequested.emit(code, b))
+        layout.addWidget(code_box)
+        layout.addStretch(1)
+        self.code_line.statementRequested.connect(
+            lambda code: self.statementRequested.emit(code, self.code_line))
+        self.setWidget(inner)
+        self._last_result: object = None
+
+    @contained
+    def set_text_scale(self, scale: float) -> None:
+        """Every text of the panel at ``scale``."""
+        self.setFont(pixel_font(base_px(), scale))
+
+    @contained
+    def show_state(self, state: PlayerState) -> None:
+        """Offer the names bound now to every picker; a tensor the last step made is picked first."""
+        snapshot = state.snapshot
+        tensors = tuple(t.name for t in snapshot.tensors)
+        names = state.names
+        newest = None
+        if state.last is not self._last_result and state.position:
+            # Only when a step ran (not on a redraw), so a name the user picked stays picked.
+            made = [n for n in state.program[state.position - 1].statement.defines if snapshot.tensor(n)]
+            newest = made[-1] if made else None
+        self._last_result = state.last
+        for builder in self.builders:
+            builder.set_names(tensors, names, newest)
+        self.compute.set_scalars(snapshot, newest)
+        self.code_line.edit.names = names
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Disable every button while a step runs."""
+        for builder in self.builders:
+            builder.set_enabled(enabled)
+        self.compute.backward_button.setEnabled(enabled and self.compute.backward_target.count() > 0)
+        self.code_line.run_button.setEnabled(enabled)

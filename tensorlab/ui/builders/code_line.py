@@ -1,0 +1,128 @@
+"""A line of PyTorch typed by the user, with completion of names and methods."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+
+from tensorlab.core.lang import allowlist as allow
+from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.ui.widgets.html import escape
+from tensorlab.ui.widgets.i18n import Texts, current_language, tr
+
+__all__ = ["CodeLineEdit", "CodeLinePanel"]
+
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*$")
+
+
+class CodeLineEdit(QLineEdit):
+    """A QLineEdit that completes the word before the cursor: names, `torch.` functions, methods."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.names: tuple[str, ...] = ()
+        self._model = QStringListModel(self)
+        self.completer_ = QCompleter(self._model, self)
+        self.completer_.setWidget(self)
+        self.completer_.setCaseSensitivity(Qt.CaseSensitivity.CaseSensitive)
+        self.completer_.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        self.completer_.activated.connect(self.insert_completion)
+
+    def candidates(self, token: str) -> list[str]:
+        """Completions for the word being typed (after a dot: functions or methods)."""
+        if "." in token:
+            base, _, _ = token.rpartition(".")
+            if base == "torch":
+                members = sorted(allow.TORCH_FUNCTIONS | allow.TORCH_DTYPES)
+            elif base == "copy":
+                members = ["deepcopy"]
+            else:
+                members = sorted(allow.TENSOR_METHODS | allow.TENSOR_ATTRIBUTES)
+            return [f"{base}.{m}" for m in members]
+        return sorted(set(self.names) | {"torch", "copy", "print", "len", "id"})
+
+    def insert_completion(self, completion: str) -> None:
+        """Replace the word before the cursor with ``completion``."""
+        text, cursor = self.text(), self.cursorPosition()
+        match = _TOKEN.search(text[:cursor])
+        start = match.start() if match else cursor
+        self.setText(text[:start] + completion + text[cursor:])
+        self.setCursorPosition(start + len(completion))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        popup = self.completer_.popup()
+        if popup.isVisible() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab,
+                                                 Qt.Key.Key_Escape):
+            event.ignore()  # the completer's popup takes these
+            return
+        super().keyPressEvent(event)
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            return
+        match = _TOKEN.search(self.text()[: self.cursorPosition()])
+        if not match or not event.text():
+            popup.hide()
+            return
+        token = match.group(0)
+        self._model.setStringList(self.candidates(token))
+        self.completer_.setCompletionPrefix(token)
+        if self.completer_.completionCount() and self.completer_.currentCompletion() != token:
+            rect = self.cursorRect()
+            rect.setWidth(popup.sizeHintForColumn(0) + popup.verticalScrollBar().sizeHint().width())
+            self.completer_.complete(rect)
+        else:
+            popup.hide()
+
+
+class CodeLinePanel(QWidget):
+    """The code line, its Run button, and the reason a line was refused."""
+
+    statementRequested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        self.i18n = Texts(self)
+        self.edit = CodeLineEdit()
+        self.edit.setObjectName("codeLine")
+        self.i18n.bind(self.edit.setAccessibleName, "Code line: any statement of the TensorLab subset")
+        self.i18n.bind(self.edit.setPlaceholderText, "a line of PyTorch, e.g. y = x.clone() * 2")
+        self.run_button = QPushButton()
+        self.run_button.setObjectName("runCodeButton")
+        self.i18n.bind(self.run_button.setText, "Run")
+        self.i18n.bind(self.run_button.setAccessibleName, "Run the code line")
+        self.i18n.bind(self.run_button.setToolTip, "Run the code line (Ctrl+Return)")
+        row.addWidget(self.edit, 1)
+        row.addWidget(self.run_button)
+        self.problem = QLabel()
+        self.problem.setObjectName("codeLineProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #c62828;")
+        self.problem.hide()
+        layout.addLayout(row)
+        layout.addWidget(self.problem)
+        self.run_button.clicked.connect(self.request)
+        self.edit.returnPressed.connect(self.request)
+        self.edit.textEdited.connect(lambda _: self.show_problem(""))
+
+    def request(self) -> None:
+        """Emit the typed line (empty lines are ignored)."""
+        code = self.edit.text().strip()
+        if not code:
+            self.show_problem(tr("Type a statement first, e.g. y = x.detach()"))
+            return
+        self.statementRequested.emit(code)
+
+    def show_problem(self, message: str) -> None:
+        """Show why the line was refused, under it (empty: hide)."""
+        self.problem.setText(escape(localize_message(message, current_language())))
+        self.problem.setVisible(bool(message))
+
+    def accepted(self) -> None:
+        """The line was accepted and is running: clear it for the next one."""
+        self.show_problem("")
+        self.edit.clear()

@@ -1,0 +1,85 @@
+"""Compute and differentiate: a small expression builder and a Backward button."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton, QWidget
+
+from tensorlab.core.lang.builder_code import COMPUTATIONS, BuilderError, backward_code, compute_code
+from tensorlab.core.protocol.snapshot import Snapshot
+from tensorlab.ui.builders.builder_box import BuilderBox, fill_names, narrow_combo, next_free_name
+from tensorlab.ui.widgets.i18n import tr
+
+__all__ = ["ComputeBuilder"]
+
+
+class ComputeBuilder(BuilderBox):
+    """Writes `s = (x + y).sum()` and friends; Backward runs `s.backward()` on a scalar."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Compute and differentiate", "Compute", "computeButton", parent)
+        self.needs_tensors = True
+        self.operation = QComboBox()
+        self.operation.addItems(list(COMPUTATIONS))
+        self.a = QComboBox()
+        self.b = QComboBox()
+        self.k = QLineEdit("2")
+        self.target = QLineEdit("s")
+        for widget, name, label in (
+            (self.operation, "computeOperation", "expression"), (self.a, "computeA", "a"),
+            (self.b, "computeB", "b"), (self.k, "computeK", "k"), (self.target, "computeTarget", "result"),
+        ):
+            widget.setObjectName(name)
+            self.add_row(label, widget)
+        self.backward_target = narrow_combo(QComboBox())
+        self.backward_target.setObjectName("backwardTarget")
+        self.i18n.bind(self.backward_target.setAccessibleName, "scalar to differentiate")
+        self.backward_button = QPushButton()
+        self.backward_button.setObjectName("backwardButton")
+        self.i18n.bind(self.backward_button.setText, "Backward")
+        self.i18n.bind(self.backward_button.setAccessibleName, "Backward")
+        self.i18n.bind(self.backward_button.setToolTip,
+                       "Run .backward() on a scalar (one-element) tensor that requires grad")
+        # The scalar picker in the form, the button under it: narrow docks stay uncut.
+        self.add_row("backward", self.backward_target, "scalar to differentiate")
+        self.form.addRow(self.backward_button)
+        self.backward_button.clicked.connect(self._backward)
+        self.operation.currentTextChanged.connect(self._operation_changed)
+        for combo in (self.a, self.b):
+            combo.currentTextChanged.connect(self.refresh)
+        self.k.textChanged.connect(self.refresh)
+        self.target.textChanged.connect(self.refresh)
+        self._operation_changed()
+
+    def _operation_changed(self, *_: object) -> None:
+        operation = self.operation.currentText()
+        self.form.setRowVisible(self.b, "b" in operation.replace("a.", ""))
+        self.form.setRowVisible(self.k, "k" in operation)
+        self.refresh()
+
+    def code(self) -> str:
+        return compute_code(self.target.text(), self.operation.currentText(), self.a.currentText(),
+                            self.b.currentText(), self.k.text())
+
+    def _backward(self) -> None:
+        if not self.backward_button.isEnabled():
+            return
+        try:
+            code = backward_code(self.backward_target.currentText())
+        except BuilderError:
+            self.show_problem(tr("Backward needs a scalar tensor that requires grad: compute one first, "
+                                 "e.g. (a + b).sum()."))
+            return
+        self.statementRequested.emit(code)
+
+    def set_scalars(self, snapshot: Snapshot, newest: str | None = None) -> None:
+        """Offer the one-element tensors that require grad to Backward, the newest first."""
+        scalars = tuple(t.name for t in snapshot.tensors if t.numel == 1 and t.requires_grad)
+        fill_names(self.backward_target, scalars, prefer_last=True, newest=newest)
+        self.backward_button.setEnabled(bool(scalars) and self.enabled)
+
+    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
+        fill_names(self.a, tensors, prefer_last=True, newest=newest)
+        fill_names(self.b, tensors, prefer_last=True)
+        if self.target.text() in all_names:
+            self.target.setText(next_free_name(set(all_names), "s"))
+        super().set_names(tensors, all_names, newest)

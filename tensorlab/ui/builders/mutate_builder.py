@@ -1,0 +1,51 @@
+"""Mutate: target, in-place operation, index, value, inside torch.no_grad()."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QLineEdit, QWidget
+
+from tensorlab.core.lang.builder_code import MUTATIONS, mutate_code
+from tensorlab.ui.builders.builder_box import BuilderBox, WrappingCheckBox, fill_names
+
+__all__ = ["MutateBuilder"]
+
+
+class MutateBuilder(BuilderBox):
+    """Writes `y[0] = 5`, `x.add_(1)`, `x += 1`, optionally under `torch.no_grad()`."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Change in place", "Mutate", "mutateButton", parent)
+        self.needs_tensors = True
+        self.target = QComboBox()
+        self.operation = QComboBox()
+        self.operation.addItems(list(MUTATIONS))
+        self.index = QLineEdit("0")
+        self.value = QLineEdit("5")
+        self.no_grad = WrappingCheckBox("inside torch.no_grad()")
+        for widget, name, label in (
+            (self.target, "mutateTarget", "target"), (self.operation, "mutateOperation", "operation"),
+            (self.index, "mutateIndex", "index"), (self.value, "mutateValue", "value"),
+            (self.no_grad, "mutateNoGrad", ""),
+        ):
+            widget.setObjectName(name)
+            self.add_row(label, widget, label or "inside torch.no_grad()")
+        self.target.currentTextChanged.connect(self.refresh)
+        self.operation.currentTextChanged.connect(self._operation_changed)
+        self.index.textChanged.connect(self.refresh)
+        self.value.textChanged.connect(self.refresh)
+        self.no_grad.toggled.connect(self.refresh)
+        self._operation_changed()
+
+    def _operation_changed(self, *_: object) -> None:
+        operation = self.operation.currentText()
+        self.form.setRowVisible(self.index, operation == "x[i] = v")
+        self.form.setRowVisible(self.value, operation != "zero_()")
+        self.refresh()
+
+    def code(self) -> str:
+        return mutate_code(self.target.currentText(), self.operation.currentText(), self.index.text(),
+                           self.value.text(), self.no_grad.isChecked())
+
+    def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
+        fill_names(self.target, tensors, prefer_last=True, newest=newest)
+        super().set_names(tensors, all_names, newest)

@@ -1,0 +1,142 @@
+"""The window's Export menu: the program as a Python script, a Jupyter notebook, or slides (PNG per step).
+
+Script and notebook need to know which steps raise in a TensorLab run of the
+program: the worker runs it in a fresh session of its own (job
+``"export_errors"``), then the file is written atomically. Slides step the window
+through the program and grab it (or only the storage map) after each step.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMenu
+
+from tensorlab.core.files.atomic_write import write_text_atomic
+from tensorlab.core.export.program_files import export_script, notebook_text
+from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.ui.widgets.i18n import current_language, tr
+
+__all__ = ["Exporter", "build_export_menu", "program_lesson"]
+
+JOB = "export_errors"
+
+
+def program_lesson(state: Any) -> Lesson:
+    """The program as it stands (the lesson's steps and yours) as a lesson to export."""
+    steps = tuple(state.program)
+    base = state.lesson
+    if base is None:
+        return Lesson("my-steps", "My steps", steps)
+    mine = any(getattr(step, "origin", "lesson") == "user" for step in steps)
+    if not mine:
+        return Lesson(base.id, base.title, steps, base.summary, dict(base.translations), base.source)
+    translations = {k: v for k, v in base.translations.items() if not k.startswith("title_")}
+    return Lesson(f"{base.id}-mine", f"{base.title} (with my steps)", steps, base.summary, translations)
+
+
+class Exporter(QObject):
+    """Runs the export the user asked for; reports in the window's status bar and output panel."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+        self._pending: tuple[str, str, Lesson, str, str] | None = None
+        window.controller.jobFinished.connect(self._finished)
+
+    def _say(self, text: str) -> None:
+        report = getattr(self.window, "_problem", None)  # the output panel, where the window has one
+        if callable(report):
+            report(text)
+        else:
+            self.window.statusBar().showMessage(text.splitlines()[0], 15000)
+
+    def export(self, kind: str, path: str | Path) -> None:
+        """Write the program as ``kind`` ("py" or "ipynb") to ``path`` once the worker says what raises."""
+        lesson = program_lesson(self.window.controller.state)
+        self._pending = (kind, str(path), lesson, current_language(), self.window.controller.state.device)
+        self.window.controller.run_job(JOB, {"codes": [s.code for s in lesson.steps]})
+
+    def _finished(self, name: str, errors: object, problem: str) -> None:
+        if name != JOB or self._pending is None:
+            return
+        kind, path, lesson, language, device = self._pending
+        self._pending = None
+        if errors is None:
+            self._say(tr("The export failed: {reason}").format(reason=problem))
+            return
+        try:
+            text = (export_script if kind == "py" else notebook_text)(lesson, errors, language, device)
+            write_text_atomic(path, text)
+        except (OSError, ValueError) as exc:
+            self._say(tr("The export could not be written: {reason}").format(reason=exc))
+            return
+        self.window.statusBar().showMessage(tr("Saved {path}").format(path=path), 5000)
+
+    def slides(self, folder: str | Path, map_only: bool) -> list[Path]:
+        """One PNG per step of the program into ``folder``; the window returns to where it was."""
+        from tensorlab.ui.export.slides import grab_steps
+
+        lesson = program_lesson(self.window.controller.state)
+        bar = self.window.statusBar()
+        try:
+            saved = grab_steps(self.window, Path(folder), lesson.id, map_only,
+                               lambda done, total: bar.showMessage(
+                                   tr("Saving slide {done} of {total}…").format(done=done, total=total)))
+        except OSError as exc:
+            self._say(tr("The export could not be written: {reason}").format(reason=exc))
+            return []
+        bar.showMessage(tr("Saved {count} slides in {path}").format(count=len(saved), path=folder), 5000)
+        return saved
+
+    # -- dialogs -----------------------------------------------------------------
+    def script_dialog(self) -> None:
+        """Ask where to save the script."""
+        path, _ = QFileDialog.getSaveFileName(self.window, tr("Export as Python script"),
+                                              f"{program_lesson(self.window.controller.state).id}.py",
+                                              "Python (*.py)")
+        if path:
+            self.export("py", path)
+
+    def notebook_dialog(self) -> None:
+        """Ask where to save the notebook."""
+        path, _ = QFileDialog.getSaveFileName(self.window, tr("Export as Jupyter notebook"),
+                                              f"{program_lesson(self.window.controller.state).id}.ipynb",
+                                              tr("Jupyter notebooks (*.ipynb)"))
+        if path:
+            self.export("ipynb", path)
+
+    def slides_dialog(self, map_only: bool) -> None:
+        """Ask for a folder and save the slides there."""
+        folder = QFileDialog.getExistingDirectory(self.window, tr("Folder for the slides"))
+        if folder:
+            self.slides(folder, map_only)
+
+
+def build_export_menu(window: Any) -> QMenu:
+    """The Export submenu (script, notebook, slides), with its actions on ``window``."""
+    exporter = Exporter(window)
+    window.exporter = exporter
+    menu = QMenu(window)
+    menu.setObjectName("exportMenu")
+    window.i18n.bind(menu.setTitle, "&Export")
+    entries = (
+        ("Python script…", "exportScriptAction", ["Ctrl+E"], exporter.script_dialog),
+        ("Jupyter notebook…", "exportNotebookAction", [], exporter.notebook_dialog),
+        ("Slides: the window after each step (PNG)…", "exportSlidesAction", [],
+         lambda: exporter.slides_dialog(False)),
+        ("Slides: the storage map after each step (PNG)…", "exportMapSlidesAction", [],
+         lambda: exporter.slides_dialog(True)),
+    )
+    for text, name, keys, slot in entries:
+        action = QAction(window)
+        action.setObjectName(name)
+        action.setShortcuts([QKeySequence(k) for k in keys])
+        window.i18n.bind(action.setText, text)
+        action.triggered.connect(slot)
+        window.addAction(action)
+        menu.addAction(action)
+    return menu

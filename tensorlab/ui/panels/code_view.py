@@ -1,0 +1,302 @@
+"""The program so far: every step's code, the current line marked and kept in view.
+
+A click anywhere on a line goes to the state after it. Steps you added are marked
+"yours"; Delete (or the context menu) removes one.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette, QPixmap, QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
+
+from tensorlab.core.engine.player import PlayerState
+from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.text_zoom import mono_font
+
+__all__ = ["CodeView"]
+
+_ROLE = Qt.ItemDataRole.UserRole      # (marker, number, code, yours, ran, current, failed)
+
+
+def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
+    """``code`` in lines no wider than ``width`` (broken after a space, comma or bracket; continued indented)."""
+    lines: list[str] = []
+    for line in code.split("\n"):
+        while metrics.horizontalAdvance(line) > width and len(line) > 8:
+            cut = len(line)
+            while cut > 1 and metrics.horizontalAdvance(line[:cut]) > width:
+                cut -= 1
+            # Break after a space or comma where possible, else after a bracket or `=`, else after a dot.
+            for marks in (" ,", "([=", "."):
+                breaks = [i + 1 for i in range(cut) if line[i] in marks and i + 1 > 4]
+                if breaks:
+                    cut = breaks[-1]
+                    break
+            lines.append(line[:cut])
+            line = "    " + line[cut:].lstrip()
+        lines.append(line)
+    return lines
+
+
+_FAILED, _MARKER, _NUMBER = QColor("#c62828"), QColor("#f57f17"), QColor("#9e9e9e")
+_RAN, _NOT_RAN, _YOURS = QColor("#000000"), QColor("#8a8a8a"), QColor("#6a1b9a")
+
+
+class _Fonts:
+    """A line's font, its bold, and their metrics."""
+
+    __slots__ = ("metrics", "bold", "bold_metrics", "marker_width", "space_width")
+
+    def __init__(self, font: QFont) -> None:
+        self.metrics = QFontMetrics(font)
+        self.bold = QFont(font)
+        self.bold.setBold(True)
+        self.bold_metrics = QFontMetrics(self.bold)
+        self.marker_width = self.metrics.horizontalAdvance("▶✗ ")
+        self.space_width = self.metrics.horizontalAdvance("  ")
+
+
+class _LineDelegate(QStyledItemDelegate):
+    """Paints a line: marker, number, code (bold when current, grey before it runs), "yours".
+
+    Code wider than the panel wraps, so nothing is cut at a projector's text size.
+    """
+
+    def __init__(self, view: QListWidget) -> None:
+        super().__init__(view)
+        self.view = view
+        self._layouts: dict[tuple[object, ...], tuple[int, list[str]]] = {}
+        self._font_sets: dict[str, _Fonts] = {}
+        self._pictures: dict[tuple[object, ...], QPixmap] = {}
+
+    def _layout(self, font: QFont, code: str, yours: bool) -> tuple[int, list[str]]:
+        # Wrapping measures text again and again: a line's layout is kept for its font and width.
+        key = (font.key(), code, yours, self.view.viewport().width())
+        layout = self._layouts.get(key)
+        if layout is None:
+            if len(self._layouts) > 2000:
+                self._layouts.clear()
+            layout = self._layouts[key] = self._wrap(font, code, yours)
+        return layout
+
+    def _wrap(self, font: QFont, code: str, yours: bool) -> tuple[int, list[str]]:
+        metrics = QFontMetrics(font)
+        indent = metrics.horizontalAdvance("▶✗ 000  ") + 4
+        room = self.view.viewport().width() - indent - 8
+        if yours:
+            room -= metrics.horizontalAdvance("  " + tr("(yours)"))
+        bold = QFont(font)
+        bold.setBold(True)
+        return indent, wrap_code(code, QFontMetrics(bold), max(room, metrics.horizontalAdvance("x" * 12)))
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        # A line is drawn once into a picture and copied at every later paint (a step repaints the
+        # panel, and most of its lines look as they did).
+        row = index.data(_ROLE)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        ratio = painter.device().devicePixelRatioF()
+        key = (row, selected, option.rect.width(), option.rect.height(), option.font.key(), ratio, tr("(yours)"))
+        picture = self._pictures.get(key)
+        if picture is None:
+            if len(self._pictures) > 1000:
+                self._pictures.clear()
+            picture = QPixmap(QSize(option.rect.width(), option.rect.height()) * ratio)
+            picture.setDevicePixelRatio(ratio)
+            picture.fill(option.palette.color(QPalette.ColorRole.Base))
+            drawn = QPainter(picture)
+            try:
+                self._draw(drawn, QRect(0, 0, option.rect.width(), option.rect.height()), option.font, row,
+                           selected)
+            finally:
+                drawn.end()
+            self._pictures[key] = picture
+        painter.drawPixmap(option.rect.topLeft(), picture)
+
+    def _draw(self, painter: QPainter, rect: QRect, font: QFont, row: tuple[object, ...], selected: bool) -> None:
+        marker, number, code, yours, ran, current, failed = row
+        painter.save()
+        if selected:
+            painter.fillRect(rect, QColor("#cfe3f7"))
+        elif current:
+            painter.fillRect(rect, QColor("#fff3c4"))
+        fonts = self._fonts(font)
+        metrics = fonts.metrics
+        indent, lines = self._layout(font, code, yours)
+        x = rect.left() + 4
+        y = rect.top() + 3 + metrics.ascent()
+        painter.setFont(font)
+        painter.setPen(_FAILED if failed else _MARKER)
+        painter.drawText(x, y, marker)
+        painter.setPen(_NUMBER)
+        painter.drawText(x + fonts.marker_width, y, f"{number:>3}")
+        x = rect.left() + indent
+        painter.setFont(fonts.bold if current else font)
+        painter.setPen(_RAN if ran else _NOT_RAN)
+        widest = (fonts.bold_metrics if current else metrics).horizontalAdvance(lines[0])
+        for i, line in enumerate(lines):
+            painter.drawText(x, y + i * metrics.height(), line)
+        if yours:
+            painter.setFont(font)
+            painter.setPen(_YOURS)
+            painter.drawText(x + widest + fonts.space_width, y, tr("(yours)"))
+        painter.restore()
+
+    def _fonts(self, font: QFont) -> _Fonts:
+        # A paint asks for the same metrics line after line: made once per font.
+        key = font.key()
+        fonts = self._font_sets.get(key)
+        if fonts is None:
+            fonts = self._font_sets[key] = _Fonts(font)
+        return fonts
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        marker, number, code, yours, *_ = index.data(_ROLE)
+        metrics = self._fonts(option.font).metrics
+        _, lines = self._layout(option.font, code, yours)
+        return QSize(self.view.viewport().width() - 4, metrics.height() * len(lines) + 6)
+
+
+class CodeView(QListWidget):
+    """The program as code; click a line to go to the state after it."""
+
+    positionRequested = Signal(int)
+    removeRequested = Signal(int)     # program index of a step you added
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("codeView")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Code of the program so far")
+        self.i18n.on_change(lambda: setattr(self, "_steps", ()))   # tooltips in the new language
+        self.setItemDelegate(_LineDelegate(self))
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._menu)
+        self.itemClicked.connect(lambda item: self.positionRequested.emit(self.row(item) + 1))
+        self.lines: list[str] = []
+        self._rows: list[tuple[object, ...]] = []
+        self._steps: tuple[object, ...] = ()
+        self.user_steps: tuple[int, ...] = ()
+        self.position = 0
+        self.set_text_scale(1.0)
+
+    @contained
+    def set_text_scale(self, scale: float) -> None:
+        """Code at 13 px × ``scale`` (24 px and more in projector mode)."""
+        self.setFont(mono_font(12, scale))
+        self._steps = ()    # laid out again at the new size
+        self.scheduleDelayedItemsLayout()
+
+    @contained
+    def show_state(self, state: PlayerState) -> None:
+        """Render the program of ``state`` with the last line run marked and in view."""
+        self.user_steps = state.user_steps
+        self.position = state.position
+        rows = [self._row(state, i) for i in range(len(state.program))]
+        same = (len(state.program) == len(self._steps) and all(a is b for a, b in zip(state.program, self._steps))
+                and self.count() == len(rows) and rows)
+        if same:
+            # The same program: only the lines whose marks changed (the old and the new current one) repaint.
+            for i, row in enumerate(rows):
+                if row != self._rows[i]:
+                    self.item(i).setData(_ROLE, row)
+        else:
+            self._rebuild(state, rows)
+        self._rows, self._steps = rows, tuple(state.program)
+        self.lines = [("▶ " if r[5] else "") + ("✗ " if r[6] else "") + r[2] for r in rows]
+        self.follow()
+
+    @staticmethod
+    def _row(state: PlayerState, i: int) -> tuple[object, ...]:
+        step = state.program[i]
+        ran = i < state.position
+        current = i == state.position - 1
+        failed = ran and not state.results[i].ok
+        marker = ("▶" if current else "") + ("✗" if failed else "")
+        return (marker, i + 1, step.code, step.origin == "user", ran, current, failed)
+
+    def _rebuild(self, state: PlayerState, rows: list[tuple[object, ...]]) -> None:
+        selected = self.currentRow()
+        self.blockSignals(True)
+        self.clear()
+        for row, step in zip(rows, state.program):
+            item = QListWidgetItem()
+            item.setData(_ROLE, row)
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{row[1]}: {step.code}")
+            item.setToolTip(tr("Click: go to the state after this step") + (
+                "\n" + tr("Delete: remove this step you added") if step.origin == "user" else ""))
+            self.addItem(item)
+        if not state.program:
+            item = QListWidgetItem()
+            item.setData(_ROLE, ("", 0, tr("No steps yet."), False, False, False, False))
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.addItem(item)
+        if 0 <= selected < len(state.program):
+            self.setCurrentRow(selected)
+        self.blockSignals(False)
+
+    def follow(self) -> None:
+        """Keep the current line (and the next one) in view."""
+        if not self.lines:
+            return
+        if self.position < len(self.lines):
+            self.scrollToItem(self.item(self.position), QAbstractItemView.ScrollHint.EnsureVisible)
+        if self.position:
+            self.scrollToItem(self.item(self.position - 1), QAbstractItemView.ScrollHint.EnsureVisible)
+        else:
+            self.scrollToTop()
+
+    def toPlainText(self) -> str:  # noqa: N802 - the name text panels use
+        """The program as text, one step a line (the current one marked)."""
+        return "\n".join(self.lines) if self.lines else tr("No steps yet.")
+
+    def line_rect(self, index: int) -> QRect:
+        """Where line ``index`` is drawn, in viewport coordinates."""
+        return self.visualItemRect(self.item(index))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        # Lines wrap to the width: lay them out again at once (QListView waits 100 ms, so a
+        # screenshot or a slide taken right after a resize showed rows sized for the old width).
+        if event.size().width() != event.oldSize().width():
+            self.scheduleDelayedItemsLayout()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.currentRow() in self.user_steps:
+            self.removeRequested.emit(self.currentRow())
+            return
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and 0 <= self.currentRow() < len(self.lines):
+            self.positionRequested.emit(self.currentRow() + 1)
+            return
+        super().keyPressEvent(event)
+
+    def _menu(self, point: QPoint) -> None:
+        item = self.itemAt(point)
+        if item is None or not self.lines:
+            return
+        row = self.row(item)
+        menu = QMenu(self)
+        go = menu.addAction(tr("Go to the state after this step"))
+        go.triggered.connect(lambda: self.positionRequested.emit(row + 1))
+        remove = menu.addAction(tr("Remove this step"))
+        remove.setEnabled(row in self.user_steps)
+        remove.triggered.connect(lambda: self.removeRequested.emit(row))
+        menu.popup(self.viewport().mapToGlobal(point))
+        self.context_menu = menu

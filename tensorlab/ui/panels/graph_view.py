@@ -1,0 +1,233 @@
+"""The autograd graph of the selected tensor, drawn in Qt (no Graphviz).
+
+The tensor's grad_fn is at the top; edges follow ``next_functions`` down to the
+``AccumulateGrad`` nodes of the leaves, the direction gradients flow in. The graph
+is drawn at its readable size (no text under 11 px) and never shrunk below it:
+the wheel zooms, dragging pans, and "Fit" shows as much as fits while staying readable.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView, QToolButton, QWidget
+
+from tensorlab.core.protocol.snapshot import GraphInfo, SavedTensor, TensorInfo
+from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.palette import MUTED
+from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.scene_view import SceneView
+
+__all__ = ["GraphView", "layers"]
+
+
+def layers(graph: GraphInfo) -> list[list[int]]:
+    """Nodes by depth (longest path from the root), so every edge points downwards."""
+    depth = {0: 0}
+    changed = True
+    rounds = 0
+    while changed and rounds <= len(graph.nodes):
+        changed = False
+        rounds += 1
+        for a, b in graph.edges:
+            if a in depth and depth.get(b, -1) < depth[a] + 1:
+                depth[b] = depth[a] + 1
+                changed = True
+    rows: dict[int, list[int]] = {}
+    for node in range(len(graph.nodes)):
+        rows.setdefault(depth.get(node, 0), []).append(node)
+    return [rows[d] for d in sorted(rows)]
+
+
+def _saved_text(saved: SavedTensor) -> str:
+    """One saved tensor, in the window's language."""
+    if saved.status == "changed":
+        return tr("saved {label}: changed in place after it was saved").format(label=saved.label)
+    if saved.status == "freed":
+        return tr("saved {label}: freed by backward()").format(label=saved.label)
+    if saved.status == "unavailable":
+        return tr("saved {label}: unavailable").format(label=saved.label)
+    if saved.version is None:
+        return tr("saved {label}: {who}").format(label=saved.label, who=saved.who)
+    return tr("saved {label}: {who}, version {version}").format(label=saved.label, who=saved.who,
+                                                                version=saved.version)
+
+
+class GraphView(SceneView):
+    """Draws a snapshot's :class:`~tensorlab.core.observe.autograd_graph.GraphInfo` as boxes and arrows."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("graphView")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Autograd graph of the selected tensor")
+        self.i18n.on_change(self._draw)
+        self.setBackgroundBrush(QBrush(QColor("#ffffff")))
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.info: TensorInfo | None = None
+        self.graph: GraphInfo | None = None
+        self.zoom = 1.0
+        self.fit_button = QToolButton(self)
+        self.fit_button.setObjectName("graphFitButton")
+        self.i18n.bind(self.fit_button.setText, "Fit")
+        self.i18n.bind(self.fit_button.setToolTip,
+                       "Show as much of the graph as fits while its text stays readable "
+                       "(the wheel zooms, dragging pans)")
+        self.fit_button.clicked.connect(self.fit)
+        self.fit_button.hide()
+
+    # -- zoom and pan ----------------------------------------------------------
+    MAX_ZOOM = 3.0
+
+    def min_zoom(self) -> float:
+        """The smallest zoom at which every text is still at least 11 px on screen."""
+        sizes = [i.font().pixelSize() for i in self.scene().items() if isinstance(i, QGraphicsSimpleTextItem)]
+        return 11.0 / min(sizes) if sizes else 1.0
+
+    def set_zoom(self, zoom: float) -> None:
+        """Zoom the drawing (clamped so that text stays readable)."""
+        self.zoom = max(self.min_zoom(), min(self.MAX_ZOOM, zoom))
+        self.resetTransform()
+        self.scale(self.zoom, self.zoom)
+
+    def fit(self) -> None:
+        """As much of the graph as fits the panel, never below the readable size."""
+        rect = self.scene().sceneRect()
+        if rect.width() <= 0 or rect.height() <= 0:
+            return
+        fit = min((self.viewport().width() - 8) / rect.width(), (self.viewport().height() - 8) / rect.height())
+        self.set_zoom(min(fit, 1.5))
+        self.centerOn(rect.center().x(), rect.top() + self.viewport().height() / (2 * self.zoom))
+
+    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.set_zoom(self.zoom * (1.15 ** steps))
+            event.accept()
+
+    def _place_button(self) -> None:
+        self.fit_button.adjustSize()
+        bar = self.verticalScrollBar().width() if self.verticalScrollBar().isVisible() else 0
+        self.fit_button.move(self.width() - self.fit_button.width() - bar - 6, 6)
+        self.fit_button.raise_()
+
+    @contained
+    def show_tensor(self, info: TensorInfo | None) -> None:
+        """Draw the graph behind ``info`` (or say why there is none)."""
+        graph = None if info is None else info.graph
+        if info is self.info and info is not None and (graph is None or graph is self.graph):
+            return  # the same tensor, unchanged (its facts are shared between snapshots): already drawn
+        self.info = info
+        self.graph = graph
+        self._draw()
+
+    @contained
+    def show_graph(self, name: str, graph: GraphInfo) -> None:
+        """The graph behind the shown tensor, read for it after the snapshot."""
+        if self.info is not None and self.info.name == name:
+            self.graph = graph
+            self._draw()
+
+    def _draw(self) -> None:
+        scene = self.scene()
+        scene.clear()
+        self.fit_button.hide()
+        self.set_zoom(1.0)
+        info = self.info
+        if info is None:
+            self._text(tr("Select a tensor to see its autograd graph."), size=13, color=MUTED)
+            scene.setSceneRect(scene.itemsBoundingRect())
+            return
+        graph = self.graph
+        if graph is None:
+            if info.grad_fn not in (None, "Invalid"):
+                message = tr("Reading the graph behind {name}…").format(name=info.name)
+            elif info.grad_fn == "Invalid":
+                message = tr("{name}'s grad_fn is Invalid: torch refuses to report it because\n"
+                             "its base was changed in place after split/unbind/chunk.").format(name=info.name)
+            elif info.requires_grad and info.is_leaf:
+                message = tr("{name} is a leaf: no node produced it.\n"
+                             "backward() accumulates its gradient into {name}.grad.").format(name=info.name)
+            else:
+                message = tr("{name} does not require grad: no gradient is computed for it,\n"
+                             "but an operation may still save it for backward() (x * {name} saves {name}).").format(
+                    name=info.name)
+            self._text(message, size=13, color=MUTED)
+            scene.setSceneRect(scene.itemsBoundingRect())
+            return
+        self._draw_graph(graph)
+
+    def _draw_graph(self, graph: GraphInfo) -> None:
+        s = self.scale_factor
+        rows = layers(graph)
+        boxes: dict[int, QRectF] = {}
+        y = 8 * s
+        row_gap = 46 * s
+        widest = 0.0
+        laid_out: list[list[tuple[int, list[QGraphicsSimpleTextItem], float, float]]] = []
+        for row in rows:
+            placed = []
+            for node_index in row:
+                node = graph.nodes[node_index]
+                lines = [self._text(node.name, size=14, bold=True)]
+                if node.leaf:
+                    lines.append(self._text(f"→ {node.leaf}.grad", size=13, bold=True, color=QColor("#2e7d32")))
+                for saved in node.saved:
+                    alarming = saved.status in ("changed", "freed")
+                    lines.append(self._text(_saved_text(saved), size=12,
+                                            color=QColor("#c62828") if alarming else QColor("#455a64")))
+                width = max(item.boundingRect().width() for item in lines) + 16 * s
+                height = sum(item.boundingRect().height() for item in lines) + 10 * s
+                placed.append((node_index, lines, width, height))
+            total = sum(p[2] for p in placed) + 18 * s * (len(placed) - 1)
+            widest = max(widest, total)
+            laid_out.append(placed)
+        for placed in laid_out:
+            total = sum(p[2] for p in placed) + 18 * s * (len(placed) - 1)
+            x = (widest - total) / 2
+            row_height = max(p[3] for p in placed)
+            for node_index, lines, width, height in placed:
+                rect = QRectF(x, y, width, height)
+                boxes[node_index] = rect
+                leaf = graph.nodes[node_index].leaf is not None
+                path = QPainterPath()
+                path.addRoundedRect(rect, 8 * s, 8 * s)
+                fill = QColor("#e8f5e9") if leaf else QColor("#e3f2fd")
+                if node_index == 0:
+                    fill = QColor("#fff8e1")
+                item = self.scene().addPath(path, QPen(QColor("#37474f"), 1.3), QBrush(fill))
+                item.setZValue(-1)
+                ty = y + 5 * s
+                for line in lines:
+                    line.setPos(x + 8 * s, ty)
+                    ty += line.boundingRect().height()
+                x += width + 18 * s
+            y += row_height + row_gap
+        pen = QPen(QColor("#546e7a"), 1.6)
+        for a, b in graph.edges:
+            start = QPointF(boxes[a].center().x(), boxes[a].bottom())
+            end = QPointF(boxes[b].center().x(), boxes[b].top())
+            self.scene().addLine(start.x(), start.y(), end.x(), end.y(), pen)
+            self._arrow(start, end, pen)
+        if graph.truncated:
+            self._text(tr("(only the first {count} nodes are drawn)").format(count=len(graph.nodes)), 0, y,
+                       size=12, color=MUTED)
+        self.scene().setSceneRect(self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10))
+        # Readable size, the root at the top; "Fit" appears when the graph is larger than the panel.
+        self.centerOn(boxes[0].center().x(), boxes[0].top() + self.viewport().height() / 2 - 10)
+        self.fit_button.show()
+        self._place_button()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._place_button()
+
+    def _arrow(self, start: QPointF, end: QPointF, pen: QPen) -> None:
+        angle = math.atan2(end.y() - start.y(), end.x() - start.x())
+        size = 8 * self.scale_factor
+        left = QPointF(end.x() - size * math.cos(angle - 0.4), end.y() - size * math.sin(angle - 0.4))
+        right = QPointF(end.x() - size * math.cos(angle + 0.4), end.y() - size * math.sin(angle + 0.4))
+        self.scene().addPolygon(QPolygonF([end, left, right]), pen, QBrush(pen.color()))

@@ -1,0 +1,331 @@
+"""The narration panel: the lesson's note for the current step, and "predict before you run".
+
+Choices are word-wrapped buttons (keys 1–4 choose). Normally a choice reveals at
+once whether it is right; in a *class vote* a choice is only marked, and → (or
+Enter) reveals the answer and runs the step. After a step with a question has run,
+its answer (and whether the prediction was right) stays above the note.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+
+from tensorlab.core.lessons.lesson import Ask
+from tensorlab.core.engine.player import PlayerState
+from tensorlab.ui.widgets.html import escape, inline_code
+from tensorlab.ui.widgets.i18n import Texts, current_language, tr
+from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
+
+__all__ = ["NarrationPanel", "ChoiceButton"]
+
+_STYLES = {
+    "plain": "QFrame#%s { border:1px solid #9e9e9e; border-radius:4px; background:#ffffff; }",
+    "marked": "QFrame#%s { border:3px solid #1565c0; border-radius:4px; background:#e3f2fd; }",
+    "right": "QFrame#%s { border:3px solid #2e7d32; border-radius:4px; background:#e8f5e9; }",
+    "wrong": "QFrame#%s { border:1px solid #c62828; border-radius:4px; background:#ffebee; }",
+}
+
+
+class ChoiceButton(QFrame):
+    """A choice: its key number and its text, word-wrapped (never cut), clickable."""
+
+    clicked = Signal()
+
+    def __init__(self, number: int, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"askChoice{number - 1}")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 3, 6, 3)
+        self.key = QLabel(f"<b>{number}</b>")
+        self.key.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.label = QLabel(text)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)
+        layout.addWidget(self.key)
+        layout.addWidget(self.label, 1)
+        self.setAccessibleName(text)
+        self.set_look("plain")
+
+    def text(self) -> str:
+        """The choice's text."""
+        return self.label.text()
+
+    def set_choice(self, text: str) -> None:
+        """Show ``text`` (the button is reused for the next question)."""
+        if self.label.text() != text:
+            self.label.setText(text)
+            self.setAccessibleName(text)
+
+    def set_look(self, look: str) -> None:
+        """plain, marked (a class vote), right or wrong."""
+        if getattr(self, "look", None) == look:
+            return  # a style sheet is costly to apply again
+        self.look = look
+        self.setStyleSheet(_STYLES[look] % self.objectName())
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self.isEnabled() and self.rect().contains(event.position().toPoint()):
+            self.clicked.emit()
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.clicked.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class NarrationPanel(QScrollArea):
+    """Shows what the last step means, and asks about the next one when the lesson does."""
+
+    answered = Signal(int, bool)   # choice, correct (when revealed)
+    changed = Signal()             # the text changed (the window makes room for it)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("narration")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Narration")
+        self.i18n.on_change(self._retranslate)
+        # Scrolls only when the dock is very small (the window makes room for a question).
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        self.setWidget(inner)
+        layout = QVBoxLayout(inner)
+        layout.setContentsMargins(8, 6, 8, 6)
+        self.title, self.answer, self.note, self.question, self.feedback = (self._label(n) for n in (
+            "narrationTitle", "askAnswer", "narrationNote", "askQuestion", "askFeedback"))
+        self.answer.setStyleSheet("background:#f1f8e9; padding:4px;")
+        self.choices_box = QWidget()
+        # Choices stacked and wrapped, so long answers never widen the dock or get cut.
+        self.choices_layout = QVBoxLayout(self.choices_box)
+        self.choices_layout.setContentsMargins(0, 0, 0, 0)
+        self.choices_layout.setSpacing(4)
+        for widget in (self.title, self.answer, self.note, self.question, self.choices_box, self.feedback):
+            layout.addWidget(widget)
+        layout.addStretch(1)
+        self.choice_buttons: list[ChoiceButton] = []   # the choices of the question shown
+        self._pool: list[ChoiceButton] = []             # every choice button made, reused
+        self.class_vote = False
+        self._ask: Ask | None = None
+        self._ask_step = -1                 # program index of the step the question is about
+        self._ask_code = ""
+        self._chosen: int | None = None
+        self._revealed = False
+        self._result: tuple[int, str, int | None] | None = None   # (step, code, choice) of the last reveal
+        self._state: PlayerState | None = None
+        self._built: tuple[object, ...] | None = None   # language, vote, font of the choices built
+
+    @staticmethod
+    def _label(name: str) -> QLabel:
+        label = QLabel()
+        label.setObjectName(name)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        return label
+
+    @contained
+    def set_text_scale(self, scale: float) -> None:
+        """Every text of the panel at ``scale``."""
+        font = pixel_font(base_px(), scale)
+        self.setFont(font)
+        # The choice buttons are kept between questions and styled: they take the new size now,
+        # not at the next question (F5 with a question on screen left its choices small).
+        for button in self._pool:
+            for widget in (button, button.key, button.label):
+                widget.setFont(font)
+
+    def set_class_vote(self, on: bool) -> None:
+        """Class vote: a choice is only marked until → reveals it."""
+        self.class_vote = on
+        if self._state is not None:
+            self.show_state(self._state)
+
+    @property
+    def pending_vote(self) -> bool:
+        """A choice is marked in a class vote and not revealed yet."""
+        return self.class_vote and self._chosen is not None and not self._revealed
+
+    def _retranslate(self) -> None:
+        if self._state is not None:
+            self.show_state(self._state)
+
+    @contained
+    def show_state(self, state: PlayerState) -> None:
+        """Narrate ``state``: the note of the step just run, and the next step's question."""
+        self._state = state
+        lesson = state.lesson
+        language = current_language()
+        total = len(state.program)
+        where = escape(tr("step {position} of {total}").format(position=state.position, total=total))
+        name = inline_code(lesson.text("title", language)) if lesson is not None else escape(tr("Scratchpad"))
+        _set_text(self.title, f"<b>{name}</b> &nbsp;·&nbsp; {where}")
+        if state.position == 0:
+            summary = lesson.text("summary", language) if lesson is not None else ""
+            hint = tr("Press → (or Space) to run the first step.") if total else \
+                tr("Build a tensor on the left or type a line of PyTorch below it.")
+            _set_text(self.note, inline_code(summary) + ("<br><br>" if summary else "") + escape(hint))
+        else:
+            step = state.program[state.position - 1]
+            if step.origin == "user":
+                text = escape(tr("You added this step:")) + f" <code>{inline_code(step.code)}</code>"
+            else:
+                text = inline_code(step.text(language)) or f"<code>{inline_code(step.code)}</code>"
+            if state.position == total and total:
+                text += "<br><br><i>" + escape(tr("End of the lesson. ← steps back; Home starts again.")) + "</i>"
+            _set_text(self.note, text)
+        self._show_answer(state)
+        self._show_ask(state)
+
+    def _show_answer(self, state: PlayerState) -> None:
+        """After a step with a question ran: its answer, and whether the prediction was right."""
+        index = state.position - 1
+        ask = state.program[index].ask if 0 <= index < len(state.program) else None
+        if ask is None:
+            self.answer.hide()
+            return
+        language = current_language()
+        choices = ask.text("choices", language)
+        chosen = self._result[2] if self._result is not None and self._result[:2] == (
+            index, state.program[index].code) else None
+        right = choices[ask.answer]
+        if chosen is None:
+            verdict = tr("The answer: “{answer}”.").format(answer=right)
+        elif chosen == ask.answer:
+            verdict = tr("✔ Right.")
+        else:
+            verdict = tr("✘ Not quite: the answer is “{answer}”.").format(answer=right)
+        self.answer.setText(f"<b>{escape(verdict)}</b> {inline_code(ask.text('explain', language))}")
+        self.answer.show()
+
+    def _show_ask(self, state: PlayerState) -> None:
+        ask = state.program[state.position].ask if state.position < len(state.program) else None
+        code = state.program[state.position].code if ask is not None else ""
+        if ask is not self._ask or state.position != self._ask_step or code != self._ask_code:
+            self._chosen, self._revealed = None, False
+        elif ask is not None and self._built == (current_language(), self.class_vote, self.font().key()):
+            # The same question, already built: only the looks of its choices may change.
+            self._show_choice()
+            return
+        self._ask, self._ask_step, self._ask_code = ask, state.position, code
+        self._built = (current_language(), self.class_vote, self.font().key()) if ask is not None else None
+        count = len(ask.text("choices", current_language())) if ask is not None else 0
+        for button in self._pool[count:]:
+            if not button.isHidden():
+                button.hide()
+        self.choice_buttons = []
+        self.feedback.clear()
+        if ask is None:
+            self.question.hide()
+            self.choices_box.hide()
+            self.feedback.hide()
+            return
+        language = current_language()
+        heading = tr("Class vote: mark the class's choice, then press → (or Enter) to reveal it and run the step.") \
+            if self.class_vote else tr("Predict before you run:")
+        _set_text(self.question, f"<b>{escape(heading)}</b> " + inline_code(ask.text("question", language)))
+        for i, choice in enumerate(ask.text("choices", language)):
+            # Buttons are made once and reused: a new widget costs a polish, a layout and a destroy.
+            if i == len(self._pool):
+                button = ChoiceButton(i + 1, choice, self.choices_box)
+                button.clicked.connect(lambda i=i: self.choose(i))
+                self.choices_layout.addWidget(button)
+                self._pool.append(button)
+            button = self._pool[i]
+            button.set_choice(choice)
+            font = self.font()
+            if button.font() != font:
+                # A styled widget keeps the font it is polished with: give it (and its labels) the panel's.
+                for widget in (button, button.key, button.label):
+                    widget.setFont(font)
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.set_look("plain")
+            if button.isHidden():
+                button.show()   # showing a hidden widget polishes and lays it out: only when needed
+            self.choice_buttons.append(button)
+        self.question.show()
+        self.choices_box.show()
+        self._show_choice()
+
+    def _show_choice(self) -> None:
+        """Looks and feedback for the current choice (none, marked, or revealed)."""
+        self.changed.emit()
+        ask = self._ask
+        if ask is None:
+            return
+        if self._chosen is None:
+            self.feedback.hide()
+            return
+        if not self._revealed:
+            self.choice_buttons[self._chosen].set_look("marked")
+            self.feedback.setText(escape(tr("Marked: {number}. Press → (or Enter) to reveal the answer and run "
+                                            "the step.").format(number=self._chosen + 1)))
+            self.feedback.show()
+            return
+        correct = self._chosen == ask.answer
+        # The right choice is marked green, with its number: say the number, not the whole text again.
+        verdict = tr("✔ Right.") if correct else tr("✘ Not quite: the answer is {number}.").format(
+            number=ask.answer + 1)
+        self.feedback.setText(f"<b>{escape(verdict)}</b> {inline_code(ask.text('explain', current_language()))} "
+                              + escape(tr("Press → to see it happen.")))
+        self.feedback.show()
+        for i, button in enumerate(self.choice_buttons):
+            # Not disabled (greyed text is hard to read on a projector): a revealed question ignores clicks.
+            button.setCursor(Qt.CursorShape.ArrowCursor)
+            button.set_look("right" if i == ask.answer else "wrong" if i == self._chosen else "plain")
+
+    def choose(self, index: int) -> None:
+        """Choose answer ``index``: revealed at once, or only marked in a class vote."""
+        if self._ask is None or self._revealed or not 0 <= index < len(self.choice_buttons):
+            return
+        if self._chosen is not None:
+            self.choice_buttons[self._chosen].set_look("plain")
+        self._chosen = index
+        if self.class_vote:
+            self._show_choice()
+        else:
+            self.reveal()
+
+    def choose_key(self, index: int) -> None:
+        """Keys 1–4: choose when a question is shown."""
+        if self.question.isVisible():
+            self.choose(index)
+
+    def reveal(self) -> None:
+        """Say whether the chosen answer is right (the step itself runs with →)."""
+        if self._ask is None or self._chosen is None or self._revealed:
+            return
+        self._revealed = True
+        self._result = (self._ask_step, self._ask_code, self._chosen)
+        self._show_choice()
+        self.answered.emit(self._chosen, self._chosen == self._ask.answer)
+
+    def needed_height(self) -> int:
+        """The height the panel needs to show everything at its whole width (no scroll bar)."""
+        layout = self.widget().layout()
+        # As wide as the text is with the scroll bar shown: a bar left over from a taller state makes the
+        # text wrap more, so measuring without it would stop growing the dock a line too early.
+        width = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
+        return layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else layout.sizeHint().height()
+
+    def ensure_question_visible(self) -> None:
+        """Scroll to the question, its choices and the feedback (only when the panel cannot show it all)."""
+        if self.needed_height() <= self.height():
+            self.verticalScrollBar().setValue(0)
+            return
+        for widget in (self.feedback, self.choices_box, self.question):
+            if widget.isVisible():
+                self.ensureWidgetVisible(widget, 0, 4)
+
+
+def _set_text(label: QLabel, text: str) -> None:
+    """A new text only when it changed (each one costs a layout of the panel)."""
+    if label.text() != text:
+        label.setText(text)

@@ -1,0 +1,96 @@
+"""What the last step printed, warned and raised: torch's real text and what it means."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+from tensorlab.core.explain.explanations import Explanation
+from tensorlab.core.protocol.results import StepResult
+from tensorlab.ui.widgets.html import escape, inline_code
+from tensorlab.ui.widgets.i18n import Texts, current_language, tr
+from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
+
+_NOTHING_LOST = "Nothing is lost: the step is part of the lesson, and the state shown is the state after it."
+
+__all__ = ["OutputView"]
+
+
+def _explanation(explanation: Explanation | None) -> str:
+    if explanation is None:
+        return ""
+    explanation = explanation.localized(current_language())
+    advice = (f"<p style='margin:4px 0'><b>{escape(tr('Instead:'))}</b> {inline_code(explanation.advice)}</p>"
+              if explanation.advice else "")
+    return (f"<p style='margin:4px 0'><b>{escape(tr('In plain words'))} — {inline_code(explanation.title)}.</b> "
+            f"{inline_code(explanation.text)}</p>{advice}")
+
+
+class OutputView(QTextBrowser):
+    """The last step's output, warnings and error, as lesson content."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("outputView")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Output, warnings and errors of the last step")
+        self.setOpenExternalLinks(False)
+        self.result: StepResult | None = None
+        self._html = ""
+
+    @contained
+    def set_text_scale(self, scale: float) -> None:
+        """Every text of the panel at ``scale``."""
+        self.setFont(pixel_font(base_px(), scale))
+
+    @contained
+    def _set_html(self, html: str) -> None:
+        # The same text is not laid out again (a redraw of the same state, a language change aside).
+        if html != self._html:
+            self._html = html
+            self.setHtml(html)
+
+    def show_result(self, result: StepResult | None, problem: str = "") -> None:
+        """Render ``result`` (None: before the first step); ``problem`` is a TensorLab message."""
+        self.result = result
+        parts = []
+        if problem:
+            parts.append(f"<div style='background:#fff3e0;padding:6px'><b>TensorLab:</b> "
+                         f"{escape(problem)}</div>")
+        if result is None:
+            hint = escape(tr("Output, warnings and errors of each step appear here."))
+            parts.append(f"<p style='color:#757575'>{hint}</p>")
+            self._set_html("".join(parts))
+            return
+        code = escape(result.code).replace("\n", "<br>")
+        step = escape(tr("Step {number}:").format(number=result.index + 1))
+        parts.append(f"<p style='margin:2px 0;color:#616161'>{step} <code>{code}</code></p>")
+        if result.output:
+            parts.append("<pre style='background:#f5f5f5;padding:6px;margin:4px 0'>"
+                         f"{escape(result.output.rstrip(chr(10)))}</pre>")
+        if result.value is not None:
+            parts.append(f"<pre style='color:#455a64;margin:4px 0'>→ {escape(result.value)}</pre>")
+        for warning in result.warnings:
+            parts.append(
+                "<div style='border-left:4px solid #ef6c00;background:#fff8e1;padding:6px;margin:4px 0'>"
+                f"<p style='margin:2px 0'><b style='color:#e65100'>⚠ {escape(warning.category)}</b> "
+                f"<span style='font-family:monospace;white-space:pre-wrap'>{escape(warning.message)}</span></p>"
+                f"{_explanation(warning.explanation)}</div>")
+        for note in result.notes:
+            # TensorLab's own observation (not a message of torch's), e.g. memory changed behind autograd's back.
+            parts.append(
+                "<div style='border-left:4px solid #1565c0;background:#e3f2fd;padding:6px;margin:4px 0'>"
+                f"<p style='margin:2px 0'><b style='color:#0d47a1'>ⓘ {escape(tr('TensorLab noticed'))}</b></p>"
+                f"{_explanation(note)}</div>")
+        if result.error is not None:
+            error = result.error
+            parts.append(
+                "<div style='border-left:4px solid #c62828;background:#ffebee;padding:6px;margin:4px 0'>"
+                f"<p style='margin:2px 0'><b style='color:#b71c1c'>"
+                f"{escape(tr('torch raised {type}').format(type=error.type))}</b></p>"
+                f"<p style='margin:2px 0;font-family:monospace;white-space:pre-wrap'>{escape(error.message)}</p>"
+                f"{_explanation(error.explanation)}"
+                f"<p style='margin:2px 0;color:#616161'>{escape(tr(_NOTHING_LOST))}</p></div>")
+        if result.ok and not result.output and not result.warnings and result.value is None and not result.notes:
+            parts.append(f"<p style='color:#2e7d32'>{escape(tr('✔ Ran without output, warnings or errors.'))}</p>")
+        self._set_html("".join(parts))

@@ -1,0 +1,83 @@
+"""What the storage map draws, as data: strips (storages) with their cells and bands (tensors)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from tensorlab.core.protocol.snapshot import Snapshot, StorageInfo, TensorInfo, covered_cells
+
+__all__ = ["MAX_CELLS", "BandModel", "StripModel", "strip_models"]
+
+MAX_CELLS = 12          # cells drawn per strip; the rest is counted
+
+
+@dataclass(frozen=True)
+class BandModel:
+    """One tensor over one strip: which cells it covers, in the tensor's element order."""
+
+    name: str
+    color_index: int
+    cells: tuple[int, ...]          # strip cell indices, in the tensor's element order
+    label: str
+
+
+@dataclass(frozen=True)
+class StripModel:
+    """One storage as drawn: its cells, which changed, and its bands."""
+
+    storage: StorageInfo
+    values: tuple[object, ...]
+    changed: frozenset[int]
+    new: bool
+    bands: tuple[BandModel, ...]
+
+
+def _band_cells(info: TensorInfo, storage: StorageInfo) -> tuple[int, ...]:
+    if info.stride is None or info.storage_offset is None:
+        return ()
+    return _cells(info.shape, info.stride, info.storage_offset, info.element_size, storage.element_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cells(shape: tuple[int, ...], stride: tuple[int, ...], offset: int, size: int, cell_size: int) -> tuple[int, ...]:
+    cells = covered_cells(shape, stride, offset, MAX_CELLS * 4)
+    if size == cell_size:
+        return cells
+    # A view with another element size (view_as_real, .view(dtype)): map through bytes.
+    return tuple(c * size // cell_size for c in cells)
+
+
+def _band_label(info: TensorInfo) -> str:
+    shape = "[" + ", ".join(map(str, info.shape)) + "]"
+    stride = "(" + ", ".join(map(str, info.stride or ())) + ")"
+    version = info.version if info.version is not None else "-"
+    return f"{shape} stride {stride} offset {info.storage_offset} v{version}"
+
+
+def strip_models(snapshot: Snapshot, previous: Snapshot) -> list[StripModel]:
+    """What the map draws for ``snapshot``, with cells changed since ``previous`` marked."""
+    order = {t.name: i for i, t in enumerate(snapshot.tensors)}
+    infos = {t.name: t for t in snapshot.tensors}
+    # A storage keeps its label while it lives: the label is its identity across snapshots (its
+    # address is not, once the worker restored the state in a new process).
+    before = {s.id: s for s in previous.storages}
+    strips = []
+    for storage in snapshot.storages:
+        values = tuple(storage.cells or ())
+        old = before.get(storage.id)
+        changed: set[int] = set()
+        if old is not None and old.dtype == storage.dtype:
+            old_values = tuple(old.cells or ())
+            # Most storages are untouched by a step: one comparison in C says so.
+            if old_values != values:
+                changed = {i for i, v in enumerate(values) if i >= len(old_values) or old_values[i] != v}
+        bands = []
+        for name in storage.tensors:
+            info = infos.get(name)
+            if info is None:
+                continue
+            bands.append(BandModel(name, order[name], _band_cells(info, storage), _band_label(info)))
+        strips.append(StripModel(storage, values, frozenset(changed), old is None and bool(previous.tensors),
+                                 tuple(bands)))
+    return strips

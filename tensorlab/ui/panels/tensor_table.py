@@ -1,0 +1,352 @@
+"""The tensors table: one row per tensor, Qt model/view over a snapshot.
+
+All ten columns always show: headers are compact (the full name and its meaning in
+the tooltip), and when the panel is too narrow for every value the widest columns
+give up room first and elide (the full text is in the cell's tooltip).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
+
+from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
+from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.palette import CHANGED, tensor_color
+from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
+
+__all__ = ["COLUMNS", "TensorTableModel", "TensorTable"]
+
+COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn", "version",
+           "storage", "grad")
+
+# Compact headers: what each column shows in its header (the tooltip names it in full).
+HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_fn", "version": "ver-\nsion",
+           "storage": "stor-\nage", "device": "dev-\nice"}
+
+_TIPS = {
+    "requires_grad": "Does autograd track operations on this tensor?",
+    "is_leaf": "Made by no recorded operation? (Every tensor that does not require grad is a leaf.)",
+    "grad_fn": "The autograd node that produced this tensor (None for leaves and tensors outside the graph)",
+    "version": "The version counter: +1 for every in-place change (shared by detach() aliases, not by .data)",
+    "storage": "Which block of memory holds the values; the same id means shared memory",
+    "grad": "The gradient in .grad (read only for leaves and tensors that retain grad)",
+}
+
+
+def cell_text(info: TensorInfo, column: str) -> str:
+    """The text of one cell, as shown."""
+    if column == "shape":
+        return "[" + ", ".join(map(str, info.shape)) + "]"
+    if column == "grad":
+        if info.grad is None:
+            return "None"
+        text = str(to_plain(info.grad))
+        return text if len(text) <= 40 else text[:39] + "…"
+    value = getattr(info, column)
+    if value is None:
+        return "None" if column in ("grad_fn", "is_leaf") else "-"
+    return str(value)
+
+
+def row_texts(info: TensorInfo) -> tuple[str, ...]:
+    """Every cell of ``info``'s row (kept per TensorInfo: an unchanged tensor shares its object)."""
+    entry = _ROW_TEXTS.get(id(info))
+    if entry is None or entry[0] is not info:
+        if len(_ROW_TEXTS) > 4096:
+            _ROW_TEXTS.clear()
+        entry = _ROW_TEXTS[id(info)] = (info, tuple(cell_text(info, c) for c in COLUMNS))
+    return entry[1]
+
+
+_ROW_TEXTS: dict[int, tuple[TensorInfo, tuple[str, ...]]] = {}
+_ADVANCES: dict[tuple[str, str], float] = {}
+
+
+def _advance(text: str, key: str, font: QFont) -> float:
+    width = _ADVANCES.get((text, key))
+    if width is None:
+        if len(_ADVANCES) > 20_000:
+            _ADVANCES.clear()
+        width = _ADVANCES[(text, key)] = QFontMetricsF(font).horizontalAdvance(text)
+    return width
+
+
+class TensorTableModel(QStandardItemModel):
+    """The tensors of a snapshot; the rows whose facts changed in the last step are marked.
+
+    The cells live in Qt's own item model: a view asks seven roles of every cell at
+    every paint, and answering them in C++ instead of Python halves a paint. A step
+    sets only the cells whose text, highlight or colour changed.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(0, len(COLUMNS), parent)
+        self.snapshot = Snapshot()
+        self.changed: set[tuple[str, str]] = set()
+        self._font = QFont()
+        self._bold: tuple[str, QFont] | None = None
+        self._rows: list[tuple[object, ...]] = []   # what each row shows: its texts and highlights
+
+    @property
+    def font(self) -> QFont:
+        """The table's font (the name column is in its bold)."""
+        return self._font
+
+    @font.setter
+    def font(self, font: QFont) -> None:
+        self._font = font
+        bold = self.bold_font()
+        for row in range(self.rowCount()):
+            self.item(row, 0).setFont(bold)
+
+    def set_snapshot(self, snapshot: Snapshot, previous: Snapshot) -> None:
+        """Show ``snapshot``; cells that differ from ``previous`` are highlighted."""
+        changed = set()
+        before = {t.name: t for t in previous.tensors}
+        for info in snapshot.tensors:
+            old = before.get(info.name)
+            texts = row_texts(info)
+            old_texts = row_texts(old) if old is not None else None
+            for i, column in enumerate(COLUMNS):
+                if old_texts is None or old_texts[i] != texts[i] or (
+                        column == "name" and old.values is not info.values and old.values != info.values):
+                    changed.add((info.name, column))
+        self.snapshot, self.changed = snapshot, changed
+        tensors = snapshot.tensors
+        if self.rowCount() != len(tensors):
+            self.setRowCount(len(tensors))
+            del self._rows[len(tensors):]
+        for row, info in enumerate(tensors):
+            texts = row_texts(info)
+            marks = tuple((info.name, column) in changed for column in COLUMNS)
+            shown = (info, texts, marks)
+            if row < len(self._rows) and self._rows[row][1:] == shown[1:] and self._rows[row][0] is info:
+                continue
+            old = self._rows[row] if row < len(self._rows) else None
+            for column, text in enumerate(texts):
+                if old is not None and old[1][column] == text and old[2][column] == marks[column] \
+                        and (column != COLUMNS.index("grad") or old[0].grad == info.grad):
+                    continue
+                self._set_cell(row, column, info, text, marks[column])
+            if old is None:
+                self._rows.append(shown)
+            else:
+                self._rows[row] = shown
+
+    def _set_cell(self, row: int, column: int, info: TensorInfo, text: str, changed: bool) -> None:
+        item = self.item(row, column)
+        fresh = item is None
+        if fresh:
+            item = QStandardItem()
+            item.setEditable(False)
+            if column == 0:
+                item.setForeground(QBrush(tensor_color(row)))
+                item.setFont(self.bold_font())
+        item.setText(text)
+        item.setData(text, Qt.ItemDataRole.AccessibleTextRole)
+        item.setData(QBrush(CHANGED) if changed else None, Qt.ItemDataRole.BackgroundRole)
+        name = COLUMNS[column]
+        tip = str(to_plain(info.grad)) if name == "grad" and info.grad is not None else text
+        item.setToolTip(f"{name}: {tip}" + (f"\n{tr(_TIPS[name])}" if name in _TIPS else ""))
+        if fresh:
+            self.setItem(row, column, item)
+
+    def retranslate(self) -> None:
+        """Tooltips in the current language."""
+        rows, self._rows = self._rows, []
+        for row, (info, texts, marks) in enumerate(rows):
+            for column, text in enumerate(texts):
+                self._set_cell(row, column, info, text, marks[column])
+        self._rows = rows
+
+    def bold_font(self) -> QFont:
+        """The font of the name column."""
+        if self._bold is None or self._bold[0] != self.font.key():
+            font = QFont(self.font)
+            font.setBold(True)
+            self._bold = (self.font.key(), font)
+        return self._bold[1]
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal:
+            column = COLUMNS[section]
+            if role == Qt.ItemDataRole.DisplayRole:
+                return HEADERS.get(column, column)
+            if role == Qt.ItemDataRole.AccessibleTextRole:
+                return column
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return column + (f": {tr(_TIPS[column])}" if column in _TIPS else "")
+        return None
+
+    def row_of(self, name: str) -> int:
+        """The row of tensor ``name``, or -1."""
+        return next((i for i, t in enumerate(self.snapshot.tensors) if t.name == name), -1)
+
+
+class TensorTable(QTableView):
+    """The table view; emits the name of the tensor the user selects."""
+
+    selectedTensorChanged = Signal(object)   # str | None
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("tensorTable")
+        self.i18n = Texts(self)
+        self.i18n.bind(self.setAccessibleName, "Tensors table")
+        self.table_model = TensorTableModel(self)
+        self.i18n.on_change(self.table_model.retranslate)
+        self.setModel(self.table_model)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.verticalHeader().setVisible(False)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.horizontalHeader().setMinimumSectionSize(16)
+        self.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.selectionModel().selectionChanged.connect(self._emit_selection)
+        self._selected: str | None = None
+        self._quiet = False
+        self.scale, self.compact, self._refitting = 1.0, False, False
+
+        self.set_text_scale(1.0)
+
+    @contained
+    def set_text_scale(self, scale: float) -> None:
+        """Text at ``scale``; rows follow the font."""
+        self.scale = scale
+        self._set_font(compact=False)
+
+    def _set_font(self, compact: bool) -> None:
+        # A narrow panel (a 1024 px window) writes one pixel smaller: all ten columns then fit.
+        self.compact = compact
+        self.setFont(pixel_font(base_px() - (1 if compact else 0), self.scale))
+        self.table_model.font = self.font()
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.fit_columns()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Every column in view: each as wide as its content where they all fit.
+
+        When they do not, `grad` gives up room first (its values are drawn in the
+        Values panel), then the widest columns are cut to a common width and elide.
+        """
+        header = self.horizontalHeader()
+        metrics = header.fontMetrics()
+        titles = [max(metrics.horizontalAdvance(line) for line in HEADERS.get(c, c).split("\n")) + 6
+                  for c in COLUMNS]
+        wanted = [max(self._content_width(c), titles[c]) for c in range(len(COLUMNS))]
+        available = self.viewport().width()
+        if available <= 0:
+            return
+        need = sum(wanted)
+        switch = (not self.compact and need > available) or (self.compact and need / 0.92 < 0.95 * available)
+        if switch and not self._refitting:
+            self._refitting = True
+            try:
+                self._set_font(not self.compact)
+            finally:
+                self._refitting = False
+            return
+        widths = list(wanted)
+        grad = COLUMNS.index("grad")
+        excess = sum(widths) - available
+        if excess > 0:
+            floor = min(wanted[grad], self.fontMetrics().horizontalAdvance("None") + 8)
+            widths[grad] = max(floor, wanted[grad] - excess)
+        if sum(widths) > available:
+            # Water-filling: a common cap that the widest columns are cut down to.
+            low, high = 16.0, float(max(widths))
+            for _ in range(30):
+                cap = (low + high) / 2
+                if sum(min(w, cap) for w in widths) > available:
+                    high = cap
+                else:
+                    low = cap
+            widths = [int(min(w, low)) for w in widths]
+        else:
+            widths[-1] += available - sum(widths)
+        for column, width in enumerate(widths):
+            header.resizeSection(column, width)
+
+    def _content_width(self, column: int) -> int:
+        """What sizeHintForColumn says (the widest cell), from cached text widths instead of the delegate."""
+        tensors = self.table_model.snapshot.tensors
+        if not tensors:
+            return 0
+        font = self.table_model.bold_font() if COLUMNS[column] == "name" else self.font()
+        key = font.key()
+        widest = max(_advance(row_texts(t)[column], key, font) for t in tensors)
+        # The delegate's text margins (each side) and the grid line, as QStyledItemDelegate lays a cell out.
+        margin = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1) + 1
+        return int(math.ceil(widest)) + margin
+
+    def column_fits(self, column: int) -> bool:
+        """True when every value of ``column`` is shown whole (for tests)."""
+        return self.columnWidth(column) >= self.sizeHintForColumn(column)
+
+    @property
+    def selected(self) -> str | None:
+        """The name of the selected tensor."""
+        return self._selected
+
+    @contained
+    def set_snapshot(self, snapshot: Snapshot, previous: Snapshot, select: str | None = None) -> None:
+        """Show ``snapshot`` with ``select`` selected (without signalling: the window asked for it)."""
+        self.table_model.set_snapshot(snapshot, previous)
+        self._quiet = True
+        try:
+            self.select_name(select, signal=False)
+        finally:
+            self._quiet = False
+        self.fit_columns()
+
+    def select_name(self, name: str | None, signal: bool = True) -> None:
+        """Select the row of ``name`` (None clears the selection)."""
+        row = -1 if name is None else self.table_model.row_of(name)
+        if row < 0:
+            self.clearSelection()
+            self._set_selected(None, signal)
+            return
+        self.selectionModel().select(
+            self.table_model.index(row, 0),
+            QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.scrollTo(self.table_model.index(row, 0))
+        self._set_selected(name, signal)
+
+    def _emit_selection(self, *_: object) -> None:
+        if self._quiet:
+            return
+        rows = self.selectionModel().selectedRows()
+        name = self.table_model.snapshot.tensors[rows[0].row()].name if rows else None
+        self._set_selected(name)
+
+    def _set_selected(self, name: str | None, signal: bool = True) -> None:
+        if name != self._selected:
+            self._selected = name
+            if signal:
+                self.selectedTensorChanged.emit(name)

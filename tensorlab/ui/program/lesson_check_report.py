@@ -1,0 +1,68 @@
+"""Lesson checks for a lesson a teacher opens or saves: run in the worker, reported in the window.
+
+The checks (:mod:`tensorlab.core.checks.lesson_checks`) run as the ``lesson_checks`` job
+beside the session, so the window never imports torch and stays responsive.
+Their warnings go to the Output panel and the status bar; a lesson that passes
+gets a short note in the status bar.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject
+
+from tensorlab.core.lessons.lesson import Lesson, dump_lesson
+from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.ui.widgets.i18n import current_language, tr
+
+__all__ = ["LessonCheckReport"]
+
+JOB = "lesson_checks"
+
+
+class LessonCheckReport(QObject):
+    """Asks the worker to check a lesson and shows what it found in ``window``."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+        self._status: tuple[str, int] | None = None
+        window.controller.jobFinished.connect(self._finished)
+        # After the window's own "Ready" (connected first), so the result stays readable.
+        window.controller.busyChanged.connect(self._busy_changed)
+
+    def check(self, lesson: Lesson) -> None:
+        """Check ``lesson`` (its TOML text crosses to the worker; warnings come back as text)."""
+        self.window.controller.run_job(JOB, {"text": dump_lesson(lesson), "source": lesson.source or lesson.id,
+                                             "language": current_language()})
+
+    def _finished(self, name: str, result: object, problem: str) -> None:
+        if name != JOB:
+            return
+        window = self.window
+        if problem:
+            text = tr("The lesson could not be checked: {reason}").format(
+                reason=localize_message(problem, current_language()))
+        elif result:
+            warnings = [str(w) for w in result]  # type: ignore[attr-defined]
+            text = "\n".join([tr("Lesson checks found {count} problems:").format(count=len(warnings))]
+                             + [f"• {w}" for w in warnings])
+        else:
+            self._show(tr("Lesson checks found no problems."), 8000)
+            return
+        self._show(text.splitlines()[0], 15000)
+        # Shown now, and kept for the next render (the job's state arrives right after its result).
+        window.problem = text
+        window.output_view.show_result(window.controller.state.last, text)
+
+    def _show(self, message: str, milliseconds: int) -> None:
+        self._status = (message, milliseconds)
+        if not self.window.controller.busy:
+            self._busy_changed(False)
+
+    def _busy_changed(self, busy: bool) -> None:
+        if not busy and self._status is not None:
+            message, milliseconds = self._status
+            self._status = None
+            self.window.statusBar().showMessage(message, milliseconds)

@@ -1,0 +1,170 @@
+"""One array drawn for a class: bars for 1-D values, a heat map for 2-D, numbers written on them.
+
+A plain QGraphicsScene, laid out in the view's own pixels (it never scales, so no text
+shrinks): a redraw is a few dozen items, cheap enough for every step. Numbers are
+written only where they fit their bar or cell; every text is at least 11 px.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QFrame, QWidget
+
+from tensorlab.ui.widgets.scene_view import SceneView
+from tensorlab.ui.widgets.text_zoom import px
+
+__all__ = ["ArrayPlot", "viridis"]
+
+MAX_LABELS = 32       # numbers written on bars
+MAX_IMAGE_LABELS = 144
+MAX_BAR_ITEMS = 128   # more bars than this are painted into one image
+
+# matplotlib's viridis at 9 stops (its perceptually uniform colour map), interpolated between them.
+_VIRIDIS = ((68, 1, 84), (71, 44, 122), (59, 81, 139), (44, 113, 142), (33, 144, 141), (39, 173, 129),
+            (92, 200, 99), (170, 220, 50), (253, 231, 37))
+
+
+def viridis(t: float) -> QColor:
+    """The viridis colour at ``t`` in [0, 1]."""
+    t = min(max(t, 0.0), 1.0) * (len(_VIRIDIS) - 1)
+    i = min(int(t), len(_VIRIDIS) - 2)
+    f = t - i
+    a, b = _VIRIDIS[i], _VIRIDIS[i + 1]
+    return QColor(*(round(a[k] + (b[k] - a[k]) * f) for k in range(3)))
+
+
+class ArrayPlot(SceneView):
+    """Draws one array (set with :meth:`set_array`) to fit the view."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.setBackgroundBrush(QBrush(QColor("white")))
+        self.heights: list[float] = []          # 1-D: the bar heights (NaN and inf drawn as 0)
+        self.grid: list[list[float]] = []       # 2-D: the cell values
+        self.texts: list[str] = []              # the number written on each bar or cell (row-major)
+        self.color = QColor("#1f77b4")
+        self.labels_shown = False
+
+    def set_array(self, mode: str, data: list, texts: list[str], color: object = None) -> None:
+        """``mode`` "bars" (``data``: heights) or "image" (``data``: rows of values); ``texts`` their numbers."""
+        self.mode = mode
+        self.heights = list(data) if mode == "bars" else []
+        self.grid = [list(row) for row in data] if mode == "image" else []
+        self.texts = list(texts)
+        if color is not None:
+            self.color = QColor(color)
+        self._draw()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if event.size() != event.oldSize():
+            self._draw()
+
+    def _draw(self) -> None:
+        scene = self.scene()
+        scene.clear()
+        width, height = self.viewport().width(), self.viewport().height()
+        scene.setSceneRect(0, 0, max(width, 1), max(height, 1))
+        self.labels_shown = False
+        if width < 20 or height < 20:
+            return
+        if getattr(self, "mode", None) == "bars" and self.heights:
+            self._bars(width, height)
+        elif getattr(self, "mode", None) == "image" and self.grid:
+            self._image(width, height)
+
+    def _label_fits(self, room: float, height_room: float) -> bool:
+        if not self.texts:
+            return False
+        font = self._font(12, mono=True)
+        metrics = QFontMetricsF(font)
+        widest = max(metrics.horizontalAdvance(t) for t in self.texts)
+        return widest + 4 <= room and metrics.height() + 2 <= height_room
+
+    def _bars(self, width: float, height: float) -> None:
+        s = self.scale_factor
+        count = len(self.heights)
+        margin = 6 * s
+        slot = (width - 2 * margin) / count
+        index_h = px(11, s) + 6 * s
+        show_index = count <= MAX_LABELS and self._index_fits(slot)
+        label_h = px(12, s) + 6 * s
+        labels = count <= MAX_LABELS and self._label_fits(slot, height / 3)
+        self.labels_shown = labels
+        top_room = label_h if labels else 4 * s
+        bottom_room = (index_h if show_index else 4 * s)
+        low, high = min(min(self.heights), 0.0), max(max(self.heights), 0.0)
+        if low == high:
+            high = 1.0
+        negative = low < 0
+        plot_top, plot_bottom = top_room, height - bottom_room - (label_h if labels and negative else 0)
+        span = max(plot_bottom - plot_top, 10.0)
+
+        def y_of(value: float) -> float:
+            return plot_top + (high - value) / (high - low) * span
+
+        zero = y_of(0.0)
+        scene = self.scene()
+        scene.addLine(margin, zero, width - margin, zero, QPen(QColor("#9e9e9e"), 1))
+        fill = QBrush(self.color)
+        outline = QPen(self.color.darker(130), 1)
+        # Many bars (then thin, with no numbers) are painted into one image: a thousand items cost
+        # more to make and to paint than the picture they make.
+        painter = image = None
+        if count > MAX_BAR_ITEMS:
+            ratio = self.devicePixelRatioF()
+            image = QImage(int(width * ratio), int(height * ratio), QImage.Format.Format_ARGB32_Premultiplied)
+            image.setDevicePixelRatio(ratio)
+            image.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(image)
+        for i, value in enumerate(self.heights):
+            x = margin + i * slot + slot * 0.15
+            top, bottom = sorted((y_of(value), zero))
+            bar = QRectF(x, top, max(slot * 0.7, 1.0), max(bottom - top, 1.0))
+            if painter is not None:
+                painter.fillRect(bar, self.color)
+            else:
+                scene.addRect(bar, outline, fill)
+            if labels:
+                text = self._text(self.texts[i], size=12, mono=True, color=QColor("black"))
+                bounds = text.boundingRect()
+                y = top - bounds.height() - 1 if value >= 0 else bottom + 1
+                text.setPos(margin + i * slot + (slot - bounds.width()) / 2, y)
+            if show_index:
+                index = self._text(str(i), size=11, color=QColor("#616161"))
+                bounds = index.boundingRect()
+                index.setPos(margin + i * slot + (slot - bounds.width()) / 2, height - index_h + 2 * s)
+        if painter is not None:
+            painter.end()
+            scene.addPixmap(QPixmap.fromImage(image)).setZValue(-1)
+
+    def _index_fits(self, slot: float) -> bool:
+        return QFontMetricsF(self._font(11)).horizontalAdvance(str(len(self.heights) - 1)) + 6 <= slot
+
+    def _image(self, width: float, height: float) -> None:
+        rows, cols = len(self.grid), len(self.grid[0])
+        finite = [v for row in self.grid for v in row if math.isfinite(v)]
+        low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
+        middle = (low + high) / 2
+        cell = min(width / cols, height / rows)
+        labels = rows * cols <= MAX_IMAGE_LABELS and self._label_fits(cell, cell)
+        self.labels_shown = labels
+        scene = self.scene()
+        no_pen = QPen(Qt.PenStyle.NoPen)
+        for r, row in enumerate(self.grid):
+            for c, value in enumerate(row):
+                t = 0.0 if not math.isfinite(value) or high == low else (value - low) / (high - low)
+                scene.addRect(QRectF(c * cell, r * cell, cell, cell), no_pen, QBrush(viridis(t)))
+                if labels:
+                    dark = math.isfinite(value) and value < middle
+                    text = self._text(self.texts[r * cols + c], size=12, mono=True,
+                                      color=QColor("white" if dark else "black"))
+                    bounds = text.boundingRect()
+                    text.setPos(c * cell + (cell - bounds.width()) / 2, r * cell + (cell - bounds.height()) / 2)

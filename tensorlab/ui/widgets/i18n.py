@@ -1,0 +1,122 @@
+"""Languages of the window: Qt's QTranslator, and texts that follow a language change.
+
+UI texts are English in the source and translated through Qt's machinery
+(`tensorlab/resources/i18n/tensorlab_<lang>.qm`, compiled from the `.ts` file with
+`pyside6-lrelease`). Widgets register their static texts with :class:`Texts`,
+which sets them again when Qt sends ``LanguageChange``; texts drawn from a state
+are translated at render time, and the window re-renders when the language changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QObject, QTranslator
+
+from tensorlab.core.messages.korean_particles import ko
+from tensorlab.core.files.package_data import resources_dir
+
+__all__ = ["LANGUAGES", "tr", "Texts", "set_language", "current_language"]
+
+CONTEXT = "tensorlab"
+LANGUAGES = {"en": "English", "ko": "한국어"}
+
+_translator: QTranslator | None = None
+_qt_translator: QTranslator | None = None   # Qt's own texts (file dialogs, standard buttons)
+_language = "en"
+requested: set[str] | None = None  # when a set, every source text asked for is added (for tests)
+
+
+class Template(str):
+    """A translated text whose ``format`` also puts Korean particles right.
+
+    A translation may write ``{name:을}``: ``format(name="x")`` gives "x를" and
+    ``format(name="m")`` gives "m을" (:func:`tensorlab.core.messages.korean_particles.ko`), so no
+    call site has to know which language it formats.
+    """
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:  # noqa: A003 - str's own name
+        if args:
+            return str.format(self, *args, **kwargs)
+        return ko(str(self), **kwargs)
+
+
+def tr(text: str) -> str:
+    """``text`` in the current language (English when no translation exists)."""
+    if not text:
+        return text
+    if requested is not None:
+        requested.add(text)
+    return Template(QCoreApplication.translate(CONTEXT, text))
+
+
+def current_language() -> str:
+    """The code of the language the window shows (`en`, `ko`)."""
+    return _language
+
+
+def set_language(language: str) -> bool:
+    """Install the translator for ``language``; Qt then sends LanguageChange to every widget.
+
+    Returns False (and keeps English) when no translation file exists for it.
+    """
+    global _translator, _qt_translator, _language
+    app = QCoreApplication.instance()
+    if app is None:
+        return False
+    for installed in (_translator, _qt_translator):
+        if installed is not None:
+            app.removeTranslator(installed)
+    _translator = _qt_translator = None
+    _language = "en"
+    if language == "en":
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
+        return True
+    translator = QTranslator(app)
+    path = resources_dir() / "i18n" / f"tensorlab_{language}.qm"
+    if not translator.load(str(path)):
+        return False
+    app.installTranslator(translator)
+    _translator = translator
+    _language = language
+    # Qt's own dialogs (Open, Save, Cancel) in the same language, where Qt ships the translation.
+    qt_translator = QTranslator(app)
+    if qt_translator.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt_translator)
+        _qt_translator = qt_translator
+    # Deliver the LanguageChange events now, so the window reads in the new language at once.
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
+    return True
+
+
+class Texts(QObject):
+    """The static texts of one widget, set again in the new language on LanguageChange."""
+
+    def __init__(self, widget: QObject) -> None:
+        super().__init__(widget)
+        self._bindings: list[tuple[Callable[[str], object], str]] = []
+        self._callbacks: list[Callable[[], object]] = []
+        widget.installEventFilter(self)
+
+    def bind(self, setter: Callable[[str], object], text: str) -> None:
+        """Call ``setter(tr(text))`` now and whenever the language changes."""
+        self._bindings.append((setter, text))
+        setter(tr(text))
+
+    def on_change(self, callback: Callable[[], object]) -> None:
+        """Also call ``callback`` when the language changes (to re-render dynamic texts)."""
+        self._callbacks.append(callback)
+
+    def retranslate(self) -> None:
+        """Set every bound text again, in the current language."""
+        for setter, text in self._bindings:
+            setter(tr(text))
+        for callback in self._callbacks:
+            callback()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        return False

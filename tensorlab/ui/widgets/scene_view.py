@@ -1,0 +1,170 @@
+"""What the drawn panels share: a scene, a text scale, text items in pixel sizes (never below 11 px)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QWidget,
+)
+
+from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.text_zoom import mono_font, pixel_font, px
+
+__all__ = ["SceneView", "TextBatch", "font_metrics"]
+
+
+class TextBatch(QGraphicsItem):
+    """Many short texts painted by one item (a strip's values and indices), cached as pixels.
+
+    A text item each costs a layout, an index entry and a paint of its own; a strip
+    draws dozens of numbers, and a step draws a strip again.
+    """
+
+    def __init__(self, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self.entries: list[tuple[QRectF, str, QFont, QColor, float]] = []   # box, text, font, colour, ascent
+        self._bounds = QRectF()
+        self.setZValue(1)   # over the cells and bands they label
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+    def add(self, text: str, x: float, y: float, font: QFont, color: QColor,
+            center: QPointF | None = None) -> QRectF:
+        """``text`` with its top-left at (x, y), or centred on ``center``; returns its box."""
+        metrics = font_metrics(font)
+        width, height = metrics.horizontalAdvance(text), metrics.height()
+        if center is not None:
+            x, y = center.x() - width / 2, center.y() - height / 2
+        box = QRectF(x, y, width, height)
+        self.prepareGeometryChange()
+        self.entries.append((box, text, font, color, metrics.ascent()))
+        self._bounds = self._bounds.united(box.adjusted(-1, -1, 1, 1))
+        return box
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: object, widget: object = None) -> None:
+        font = None
+        for box, text, entry_font, color, ascent in self.entries:
+            if entry_font is not font:
+                font = entry_font
+                painter.setFont(font)
+            painter.setPen(color)
+            painter.drawText(QPointF(box.left(), box.top() + ascent), text)
+
+
+_METRICS: dict[int, tuple[QFont, QFontMetricsF]] = {}
+
+
+def font_metrics(font: QFont) -> QFontMetricsF:
+    """The metrics of ``font``, made once per font object (a view's own fonts, kept by :meth:`SceneView._font`)."""
+    # By object, not by key: building a font's key string costs more than the lookup saves. The font is
+    # held, so that its id stays its own.
+    entry = _METRICS.get(id(font))
+    if entry is None or entry[0] is not font:
+        if len(_METRICS) > 256:
+            _METRICS.clear()
+        entry = _METRICS[id(font)] = (font, QFontMetricsF(font))
+    return entry[1]
+
+
+class SceneView(QGraphicsView):
+    """A QGraphicsView that redraws itself with :meth:`_draw` at a text scale."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        scene = QGraphicsScene(self)
+        # Items are replaced at every step and few are on screen: keeping a BSP index of them costs
+        # more than it saves (Qt's advice for dynamic scenes).
+        scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.setScene(scene)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.scale_factor = 1.0
+        self._fonts: dict[tuple[object, ...], QFont] = {}
+        # While set, new items are made children of this item (a group drawn and kept as one).
+        self.parent_item: QGraphicsItem | None = None
+
+    def _draw(self) -> None:
+        raise NotImplementedError
+
+    @contained
+    def set_text_scale(self, factor: float) -> None:
+        """Draw everything ``factor`` times its normal size (zoom, projector mode)."""
+        if factor != self.scale_factor:
+            self.scale_factor = factor
+            self._draw()
+
+    set_scale = set_text_scale
+
+    def texts(self) -> list[str]:
+        """Every text drawn (for tests and accessibility)."""
+        return [text for text, _, _ in self.text_boxes()]
+
+    def text_boxes(self, visible_only: bool = False) -> list[tuple[str, QFont, QRectF]]:
+        """Every text drawn, with its font and where it is in the scene (text items and batches)."""
+        boxes = []
+        for item in self.scene().items():
+            if visible_only and not item.isVisible():
+                continue
+            if isinstance(item, QGraphicsSimpleTextItem):
+                boxes.append((item.text(), item.font(), item.sceneBoundingRect()))
+            elif isinstance(item, TextBatch):
+                transform = item.sceneTransform()
+                boxes.extend((text, font, transform.mapRect(box)) for box, text, font, _, _ in item.entries)
+        return boxes
+
+    def smallest_text_px(self) -> float:
+        """The smallest text on screen: font pixel size × the view's scale (inf when there is none)."""
+        scale = self.transform().m22()
+        sizes = [font.pixelSize() * scale for _, font, _ in self.text_boxes(visible_only=True)]
+        return min(sizes, default=float("inf"))
+
+    def _batch(self) -> TextBatch:
+        """A text batch (a child of :attr:`parent_item` while one is set)."""
+        batch = TextBatch(self.parent_item)
+        if self.parent_item is None:
+            self.scene().addItem(batch)
+        return batch
+
+    def _font(self, size: float, bold: bool = False, mono: bool = False) -> QFont:
+        # Drawing asks for the same few fonts hundreds of times: each is made once per scale.
+        key = (size, bold, mono, self.scale_factor)
+        font = self._fonts.get(key)
+        if font is None:
+            font = self._fonts[key] = (mono_font(size, self.scale_factor, bold) if mono
+                                       else pixel_font(size, self.scale_factor, bold))
+        return font
+
+    def _px(self, size: float) -> int:
+        return px(size, self.scale_factor)
+
+    def _rect(self, rect: QRectF, pen: QPen, brush: QBrush) -> QGraphicsRectItem:
+        """A rectangle item (a child of :attr:`parent_item` while one is set)."""
+        item = QGraphicsRectItem(rect, self.parent_item)
+        item.setPen(pen)
+        item.setBrush(brush)
+        if self.parent_item is None:
+            self.scene().addItem(item)
+        return item
+
+    def _text(self, text: str, x: float = 0, y: float = 0, size: float = 13, bold: bool = False,
+              color: QColor | None = None, mono: bool = False) -> QGraphicsSimpleTextItem:
+        # The font before the text: each of them lays the text out again.
+        item = QGraphicsSimpleTextItem(self.parent_item)
+        item.setFont(self._font(size, bold, mono))
+        item.setText(text)
+        # A text item lays its text out at every paint; cached as pixels, a repaint is a copy.
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        if self.parent_item is None:
+            self.scene().addItem(item)
+        item.setPos(x, y)
+        if color is not None:
+            item.setBrush(QBrush(color))
+        return item
