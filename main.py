@@ -1,6 +1,6 @@
 """Launch the TensorLab desktop app: `python main.py`."""
 
-from tensorlab.cli.main import main
+from tensorlab.gui.launch import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,5 +1,5 @@
-"""`python -m tensorlab` runs the `tensorlab` command."""
+"""`python -m tensorlab` runs the `tensorlab` command (the launcher)."""
 
-from tensorlab.cli.main import main
+from tensorlab.gui.launch import main
 
 raise SystemExit(main())

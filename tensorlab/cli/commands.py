@@ -72,7 +72,7 @@ class LessonEngineError(Exception):
 def open_lesson_engine(device: str, memory_limit: str | None, step_time_limit: float, in_process: bool) -> Any:
     """The engine a lesson runs in for `run` and `export`: the isolating worker unless ``in_process``."""
     from tensorlab.core.protocol.devices import DeviceError, canonical_device
-    from tensorlab.core.protocol.engine_api import EngineError, LocalEngine
+    from tensorlab.core.protocol.engine_api import EngineError
     from tensorlab.core.protocol.limits import DEFAULT_LIMITS, parse_size, session_memory_limit
 
     try:
@@ -80,6 +80,8 @@ def open_lesson_engine(device: str, memory_limit: str | None, step_time_limit: f
         memory = parse_size(memory_limit) if memory_limit else session_memory_limit()
         limits = DEFAULT_LIMITS.with_memory(memory)
         if in_process:
+            from tensorlab.core.worker.in_process import LocalEngine
+
             return LocalEngine(device, limits)
         from tensorlab.core.engine.process_engine import ProcessEngine
 
@@ -179,7 +181,7 @@ def _export(args: argparse.Namespace) -> int:
         if status:
             return status
     if args.png:
-        from tensorlab.ui.export.slides import export_slides
+        from tensorlab.ui.window.offscreen import export_slides
 
         try:
             saved = export_slides(lesson, Path(args.png), size=args.png_size, language=language,
@@ -208,8 +210,7 @@ def _export_code(args: argparse.Namespace, lesson: Any) -> int:
     try:
         # Step by step in the worker, under the same limits as `run`: a step that crashes torch or
         # runs too long becomes a "not run" comment, the other steps are still exported.
-        errors = tuple(result.error for result in iter_lesson(lesson, engine.device, engine.limits, engine=engine,
-                                                                time_limit=args.time_limit))
+        errors = tuple(result.error for result in iter_lesson(lesson, engine, time_limit=args.time_limit))
     except EngineError as exc:
         return _fail(str(exc))
     finally:

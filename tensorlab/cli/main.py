@@ -1,4 +1,8 @@
-"""The `tensorlab` command: the desktop app, or headless `run`, `lessons`, `export`, `measure` and `copies`."""
+"""The headless commands of `tensorlab`: `run`, `lessons`, `check`, `export`, `measure` and `copies`.
+
+A composition root: nothing imports it. The `tensorlab` launcher (:mod:`tensorlab.gui.launch`, which
+never loads torch) hands a command line with one of :data:`COMMANDS` to ``python -m tensorlab.cli``.
+"""
 
 from __future__ import annotations
 
@@ -10,27 +14,19 @@ from collections.abc import Sequence
 
 from tensorlab import __version__
 
-__all__ = ["main"]
+__all__ = ["COMMANDS", "main"]
+
+# Kept equal to the launcher's list (a test compares them): the launcher does not import this module.
+COMMANDS = ("run", "lessons", "check", "export", "measure", "copies")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tensorlab",
-        description="TensorLab: see how PyTorch tensors are copied, shared and differentiated. "
-        "Without a command, opens the desktop app.",
+        description="TensorLab's headless commands (`tensorlab` without a command opens the desktop app).",
     )
     parser.add_argument("--version", action="version", version=f"tensorlab {__version__}")
-    parser.add_argument("--lesson", help="open this built-in lesson id or lesson file")
-    parser.add_argument("--step", type=int, default=None, help="go to this step (0 = before the first)")
-    parser.add_argument("--device", default=None, help="cpu, cuda:N or mps")
-    parser.add_argument("--language", default=None, choices=["en", "ko"], help="language of the window")
-    parser.add_argument("--presentation", action="store_true", help="large text, for a projector")
-    parser.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to PNG and exit")
-    parser.add_argument("--size", default="1280x720", help="window size for --screenshot, WxH")
-    parser.add_argument("--memory-limit", default=None, metavar="SIZE",
-                        help="memory budget of the session, e.g. 2G or 500M (default: as set in Preferences, "
-                             "else the smaller of 2 GB and a quarter of this machine's memory)")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     from tensorlab.cli.commands import add_limit_arguments, add_parsers
 
     run = commands.add_parser("run", help="run a lesson start to end and print what happened")
@@ -73,7 +69,7 @@ def _run(args: argparse.Namespace) -> int:
 
     device, limits = engine.device, engine.limits
     try:
-        results = iter_lesson(lesson, device, limits, engine=engine, time_limit=args.time_limit)
+        results = iter_lesson(lesson, engine, time_limit=args.time_limit)
         if args.json:
             write_lesson_json(lesson, device, results, sys.stdout)
         else:
@@ -141,12 +137,5 @@ def _main(argv: Sequence[str] | None) -> int:
         from tensorlab.cli.commands import dispatch
 
         return dispatch(args)
-    if args.command == "check":
-        return _check(args)
-    from tensorlab.ui.window.build import main as app_main
+    return _check(args)
 
-    return app_main(args)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tensorlab.core.lessons.lesson import builtin_lessons, load_lesson
-from tensorlab.core.lessons.play_through import lesson_json, run_lesson
+from tensorlab.core.lessons.play_through import lesson_json
+from tensorlab.core.worker.in_process import run_lesson
 from tests.core.reference import run_plain
 
 DATA = Path(__file__).parent.parent / "data"

@@ -11,7 +11,7 @@ import copy
 import torch
 
 from tensorlab.core.lessons.lesson import find_lesson
-from tensorlab.core.lessons.play_through import run_lesson
+from tensorlab.core.worker.in_process import run_lesson
 
 
 def _run(lesson_id):

@@ -105,7 +105,8 @@ def test_streamed_json_is_the_document_of_the_run():
     """Parts shared between steps are encoded once; the document is the same as built whole."""
     import io
 
-    from tensorlab.core.lessons.play_through import lesson_json, run_lesson, write_lesson_json
+    from tensorlab.core.lessons.play_through import lesson_json, write_lesson_json
+    from tensorlab.core.worker.in_process import run_lesson
 
     lesson = _lesson(["x = torch.arange(6.).requires_grad_()", "y = x.detach()", "n = [1, 2]", "y[0] = 5",
                       "z = (x * 2).sum()", "z.backward()", "w = x.view(2, 3)", "print(w)", "y = w"])
@@ -118,7 +119,8 @@ def test_streamed_json_is_the_document_of_the_run():
 def test_values_past_the_run_cap_are_null():
     import io
 
-    from tensorlab.core.lessons.play_through import run_lesson, write_lesson_json
+    from tensorlab.core.lessons.play_through import write_lesson_json
+    from tensorlab.core.worker.in_process import run_lesson
 
     lesson = _lesson(["a = torch.ones(2, 3)", "b = torch.zeros(4)", "c = a + 1"])
     stream = io.StringIO()

@@ -17,7 +17,7 @@ import torch
 
 from tensorlab.core.tools.copy_probe import copy_matrix
 from tensorlab.core.protocol.copy_rows import COLUMNS, OPERATIONS, X_KINDS, CopyMatrix
-from tensorlab.core.protocol.engine_api import LocalEngine
+from tensorlab.core.worker.in_process import LocalEngine
 
 # Each operation as plain torch, written independently of TensorLab's interpreter.
 PLAIN = {

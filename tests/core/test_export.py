@@ -22,7 +22,7 @@ from tensorlab.core.export.program_files import NOT_RUN, export_notebook, export
 from tensorlab.core.export.escaping import comment_lines, markdown_text
 from tensorlab.core.lessons.lesson import builtin_lessons, parse_lesson
 from tensorlab.core.protocol.results import ErrorInfo
-from tensorlab.core.lessons.play_through import run_lesson
+from tensorlab.core.worker.in_process import run_lesson
 
 LESSONS = builtin_lessons()
 IDS = [lesson.id for lesson in LESSONS]

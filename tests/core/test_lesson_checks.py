@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from tensorlab.core.checks.choice_claims import Observed, claim_of, compare
-from tensorlab.core.protocol.engine_api import LocalEngine
+from tensorlab.core.worker.in_process import LocalEngine
 from tensorlab.core.checks.lesson_checks import check_lesson, lesson_warnings
 from tensorlab.core.lessons.lesson import dump_lesson, find_lesson, parse_lesson
 

@@ -13,7 +13,8 @@ import random
 import pytest
 import torch
 
-from tensorlab.core.protocol.engine_api import Cancelled, LocalEngine
+from tensorlab.core.protocol.engine_api import Cancelled
+from tensorlab.core.worker.in_process import LocalEngine
 from tensorlab.core.protocol.measure_results import (
     DEFAULT_SIZES,
     METHODS,

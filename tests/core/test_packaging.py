@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -11,7 +12,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_wheel_ships_the_lessons_and_finds_them(tmp_path):
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+    # From a clean copy of the tree: setuptools would reuse a stale build/ folder of the checkout.
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns("build", "dist", ".venv", ".git", "*.egg-info",
+                                                                "__pycache__", ".pytest_cache", "shots"))
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(source)],
                            capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stderr
     wheel = next(tmp_path.glob("tensorlab-*.whl"))

@@ -7,10 +7,11 @@ import pytest
 from tensorlab.core.lang.parse import LanguageError
 from tensorlab.core.lessons.lesson import find_lesson
 from tensorlab.core.engine.player import Cancelled, Player
+from tensorlab.core.worker.in_process import LocalEngine
 
 
 def test_forward_back_and_replay_give_the_same_state():
-    player = Player()
+    player = Player(LocalEngine())
     player.load(find_lesson("detach-shares-memory"))
     player.go_to(7)
     at_seven = player.state().snapshot
@@ -25,7 +26,7 @@ def test_forward_back_and_replay_give_the_same_state():
 
 
 def test_user_steps_are_inserted_at_the_position_and_kept():
-    player = Player()
+    player = Player(LocalEngine())
     lesson = find_lesson("clone-detach-order")
     player.load(lesson)
     player.go_to(1)
@@ -46,7 +47,7 @@ def test_user_steps_are_inserted_at_the_position_and_kept():
 
 
 def test_a_long_replay_can_be_cancelled_between_steps():
-    player = Player()
+    player = Player(LocalEngine())
     player.load(find_lesson("clone-keeps-the-graph"))
     seen = []
 
@@ -60,7 +61,7 @@ def test_a_long_replay_can_be_cancelled_between_steps():
 
 
 def test_device_change_replays_to_the_same_position():
-    player = Player()
+    player = Player(LocalEngine())
     player.load(find_lesson("detach-shares-memory"))
     player.go_to(4)
     player.set_device("cpu")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from tensorlab.core.protocol.devices import DeviceError, available_devices, resolve_device
+from tensorlab.core.protocol.devices import DeviceError
+from tensorlab.core.session.devices import available_devices, resolve_device
 from tensorlab.core.explain.explanations import explain
 from tensorlab.core.session.session import Session
 

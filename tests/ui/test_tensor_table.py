@@ -7,7 +7,7 @@ import torch
 from PySide6.QtCore import Qt
 
 from tensorlab.core.lessons.lesson import parse_lesson
-from tensorlab.core.lessons.play_through import run_lesson
+from tensorlab.core.worker.in_process import run_lesson
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
 from tensorlab.ui.panels.tensor_table import COLUMNS, TensorTable
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, LocalEngine, Progress
+from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, Progress
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -86,9 +86,9 @@ def program_from(lesson: Lesson | None) -> list[ProgramStep]:
 class Player:
     """Runs a program step by step on one engine. Use from one thread at a time."""
 
-    def __init__(self, device: str = "cpu", limits: Limits = DEFAULT_LIMITS, engine: Engine | None = None) -> None:
+    def __init__(self, engine: Engine, limits: Limits = DEFAULT_LIMITS) -> None:
         self.limits = limits
-        self.engine: Engine = engine if engine is not None else LocalEngine(device, limits)
+        self.engine: Engine = engine
         self.lesson: Lesson | None = None
         self.program: list[ProgramStep] = []
         self.results: list[StepResult] = []

@@ -16,6 +16,7 @@ plain data back (:mod:`tensorlab.core.protocol.wire`). It never imports torch it
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.context
 import os
 import signal
 import sys
@@ -32,7 +33,7 @@ from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import GraphInfo
 from tensorlab.core.protocol.wire import InfoReceiver
 
-__all__ = ["ProcessEngine", "prestart", "KILL_AFTER"]
+__all__ = ["stop_fork_server", "ProcessEngine", "prestart", "KILL_AFTER"]
 
 KILL_AFTER = 0.5        # seconds a cancelled step may take to stop before its worker is killed
 _POLL = 0.02
@@ -74,46 +75,55 @@ def _mp_context() -> Any:
         return _context
 
 
-def _process_class(context: Any) -> Any:
-    """The worker's Process class (see :class:`_WorkerProcess`)."""
-    if context.get_start_method() != "forkserver" or _WorkerProcess is None:  # pragma: no cover - Windows
-        return context.Process
-    return _WorkerProcess
+def _worker_main(original: Callable[[str], dict[str, Any]], by_name: bool) -> Callable[[str], dict[str, Any]]:
+    """multiprocessing's preparation data without the caller's main module.
+
+    multiprocessing re-runs the caller's main script in a new process (for targets defined
+    there); the worker needs only its own module, so an unguarded script, stdin or a notebook
+    kernel never runs twice. The worker module is loaded by name in the child, never imported
+    here: by the fork server's preload, or (``by_name``, a spawned child) as the child's main.
+    """
+
+    def preparation(name: str) -> dict[str, Any]:
+        data = original(name)
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+        if by_name:
+            data["init_main_from_name"] = _MAIN
+        return data
+
+    return preparation
 
 
-try:
-    from multiprocessing import popen_forkserver, spawn
-    from multiprocessing.context import ForkServerProcess
-except ImportError:  # pragma: no cover - Windows
-    _WorkerProcess = None
-else:
-    class _WorkerPopen(popen_forkserver.Popen):
-        """Starts the child without re-importing the caller's __main__.
+def _start_worker(base: Any, process_obj: Any) -> Any:
+    from multiprocessing import spawn
 
-        multiprocessing re-runs the main script in a new process (for targets defined
-        there); the worker's target lives in this module, so the child needs no main
-        module, and an unguarded script, stdin or a notebook kernel never runs twice.
-        """
+    original = spawn.get_preparation_data
+    spawn.get_preparation_data = _worker_main(original, by_name=base is multiprocessing.context.SpawnProcess)
+    try:
+        return base._Popen(process_obj)
+    finally:
+        spawn.get_preparation_data = original
 
-        def _launch(self, process_obj: Any) -> None:
-            original = spawn.get_preparation_data
 
-            def without_main(name: str) -> dict[str, Any]:
-                data = original(name)
-                data.pop("init_main_from_path", None)
-                data.pop("init_main_from_name", None)
-                return data
+class _SpawnWorker(multiprocessing.context.SpawnProcess):
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:  # noqa: N802 - multiprocessing's name
+        return _start_worker(multiprocessing.context.SpawnProcess, process_obj)
 
-            spawn.get_preparation_data = without_main
-            try:
-                super()._launch(process_obj)
-            finally:
-                spawn.get_preparation_data = original
 
-    class _WorkerProcess(ForkServerProcess):  # type: ignore[no-redef]
+if hasattr(multiprocessing.context, "ForkServerProcess"):
+    class _ForkServerWorker(multiprocessing.context.ForkServerProcess):
         @staticmethod
         def _Popen(process_obj: Any) -> Any:  # noqa: N802 - multiprocessing's name
-            return _WorkerPopen(process_obj)
+            return _start_worker(multiprocessing.context.ForkServerProcess, process_obj)
+
+
+def _process_class(context: Any) -> Any:
+    """The worker's Process class: the context's own, started with :func:`_worker_main`."""
+    if context.get_start_method() == "forkserver":
+        return _ForkServerWorker
+    return _SpawnWorker
 
 
 def prestart() -> None:
@@ -123,6 +133,31 @@ def prestart() -> None:
         from multiprocessing import forkserver
 
         forkserver.ensure_running()
+
+
+def stop_fork_server() -> None:
+    """Stop the fork server (if this process started one) and wait for it: no process outlives the caller.
+
+    Workers are stopped by their engines first (``close``). Without this the fork server would notice
+    only after this process exited, and end a moment later.
+    """
+    if _context is None or _context.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    # multiprocessing's own stop (what its tests use); a Python without it leaves the server to end alone.
+    server = getattr(forkserver, "_forkserver", None)
+    stop = getattr(server, "_stop", None)
+    if stop is None:
+        return
+    pid = getattr(server, "_forkserver_pid", None)
+    try:
+        if pid is not None:
+            # It holds nothing to save (the workers are stopped): ended at once, not after torch's exit work.
+            os.kill(pid, signal.SIGKILL)
+        stop()
+    except (OSError, ChildProcessError):
+        pass
 
 
 def _signal_name(code: int | None) -> str:
@@ -389,10 +424,12 @@ class _Died(Exception):
 
 
 def _serve(conn: Any, flag: Any, device: str, limits: Limits, memory_limit: int | None) -> None:
-    # Imported here: the parent never loads torch; the fork server already has this module.
-    from tensorlab.core.worker.serve import serve
-
-    serve(conn, flag, device, limits, memory_limit)
+    # Runs in the worker. This module never imports the worker side (a static contract says so):
+    # multiprocessing loaded it by name, in the fork server (preload) or as the child's main module.
+    module = sys.modules.get(_MAIN) or sys.modules.get("__mp_main__")
+    if module is None or not hasattr(module, "serve"):
+        raise RuntimeError(f"the worker process did not load {_MAIN}")
+    module.serve(conn, flag, device, limits, memory_limit)
 
 
 if sys.platform == "win32":  # pragma: no cover

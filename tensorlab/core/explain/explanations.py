@@ -9,48 +9,15 @@ changed it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from tensorlab.core.explain.explanations_ko import KOREAN
 from tensorlab.core.explain.version_culprit import version_culprit
+from tensorlab.core.protocol.explanation import Explanation, HistoryEntry
 from tensorlab.core.protocol.snapshot import SavedTensor, Snapshot
 
 __all__ = ["Explanation", "explain", "HistoryEntry"]
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """What an error or warning means, and what to do instead (English, with translations)."""
-
-    title: str
-    text: str
-    advice: str = ""
-    # language -> (title, text, advice)
-    translations: Mapping[str, tuple[str, str, str]] = field(default_factory=dict, compare=False)
-
-    def localized(self, language: str) -> Explanation:
-        """This explanation in ``language`` (English where there is no translation)."""
-        if language not in self.translations:
-            return self
-        title, text, advice = self.translations[language]
-        return Explanation(title, text, advice)
-
-    def as_text(self) -> str:
-        """Title, text and advice as one paragraph."""
-        parts = [f"{self.title}: {self.text}"]
-        if self.advice:
-            parts.append(f"Instead: {self.advice}")
-        return " ".join(parts)
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One earlier step, as the explanation of a later error may cite it."""
-
-    index: int
-    code: str
-    snapshot: Snapshot
 
 
 @dataclass(frozen=True)

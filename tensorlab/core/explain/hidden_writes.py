@@ -5,7 +5,7 @@ Torch-free: observations compare two snapshots.
 
 from __future__ import annotations
 
-from tensorlab.core.explain.explanations import Explanation
+from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.snapshot import Snapshot
 
 __all__ = ["hidden_writes"]

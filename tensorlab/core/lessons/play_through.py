@@ -13,56 +13,43 @@ import time
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from tensorlab.core.protocol.engine_api import Engine, EngineCrashed, LocalEngine
+from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import ErrorInfo, StepResult
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo
 
-__all__ = ["run_lesson", "iter_lesson", "lesson_json", "write_lesson_json", "MAX_RUN_VALUES"]
+__all__ = ["iter_lesson", "lesson_json", "write_lesson_json", "MAX_RUN_VALUES"]
 
 # Values written by one `run --json`, over every step: beyond it, values are null (the
 # snapshot of each step lists every tensor again, so a long file could otherwise ask for gigabytes).
 MAX_RUN_VALUES = 2_000_000
 
 
-def run_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
-               engine: Engine | None = None, time_limit: float | None = None) -> list[StepResult]:
-    """Run every step of ``lesson`` from a fresh session seeded with 0.
+def iter_lesson(lesson: Lesson, engine: Engine, time_limit: float | None = None) -> Iterator[StepResult]:
+    """Run every step of ``lesson`` on ``engine`` (fresh, seeded), one step's result at a time.
 
-    ``engine``: where to run (default: in this process). ``time_limit``: seconds
-    for the whole run; steps not reached by then are reported as not run.
+    The caller owns the engine (the worker, or the in-process one of ``--in-process`` and tests).
+    ``time_limit``: seconds for the whole run; steps not reached by then are reported as not run.
     """
-    return list(iter_lesson(lesson, device, limits, engine, time_limit))
-
-
-def iter_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
-                engine: Engine | None = None, time_limit: float | None = None) -> Iterator[StepResult]:
-    """Like :func:`run_lesson`, one step's result at a time (so a caller can write it at once)."""
-    own = engine is None
-    engine = engine if engine is not None else LocalEngine(device, limits)
     started = time.monotonic()
     snapshot = Snapshot()
-    try:
-        for index, step in enumerate(lesson.steps):
-            if time_limit is not None and time.monotonic() - started > time_limit:
-                error = ErrorInfo("TimeLimit", f"not run: the run's time limit of {time_limit:g} s was reached")
-                yield StepResult(index, step.code, error, (), "", None, snapshot)
-                continue
-            try:
-                result = engine.run(step.code)
-            except EngineCrashed as exc:
-                result = StepResult(index, step.code, ErrorInfo(exc.kind, str(exc)), (), "", None, snapshot)
-            else:
-                if result.index != index:
-                    # After a crash the worker has one step fewer: the index is the lesson's.
-                    result = StepResult(index, result.code, result.error, result.warnings, result.output,
-                                        result.value, result.snapshot, result.seconds, result.notes)
-            snapshot = result.snapshot
-            yield result
-    finally:
-        if own:
-            engine.close()
+    for index, step in enumerate(lesson.steps):
+        if time_limit is not None and time.monotonic() - started > time_limit:
+            error = ErrorInfo("TimeLimit", f"not run: the run's time limit of {time_limit:g} s was reached")
+            yield StepResult(index, step.code, error, (), "", None, snapshot)
+            continue
+        try:
+            result = engine.run(step.code)
+        except EngineCrashed as exc:
+            result = StepResult(index, step.code, ErrorInfo(exc.kind, str(exc)), (), "", None, snapshot)
+        else:
+            if result.index != index:
+                # After a crash the worker has one step fewer: the index is the lesson's.
+                result = StepResult(index, result.code, result.error, result.warnings, result.output,
+                                    result.value, result.snapshot, result.seconds, result.notes)
+        snapshot = result.snapshot
+        yield result
 
 
 def lesson_json(lesson: Lesson, device: str, results: list[StepResult]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DeviceError", "available_devices", "resolve_device", "canonical_device"]
+__all__ = ["DeviceError", "canonical_device"]
 
 _NAME = re.compile(r"^(cpu|cuda|mps)(?::(\d+))?$")
 
@@ -29,27 +29,3 @@ def canonical_device(name: str) -> str:
     if kind == "cuda":
         return f"cuda:{int(index or 0)}"
     return "mps" if index in (None, "0") else f"mps:{int(index)}"
-
-
-def available_devices() -> list[str]:
-    """The devices a session can use here: always `cpu`, then `cuda:N`, then `mps`."""
-    import torch
-
-    devices = ["cpu"]
-    if torch.cuda.is_available():
-        devices += [f"cuda:{i}" for i in range(torch.cuda.device_count())]
-    mps = getattr(torch.backends, "mps", None)
-    if mps is not None and mps.is_available():
-        devices.append("mps")
-    return devices
-
-
-def resolve_device(name: str) -> str:
-    """Canonical name of ``name`` (`cuda` -> `cuda:0`), or :class:`DeviceError` if it is not here."""
-    canonical = canonical_device(name)
-    present = available_devices()
-    if canonical not in present:
-        raise DeviceError(
-            f"device `{name}` is not available here; this machine has: {', '.join(present)}"
-        )
-    return canonical

@@ -1,7 +1,7 @@
 """Where steps run: an engine holds one live session and answers with plain data.
 
-Two engines share one interface. :class:`LocalEngine` runs the session in this
-process (tests, scripts). :class:`~tensorlab.core.engine.process_engine.ProcessEngine` runs it
+Two engines share one interface. :class:`~tensorlab.core.worker.in_process.LocalEngine` runs the
+session in this process (tests, scripts, ``--in-process``). :class:`~tensorlab.core.engine.process_engine.ProcessEngine` runs it
 in a worker process, so that a native crash or an out-of-memory kill in torch,
 or a step that runs too long, costs a restart, never the caller. This module
 imports no torch: the window process only ever holds data.
@@ -12,13 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import GraphInfo
 
 __all__ = [
     "Engine",
-    "LocalEngine",
     "EngineError",
     "EngineCrashed",
     "Cancelled",
@@ -96,86 +94,3 @@ class Engine(Protocol):
 
     def close(self) -> None:
         """Stop the engine."""
-
-
-class LocalEngine:
-    """An engine whose session lives in this process (no isolation)."""
-
-    def __init__(self, device: str = "cpu", limits: Limits = DEFAULT_LIMITS) -> None:
-        from tensorlab.core.protocol.devices import available_devices
-        from tensorlab.core.session.session import Session
-
-        self.limits = limits
-        self.session = Session(device=device, limits=limits)
-        self.device = self.session.device
-        self.devices = tuple(available_devices())
-
-    @property
-    def position(self) -> int:
-        return self.session.position
-
-    def reset(self) -> None:
-        self.session.reset()
-
-    def run(self, code: str, focus: Sequence[str] = (), cancelled: Callable[[], bool] = NEVER) -> StepResult:
-        from tensorlab.core.lang.parse import parse_one
-
-        self.session.focus = frozenset(focus)
-        return self.session.execute(parse_one(code, self.limits))
-
-    def restore(self, codes: Sequence[str], results: Sequence[StepResult],
-                cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> None:
-        restore_session(self.session, codes, results, cancelled, progress)
-
-    def graph(self, name: str) -> GraphInfo | None:
-        info = self.session.snapshot(graphs={name}).tensor(name)
-        return None if info is None else info.graph
-
-    def set_device(self, device: str) -> None:
-        from tensorlab.core.session.session import Session
-
-        self.session = Session(device=device, limits=self.limits)
-        self.device = self.session.device
-
-    def job(self, name: str, params: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
-            progress: Progress | None = None) -> Any:
-        from tensorlab.core.worker.jobs import run_job
-
-        return run_job(name, self.session, params, cancelled, progress or (lambda done, total: None))
-
-    def close(self) -> None:
-        self.session.reset()
-
-
-def restore_session(session: Any, codes: Sequence[str], results: Sequence[StepResult],
-                    cancelled: Callable[[], bool], progress: Progress | None) -> None:
-    """Bring ``session`` to the state after ``codes`` (see :meth:`Engine.restore`).
-
-    Where the session already ran a prefix of these statements since its last
-    reset, only the missing ones run. Otherwise it replays from a fresh start,
-    without snapshots where ``results`` already says what the steps did.
-    """
-    from tensorlab.core.lang.parse import parse_one
-
-    history = [s.source for s in session.statements]
-    total = len(codes)
-    continuing = (history == list(codes[: len(history)]) and len(session.results) == len(history)
-                  and (history or not results))
-    if not continuing:
-        known = list(results[:total])
-        statements = [parse_one(code, session.limits) for code in codes[: len(known)]]
-        for done in session.restore(statements, known):
-            if cancelled():
-                # Stop at a consistent position: the statements run so far, with their results.
-                session.results = known[:done]
-                if session.results:
-                    session._adopt_labels(session.results[-1].snapshot)
-                raise Cancelled(done)
-            if progress is not None:
-                progress(done, total)
-    for code in codes[session.position:]:
-        if cancelled():
-            raise Cancelled(session.position)
-        session.execute(parse_one(code, session.limits))
-        if progress is not None:
-            progress(session.position, total)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tensorlab.core.explain.explanations import Explanation
+from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.snapshot import Snapshot
 
 __all__ = ["ErrorInfo", "WarningInfo", "StepResult"]

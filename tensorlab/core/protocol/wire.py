@@ -12,24 +12,26 @@ grows with what the step changed, not with the number of names.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import io
 import pickle
 import weakref
+from types import ModuleType
 from typing import Any
 
+from tensorlab.core.protocol import copy_rows, explanation, measure_results, results, snapshot
 from tensorlab.core.protocol.snapshot import OtherInfo, StorageInfo, TensorInfo
 
 __all__ = ["WIRE_MODULES", "SafeUnpickler", "InfoSender", "InfoReceiver", "WireError"]
 
-# Torch-free modules whose dataclasses may cross the wire.
-WIRE_MODULES: frozenset[str] = frozenset({
-    "tensorlab.core.protocol.snapshot",
-    "tensorlab.core.protocol.results",
-    "tensorlab.core.explain.explanations",
-    "tensorlab.core.protocol.measure_results",
-    "tensorlab.core.protocol.copy_rows",
-})
+# Torch-free modules whose dataclasses may cross the wire (imported here, never by name at run time).
+_WIRE: tuple[ModuleType, ...] = (snapshot, results, explanation, measure_results, copy_rows)
+WIRE_MODULES: frozenset[str] = frozenset(module.__name__ for module in _WIRE)
+# (module, name) -> the data class a pickle may name
+_CLASSES: dict[tuple[str, str], type] = {
+    (module.__name__, name): value
+    for module in _WIRE for name, value in vars(module).items()
+    if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__
+}
 
 # Snapshot parts the inspector reuses while they do not change: each crosses once.
 _SHARED: tuple[type, ...] = (TensorInfo, StorageInfo, OtherInfo)
@@ -53,10 +55,9 @@ class SafeUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if module == "builtins" and name in _BUILTINS:
             return super().find_class(module, name)
-        if module in WIRE_MODULES:
-            value = getattr(importlib.import_module(module), name, None)
-            if isinstance(value, type) and dataclasses.is_dataclass(value):
-                return value
+        value = _CLASSES.get((module, name))
+        if value is not None:
+            return value
         raise WireError(f"refused to read {module}.{name} from the worker")
 
     def persistent_load(self, pid: Any) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 
 import torch
 
-from tensorlab.core.protocol.devices import resolve_device
+from tensorlab.core.session.devices import resolve_device
 from tensorlab.core.explain.explanations import HistoryEntry, explain
 from tensorlab.core.observe.autograd_graph import saved_in_graphs
 from tensorlab.core.observe.inspector import Inspector, clean_message

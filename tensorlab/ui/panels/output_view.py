@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from tensorlab.core.explain.explanations import Explanation
+from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.ui.widgets.html import escape, inline_code
 from tensorlab.ui.widgets.i18n import Texts, current_language, tr

@@ -49,6 +49,7 @@ class StorageMapView(SceneView):
         self.cell_rect = QRectF()                    # the first cell drawn (its size is the cell size)
         self.followed: tuple[str, ...] = ()          # storages the last step created or changed
         self._flash: QVariantAnimation | None = None
+        self.flashes = True        # False for pictures (the offscreen renderer): no animation to wait for
         self._flash_items: list[QGraphicsItem] = []
         # Each strip is drawn once into a group and kept while nothing it shows changes: a step
         # redraws only the strips it touched (the others move, at most).
@@ -84,7 +85,8 @@ class StorageMapView(SceneView):
         rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
         if rects:
             self._scroll_to(rects)
-            self._start_flash(rects)
+            if self.flashes:
+                self._start_flash(rects)
 
     def show_followed(self) -> None:
         """Scroll, without flashing, to what the last step created or changed (else the selected tensor):

@@ -1,0 +1,31 @@
+"""Which devices this machine has, asked of torch (the worker side; the names alone are in protocol.devices)."""
+
+from __future__ import annotations
+
+import torch
+
+from tensorlab.core.protocol.devices import DeviceError, canonical_device
+
+__all__ = ["available_devices", "resolve_device"]
+
+
+def available_devices() -> list[str]:
+    """The devices a session can use here: always `cpu`, then `cuda:N`, then `mps`."""
+    devices = ["cpu"]
+    if torch.cuda.is_available():
+        devices += [f"cuda:{i}" for i in range(torch.cuda.device_count())]
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        devices.append("mps")
+    return devices
+
+
+def resolve_device(name: str) -> str:
+    """Canonical name of ``name`` (`cuda` -> `cuda:0`), or :class:`DeviceError` if it is not here."""
+    canonical = canonical_device(name)
+    present = available_devices()
+    if canonical not in present:
+        raise DeviceError(
+            f"device `{name}` is not available here; this machine has: {', '.join(present)}"
+        )
+    return canonical

@@ -1,0 +1,126 @@
+"""The one offscreen renderer: a window isolated in a private temporary folder, for pictures.
+
+``tensorlab --screenshot``, ``tensorlab export ID --png``, tests and benchmarks render through
+:func:`isolated_window`: its settings and its user data (the steps you added) live in a folder
+that only this process can read (``tempfile.mkdtemp``, mode 0700) and that is removed after,
+so a render never reads or writes the user's data folder or settings, and shows a lesson as
+shipped. Sizes are read by one function, :func:`window_size`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tensorlab.core.files.atomic_write import write_atomic
+from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.protocol.limits import Limits
+from tensorlab.ui.export.slides import grab_steps, png_bytes
+from tensorlab.ui.window.build import build_window
+
+if TYPE_CHECKING:
+    from tensorlab.ui.window.main_window import MainWindow
+
+__all__ = ["window_size", "isolated_window", "settle", "screenshot", "export_slides"]
+
+MIN_SIDE, MAX_SIDE = 200, 8000
+SETTLE_MS = 80   # the window's deferred layout work (zero-delay timers, some chained) is done by then
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` as (1280, 720); ValueError with a sentence for anything else."""
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size must be WIDTHxHEIGHT, like 1280x720, not {text!r}") from None
+    if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+        raise ValueError(f"--size {text} is outside {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}")
+    return width, height
+
+
+def _offscreen_without_display() -> None:
+    if "QT_QPA_PLATFORM" not in os.environ and not os.environ.get("DISPLAY"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+@contextmanager
+def isolated_window(*, lesson: str | None = None, device: str | None = None, language: str | None = None,
+                    size: tuple[int, int] = (1280, 720), presentation: bool = False,
+                    limits: Limits | None = None, memory_limit: int | None = None) -> Iterator[MainWindow]:
+    """A shown window at ``size`` whose settings and user data live in a private temporary folder.
+
+    The map does not flash what a step changed (a picture shows the state, not the animation).
+    On exit the worker stops, the window closes, the folder is removed and the language of
+    this process is what it was.
+    """
+    _offscreen_without_display()
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from tensorlab.ui.widgets.i18n import current_language, set_language
+
+    folder = Path(tempfile.mkdtemp(prefix="tensorlab-render-"))
+    language_before = current_language()
+    window: Any = None
+    try:
+        settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+        window = build_window(settings, lesson=lesson, device=device, language=language,
+                              data_dir=folder / "data", limits=limits, memory_limit=memory_limit)
+        window.storage_map.flashes = False
+        window.resize(*size)
+        window.set_presentation(presentation)
+        window.show()
+        QApplication.processEvents()
+        window.apply_default_layout()
+        yield window
+    finally:
+        if window is not None:
+            window.controller.shutdown()
+            window.close()
+        shutil.rmtree(folder, ignore_errors=True)
+        set_language(language_before)
+
+
+def settle(milliseconds: int = SETTLE_MS) -> None:
+    """Let the window finish its deferred layout work before a picture is taken."""
+    from PySide6.QtCore import QDeadlineTimer
+    from PySide6.QtWidgets import QApplication
+
+    deadline = QDeadlineTimer(milliseconds)
+    while not deadline.hasExpired():
+        QApplication.processEvents()
+
+
+def screenshot(path: str, lesson: str | None, step: int | None, size: str, device: str | None,
+               presentation: bool = False, language: str | None = None,
+               memory_limit: int | None = None) -> None:
+    """Render the window at ``step`` of ``lesson`` to the PNG ``path`` (OSError if it cannot be written)."""
+    with isolated_window(lesson=lesson, device=device, language=language, size=window_size(size),
+                         presentation=presentation, memory_limit=memory_limit) as window:
+        if step is not None:
+            window.controller.go_to(step)
+            window.controller.wait_idle()
+        settle()
+        write_atomic(Path(path), png_bytes(window.grab()))
+
+
+def export_slides(lesson: Lesson, folder: Path, size: str = "1280x720", language: str = "en",
+                  presentation: bool = False, map_only: bool = False, device: str = "cpu") -> list[Path]:
+    """Render ``lesson`` offscreen, one PNG per step, into ``folder``; the paths written.
+
+    The window is isolated (:func:`isolated_window`): the slides show the lesson as shipped,
+    without the steps a user added to it in the window.
+    """
+    from tensorlab.ui.window.settings import SCRATCHPAD
+
+    with isolated_window(lesson=SCRATCHPAD, device=device, language=language, size=window_size(size),
+                         presentation=presentation) as window:
+        window.controller.load_lesson(lesson)
+        window.controller.wait_idle()
+        window.apply_default_layout()
+        return grab_steps(window, folder, lesson.id, map_only)
