@@ -36,8 +36,8 @@ def direct_median(method: str, statement: str, size: int, requires_grad: bool, d
 
 
 def main() -> None:
-    from tensorlab.core.tools.measure import STATEMENTS
     from tensorlab.core.engine.process_engine import ProcessEngine
+    from tensorlab.core.tools.measure import STATEMENTS
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--device", default="cpu")

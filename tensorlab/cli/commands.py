@@ -99,9 +99,9 @@ def _fail(message: str) -> int:
 
 def _with_engine(device: str, work: Callable[[Any], int]) -> int:
     """Run ``work(engine)`` with a worker-process engine on ``device``; exit status 2 if it cannot start."""
+    from tensorlab.core.engine.process_engine import ProcessEngine
     from tensorlab.core.protocol.devices import DeviceError, canonical_device
     from tensorlab.core.protocol.engine_api import Cancelled, EngineError
-    from tensorlab.core.engine.process_engine import ProcessEngine
 
     try:
         engine = ProcessEngine(canonical_device(device))
@@ -195,8 +195,8 @@ def _export(args: argparse.Namespace) -> int:
 
 def _export_code(args: argparse.Namespace, lesson: Any) -> int:
     """Write the lesson as a script and/or a notebook; what each step raised comes from running it as `run` does."""
-    from tensorlab.core.files.atomic_write import write_text_atomic
     from tensorlab.core.export.program_files import export_script, notebook_text
+    from tensorlab.core.files.atomic_write import write_text_atomic
     from tensorlab.core.lessons.play_through import iter_lesson
 
     language = args.export_language

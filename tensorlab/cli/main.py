@@ -67,7 +67,7 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(str(exc), args.run_language)
     from tensorlab.core.protocol.engine_api import EngineError
 
-    device, limits = engine.device, engine.limits
+    device = engine.device
     try:
         results = iter_lesson(lesson, engine, time_limit=args.time_limit)
         if args.json:

@@ -34,16 +34,16 @@ from typing import Any
 import torch
 
 from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize
-from tensorlab.core.observe.inspector import take_snapshot
-from tensorlab.core.sandbox.interpreter import Interpreter
-from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
-from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, note_claims
 from tensorlab.core.checks.findings import Finding, describe
+from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, note_claims
+from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
 from tensorlab.core.lessons.lesson import Ask, Lesson, parse_lesson
+from tensorlab.core.observe.inspector import take_snapshot
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
-from tensorlab.core.session.session import Session
 from tensorlab.core.protocol.snapshot import Snapshot
+from tensorlab.core.sandbox.interpreter import Interpreter
+from tensorlab.core.session.session import Session
 
 __all__ = ["AskReport", "LessonCheck", "check_lesson", "lesson_warnings", "lesson_checks_job"]
 

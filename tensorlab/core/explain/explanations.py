@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from tensorlab.core.explain.explanations_ko import KOREAN
 from tensorlab.core.explain.version_culprit import version_culprit
 from tensorlab.core.protocol.explanation import Explanation, HistoryEntry
-from tensorlab.core.protocol.snapshot import SavedTensor, Snapshot
+from tensorlab.core.protocol.snapshot import SavedTensor
 
 __all__ = ["Explanation", "explain", "HistoryEntry"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import torch
 
-from tensorlab.core.protocol.engine_api import Cancelled
 from tensorlab.core.lang.parse import parse_one
+from tensorlab.core.protocol.engine_api import Cancelled
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import ErrorInfo
 from tensorlab.core.session.session import Session

@@ -22,9 +22,9 @@ import tomli_w
 
 from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
+from tensorlab.core.files.package_data import lessons_dir
 from tensorlab.core.lang.parse import LanguageError, Statement, check_names, parse_one
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
-from tensorlab.core.files.package_data import lessons_dir
 
 __all__ = [
     "Ask",

@@ -13,9 +13,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
 from tensorlab.core.lessons.lesson import Lesson
-from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
 from tensorlab.core.protocol.results import ErrorInfo, StepResult
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo
 

@@ -7,9 +7,9 @@ import re
 import textwrap
 from collections.abc import Sequence
 
-from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
 

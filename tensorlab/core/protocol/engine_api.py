@@ -1,10 +1,11 @@
 """Where steps run: an engine holds one live session and answers with plain data.
 
-Two engines share one interface. :class:`~tensorlab.core.worker.in_process.LocalEngine` runs the
-session in this process (tests, scripts, ``--in-process``). :class:`~tensorlab.core.engine.process_engine.ProcessEngine` runs it
-in a worker process, so that a native crash or an out-of-memory kill in torch,
-or a step that runs too long, costs a restart, never the caller. This module
-imports no torch: the window process only ever holds data.
+Two engines share one interface. :class:`~tensorlab.core.worker.in_process.LocalEngine` runs
+the session in this process (tests, scripts, ``--in-process``);
+:class:`~tensorlab.core.engine.process_engine.ProcessEngine` runs it in a worker process,
+so that a native crash or an out-of-memory kill in torch, or a step that runs too long,
+costs a restart, never the caller. This module imports no torch: the window process only
+ever holds data.
 """
 
 from __future__ import annotations

@@ -28,8 +28,6 @@ from typing import Any
 import torch
 
 from tensorlab.core.lang import allowlist as allow
-from tensorlab.core.sandbox import estimates as est
-from tensorlab.core.sandbox.census import Census
 from tensorlab.core.protocol.limits import (
     LimitError,
     Limits,
@@ -41,6 +39,8 @@ from tensorlab.core.protocol.limits import (
     matmul_numel,
     new_factory_numel,
 )
+from tensorlab.core.sandbox import estimates as est
+from tensorlab.core.sandbox.census import Census
 from tensorlab.core.sandbox.guard_operators import OperatorChecks
 
 __all__ = ["Guard", "MAX_NESTING"]

@@ -14,8 +14,8 @@ from typing import Any
 
 import torch
 
-from tensorlab.core.sandbox import estimates as est
 from tensorlab.core.protocol.limits import LimitError, Limits, broadcast_numel, check_numel, count_text
+from tensorlab.core.sandbox import estimates as est
 
 __all__ = ["OperatorChecks"]
 

@@ -18,10 +18,10 @@ from typing import Any
 import torch
 
 from tensorlab.core.lang import allowlist as allow
-from tensorlab.core.sandbox.guard import Guard
 from tensorlab.core.lang.parse import dotted
-from tensorlab.core.protocol.limits import Limits
 from tensorlab.core.observe.reprs import bounded_str
+from tensorlab.core.protocol.limits import Limits
+from tensorlab.core.sandbox.guard import Guard
 
 __all__ = ["Interpreter", "TensorLabError", "NO_VALUE"]
 

@@ -16,17 +16,17 @@ from typing import Any
 
 import torch
 
-from tensorlab.core.session.devices import resolve_device
 from tensorlab.core.explain.explanations import HistoryEntry, explain
+from tensorlab.core.explain.hidden_writes import hidden_writes
+from tensorlab.core.lang.parse import Statement, check_names, parse_one
 from tensorlab.core.observe.autograd_graph import saved_in_graphs
 from tensorlab.core.observe.inspector import Inspector, clean_message
-from tensorlab.core.sandbox.interpreter import NO_VALUE, Interpreter
-from tensorlab.core.lang.parse import Statement, check_names, parse_one
-from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
-from tensorlab.core.explain.hidden_writes import hidden_writes
 from tensorlab.core.observe.reprs import bounded_repr
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import ErrorInfo, StepResult, WarningInfo
 from tensorlab.core.protocol.snapshot import MAX_REPR, Snapshot
+from tensorlab.core.sandbox.interpreter import NO_VALUE, Interpreter
+from tensorlab.core.session.devices import resolve_device
 
 __all__ = ["ErrorInfo", "WarningInfo", "StepResult", "Session"]
 

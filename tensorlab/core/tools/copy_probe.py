@@ -17,12 +17,12 @@ from typing import Any
 
 import torch
 
+from tensorlab.core.lang.parse import parse_one
+from tensorlab.core.observe.inspector import _storage_key, clean_message
 from tensorlab.core.protocol.copy_rows import OPERATIONS, X_KINDS, CopyMatrix, CopyRow, operation_lines
 from tensorlab.core.protocol.engine_api import Cancelled
-from tensorlab.core.observe.inspector import _storage_key, clean_message
-from tensorlab.core.sandbox.interpreter import Interpreter
-from tensorlab.core.lang.parse import parse_one
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.sandbox.interpreter import Interpreter
 
 __all__ = ["probe", "copy_row", "copy_matrix", "copies_job"]
 

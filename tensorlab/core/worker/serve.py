@@ -15,14 +15,14 @@ from typing import Any
 
 import torch  # noqa: F401 - imported here so the fork server loads it once
 
-from tensorlab.core.protocol.devices import DeviceError
-from tensorlab.core.session.devices import available_devices
-from tensorlab.core.protocol.engine_api import Cancelled
-from tensorlab.core.worker.in_process import restore_session
 from tensorlab.core.lang.parse import parse_one
+from tensorlab.core.protocol.devices import DeviceError
+from tensorlab.core.protocol.engine_api import Cancelled
 from tensorlab.core.protocol.limits import Limits
-from tensorlab.core.session.session import Session
 from tensorlab.core.protocol.wire import InfoSender
+from tensorlab.core.session.devices import available_devices
+from tensorlab.core.session.session import Session
+from tensorlab.core.worker.in_process import restore_session
 
 __all__ = ["serve"]
 

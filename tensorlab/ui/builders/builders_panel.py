@@ -15,8 +15,8 @@ from tensorlab.ui.builders.code_line import CodeLinePanel
 from tensorlab.ui.builders.compute_builder import ComputeBuilder
 from tensorlab.ui.builders.copy_builder import CopyBuilder
 from tensorlab.ui.builders.create_builder import CreateBuilder
-from tensorlab.ui.widgets.i18n import Texts
 from tensorlab.ui.builders.mutate_builder import MutateBuilder
+from tensorlab.ui.widgets.i18n import Texts
 from tensorlab.ui.widgets.panel_guard import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 

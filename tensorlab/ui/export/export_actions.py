@@ -15,8 +15,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu
 
-from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.export.program_files import export_script, notebook_text
+from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.ui.widgets.i18n import current_language, tr
 

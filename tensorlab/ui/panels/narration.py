@@ -11,8 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
-from tensorlab.core.lessons.lesson import Ask
 from tensorlab.core.engine.player import PlayerState
+from tensorlab.core.lessons.lesson import Ask
 from tensorlab.ui.widgets.html import escape, inline_code
 from tensorlab.ui.widgets.i18n import Texts, current_language, tr
 from tensorlab.ui.widgets.panel_guard import contained

@@ -18,11 +18,11 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from tensorlab.core.protocol.engine_api import Cancelled, EngineCrashed, EngineError
+from tensorlab.core.engine.player import Player, PlayerState, ProgramStep
 from tensorlab.core.lang.parse import LanguageError
 from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.protocol.engine_api import Cancelled, EngineCrashed, EngineError
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
-from tensorlab.core.engine.player import Player, PlayerState, ProgramStep
 from tensorlab.ui.widgets.i18n import tr
 
 __all__ = ["LabController", "EngineFactory"]

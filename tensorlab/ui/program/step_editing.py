@@ -17,10 +17,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.engine.player import Player, PlayerState, ProgramStep
-from tensorlab.ui.widgets.i18n import tr
+from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.ui.program.user_steps import UserSteps
+from tensorlab.ui.widgets.i18n import tr
 
 __all__ = ["StepEditing"]
 

@@ -29,11 +29,11 @@ from typing import Any
 
 import tomli_w
 
+from tensorlab.core.engine.player import Player, ProgramStep, program_from
 from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
-from tensorlab.core.engine.player import Player, ProgramStep, program_from
 from tensorlab.ui.widgets.i18n import current_language, tr
 
 __all__ = ["UserSteps", "FILE_NAME", "StepsFileError"]

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from tensorlab.core.protocol.copy_rows import COLUMNS, X_KINDS, CopyMatrix, CopyRow
-from tensorlab.ui.widgets.i18n import Texts, tr
 from tensorlab.ui.tools.scratchpad_loader import ScratchpadLoader
+from tensorlab.ui.widgets.i18n import Texts, tr
 
 __all__ = ["CopyMatrixPanel", "CopyMatrixModel", "JOB", "HEADERS", "TIPS"]
 

@@ -34,11 +34,18 @@ from PySide6.QtWidgets import (
 )
 
 from tensorlab.core.files.atomic_write import write_text_atomic
-from tensorlab.core.protocol.measure_results import DEFAULT_SIZES, METHODS, ORDER_METHODS, MeasureParams, MeasureResult, Verdict
+from tensorlab.core.protocol.measure_results import (
+    DEFAULT_SIZES,
+    METHODS,
+    ORDER_METHODS,
+    MeasureParams,
+    MeasureResult,
+    Verdict,
+)
 from tensorlab.core.tools.tables import format_seconds, measure_csv
+from tensorlab.ui.tools.measure_colors import method_color
 from tensorlab.ui.widgets.html import escape
 from tensorlab.ui.widgets.i18n import Texts, tr
-from tensorlab.ui.tools.measure_colors import method_color
 
 __all__ = ["MeasurePanel", "JOB", "verdict_cell", "verdict_table"]
 

@@ -17,8 +17,8 @@ from PySide6.QtGui import QColor, QFont, QFontInfo  # noqa: E402
 from PySide6.QtWidgets import QWidget  # noqa: E402
 
 from tensorlab.core.protocol.measure_results import MeasureResult  # noqa: E402
-from tensorlab.ui.widgets.i18n import Texts, tr  # noqa: E402
 from tensorlab.ui.tools.measure_colors import method_color  # noqa: E402
+from tensorlab.ui.widgets.i18n import Texts, tr  # noqa: E402
 
 __all__ = ["MeasurePlot", "method_color"]
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QObject, QTranslator
 
-from tensorlab.core.messages.korean_particles import ko
 from tensorlab.core.files.package_data import resources_dir
+from tensorlab.core.messages.korean_particles import ko
 
 __all__ = ["LANGUAGES", "tr", "Texts", "set_language", "current_language"]
 

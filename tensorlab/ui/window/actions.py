@@ -15,9 +15,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox, QStyle
 
 from tensorlab import __version__
-from tensorlab.ui.window import crash_report
 from tensorlab.ui.program import lesson_dialogs
 from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.window import crash_report
 
 __all__ = ["make_action", "build_actions", "build_menus", "MENUS"]
 

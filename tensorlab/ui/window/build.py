@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tensorlab.core.protocol.devices import DeviceError, canonical_device
 from tensorlab.core.lessons.lesson import LessonError, builtin_lessons, find_lesson
+from tensorlab.core.protocol.devices import DeviceError, canonical_device
 
 __all__ = ["application", "build_window"]
 

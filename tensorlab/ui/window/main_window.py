@@ -14,36 +14,36 @@ from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QSettings, QSta
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
+from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.messages.translate_ko import localize_message
-from tensorlab.core.engine.player import PlayerState
-from tensorlab.ui.program import lesson_dialogs
-from tensorlab.ui.window import settings as window_settings
 from tensorlab.ui.builders.builders_panel import BuildersPanel
-from tensorlab.ui.window.busy_indicator import BUSY_AFTER_MS, BusyIndicator
-from tensorlab.ui.panels.code_view import CodeView
-from tensorlab.ui.program.controller import LabController
 from tensorlab.ui.export.export_actions import build_export_menu
-from tensorlab.ui.window.follow import followed_tensor
+from tensorlab.ui.panels.code_view import CodeView
 from tensorlab.ui.panels.graph_view import GraphView
-from tensorlab.ui.widgets.i18n import Texts, current_language, set_language, tr
-from tensorlab.ui.tools.lab_docks import add_lab_docks
-from tensorlab.ui.window.layouts import LayoutModes
-from tensorlab.ui.widgets.lean_style import use_lean_style
-from tensorlab.ui.program.lesson_check_report import LessonCheckReport
-from tensorlab.ui.program.lesson_picker import fill_lesson_picker
-from tensorlab.ui.window.toolbar import build_toolbar
-from tensorlab.ui.window.memory_label import MemoryLabel
 from tensorlab.ui.panels.narration import NarrationPanel
 from tensorlab.ui.panels.output_view import OutputView
-from tensorlab.ui.window.preferences import edit_preferences
-from tensorlab.ui.program.step_editing import StepEditing
 from tensorlab.ui.panels.storage_map import StorageMapView
 from tensorlab.ui.panels.tensor_table import TensorTable
-from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, panel_scale
 from tensorlab.ui.panels.values_view import ValuesView, warm_up_when_idle
+from tensorlab.ui.program import lesson_dialogs
+from tensorlab.ui.program.controller import LabController
+from tensorlab.ui.program.lesson_check_report import LessonCheckReport
+from tensorlab.ui.program.lesson_picker import fill_lesson_picker
+from tensorlab.ui.program.step_editing import StepEditing
+from tensorlab.ui.tools.lab_docks import add_lab_docks
+from tensorlab.ui.widgets.i18n import Texts, current_language, set_language, tr
+from tensorlab.ui.widgets.lean_style import use_lean_style
+from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, panel_scale
+from tensorlab.ui.window import settings as window_settings
 from tensorlab.ui.window.actions import build_actions, build_menus
+from tensorlab.ui.window.busy_indicator import BUSY_AFTER_MS, BusyIndicator
+from tensorlab.ui.window.follow import followed_tensor
+from tensorlab.ui.window.layouts import LayoutModes
+from tensorlab.ui.window.memory_label import MemoryLabel
+from tensorlab.ui.window.preferences import edit_preferences
 from tensorlab.ui.window.settings import SCRATCHPAD
+from tensorlab.ui.window.toolbar import build_toolbar
 
 __all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir", "BUSY_AFTER_MS"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QWidget
 
-from tensorlab.core.protocol.limits import format_size
 from tensorlab.core.engine.player import PlayerState
+from tensorlab.core.protocol.limits import format_size
 from tensorlab.ui.widgets.i18n import tr
 
 __all__ = ["MemoryLabel"]

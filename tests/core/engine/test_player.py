@@ -1,0 +1,68 @@
+"""Playing a program forward and back, with the user's own steps inserted."""
+
+from __future__ import annotations
+
+import pytest
+
+from tensorlab.core.engine.player import Cancelled, Player
+from tensorlab.core.lang.parse import LanguageError
+from tensorlab.core.lessons.lesson import find_lesson
+from tensorlab.core.worker.in_process import LocalEngine
+
+
+def test_forward_back_and_replay_give_the_same_state():
+    player = Player(LocalEngine())
+    player.load(find_lesson("detach-shares-memory"))
+    player.go_to(7)
+    at_seven = player.state().snapshot
+    player.go_to(3)
+    assert player.position == 3 and player.session.names == ("x", "y", "z")
+    player.go_to(7)
+    assert player.state().snapshot.tensor("x").values == at_seven.tensor("x").values
+    assert player.state().at(3).snapshot.tensor("z") is not None
+    assert player.forward() is not None and player.position == 8
+    player.go_to(100)
+    assert player.position == 9 and player.forward() is None
+
+
+def test_user_steps_are_inserted_at_the_position_and_kept():
+    player = Player(LocalEngine())
+    lesson = find_lesson("clone-detach-order")
+    player.load(lesson)
+    player.go_to(1)
+    result = player.insert("w = x.detach()")
+    assert result.ok and player.position == 2
+    assert [s.origin for s in player.program[:3]] == ["lesson", "user", "lesson"]
+    with pytest.raises(LanguageError):
+        player.insert("v = nothing_here + 1")
+    assert len(player.program) == len(lesson.steps) + 1
+    player.load(find_lesson("inplace-on-a-leaf"))
+    player.load(lesson)
+    assert [s.code for s in player.program][1] == "w = x.detach()"
+    player.go_to(3)
+    player.remove(1)
+    assert player.position == 2 and "w" not in player.session.names
+    with pytest.raises(ValueError):
+        player.remove(0)
+
+
+def test_a_long_replay_can_be_cancelled_between_steps():
+    player = Player(LocalEngine())
+    player.load(find_lesson("clone-keeps-the-graph"))
+    seen = []
+
+    def cancelled() -> bool:
+        return len(seen) >= 3
+
+    with pytest.raises(Cancelled):
+        player.go_to(12, cancelled, lambda done, total: seen.append((done, total)))
+    assert player.position == 3
+    assert seen == [(1, 12), (2, 12), (3, 12)]
+
+
+def test_device_change_replays_to_the_same_position():
+    player = Player(LocalEngine())
+    player.load(find_lesson("detach-shares-memory"))
+    player.go_to(4)
+    player.set_device("cpu")
+    assert player.position == 4 and player.state().device == "cpu"

@@ -1,0 +1,143 @@
+"""The session in a worker process: crashes, cancels and time limits cost a restart, never the caller."""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+
+import pytest
+
+from tensorlab.core.engine.player import Player
+from tensorlab.core.engine.process_engine import ProcessEngine
+from tensorlab.core.lessons.lesson import find_lesson
+from tensorlab.core.protocol.engine_api import Cancelled, EngineCrashed
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS
+from tensorlab.core.protocol.wire import InfoReceiver, SafeUnpickler, WireError
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the fork server is POSIX-only")
+
+CYCLE = ["a = [0, 0]", "b = [0, a]", "a[1] = b"]
+# Seconds of torch work (each matmul is 2,000^3), allowed by a cost limit raised for these tests.
+GENEROUS = replace(DEFAULT_LIMITS, max_cost=10**13)
+LONG_STEP = "with torch.no_grad():\n" + "\n".join("    y = torch.ones(2000, 2000) @ torch.ones(2000, 2000)"
+                                                   for _ in range(60))
+
+
+@pytest.fixture
+def engine():
+    engine = ProcessEngine(limits=GENEROUS)
+    yield engine
+    engine.close()
+
+
+def test_steps_run_in_another_process_and_come_back_as_data(engine):
+    result = engine.run("x = torch.ones(5, requires_grad=True)")
+    assert engine.pid != os.getpid()
+    info = result.snapshot.tensor("x")
+    assert info.values == (1.0,) * 5 and info.requires_grad and info.storage == "S0"
+    assert engine.run("y = x.detach()").snapshot.tensor("y").storage == "S0"
+
+
+def test_a_native_crash_restarts_the_worker_where_it_stood(engine):
+    engine.run("x = torch.ones(3)")
+    for code in CYCLE:
+        engine.run(code)
+    old = engine.pid
+    # Kill the worker the way a segfault in torch would.
+    os.kill(old, signal.SIGSEGV)
+    with pytest.raises(EngineCrashed) as crashed:
+        engine.run("y = x * 2")
+    assert crashed.value.position == 4 and "SIGSEGV" in crashed.value.reason
+    assert engine.pid != old
+    # The new worker stands at step 4, with the same names; the next step runs.
+    result = engine.run("y = x * 2")
+    assert result.snapshot.names == ("x", "y", "a", "b")
+    assert result.snapshot.tensor("y").values == (2.0, 2.0, 2.0)
+
+
+def test_a_long_step_is_stopped_within_a_second_of_cancel(engine):
+    engine.run("x = torch.ones(3)")
+    asked = []
+
+    def cancelled() -> bool:
+        if not asked:
+            asked.append(time.monotonic() + 0.3)
+        return time.monotonic() > asked[0]
+
+    with pytest.raises(Cancelled):
+        engine.run(LONG_STEP, cancelled=cancelled)
+    stopped = time.monotonic() - asked[0]
+    assert stopped < 1.0
+    assert engine.position == 1
+    assert engine.run("z = x + 1").snapshot.names == ("x", "z")
+
+
+def test_a_step_over_the_time_limit_is_stopped():
+    engine = ProcessEngine(limits=GENEROUS, time_limit=0.5)
+    try:
+        engine.run("x = torch.ones(3)")
+        started = time.monotonic()
+        with pytest.raises(EngineCrashed) as crashed:
+            engine.run(LONG_STEP)
+        assert time.monotonic() - started < 3
+        assert crashed.value.kind == "WorkerTimeout" and crashed.value.position == 1
+        assert engine.run("z = x + 1").ok
+    finally:
+        engine.close()
+
+
+def test_going_back_restores_real_state_and_keeps_storage_labels(engine):
+    player = Player(engine=engine)
+    player.load(find_lesson("detach-and-the-version-counter"))
+    player.go_to(8)
+    at_eight = player.state().snapshot
+    player.go_to(3)
+    player.go_to(8)
+    again = player.state().snapshot
+    assert [(s.id, s.tensors) for s in again.storages] == [(s.id, s.tensors) for s in at_eight.storages]
+    assert again.tensor("c").version == at_eight.tensor("c").version
+
+
+def test_the_window_side_never_loads_torch():
+    code = ("import sys\n"
+            "from tensorlab.core.engine.process_engine import ProcessEngine\n"
+            "from tensorlab.core.engine.player import Player\n"
+            "from tensorlab.core.lessons.lesson import find_lesson\n"
+            "if __name__ == '__main__':\n"
+            "    p = Player(engine=ProcessEngine())\n"
+            "    p.load(find_lesson('clone-keeps-the-graph'))\n"
+            "    p.go_to(6)\n"
+            "    print(p.state().snapshot.tensor('x').grad, 'torch' in sys.modules)\n"
+            "    p.close()\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[-1] == "False"
+
+
+def test_the_window_refuses_anything_but_data_from_the_worker():
+    class Evil:
+        def __reduce__(self):
+            return (os.system, ("echo pwned",))
+
+    with pytest.raises(WireError):
+        SafeUnpickler(io.BytesIO(pickle.dumps(Evil()))).load()
+    with pytest.raises(WireError):
+        InfoReceiver().loads(pickle.dumps((False, {}, pickle.dumps(Evil()))))
+
+
+def test_what_did_not_change_crosses_to_the_window_once(engine):
+    """500 names of 10,000 elements, added one per step: what the window keeps stays linear."""
+    engine.run("t0 = torch.rand(10000)")
+    first = engine.run("l0 = [0] * 1000").snapshot
+    for k in range(1, 30):
+        engine.run(f"t{k} = torch.rand(10000)")
+    last = engine.run("l1 = [1] * 1000").snapshot
+    assert last.tensor("t0") is first.tensor("t0")
+    assert last.storage(last.tensor("t0").storage) is first.storage(first.tensor("t0").storage)
+    assert next(o for o in last.others if o.name == "l0") is next(o for o in first.others if o.name == "l0")

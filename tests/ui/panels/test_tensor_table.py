@@ -1,0 +1,33 @@
+"""The tensors table's cells: texts, colours and highlights, compared with plain torch."""
+
+from __future__ import annotations
+
+import tomli_w
+import torch
+from PySide6.QtCore import Qt
+
+from tensorlab.core.lessons.lesson import parse_lesson
+from tensorlab.core.worker.in_process import run_lesson
+from tensorlab.ui.panels.tensor_table import COLUMNS, TensorTable
+from tensorlab.ui.widgets.palette import CHANGED, tensor_color
+
+
+def test_a_step_highlights_the_cells_it_changed_and_names_keep_their_colour(qtbot):
+    lesson = parse_lesson(tomli_w.dumps({"lesson": {"id": "t", "title": "t"}, "step": [
+        {"code": "a = torch.ones(3)"}, {"code": "b = a.view(3)"}, {"code": "a.add_(1)"}]}))
+    results = run_lesson(lesson)
+    table = TensorTable()
+    qtbot.addWidget(table)
+    table.set_snapshot(results[2].snapshot, results[1].snapshot)
+    model = table.table_model
+    a = torch.ones(3)
+    b = a.view(3)
+    a.add_(1)
+    version = COLUMNS.index("version")
+    for row, tensor in enumerate((a, b)):
+        assert model.data(model.index(row, version)) == str(tensor._version)
+        assert model.data(model.index(row, version), Qt.ItemDataRole.BackgroundRole).color() == CHANGED
+        assert model.data(model.index(row, 0), Qt.ItemDataRole.ForegroundRole).color() == tensor_color(row)
+        assert model.data(model.index(row, 0), Qt.ItemDataRole.FontRole).bold()
+        assert model.data(model.index(row, COLUMNS.index("dtype")), Qt.ItemDataRole.BackgroundRole) is None
+    assert "version" in model.data(model.index(0, version), Qt.ItemDataRole.ToolTipRole)

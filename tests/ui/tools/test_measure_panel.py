@@ -1,0 +1,115 @@
+"""The Measure dock, driven like a user: pick, measure in the worker, see plot, table, verdict; cancel; save CSV."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from tensorlab.core.protocol.measure_results import MeasureResult
+from tensorlab.ui.program.controller import LabController
+from tensorlab.ui.tools.measure_panel import MeasurePanel, verdict_cell
+from tensorlab.ui.widgets import i18n
+
+
+@pytest.fixture
+def panel(qtbot):
+    controller = LabController()
+    widget = MeasurePanel(controller)
+    qtbot.addWidget(widget)
+    widget.resize(1000, 700)
+    widget.show()
+    yield widget
+    controller.shutdown()
+    i18n.set_language("en")
+
+
+def _click_box(qtbot, box):
+    # On the indicator, where a person clicks a checkbox.
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
+
+
+def _pick(qtbot, panel, methods, sizes, grads=(True, False)):
+    for chosen, boxes in ((methods, panel.method_boxes), (sizes, panel.size_boxes), (grads, panel.grad_boxes)):
+        for key, box in boxes.items():
+            if box.isChecked() != (key in chosen):
+                _click_box(qtbot, box)
+            assert box.isChecked() == (key in chosen)
+
+
+def _finish(qtbot, panel, timeout=60_000):
+    qtbot.waitUntil(lambda: not panel.running, timeout=timeout)
+
+
+def test_a_measurement_fills_the_plot_the_table_and_the_verdict(qtbot, panel, tmp_path):
+    panel.min_run_time = 0.005
+    _pick(qtbot, panel, ("clone().detach()", "detach().clone()"), (10, 1000))
+    progress = []
+    panel.controller.jobProgress.connect(lambda name, done, total: progress.append((name, done, total)))
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    assert panel.running and not panel.run_button.isEnabled() and panel.cancel_button.isEnabled()
+    _finish(qtbot, panel)
+    result = panel.result
+    assert isinstance(result, MeasureResult) and len(result.measurements) == 8
+    # Progress after each timed run: 8 measurements, each in 3 rounds.
+    assert [p[1] for p in progress] == list(range(1, 25)) and {p[0] for p in progress} == {"measure"}
+    assert panel.progress_bar.value() == panel.progress_bar.maximum() == 24
+    # The plot: one curve per (method, requires_grad), its points the medians measured, log-log.
+    assert set(panel.plot.curves) == {(m, g) for m in ("clone().detach()", "detach().clone()") for g in (True, False)}
+    for (method, grad), curve in panel.plot.curves.items():
+        xs, ys = curve.getOriginalDataset()
+        expected = [m for m in result.measurements if (m.method, m.requires_grad) == (method, grad)]
+        assert list(xs) == [float(m.size) for m in expected] and list(ys) == [m.median_s for m in expected]
+        assert not panel.plot.spreads[(method, grad)].path().isEmpty()
+    assert panel.plot.getPlotItem().ctrl.logXCheck.isChecked() and panel.plot.getPlotItem().ctrl.logYCheck.isChecked()
+    # The table: a row per measurement.
+    model = panel.model
+    assert model.rowCount() == 8
+    assert [model.item(r, 0).text() for r in range(8)] == [m.method for m in result.measurements]
+    # The verdict: a cell per size and requires_grad, said from the numbers.
+    text = panel.verdict.text()
+    for verdict in result.verdicts:
+        assert verdict_cell(verdict) in text
+    assert result.machine.torch in panel.machine.text()
+    # CSV, with the machine on every row.
+    path = tmp_path / "m.csv"
+    assert panel.save_csv(path)
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert [(r["method"], int(r["size"]), r["requires_grad"] == "True", float(r["median_s"])) for r in rows] == [
+        (m.method, m.size, m.requires_grad, m.median_s) for m in result.measurements]
+    assert {r["device"] for r in rows} == {"cpu"} and {r["torch"] for r in rows} == {result.machine.torch}
+    assert {int(r["threads"]) for r in rows} == {result.machine.threads}
+
+
+def test_cancel_stops_the_measurement_mid_way(qtbot, panel):
+    panel.min_run_time = 0.05
+    _pick(qtbot, panel, ("clone()", "detach()", "clone().detach()", "detach().clone()"), (10, 100, 1000, 10_000))
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.progress_bar.value() >= 1, timeout=30_000)
+    qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+    _finish(qtbot, panel)
+    assert panel.message.text() == "Measurement cancelled."
+    assert panel.progress_bar.value() < panel.progress_bar.maximum() == 96
+    assert panel.result is None and panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
+    # The worker is still there, and the session with it.
+    panel.controller.submit("x = torch.ones(2)")
+    qtbot.waitUntil(lambda: not panel.controller.busy, timeout=30_000)
+    assert panel.controller.state.snapshot.tensor("x") is not None
+
+
+def test_nothing_picked_says_so(qtbot, panel):
+    _pick(qtbot, panel, (), (10,))
+    assert not panel.start()
+    assert "at least one method" in panel.message.text()
+
+
+def test_the_verdict_reads_in_korean(qtbot, panel):
+    panel.min_run_time = 0.005
+    _pick(qtbot, panel, ("clone().detach()", "detach().clone()"), (10,), (True,))
+    i18n.set_language("ko")
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    _finish(qtbot, panel)
+    text = panel.verdict.text()
+    assert "중앙값" in text and ("차이 없음" in text or "더 빠름" in text)
+    assert panel.tabs.tabText(0) == "그래프"

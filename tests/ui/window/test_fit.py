@@ -1,0 +1,130 @@
+"""Nothing clipped (issue 6, item 4): builders, table, toolbar, cells and the first window."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QApplication, QToolButton, QWidget
+
+from tensorlab.core.protocol.snapshot import to_plain
+from tensorlab.ui.panels.tensor_table import COLUMNS
+from tensorlab.ui.widgets import i18n
+from tensorlab.ui.widgets.palette import format_value
+from tensorlab.ui.window.build import build_window
+from tests.ui.support import go, open_lesson, run_line, shown
+
+SIZES = [(1024, 768), (1280, 720), (1920, 1080)]
+
+
+@pytest.fixture(params=["en", "ko"])
+def language(request):
+    yield request.param
+    i18n.set_language("en")
+
+
+def _fresh(qtbot, settings, language, size, projector=False):
+    window = build_window(settings, language=language)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    window.set_presentation(projector)
+    window.apply_default_layout()
+    QApplication.processEvents()
+    return window
+
+
+def _resize(window, size):
+    window.resize(*size)
+    window.apply_default_layout()
+    QApplication.processEvents()
+
+
+def test_every_build_panel_widget_lies_inside_the_docks_viewport(qtbot, settings, language):
+    window = _fresh(qtbot, settings, language, SIZES[0])
+    go(window, qtbot, 3)
+    for size in SIZES:
+        _resize(window, size)
+        panel = window.builders
+        viewport = panel.viewport()
+        assert panel.horizontalScrollBar().maximum() == 0, size
+        for widget in panel.widget().findChildren(QWidget):
+            if not shown(widget) or widget.parentWidget() is None:
+                continue
+            left = widget.mapTo(viewport, widget.rect().topLeft()).x()
+            assert 0 <= left and left + widget.width() <= viewport.width(), (size, widget.objectName())
+        # Focusing a field never shifts the panel sideways.
+        window.builders.compute.target.setFocus()
+        panel.ensureWidgetVisible(window.builders.compute.target)
+        assert panel.horizontalScrollBar().value() == 0
+    window.close()
+
+
+def test_the_table_shows_all_ten_columns(qtbot, settings):
+    window = _fresh(qtbot, settings, "en", SIZES[0])
+    open_lesson(window, qtbot, "clone-keeps-the-graph")
+    go(window, qtbot, 12)
+    for size in SIZES:
+        _resize(window, size)
+        table = window.table
+        header = table.horizontalHeader()
+        assert sum(header.sectionSize(c) for c in range(len(COLUMNS))) <= table.viewport().width(), size
+        assert table.horizontalScrollBar().maximum() == 0
+        for column, name in enumerate(COLUMNS):
+            assert header.sectionSize(column) >= 16 and not header.isSectionHidden(column)
+            if name != "grad":   # grad may elide (its values are drawn in the Values panel, and in the tooltip)
+                assert table.column_fits(column), (size, name, header.sectionSize(column))
+    model = table.table_model
+    grad = str(to_plain(window.controller.state.snapshot.tensor("x").grad))
+    assert grad in model.data(model.index(model.row_of("x"), COLUMNS.index("grad")), Qt.ItemDataRole.ToolTipRole)
+    window.close()
+
+
+def test_the_toolbar_shows_lessons_steps_and_language_at_1024x768(qtbot, settings, language):
+    window = _fresh(qtbot, settings, language, (1024, 768))
+    for projector in (False, True):
+        window.set_presentation(projector)
+        QApplication.processEvents()
+        bar = window.toolbar
+        wanted = [window.lesson_picker, window.language_picker, window.position_label] + [
+            bar.widgetForAction(a) for a in (window.reset_action, window.step_back_action,
+                                             window.step_forward_action, window.run_to_end_action)]
+        for widget in wanted:
+            assert shown(widget), widget.objectName()
+            where = QRect(widget.mapTo(bar, widget.rect().topLeft()), widget.size())
+            assert bar.rect().contains(where), (projector, widget.objectName())
+        extension = bar.findChild(QToolButton, "qt_toolbar_ext_button")
+        assert extension is None or not extension.isVisible()
+    window.close()
+
+
+def test_the_first_window_fits_the_screens_available_area(qtbot, settings):
+    window = build_window(settings)
+    qtbot.addWidget(window)
+    window.show()
+    available = window.screen().availableGeometry()
+    assert available.contains(window.frameGeometry())
+    assert window.minimumSizeHint().width() <= 1024 and window.minimumSizeHint().height() <= 700
+    window.close()
+
+
+def test_numbers_are_formatted_to_fit_a_cell():
+    assert format_value(12345.6) == "1.2e4"
+    assert format_value(-3.14159) == "-3.142"
+    assert format_value(1.2e-05) == "1.2e-5"
+    assert format_value(123456789) == "1.2e8"
+    assert format_value(2.0) == "2.0"
+    assert all(len(format_value(v)) <= 7 for v in (1e30, 0.3333333, -123456.7, 99999.99, 7, -7, -0.001234))
+    assert format_value(-1e-30) == "-1.0e-30"
+
+
+def test_every_value_is_inside_its_cell(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    run_line(window, qtbot, "x = torch.tensor([12345.6, -3.14159, 1.2e-05, 1e30, -0.5])")
+    run_line(window, qtbot, "c = torch.tensor([1+2j, -3.5-0.25j])")
+    view = window.storage_map
+    cell = view.cell_rect
+    texts = [(text, box) for text, font, box in view.text_boxes() if font.family().startswith("DejaVu Sans Mono")]
+    assert {"1.2e4", "-3.142", "1.2e-5", "1.0e30", "-0.5"} <= {text for text, _ in texts}
+    for text, box in texts:
+        assert box.width() <= cell.width() - 4, text
