@@ -12,6 +12,7 @@ ratio measured in this one run, so the table holds on any machine.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -28,16 +29,12 @@ sys.path.insert(0, str(ROOT))
 
 
 # -- driving the window ------------------------------------------------------------------------------
-def _window(settings_dir: Path):
-    from PySide6.QtCore import QSettings
+def _window(stack: contextlib.ExitStack):
+    """The window as a user sees it (the map flashes), isolated from the user's settings and saved steps."""
+    from tensorlab.ui.window.offscreen import isolated_window
 
-    from tensorlab.ui.window.build import build_window
-
-    settings = QSettings(str(settings_dir / "bench.ini"), QSettings.Format.IniFormat)
-    window = build_window(settings)
-    window.resize(1280, 720)
-    window.show()
-    window.apply_default_layout()  # every dock of the default layout visible (not the tools shown on demand)
+    # The default layout: every dock visible (not the tools shown on demand).
+    window = stack.enter_context(isolated_window(size=(1280, 720), flashes=True))
     _settle(window)
     return window
 
@@ -183,7 +180,7 @@ _STARTUP = textwrap.dedent("""
         except (OSError, StopIteration):
             return 0
     if __name__ == "__main__":
-        from tensorlab.cli.main import main as _unused  # the same imports `tensorlab` does
+        from tensorlab.gui.launch import main as _unused  # the same imports `tensorlab` does
         from tensorlab.core.engine.process_engine import prestart
         prestart()
         from PySide6.QtCore import QSettings, QTimer, QCoreApplication
@@ -277,14 +274,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         results: dict[str, dict[str, float]] = {"startup": startup_and_memory(folder, args.quick)}
-        window = _window(folder)
-        try:
+        with contextlib.ExitStack() as stack:
+            window = _window(stack)
             results["steps"] = step_overheads(window)
             results["large"] = large_tensor_overhead(window, folder)
             results["scale"] = scale_with_program(window, args.quick)
             results["back"] = stepping_back(window, folder, args.quick)
-        finally:
-            window.controller.shutdown()
     print(f"{'figure':58} {'measured':>10}  target")
     for label, key, unit, target in TARGETS:
         group, name = key.split(".")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings
 
-from tensorlab.ui.window.build import build_window
+from tensorlab.ui.window.offscreen import isolated_window
 
 
 @pytest.fixture(autouse=True)
@@ -27,14 +27,14 @@ def settings(tmp_path):
 
 
 @pytest.fixture
-def window(qtbot, settings):
-    win = build_window(settings)
-    qtbot.addWidget(win)
-    win.resize(1280, 720)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.close()
+def window(qtbot):
+    """The window as a user sees it at 1280x720, from the offscreen renderer: its settings and user data
+    in a private temporary folder (``window.settings``)."""
+    # The window tests were written against this lesson (the course now starts with `b = a`).
+    with isolated_window(lesson="inplace-on-a-leaf", size=(1280, 720), flashes=True) as win:
+        qtbot.addWidget(win)
+        qtbot.waitExposed(win)
+        yield win
 
 
 def idle(qtbot, win):

@@ -158,6 +158,23 @@ def stop_fork_server() -> None:
         stop()
     except (OSError, ChildProcessError):
         pass
+    # The fork server started multiprocessing's resource tracker; closing its pipe lets it clean up and
+    # end. Waited for a second at most: a worker that somehow still holds the pipe must not hang this.
+    from multiprocessing import resource_tracker
+
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    fd, tracker_pid = getattr(tracker, "_fd", None), getattr(tracker, "_pid", None)
+    if tracker is None or fd is None or tracker_pid is None:
+        return
+    try:
+        os.close(fd)
+        tracker._fd = None
+        deadline = time.monotonic() + 1.0
+        while os.waitpid(tracker_pid, os.WNOHANG) == (0, 0) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        tracker._pid = None
+    except (OSError, ChildProcessError):
+        pass
 
 
 def _signal_name(code: int | None) -> str:

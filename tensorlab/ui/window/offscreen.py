@@ -51,11 +51,12 @@ def _offscreen_without_display() -> None:
 @contextmanager
 def isolated_window(*, lesson: str | None = None, device: str | None = None, language: str | None = None,
                     size: tuple[int, int] = (1280, 720), presentation: bool = False,
-                    limits: Limits | None = None, memory_limit: int | None = None) -> Iterator[MainWindow]:
+                    limits: Limits | None = None, memory_limit: int | None = None,
+                    flashes: bool = False) -> Iterator[MainWindow]:
     """A shown window at ``size`` whose settings and user data live in a private temporary folder.
 
-    The map does not flash what a step changed (a picture shows the state, not the animation).
-    On exit the worker stops, the window closes, the folder is removed and the language of
+    The map flashes what a step changed only with ``flashes`` (a picture shows the state, not the
+    animation; tests and benchmarks of the window as a user sees it keep it). On exit the worker stops, the window closes, the folder is removed and the language of
     this process is what it was.
     """
     _offscreen_without_display()
@@ -71,7 +72,7 @@ def isolated_window(*, lesson: str | None = None, device: str | None = None, lan
         settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
         window = build_window(settings, lesson=lesson, device=device, language=language,
                               data_dir=folder / "data", limits=limits, memory_limit=memory_limit)
-        window.storage_map.flashes = False
+        window.storage_map.flashes = flashes
         window.resize(*size)
         window.set_presentation(presentation)
         window.show()

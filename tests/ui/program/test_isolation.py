@@ -54,7 +54,7 @@ def test_a_crash_in_torch_costs_a_message_not_the_window(patient, qtbot):
     assert patient.position_label.text().startswith("3 /")
 
 
-def test_escape_stops_a_long_step_within_a_second(patient, qtbot):
+def test_escape_stops_a_long_step_and_a_fresh_worker_takes_over(patient, qtbot):
     patient.open_lesson(None)
     idle(qtbot, patient)
     patient.controller.submit("x = torch.ones(3)")
@@ -62,15 +62,16 @@ def test_escape_stops_a_long_step_within_a_second(patient, qtbot):
     patient.controller.submit(LONG_STEP)
     qtbot.wait(300)
     assert patient.controller.busy
-    pressed = time.monotonic()
+    before = _worker_pid(patient)
     qtbot.keyClick(patient, Qt.Key.Key_Escape)
-    qtbot.waitUntil(lambda: not patient.controller.busy, timeout=5_000)
-    assert time.monotonic() - pressed < 1.5  # stopped, and a fresh worker took over at step 1
+    # A generous watchdog, not a timing: how fast it stops is benchmarks/stops.py's figure.
+    qtbot.waitUntil(lambda: not patient.controller.busy, timeout=10_000)
+    assert _worker_pid(patient) != before  # the running step's worker was ended; a fresh one took over
     assert patient.position_label.text() == "1 / 2"
     assert "restarted at step 1" in patient.output_view.toPlainText()
 
 
-def test_closing_the_window_mid_step_takes_under_a_second(qtbot, settings):
+def test_closing_the_window_mid_step_ends_its_worker(qtbot, settings):
     win = build_window(settings, limits=replace(DEFAULT_LIMITS, max_cost=10**13))
     win.show()
     win.open_lesson(None)
@@ -78,11 +79,10 @@ def test_closing_the_window_mid_step_takes_under_a_second(qtbot, settings):
     win.controller.submit(LONG_STEP)
     qtbot.wait(300)
     pid = _worker_pid(win)
-    started = time.monotonic()
     win.close()
-    assert time.monotonic() - started < 1.0
-    with pytest.raises(ProcessLookupError):
-        for _ in range(50):
+    assert not win.isVisible() and win.controller._closed
+    with pytest.raises(ProcessLookupError):   # gone (a watchdog of 10 s, not a timing)
+        for _ in range(500):
             os.kill(pid, 0)
             time.sleep(0.02)
 

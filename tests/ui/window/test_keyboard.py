@@ -72,7 +72,8 @@ def test_keys_1_to_4_choose_an_answer(window, qtbot):
     assert ("Right" in narration.feedback.text()) == (narration._ask.answer == 1)
 
 
-def test_class_vote_marks_a_choice_and_the_arrow_reveals_and_runs(window, qtbot, settings):
+def test_class_vote_marks_a_choice_and_the_arrow_reveals_and_runs(window, qtbot):
+    settings = window.settings
     go(window, qtbot, 1)
     window.class_vote_action.trigger()
     assert settings.value("narration/class_vote") == "true"

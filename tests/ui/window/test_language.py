@@ -26,7 +26,8 @@ def _choose(window, code):
     picker.activated.emit(picker.currentIndex())
 
 
-def test_switching_to_korean_and_back(window, qtbot, settings):
+def test_switching_to_korean_and_back(window, qtbot):
+    settings = window.settings
     for _ in range(2):
         qtbot.keyClick(window, Qt.Key.Key_Right)
         idle(qtbot, window)

@@ -10,7 +10,6 @@ import logging
 import os
 import random
 import sys
-import time
 import traceback
 
 import pytest
@@ -181,7 +180,6 @@ def test_a_thousand_random_actions_raise_nothing(window, qtbot):
     errors = _Errors()
     logging.getLogger("tensorlab").addHandler(errors)
     monkey = Monkey(window, qtbot, random.Random(SEED))
-    started = time.monotonic()
     try:
         window.activateWindow()
         for number in range(ACTIONS):
@@ -198,5 +196,4 @@ def test_a_thousand_random_actions_raise_nothing(window, qtbot):
         logging.getLogger("tensorlab").removeHandler(errors)
         i18n.set_language("en")
     assert not unhandled
-    assert time.monotonic() - started < 90
     assert window.isVisible() and not window.controller.busy
