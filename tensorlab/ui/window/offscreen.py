@@ -56,8 +56,8 @@ def isolated_window(*, lesson: str | None = None, device: str | None = None, lan
     """A shown window at ``size`` whose settings and user data live in a private temporary folder.
 
     The map flashes what a step changed only with ``flashes`` (a picture shows the state, not the
-    animation; tests and benchmarks of the window as a user sees it keep it). On exit the worker stops, the window closes, the folder is removed and the language of
-    this process is what it was.
+    animation; tests and benchmarks of the window as a user sees it keep it). On exit the worker
+    stops, the window closes, the folder is removed and the language of this process is what it was.
     """
     _offscreen_without_display()
     from PySide6.QtCore import QSettings
