@@ -9,10 +9,62 @@ import contextlib
 import copy
 import io
 import math
+import re
 import warnings
 from typing import Any
 
 import torch
+
+# Contract 3: the repr of a non-tensor name (`others`) is Python's and torch's own, bounded: at most
+# 2,000 characters, and at most 16 tensors or arrays written inside one container; a cut repr is the
+# full one's beginning followed by " ...". The oracle states the bound itself (it imports no tensorlab).
+MAX_OTHER_REPR = 2_000
+MAX_ARRAYS_IN_REPR = 16
+CUT = " ..."
+_ADDRESS = re.compile(r"0x[0-9a-f]+")
+
+
+def _arrays_in(value: Any, depth: int = 0) -> int:
+    """How many tensors or NumPy arrays the repr of ``value`` writes (in lists, tuples and dicts)."""
+    if isinstance(value, torch.Tensor) or type(value).__name__ == "ndarray":
+        return 1
+    if depth > 32:
+        return 0
+    if isinstance(value, (list, tuple)):
+        return sum(_arrays_in(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return sum(_arrays_in(v, depth + 1) for v in value.values())
+    return 0
+
+
+def plain_others(namespace: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every non-tensor name: its type, its full repr, and whether contract 3 lets that repr be cut."""
+    others = {}
+    for name, value in namespace.items():
+        if isinstance(value, torch.Tensor):
+            continue
+        text = repr(value)
+        others[name] = {"type": type(value).__name__, "repr": text,
+                        "may_cut": len(text) > MAX_OTHER_REPR or _arrays_in(value) > MAX_ARRAYS_IN_REPR}
+    return others
+
+
+def others_differences(ours: dict[str, dict[str, str]], plain: dict[str, dict[str, Any]]) -> list[str]:
+    """Where TensorLab's `others` differ from plain Python's beyond what contract 3 allows (addresses aside)."""
+    problems = []
+    if list(ours) != list(plain):
+        return [f"other names: {list(ours)} != {list(plain)}"]
+    for name, theirs in plain.items():
+        mine = ours[name]
+        mine_repr, their_repr = _ADDRESS.sub("0x…", mine["repr"]), _ADDRESS.sub("0x…", theirs["repr"])
+        if mine["type"] != theirs["type"]:
+            problems.append(f"{name}: type {mine['type']} != {theirs['type']}")
+        elif mine_repr == their_repr:
+            continue
+        elif not (theirs["may_cut"] and mine_repr.endswith(CUT) and their_repr.startswith(mine_repr[: -len(CUT)])
+                  and len(mine_repr) <= MAX_OTHER_REPR + len(CUT)):
+            problems.append(f"{name}: repr {mine_repr!r} != {their_repr!r}")
+    return problems
 
 
 def _plain(value: Any) -> Any:
@@ -135,7 +187,6 @@ def run_plain(codes: list[str]) -> list[dict[str, Any]]:
             "ok": ran["error"] is None,
             **ran,
             "tensors": describe(namespace, labels),
-            "others": {k: {"type": type(v).__name__, "repr": repr(v)} for k, v in namespace.items()
-                       if not isinstance(v, torch.Tensor)},
+            "others": plain_others(namespace),
         })
     return steps

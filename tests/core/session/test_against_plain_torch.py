@@ -10,18 +10,10 @@ import pytest
 from tensorlab.core.lessons.lesson import builtin_lessons, load_lesson
 from tensorlab.core.lessons.play_through import lesson_json
 from tensorlab.core.worker.in_process import run_lesson
-from tests.core.reference import run_plain
+from tests.core.reference import others_differences, run_plain
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?\s*$")
-
-_ADDRESS = re.compile(r"0x[0-9a-f]+")
-
-
-def _no_addresses(others):
-    # Object addresses differ between any two runs; everything else must match.
-    return {k: {"type": v["type"], "repr": _ADDRESS.sub("0x…", v["repr"])} for k, v in others.items()}
-
 
 LESSONS = builtin_lessons() + [load_lesson(p) for p in sorted(DATA.glob("scenario-*.toml"))]
 
@@ -38,6 +30,6 @@ def test_every_field_matches_plain_torch(lesson):
         assert mine["output"] == ref["output"], where
         assert mine["warnings"] == [_TRIGGERED.sub("", w) for w in ref["warnings"]], where
         assert list(mine["tensors"]) == list(ref["tensors"]), where
-        assert _no_addresses(mine["others"]) == _no_addresses(ref["others"]), where
+        assert not others_differences(mine["others"], ref["others"]), where
         for name, fields in ref["tensors"].items():
             assert mine["tensors"][name] == fields, f"{where}: {name}"

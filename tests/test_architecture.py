@@ -1,0 +1,116 @@
+"""The house as docs/architecture.md describes it: its packages, their size, no cycles, one way in.
+
+The layers themselves are import-linter contracts (pyproject.toml, run by `lint-imports` in CI);
+these tests hold what a contract cannot say.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "tensorlab"
+MAX_MODULES = 15
+
+
+CONTAINERS = {"tensorlab", "tensorlab.core", "tensorlab.ui"}   # folders of packages, described by their parts
+
+
+def _packages() -> set[str]:
+    """Every package of code in the tree (folders with an __init__.py; the resources are data), dotted."""
+    names = {".".join(init.parent.relative_to(ROOT).parts) for init in PACKAGE.rglob("__init__.py")}
+    return {n for n in names if n not in CONTAINERS and not n.startswith("tensorlab.resources")}
+
+
+def _documented() -> set[str]:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Packages, along the data flow", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^- `(tensorlab(?:\.\w+)+)`:", section, flags=re.M))
+
+
+def test_the_architecture_document_names_every_package_and_no_other():
+    tree, documented = _packages(), _documented()
+    assert not tree - documented, f"packages docs/architecture.md does not describe: {sorted(tree - documented)}"
+    assert not documented - tree, f"docs/architecture.md names packages that do not exist: {sorted(documented - tree)}"
+
+
+def test_no_folder_holds_more_than_fifteen_modules():
+    for folder in [PACKAGE, *(p for p in PACKAGE.rglob("*") if p.is_dir() and p.name != "__pycache__")]:
+        modules = [p for p in folder.glob("*.py") if p.name not in {"__init__.py", "__main__.py"}]
+        assert len(modules) <= MAX_MODULES, f"{folder.relative_to(ROOT)} holds {len(modules)} modules"
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph("tensorlab")
+
+
+def test_no_two_modules_import_each_other_through_any_chain(graph):
+    cycles = sorted({tuple(sorted((importer, imported)))
+                     for importer in graph.modules
+                     for imported in graph.find_modules_directly_imported_by(importer)
+                     if imported != importer and graph.chain_exists(importer=imported, imported=importer)})
+    assert not cycles, f"modules in an import cycle: {cycles}"
+
+
+def test_nothing_imports_the_entry_points(graph):
+    for entry in ("tensorlab.gui", "tensorlab.cli"):
+        importers = {m for m in graph.find_modules_that_directly_import(entry)
+                     | {i for sub in graph.find_children(entry) for i in graph.find_modules_that_directly_import(sub)}}
+        outside = {m for m in importers if not m.startswith(entry + ".") and m != entry and m != "tensorlab.__main__"}
+        assert not outside, f"{entry} is an entry point, but {sorted(outside)} import it"
+
+
+def _window_side(graph: grimp.ImportGraph) -> set[str]:
+    """Every module the window's process can load: what the launcher, the window and the player reach."""
+    roots = {m for m in graph.modules if m == "tensorlab.gui" or m.startswith(("tensorlab.gui.", "tensorlab.ui.",
+                                                                                "tensorlab.core.engine."))}
+    reached = set(roots)
+    for root in roots:
+        reached |= {m for m in graph.find_upstream_modules(root) if m.startswith("tensorlab")}
+    return reached
+
+
+def _module_file(name: str) -> Path:
+    path = ROOT.joinpath(*name.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def test_the_window_side_imports_nothing_by_name_at_run_time(graph):
+    """No importlib.import_module and no __import__ where the window runs: every import there is a
+    statement, so the torch-free contract sees them all."""
+    found = []
+    for name in sorted(_window_side(graph)):
+        tree = ast.parse(_module_file(name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found += [f"{name}: import {a.name}" for a in node.names if a.name == "importlib"
+                          or a.name.startswith("importlib.") and a.name not in ("importlib.resources",
+                                                                                "importlib.metadata")]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("importlib"):
+                if node.module not in ("importlib.resources", "importlib.metadata"):
+                    found.append(f"{name}: from {node.module} import ...")
+            elif isinstance(node, ast.Name) and node.id == "__import__":
+                found.append(f"{name}: __import__")
+            elif isinstance(node, ast.Attribute) and node.attr in ("import_module", "__import__"):
+                found.append(f"{name}: .{node.attr}")
+    assert not found, "dynamic imports on the window side:\n" + "\n".join(found)
+
+
+def test_the_window_side_is_what_the_contract_checks(graph):
+    assert "tensorlab.gui.launch" in _window_side(graph)
+    assert not {m for m in _window_side(graph) if m.startswith(("tensorlab.core.session", "tensorlab.core.sandbox",
+                                                                   "tensorlab.core.observe", "tensorlab.core.worker",
+                                                                   "tensorlab.cli"))}
+
+
+def test_the_launcher_hands_on_exactly_the_headless_commands():
+    from tensorlab.cli.main import COMMANDS
+    from tensorlab.gui.launch import HEADLESS
+
+    assert set(HEADLESS) == set(COMMANDS)
