@@ -86,9 +86,10 @@ def test_lessons_and_export(capsys):
     assert "torch.manual_seed(0)" in script and "z = x.detach()" in script
 
 
-def test_python_dash_m_runs_headless_without_qt():
+def test_the_headless_commands_run_without_qt():
+    # `tensorlab lessons` runs `python -m tensorlab.cli lessons` in its place: that process needs no Qt.
     code = ("import sys, runpy; sys.argv=['tensorlab','lessons']; "
-            "sys.modules['PySide6']=None; runpy.run_module('tensorlab', run_name='__main__')")
+            "sys.modules['PySide6']=None; runpy.run_module('tensorlab.cli', run_name='__main__')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "inplace-on-a-leaf" in done.stdout
@@ -131,3 +132,49 @@ def test_values_past_the_run_cap_are_null():
     assert steps[1]["tensors"]["b"]["values"] == [0.0] * 4                # 16: the cap
     assert steps[2]["tensors"]["a"]["values"] is None and steps[2]["tensors"]["c"]["values"] is None
     assert steps[2]["tensors"]["c"]["shape"] == [2, 3]
+
+
+def _headless_env(tmp_path):
+    import os
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    for name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        env[name] = str(tmp_path / name.lower())
+    return env
+
+
+def _tree(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("command", [
+    ["export", "assignment-is-not-a-copy", "--png", "{out}"],
+    ["--lesson", "assignment-is-not-a-copy", "--step", "2", "--screenshot", "{out}/shot.png"],
+], ids=["export-png", "screenshot"])
+def test_pictures_never_read_or_write_the_users_data_or_settings(tmp_path, command):
+    """A broken user-steps.toml in the user's data folder is left exactly as it is (not set aside), and
+    neither the data nor the settings folders gain a file: the renderer keeps its own in a private folder."""
+    env = _headless_env(tmp_path)
+    data = tmp_path / "xdg_data_home" / "TensorLab" / "TensorLab"
+    data.mkdir(parents=True)
+    (data / "user-steps.toml").write_text("version = 1\n[programs\nthis is not TOML", encoding="utf-8")
+    for name in ("xdg_state_home", "xdg_config_home", "xdg_cache_home"):
+        (tmp_path / name).mkdir()
+    before = {name: _tree(tmp_path / name) for name in ("xdg_data_home", "xdg_config_home")}
+    out = tmp_path / "out"
+    out.mkdir()
+    done = subprocess.run([sys.executable, "-m", "tensorlab", *(w.format(out=out) for w in command)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert list(out.glob("*.png"))
+    assert {name: _tree(tmp_path / name) for name in ("xdg_data_home", "xdg_config_home")} == before
+
+
+def test_the_launcher_hands_headless_commands_on_and_keeps_their_exit_status(tmp_path):
+    env = _headless_env(tmp_path)
+    listed = subprocess.run([sys.executable, "-m", "tensorlab", "lessons", "--json"], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert listed.returncode == 0 and json.loads(listed.stdout)
+    missing = subprocess.run([sys.executable, "-m", "tensorlab", "run", "no-such-lesson"], capture_output=True,
+                             text=True, env=env, timeout=120)
+    assert missing.returncode == 2 and "no-such-lesson" in missing.stderr
