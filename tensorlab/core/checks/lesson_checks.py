@@ -114,7 +114,7 @@ def _outcome(result: StepResult) -> Observed:
 
 
 def _evaluate(session: Session, node: ast.expr) -> tuple[Any, BaseException | None]:
-    interpreter = Interpreter(session.namespace, session.limits, lambda text: None)
+    interpreter = Interpreter(session.namespace, session.limits, lambda text, cut: None)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
