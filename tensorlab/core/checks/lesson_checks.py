@@ -181,7 +181,7 @@ def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult 
             seen = "the previous step printed the same"
         node = result_statement(result)
         if not seen and isinstance(node, ast.Call) and getattr(node.func, "id", "") == "print" and node.args:
-            reasons = []
+            reasons: list[str] = []
             for arg in node.args:
                 if _read_only(arg):
                     reasons = []
