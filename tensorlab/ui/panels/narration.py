@@ -309,7 +309,9 @@ class NarrationPanel(QScrollArea):
 
     def needed_height(self) -> int:
         """The height the panel needs to show everything at its whole width (no scroll bar)."""
-        layout = self.widget().layout()
+        content = self.widget()
+        layout = content.layout() if content is not None else None
+        assert layout is not None  # the panel's content, laid out, is made with the panel
         # As wide as the text is with the scroll bar shown: a bar left over from a taller state makes the
         # text wrap more, so measuring without it would stop growing the dock a line too early.
         width = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()

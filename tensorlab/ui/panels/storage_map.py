@@ -32,6 +32,8 @@ class StorageMapView(SceneView):
     tensorClicked = Signal(str)
     enterPressed = Signal()
 
+    _first_cell: QRectF | None   # the first cell of the strip being drawn (set by _draw_group)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("storageMap")
@@ -125,7 +127,7 @@ class StorageMapView(SceneView):
         self._flash_items = []
 
     def _start_flash(self, rects: list[QRectF]) -> None:
-        items = []
+        items: list[QGraphicsItem] = []
         for rect in rects:
             item = self.scene().addRect(rect.adjusted(-4, -4, 4, 4), QPen(QColor("#f57f17"), 3),
                                         QBrush(QColor(255, 213, 79, 70)))
@@ -136,8 +138,17 @@ class StorageMapView(SceneView):
         animation.setStartValue(1.0)
         animation.setEndValue(0.0)
         animation.setDuration(FLASH_MS)
-        animation.valueChanged.connect(lambda value: [i.setOpacity(float(value)) for i in items])
-        animation.finished.connect(lambda: [i.hide() for i in items])
+
+        def fade(value: float) -> None:
+            for flashed in items:
+                flashed.setOpacity(float(value))
+
+        def hide() -> None:
+            for flashed in items:
+                flashed.hide()
+
+        animation.valueChanged.connect(fade)
+        animation.finished.connect(hide)
         self._flash = animation
         animation.start()
 
@@ -313,6 +324,7 @@ class StorageMapView(SceneView):
         # A band whose look is unchanged (most, when a step writes values) is moved, not drawn again.
         bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]] = {}
         strip_group = self.parent_item
+        assert strip_group is not None  # drawn inside _draw_group, which sets the strip's group
         for band in strip.bands:
             key = (band, band.name == self.selected, cell_w, x0, shown, s, self._language)
             kept = old_bands.pop(key, None)

@@ -306,9 +306,9 @@ class MeasurePanel(QScrollArea):
             parts.append(escape(tr("Measure both clone().detach() and detach().clone() for a verdict.")))
         parts += [escape(tr("Skipped: {reason}").format(reason=note)) for note in result.skipped]
         self.verdict.setText("<br>".join(parts))
-        m = result.machine
+        machine = result.machine
         self.machine.setText(tr("Measured on {device} ({name}), torch {torch}, {threads} threads.").format(
-            device=m.device, name=m.device_name, torch=m.torch, threads=m.threads))
+            device=machine.device, name=machine.device_name, torch=machine.torch, threads=machine.threads))
         self._render_buttons()
 
     def _render_buttons(self) -> None:
