@@ -12,9 +12,10 @@ the machine it was measured on.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QPalette, QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -46,6 +47,9 @@ from tensorlab.core.tools.tables import format_seconds, measure_csv
 from tensorlab.ui.tools.measure_colors import method_color
 from tensorlab.ui.widgets.html import escape
 from tensorlab.ui.widgets.i18n import Texts, tr
+
+if TYPE_CHECKING:
+    from tensorlab.ui.tools.measure_plot import MeasurePlot
 
 __all__ = ["MeasurePanel", "JOB", "verdict_cell", "verdict_table"]
 
@@ -105,7 +109,7 @@ class MeasurePanel(QScrollArea):
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
         self.tabs = QTabWidget()
-        self._plot: object = None   # made on first use: pyqtgraph loads only when a measurement is drawn
+        self._plot: MeasurePlot | None = None   # made on first use: pyqtgraph loads only when a measurement is drawn
         self.table = QTableView()
         self.table.setObjectName("measureTable")
         self.model = QStandardItemModel(0, len(_HEADERS), self)
@@ -264,7 +268,7 @@ class MeasurePanel(QScrollArea):
         self._render()
 
     @property
-    def plot(self):  # noqa: ANN201 - a MeasurePlot (its module is imported here, on first use)
+    def plot(self) -> MeasurePlot:
         """The log-log plot (made, with pyqtgraph, the first time it is needed)."""
         if self._plot is None:
             from tensorlab.ui.tools.measure_plot import MeasurePlot
@@ -273,7 +277,7 @@ class MeasurePanel(QScrollArea):
             self._plot_layout.insertWidget(0, self._plot, 1)
         return self._plot
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         _ = self.plot   # shown: the plot is wanted now
 

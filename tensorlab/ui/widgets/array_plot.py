@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QFrame, QWidget
 
 from tensorlab.ui.widgets.scene_view import SceneView
@@ -62,7 +62,7 @@ class ArrayPlot(SceneView):
             self.color = QColor(color)
         self._draw()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         if event.size() != event.oldSize():
             self._draw()

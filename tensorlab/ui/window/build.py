@@ -34,7 +34,7 @@ def application() -> Any:
     return app
 
 
-def _fit_screen(window, first_start: bool) -> None:  # noqa: ANN001 - a MainWindow
+def _fit_screen(window: MainWindow, first_start: bool) -> None:
     """A first start fills most of the screen's available area, title bar included; later ones stay on it."""
     screen = window.screen().availableGeometry()
     frame, side = 40, 16   # a title bar and borders, before the window manager says how large they are
