@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDockWidget, QStatusBar, QWidget
 
 from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
 from tensorlab.ui.tools.measure_panel import MeasurePanel
+from tensorlab.ui.tools.tool_controller import ToolController
 
 __all__ = ["add_lab_docks", "LabWindow"]
 
@@ -26,7 +27,7 @@ class LabWindow(Protocol):
     copy_matrix: CopyMatrixPanel
 
     @property
-    def controller(self) -> object: ...   # a LabController, handed to the panels
+    def controller(self) -> ToolController: ...
     @property
     def settings(self) -> QSettings: ...
     @property

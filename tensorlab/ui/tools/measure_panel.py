@@ -45,6 +45,7 @@ from tensorlab.core.protocol.measure_results import (
 )
 from tensorlab.core.tools.tables import format_seconds, measure_csv
 from tensorlab.ui.tools.measure_colors import method_color
+from tensorlab.ui.tools.tool_controller import ToolController
 from tensorlab.ui.widgets.html import escape
 from tensorlab.ui.widgets.i18n import Texts, tr
 
@@ -89,7 +90,7 @@ def verdict_table(verdicts: tuple[Verdict, ...]) -> str:
 class MeasurePanel(QScrollArea):
     """Controls, plot, table and verdict of one measurement; talks to the worker through ``controller``."""
 
-    def __init__(self, controller: object, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: ToolController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("measurePanel")
         self.setWidgetResizable(True)
@@ -145,8 +146,8 @@ class MeasurePanel(QScrollArea):
         self.i18n.bind(lambda t: self.tabs.setTabText(0, t), "Plot")
         self.i18n.bind(lambda t: self.tabs.setTabText(1, t), "Table")
         self.i18n.on_change(self._render)
-        controller.jobFinished.connect(self._finished)  # type: ignore[attr-defined]
-        controller.jobProgress.connect(self._progress)  # type: ignore[attr-defined]
+        controller.jobFinished.connect(self._finished)
+        controller.jobProgress.connect(self._progress)
         self._render()
 
     # -- construction ------------------------------------------------------------
@@ -234,14 +235,14 @@ class MeasurePanel(QScrollArea):
         self.progress_bar.setRange(0, params.steps)
         self.progress_bar.setValue(0)
         self.message.setText(tr("Measuring {total} timings on the session's device…").format(total=params.total))
-        self.controller.run_job(JOB, params.to_dict())  # type: ignore[attr-defined]
+        self.controller.run_job(JOB, params.to_dict())
         self._render_buttons()
         return True
 
     def cancel(self) -> None:
         """Stop the measurement (the worker stops within one timed block)."""
         if self.running:
-            self.controller.cancel()  # type: ignore[attr-defined]
+            self.controller.cancel()
 
     def _progress(self, name: str, done: int, total: int) -> None:
         if name == JOB:
