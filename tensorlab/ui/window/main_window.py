@@ -9,6 +9,7 @@ editing of your steps in :mod:`~tensorlab.ui.program.step_editing`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
@@ -58,6 +59,12 @@ Left, Right, Bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.R
 def default_data_dir() -> Path:
     """The user data folder (QStandardPaths), where the steps you added are kept."""
     return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+
+
+class _Origin(Protocol):
+    """Where a statement came from (a builder, the code line): it shows why it was refused, or ""."""
+
+    def show_problem(self, message: str) -> None: ...
 
 
 class MainWindow(QMainWindow):
@@ -330,14 +337,14 @@ class MainWindow(QMainWindow):
         if self.step_forward_action.isEnabled():
             self.controller.step_forward()
 
-    def submit(self, code: str, origin: object) -> None:
+    def submit(self, code: str, origin: _Origin) -> None:
         """Run a statement from a builder or the code line; a refusal is shown where it came from."""
         position = self.controller.state.position
         reason = self.controller.submit(code)
         if reason is not None:
-            origin.show_problem(reason)  # type: ignore[attr-defined]
+            origin.show_problem(reason)
             return
-        origin.show_problem("")  # type: ignore[attr-defined]
+        origin.show_problem("")
         self.editing.inserted(position)
         if origin is self.builders.code_line:
             self.builders.code_line.accepted()
