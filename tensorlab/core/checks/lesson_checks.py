@@ -114,7 +114,7 @@ def _outcome(result: StepResult) -> Observed:
 
 
 def _evaluate(session: Session, node: ast.expr) -> tuple[Any, BaseException | None]:
-    interpreter = Interpreter(session.namespace, session.limits, lambda text: None)
+    interpreter = Interpreter(session.namespace, session.limits, lambda text, cut: None)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -181,7 +181,7 @@ def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult 
             seen = "the previous step printed the same"
         node = result_statement(result)
         if not seen and isinstance(node, ast.Call) and getattr(node.func, "id", "") == "print" and node.args:
-            reasons = []
+            reasons: list[str] = []
             for arg in node.args:
                 if _read_only(arg):
                     reasons = []

@@ -149,7 +149,7 @@ def check_fact(fact: str, snapshot: Snapshot) -> str | None:
 
 # Sentence forms read from English notes: (pattern, fact template).
 _SENTENCE = r"(?:^|[.;:!?(]\s+|\b(?:and|so|but|because|now|still|here|then)\s+|,\s+)"
-_NOTE_FORMS = (
+_NOTE_FORMS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(_SENTENCE + r"`?([A-Za-z_]\w*)`? is (not|no longer|still)?\s*a leaf\b"),
      lambda m: f"{m.group(1)} is {'not ' if m.group(2) in ('not', 'no longer') else ''}a leaf"),
     (re.compile(_SENTENCE + r"`?([A-Za-z_]\w*)`?'s version(?: counter)? (?:is|goes to|becomes|reads|is now) (\d+)\b"),

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, Progress
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
-from tensorlab.core.protocol.snapshot import Snapshot
+from tensorlab.core.protocol.snapshot import GraphInfo, Snapshot
 
 __all__ = ["ProgramStep", "PlayerState", "Player", "Cancelled", "EngineCrashed"]
 
@@ -102,8 +103,11 @@ class Player:
         return len(self.results)
 
     @property
-    def session(self):  # noqa: ANN201 - the local engine's session (tests, scripts)
-        """The live session, where the engine runs in this process."""
+    def session(self) -> Any:
+        """The live session, where the engine runs in this process (tests, scripts); else None.
+
+        Typed ``Any``: the window side of the core may not name the worker side's ``Session``.
+        """
         return getattr(self.engine, "session", None)
 
     @property
@@ -207,7 +211,7 @@ class Player:
         self.results = []
         self.go_to(position, cancelled, progress)
 
-    def graph(self, name: str):  # noqa: ANN201
+    def graph(self, name: str) -> GraphInfo | None:
         """The autograd graph behind ``name`` at the current position."""
         return self.engine.graph(name)
 

@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from tensorlab.core.protocol.devices import DeviceError
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, EngineCrashed, EngineError, Progress
@@ -75,7 +75,13 @@ def _mp_context() -> Any:
         return _context
 
 
-def _worker_main(original: Callable[[str], dict[str, Any]], by_name: bool) -> Callable[[str], dict[str, Any]]:
+class _Preparation(Protocol):
+    """``multiprocessing.spawn.get_preparation_data``'s signature."""
+
+    def __call__(self, name: str) -> dict[str, Any]: ...
+
+
+def _worker_main(original: _Preparation, by_name: bool) -> _Preparation:
     """multiprocessing's preparation data without the caller's main module.
 
     multiprocessing re-runs the caller's main script in a new process (for targets defined
@@ -375,7 +381,7 @@ class ProcessEngine:
         self._codes, self._results = [], []
 
     def run(self, code: str, focus: Sequence[str] = (), cancelled: Callable[[], bool] = NEVER) -> StepResult:
-        result = self._request("run", {"code": code, "focus": tuple(focus)}, cancelled)
+        result: StepResult = self._request("run", {"code": code, "focus": tuple(focus)}, cancelled)
         self._codes.append(code)
         self._results.append(result)
         return result
@@ -395,7 +401,8 @@ class ProcessEngine:
         self._codes, self._results = codes[:position], results[:position]
 
     def graph(self, name: str) -> GraphInfo | None:
-        return self._request("graph", {"name": name})
+        graph: GraphInfo | None = self._request("graph", {"name": name})
+        return graph
 
     def set_device(self, device: str) -> None:
         old = self.device

@@ -262,4 +262,5 @@ def notebook_text(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
     """The notebook as the text of an ``.ipynb`` file (JSON, written by nbformat)."""
     import nbformat
 
-    return nbformat.writes(export_notebook(lesson, errors, language, device))
+    text: str = nbformat.writes(export_notebook(lesson, errors, language, device))
+    return text

@@ -155,7 +155,7 @@ def _check_keys(source: str, table: Mapping[str, Any], allowed: re.Pattern[str],
 
 def _translations(table: Mapping[str, Any], base: tuple[str, ...], source: str, step: int | None,
                   where: str) -> dict[str, Any]:
-    found = {}
+    found: dict[str, Any] = {}
     for key, value in table.items():
         if "_" in key and key.split("_", 1)[0] in base:
             if key.startswith("choices_"):

@@ -16,7 +16,7 @@ from typing import IO, Any
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
 from tensorlab.core.protocol.results import ErrorInfo, StepResult
-from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo
+from tensorlab.core.protocol.snapshot import OtherInfo, Snapshot, StorageInfo, TensorInfo
 
 __all__ = ["iter_lesson", "lesson_json", "write_lesson_json", "MAX_RUN_VALUES"]
 
@@ -77,25 +77,34 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
+# id(part) -> (part, {variant: text}).
+_Texts = dict[int, tuple[Any, dict[Any, str]]]
+
+
+def _json_text(part: StorageInfo | OtherInfo) -> Callable[[], str]:
+    """What encodes ``part`` as JSON text, when asked."""
+    return lambda: _dumps(part.to_json())
+
+
 class _SnapshotEncoder:
     """The JSON text of snapshots, each part encoded once while consecutive snapshots share it."""
 
     def __init__(self, max_values: int) -> None:
         self.left = max_values
         # id(part) -> (part, {variant: text}); only the parts of the last snapshot are kept.
-        self._texts: dict[int, tuple[Any, dict[Any, str]]] = {}
+        self._texts: _Texts = {}
 
     def snapshot(self, snapshot: Snapshot) -> str:
         """``"tensors": {...}, "storages": [...], "others": {...}`` of one step."""
-        used: dict[int, tuple[Any, dict[Any, str]]] = {}
+        used: _Texts = {}
         tensors = ", ".join(f"{_dumps(t.name)}: {self._tensor(t, used)}" for t in snapshot.tensors)
-        storages = ", ".join(self._part(s, "json", used, lambda s=s: _dumps(s.to_json())) for s in snapshot.storages)
-        others = ", ".join(f"{_dumps(o.name)}: {self._part(o, 'json', used, lambda o=o: _dumps(o.to_json()))}"
+        storages = ", ".join(self._part(s, "json", used, _json_text(s)) for s in snapshot.storages)
+        others = ", ".join(f"{_dumps(o.name)}: {self._part(o, 'json', used, _json_text(o))}"
                            for o in snapshot.others)
         self._texts = used
         return f'"tensors": {{{tensors}}}, "storages": [{storages}], "others": {{{others}}}'
 
-    def _tensor(self, tensor: TensorInfo, used: dict) -> str:
+    def _tensor(self, tensor: TensorInfo, used: _Texts) -> str:
         # Values, then the grad, count against what the run may still write; over it, null.
         with_values = self._fits(_count(tensor.values))
         with_grad = self._fits(_count(tensor.grad))
@@ -114,7 +123,7 @@ class _SnapshotEncoder:
         self.left -= count
         return True
 
-    def _part(self, part: Any, variant: Any, used: dict, encode: Callable[[], str]) -> str:
+    def _part(self, part: Any, variant: Any, used: _Texts, encode: Callable[[], str]) -> str:
         key = id(part)
         kept = used.get(key) or self._texts.get(key)
         if kept is None or kept[0] is not part:

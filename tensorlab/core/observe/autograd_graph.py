@@ -9,10 +9,14 @@ are, their version now, or that they were changed in place or freed.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import torch
 
 from tensorlab.core.protocol.snapshot import GraphInfo, GraphNode, SavedTensor
+
+if TYPE_CHECKING:
+    from torch.autograd.graph import Node
 
 __all__ = ["SavedTensor", "GraphNode", "GraphInfo", "autograd_graph", "saved_in_graphs"]
 
@@ -85,7 +89,7 @@ def autograd_graph(tensor: torch.Tensor, tensors: Mapping[str, torch.Tensor]) ->
     keep: list[object] = []  # hold the nodes so their ids stay unique while walking
     truncated = False
 
-    def add(node: object) -> int | None:
+    def add(node: Node) -> int | None:
         nonlocal truncated
         key = id(node)
         if key in index:
@@ -95,7 +99,7 @@ def autograd_graph(tensor: torch.Tensor, tensors: Mapping[str, torch.Tensor]) ->
             return None
         keep.append(node)
         leaf = None
-        name = node.name().rsplit("::", 1)[-1]  # type: ignore[attr-defined]
+        name = node.name().rsplit("::", 1)[-1]
         variable = getattr(node, "variable", None) if "AccumulateGrad" in name else None
         if isinstance(variable, torch.Tensor):
             leaf = _identify(variable, tensors) or f"leaf {list(variable.shape)}"

@@ -168,7 +168,7 @@ class _Read:
 
     __slots__ = ("ref", "copy", "values")
 
-    def __init__(self, ref: weakref.ref, copy: torch.Tensor | None, values: Nested) -> None:
+    def __init__(self, ref: weakref.ref[torch.Tensor], copy: torch.Tensor | None, values: Nested) -> None:
         self.ref = ref
         self.copy = copy
         self.values = values
@@ -212,8 +212,11 @@ class _ValueCache:
         values = _listed(data)
         if view is not None:
             self._same_view[view] = values
+        def forget(_: weakref.ref[torch.Tensor], key: int = key) -> None:
+            self._reads.pop(key, None)
+
         try:
-            ref = weakref.ref(tensor, lambda _, key=key: self._reads.pop(key, None))
+            ref = weakref.ref(tensor, forget)
         except TypeError:
             return values
         self._reads[key] = _Read(ref, data.clone(), values)
@@ -425,7 +428,7 @@ class Inspector:
             grad=grad_values,
             grad_shape=None if grad is None else tuple(grad.shape),
             storage=storage_id,
-            storage_offset=None if sparse else value.storage_offset(),
+            storage_offset=None if sparse else int(value.storage_offset()),
             stride=None if sparse else tuple(value.stride()),
             numel=numel,
             element_size=value.element_size(),

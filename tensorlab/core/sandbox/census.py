@@ -79,7 +79,8 @@ def tensor_bytes(namespace: Mapping[str, Any]) -> tuple[int, int]:
             if grad is not None:
                 add(grad)
         elif isinstance(value, (torch.UntypedStorage, torch.TypedStorage)):
-            add_storage(str(value.device), value.untyped_storage() if isinstance(value, torch.TypedStorage)
+            # A TypedStorage wraps an untyped one (it has no ``untyped_storage()``; ``untyped()`` warns).
+            add_storage(str(value.device), value._untyped_storage if isinstance(value, torch.TypedStorage)
                         else value)
         elif numpy is not None and isinstance(value, numpy.ndarray) and value.base is None:
             key = ("numpy", id(value))

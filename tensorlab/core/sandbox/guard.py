@@ -362,7 +362,8 @@ class Guard(OperatorChecks):
             return
         if isinstance(data, (torch.UntypedStorage, torch.TypedStorage)):
             # torch walks a storage as a Python sequence, one byte (or item) at a time.
-            items = data.nbytes() if isinstance(data, torch.UntypedStorage) else data.size()
+            items = (data.nbytes() if isinstance(data, torch.UntypedStorage)
+                     else data.size())  # type: ignore[no-untyped-call]  # torch leaves TypedStorage.size untyped
             self.charge(items * est.STORAGE_ITEM)
             self.allocate(items, _dtype_size(kwargs, 8), what)
             return

@@ -51,7 +51,8 @@ class OperatorChecks:
     def charge(self, operations: int) -> None: ...  # pragma: no cover
     def allocate(self, elements: int, itemsize: int, what: str = "the result") -> None: ...  # pragma: no cover
     def reserve(self, nbytes: int, what: str) -> None: ...  # pragma: no cover
-    def nested(self, value: Any, what: str = "this list") -> est.Nested: ...  # pragma: no cover
+    def nested(self, value: Any, what: str = "this list") -> est.Nested:  # pragma: no cover
+        raise NotImplementedError
     def _matmul(self, a: Any, b: Any, what: str) -> None: ...  # pragma: no cover
 
     # -- arithmetic ------------------------------------------------------------------

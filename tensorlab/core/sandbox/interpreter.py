@@ -276,7 +276,10 @@ class Interpreter:
                 _check_attribute(owner, name)
                 function = getattr(owner, name)
         args = [self.evaluate(a) for a in node.args]
-        kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords}
+        kwargs: dict[str, Any] = {}
+        for keyword in node.keywords:
+            assert keyword.arg is not None  # the language has no `**` unpacking (subset_rules)
+            kwargs[keyword.arg] = self.evaluate(keyword.value)
         self.guard.call(owner, name, args, kwargs)
         return self.guard.result(function(*args, **kwargs))
 

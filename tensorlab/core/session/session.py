@@ -24,7 +24,7 @@ from tensorlab.core.observe.inspector import Inspector, clean_message
 from tensorlab.core.observe.reprs import bounded_repr
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import ErrorInfo, StepResult, WarningInfo
-from tensorlab.core.protocol.snapshot import MAX_REPR, Snapshot
+from tensorlab.core.protocol.snapshot import MAX_REPR, SavedTensor, Snapshot
 from tensorlab.core.sandbox.interpreter import NO_VALUE, Interpreter
 from tensorlab.core.session.devices import resolve_device
 
@@ -134,7 +134,7 @@ class Session:
         error_info = None
         if error is not None:
             message = str(error)
-            saved = ()
+            saved: tuple[SavedTensor, ...] = ()
             if "modified by an inplace operation" in message:
                 saved = saved_in_graphs({n: v for n, v in self._namespace.items() if isinstance(v, torch.Tensor)})
             error_info = ErrorInfo(type(error).__name__, message,

@@ -97,7 +97,7 @@ def _device_context(device: str) -> contextlib.AbstractContextManager[Any]:
 def copy_row(operation: str, x_kind: str, device: str = "cpu", limits: Limits = DEFAULT_LIMITS) -> CopyRow:
     """Run one row's statements in a namespace of their own and probe the result."""
     namespace: dict[str, Any] = {}
-    interpreter = Interpreter(namespace, limits, lambda text: None)
+    interpreter = Interpreter(namespace, limits, lambda text, cut: None)
     *setup, last = operation_lines(operation, x_kind)
     with _device_context(device):
         for code in setup:

@@ -89,7 +89,9 @@ def time_blocks(method: str, x: torch.Tensor, min_run_time: float, threads: int,
     with warnings.catch_warnings():
         # torch.tensor(x) warns on every call; its warning is not part of what is timed.
         warnings.simplefilter("ignore")
-        result = timer.blocked_autorange(callback=after_block, min_run_time=min_run_time)
+        # torch annotates the callback as returning NoReturn; it returns None (or raises Cancelled).
+        result = timer.blocked_autorange(callback=after_block,  # type: ignore[arg-type]
+                                         min_run_time=min_run_time)
     return list(result.times), int(result.number_per_run)
 
 

@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 import torch  # noqa: F401 - imported here so the fork server loads it once
@@ -99,8 +100,9 @@ class _Server:
 
     def serve(self) -> None:
         self.send("ready", self.hello())
-        handlers = {"reset": self.reset, "run": self.run, "restore": self.restore, "graph": self.graph,
-                    "job": self.job, "position": self.position, "hello": self.hello}
+        handlers: dict[str, Callable[..., Any]] = {
+            "reset": self.reset, "run": self.run, "restore": self.restore, "graph": self.graph,
+            "job": self.job, "position": self.position, "hello": self.hello}
         while True:
             try:
                 command, arguments = self.conn.recv()

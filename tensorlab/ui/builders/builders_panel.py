@@ -28,6 +28,9 @@ class BuildersPanel(QScrollArea):
 
     statementRequested = Signal(str, object)   # code, the widget to report a refusal to
 
+    # The create builder, under the name every caller knows; it hides QWidget.create(), never called on a panel.
+    create: CreateBuilder  # type: ignore[assignment]
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("builders")

@@ -54,6 +54,7 @@ class CodeLineEdit(QLineEdit):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         popup = self.completer_.popup()
+        assert popup is not None  # a completer makes its popup when asked for it
         if popup.isVisible() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab,
                                                  Qt.Key.Key_Escape):
             event.ignore()  # the completer's popup takes these

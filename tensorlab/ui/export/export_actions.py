@@ -8,24 +8,63 @@ through the program and grab it (or only the storage map) after each step.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
-from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu
+from PySide6.QtCore import QObject, SignalInstance
+from PySide6.QtGui import QAction, QKeySequence, QPixmap
+from PySide6.QtWidgets import QFileDialog, QMenu, QStatusBar, QWidget
 
+from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.export.program_files import export_script, notebook_text
 from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.lessons.lesson import Lesson
-from tensorlab.ui.widgets.i18n import current_language, tr
+from tensorlab.core.protocol.results import ErrorInfo
+from tensorlab.ui.export.slides import SlidesController
+from tensorlab.ui.widgets.i18n import Texts, current_language, tr
 
-__all__ = ["Exporter", "build_export_menu", "program_lesson"]
+__all__ = ["Exporter", "ExportWindow", "build_export_menu", "program_lesson"]
+
+
+class ExportController(SlidesController, Protocol):
+    """What the exports use of the window's controller (a ``LabController``)."""
+
+    @property
+    def jobFinished(self) -> SignalInstance: ...  # noqa: N802 - the controller's signal
+
+    def run_job(self, name: str, params: dict[str, Any]) -> None: ...
+
+
+class ExportWindow(Protocol):
+    """What the exports use of the main window (a ``MainWindow``, a ``QMainWindow``).
+
+    The window is also the parent of the dialogs, menu and actions made here: where Qt wants
+    it as a widget, :func:`_widget` says so.
+    """
+
+    exporter: Exporter
+
+    @property
+    def controller(self) -> ExportController: ...
+    @property
+    def i18n(self) -> Texts: ...
+    @property
+    def storage_map(self) -> QWidget: ...
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
+    def addAction(self, action: QAction, /) -> None: ...  # noqa: N802 - Qt's name
+    def grab(self) -> QPixmap: ...
+
+
+def _widget(window: ExportWindow) -> QWidget:
+    """The window as the QWidget it is (Qt's parents are widgets; a Protocol cannot say "and a QWidget")."""
+    return cast(QWidget, window)
 
 JOB = "export_errors"
 
 
-def program_lesson(state: Any) -> Lesson:
+def program_lesson(state: PlayerState) -> Lesson:
     """The program as it stands (the lesson's steps and yours) as a lesson to export."""
     steps = tuple(state.program)
     base = state.lesson
@@ -41,8 +80,8 @@ def program_lesson(state: Any) -> Lesson:
 class Exporter(QObject):
     """Runs the export the user asked for; reports in the window's status bar and output panel."""
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: ExportWindow) -> None:
+        super().__init__(_widget(window))
         self.window = window
         self._pending: tuple[str, str, Lesson, str, str] | None = None
         window.controller.jobFinished.connect(self._finished)
@@ -69,7 +108,8 @@ class Exporter(QObject):
             self._say(tr("The export failed: {reason}").format(reason=problem))
             return
         try:
-            text = (export_script if kind == "py" else notebook_text)(lesson, errors, language, device)
+            found = cast("Sequence[ErrorInfo | None]", errors)  # what the export_errors job returns
+            text = (export_script if kind == "py" else notebook_text)(lesson, found, language, device)
             write_text_atomic(path, text)
         except (OSError, ValueError) as exc:
             self._say(tr("The export could not be written: {reason}").format(reason=exc))
@@ -95,7 +135,7 @@ class Exporter(QObject):
     # -- dialogs -----------------------------------------------------------------
     def script_dialog(self) -> None:
         """Ask where to save the script."""
-        path, _ = QFileDialog.getSaveFileName(self.window, tr("Export as Python script"),
+        path, _ = QFileDialog.getSaveFileName(_widget(self.window), tr("Export as Python script"),
                                               f"{program_lesson(self.window.controller.state).id}.py",
                                               "Python (*.py)")
         if path:
@@ -103,7 +143,7 @@ class Exporter(QObject):
 
     def notebook_dialog(self) -> None:
         """Ask where to save the notebook."""
-        path, _ = QFileDialog.getSaveFileName(self.window, tr("Export as Jupyter notebook"),
+        path, _ = QFileDialog.getSaveFileName(_widget(self.window), tr("Export as Jupyter notebook"),
                                               f"{program_lesson(self.window.controller.state).id}.ipynb",
                                               tr("Jupyter notebooks (*.ipynb)"))
         if path:
@@ -111,19 +151,19 @@ class Exporter(QObject):
 
     def slides_dialog(self, map_only: bool) -> None:
         """Ask for a folder and save the slides there."""
-        folder = QFileDialog.getExistingDirectory(self.window, tr("Folder for the slides"))
+        folder = QFileDialog.getExistingDirectory(_widget(self.window), tr("Folder for the slides"))
         if folder:
             self.slides(folder, map_only)
 
 
-def build_export_menu(window: Any) -> QMenu:
+def build_export_menu(window: ExportWindow) -> QMenu:
     """The Export submenu (script, notebook, slides), with its actions on ``window``."""
     exporter = Exporter(window)
     window.exporter = exporter
-    menu = QMenu(window)
+    menu = QMenu(_widget(window))
     menu.setObjectName("exportMenu")
     window.i18n.bind(menu.setTitle, "&Export")
-    entries = (
+    entries: tuple[tuple[str, str, list[str], Callable[[], None]], ...] = (
         ("Python script…", "exportScriptAction", ["Ctrl+E"], exporter.script_dialog),
         ("Jupyter notebook…", "exportNotebookAction", [], exporter.notebook_dialog),
         ("Slides: the window after each step (PNG)…", "exportSlidesAction", [],
@@ -132,7 +172,7 @@ def build_export_menu(window: Any) -> QMenu:
          lambda: exporter.slides_dialog(True)),
     )
     for text, name, keys, slot in entries:
-        action = QAction(window)
+        action = QAction(_widget(window))
         action.setObjectName(name)
         action.setShortcuts([QKeySequence(k) for k in keys])
         window.i18n.bind(action.setText, text)

@@ -9,11 +9,40 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
+from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.files.atomic_write import write_atomic
 
-__all__ = ["grab_steps", "png_bytes", "slide_name"]
+if TYPE_CHECKING:
+    from PySide6.QtGui import QPixmap
+
+__all__ = ["grab_steps", "png_bytes", "slide_name", "SlidesController", "SlidesWindow"]
+
+
+class SlidesController(Protocol):
+    """What the slides use of the window's controller (a ``LabController``)."""
+
+    @property
+    def state(self) -> PlayerState: ...
+
+    def go_to(self, position: int) -> None: ...
+    def wait_idle(self, timeout_ms: int = 30_000) -> bool: ...
+
+
+class _Grabbed(Protocol):
+    def grab(self) -> QPixmap: ...
+
+
+class SlidesWindow(Protocol):
+    """What the slides use of the window (a ``MainWindow``): its controller, and pictures of it or of its map."""
+
+    @property
+    def controller(self) -> SlidesController: ...
+    @property
+    def storage_map(self) -> _Grabbed: ...
+
+    def grab(self) -> QPixmap: ...
 
 
 def slide_name(lesson_id: str, number: int, total: int) -> str:
@@ -22,7 +51,7 @@ def slide_name(lesson_id: str, number: int, total: int) -> str:
     return f"{lesson_id}-{number:0{width}d}.png"
 
 
-def png_bytes(pixmap: Any) -> bytes:
+def png_bytes(pixmap: QPixmap) -> bytes:
     """A pixmap as PNG bytes (OSError if Qt cannot encode it)."""
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
@@ -35,7 +64,7 @@ def png_bytes(pixmap: Any) -> bytes:
     return bytes(data.data())
 
 
-def grab_steps(window: Any, folder: Path, lesson_id: str, map_only: bool = False,
+def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: bool = False,
                progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Step ``window`` through its program from step 1 to the end and save each state as a PNG.
 
@@ -47,14 +76,14 @@ def grab_steps(window: Any, folder: Path, lesson_id: str, map_only: bool = False
     start = controller.state.position
     total = len(controller.state.program)
     folder.mkdir(parents=True, exist_ok=True)
-    saved = []
+    saved: list[Path] = []
     try:
         for position in range(1, total + 1):
             controller.go_to(position)
             controller.wait_idle()
             for _ in range(5):
                 QApplication.processEvents()
-            widget = window.storage_map if map_only else window
+            widget: _Grabbed = window.storage_map if map_only else window
             path = folder / slide_name(lesson_id, position, total)
             write_atomic(path, png_bytes(widget.grab()))
             saved.append(path)

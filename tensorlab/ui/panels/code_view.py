@@ -68,6 +68,10 @@ class _Fonts:
         self.space_width = self.metrics.horizontalAdvance("  ")
 
 
+# A line's row: marker, number, code, yours, ran, current, failed.
+_Row = tuple[str, int, str, bool, bool, bool, bool]
+
+
 class _LineDelegate(QStyledItemDelegate):
     """Paints a line: marker, number, code (bold when current, grey before it runs), "yours".
 
@@ -125,7 +129,7 @@ class _LineDelegate(QStyledItemDelegate):
             self._pictures[key] = picture
         painter.drawPixmap(option.rect.topLeft(), picture)
 
-    def _draw(self, painter: QPainter, rect: QRect, font: QFont, row: tuple[object, ...], selected: bool) -> None:
+    def _draw(self, painter: QPainter, rect: QRect, font: QFont, row: _Row, selected: bool) -> None:
         marker, number, code, yours, ran, current, failed = row
         painter.save()
         if selected:
@@ -191,7 +195,7 @@ class CodeView(QListWidget):
         self.customContextMenuRequested.connect(self._menu)
         self.itemClicked.connect(lambda item: self.positionRequested.emit(self.row(item) + 1))
         self.lines: list[str] = []
-        self._rows: list[tuple[object, ...]] = []
+        self._rows: list[_Row] = []
         self._steps: tuple[object, ...] = ()
         self.user_steps: tuple[int, ...] = ()
         self.position = 0
@@ -224,7 +228,7 @@ class CodeView(QListWidget):
         self.follow()
 
     @staticmethod
-    def _row(state: PlayerState, i: int) -> tuple[object, ...]:
+    def _row(state: PlayerState, i: int) -> _Row:
         step = state.program[i]
         ran = i < state.position
         current = i == state.position - 1
@@ -232,7 +236,7 @@ class CodeView(QListWidget):
         marker = ("▶" if current else "") + ("✗" if failed else "")
         return (marker, i + 1, step.code, step.origin == "user", ran, current, failed)
 
-    def _rebuild(self, state: PlayerState, rows: list[tuple[object, ...]]) -> None:
+    def _rebuild(self, state: PlayerState, rows: list[_Row]) -> None:
         selected = self.currentRow()
         self.blockSignals(True)
         self.clear()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView, QToolButton, QWidget
 
 from tensorlab.core.protocol.snapshot import GraphInfo, SavedTensor, TensorInfo
@@ -102,7 +102,7 @@ class GraphView(SceneView):
         self.set_zoom(min(fit, 1.5))
         self.centerOn(rect.center().x(), rect.top() + self.viewport().height() / (2 * self.zoom))
 
-    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
         steps = event.angleDelta().y() / 120
         if steps:
             self.set_zoom(self.zoom * (1.15 ** steps))
@@ -221,7 +221,7 @@ class GraphView(SceneView):
         self.fit_button.show()
         self._place_button()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self._place_button()
 

@@ -9,6 +9,7 @@ its answer (and whether the prediction was right) stays above the note.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from tensorlab.core.engine.player import PlayerState
@@ -68,12 +69,12 @@ class ChoiceButton(QFrame):
         self.look = look
         self.setStyleSheet(_STYLES[look] % self.objectName())
 
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
         if self.isEnabled() and self.rect().contains(event.position().toPoint()):
             self.clicked.emit()
         super().mouseReleaseEvent(event)
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.clicked.emit()
             return
@@ -309,7 +310,9 @@ class NarrationPanel(QScrollArea):
 
     def needed_height(self) -> int:
         """The height the panel needs to show everything at its whole width (no scroll bar)."""
-        layout = self.widget().layout()
+        content = self.widget()
+        layout = content.layout() if content is not None else None
+        assert layout is not None  # the panel's content, laid out, is made with the panel
         # As wide as the text is with the scroll bar shown: a bar left over from a taller state makes the
         # text wrap more, so measuring without it would stop growing the dock a line too early.
         width = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()

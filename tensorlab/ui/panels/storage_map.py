@@ -9,7 +9,7 @@ number is cut.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.protocol.snapshot import Snapshot
@@ -31,6 +31,8 @@ class StorageMapView(SceneView):
 
     tensorClicked = Signal(str)
     enterPressed = Signal()
+
+    _first_cell: QRectF | None   # the first cell of the strip being drawn (set by _draw_group)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,7 +127,7 @@ class StorageMapView(SceneView):
         self._flash_items = []
 
     def _start_flash(self, rects: list[QRectF]) -> None:
-        items = []
+        items: list[QGraphicsItem] = []
         for rect in rects:
             item = self.scene().addRect(rect.adjusted(-4, -4, 4, 4), QPen(QColor("#f57f17"), 3),
                                         QBrush(QColor(255, 213, 79, 70)))
@@ -136,8 +138,17 @@ class StorageMapView(SceneView):
         animation.setStartValue(1.0)
         animation.setEndValue(0.0)
         animation.setDuration(FLASH_MS)
-        animation.valueChanged.connect(lambda value: [i.setOpacity(float(value)) for i in items])
-        animation.finished.connect(lambda: [i.hide() for i in items])
+
+        def fade(value: float) -> None:
+            for flashed in items:
+                flashed.setOpacity(float(value))
+
+        def hide() -> None:
+            for flashed in items:
+                flashed.hide()
+
+        animation.valueChanged.connect(fade)
+        animation.finished.connect(hide)
         self._flash = animation
         animation.start()
 
@@ -313,6 +324,7 @@ class StorageMapView(SceneView):
         # A band whose look is unchanged (most, when a step writes values) is moved, not drawn again.
         bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]] = {}
         strip_group = self.parent_item
+        assert strip_group is not None  # drawn inside _draw_group, which sets the strip's group
         for band in strip.bands:
             key = (band, band.name == self.selected, cell_w, x0, shown, s, self._language)
             kept = old_bands.pop(key, None)
@@ -382,18 +394,18 @@ class StorageMapView(SceneView):
         """The band rectangles drawn (for tests)."""
         return [i for i in self.scene().items() if isinstance(i, QGraphicsRectItem) and i.data(_NAME_KEY)]
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         if not self.strips and event.size().width() != event.oldSize().width():
             self._draw()    # the empty map's hint wraps to the new width
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
             self.enterPressed.emit()
             return
         super().keyPressEvent(event)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
         for item in self.items(event.position().toPoint()):
             name = item.data(_NAME_KEY)
             if isinstance(name, str):

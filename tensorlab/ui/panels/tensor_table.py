@@ -16,7 +16,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QResizeEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
 
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
@@ -96,7 +96,8 @@ class TensorTableModel(QStandardItemModel):
         self.changed: set[tuple[str, str]] = set()
         self._font = QFont()
         self._bold: tuple[str, QFont] | None = None
-        self._rows: list[tuple[object, ...]] = []   # what each row shows: its texts and highlights
+        # What each row shows: its tensor, texts and highlights.
+        self._rows: list[tuple[TensorInfo, tuple[str, ...], tuple[bool, ...]]] = []
 
     @property
     def font(self) -> QFont:
@@ -119,7 +120,7 @@ class TensorTableModel(QStandardItemModel):
             texts = row_texts(info)
             old_texts = row_texts(old) if old is not None else None
             for i, column in enumerate(COLUMNS):
-                if old_texts is None or old_texts[i] != texts[i] or (
+                if old is None or old_texts is None or old_texts[i] != texts[i] or (
                         column == "name" and old.values is not info.values and old.values != info.values):
                     changed.add((info.name, column))
         self.snapshot, self.changed = snapshot, changed
@@ -133,13 +134,13 @@ class TensorTableModel(QStandardItemModel):
             shown = (info, texts, marks)
             if row < len(self._rows) and self._rows[row][1:] == shown[1:] and self._rows[row][0] is info:
                 continue
-            old = self._rows[row] if row < len(self._rows) else None
-            for column, text in enumerate(texts):
-                if old is not None and old[1][column] == text and old[2][column] == marks[column] \
-                        and (column != COLUMNS.index("grad") or old[0].grad == info.grad):
+            kept = self._rows[row] if row < len(self._rows) else None
+            for index, text in enumerate(texts):
+                if kept is not None and kept[1][index] == text and kept[2][index] == marks[index] \
+                        and (index != COLUMNS.index("grad") or kept[0].grad == info.grad):
                     continue
-                self._set_cell(row, column, info, text, marks[column])
-            if old is None:
+                self._set_cell(row, index, info, text, marks[index])
+            if kept is None:
                 self._rows.append(shown)
             else:
                 self._rows[row] = shown
@@ -239,12 +240,12 @@ class TensorTable(QTableView):
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.fit_columns()
 
-    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self.fit_columns()
 

@@ -54,8 +54,8 @@ def warm_up_when_idle(controller: Any) -> None:
 
 
 
-def _numeric(values: object, complex_: bool) -> tuple[Any, object]:
-    """Snapshot values as a float array, and the labels to write on them.
+def _numeric(values: object, complex_: bool) -> tuple[Any, Any]:
+    """Snapshot values as a float array, and the labels to write on them (nested as deep as the array).
 
     Complex values come as [re, im] pairs at the innermost level: they are drawn
     by magnitude and labelled a+bj. "nan"/"inf" strings become floats.
@@ -146,7 +146,7 @@ class _Plot(QWidget):
             message = tr("Showing the first 2-D slice [0, ..., :, :] of shape {shape}.").format(shape=list(shape))
             while array.ndim > 2:
                 array = array[0]
-                flat_values = flat_values[0]  # type: ignore[index]
+                flat_values = flat_values[0]
         _set_text(self.message, message)
         if array.ndim == 0:
             array = array.reshape(1)
@@ -154,12 +154,12 @@ class _Plot(QWidget):
         if array.ndim == 1:
             heights = [v if math.isfinite(v) else 0.0 for v in array.tolist()]
             if len(array) <= MAX_LABELS:
-                self.labels = [format_value(v) for v in flat_values]  # type: ignore[union-attr]
+                self.labels = [format_value(v) for v in flat_values]
             self.plot.set_array("bars", heights, self.labels, color)
         else:
             rows, cols = array.shape
             if rows * cols <= MAX_IMAGE_LABELS:
-                self.labels = [format_value(flat_values[r][c])  # type: ignore[index]
+                self.labels = [format_value(flat_values[r][c])
                                for r in range(rows) for c in range(cols)]
             self.plot.set_array("image", array.tolist(), self.labels)
         self.stack.setCurrentWidget(self.plot)

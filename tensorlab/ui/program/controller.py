@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, Signal, SignalInstance, Slot
 
 from tensorlab.core.engine.player import Player, PlayerState, ProgramStep
 from tensorlab.core.lang.parse import LanguageError
@@ -147,7 +147,7 @@ class LabController(QObject):
         return bool(self._pending)
 
     @property
-    def restarted(self) -> Signal:
+    def restarted(self) -> SignalInstance:
         """(position, reason) when a new worker process took over."""
         return self._worker.restarted
 

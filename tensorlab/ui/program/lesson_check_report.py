@@ -8,15 +8,38 @@ gets a short note in the status bar.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QStatusBar, QWidget
 
 from tensorlab.core.lessons.lesson import Lesson, dump_lesson
 from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.core.protocol.results import StepResult
 from tensorlab.ui.widgets.i18n import current_language, tr
 
-__all__ = ["LessonCheckReport"]
+if TYPE_CHECKING:
+    from tensorlab.ui.program.controller import LabController
+
+__all__ = ["LessonCheckReport", "CheckedWindow"]
+
+
+class _Output(Protocol):
+    def show_result(self, result: StepResult | None, problem: str = "") -> None: ...
+
+
+class CheckedWindow(Protocol):
+    """What the report uses of the main window (a ``MainWindow``, a ``QMainWindow``, the report's parent)."""
+
+    problem: str   # a message shown with the next state
+
+    @property
+    def controller(self) -> LabController: ...
+    @property
+    def output_view(self) -> _Output: ...
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
 
 JOB = "lesson_checks"
 
@@ -24,8 +47,8 @@ JOB = "lesson_checks"
 class LessonCheckReport(QObject):
     """Asks the worker to check a lesson and shows what it found in ``window``."""
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: CheckedWindow) -> None:
+        super().__init__(cast(QWidget, window))  # the window is a QMainWindow (a Protocol cannot say so)
         self.window = window
         self._status: tuple[str, int] | None = None
         window.controller.jobFinished.connect(self._finished)
@@ -45,7 +68,7 @@ class LessonCheckReport(QObject):
             text = tr("The lesson could not be checked: {reason}").format(
                 reason=localize_message(problem, current_language()))
         elif result:
-            warnings = [str(w) for w in result]  # type: ignore[attr-defined]
+            warnings = [str(w) for w in cast("Iterable[object]", result)]  # the job's list of warnings
             text = "\n".join([tr("Lesson checks found {count} problems:").format(count=len(warnings))]
                              + [f"• {w}" for w in warnings])
         else:

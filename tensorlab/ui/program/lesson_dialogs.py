@@ -3,18 +3,43 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, cast
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
 
 from tensorlab.core.lessons.lesson import Lesson, LessonError, load_lesson, save_lesson
 from tensorlab.core.messages.translate_ko import localize_message
 from tensorlab.ui.widgets.i18n import current_language, tr
 
-__all__ = ["open_lesson_file", "open_lesson_dialog", "current_as_lesson", "save_lesson_dialog"]
+if TYPE_CHECKING:
+    from tensorlab.ui.program.controller import LabController
+    from tensorlab.ui.program.lesson_check_report import LessonCheckReport
+
+__all__ = ["open_lesson_file", "open_lesson_dialog", "current_as_lesson", "save_lesson_dialog", "LessonWindow"]
 
 
-def open_lesson_file(window: Any, path: str | Path) -> bool:
+class LessonWindow(Protocol):
+    """What these dialogs use of the main window (a ``MainWindow``, a ``QMainWindow``, the dialogs' parent)."""
+
+    lessons: list[Lesson]
+
+    @property
+    def controller(self) -> LabController: ...
+    @property
+    def lesson_checks(self) -> LessonCheckReport: ...
+
+    def show_problem(self, message: str, until_next_state: bool = False) -> None: ...
+    def fill_lessons(self) -> None: ...
+    def open_lesson(self, lesson: Lesson | None) -> None: ...
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
+
+
+def _widget(window: LessonWindow) -> QWidget:
+    """The window as the QWidget it is (a dialog's parent; a Protocol cannot say "and a QWidget")."""
+    return cast(QWidget, window)
+
+
+def open_lesson_file(window: LessonWindow, path: str | Path) -> bool:
     """Load a lesson file into ``window``; a bad file is reported and nothing changes."""
     try:
         lesson = load_lesson(path)
@@ -30,14 +55,14 @@ def open_lesson_file(window: Any, path: str | Path) -> bool:
     return True
 
 
-def open_lesson_dialog(window: Any) -> None:
+def open_lesson_dialog(window: LessonWindow) -> None:
     """Ask for a lesson file and open it."""
-    path, _ = QFileDialog.getOpenFileName(window, tr("Open lesson"), "", tr("TensorLab lessons (*.toml)"))
+    path, _ = QFileDialog.getOpenFileName(_widget(window), tr("Open lesson"), "", tr("TensorLab lessons (*.toml)"))
     if path:
         open_lesson_file(window, path)
 
 
-def current_as_lesson(window: Any) -> Lesson:
+def current_as_lesson(window: LessonWindow) -> Lesson:
     """The program as it stands (lesson steps and yours) as a lesson."""
     state = window.controller.state
     base = state.lesson
@@ -48,9 +73,9 @@ def current_as_lesson(window: Any) -> Lesson:
                   dict(base.translations), chapter=base.chapter, prerequisites=base.prerequisites)
 
 
-def save_lesson_dialog(window: Any) -> None:
+def save_lesson_dialog(window: LessonWindow) -> None:
     """Save the program as a lesson file."""
-    path, _ = QFileDialog.getSaveFileName(window, tr("Save steps as lesson"), "my-steps.toml",
+    path, _ = QFileDialog.getSaveFileName(_widget(window), tr("Save steps as lesson"), "my-steps.toml",
                                           tr("TensorLab lessons (*.toml)"))
     if path:
         try:

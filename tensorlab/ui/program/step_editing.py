@@ -13,16 +13,20 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtWidgets import QStatusBar
 
 from tensorlab.core.engine.player import Player, PlayerState, ProgramStep
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.ui.program.user_steps import UserSteps
 from tensorlab.ui.widgets.i18n import tr
 
-__all__ = ["StepEditing"]
+if TYPE_CHECKING:
+    from tensorlab.ui.program.controller import LabController
+
+__all__ = ["StepEditing", "EditedWindow"]
 
 log = logging.getLogger("tensorlab.ui")
 
@@ -42,10 +46,21 @@ class _SaveReport(QObject):
         self._deliver(problem)
 
 
+class EditedWindow(Protocol):
+    """What step editing uses of the main window (a ``MainWindow``)."""
+
+    @property
+    def controller(self) -> LabController: ...
+
+    def focus_map(self) -> None: ...
+    def show_problem(self, message: str, until_next_state: bool = False) -> None: ...
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
+
+
 class StepEditing:
     """Remove, undo and clear steps of yours, and keep them (see the module docstring)."""
 
-    def __init__(self, window: Any, data_dir: Path) -> None:
+    def __init__(self, window: EditedWindow, data_dir: Path) -> None:
         self.window = window
         self.store = UserSteps(data_dir)
         self.store.load()
@@ -58,7 +73,7 @@ class StepEditing:
         self._report = _SaveReport(self._saved)
 
     @property
-    def controller(self) -> Any:
+    def controller(self) -> LabController:
         """The window's controller."""
         return self.window.controller
 

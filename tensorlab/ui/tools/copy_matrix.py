@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from tensorlab.core.protocol.copy_rows import COLUMNS, X_KINDS, CopyMatrix, CopyRow
 from tensorlab.ui.tools.scratchpad_loader import ScratchpadLoader
+from tensorlab.ui.tools.tool_controller import ToolController
 from tensorlab.ui.widgets.i18n import Texts, tr
 
 __all__ = ["CopyMatrixPanel", "CopyMatrixModel", "JOB", "HEADERS", "TIPS"]
@@ -151,7 +152,7 @@ class CopyMatrixPanel(QWidget):
 
     loaded = Signal(str)  # the operation put into the scratchpad
 
-    def __init__(self, controller: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: ToolController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("copyMatrixPanel")
         self.controller = controller

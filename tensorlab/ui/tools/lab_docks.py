@@ -7,18 +7,39 @@ after that it stays where the user puts it (the window's saved layout).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Protocol
 
-from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtCore import QByteArray, QRect, QSettings, Qt
+from PySide6.QtWidgets import QDockWidget, QStatusBar, QWidget
 
 from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
 from tensorlab.ui.tools.measure_panel import MeasurePanel
+from tensorlab.ui.tools.tool_controller import ToolController
 
-__all__ = ["add_lab_docks"]
+__all__ = ["add_lab_docks", "LabWindow"]
 
 
-def add_lab_docks(window: Any) -> list[QDockWidget]:
+class LabWindow(Protocol):
+    """What the lab docks use of the main window (a ``MainWindow``); the two panels are set on it."""
+
+    measure_panel: MeasurePanel
+    copy_matrix: CopyMatrixPanel
+
+    @property
+    def controller(self) -> ToolController: ...
+    @property
+    def settings(self) -> QSettings: ...
+    @property
+    def storage_map(self) -> QWidget: ...
+
+    def add_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea = ...) -> QDockWidget: ...
+    def activateWindow(self) -> None: ...  # noqa: N802 - Qt's name
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
+    def geometry(self) -> QRect: ...
+
+
+def add_lab_docks(window: LabWindow) -> list[QDockWidget]:
     """Create the Measure and Copy matrix docks on ``window`` (a MainWindow, which lists them in its docks)."""
     window.measure_panel = MeasurePanel(window.controller)
     window.copy_matrix = CopyMatrixPanel(window.controller)
@@ -28,7 +49,7 @@ def add_lab_docks(window: Any) -> list[QDockWidget]:
         dock = window.add_dock(title, name, panel, Qt.DockWidgetArea.RightDockWidgetArea)
         dock.setProperty("onDemand", True)  # the layouts keep it hidden until chosen in View
         dock.hide()
-        dock.visibilityChanged.connect(lambda visible, d=dock: visible and _place_first_time(window, d))
+        dock.visibilityChanged.connect(_when_shown(window, dock))
         # Chosen in the View menu: in front, even where it shares a tab bar.
         dock.toggleViewAction().triggered.connect(lambda checked, d=dock: checked and d.raise_())
         docks.append(dock)
@@ -36,7 +57,17 @@ def add_lab_docks(window: Any) -> list[QDockWidget]:
     return docks
 
 
-def _show_scratchpad(window: Any, dock: QDockWidget, operation: str) -> None:
+def _when_shown(window: LabWindow, dock: QDockWidget) -> Callable[[bool], None]:
+    """What places ``dock`` the first time it is shown."""
+
+    def shown(visible: bool) -> None:
+        if visible:
+            _place_first_time(window, dock)
+
+    return shown
+
+
+def _show_scratchpad(window: LabWindow, dock: QDockWidget, operation: str) -> None:
     """A row is in the scratchpad: out of the way of the map, and → on the map steps through it."""
     from tensorlab.ui.widgets.i18n import tr
 
@@ -48,7 +79,7 @@ def _show_scratchpad(window: Any, dock: QDockWidget, operation: str) -> None:
                                    .format(operation=operation), 15000)
 
 
-def _place_first_time(window: Any, dock: QDockWidget) -> None:
+def _place_first_time(window: LabWindow, dock: QDockWidget) -> None:
     """Float ``dock`` over the window, nearly as large, once (remembered in the settings)."""
     key = f"docks/{dock.objectName()}/placed"
     settings = window.settings

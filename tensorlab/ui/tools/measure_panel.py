@@ -12,9 +12,10 @@ the machine it was measured on.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QPalette, QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -44,8 +45,12 @@ from tensorlab.core.protocol.measure_results import (
 )
 from tensorlab.core.tools.tables import format_seconds, measure_csv
 from tensorlab.ui.tools.measure_colors import method_color
+from tensorlab.ui.tools.tool_controller import ToolController
 from tensorlab.ui.widgets.html import escape
 from tensorlab.ui.widgets.i18n import Texts, tr
+
+if TYPE_CHECKING:
+    from tensorlab.ui.tools.measure_plot import MeasurePlot
 
 __all__ = ["MeasurePanel", "JOB", "verdict_cell", "verdict_table"]
 
@@ -85,7 +90,7 @@ def verdict_table(verdicts: tuple[Verdict, ...]) -> str:
 class MeasurePanel(QScrollArea):
     """Controls, plot, table and verdict of one measurement; talks to the worker through ``controller``."""
 
-    def __init__(self, controller: object, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: ToolController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("measurePanel")
         self.setWidgetResizable(True)
@@ -105,7 +110,7 @@ class MeasurePanel(QScrollArea):
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
         self.tabs = QTabWidget()
-        self._plot: object = None   # made on first use: pyqtgraph loads only when a measurement is drawn
+        self._plot: MeasurePlot | None = None   # made on first use: pyqtgraph loads only when a measurement is drawn
         self.table = QTableView()
         self.table.setObjectName("measureTable")
         self.model = QStandardItemModel(0, len(_HEADERS), self)
@@ -141,8 +146,8 @@ class MeasurePanel(QScrollArea):
         self.i18n.bind(lambda t: self.tabs.setTabText(0, t), "Plot")
         self.i18n.bind(lambda t: self.tabs.setTabText(1, t), "Table")
         self.i18n.on_change(self._render)
-        controller.jobFinished.connect(self._finished)  # type: ignore[attr-defined]
-        controller.jobProgress.connect(self._progress)  # type: ignore[attr-defined]
+        controller.jobFinished.connect(self._finished)
+        controller.jobProgress.connect(self._progress)
         self._render()
 
     # -- construction ------------------------------------------------------------
@@ -230,14 +235,14 @@ class MeasurePanel(QScrollArea):
         self.progress_bar.setRange(0, params.steps)
         self.progress_bar.setValue(0)
         self.message.setText(tr("Measuring {total} timings on the session's device…").format(total=params.total))
-        self.controller.run_job(JOB, params.to_dict())  # type: ignore[attr-defined]
+        self.controller.run_job(JOB, params.to_dict())
         self._render_buttons()
         return True
 
     def cancel(self) -> None:
         """Stop the measurement (the worker stops within one timed block)."""
         if self.running:
-            self.controller.cancel()  # type: ignore[attr-defined]
+            self.controller.cancel()
 
     def _progress(self, name: str, done: int, total: int) -> None:
         if name == JOB:
@@ -264,7 +269,7 @@ class MeasurePanel(QScrollArea):
         self._render()
 
     @property
-    def plot(self):  # noqa: ANN201 - a MeasurePlot (its module is imported here, on first use)
+    def plot(self) -> MeasurePlot:
         """The log-log plot (made, with pyqtgraph, the first time it is needed)."""
         if self._plot is None:
             from tensorlab.ui.tools.measure_plot import MeasurePlot
@@ -273,7 +278,7 @@ class MeasurePanel(QScrollArea):
             self._plot_layout.insertWidget(0, self._plot, 1)
         return self._plot
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         _ = self.plot   # shown: the plot is wanted now
 
@@ -306,9 +311,9 @@ class MeasurePanel(QScrollArea):
             parts.append(escape(tr("Measure both clone().detach() and detach().clone() for a verdict.")))
         parts += [escape(tr("Skipped: {reason}").format(reason=note)) for note in result.skipped]
         self.verdict.setText("<br>".join(parts))
-        m = result.machine
+        machine = result.machine
         self.machine.setText(tr("Measured on {device} ({name}), torch {torch}, {threads} threads.").format(
-            device=m.device, name=m.device_name, torch=m.torch, threads=m.threads))
+            device=machine.device, name=machine.device_name, torch=machine.torch, threads=machine.threads))
         self._render_buttons()
 
     def _render_buttons(self) -> None:

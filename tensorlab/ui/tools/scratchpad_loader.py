@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
 
+from tensorlab.ui.tools.tool_controller import ToolController
+
 __all__ = ["ScratchpadLoader"]
 
 
@@ -20,13 +22,13 @@ class ScratchpadLoader(QObject):
 
     finished = Signal(bool, str)
 
-    def __init__(self, controller: QObject, parent: QObject | None = None) -> None:
+    def __init__(self, controller: ToolController, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
         self._lines: list[str] = []
         self._stage = ""
         self._start = 0
-        controller.busyChanged.connect(self._busy_changed)  # type: ignore[attr-defined]
+        controller.busyChanged.connect(self._busy_changed)
 
     @property
     def loading(self) -> bool:
@@ -39,31 +41,31 @@ class ScratchpadLoader(QObject):
             return False
         self._lines = list(lines)
         self._stage = "open"
-        self.controller.load_lesson(None)  # type: ignore[attr-defined]
+        self.controller.load_lesson(None)
         return True
 
     def _busy_changed(self, busy: bool) -> None:
         if busy or not self._stage:
             return
         controller = self.controller
-        state = controller.state  # type: ignore[attr-defined]
+        state = controller.state
         if self._stage == "open":
             self._stage = "end"
             if state.position < len(state.program):
-                controller.go_to(len(state.program))  # type: ignore[attr-defined]
+                controller.go_to(len(state.program))
                 return
         if self._stage == "end":
             self._start = state.position
             self._stage = "add"
         if self._stage == "add":
             if self._lines:
-                reason = controller.submit(self._lines.pop(0))  # type: ignore[attr-defined]
+                reason = controller.submit(self._lines.pop(0))
                 if reason is not None:
                     self._stage = ""
                     self.finished.emit(False, reason)
                 return
             self._stage = "rewind"
-            controller.go_to(self._start)  # type: ignore[attr-defined]
+            controller.go_to(self._start)
             return
         if self._stage == "rewind":
             self._stage = ""

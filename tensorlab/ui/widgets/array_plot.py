@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QFrame, QWidget
 
 from tensorlab.ui.widgets.scene_view import SceneView
@@ -48,7 +48,7 @@ class ArrayPlot(SceneView):
         self.setBackgroundBrush(QBrush(QColor("white")))
         self.heights: list[float] = []          # 1-D: the bar heights (NaN and inf drawn as 0)
         self.grid: list[list[float]] = []       # 2-D: the cell values
-        self.texts: list[str] = []              # the number written on each bar or cell (row-major)
+        self.value_texts: list[str] = []        # the number written on each bar or cell (row-major)
         self.color = QColor("#1f77b4")
         self.labels_shown = False
 
@@ -57,12 +57,12 @@ class ArrayPlot(SceneView):
         self.mode = mode
         self.heights = list(data) if mode == "bars" else []
         self.grid = [list(row) for row in data] if mode == "image" else []
-        self.texts = list(texts)
+        self.value_texts = list(texts)
         if color is not None:
             self.color = QColor(color)
         self._draw()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         if event.size() != event.oldSize():
             self._draw()
@@ -81,11 +81,11 @@ class ArrayPlot(SceneView):
             self._image(width, height)
 
     def _label_fits(self, room: float, height_room: float) -> bool:
-        if not self.texts:
+        if not self.value_texts:
             return False
         font = self._font(12, mono=True)
         metrics = QFontMetricsF(font)
-        widest = max(metrics.horizontalAdvance(t) for t in self.texts)
+        widest = max(metrics.horizontalAdvance(t) for t in self.value_texts)
         return widest + 4 <= room and metrics.height() + 2 <= height_room
 
     def _bars(self, width: float, height: float) -> None:
@@ -133,7 +133,7 @@ class ArrayPlot(SceneView):
             else:
                 scene.addRect(bar, outline, fill)
             if labels:
-                text = self._text(self.texts[i], size=12, mono=True, color=QColor("black"))
+                text = self._text(self.value_texts[i], size=12, mono=True, color=QColor("black"))
                 bounds = text.boundingRect()
                 y = top - bounds.height() - 1 if value >= 0 else bottom + 1
                 text.setPos(margin + i * slot + (slot - bounds.width()) / 2, y)
@@ -142,6 +142,7 @@ class ArrayPlot(SceneView):
                 bounds = index.boundingRect()
                 index.setPos(margin + i * slot + (slot - bounds.width()) / 2, height - index_h + 2 * s)
         if painter is not None:
+            assert image is not None  # made with its painter
             painter.end()
             scene.addPixmap(QPixmap.fromImage(image)).setZValue(-1)
 
@@ -164,7 +165,7 @@ class ArrayPlot(SceneView):
                 scene.addRect(QRectF(c * cell, r * cell, cell, cell), no_pen, QBrush(viridis(t)))
                 if labels:
                     dark = math.isfinite(value) and value < middle
-                    text = self._text(self.texts[r * cols + c], size=12, mono=True,
+                    text = self._text(self.value_texts[r * cols + c], size=12, mono=True,
                                       color=QColor("white" if dark else "black"))
                     bounds = text.boundingRect()
                     text.setPos(c * cell + (cell - bounds.width()) / 2, r * cell + (cell - bounds.height()) / 2)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QScrollBar,
     QStyle,
     QStyleOption,
+    QStyleOptionComplex,
     QStyleOptionDockWidget,
     QStyleOptionSlider,
     QToolBar,
@@ -45,7 +46,7 @@ class LeanStyle(QProxyStyle):
         super().__init__(base)
         self._title_rects: dict[tuple, QRect] = {}
 
-    def drawComplexControl(self, control: QStyle.ComplexControl, option: QStyleOption,  # noqa: N802 - Qt's name
+    def drawComplexControl(self, control: QStyle.ComplexControl, option: QStyleOptionComplex,  # noqa: N802
                            painter: QPainter, widget: QWidget | None = None) -> None:
         if control == QStyle.ComplexControl.CC_ScrollBar and isinstance(option, QStyleOptionSlider):
             self._scroll_bar(option, painter, widget)
@@ -87,8 +88,9 @@ class LeanStyle(QProxyStyle):
         if rect is None:
             if len(self._title_rects) > 256:
                 self._title_rects.clear()
+            # PySide6's stubs want a widget here; Qt (and PySide6) take None.
             rect = self._title_rects[key] = self.subElementRect(QStyle.SubElement.SE_DockWidgetTitleBarText,
-                                                                option, widget)
+                                                                option, widget)  # type: ignore[arg-type]
         return rect
 
     @staticmethod
@@ -109,8 +111,10 @@ class LeanStyle(QProxyStyle):
             QRect(option.rect.left(), option.rect.top(), 1, option.rect.height())
         painter.fillRect(edge, _outline(palette).lighter(120))
         if option.subControls & _SC.SC_ScrollBarSlider and option.maximum > option.minimum:
+            # PySide6's stubs want a widget here; Qt (and PySide6) take None.
             slider = QRectF(self.subControlRect(QStyle.ComplexControl.CC_ScrollBar, option,
-                                                _SC.SC_ScrollBarSlider, widget)).adjusted(2, 2, -2, -2)
+                                                _SC.SC_ScrollBarSlider, widget)  # type: ignore[arg-type]
+                            ).adjusted(2, 2, -2, -2)
             active = bool(option.activeSubControls & _SC.SC_ScrollBarSlider) and bool(
                 option.state & (QStyle.StateFlag.State_Sunken | QStyle.StateFlag.State_MouseOver))
             color = palette.color(QPalette.ColorRole.Dark if active else QPalette.ColorRole.Mid)

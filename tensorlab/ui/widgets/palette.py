@@ -55,4 +55,4 @@ def format_value(value: object, width: int = 6) -> str:
 
 
 def _num(value: object) -> float:
-    return value if isinstance(value, (int, float)) else 0.0  # type: ignore[return-value]
+    return value if isinstance(value, (int, float)) else 0.0

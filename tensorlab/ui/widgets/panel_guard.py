@@ -44,6 +44,7 @@ class PanelNotice(QLabel):
 
     def _place(self) -> None:
         panel = self.parentWidget()
+        assert panel is not None  # the notice is made on its panel
         self.setFixedWidth(max(60, panel.width() - 8))
         self.adjustSize()
         self.move(4, 4)

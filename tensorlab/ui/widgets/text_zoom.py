@@ -46,13 +46,13 @@ def pixel_font(size: float, scale: float = 1.0, bold: bool = False, base: QFont 
         font.setBold(bold)
         return font
     key = ("app", QApplication.font().key(), px(size, scale), bold)
-    font = _FONTS.get(key)
-    if font is None:
-        font = QFont(QApplication.font())
-        font.setPixelSize(px(size, scale))
-        font.setBold(bold)
-        _FONTS[key] = font
-    return QFont(font)
+    kept = _FONTS.get(key)
+    if kept is None:
+        kept = QFont(QApplication.font())
+        kept.setPixelSize(px(size, scale))
+        kept.setBold(bold)
+        _FONTS[key] = kept
+    return QFont(kept)
 
 
 def mono_font(size: float, scale: float = 1.0, bold: bool = False) -> QFont:
@@ -86,8 +86,9 @@ def apply_scale(widget: QWidget, scale: float) -> None:
         widget.setFont(pixel_font(base_px(), scale))
     # A widget with a style sheet keeps the font it had when it was polished: set it again.
     for child in widget.findChildren(QWidget):
-        if child.styleSheet():
-            child.setFont(child.parentWidget().font())
+        parent = child.parentWidget()
+        if child.styleSheet() and parent is not None:  # a child found below ``widget`` has a parent
+            child.setFont(parent.font())
 
 
 class TextZoom(QObject):

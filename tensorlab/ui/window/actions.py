@@ -9,7 +9,7 @@ so adding an entry is one line.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox, QStyle
@@ -18,6 +18,9 @@ from tensorlab import __version__
 from tensorlab.ui.program import lesson_dialogs
 from tensorlab.ui.widgets.i18n import Texts, tr
 from tensorlab.ui.window import crash_report
+
+if TYPE_CHECKING:
+    from tensorlab.ui.window.main_window import MainWindow
 
 __all__ = ["make_action", "build_actions", "build_menus", "MENUS"]
 
@@ -59,68 +62,74 @@ def make_action(window: QMainWindow, i18n: Texts, text: str, name: str, shortcut
     return action
 
 
-def build_actions(window: Any) -> None:
+def build_actions(window: MainWindow) -> None:
     """Make every action of ``window`` (a :class:`~tensorlab.ui.window.main_window.MainWindow`)."""
     c, i18n, pix = window.controller, window.i18n, QStyle.StandardPixmap
 
-    def act(attribute: str, *args: Any, **kwargs: Any) -> None:
-        setattr(window, attribute, make_action(window, i18n, *args, **kwargs))
+    def act(text: str, name: str, shortcuts: Sequence[Shortcut], slot: Callable[..., Any], tip: str = "",
+            icon: QStyle.StandardPixmap | None = None, checkable: bool = False) -> QAction:
+        return make_action(window, i18n, text, name, shortcuts, slot, tip, icon, checkable)
 
-    act("step_back_action", "Back", "stepBackAction", ["Left"], c.step_back,
+    window.step_back_action = act("Back", "stepBackAction", ["Left"], c.step_back,
         "Step back: show the state one step earlier", pix.SP_MediaSeekBackward)
-    act("step_forward_action", "Step", "stepForwardAction", ["Right", "Space"], window.step_forward,
+    window.step_forward_action = act("Step", "stepForwardAction", ["Right", "Space"], window.step_forward,
         "Run the next step", pix.SP_MediaPlay)
-    act("run_to_end_action", "Run to end", "runToEndAction", ["End"], c.run_to_end,
+    window.run_to_end_action = act("Run to end", "runToEndAction", ["End"], c.run_to_end,
         "Run every remaining step", pix.SP_MediaSkipForward)
-    act("reset_action", "Reset", "resetAction", ["Home"], c.reset, "Back to before the first step",
+    window.reset_action = act("Reset", "resetAction", ["Home"], c.reset, "Back to before the first step",
         pix.SP_MediaSkipBackward)
-    act("run_code_action", "Run code line", "runCodeAction", ["Ctrl+Return", "Ctrl+Enter"],
+    window.run_code_action = act("Run code line", "runCodeAction", ["Ctrl+Return", "Ctrl+Enter"],
         window.builders.code_line.request)
-    act("focus_code_action", "Type a line of code", "focusCodeAction", ["Ctrl+L"], window.focus_code_line,
+    window.focus_code_action = act("Type a line of code", "focusCodeAction", ["Ctrl+L"], window.focus_code_line,
         "Put the cursor in the code line (Enter runs it, Esc returns to the map)")
-    act("cancel_action", "Cancel", "cancelAction", ["Escape"], window.cancel, "Stop a long replay between steps",
+    window.cancel_action = act("Cancel", "cancelAction", ["Escape"], window.cancel, "Stop a long replay between steps",
         pix.SP_BrowserStop)
-    act("undo_action", "Undo the last step you added", "undoAction", [QKeySequence.StandardKey.Undo],
+    window.undo_action = act("Undo the last step you added", "undoAction", [QKeySequence.StandardKey.Undo],
         window.editing.undo)
-    act("clear_steps_action", "Clear my steps", "clearStepsAction", [], window.editing.clear,
+    window.clear_steps_action = act("Clear my steps", "clearStepsAction", [], window.editing.clear,
         "Remove every step you added to this lesson")
-    act("class_vote_action", "Class vote", "classVoteAction", [], window.set_class_vote,
+    window.class_vote_action = act("Class vote", "classVoteAction", [], window.set_class_vote,
         "Choosing marks a choice; → reveals the answer and runs the step", checkable=True)
-    act("presentation_action", "Projector mode", "presentationAction", ["F5"], window.toggle_presentation,
+    window.presentation_action = act("Projector mode", "presentationAction", ["F5"], window.toggle_presentation,
         "Projector mode: the storage map large, narration and code large, the rest in tabs",
         pix.SP_DesktopIcon, checkable=True)
-    act("zoom_in_action", "Larger text", "zoomInAction", ["Ctrl+=", "Ctrl++", QKeySequence.StandardKey.ZoomIn],
+    window.zoom_in_action = act("Larger text", "zoomInAction", ["Ctrl+=", "Ctrl++", QKeySequence.StandardKey.ZoomIn],
         window.zoom.zoom_in)
-    act("zoom_out_action", "Smaller text", "zoomOutAction", ["Ctrl+-", QKeySequence.StandardKey.ZoomOut],
+    window.zoom_out_action = act("Smaller text", "zoomOutAction", ["Ctrl+-", QKeySequence.StandardKey.ZoomOut],
         window.zoom.zoom_out)
-    act("zoom_reset_action", "Normal text size", "zoomResetAction", ["Ctrl+0"], window.zoom.reset)
-    act("reset_layout_action", "Reset layout", "resetLayoutAction", [], window.layouts.reset,
+    window.zoom_reset_action = act("Normal text size", "zoomResetAction", ["Ctrl+0"], window.zoom.reset)
+    window.reset_layout_action = act("Reset layout", "resetLayoutAction", [], window.layouts.reset,
         "Put every panel back where it starts, in this mode")
-    act("open_action", "Open lesson file…", "openLessonAction", [QKeySequence.StandardKey.Open],
+    window.open_action = act("Open lesson file…", "openLessonAction", [QKeySequence.StandardKey.Open],
         lambda: lesson_dialogs.open_lesson_dialog(window))
-    act("save_action", "Save steps as lesson…", "saveLessonAction", [QKeySequence.StandardKey.Save],
+    window.save_action = act("Save steps as lesson…", "saveLessonAction", [QKeySequence.StandardKey.Save],
         lambda: lesson_dialogs.save_lesson_dialog(window))
-    act("preferences_action", "Preferences…", "preferencesAction", [QKeySequence.StandardKey.Preferences],
+    window.preferences_action = act("Preferences…", "preferencesAction", [QKeySequence.StandardKey.Preferences],
         window.edit_preferences)
-    act("quit_action", "Quit", "quitAction", [QKeySequence.StandardKey.Quit], window.close)
-    act("about_action", "About TensorLab", "aboutAction", [], lambda: QMessageBox.about(
+    window.quit_action = act("Quit", "quitAction", [QKeySequence.StandardKey.Quit], window.close)
+    window.about_action = act("About TensorLab", "aboutAction", [], lambda: QMessageBox.about(
         window, tr("About TensorLab"),
         f"TensorLab {__version__}: " + tr("see how PyTorch tensors are copied, shared and differentiated.\n"
                                           "Everything shown is read from real torch objects.")))
-    act("log_action", "Where is the log?", "logAction", [], lambda: crash_report.show_log_location(window))
+    window.log_action = act("Where is the log?", "logAction", [], lambda: crash_report.show_log_location(window))
     # Keys 1-4 choose an answer of the question shown (typing in a field keeps the digit).
     window.choice_actions = []
     for n in range(1, 5):
         action = QAction(window)
         action.setObjectName(f"choiceAction{n}")
         action.setShortcut(QKeySequence(str(n)))
-        i18n.bind(lambda t, a=action, n=n: a.setText(t.format(number=n)), "Choose answer {number}")
+        i18n.bind(_numbered_text(action, n), "Choose answer {number}")
         action.triggered.connect(lambda _=False, n=n: window.narration.choose_key(n - 1))
         window.addAction(action)
         window.choice_actions.append(action)
 
 
-def build_menus(window: Any, menus: list[tuple[str, list[str | None]]] = MENUS) -> dict[str, QMenu]:
+def _numbered_text(action: QAction, number: int) -> Callable[[str], None]:
+    """What sets ``action``'s text, a translation with ``{number}`` in it, for ``number``."""
+    return lambda text: action.setText(text.format(number=number))
+
+
+def build_menus(window: MainWindow, menus: list[tuple[str, list[str | None]]] = MENUS) -> dict[str, QMenu]:
     """The menu bar of ``window`` from ``menus``; returns the menus by title."""
     made = {}
     for title, entries in menus:

@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tensorlab.core.lessons.lesson import LessonError, builtin_lessons, find_lesson
 from tensorlab.core.protocol.devices import DeviceError, canonical_device
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+
+    from tensorlab.core.protocol.limits import Limits
+    from tensorlab.ui.window.main_window import MainWindow
 
 __all__ = ["application", "build_window"]
 
@@ -28,7 +34,7 @@ def application() -> Any:
     return app
 
 
-def _fit_screen(window, first_start: bool) -> None:  # noqa: ANN001 - a MainWindow
+def _fit_screen(window: MainWindow, first_start: bool) -> None:
     """A first start fills most of the screen's available area, title bar included; later ones stay on it."""
     screen = window.screen().availableGeometry()
     frame, side = 40, 16   # a title bar and borders, before the window manager says how large they are
@@ -41,9 +47,9 @@ def _fit_screen(window, first_start: bool) -> None:  # noqa: ANN001 - a MainWind
                     screen.top() + max(0, (screen.height() - height - frame) // 2))
 
 
-def build_window(settings=None, *, lesson: str | None = None, device: str | None = None,
+def build_window(settings: QSettings | None = None, *, lesson: str | None = None, device: str | None = None,
                  language: str | None = None, wait: bool = True, data_dir: str | Path | None = None,
-                 limits=None, memory_limit: int | None = None):
+                 limits: Limits | None = None, memory_limit: int | None = None) -> MainWindow:
     """The main window, first (or remembered) lesson loading, without entering the event loop.
 
     ``settings`` is a QSettings (tests pass an isolated one); by default the user's.

@@ -8,12 +8,15 @@ nor lay the status bar out twice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QProgressBar, QSizePolicy, QToolButton
 
 from tensorlab.ui.widgets.i18n import tr
+
+if TYPE_CHECKING:
+    from tensorlab.ui.window.main_window import MainWindow
 
 __all__ = ["BUSY_AFTER_MS", "BusyIndicator"]
 
@@ -24,7 +27,7 @@ class BusyIndicator(QObject):
     """Shows ``window.busy_bar`` and ``window.cancel_button`` while the controller works; calls
     ``changed`` when they appear or go (the window enables its controls again)."""
 
-    def __init__(self, window: Any, changed: Callable[[], None]) -> None:
+    def __init__(self, window: MainWindow, changed: Callable[[], None]) -> None:
         super().__init__(window)
         self.window = window
         self.changed = changed

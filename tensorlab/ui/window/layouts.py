@@ -11,38 +11,63 @@ View → Reset layout puts the mode's default back. Docks this module does not k
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QTabBar
+
+if TYPE_CHECKING:
+    from tensorlab.ui.panels.narration import NarrationPanel
+    from tensorlab.ui.window.main_window import MainWindow
 
 __all__ = ["LayoutModes", "NORMAL", "PROJECTOR"]
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
 
+
+Group = Literal["left", "right", "right_tabs", "bottom"]
+GROUPS: tuple[Group, ...] = ("left", "right", "right_tabs", "bottom")
+
+
+class Layout(TypedDict):
+    """Dock names per group of an area (side by side, stacked or tabbed); sizes as fractions of the window."""
+
+    left: list[str]
+    right: list[str]
+    right_tabs: list[str]
+    bottom: list[str]
+    sizes: dict[str, float]
+
+
 # Each layout: (area, [dock names side by side or stacked], tabbed?) groups; sizes as fractions.
-NORMAL = {
+NORMAL: Layout = {
     "left": ["buildDock"],
     "right": ["tensorsDock"],
     "right_tabs": ["valuesDock", "graphDock"],
     "bottom": ["narrationDock", "codeDock", "outputDock"],
     "sizes": {"left": 0.2, "right": 0.36, "bottom": 0.3, "right_top": 0.26},
 }
-PROJECTOR = {
+PROJECTOR: Layout = {
     "left": [],
     "right": [],
     "right_tabs": ["narrationDock", "tensorsDock", "valuesDock", "graphDock", "buildDock"],
     "bottom": ["codeDock", "outputDock"],
     "sizes": {"right": 0.33, "bottom": 0.3},
 }
+# The groups placed side by side or stacked: (group, area, orientation of a group's docks).
+_PLACED: tuple[tuple[Group, Qt.DockWidgetArea, Qt.Orientation], ...] = (
+    ("left", LEFT, Qt.Orientation.Vertical),
+    ("right", RIGHT, Qt.Orientation.Vertical),
+    ("bottom", BOTTOM, Qt.Orientation.Horizontal),
+)
 _VERSION = 3   # bump when the layouts change, so old saved states are not applied to new docks
 
 
 class LayoutModes:
     """Switches a window between its normal and projector layouts, remembering each."""
 
-    def __init__(self, window: Any, settings: QSettings) -> None:
+    def __init__(self, window: MainWindow, settings: QSettings) -> None:
         self.window = window
         self.settings = settings
         self.projector = False
@@ -95,13 +120,11 @@ class LayoutModes:
         layout = PROJECTOR if self.projector else NORMAL
         self._corners()
         window, docks = self.window, self._docks()
-        known = {name for group in ("left", "right", "right_tabs", "bottom") for name in layout[group]}
+        known = {name for group in GROUPS for name in layout[group]}
         for dock in docks.values():
             window.removeDockWidget(dock)
         placed: dict[str, list[QDockWidget]] = {}
-        for group, area, orientation in (("left", LEFT, Qt.Orientation.Vertical),
-                                         ("right", RIGHT, Qt.Orientation.Vertical),
-                                         ("bottom", BOTTOM, Qt.Orientation.Horizontal)):
+        for group, area, orientation in _PLACED:
             row = [docks[n] for n in layout[group] if n in docks]
             for i, dock in enumerate(row):
                 if i == 0:
@@ -146,11 +169,11 @@ class LayoutModes:
             # A narrow window: the tensors table needs the room more than the map does.
             sizes = dict(sizes, left=0.18, right=0.41)
 
-        def first(*groups: str) -> QDockWidget | None:
+        def first(*groups: Group) -> QDockWidget | None:
             return next((docks[n] for g in groups for n in layout[g] if n in docks), None)
 
-        horizontal = [(first("left"), sizes.get("left")), (first("right", "right_tabs"), sizes.get("right"))]
-        horizontal = [(d, f) for d, f in horizontal if d is not None and f]
+        wanted = [(first("left"), sizes.get("left")), (first("right", "right_tabs"), sizes.get("right"))]
+        horizontal = [(d, f) for d, f in wanted if d is not None and f]
         if horizontal:
             window.resizeDocks([d for d, _ in horizontal], [int(width * f) for _, f in horizontal],
                                Qt.Orientation.Horizontal)
@@ -167,7 +190,7 @@ class LayoutModes:
             # The bottom area spans the window's whole width.
             window.resizeDocks(row, [int(width * s / sum(shares)) for s in shares], Qt.Orientation.Horizontal)
 
-    def fit_narration(self, narration: Any, attempt: int = 0) -> None:
+    def fit_narration(self, narration: NarrationPanel, attempt: int = 0) -> None:
         """Grow the narration's dock until its question, choices and feedback show without scrolling.
 
         A bottom dock grows taller (up to half the window), a side dock wider; what still
@@ -195,8 +218,10 @@ class LayoutModes:
         else:
             QTimer.singleShot(0, narration.ensure_question_visible)
 
-    def _refit(self, narration: Any, attempt: int, before: Any) -> None:
-        if narration.parentWidget().size() == before:
+    def _refit(self, narration: NarrationPanel, attempt: int, before: QSize) -> None:
+        dock = narration.parentWidget()
+        assert dock is not None  # fit_narration refits only a narration in a dock
+        if dock.size() == before:
             narration.ensure_question_visible()   # the dock cannot grow further: scroll to the question
         else:
             self.fit_narration(narration, attempt)

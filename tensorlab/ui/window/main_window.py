@@ -9,16 +9,18 @@ editing of your steps in :mod:`~tensorlab.ui.program.step_editing`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
+from PySide6.QtWidgets import QComboBox, QDockWidget, QLabel, QMainWindow, QProgressBar, QToolButton, QWidget
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.core.protocol.snapshot import GraphInfo
 from tensorlab.ui.builders.builders_panel import BuildersPanel
-from tensorlab.ui.export.export_actions import build_export_menu
+from tensorlab.ui.export.export_actions import Exporter, build_export_menu
 from tensorlab.ui.panels.code_view import CodeView
 from tensorlab.ui.panels.graph_view import GraphView
 from tensorlab.ui.panels.narration import NarrationPanel
@@ -31,7 +33,9 @@ from tensorlab.ui.program.controller import LabController
 from tensorlab.ui.program.lesson_check_report import LessonCheckReport
 from tensorlab.ui.program.lesson_picker import fill_lesson_picker
 from tensorlab.ui.program.step_editing import StepEditing
+from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
 from tensorlab.ui.tools.lab_docks import add_lab_docks
+from tensorlab.ui.tools.measure_panel import MeasurePanel
 from tensorlab.ui.widgets.i18n import Texts, current_language, set_language, tr
 from tensorlab.ui.widgets.lean_style import use_lean_style
 from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, panel_scale
@@ -57,8 +61,52 @@ def default_data_dir() -> Path:
     return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
 
 
+class _Origin(Protocol):
+    """Where a statement came from (a builder, the code line): it shows why it was refused, or ""."""
+
+    def show_problem(self, message: str) -> None: ...
+
+
 class MainWindow(QMainWindow):
     """TensorLab's window. ``controller`` runs the steps; this renders its states."""
+
+    # Set by the modules that build the window's parts (declared here so that they are checked).
+    # actions.build_actions: every command of the window.
+    step_back_action: QAction
+    step_forward_action: QAction
+    run_to_end_action: QAction
+    reset_action: QAction
+    run_code_action: QAction
+    focus_code_action: QAction
+    cancel_action: QAction
+    undo_action: QAction
+    clear_steps_action: QAction
+    class_vote_action: QAction
+    presentation_action: QAction
+    zoom_in_action: QAction
+    zoom_out_action: QAction
+    zoom_reset_action: QAction
+    reset_layout_action: QAction
+    open_action: QAction
+    save_action: QAction
+    preferences_action: QAction
+    quit_action: QAction
+    about_action: QAction
+    log_action: QAction
+    choice_actions: list[QAction]
+    # toolbar.build_toolbar
+    lesson_picker: QComboBox
+    position_label: QLabel
+    device_picker: QComboBox
+    language_picker: QComboBox
+    # busy_indicator.BusyIndicator
+    busy_bar: QProgressBar
+    cancel_button: QToolButton
+    # export_actions.build_export_menu
+    exporter: Exporter
+    # lab_docks.add_lab_docks
+    measure_panel: MeasurePanel
+    copy_matrix: CopyMatrixPanel
 
     def __init__(self, controller: LabController, lessons: list[Lesson], settings: QSettings,
                  parent: QWidget | None = None, data_dir: Path | None = None) -> None:
@@ -214,7 +262,7 @@ class MainWindow(QMainWindow):
         self.storage_map.select(name if isinstance(name, str) else None)
         self._show_selected(name if isinstance(name, str) else None)
 
-    def _graph_ready(self, position: int, name: str, graph: object) -> None:
+    def _graph_ready(self, position: int, name: str, graph: GraphInfo | None) -> None:
         if position == self.controller.state.position and self.table.selected == name and graph is not None:
             self.graph_view.show_graph(name, graph)
 
@@ -255,7 +303,11 @@ class MainWindow(QMainWindow):
         # during it is then done already (no second layout and paint of the window after the step).
         if not self._fit_pending:
             self._fit_pending = True
-            QTimer.singleShot(0, lambda: self._fit_pending and self.fit_narration())
+            QTimer.singleShot(0, lambda: self._fit_if_pending())
+
+    def _fit_if_pending(self) -> None:
+        if self._fit_pending:
+            self.fit_narration()
 
     # -- user actions ------------------------------------------------------------
     def focus_map(self) -> None:
@@ -285,14 +337,14 @@ class MainWindow(QMainWindow):
         if self.step_forward_action.isEnabled():
             self.controller.step_forward()
 
-    def submit(self, code: str, origin: object) -> None:
+    def submit(self, code: str, origin: _Origin) -> None:
         """Run a statement from a builder or the code line; a refusal is shown where it came from."""
         position = self.controller.state.position
         reason = self.controller.submit(code)
         if reason is not None:
-            origin.show_problem(reason)  # type: ignore[attr-defined]
+            origin.show_problem(reason)
             return
-        origin.show_problem("")  # type: ignore[attr-defined]
+        origin.show_problem("")
         self.editing.inserted(position)
         if origin is self.builders.code_line:
             self.builders.code_line.accepted()
@@ -380,7 +432,7 @@ class MainWindow(QMainWindow):
         """Remember geometry, layout, lesson, device and the mode."""
         window_settings.save(self)
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         if not self._shown_once:
             self._shown_once = True

@@ -31,7 +31,7 @@ class MemoryLabel(QLabel):
         self.setAccessibleName(self.text())
         self.setToolTip(tr("What the session's names hold (storages, gradients, NumPy arrays), against the "
                            "memory budget set in Preferences or with --memory-limit"))
-        near = bool(limit) and self.held > 0.8 * limit  # type: ignore[operator]
+        near = bool(limit) and limit is not None and self.held > 0.8 * limit
         self.setStyleSheet("color: #c62828; font-weight: bold;" if near else "")
 
 

@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tensorlab.core.files.atomic_write import write_atomic
 from tensorlab.core.lessons.lesson import Lesson
@@ -67,7 +67,7 @@ def isolated_window(*, lesson: str | None = None, device: str | None = None, lan
 
     folder = Path(tempfile.mkdtemp(prefix="tensorlab-render-"))
     language_before = current_language()
-    window: Any = None
+    window: MainWindow | None = None
     try:
         settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
         window = build_window(settings, lesson=lesson, device=device, language=language,

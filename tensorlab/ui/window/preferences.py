@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QWidget
 
 from tensorlab.core.protocol.limits import format_size, physical_memory, session_memory_limit
 from tensorlab.ui.widgets.i18n import tr
+
+if TYPE_CHECKING:
+    from tensorlab.ui.window.main_window import MainWindow
 
 __all__ = ["PreferencesDialog", "MEMORY_KEY", "remembered_memory_limit", "edit_preferences"]
 
@@ -65,7 +68,7 @@ class PreferencesDialog(QDialog):
         super().accept()
 
 
-def edit_preferences(window: Any) -> None:
+def edit_preferences(window: MainWindow) -> None:
     """Show the dialog over ``window``; a changed budget restarts its worker where the session stands."""
     dialog = PreferencesDialog(window.settings, window)
     if dialog.exec() != QDialog.DialogCode.Accepted:

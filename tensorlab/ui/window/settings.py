@@ -7,20 +7,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray
+
+if TYPE_CHECKING:
+    from tensorlab.ui.window.main_window import MainWindow
 
 __all__ = ["restore", "save", "keep_on_screen", "SCRATCHPAD"]
 
 SCRATCHPAD = "scratchpad"   # the lesson picker's key (and the settings' value) for the scratchpad
 
 
-def _flag(window: Any, key: str) -> bool:
+def _flag(window: MainWindow, key: str) -> bool:
     return str(window.settings.value(key, "false")).lower() == "true"
 
 
-def restore(window: Any) -> None:
+def restore(window: MainWindow) -> None:
     """Geometry, the mode and its layout, the class vote, from ``window.settings``."""
     geometry = window.settings.value("window/geometry")
     if isinstance(geometry, QByteArray):
@@ -32,7 +35,7 @@ def restore(window: Any) -> None:
     window.set_class_vote(_flag(window, "narration/class_vote"))
 
 
-def save(window: Any) -> None:
+def save(window: MainWindow) -> None:
     """Geometry, this mode's layout, the mode, lesson and device, into ``window.settings``."""
     state = window.controller.state
     settings = window.settings
@@ -44,7 +47,7 @@ def save(window: Any) -> None:
     settings.sync()
 
 
-def keep_on_screen(window: Any) -> None:
+def keep_on_screen(window: MainWindow) -> None:
     """Once the window manager has framed the window: shrink and move it into the screen's available area."""
     from PySide6.QtGui import QGuiApplication
 

@@ -7,12 +7,16 @@ stay in the tooltips and the Step menu), so nothing goes behind the » overflow.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QToolBar, QWidget
 
 from tensorlab.ui.widgets.i18n import LANGUAGES, current_language
+
+if TYPE_CHECKING:
+    from tensorlab.ui.window.main_window import MainWindow
 
 __all__ = ["MainToolBar", "build_toolbar"]
 
@@ -41,6 +45,7 @@ class MainToolBar(QToolBar):
     def needed_width(self) -> int:
         """The width every item asks for now (with the toolbar's margins and spacing)."""
         layout = self.layout()
+        assert layout is not None  # a toolbar lays out its items
         total = 2 * layout.contentsMargins().left() + 24
         for action in self.actions():
             if not action.isVisible():
@@ -54,7 +59,8 @@ class MainToolBar(QToolBar):
 
     def fit(self) -> None:
         """Full texts when they fit the window's width, icons only when they do not."""
-        available = self.parentWidget().width() if self.parentWidget() is not None else self.width()
+        parent = self.parentWidget()
+        available = parent.width() if parent is not None else self.width()
         for length in (40, 30, 22):
             # The lesson picker as wide as a long title where there is room.
             self._apply(False, length)
@@ -62,13 +68,13 @@ class MainToolBar(QToolBar):
                 return
         self._apply(True)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
             self.fit()
 
 
-def build_toolbar(window: Any) -> MainToolBar:
+def build_toolbar(window: MainWindow) -> MainToolBar:
     """The main toolbar of ``window``; sets ``window.lesson_picker``, ``position_label`` and the pickers."""
     bar = MainToolBar(window)
     window.i18n.bind(bar.setWindowTitle, "Lesson")
