@@ -69,7 +69,7 @@ def write_lesson_json(lesson: Lesson, device: str, results: Iterator[StepResult]
         head = {"index": result.index, "code": result.code, "ok": result.ok,
                 "error": None if result.error is None else result.error.to_json(),
                 "warnings": [w.message for w in result.warnings], "output": result.output}
-        stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.snapshot(result.snapshot) + "}")
+        stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.encode(result.snapshot) + "}")
     stream.write("]}\n")
 
 
@@ -94,7 +94,7 @@ class _SnapshotEncoder:
         # id(part) -> (part, {variant: text}); only the parts of the last snapshot are kept.
         self._texts: _Texts = {}
 
-    def snapshot(self, snapshot: Snapshot) -> str:
+    def encode(self, snapshot: Snapshot) -> str:
         """``"tensors": {...}, "storages": [...], "others": {...}`` of one step."""
         used: _Texts = {}
         tensors = ", ".join(f"{_dumps(t.name)}: {self._tensor(t, used)}" for t in snapshot.tensors)

@@ -320,7 +320,7 @@ class Inspector:
         """The number the next new storage will get."""
         return self._next_label
 
-    def snapshot(self, namespace: Mapping[str, Any], graphs: Collection[str] | bool = False) -> Snapshot:
+    def take(self, namespace: Mapping[str, Any], graphs: Collection[str] | bool = False) -> Snapshot:
         """Read every name of ``namespace`` without side effects.
 
         ``graphs``: the names whose autograd graph to read (True: every tensor's).
@@ -484,4 +484,4 @@ def _same(a: TensorInfo, b: TensorInfo) -> bool:
 
 def take_snapshot(namespace: Mapping[str, Any], graphs: Collection[str] | bool = True) -> Snapshot:
     """One snapshot of ``namespace`` (every graph read by default), with no earlier history."""
-    return Inspector().snapshot(namespace, graphs)
+    return Inspector().take(namespace, graphs)

@@ -108,7 +108,7 @@ class Interpreter:
         self._builtins: dict[str, Callable[..., Any]] = {"print": self._print, "len": len, "id": id}
         self.guard = Guard(namespace, limits, self._builtins.values())
 
-    def run(self, node: ast.stmt) -> Any:
+    def run_statement(self, node: ast.stmt) -> Any:
         """Run one top-level statement (a `with` block is one): its cost is counted from zero."""
         self.guard.start()
         return self.execute(node)

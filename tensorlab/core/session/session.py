@@ -90,9 +90,9 @@ class Session:
         self._device = resolve_device(device)
         return self.replay(list(self._history))
 
-    def snapshot(self, graphs: Iterable[str] | bool = ()) -> Snapshot:
+    def take_snapshot(self, graphs: Iterable[str] | bool = ()) -> Snapshot:
         """A fresh snapshot of the namespace now (reading the graphs of ``graphs``)."""
-        return self.inspector.snapshot(self._namespace, graphs if isinstance(graphs, bool) else set(graphs))
+        return self.inspector.take(self._namespace, graphs if isinstance(graphs, bool) else set(graphs))
 
     # -- running ---------------------------------------------------------------
     def run(self, code: str) -> StepResult:
@@ -118,7 +118,7 @@ class Session:
             torch.set_warn_always(True)
             try:
                 with self._device_context():
-                    value = self._interpreter.run(statement.node)
+                    value = self._interpreter.run_statement(statement.node)
             except Exception as exc:  # every failure of a step is content, never a crash
                 error = exc
             finally:
@@ -128,7 +128,7 @@ class Session:
     def execute(self, statement: Statement) -> StepResult:
         """Run one checked statement and capture everything it raised or printed."""
         value, error, caught, seconds = self._run_statement(statement)
-        snapshot = self.inspector.snapshot(self._namespace, set(statement.defines) | self.focus)
+        snapshot = self.inspector.take(self._namespace, set(statement.defines) | self.focus)
         history = [HistoryEntry(r.index, r.code, r.snapshot) for r in self.results]
         history.append(HistoryEntry(len(self.results), statement.source, snapshot))
         error_info = None
@@ -193,7 +193,7 @@ class Session:
                     for statement in statements:
                         self._output = _CappedOutput(self.limits.max_output_chars)
                         try:
-                            self._interpreter.run(statement.node)
+                            self._interpreter.run_statement(statement.node)
                         except Exception:  # noqa: BLE001 - a step that raised raises again: known content
                             pass
                         self._history.append(statement)

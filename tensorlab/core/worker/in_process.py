@@ -48,7 +48,7 @@ class LocalEngine:
         restore_session(self.session, codes, results, cancelled, progress)
 
     def graph(self, name: str) -> GraphInfo | None:
-        info = self.session.snapshot(graphs={name}).tensor(name)
+        info = self.session.take_snapshot(graphs={name}).tensor(name)
         return None if info is None else info.graph
 
     def set_device(self, device: str) -> None:

@@ -87,7 +87,7 @@ class _Server:
         return self.session.position
 
     def graph(self, name: str) -> Any:
-        info = self.session.snapshot(graphs={name}).tensor(name)
+        info = self.session.take_snapshot(graphs={name}).tensor(name)
         return None if info is None else info.graph
 
     def job(self, name: str, params: dict[str, Any]) -> Any:

@@ -17,7 +17,7 @@ from tensorlab.ui.builders.copy_builder import CopyBuilder
 from tensorlab.ui.builders.create_builder import CreateBuilder
 from tensorlab.ui.builders.mutate_builder import MutateBuilder
 from tensorlab.ui.widgets.i18n import Texts
-from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
 __all__ = ["BuildersPanel"]

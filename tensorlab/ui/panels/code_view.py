@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.ui.widgets.i18n import Texts, tr
-from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import mono_font
 
 __all__ = ["CodeView"]

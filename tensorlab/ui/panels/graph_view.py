@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView, QToolButto
 from tensorlab.core.protocol.snapshot import GraphInfo, SavedTensor, TensorInfo
 from tensorlab.ui.widgets.i18n import Texts, tr
 from tensorlab.ui.widgets.palette import MUTED
-from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.scene_view import SceneView
 
 __all__ = ["GraphView", "layers"]

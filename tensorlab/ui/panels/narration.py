@@ -16,7 +16,7 @@ from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Ask
 from tensorlab.ui.widgets.html import escape, inline_code
 from tensorlab.ui.widgets.i18n import Texts, current_language, tr
-from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
 __all__ = ["NarrationPanel", "ChoiceButton"]

@@ -16,7 +16,7 @@ from tensorlab.core.protocol.snapshot import Snapshot
 from tensorlab.ui.panels.storage_strips import MAX_CELLS, BandModel, StripModel, strip_models
 from tensorlab.ui.widgets.i18n import Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, MUTED, format_value, tensor_color
-from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.scene_view import SceneView, font_metrics
 
 __all__ = ["StorageMapView", "StripModel", "strip_models"]

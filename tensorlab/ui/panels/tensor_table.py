@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
 from tensorlab.ui.widgets.i18n import Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
-from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
 __all__ = ["COLUMNS", "TensorTableModel", "TensorTable"]

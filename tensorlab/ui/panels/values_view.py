@@ -29,7 +29,7 @@ from tensorlab.core.protocol.snapshot import TensorInfo  # noqa: E402
 from tensorlab.ui.widgets.array_plot import MAX_IMAGE_LABELS, MAX_LABELS, ArrayPlot  # noqa: E402
 from tensorlab.ui.widgets.i18n import Texts, tr  # noqa: E402
 from tensorlab.ui.widgets.palette import format_value, tensor_color  # noqa: E402
-from tensorlab.ui.widgets.panel_guard import contained  # noqa: E402
+from tensorlab.ui.widgets.panel_errors import contained  # noqa: E402
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font  # noqa: E402
 
 __all__ = ["ValuesView", "warm_up_when_idle"]

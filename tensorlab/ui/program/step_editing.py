@@ -138,7 +138,7 @@ class StepEditing:
             return   # nothing of yours was here in this session: what was saved for it stays
         if not self.store.update(state.lesson, state.program):
             return
-        self._last_save = self._writer.submit(self._save, self.store.snapshot())
+        self._last_save = self._writer.submit(self._save, self.store.saved_programs())
 
     def _save(self, saved: dict[str, list[tuple[str, str]]]) -> None:
         """In the writing thread: write ``saved`` and report how it went."""

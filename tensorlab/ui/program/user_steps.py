@@ -169,7 +169,7 @@ class UserSteps:
         self.saved[key] = steps
         return True
 
-    def snapshot(self) -> dict[str, list[tuple[str, str]]]:
+    def saved_programs(self) -> dict[str, list[tuple[str, str]]]:
         """A copy of every remembered program, to save while this store goes on changing."""
         return {key: list(steps) for key, steps in self.saved.items()}
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorlab.ui.widgets.panel_guard import contained
+from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import mono_font, pixel_font, px
 
 __all__ = ["SceneView", "TextBatch", "font_metrics"]

@@ -166,13 +166,13 @@ note = "torch would say \\"a leaf tensor that needs gradients is being changed\\
 def test_the_job_runs_beside_a_session_without_disturbing_it():
     engine = LocalEngine()
     engine.run("r = torch.rand(3)")
-    before = engine.session.snapshot().tensor("r").values
+    before = engine.session.take_snapshot().tensor("r").values
     lesson = find_lesson("expand-is-not-repeat")
     text = dump_lesson(lesson).replace("answer = 2", "answer = 0", 1)
     warnings = engine.job("lesson_checks", {"text": text, "source": "mine.toml", "language": "ko"})
     assert warnings and "맞는 선택지는 3번인데" in warnings[0]
     # The live session is as it was, and its random stream goes on as a replay's would.
-    assert engine.session.snapshot().tensor("r").values == before
+    assert engine.session.take_snapshot().tensor("r").values == before
     after = engine.run("s = torch.rand(3)").snapshot.tensor("s").values
     torch.manual_seed(0)
     torch.rand(3)

@@ -47,7 +47,7 @@ def test_accepted_forms_run_like_torch():
     session.run("x = torch.ones(5, requires_grad=True)")
     result = session.run("with torch.no_grad():\n    x[0] = 2\n    x += 1")
     assert result.ok
-    info = session.snapshot().tensor("x")
+    info = session.take_snapshot().tensor("x")
     reference = torch.ones(5, requires_grad=True)
     with torch.no_grad():
         reference[0] = 2
@@ -55,11 +55,11 @@ def test_accepted_forms_run_like_torch():
     assert list(info.values) == reference.tolist()
     assert info.version == reference._version == 2
     assert session.run("a, b = x.detach().split([2, 3])").ok
-    assert session.snapshot().tensor("a").shape == (2,)
+    assert session.take_snapshot().tensor("a").shape == (2,)
     assert session.run("y = x * 2").ok
     assert session.run("y.retain_grad()").ok
     assert session.run("y.sum().backward()").ok
-    assert list(session.snapshot().tensor("x").grad) == [2.0] * 5
+    assert list(session.take_snapshot().tensor("x").grad) == [2.0] * 5
     assert session.run("print(x.grad)").output == "tensor([2., 2., 2., 2., 2.])\n"
 
 
@@ -119,12 +119,12 @@ REJECTED = {
 def test_rejected_forms_are_refused_before_running(code, message):
     session = Session()
     session.run("x = torch.ones(3)")
-    before = session.snapshot()
+    before = session.take_snapshot()
     with pytest.raises(LanguageError) as caught:
         session.run(code)
     assert message in str(caught.value)
     assert str(caught.value).startswith("line ")
-    assert session.snapshot() == before
+    assert session.take_snapshot() == before
     assert len(session.results) == 1
 
 
@@ -164,7 +164,7 @@ def test_runtime_attribute_check_follows_the_type():
     result = session.run("t = torch.ones(2).type(torch.float64)")  # `type` is allowed on devices only
     assert result.error.type == "TensorLabError"
     assert result.error.message == "`type` is not available on a tensor in TensorLab"
-    assert session.snapshot().tensor("t") is None
+    assert session.take_snapshot().tensor("t") is None
     session.run("g = torch.ones(2, requires_grad=True)")
     result = session.run("g.grad.zero_()")
     assert result.error.type == "AttributeError"
@@ -176,7 +176,7 @@ def test_runtime_size_limits_refuse_before_allocating():
     session.run("n = 100000")
     result = session.run("x = torch.ones(n, n)")
     assert not result.ok and "TensorLab allows at most" in result.error.message
-    assert session.snapshot().tensor("x") is None
+    assert session.take_snapshot().tensor("x") is None
     session.run("e = torch.ones(1).expand(10**9)")
     result = session.run("c = e.clone()")
     assert not result.ok and "TensorLab allows at most" in result.error.message

@@ -244,7 +244,7 @@ class TensorLabAgainstTorch(RuleBasedStateMachine):
             return
         code = self._fill(data, data.draw(st.sampled_from(FORBIDDEN), label="forbidden"))
         before = dict(self.session.namespace)
-        snapshot = self.session.snapshot().to_json()
+        snapshot = self.session.take_snapshot().to_json()
         try:
             result = self.session.run(code)
         except LanguageError:
@@ -253,7 +253,7 @@ class TensorLabAgainstTorch(RuleBasedStateMachine):
             assert result.error is not None, code
         assert self.session.namespace.keys() == before.keys(), code
         assert all(self.session.namespace[k] is v for k, v in before.items()), code
-        assert self.session.snapshot().to_json() == snapshot, code
+        assert self.session.take_snapshot().to_json() == snapshot, code
         assert not os.path.exists(PWNED), code
 
     @rule(data=st.data(), mode=st.sampled_from(["no_grad", "enable_grad", "no_grad+enable_grad"]))

@@ -41,7 +41,7 @@ def test_replay_reaches_the_same_state_with_the_same_random_values():
     again = session.replay(session.statements[:2])
     assert again[0].snapshot.tensor("a").values == first[0].snapshot.tensor("a").values
     assert session.names == ("a", "b")
-    assert session.snapshot().tensor("b").version == 0
+    assert session.take_snapshot().tensor("b").version == 0
     torch.manual_seed(0)
     assert list(first[0].snapshot.tensor("a").values) == torch.randn(3).tolist()
 
@@ -74,7 +74,7 @@ def test_factories_follow_the_cuda_device():
     session = Session(device="cuda")
     session.run("x = torch.ones(3, requires_grad=True)")
     session.run("y = x.detach()")
-    snapshot = session.snapshot()
+    snapshot = session.take_snapshot()
     assert snapshot.tensor("x").device == "cuda:0"
     assert snapshot.tensor("x").storage == snapshot.tensor("y").storage
 
@@ -83,7 +83,7 @@ def test_factories_follow_the_cuda_device():
 def test_factories_follow_the_mps_device():  # pragma: no cover - no MPS in CI
     session = Session(device="mps")
     session.run("x = torch.ones(3)")
-    assert session.snapshot().tensor("x").device.startswith("mps")
+    assert session.take_snapshot().tensor("x").device.startswith("mps")
 
 
 def test_version_error_names_the_tensor_and_the_step():

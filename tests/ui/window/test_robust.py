@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox
 
-from tensorlab.ui.widgets.panel_guard import PanelNotice
+from tensorlab.ui.widgets.panel_errors import PanelNotice
 from tensorlab.ui.window import crash_report, qt_check
 from tests.ui.support import open_lesson, run_line
 
