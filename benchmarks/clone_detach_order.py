@@ -1,6 +1,6 @@
 """Measure clone().detach() against detach().clone() on one device, in one run.
 
-Reports the ratio of their median times; DESIGN.md concept 6 says TensorLab measures
+Reports the ratio of their median times; the design (concept 6) says TensorLab measures
 this rather than asserting it. Usage: python benchmarks/clone_detach_order.py [--device cuda:0]
 """
 

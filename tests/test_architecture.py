@@ -84,25 +84,43 @@ def _module_file(name: str) -> Path:
     return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
+# Modules that import, or run, code named by a string; pickle's load functions (the wire's SafeUnpickler
+# subclasses pickle.Unpickler and refuses every class but TensorLab's data).
+_DYNAMIC_MODULES = ("importlib", "runpy", "pkgutil", "zipimport", "imp")
+_DYNAMIC_BUILTINS = {"__import__", "exec", "eval", "compile"}
+_DYNAMIC_ATTRIBUTES = {"__import__", "import_module", "run_module", "run_path", "entry_points"}
+
+
+def _pickle_load(node: ast.Attribute) -> bool:
+    return node.attr in ("load", "loads") and isinstance(node.value, ast.Name) and node.value.id == "pickle"
+
+
 def test_the_window_side_imports_nothing_by_name_at_run_time(graph):
-    """No importlib.import_module and no __import__ where the window runs: every import there is a
-    statement, so the torch-free contract sees them all."""
+    """Every import where the window runs is a statement the torch-free contract sees: no importlib (not
+    even importlib.resources or .metadata, which import packages by name), runpy, pkgutil, __import__,
+    exec/eval, or pickle's own load functions."""
     found = []
     for name in sorted(_window_side(graph)):
         tree = ast.parse(_module_file(name).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                found += [f"{name}: import {a.name}" for a in node.names if a.name == "importlib"
-                          or a.name.startswith("importlib.") and a.name not in ("importlib.resources",
-                                                                                "importlib.metadata")]
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("importlib"):
-                if node.module not in ("importlib.resources", "importlib.metadata"):
-                    found.append(f"{name}: from {node.module} import ...")
-            elif isinstance(node, ast.Name) and node.id == "__import__":
-                found.append(f"{name}: __import__")
-            elif isinstance(node, ast.Attribute) and node.attr in ("import_module", "__import__"):
+                found += [f"{name}: import {a.name}" for a in node.names if a.name.split(".")[0] in _DYNAMIC_MODULES]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in _DYNAMIC_MODULES:
+                found.append(f"{name}: from {node.module} import ...")
+            elif isinstance(node, ast.Name) and node.id in _DYNAMIC_BUILTINS:
+                found.append(f"{name}: {node.id}")
+            elif isinstance(node, ast.Attribute) and (node.attr in _DYNAMIC_ATTRIBUTES or _pickle_load(node)):
                 found.append(f"{name}: .{node.attr}")
     assert not found, "dynamic imports on the window side:\n" + "\n".join(found)
+
+
+def test_every_folder_of_code_is_a_package():
+    """A folder of modules without __init__.py would be a namespace package that the import graph (and so
+    every contract) does not see."""
+    loose = sorted(str(folder.relative_to(ROOT)) for folder in [PACKAGE, *PACKAGE.rglob("*")]
+                   if folder.is_dir() and folder.name != "__pycache__" and any(folder.glob("*.py"))
+                   and not (folder / "__init__.py").exists())
+    assert not loose, f"folders of modules without __init__.py: {loose}"
 
 
 def test_the_window_side_is_what_the_contract_checks(graph):
@@ -117,3 +135,14 @@ def test_the_launcher_hands_on_exactly_the_headless_commands():
     from tensorlab.gui.launch import HEADLESS
 
     assert set(HEADLESS) == set(COMMANDS)
+
+
+def test_the_tests_mirror_the_tree():
+    """tests/core/<package>/ and tests/ui/<package>/ test tensorlab's package of that name."""
+    tests = ROOT / "tests"
+    for side in ("core", "ui"):
+        for folder in sorted(p for p in (tests / side).iterdir() if p.is_dir() and p.name != "__pycache__"):
+            assert (PACKAGE / side / folder.name / "__init__.py").exists(), \
+                f"tests/{side}/{folder.name} tests no package tensorlab/{side}/{folder.name}"
+    for folder in ("cli", "gui"):
+        assert (tests / folder).is_dir() == (PACKAGE / folder).is_dir()

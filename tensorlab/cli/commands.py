@@ -45,10 +45,10 @@ def add_parsers(commands: Any) -> None:
                          help="measure with requires_grad=True, False or both (default both)")
     measure.add_argument("--min-run-time", type=float, default=0.2, metavar="SECONDS",
                          help="seconds of timing per measurement (default 0.2)")
-    measure.add_argument("--device", dest="tool_device", default="cpu", help="cpu, cuda:N or mps")
+    measure.add_argument("--device", dest="tool_device", default="cpu", metavar="DEV", help="cpu, cuda:N or mps")
     measure.add_argument("--json", action="store_true", help="print JSON instead of a table")
     copies = commands.add_parser("copies", help="every way to get a second tensor from x, facts read from torch")
-    copies.add_argument("--device", dest="tool_device", default="cpu", help="cpu, cuda:N or mps")
+    copies.add_argument("--device", dest="tool_device", default="cpu", metavar="DEV", help="cpu, cuda:N or mps")
     copies.add_argument("--json", action="store_true", help="print JSON instead of a table")
     export = commands.add_parser("export", help="a lesson as a script, a notebook or one PNG per step")
     export.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
@@ -56,12 +56,12 @@ def add_parsers(commands: Any) -> None:
     export.add_argument("--ipynb", metavar="OUT.ipynb", help="write a Jupyter notebook (without outputs)")
     export.add_argument("--png", metavar="DIR", help="write one screenshot per step into DIR")
     export.add_argument("--map-only", action="store_true", help="--png: only the storage map, not the window")
-    export.add_argument("--size", dest="png_size", default="1280x720", help="--png: window size, WxH")
+    export.add_argument("--size", dest="png_size", default="1280x720", metavar="WxH", help="--png: window size")
     export.add_argument("--language", dest="export_language", default="en", choices=["en", "ko"],
                         help="language of notes, questions and screenshots")
     export.add_argument("--presentation", dest="png_presentation", action="store_true",
                         help="--png: projector mode (large text)")
-    export.add_argument("--device", dest="tool_device", default="cpu", help="cpu, cuda:N or mps")
+    export.add_argument("--device", dest="tool_device", default="cpu", metavar="DEV", help="cpu, cuda:N or mps")
     add_limit_arguments(export, "export_memory_limit")
 
 
@@ -71,7 +71,7 @@ class LessonEngineError(Exception):
 
 def open_lesson_engine(device: str, memory_limit: str | None, step_time_limit: float, in_process: bool) -> Any:
     """The engine a lesson runs in for `run` and `export`: the isolating worker unless ``in_process``."""
-    from tensorlab.core.protocol.devices import DeviceError, canonical_device
+    from tensorlab.core.protocol.device_names import DeviceError, canonical_device
     from tensorlab.core.protocol.engine_api import EngineError
     from tensorlab.core.protocol.limits import DEFAULT_LIMITS, parse_size, session_memory_limit
 
@@ -100,7 +100,7 @@ def _fail(message: str) -> int:
 def _with_engine(device: str, work: Callable[[Any], int]) -> int:
     """Run ``work(engine)`` with a worker-process engine on ``device``; exit status 2 if it cannot start."""
     from tensorlab.core.engine.process_engine import ProcessEngine
-    from tensorlab.core.protocol.devices import DeviceError, canonical_device
+    from tensorlab.core.protocol.device_names import DeviceError, canonical_device
     from tensorlab.core.protocol.engine_api import Cancelled, EngineError
 
     try:
@@ -175,6 +175,13 @@ def _export(args: argparse.Namespace) -> int:
     except LessonError as exc:
         return _fail(str(exc))
     language = args.export_language
+    if args.png:
+        from tensorlab.ui.window.offscreen import window_size
+
+        try:
+            window_size(args.png_size)   # refused before anything runs or is written
+        except ValueError as exc:
+            return _fail(str(exc))
 
     if args.py or args.ipynb or not args.png:
         status = _export_code(args, lesson)

@@ -32,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run a lesson start to end and print what happened")
     run.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
     run.add_argument("--json", action="store_true", help="print the contract-3 JSON instead of a transcript")
-    run.add_argument("--device", dest="run_device", default="cpu", help="cpu, cuda:N or mps")
+    run.add_argument("--device", dest="run_device", default="cpu", metavar="DEV", help="cpu, cuda:N or mps")
     add_limit_arguments(run, "run_memory_limit")
     run.add_argument("--language", dest="run_language", default="en", choices=["en", "ko"],
                      help="language of the transcript and of TensorLab's messages (torch's stay as written)")
@@ -115,7 +115,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `tensorlab` command; returns the exit status."""
+    """Entry point of the headless commands; returns the exit status."""
     try:
         return _main(argv)
     except BrokenPipeError:

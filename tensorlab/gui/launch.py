@@ -26,6 +26,9 @@ HEADLESS = ("run", "lessons", "check", "export", "measure", "copies")
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tensorlab",
+        usage="tensorlab [--lesson ID] [--step N] [--device DEV] [--language {en,ko}] [--presentation] "
+              "[--screenshot PNG [--size WxH]] [--memory-limit SIZE]\n       tensorlab COMMAND ... "
+              "(" + ", ".join(HEADLESS) + ")",
         description="TensorLab: see how PyTorch tensors are copied, shared and differentiated. "
         "Without a command, opens the desktop app.",
         epilog="commands (headless; `tensorlab COMMAND --help` for each): "
@@ -36,12 +39,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tensorlab {__version__}")
     parser.add_argument("--lesson", help="open this built-in lesson id or lesson file")
-    parser.add_argument("--step", type=int, default=None, help="go to this step (0 = before the first)")
-    parser.add_argument("--device", default=None, help="cpu, cuda:N or mps")
+    parser.add_argument("--step", type=int, default=None, metavar="N", help="go to this step (0 = before the first)")
+    parser.add_argument("--device", default=None, metavar="DEV", help="cpu, cuda:N or mps")
     parser.add_argument("--language", default=None, choices=["en", "ko"], help="language of the window")
     parser.add_argument("--presentation", action="store_true", help="large text, for a projector")
     parser.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to PNG and exit")
-    parser.add_argument("--size", default="1280x720", help="window size for --screenshot, WxH")
+    parser.add_argument("--size", default="1280x720", metavar="WxH", help="window size for --screenshot")
     parser.add_argument("--memory-limit", default=None, metavar="SIZE",
                         help="memory budget of the session, e.g. 2G or 500M (default: as set in Preferences, "
                              "else the smaller of 2 GB and a quarter of this machine's memory)")
@@ -51,19 +54,22 @@ def _parser() -> argparse.ArgumentParser:
 _VALUED = frozenset({"--lesson", "--step", "--device", "--language", "--screenshot", "--size", "--memory-limit"})
 
 
-def _headless_command(argv: Sequence[str]) -> int | None:
-    """Where a headless command starts in ``argv`` (its first word), or None for the window."""
+def _first_word(argv: Sequence[str]) -> int | None:
+    """Where the first word that is neither an option nor an option's value stands in ``argv``."""
     value_next = False
     for index, word in enumerate(argv):
         if value_next:
             value_next = False
-        elif word in HEADLESS:
-            return index
         elif word in _VALUED:
             value_next = True
         elif not word.startswith("-"):
-            return None   # argparse will say what is wrong with it
+            return index
     return None
+
+
+def _fail(message: str) -> int:
+    print(f"tensorlab: {message}", file=sys.stderr)
+    return 2
 
 
 def _run_headless(argv: Sequence[str]) -> int:
@@ -79,10 +85,23 @@ def _run_headless(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tensorlab` command; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
-    start = _headless_command(words)
-    if start is not None:
-        return _run_headless(words[start:])
+    first = _first_word(words)
+    if first is not None:
+        command = words[first]
+        if command == "help":
+            _parser().print_help()
+            return 0
+        if command not in HEADLESS:
+            return _fail(f"no command {command!r}; the commands are {', '.join(HEADLESS)} "
+                         "(`tensorlab --help` says what each does)")
+        if first > 0:
+            # The window's options mean nothing to a headless command: say so rather than drop them.
+            return _fail(f"{' '.join(words[:first])} is an option of the window, not of `{command}`; "
+                         f"see `tensorlab {command} --help` for its own")
+        return _run_headless(words)
     args = _parser().parse_args(words)
+    if args.step is not None and args.step < 0:
+        return _fail(f"--step must be 0 (before the first step) or more, not {args.step}")
     from tensorlab.ui.window import qt_check
 
     found = [] if os.environ.get("QT_QPA_PLATFORM") == "offscreen" else qt_check.problems()
@@ -102,14 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         stop_fork_server()   # no process outlives the command
 
 
-def _fail(message: str) -> int:
-    print(f"tensorlab: {message}", file=sys.stderr)
-    return 2
-
-
 def _open(args: argparse.Namespace) -> int:
     from tensorlab.core.lessons.lesson import LessonError, find_lesson
-    from tensorlab.core.protocol.devices import DeviceError, canonical_device
+    from tensorlab.core.protocol.device_names import DeviceError, canonical_device
     from tensorlab.core.protocol.limits import parse_size
 
     device = args.device

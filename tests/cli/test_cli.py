@@ -144,7 +144,9 @@ def _headless_env(tmp_path):
 
 
 def _tree(folder):
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    """Every file and folder below ``folder``: its bytes (files) and its modification time."""
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None, p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*"))}
 
 
 @pytest.mark.parametrize("command", [
@@ -160,14 +162,15 @@ def test_pictures_never_read_or_write_the_users_data_or_settings(tmp_path, comma
     (data / "user-steps.toml").write_text("version = 1\n[programs\nthis is not TOML", encoding="utf-8")
     for name in ("xdg_state_home", "xdg_config_home", "xdg_cache_home"):
         (tmp_path / name).mkdir()
-    before = {name: _tree(tmp_path / name) for name in ("xdg_data_home", "xdg_config_home")}
+    folders = ("xdg_data_home", "xdg_config_home", "xdg_state_home", "xdg_cache_home")
+    before = {name: _tree(tmp_path / name) for name in folders}
     out = tmp_path / "out"
     out.mkdir()
     done = subprocess.run([sys.executable, "-m", "tensorlab", *(w.format(out=out) for w in command)],
                           capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert list(out.glob("*.png"))
-    assert {name: _tree(tmp_path / name) for name in ("xdg_data_home", "xdg_config_home")} == before
+    assert {name: _tree(tmp_path / name) for name in folders} == before
 
 
 def test_the_launcher_hands_headless_commands_on_and_keeps_their_exit_status(tmp_path):

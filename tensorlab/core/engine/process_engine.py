@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from tensorlab.core.protocol.devices import DeviceError
+from tensorlab.core.protocol.device_names import DeviceError
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, EngineCrashed, EngineError, Progress
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult

@@ -6,7 +6,7 @@ on, printing the error as the app shows it (``RuntimeError: message``), and its
 notebook cell carries the ``raises-exception`` tag, so "Run all" continues. A step
 TensorLab itself refused or stopped (over a limit, a crash, a time limit) is
 written commented out, as it did not run. Imports are written only when a step
-uses them. Every lesson text is escaped for its format (:mod:`export_text`).
+uses them. Every lesson text is escaped for its format (:mod:`tensorlab.core.export.escaping`).
 This module imports no torch.
 """
 

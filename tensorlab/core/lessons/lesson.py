@@ -1,4 +1,4 @@
-"""Load, validate and save lesson files (TOML, DESIGN.md contract 2).
+"""Load, validate and save lesson files (TOML; the format is the design's contract 2: README, "Lesson files").
 
 A lesson is checked whole before any of it runs: every step must be one
 statement of the code subset and read only names an earlier step binds. A bad

@@ -1,4 +1,4 @@
-"""Run a whole lesson headlessly (DESIGN.md contract 3).
+"""Run a whole lesson headlessly (contract 3 of the design: the README's "Headless commands").
 
 ``tensorlab run`` uses a worker process (:class:`~tensorlab.core.engine.process_engine.ProcessEngine`):
 a step that crashes PyTorch or is killed (out of memory, over the time limit)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from tensorlab.core.protocol.devices import DeviceError, canonical_device
+from tensorlab.core.protocol.device_names import DeviceError, canonical_device
 
 __all__ = ["available_devices", "resolve_device"]
 

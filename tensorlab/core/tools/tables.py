@@ -1,6 +1,7 @@
 """Readable text tables of a speed measurement and of the copy matrix (for the terminal).
 
-Imports no torch: it formats the plain data of :mod:`measure_data` and :mod:`copies_data`.
+Imports no torch: it formats the plain data of :mod:`tensorlab.core.protocol.measure_results` and
+:mod:`tensorlab.core.protocol.copy_rows`.
 """
 
 from __future__ import annotations

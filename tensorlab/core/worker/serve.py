@@ -17,7 +17,7 @@ from typing import Any
 import torch  # noqa: F401 - imported here so the fork server loads it once
 
 from tensorlab.core.lang.parse import parse_one
-from tensorlab.core.protocol.devices import DeviceError
+from tensorlab.core.protocol.device_names import DeviceError
 from tensorlab.core.protocol.engine_api import Cancelled
 from tensorlab.core.protocol.limits import Limits
 from tensorlab.core.protocol.wire import InfoSender

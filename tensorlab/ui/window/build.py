@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tensorlab.core.lessons.lesson import LessonError, builtin_lessons, find_lesson
-from tensorlab.core.protocol.devices import DeviceError, canonical_device
+from tensorlab.core.protocol.device_names import DeviceError, canonical_device
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings

@@ -104,6 +104,9 @@ def screenshot(path: str, lesson: str | None, step: int | None, size: str, devic
     with isolated_window(lesson=lesson, device=device, language=language, size=window_size(size),
                          presentation=presentation, memory_limit=memory_limit) as window:
         if step is not None:
+            total = len(window.controller.state.program)
+            if not 0 <= step <= total:
+                raise ValueError(f"--step {step} is outside this lesson: 0 (before the first step) to {total}")
             window.controller.go_to(step)
             window.controller.wait_idle()
         settle()

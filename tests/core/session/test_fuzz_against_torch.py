@@ -317,9 +317,10 @@ TensorLabAgainstTorch.TestCase.settings = settings(
 test_tensorlab_against_plain_torch = TensorLabAgainstTorch.TestCase
 
 
-@pytest.mark.xfail(reason="inspect.py keys a storage's label by its address: a storage allocated where one died "
-                          "in the same step takes the dead one's label (torch keeps one Python object per live "
-                          "storage, so a weak reference to it would tell them apart)", strict=False)
+@pytest.mark.xfail(reason="core/observe/inspector.py keys a storage's label by its address: a storage "
+                          "allocated where one died in the same step takes the dead one's label (torch keeps one "
+                          "Python object per live storage, so a weak reference to it would tell them apart)",
+                   strict=False)
 def test_a_new_storage_at_a_freed_address_gets_a_new_label():
     session = Session()
     session.run("x = torch.ones(1000)")

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from tensorlab.core.explain.explanations import explain
-from tensorlab.core.protocol.devices import DeviceError
+from tensorlab.core.protocol.device_names import DeviceError
 from tensorlab.core.session.devices import available_devices, resolve_device
 from tensorlab.core.session.session import Session
 

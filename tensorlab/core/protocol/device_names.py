@@ -1,7 +1,7 @@
-"""Which devices exist on this machine, and checking a user's choice of one.
+"""Device names (`cpu`, `cuda:N`, `mps`): a user's choice read and written canonically, without torch.
 
-Importing this module does not load torch: :func:`canonical_device` only reads
-the name (the window uses it); :func:`available_devices` asks torch.
+Which devices this machine has is asked of torch on the worker side
+(:mod:`tensorlab.core.session.devices`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,38 @@
+"""What crosses from the worker to the window: TensorLab's data classes and plain values, nothing else."""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+
+import pytest
+
+from tensorlab.core.protocol.explanation import Explanation
+from tensorlab.core.protocol.results import ErrorInfo, StepResult, WarningInfo
+from tensorlab.core.protocol.snapshot import Snapshot
+from tensorlab.core.protocol.wire import WIRE_MODULES, InfoReceiver, InfoSender, SafeUnpickler, WireError
+
+
+def test_the_window_refuses_anything_but_data_from_the_worker():
+    class Evil:
+        def __reduce__(self):
+            return (os.system, ("echo pwned",))
+
+    with pytest.raises(WireError):
+        SafeUnpickler(io.BytesIO(pickle.dumps(Evil()))).load()
+    with pytest.raises(WireError):
+        InfoReceiver().loads(pickle.dumps((False, {}, pickle.dumps(Evil()))))
+
+
+def test_a_step_result_crosses_whole():
+    explanation = Explanation("In-place change of a leaf", "text", "advice", {"ko": ("제목", "본문", "조언")})
+    result = StepResult(3, "x.add_(1)", ErrorInfo("RuntimeError", "a leaf Variable", explanation),
+                        (WarningInfo("UserWarning", "careful"),), "printed", None, Snapshot())
+    crossed = InfoReceiver().loads(InfoSender().dumps(("ok", result)))
+    assert crossed == ("ok", result)
+
+
+def test_the_classes_that_may_cross_are_the_protocols_own():
+    assert WIRE_MODULES == {f"tensorlab.core.protocol.{name}"
+                            for name in ("snapshot", "results", "explanation", "measure_results", "copy_rows")}
