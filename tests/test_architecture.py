@@ -61,6 +61,14 @@ def test_no_two_modules_import_each_other_through_any_chain():
     assert not cycles, f"modules in an import cycle: {cycles}"
 
 
+def test_the_window_is_named_only_where_it_is_built():
+    """The window's parts take Protocols or the widgets they use: only the functions that build a
+    window (build, and the offscreen renderer that returns one) import ``MainWindow``, type-only included."""
+    graph = grimp.build_graph("tensorlab", exclude_type_checking_imports=False, cache_dir=None)
+    importers = graph.find_modules_that_directly_import("tensorlab.ui.window.main_window")
+    assert importers <= {"tensorlab.ui.window.build", "tensorlab.ui.window.offscreen"}, sorted(importers)
+
+
 def test_nothing_imports_the_entry_points(graph):
     for entry in ("tensorlab.gui", "tensorlab.cli"):
         importers = {m for m in graph.find_modules_that_directly_import(entry)

@@ -147,8 +147,10 @@ class PanelSet:
         """What renders panel ``key`` when its dock is shown, if a state came while it was closed."""
 
         def shown(visible: bool) -> None:
+            # Qt says "not visible" for a dock shown behind another's tab: it is open all the same (and
+            # read as open, as on every state), so it renders as soon as it is no longer closed.
             widget = self.widgets[key]
-            if visible and key in self.stale and self.view is not None and isinstance(widget, Panel):
+            if key in self.stale and not self.closed(key) and self.view is not None and isinstance(widget, Panel):
                 self.stale.discard(key)
                 widget.render_view(self.view)
 
