@@ -69,6 +69,18 @@ def test_the_window_is_named_only_where_it_is_built():
     assert importers <= {"tensorlab.ui.window.build", "tensorlab.ui.window.offscreen"}, sorted(importers)
 
 
+def test_every_panel_module_is_in_the_panels_independence_contract():
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "independence"
+                    and all(m.startswith("tensorlab.ui.panels.") for m in c["modules"]))
+    # A panel module defines a panel (``render_view``); storage_strips is the storage map's data.
+    modules = {f"tensorlab.ui.panels.{p.stem}" for p in (PACKAGE / "ui" / "panels").glob("*.py")
+               if "def render_view(" in p.read_text(encoding="utf-8")}
+    assert modules == set(contract["modules"])
+
+
 def test_nothing_imports_the_entry_points(graph):
     for entry in ("tensorlab.gui", "tensorlab.cli"):
         importers = {m for m in graph.find_modules_that_directly_import(entry)

@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         self.storage_map.tensorClicked.connect(self.table.select_name)
         self.code_view.positionRequested.connect(self.controller.go_to)
         self.code_view.removeRequested.connect(self.editing.remove)
+        # Every action, by name (``commands.step_forward``); not ``actions``: QWidget.actions() is Qt's list.
         self.commands = build_actions(self, self.i18n, self)
         self.export_menu = build_export_menu(self)  # script, notebook, slides
         self.toolbar = build_toolbar(self, self.i18n, self.commands, controller.state.devices, controller.state.device)
