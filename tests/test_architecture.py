@@ -51,14 +51,34 @@ def graph() -> grimp.ImportGraph:
 
 
 def test_no_two_modules_import_each_other_through_any_chain():
-    """No import cycle when the program runs. (The window's parts name ``MainWindow`` in annotations,
-    under ``TYPE_CHECKING``: a reference for the type checker only, never an import at run time.)"""
-    graph = grimp.build_graph("tensorlab", exclude_type_checking_imports=True, cache_dir=None)
+    """No import cycle, imports made for the type checker only (under ``TYPE_CHECKING``) included: the
+    window's parts take Protocols or the widgets they use, and never name ``MainWindow``."""
+    graph = grimp.build_graph("tensorlab", exclude_type_checking_imports=False, cache_dir=None)
     cycles = sorted({tuple(sorted((importer, imported)))
                      for importer in graph.modules
                      for imported in graph.find_modules_directly_imported_by(importer)
                      if imported != importer and graph.chain_exists(importer=imported, imported=importer)})
     assert not cycles, f"modules in an import cycle: {cycles}"
+
+
+def test_the_window_is_named_only_where_it_is_built():
+    """The window's parts take Protocols or the widgets they use: only the functions that build a
+    window (build, and the offscreen renderer that returns one) import ``MainWindow``, type-only included."""
+    graph = grimp.build_graph("tensorlab", exclude_type_checking_imports=False, cache_dir=None)
+    importers = graph.find_modules_that_directly_import("tensorlab.ui.window.main_window")
+    assert importers <= {"tensorlab.ui.window.build", "tensorlab.ui.window.offscreen"}, sorted(importers)
+
+
+def test_every_panel_module_is_in_the_panels_independence_contract():
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "independence"
+                    and all(m.startswith("tensorlab.ui.panels.") for m in c["modules"]))
+    # A panel module defines a panel (``render_view``); storage_strips is the storage map's data.
+    modules = {f"tensorlab.ui.panels.{p.stem}" for p in (PACKAGE / "ui" / "panels").glob("*.py")
+               if "def render_view(" in p.read_text(encoding="utf-8")}
+    assert modules == set(contract["modules"])
 
 
 def test_nothing_imports_the_entry_points(graph):

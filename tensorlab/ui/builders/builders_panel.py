@@ -17,6 +17,7 @@ from tensorlab.ui.builders.copy_builder import CopyBuilder
 from tensorlab.ui.builders.create_builder import CreateBuilder
 from tensorlab.ui.builders.mutate_builder import MutateBuilder
 from tensorlab.ui.widgets.i18n import Texts
+from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
@@ -63,6 +64,10 @@ class BuildersPanel(QScrollArea):
     def set_text_scale(self, scale: float) -> None:
         """Every text of the panel at ``scale``."""
         self.setFont(pixel_font(base_px(), scale))
+
+    def render_view(self, view: View) -> None:
+        """Show the view's player state."""
+        self.show_state(view.state)
 
     @contained
     def show_state(self, state: PlayerState) -> None:

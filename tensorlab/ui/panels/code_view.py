@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import mono_font
 
@@ -207,6 +208,10 @@ class CodeView(QListWidget):
         self.setFont(mono_font(12, scale))
         self._steps = ()    # laid out again at the new size
         self.scheduleDelayedItemsLayout()
+
+    def render_view(self, view: View) -> None:
+        """Show the view's player state."""
+        self.show_state(view.state)
 
     @contained
     def show_state(self, state: PlayerState) -> None:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView, QToolButto
 from tensorlab.core.protocol.snapshot import GraphInfo, SavedTensor, TensorInfo
 from tensorlab.ui.widgets.i18n import Texts, tr
 from tensorlab.ui.widgets.palette import MUTED
+from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.scene_view import SceneView
 
@@ -113,6 +114,10 @@ class GraphView(SceneView):
         bar = self.verticalScrollBar().width() if self.verticalScrollBar().isVisible() else 0
         self.fit_button.move(self.width() - self.fit_button.width() - bar - 6, 6)
         self.fit_button.raise_()
+
+    def render_view(self, view: View) -> None:
+        """Draw the graph behind the selected tensor."""
+        self.show_tensor(view.state.snapshot.tensor(view.selected) if view.selected is not None else None)
 
     @contained
     def show_tensor(self, info: TensorInfo | None) -> None:

@@ -16,6 +16,7 @@ from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Ask
 from tensorlab.ui.widgets.html import escape, inline_code
 from tensorlab.ui.widgets.i18n import Texts, current_language, tr
+from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
@@ -157,6 +158,10 @@ class NarrationPanel(QScrollArea):
     def _retranslate(self) -> None:
         if self._state is not None:
             self.show_state(self._state)
+
+    def render_view(self, view: View) -> None:
+        """Show the view's player state."""
+        self.show_state(view.state)
 
     @contained
     def show_state(self, state: PlayerState) -> None:

@@ -8,6 +8,7 @@ from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.ui.widgets.html import escape, inline_code
 from tensorlab.ui.widgets.i18n import Texts, current_language, tr
+from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
@@ -49,6 +50,10 @@ class OutputView(QTextBrowser):
         if html != self._html:
             self._html = html
             self.setHtml(html)
+
+    def render_view(self, view: View) -> None:
+        """Show the last step's result, with the view's problem (a TensorLab message) if any."""
+        self.show_result(view.state.last, view.problem)
 
     def show_result(self, result: StepResult | None, problem: str = "") -> None:
         """Render ``result`` (None: before the first step); ``problem`` is a TensorLab message."""

@@ -16,6 +16,7 @@ from tensorlab.core.protocol.snapshot import Snapshot
 from tensorlab.ui.panels.storage_strips import MAX_CELLS, BandModel, StripModel, strip_models
 from tensorlab.ui.widgets.i18n import Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, MUTED, format_value, tensor_color
+from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.scene_view import SceneView, font_metrics
 
@@ -62,6 +63,13 @@ class StorageMapView(SceneView):
         self._language = 0
 
     # -- public ----------------------------------------------------------------
+    def render_view(self, view: View) -> None:
+        """Show the view's snapshot; a step just run is followed (its storages in view, flashed)."""
+        state = view.state
+        self.show_snapshot(state.snapshot, state.previous_snapshot, state.device, view.selected, follow=view.ran)
+        if view.followed and not self.followed:
+            self.show_selected()   # memory unchanged (a backward()): show the tensor it changed
+
     @contained
     def show_snapshot(self, snapshot: Snapshot, previous: Snapshot, device: str = "cpu",
                       selected: str | None = None, follow: bool = True) -> None:

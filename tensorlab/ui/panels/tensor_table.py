@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
 from tensorlab.ui.widgets.i18n import Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
+from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
@@ -313,6 +314,10 @@ class TensorTable(QTableView):
     def selected(self) -> str | None:
         """The name of the selected tensor."""
         return self._selected
+
+    def render_view(self, view: View) -> None:
+        """Show the view's tensors, its selected one selected."""
+        self.set_snapshot(view.state.snapshot, view.state.previous_snapshot, view.selected)
 
     @contained
     def set_snapshot(self, snapshot: Snapshot, previous: Snapshot, select: str | None = None) -> None:

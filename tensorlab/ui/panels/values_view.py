@@ -29,6 +29,7 @@ from tensorlab.core.protocol.snapshot import TensorInfo  # noqa: E402
 from tensorlab.ui.widgets.array_plot import MAX_IMAGE_LABELS, MAX_LABELS, ArrayPlot  # noqa: E402
 from tensorlab.ui.widgets.i18n import Texts, tr  # noqa: E402
 from tensorlab.ui.widgets.palette import format_value, tensor_color  # noqa: E402
+from tensorlab.ui.widgets.panel import View  # noqa: E402
 from tensorlab.ui.widgets.panel_errors import contained  # noqa: E402
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font  # noqa: E402
 
@@ -228,6 +229,12 @@ class ValuesView(QScrollArea):
         self.setFont(pixel_font(base_px(), scale))
         self.values_plot.set_text_scale(scale)
         self.grad_plot.set_text_scale(scale)
+
+    def render_view(self, view: View) -> None:
+        """Show the selected tensor's values and grad, in its colour (its place among the tensors)."""
+        tensors = view.state.snapshot.tensors
+        index = next((i for i, t in enumerate(tensors) if t.name == view.selected), None)
+        self.show_tensor(None if index is None else tensors[index], index or 0)
 
     @contained
     def show_tensor(self, info: TensorInfo | None, color_index: int = 0) -> None:

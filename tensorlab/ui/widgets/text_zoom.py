@@ -2,7 +2,8 @@
 
 Sizes are pixel sizes, so what a test measures is what the screen shows: no text is
 ever drawn below :data:`MIN_PX` (a scene is never shrunk below 1:1 to fit either).
-A panel's text scale is the zoom times its projector factor; panels implement
+A panel's text scale is the zoom times its projector factor (each panel's factor is in the
+window's panel registry, :data:`~tensorlab.ui.window.panels.PANELS`); panels implement
 ``set_text_scale(scale)`` and take their sizes from :func:`px`.
 """
 
@@ -10,19 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QFont, QFontInfo
 from PySide6.QtWidgets import QApplication, QWidget
 
-__all__ = ["MIN_PX", "BASE_PX", "ZOOM_STEPS", "PROJECTOR_SCALES", "px", "pixel_font", "mono_font",
+from tensorlab.ui.widgets.settings import Settings
+
+__all__ = ["MIN_PX", "BASE_PX", "ZOOM_STEPS", "PROJECTOR_DEFAULT", "px", "pixel_font", "mono_font",
            "panel_scale", "TextZoom"]
 
 MIN_PX = 11             # nothing is drawn smaller, at any zoom
 BASE_PX = 12            # the body text of the panels at zoom 1 (at least the system's own size)
 ZOOM_STEPS = (0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4, 3.0)
 
-# Projector mode: each panel's text grows by its factor (the map and the code most).
-PROJECTOR_SCALES = {"storageMap": 1.6, "codeView": 2.0, "narration": 1.6, "outputView": 1.4}
+# Projector mode: each panel's text grows by its factor (the registry's; this one where it names none).
 PROJECTOR_DEFAULT = 1.25
 
 
@@ -72,9 +74,9 @@ def mono_font(size: float, scale: float = 1.0, bold: bool = False) -> QFont:
 _FONTS: dict[tuple[object, ...], QFont] = {}
 
 
-def panel_scale(name: str, zoom: float, projector: bool) -> float:
-    """The text scale of the panel named ``name``."""
-    return zoom * (PROJECTOR_SCALES.get(name, PROJECTOR_DEFAULT) if projector else 1.0)
+def panel_scale(projector_factor: float, zoom: float, projector: bool) -> float:
+    """The text scale of a panel whose text grows by ``projector_factor`` in projector mode."""
+    return zoom * (projector_factor if projector else 1.0)
 
 
 def apply_scale(widget: QWidget, scale: float) -> None:
@@ -96,19 +98,16 @@ class TextZoom(QObject):
 
     changed = Signal(float)
 
-    def __init__(self, settings: QSettings, parent: QObject | None = None) -> None:
+    def __init__(self, settings: Settings, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
-        try:
-            saved = float(str(settings.value("view/zoom", 1.0)))
-        except ValueError:
-            saved = 1.0
+        saved = settings.zoom or 1.0
         self.factor = min(ZOOM_STEPS, key=lambda z: abs(z - saved))
 
     def _set(self, factor: float) -> None:
         if factor != self.factor:
             self.factor = factor
-            self.settings.setValue("view/zoom", factor)
+            self.settings.zoom = factor
             self.changed.emit(factor)
 
     def zoom_in(self) -> None:

@@ -1,55 +1,174 @@
-"""The window's actions (with their shortcuts) and the menus built from them.
+"""The window's actions, declared as data, and the menus built from them.
 
-Every command of the window is one :class:`QAction`, made here and set on the
-window as an attribute (``window.step_forward_action`` ...); the toolbar and the
-menus only place them. :data:`MENUS` lists each menu's actions by attribute name,
-so adding an entry is one line.
+Every command of the window is one row of :data:`ACTIONS` (its name, text, keys, what it calls,
+its icon); :func:`build_actions` makes one :class:`QAction` per row and returns them together as a
+:class:`WindowActions` (``window.commands.step_forward``). :data:`MENUS` places them in the menus
+by name. Adding a command is one row here and one field of :class:`WindowActions` (a test checks
+that the two agree and that no two commands share a name or a key).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, fields
+from typing import Protocol
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox, QStyle
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QMessageBox, QStyle, QWidget
 
 from tensorlab import __version__
-from tensorlab.ui.program import lesson_dialogs
+from tensorlab.ui.builders.builders_panel import BuildersPanel
+from tensorlab.ui.panels.narration import NarrationPanel
+from tensorlab.ui.program.controller import LabController
+from tensorlab.ui.program.step_editing import StepEditing
 from tensorlab.ui.widgets.i18n import Texts, tr
-from tensorlab.ui.window import crash_report
+from tensorlab.ui.widgets.text_zoom import TextZoom
+from tensorlab.ui.window.layouts import LayoutModes
 
-if TYPE_CHECKING:
-    from tensorlab.ui.window.main_window import MainWindow
-
-__all__ = ["make_action", "build_actions", "build_menus", "MENUS"]
+__all__ = ["ActionSpec", "ACTIONS", "CHOICE_KEYS", "Commands", "WindowActions", "MENUS", "make_action",
+           "build_actions", "build_menus", "show_about"]
 
 Shortcut = QKeySequence | QKeySequence.StandardKey | str
+Pixmap = QStyle.StandardPixmap
+Key = QKeySequence.StandardKey
 
-# Menu title -> action attribute names; None is a separator, "docks" the dock toggles.
+
+class Commands(Protocol):
+    """What the actions call on the window (a ``MainWindow``)."""
+
+    @property
+    def controller(self) -> LabController: ...
+    @property
+    def builders(self) -> BuildersPanel: ...
+    @property
+    def narration(self) -> NarrationPanel: ...
+    @property
+    def editing(self) -> StepEditing: ...
+    @property
+    def zoom(self) -> TextZoom: ...
+    @property
+    def layouts(self) -> LayoutModes: ...
+
+    def step_forward(self) -> None: ...
+    def focus_code_line(self) -> None: ...
+    def cancel(self) -> None: ...
+    def set_class_vote(self, on: bool | None = None) -> None: ...
+    def toggle_presentation(self) -> None: ...
+    def edit_preferences(self) -> None: ...
+    def open_lesson_dialog(self) -> None: ...
+    def save_lesson_dialog(self) -> None: ...
+    def about(self) -> None: ...
+    def show_log_location(self) -> None: ...
+    def close(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One command of the window."""
+
+    name: str                         # its field in :class:`WindowActions`
+    text: str                         # menu text (translated)
+    object_name: str                  # the QAction's object name (tests and accessibility find it)
+    shortcuts: tuple[Shortcut, ...]   # keys (a standard key stands for each of its bindings)
+    slot: Callable[[Commands], object]
+    tip: str = ""                     # the tooltip, followed by the keys (the text when empty)
+    icon: QStyle.StandardPixmap | None = None
+    checkable: bool = False
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("step_back", "Back", "stepBackAction", ("Left",), lambda w: w.controller.step_back(),
+               "Step back: show the state one step earlier", Pixmap.SP_MediaSeekBackward),
+    ActionSpec("step_forward", "Step", "stepForwardAction", ("Right", "Space"), lambda w: w.step_forward(),
+               "Run the next step", Pixmap.SP_MediaPlay),
+    ActionSpec("run_to_end", "Run to end", "runToEndAction", ("End",), lambda w: w.controller.run_to_end(),
+               "Run every remaining step", Pixmap.SP_MediaSkipForward),
+    ActionSpec("reset", "Reset", "resetAction", ("Home",), lambda w: w.controller.reset(),
+               "Back to before the first step", Pixmap.SP_MediaSkipBackward),
+    ActionSpec("run_code", "Run code line", "runCodeAction", ("Ctrl+Return", "Ctrl+Enter"),
+               lambda w: w.builders.code_line.request()),
+    ActionSpec("focus_code", "Type a line of code", "focusCodeAction", ("Ctrl+L",), lambda w: w.focus_code_line(),
+               "Put the cursor in the code line (Enter runs it, Esc returns to the map)"),
+    ActionSpec("cancel", "Cancel", "cancelAction", ("Escape",), lambda w: w.cancel(),
+               "Stop a long replay between steps", Pixmap.SP_BrowserStop),
+    ActionSpec("undo", "Undo the last step you added", "undoAction", (Key.Undo,), lambda w: w.editing.undo()),
+    ActionSpec("clear_steps", "Clear my steps", "clearStepsAction", (), lambda w: w.editing.clear(),
+               "Remove every step you added to this lesson"),
+    ActionSpec("class_vote", "Class vote", "classVoteAction", (), lambda w: w.set_class_vote(),
+               "Choosing marks a choice; → reveals the answer and runs the step", checkable=True),
+    ActionSpec("presentation", "Projector mode", "presentationAction", ("F5",), lambda w: w.toggle_presentation(),
+               "Projector mode: the storage map large, narration and code large, the rest in tabs",
+               Pixmap.SP_DesktopIcon, checkable=True),
+    ActionSpec("zoom_in", "Larger text", "zoomInAction", ("Ctrl+=", "Ctrl++", Key.ZoomIn),
+               lambda w: w.zoom.zoom_in()),
+    ActionSpec("zoom_out", "Smaller text", "zoomOutAction", ("Ctrl+-", Key.ZoomOut), lambda w: w.zoom.zoom_out()),
+    ActionSpec("zoom_reset", "Normal text size", "zoomResetAction", ("Ctrl+0",), lambda w: w.zoom.reset()),
+    ActionSpec("reset_layout", "Reset layout", "resetLayoutAction", (), lambda w: w.layouts.reset(),
+               "Put every panel back where it starts, in this mode"),
+    ActionSpec("open", "Open lesson file…", "openLessonAction", (Key.Open,), lambda w: w.open_lesson_dialog()),
+    ActionSpec("save", "Save steps as lesson…", "saveLessonAction", (Key.Save,), lambda w: w.save_lesson_dialog()),
+    ActionSpec("preferences", "Preferences…", "preferencesAction", (Key.Preferences,),
+               lambda w: w.edit_preferences()),
+    ActionSpec("quit", "Quit", "quitAction", (Key.Quit,), lambda w: w.close()),
+    ActionSpec("about", "About TensorLab", "aboutAction", (), lambda w: w.about()),
+    ActionSpec("log", "Where is the log?", "logAction", (), lambda w: w.show_log_location()),
+)
+CHOICE_KEYS = ("1", "2", "3", "4")   # keys 1-4 choose an answer of the question shown (a field keeps the digit)
+
+
+@dataclass(frozen=True)
+class WindowActions:
+    """Every action of the window, by name (one field per row of :data:`ACTIONS`)."""
+
+    step_back: QAction
+    step_forward: QAction
+    run_to_end: QAction
+    reset: QAction
+    run_code: QAction
+    focus_code: QAction
+    cancel: QAction
+    undo: QAction
+    clear_steps: QAction
+    class_vote: QAction
+    presentation: QAction
+    zoom_in: QAction
+    zoom_out: QAction
+    zoom_reset: QAction
+    reset_layout: QAction
+    open: QAction
+    save: QAction
+    preferences: QAction
+    quit: QAction
+    about: QAction
+    log: QAction
+    choices: tuple[QAction, ...]   # Choose answer 1-4 (:data:`CHOICE_KEYS`)
+
+    def named(self, name: str) -> QAction | None:
+        """The action of :data:`ACTIONS` called ``name`` (the menus place actions by name), or None."""
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if field.name == name and isinstance(value, QAction):
+                return value
+        return None
+
+
+# Menu title -> action names; None is a separator, "docks" the dock toggles, "export" the Export menu.
 MENUS: list[tuple[str, list[str | None]]] = [
-    ("&Lesson", ["open_action", "save_action", "export_menu", None, "preferences_action", None, "quit_action"]),
-    ("&Step", ["step_back_action", "step_forward_action", "run_to_end_action", "reset_action",
-               "focus_code_action", "run_code_action", "cancel_action", None, "undo_action", "clear_steps_action", None,
-               "class_vote_action"]),
-    ("&View", ["docks", None, "presentation_action", "zoom_in_action", "zoom_out_action", "zoom_reset_action",
-               None, "reset_layout_action"]),
-    ("&Help", ["about_action", "log_action"]),
+    ("&Lesson", ["open", "save", "export", None, "preferences", None, "quit"]),
+    ("&Step", ["step_back", "step_forward", "run_to_end", "reset", "focus_code", "run_code", "cancel", None,
+               "undo", "clear_steps", None, "class_vote"]),
+    ("&View", ["docks", None, "presentation", "zoom_in", "zoom_out", "zoom_reset", None, "reset_layout"]),
+    ("&Help", ["about", "log"]),
 ]
 
 
 def make_action(window: QMainWindow, i18n: Texts, text: str, name: str, shortcuts: Sequence[Shortcut],
-                slot: Callable[..., Any], tip: str = "", icon: QStyle.StandardPixmap | None = None,
+                slot: Callable[[], object], tip: str = "", icon: QStyle.StandardPixmap | None = None,
                 checkable: bool = False) -> QAction:
     """A window-wide action whose text and tooltip (with its keys) follow the language."""
     action = QAction(window)
     action.setObjectName(name)
-    keys_wanted: list[QKeySequence] = []
-    for shortcut in shortcuts:
-        for sequence in QKeySequence.keyBindings(shortcut) if isinstance(shortcut, QKeySequence.StandardKey) \
-                else [QKeySequence(shortcut)]:
-            if sequence not in keys_wanted and not sequence.isEmpty():
-                keys_wanted.append(sequence)   # the same key twice would make Qt call it ambiguous
+    keys_wanted = key_sequences(shortcuts)
     action.setShortcuts(keys_wanted)
     keys = " / ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in keys_wanted)
     i18n.bind(action.setText, text)
@@ -57,71 +176,42 @@ def make_action(window: QMainWindow, i18n: Texts, text: str, name: str, shortcut
     action.setCheckable(checkable)
     if icon is not None:
         action.setIcon(window.style().standardIcon(icon))
-    action.triggered.connect(slot)
+    action.triggered.connect(lambda _checked=False: slot())
     window.addAction(action)
     return action
 
 
-def build_actions(window: MainWindow) -> None:
-    """Make every action of ``window`` (a :class:`~tensorlab.ui.window.main_window.MainWindow`)."""
-    c, i18n, pix = window.controller, window.i18n, QStyle.StandardPixmap
+def key_sequences(shortcuts: Sequence[Shortcut]) -> list[QKeySequence]:
+    """Each key of ``shortcuts`` once (a standard key is each of this platform's bindings for it)."""
+    wanted: list[QKeySequence] = []
+    for shortcut in shortcuts:
+        for sequence in QKeySequence.keyBindings(shortcut) if isinstance(shortcut, QKeySequence.StandardKey) \
+                else [QKeySequence(shortcut)]:
+            if sequence not in wanted and not sequence.isEmpty():
+                wanted.append(sequence)   # the same key twice would make Qt call it ambiguous
+    return wanted
 
-    def act(text: str, name: str, shortcuts: Sequence[Shortcut], slot: Callable[..., Any], tip: str = "",
-            icon: QStyle.StandardPixmap | None = None, checkable: bool = False) -> QAction:
-        return make_action(window, i18n, text, name, shortcuts, slot, tip, icon, checkable)
 
-    window.step_back_action = act("Back", "stepBackAction", ["Left"], c.step_back,
-        "Step back: show the state one step earlier", pix.SP_MediaSeekBackward)
-    window.step_forward_action = act("Step", "stepForwardAction", ["Right", "Space"], window.step_forward,
-        "Run the next step", pix.SP_MediaPlay)
-    window.run_to_end_action = act("Run to end", "runToEndAction", ["End"], c.run_to_end,
-        "Run every remaining step", pix.SP_MediaSkipForward)
-    window.reset_action = act("Reset", "resetAction", ["Home"], c.reset, "Back to before the first step",
-        pix.SP_MediaSkipBackward)
-    window.run_code_action = act("Run code line", "runCodeAction", ["Ctrl+Return", "Ctrl+Enter"],
-        window.builders.code_line.request)
-    window.focus_code_action = act("Type a line of code", "focusCodeAction", ["Ctrl+L"], window.focus_code_line,
-        "Put the cursor in the code line (Enter runs it, Esc returns to the map)")
-    window.cancel_action = act("Cancel", "cancelAction", ["Escape"], window.cancel, "Stop a long replay between steps",
-        pix.SP_BrowserStop)
-    window.undo_action = act("Undo the last step you added", "undoAction", [QKeySequence.StandardKey.Undo],
-        window.editing.undo)
-    window.clear_steps_action = act("Clear my steps", "clearStepsAction", [], window.editing.clear,
-        "Remove every step you added to this lesson")
-    window.class_vote_action = act("Class vote", "classVoteAction", [], window.set_class_vote,
-        "Choosing marks a choice; → reveals the answer and runs the step", checkable=True)
-    window.presentation_action = act("Projector mode", "presentationAction", ["F5"], window.toggle_presentation,
-        "Projector mode: the storage map large, narration and code large, the rest in tabs",
-        pix.SP_DesktopIcon, checkable=True)
-    window.zoom_in_action = act("Larger text", "zoomInAction", ["Ctrl+=", "Ctrl++", QKeySequence.StandardKey.ZoomIn],
-        window.zoom.zoom_in)
-    window.zoom_out_action = act("Smaller text", "zoomOutAction", ["Ctrl+-", QKeySequence.StandardKey.ZoomOut],
-        window.zoom.zoom_out)
-    window.zoom_reset_action = act("Normal text size", "zoomResetAction", ["Ctrl+0"], window.zoom.reset)
-    window.reset_layout_action = act("Reset layout", "resetLayoutAction", [], window.layouts.reset,
-        "Put every panel back where it starts, in this mode")
-    window.open_action = act("Open lesson file…", "openLessonAction", [QKeySequence.StandardKey.Open],
-        lambda: lesson_dialogs.open_lesson_dialog(window))
-    window.save_action = act("Save steps as lesson…", "saveLessonAction", [QKeySequence.StandardKey.Save],
-        lambda: lesson_dialogs.save_lesson_dialog(window))
-    window.preferences_action = act("Preferences…", "preferencesAction", [QKeySequence.StandardKey.Preferences],
-        window.edit_preferences)
-    window.quit_action = act("Quit", "quitAction", [QKeySequence.StandardKey.Quit], window.close)
-    window.about_action = act("About TensorLab", "aboutAction", [], lambda: QMessageBox.about(
-        window, tr("About TensorLab"),
-        f"TensorLab {__version__}: " + tr("see how PyTorch tensors are copied, shared and differentiated.\n"
-                                          "Everything shown is read from real torch objects.")))
-    window.log_action = act("Where is the log?", "logAction", [], lambda: crash_report.show_log_location(window))
-    # Keys 1-4 choose an answer of the question shown (typing in a field keeps the digit).
-    window.choice_actions = []
-    for n in range(1, 5):
+def build_actions(window: QMainWindow, i18n: Texts, commands: Commands,
+                  specs: Sequence[ActionSpec] = ACTIONS) -> WindowActions:
+    """One action of ``window`` per row of ``specs``, each calling into ``commands`` (the window itself)."""
+    made = {spec.name: make_action(window, i18n, spec.text, spec.object_name, spec.shortcuts,
+                                   _bound(spec, commands), spec.tip, spec.icon, spec.checkable)
+            for spec in specs}
+    choices = []
+    for n, key in enumerate(CHOICE_KEYS, start=1):
         action = QAction(window)
         action.setObjectName(f"choiceAction{n}")
-        action.setShortcut(QKeySequence(str(n)))
+        action.setShortcut(QKeySequence(key))
         i18n.bind(_numbered_text(action, n), "Choose answer {number}")
-        action.triggered.connect(lambda _=False, n=n: window.narration.choose_key(n - 1))
+        action.triggered.connect(lambda _=False, n=n: commands.narration.choose_key(n - 1))
         window.addAction(action)
-        window.choice_actions.append(action)
+        choices.append(action)
+    return WindowActions(choices=tuple(choices), **made)
+
+
+def _bound(spec: ActionSpec, commands: Commands) -> Callable[[], object]:
+    return lambda: spec.slot(commands)
 
 
 def _numbered_text(action: QAction, number: int) -> Callable[[str], None]:
@@ -129,21 +219,32 @@ def _numbered_text(action: QAction, number: int) -> Callable[[str], None]:
     return lambda text: action.setText(text.format(number=number))
 
 
-def build_menus(window: MainWindow, menus: list[tuple[str, list[str | None]]] = MENUS) -> dict[str, QMenu]:
+def build_menus(window: QMainWindow, i18n: Texts, actions: WindowActions, docks: Sequence[QDockWidget],
+                export_menu: QMenu, menus: list[tuple[str, list[str | None]]] = MENUS) -> dict[str, QMenu]:
     """The menu bar of ``window`` from ``menus``; returns the menus by title."""
     made = {}
     for title, entries in menus:
         menu = window.menuBar().addMenu("")
-        window.i18n.bind(menu.setTitle, title)
+        i18n.bind(menu.setTitle, title)
         for entry in entries:
             if entry is None:
                 menu.addSeparator()
             elif entry == "docks":
-                for dock in window.docks:
+                for dock in docks:
                     menu.addAction(dock.toggleViewAction())
-            elif isinstance(getattr(window, entry, None), QMenu):
-                menu.addMenu(getattr(window, entry))
-            elif getattr(window, entry, None) is not None:
-                menu.addAction(getattr(window, entry))
+            elif entry == "export":
+                menu.addMenu(export_menu)
+            else:
+                action = actions.named(entry)
+                if action is None:
+                    raise KeyError(f"the menu {title!r} names {entry!r}, which is no action")
+                menu.addAction(action)
         made[title] = menu
     return made
+
+
+def show_about(parent: QWidget) -> None:
+    """Help → About TensorLab."""
+    QMessageBox.about(parent, tr("About TensorLab"), f"TensorLab {__version__}: " + tr(
+        "see how PyTorch tensors are copied, shared and differentiated.\n"
+        "Everything shown is read from real torch objects."))

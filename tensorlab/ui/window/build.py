@@ -64,14 +64,16 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
 
     from tensorlab.ui.program.controller import LabController
     from tensorlab.ui.widgets.i18n import set_language
-    from tensorlab.ui.window.main_window import SCRATCHPAD, MainWindow
+    from tensorlab.ui.widgets.settings import SCRATCHPAD, Settings
+    from tensorlab.ui.window.main_window import MainWindow
 
     if settings is None:
         settings = QSettings("TensorLab", "TensorLab")
+    remembered = Settings(settings)
     # The language first, so that every text is made in it.
-    set_language(language or str(settings.value("session/language", "en")))
+    set_language(language or remembered.language or "en")
     lessons = builtin_lessons()
-    wanted_device = device or str(settings.value("session/device", "cpu"))
+    wanted_device = device or remembered.device or "cpu"
     try:
         wanted_device = canonical_device(wanted_device)
     except DeviceError:
@@ -80,14 +82,14 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
     from tensorlab.ui.window.preferences import remembered_memory_limit
 
     if memory_limit is None:
-        memory_limit = remembered_memory_limit(settings)
+        memory_limit = remembered_memory_limit(remembered)
     controller = LabController(device=wanted_device, limits=limits or DEFAULT_LIMITS, memory_limit=memory_limit)
     window = MainWindow(controller, lessons, settings, data_dir=Path(data_dir) if data_dir is not None else None)
-    first_start = settings.value("window/geometry") is None
+    first_start = remembered.geometry is None
     window.restore_settings()
     _fit_screen(window, first_start)
     chosen = None
-    key = lesson or str(settings.value("session/lesson", lessons[0].id if lessons else SCRATCHPAD))
+    key = lesson or remembered.lesson or (lessons[0].id if lessons else SCRATCHPAD)
     if key != SCRATCHPAD:
         try:
             chosen = find_lesson(key)

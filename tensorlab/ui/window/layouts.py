@@ -1,59 +1,33 @@
 """Where the docks go: the normal layout and the projector layout, each remembered.
 
+Each panel's place in both modes is in the panel registry (:data:`~tensorlab.ui.window.panels.PANELS`).
 Normal: builders left; tensors, values and graph right; narration, code and output
 below. Projector (for a class): the storage map is the main area, the narration
 (with its question) large on the right, code and output large below; builders,
 table, values and graph are tabs behind the narration, one click away. Whatever the
 user changes in a mode (a dock moved, closed, resized) is saved for that mode;
-View → Reset layout puts the mode's default back. Docks this module does not know
-(added later) join the tabs of the right area.
+View → Reset layout puts the mode's default back. A panel with no place in a mode
+joins the tabs of the right area.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, TypedDict
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QTabBar
+from tensorlab.ui.panels.narration import NarrationPanel
+from tensorlab.ui.widgets.settings import LAYOUT_VERSION, Settings
+from tensorlab.ui.window.panels import Group, PanelSet
 
-if TYPE_CHECKING:
-    from tensorlab.ui.panels.narration import NarrationPanel
-    from tensorlab.ui.window.main_window import MainWindow
-
-__all__ = ["LayoutModes", "NORMAL", "PROJECTOR"]
+__all__ = ["LayoutModes", "SIZES"]
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
 
-
-Group = Literal["left", "right", "right_tabs", "bottom"]
-GROUPS: tuple[Group, ...] = ("left", "right", "right_tabs", "bottom")
-
-
-class Layout(TypedDict):
-    """Dock names per group of an area (side by side, stacked or tabbed); sizes as fractions of the window."""
-
-    left: list[str]
-    right: list[str]
-    right_tabs: list[str]
-    bottom: list[str]
-    sizes: dict[str, float]
-
-
-# Each layout: (area, [dock names side by side or stacked], tabbed?) groups; sizes as fractions.
-NORMAL: Layout = {
-    "left": ["buildDock"],
-    "right": ["tensorsDock"],
-    "right_tabs": ["valuesDock", "graphDock"],
-    "bottom": ["narrationDock", "codeDock", "outputDock"],
-    "sizes": {"left": 0.2, "right": 0.36, "bottom": 0.3, "right_top": 0.26},
-}
-PROJECTOR: Layout = {
-    "left": [],
-    "right": [],
-    "right_tabs": ["narrationDock", "tensorsDock", "valuesDock", "graphDock", "buildDock"],
-    "bottom": ["codeDock", "outputDock"],
-    "sizes": {"right": 0.33, "bottom": 0.3},
+# Each mode's area sizes, as fractions of the window.
+SIZES: dict[str, dict[str, float]] = {
+    "normal": {"left": 0.2, "right": 0.36, "bottom": 0.3, "right_top": 0.26},
+    "projector": {"right": 0.33, "bottom": 0.3},
 }
 # The groups placed side by side or stacked: (group, area, orientation of a group's docks).
 _PLACED: tuple[tuple[Group, Qt.DockWidgetArea, Qt.Orientation], ...] = (
@@ -61,14 +35,14 @@ _PLACED: tuple[tuple[Group, Qt.DockWidgetArea, Qt.Orientation], ...] = (
     ("right", RIGHT, Qt.Orientation.Vertical),
     ("bottom", BOTTOM, Qt.Orientation.Horizontal),
 )
-_VERSION = 3   # bump when the layouts change, so old saved states are not applied to new docks
 
 
 class LayoutModes:
     """Switches a window between its normal and projector layouts, remembering each."""
 
-    def __init__(self, window: MainWindow, settings: QSettings) -> None:
+    def __init__(self, window: QMainWindow, panels: PanelSet, settings: Settings) -> None:
         self.window = window
+        self.panels = panels
         self.settings = settings
         self.projector = False
 
@@ -77,15 +51,16 @@ class LayoutModes:
         """"projector" or "normal"."""
         return "projector" if self.projector else "normal"
 
-    def key(self, mode: str | None = None) -> str:
-        return f"layout/{mode or self.mode}-v{_VERSION}"
+    def saved(self) -> bool:
+        """This mode has an arrangement of the user's (else its default, sized once the window has its size)."""
+        return self.settings.layout(self.mode) is not None
 
     def _docks(self) -> dict[str, QDockWidget]:
-        return {dock.objectName(): dock for dock in self.window.docks}
+        return dict(self.panels.docks)
 
     def remember(self) -> None:
         """Save the current mode's dock arrangement."""
-        self.settings.setValue(self.key(), self.window.saveState(_VERSION))
+        self.settings.set_layout(self.mode, self.window.saveState(LAYOUT_VERSION))
 
     def switch(self, projector: bool) -> None:
         """Save this mode's arrangement, then show the other mode's (saved, or its default)."""
@@ -105,22 +80,21 @@ class LayoutModes:
     def restore(self) -> None:
         """The saved arrangement of the current mode, or its default."""
         self._corners()
-        saved = self.settings.value(self.key())
-        if not (isinstance(saved, QByteArray) and self.window.restoreState(saved, _VERSION)):
+        saved = self.settings.layout(self.mode)
+        if not (saved is not None and self.window.restoreState(saved, LAYOUT_VERSION)):
             self.apply_default()
         QTimer.singleShot(0, self.unelide_tabs)
 
     def reset(self) -> None:
         """View → Reset layout: this mode's default, and forget what was saved for it."""
-        self.settings.remove(self.key())
+        self.settings.forget_layout(self.mode)
         self.apply_default()
 
     def apply_default(self) -> None:
         """Place every dock where the current mode's layout says."""
-        layout = PROJECTOR if self.projector else NORMAL
+        layout = self.panels.layout(self.projector)
         self._corners()
         window, docks = self.window, self._docks()
-        known = {name for group in GROUPS for name in layout[group]}
         for dock in docks.values():
             window.removeDockWidget(dock)
         placed: dict[str, list[QDockWidget]] = {}
@@ -133,8 +107,7 @@ class LayoutModes:
                     window.splitDockWidget(row[i - 1], dock, orientation)
             placed[group] = row
         tabs = [docks[n] for n in layout["right_tabs"] if n in docks]
-        on_demand = [dock for name, dock in docks.items() if name not in known and dock.property("onDemand")]
-        tabs += [dock for name, dock in docks.items() if name not in known and not dock.property("onDemand")]
+        on_demand = [dock for dock in docks.values() if dock.property("onDemand")]
         for dock in on_demand:  # tools shown only when chosen in View (Measure, Copy matrix)
             window.addDockWidget(RIGHT, dock)
         first: QDockWidget | None = None
@@ -162,8 +135,8 @@ class LayoutModes:
 
     def apply_sizes(self) -> None:
         """Dock sizes in proportion to the window (call again once the window has its real size)."""
-        layout = PROJECTOR if self.projector else NORMAL
-        sizes, docks, window = layout["sizes"], self._docks(), self.window
+        layout = self.panels.layout(self.projector)
+        sizes, docks, window = SIZES[self.mode], self._docks(), self.window
         width, height = max(window.width(), 800), max(window.height(), 500)
         if not self.projector and width < 1200:
             # A narrow window: the tensors table needs the room more than the map does.

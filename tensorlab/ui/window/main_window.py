@@ -1,23 +1,26 @@
 """The main window: panels in docks around the storage map; every panel renders one state at once.
 
-Actions and menus are made in :mod:`~tensorlab.ui.window.actions`, the toolbar in
-:mod:`~tensorlab.ui.window.toolbar`, dock layouts (normal and projector) in
-:mod:`~tensorlab.ui.window.layouts`, text sizes in :mod:`~tensorlab.ui.widgets.text_zoom`, and the
-editing of your steps in :mod:`~tensorlab.ui.program.step_editing`.
+The panels are listed in :mod:`~tensorlab.ui.window.panels` (the registry), the actions declared in
+:mod:`~tensorlab.ui.window.actions`, the toolbar made in :mod:`~tensorlab.ui.window.toolbar`, dock
+layouts (normal and projector) in :mod:`~tensorlab.ui.window.layouts`, text sizes in
+:mod:`~tensorlab.ui.widgets.text_zoom`, what is remembered in :mod:`~tensorlab.ui.widgets.settings`,
+and the editing of your steps in :mod:`~tensorlab.ui.program.step_editing`.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
-from PySide6.QtWidgets import QComboBox, QDockWidget, QLabel, QMainWindow, QProgressBar, QToolButton, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QWidget
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.core.protocol.limits import format_size
 from tensorlab.core.protocol.snapshot import GraphInfo
 from tensorlab.ui.builders.builders_panel import BuildersPanel
 from tensorlab.ui.export.export_actions import Exporter, build_export_menu
@@ -34,26 +37,25 @@ from tensorlab.ui.program.lesson_check_report import LessonCheckReport
 from tensorlab.ui.program.lesson_picker import fill_lesson_picker
 from tensorlab.ui.program.step_editing import StepEditing
 from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
-from tensorlab.ui.tools.lab_docks import add_lab_docks
+from tensorlab.ui.tools.lab_docks import place_lab_docks
 from tensorlab.ui.tools.measure_panel import MeasurePanel
 from tensorlab.ui.widgets.i18n import Texts, current_language, set_language, tr
 from tensorlab.ui.widgets.lean_style import use_lean_style
+from tensorlab.ui.widgets.panel import View
+from tensorlab.ui.widgets.settings import SCRATCHPAD, Settings
 from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, panel_scale
-from tensorlab.ui.window import settings as window_settings
-from tensorlab.ui.window.actions import build_actions, build_menus
+from tensorlab.ui.window import crash_report
+from tensorlab.ui.window.actions import build_actions, build_menus, show_about
 from tensorlab.ui.window.busy_indicator import BUSY_AFTER_MS, BusyIndicator
 from tensorlab.ui.window.follow import followed_tensor
 from tensorlab.ui.window.layouts import LayoutModes
 from tensorlab.ui.window.memory_label import MemoryLabel
-from tensorlab.ui.window.preferences import edit_preferences
-from tensorlab.ui.window.settings import SCRATCHPAD
+from tensorlab.ui.window.panels import PanelSet
+from tensorlab.ui.window.preferences import PreferencesDialog
+from tensorlab.ui.window.settings import keep_on_screen
 from tensorlab.ui.window.toolbar import build_toolbar
 
 __all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir", "BUSY_AFTER_MS"]
-
-
-Left, Right, Bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
-                       Qt.DockWidgetArea.BottomDockWidgetArea)
 
 
 def default_data_dir() -> Path:
@@ -70,43 +72,8 @@ class _Origin(Protocol):
 class MainWindow(QMainWindow):
     """TensorLab's window. ``controller`` runs the steps; this renders its states."""
 
-    # Set by the modules that build the window's parts (declared here so that they are checked).
-    # actions.build_actions: every command of the window.
-    step_back_action: QAction
-    step_forward_action: QAction
-    run_to_end_action: QAction
-    reset_action: QAction
-    run_code_action: QAction
-    focus_code_action: QAction
-    cancel_action: QAction
-    undo_action: QAction
-    clear_steps_action: QAction
-    class_vote_action: QAction
-    presentation_action: QAction
-    zoom_in_action: QAction
-    zoom_out_action: QAction
-    zoom_reset_action: QAction
-    reset_layout_action: QAction
-    open_action: QAction
-    save_action: QAction
-    preferences_action: QAction
-    quit_action: QAction
-    about_action: QAction
-    log_action: QAction
-    choice_actions: list[QAction]
-    # toolbar.build_toolbar
-    lesson_picker: QComboBox
-    position_label: QLabel
-    device_picker: QComboBox
-    language_picker: QComboBox
-    # busy_indicator.BusyIndicator
-    busy_bar: QProgressBar
-    cancel_button: QToolButton
-    # export_actions.build_export_menu
+    # Set by export_actions.build_export_menu (the Exporter of the Export menu).
     exporter: Exporter
-    # lab_docks.add_lab_docks
-    measure_panel: MeasurePanel
-    copy_matrix: CopyMatrixPanel
 
     def __init__(self, controller: LabController, lessons: list[Lesson], settings: QSettings,
                  parent: QWidget | None = None, data_dir: Path | None = None) -> None:
@@ -117,20 +84,51 @@ class MainWindow(QMainWindow):
         self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AllowNestedDocks)
         self.i18n = Texts(self)
         self.controller = controller
-        self.settings = settings
+        self.settings = Settings(settings)
         self.lessons: list[Lesson] = list(lessons)
         self.problem = ""
         self._shown: PlayerState | None = None
         self._shown_once = False
-        self.zoom = TextZoom(settings, self)
-        self.layouts = LayoutModes(self, settings)
+        self.selected: str | None = None   # the tensor selected (table row, map band)
+        self.zoom = TextZoom(self.settings, self)
         self.editing = StepEditing(self, data_dir or default_data_dir())
-        self._build_panels()
-        build_actions(self)
+        # Every panel, from the registry (window/panels.py); the window wires those it knows.
+        self.panels = PanelSet(self, self.i18n, controller)
+        self.docks: list[QDockWidget] = list(self.panels.docks.values())
+        self.storage_map = self.panels.get("storage_map", StorageMapView)
+        self.builders = self.panels.get("builders", BuildersPanel)
+        self.table = self.panels.get("table", TensorTable)
+        self.values_view = self.panels.get("values_view", ValuesView)
+        self.graph_view = self.panels.get("graph_view", GraphView)
+        self.narration = self.panels.get("narration", NarrationPanel)
+        self.code_view = self.panels.get("code_view", CodeView)
+        self.output_view = self.panels.get("output_view", OutputView)
+        self.measure_panel = self.panels.get("measure_panel", MeasurePanel)
+        self.copy_matrix = self.panels.get("copy_matrix", CopyMatrixPanel)
+        self.layouts = LayoutModes(self, self.panels, self.settings)
+        place_lab_docks(self, self.panels.docks["measureDock"], self.panels.docks["copyMatrixDock"])
+        self.layouts.apply_default()
+        self.builders.statementRequested.connect(self.submit)
+        self.table.selectedTensorChanged.connect(self._selection_changed)
+        self.storage_map.tensorClicked.connect(self.table.select_name)
+        self.code_view.positionRequested.connect(self.controller.go_to)
+        self.code_view.removeRequested.connect(self.editing.remove)
+        # Every action, by name (``commands.step_forward``); not ``actions``: QWidget.actions() is Qt's list.
+        self.commands = build_actions(self, self.i18n, self)
         self.export_menu = build_export_menu(self)  # script, notebook, slides
-        self.toolbar = build_toolbar(self)
-        self.view_menu = build_menus(self)["&View"]
-        self.busy_indicator = BusyIndicator(self, self._update_enabled)
+        self.toolbar = build_toolbar(self, self.i18n, self.commands, controller.state.devices, controller.state.device)
+        self.lesson_picker = self.toolbar.lesson_picker
+        self.position_label = self.toolbar.position_label
+        self.device_picker = self.toolbar.device_picker
+        self.language_picker = self.toolbar.language_picker
+        self.lesson_picker.activated.connect(self._lesson_chosen)
+        self.device_picker.activated.connect(lambda _: self.controller.set_device(self.device_picker.currentText()))
+        self.language_picker.activated.connect(
+            lambda index: self.set_language(self.language_picker.itemData(index)))
+        self.view_menu = build_menus(self, self.i18n, self.commands, self.docks, self.export_menu)["&View"]
+        self.busy_indicator = BusyIndicator(self.statusBar(), controller, self.commands.cancel, self._update_enabled)
+        self.busy_bar = self.busy_indicator.busy_bar
+        self.cancel_button = self.busy_indicator.cancel_button
         self.memory_label = MemoryLabel()
         self.statusBar().addPermanentWidget(self.memory_label)
         self.fill_lessons()
@@ -149,43 +147,6 @@ class MainWindow(QMainWindow):
         self.show_state(controller.state)
 
     # -- construction ------------------------------------------------------------
-    def add_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea = Right) -> QDockWidget:
-        """Put ``widget`` in a dock (listed in View, placed by the layouts, text-scaled with the rest)."""
-        dock = QDockWidget(self)
-        dock.setObjectName(name)
-        self.i18n.bind(dock.setWindowTitle, title)
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        self.docks.append(dock)
-        use_lean_style(dock)
-        return dock
-
-    def _build_panels(self) -> None:
-        self.storage_map = StorageMapView()
-        self.setCentralWidget(self.storage_map)
-        self.builders = BuildersPanel()
-        self.table = TensorTable()
-        self.values_view = ValuesView()
-        self.graph_view = GraphView()
-        self.narration = NarrationPanel()
-        self.code_view = CodeView()
-        self.output_view = OutputView()
-        self.docks: list[QDockWidget] = []
-        for title, name, widget, area in (
-                ("Build", "buildDock", self.builders, Left), ("Tensors", "tensorsDock", self.table, Right),
-                ("Values and gradient", "valuesDock", self.values_view, Right),
-                ("Autograd graph", "graphDock", self.graph_view, Right),
-                ("Narration", "narrationDock", self.narration, Bottom), ("Code", "codeDock", self.code_view, Bottom),
-                ("Output", "outputDock", self.output_view, Bottom)):
-            self.add_dock(title, name, widget, area)
-        add_lab_docks(self)  # Measure, Copy matrix: hidden until chosen in View
-        self.layouts.apply_default()
-        self.builders.statementRequested.connect(self.submit)
-        self.table.selectedTensorChanged.connect(self._selection_changed)
-        self.storage_map.tensorClicked.connect(self.table.select_name)
-        self.code_view.positionRequested.connect(self.controller.go_to)
-        self.code_view.removeRequested.connect(self.editing.remove)
-
     def fill_lessons(self) -> None:
         """The lesson picker's entries, in the current language."""
         picker = self.lesson_picker
@@ -201,23 +162,16 @@ class MainWindow(QMainWindow):
 
     # -- state -------------------------------------------------------------------
     def show_state(self, state: PlayerState) -> None:
-        """Render ``state`` in every panel, once each, from one snapshot."""
+        """Render ``state`` in every panel shown, once each, from one snapshot (a closed panel renders
+        the state current when it is shown again)."""
         previous, self._shown = self._shown, state
         ran = previous is None or (state.last is not previous.last and state.position >= previous.position)
         self.position_label.setText(f"{state.position} / {len(state.program)}")
-        snapshot = state.snapshot
         followed = followed_tensor(state) if ran else None
-        selected = followed or self._choose_selection(state)
-        self.table.set_snapshot(snapshot, state.previous_snapshot, selected)
-        self.storage_map.show_snapshot(snapshot, state.previous_snapshot, state.device, selected, follow=ran)
-        if followed is not None and not self.storage_map.followed:
-            self.storage_map.show_selected()   # memory unchanged (a backward()): show the tensor it changed
-        self._show_selected(selected)
-        self.narration.show_state(state)
-        self.code_view.show_state(state)
-        self.output_view.show_result(state.last, self.problem)
+        self.selected = followed or self._choose_selection(state)
+        self.panels.render(View(state, self.selected, ran, followed is not None, self.problem))
         self.problem = ""
-        self.builders.show_state(state)
+        self._focus_selected()
         key = SCRATCHPAD if state.lesson is None else state.lesson.id
         index = self.lesson_picker.findData(key)
         if index >= 0 and index != self.lesson_picker.currentIndex():
@@ -241,17 +195,14 @@ class MainWindow(QMainWindow):
         """The selection stays where it can; else the newest tensor."""
         snapshot = state.snapshot
         names = [t.name for t in snapshot.tensors]
-        if self.table.selected in names:
-            return self.table.selected
+        if self.selected in names:
+            return self.selected
         new = [n for n in names if state.previous_snapshot.tensor(n) is None]
         return new[-1] if new else (names[-1] if names else None)
 
-    def _show_selected(self, name: str | None) -> None:
-        snapshot = self.controller.state.snapshot
-        info = snapshot.tensor(name) if isinstance(name, str) else None
-        index = next((i for i, t in enumerate(snapshot.tensors) if info is not None and t.name == info.name), 0)
-        self.values_view.show_tensor(info, index)
-        self.graph_view.show_tensor(info)
+    def _focus_selected(self) -> None:
+        """The worker reads the selected tensor's graph (and keeps it in the snapshots that follow)."""
+        info = self.controller.state.snapshot.tensor(self.selected) if self.selected is not None else None
         self.controller.set_focus(info.name if info is not None else None)
         if info is not None and info.graph is None and info.grad_fn not in (None, "Invalid"):
             # Graphs are read where they are needed: ask the worker for this one.
@@ -259,22 +210,28 @@ class MainWindow(QMainWindow):
 
     def _selection_changed(self, name: object) -> None:
         """The user selected a tensor (table row or map band)."""
-        self.storage_map.select(name if isinstance(name, str) else None)
-        self._show_selected(name if isinstance(name, str) else None)
+        self.selected = name if isinstance(name, str) else None
+        self.storage_map.select(self.selected)
+        view = self.panels.view
+        if view is not None:
+            self.panels.render(replace(view, state=self.controller.state, selected=self.selected, problem=""),
+                               selection_only=True)
+        self._focus_selected()
 
     def _graph_ready(self, position: int, name: str, graph: GraphInfo | None) -> None:
-        if position == self.controller.state.position and self.table.selected == name and graph is not None:
+        if position == self.controller.state.position and self.selected == name and graph is not None:
             self.graph_view.show_graph(name, graph)
 
     def _update_enabled(self) -> None:
         state = self.controller.state
         idle = not self.busy_indicator.shown
-        self.step_back_action.setEnabled(idle and state.position > 0)
-        self.reset_action.setEnabled(idle and state.position > 0)
-        self.step_forward_action.setEnabled(idle and state.position < len(state.program))
-        self.run_to_end_action.setEnabled(idle and state.position < len(state.program))
-        self.undo_action.setEnabled(idle and bool(state.user_steps))
-        self.clear_steps_action.setEnabled(idle and bool(state.user_steps))
+        actions = self.commands
+        actions.step_back.setEnabled(idle and state.position > 0)
+        actions.reset.setEnabled(idle and state.position > 0)
+        actions.step_forward.setEnabled(idle and state.position < len(state.program))
+        actions.run_to_end.setEnabled(idle and state.position < len(state.program))
+        actions.undo.setEnabled(idle and bool(state.user_steps))
+        actions.clear_steps.setEnabled(idle and bool(state.user_steps))
         self.lesson_picker.setEnabled(idle)
         self.device_picker.setEnabled(idle)
         self.builders.set_enabled(idle)
@@ -334,7 +291,7 @@ class MainWindow(QMainWindow):
         """→: reveal a class vote's answer, then run the next step."""
         if self.narration.pending_vote:
             self.narration.reveal()
-        if self.step_forward_action.isEnabled():
+        if self.commands.step_forward.isEnabled():
             self.controller.step_forward()
 
     def submit(self, code: str, origin: _Origin) -> None:
@@ -372,36 +329,58 @@ class MainWindow(QMainWindow):
         """The program as it stands (lesson steps and yours) as a lesson."""
         return lesson_dialogs.current_as_lesson(self)
 
+    def open_lesson_dialog(self) -> None:
+        """Lesson → Open lesson file…"""
+        lesson_dialogs.open_lesson_dialog(self)
+
+    def save_lesson_dialog(self) -> None:
+        """Lesson → Save steps as lesson…"""
+        lesson_dialogs.save_lesson_dialog(self)
+
+    def about(self) -> None:
+        """Help → About TensorLab."""
+        show_about(self)
+
+    def show_log_location(self) -> None:
+        """Help → Where is the log?"""
+        crash_report.show_log_location(self)
+
     # -- view --------------------------------------------------------------------
     def edit_preferences(self) -> None:
         """Preferences: the memory budget (a new one restarts the worker where the session stands)."""
-        edit_preferences(self)
+        dialog = PreferencesDialog(self.settings, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        if dialog.memory_limit != self.controller.memory_limit:
+            self.controller.set_memory_limit(dialog.memory_limit)
+            self.statusBar().showMessage(tr("Memory budget: {budget}").format(budget=format_size(dialog.memory_limit)),
+                                         5000)
 
     def toggle_presentation(self) -> None:
         """F5: projector mode on or off."""
-        self.set_presentation(self.presentation_action.isChecked())
+        self.set_presentation(self.commands.presentation.isChecked())
 
     def set_presentation(self, on: bool) -> None:
         """Projector mode: the map main and large, narration and code large, the rest in tabs."""
-        self.presentation_action.setChecked(on)
+        self.commands.presentation.setChecked(on)
         self.layouts.switch(on)
         self.apply_text_scale()
-        self.settings.setValue("window/presentation", "true" if on else "false")
+        self.settings.projector = on
         QTimer.singleShot(0, self.fit_narration)
 
     def apply_text_scale(self) -> None:
-        """Every panel's text at the zoom (and its projector factor)."""
+        """Every panel's text at the zoom (and its projector factor, from the registry)."""
         projector = self.layouts.projector
-        for widget in [self.storage_map] + [dock.widget() for dock in self.docks]:
-            apply_scale(widget, panel_scale(widget.objectName(), self.zoom.factor, projector))
+        for widget, factor in self.panels.scaled():
+            apply_scale(widget, panel_scale(factor, self.zoom.factor, projector))
         QTimer.singleShot(0, self.storage_map.show_followed)   # once the docks have their new sizes
 
     def set_class_vote(self, on: bool | None = None) -> None:
         """Class vote on or off (remembered)."""
-        on = self.class_vote_action.isChecked() if on is None or not isinstance(on, bool) else on
-        self.class_vote_action.setChecked(on)
+        on = self.commands.class_vote.isChecked() if on is None or not isinstance(on, bool) else on
+        self.commands.class_vote.setChecked(on)
         self.narration.set_class_vote(on)
-        self.settings.setValue("narration/class_vote", "true" if on else "false")
+        self.settings.class_vote = on
 
     def apply_default_layout(self) -> None:
         """The current mode's dock sizes in proportion to the window."""
@@ -411,7 +390,7 @@ class MainWindow(QMainWindow):
         """Show the window in ``language`` (`en`, `ko`): menus, panels and lesson texts."""
         if not set_language(language):
             self.show_problem(tr("No translation for {language} is installed.").format(language=language))
-        self.settings.setValue("session/language", current_language())
+        self.settings.language = current_language()
 
     def _language_changed(self) -> None:
         self.fill_lessons()
@@ -425,12 +404,25 @@ class MainWindow(QMainWindow):
 
     # -- settings ----------------------------------------------------------------
     def restore_settings(self) -> None:
-        """Geometry, the mode and its layout, the class vote (see :mod:`~tensorlab.ui.window.settings`)."""
-        window_settings.restore(self)
+        """Geometry, the mode and its layout, the class vote, from the settings."""
+        geometry = self.settings.geometry
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        self.layouts.projector = self.settings.projector
+        self.commands.presentation.setChecked(self.layouts.projector)
+        self.layouts.restore()
+        self.apply_text_scale()
+        self.set_class_vote(self.settings.class_vote)
 
     def save_settings(self) -> None:
-        """Remember geometry, layout, lesson, device and the mode."""
-        window_settings.save(self)
+        """Remember geometry, this mode's layout, the mode, lesson and device."""
+        state = self.controller.state
+        self.settings.geometry = self.saveGeometry()
+        self.layouts.remember()
+        self.settings.projector = self.layouts.projector
+        self.settings.lesson = SCRATCHPAD if state.lesson is None else state.lesson.id
+        self.settings.device = state.device
+        self.settings.sync()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
@@ -438,11 +430,11 @@ class MainWindow(QMainWindow):
             self._shown_once = True
             # Start with the storage map focused, so → steps at once (a line edit would take the key).
             self.focus_map()
-            if not isinstance(self.settings.value(self.layouts.key()), QByteArray):
+            if not self.layouts.saved():
                 # Dock sizes settle only once the window has its real size.
                 QTimer.singleShot(0, self.layouts.apply_sizes)
             QTimer.singleShot(0, self.toolbar.fit)
-            QTimer.singleShot(150, lambda: window_settings.keep_on_screen(self))
+            QTimer.singleShot(150, lambda: keep_on_screen(self))
             warm_up_when_idle(self.controller)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name

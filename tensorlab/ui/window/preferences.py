@@ -2,33 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QWidget
 
 from tensorlab.core.protocol.limits import format_size, physical_memory, session_memory_limit
 from tensorlab.ui.widgets.i18n import tr
+from tensorlab.ui.widgets.settings import Settings
 
-if TYPE_CHECKING:
-    from tensorlab.ui.window.main_window import MainWindow
+__all__ = ["PreferencesDialog", "remembered_memory_limit"]
 
-__all__ = ["PreferencesDialog", "MEMORY_KEY", "remembered_memory_limit", "edit_preferences"]
-
-MEMORY_KEY = "session/memory_limit"
 _GB = 1024**3
 
 
-def remembered_memory_limit(settings: QSettings) -> int:
+def remembered_memory_limit(settings: Settings) -> int:
     """The memory budget in bytes: as set in Preferences, else the default."""
-    value = str(settings.value(MEMORY_KEY, "") or "")
-    return int(value) if value.isdigit() and int(value) > 0 else session_memory_limit()
+    return settings.memory_limit or session_memory_limit()
 
 
 class PreferencesDialog(QDialog):
     """Edits the settings TensorLab applies to the session."""
 
-    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("preferencesDialog")
         self.setWindowTitle(tr("Preferences"))
@@ -64,16 +57,5 @@ class PreferencesDialog(QDialog):
         return int(self.memory.value() * _GB)
 
     def accept(self) -> None:  # noqa: D102 - QDialog's
-        self.settings.setValue(MEMORY_KEY, str(self.memory_limit))
+        self.settings.memory_limit = self.memory_limit
         super().accept()
-
-
-def edit_preferences(window: MainWindow) -> None:
-    """Show the dialog over ``window``; a changed budget restarts its worker where the session stands."""
-    dialog = PreferencesDialog(window.settings, window)
-    if dialog.exec() != QDialog.DialogCode.Accepted:
-        return
-    if dialog.memory_limit != window.controller.memory_limit:
-        window.controller.set_memory_limit(dialog.memory_limit)
-        window.statusBar().showMessage(tr("Memory budget: {budget}").format(budget=format_size(dialog.memory_limit)),
-                                       5000)

@@ -1,53 +1,20 @@
-"""What the window remembers between runs: geometry, mode and layout, lesson, device, class vote.
+"""The window on screen between runs: kept inside the screen's available area.
 
-(Zoom is kept by :class:`~tensorlab.ui.widgets.text_zoom.TextZoom`, each mode's dock layout by
-:class:`~tensorlab.ui.window.layouts.LayoutModes`, the steps you added by
-:class:`~tensorlab.ui.program.user_steps.UserSteps`.)
+What the window remembers (geometry, mode and layout, lesson, device, class vote, zoom, language,
+memory budget) is read and written through :class:`~tensorlab.ui.widgets.settings.Settings`, the one
+typed facade over QSettings; :meth:`MainWindow.restore_settings` and ``save_settings`` apply it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from PySide6.QtWidgets import QWidget
 
-from PySide6.QtCore import QByteArray
+from tensorlab.ui.widgets.settings import SCRATCHPAD, Settings
 
-if TYPE_CHECKING:
-    from tensorlab.ui.window.main_window import MainWindow
-
-__all__ = ["restore", "save", "keep_on_screen", "SCRATCHPAD"]
-
-SCRATCHPAD = "scratchpad"   # the lesson picker's key (and the settings' value) for the scratchpad
+__all__ = ["keep_on_screen", "SCRATCHPAD", "Settings"]
 
 
-def _flag(window: MainWindow, key: str) -> bool:
-    return str(window.settings.value(key, "false")).lower() == "true"
-
-
-def restore(window: MainWindow) -> None:
-    """Geometry, the mode and its layout, the class vote, from ``window.settings``."""
-    geometry = window.settings.value("window/geometry")
-    if isinstance(geometry, QByteArray):
-        window.restoreGeometry(geometry)
-    window.layouts.projector = _flag(window, "window/presentation")
-    window.presentation_action.setChecked(window.layouts.projector)
-    window.layouts.restore()
-    window.apply_text_scale()
-    window.set_class_vote(_flag(window, "narration/class_vote"))
-
-
-def save(window: MainWindow) -> None:
-    """Geometry, this mode's layout, the mode, lesson and device, into ``window.settings``."""
-    state = window.controller.state
-    settings = window.settings
-    settings.setValue("window/geometry", window.saveGeometry())
-    window.layouts.remember()
-    settings.setValue("window/presentation", "true" if window.layouts.projector else "false")
-    settings.setValue("session/lesson", SCRATCHPAD if state.lesson is None else state.lesson.id)
-    settings.setValue("session/device", state.device)
-    settings.sync()
-
-
-def keep_on_screen(window: MainWindow) -> None:
+def keep_on_screen(window: QWidget) -> None:
     """Once the window manager has framed the window: shrink and move it into the screen's available area."""
     from PySide6.QtGui import QGuiApplication
 

@@ -7,16 +7,14 @@ stay in the tooltips and the Step menu), so nothing goes behind the » overflow.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QComboBox, QLabel, QToolBar, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QToolBar, QWidget
 
-from tensorlab.ui.widgets.i18n import LANGUAGES, current_language
-
-if TYPE_CHECKING:
-    from tensorlab.ui.window.main_window import MainWindow
+from tensorlab.ui.widgets.i18n import LANGUAGES, Texts, current_language
+from tensorlab.ui.window.actions import WindowActions
 
 __all__ = ["MainToolBar", "build_toolbar"]
 
@@ -32,6 +30,10 @@ class MainToolBar(QToolBar):
         self.compact = False
         self.pickers: list[QComboBox] = []       # long pickers shortened in compact mode
         self.optional: list[QWidget] = []        # labels hidden in compact mode
+        self.lesson_picker = QComboBox()
+        self.position_label = QLabel("0 / 0")
+        self.device_picker = QComboBox()
+        self.language_picker = QComboBox()
 
     def _apply(self, compact: bool, length: int = 22) -> None:
         self.compact = compact
@@ -74,58 +76,50 @@ class MainToolBar(QToolBar):
             self.fit()
 
 
-def build_toolbar(window: MainWindow) -> MainToolBar:
-    """The main toolbar of ``window``; sets ``window.lesson_picker``, ``position_label`` and the pickers."""
+def build_toolbar(window: QMainWindow, i18n: Texts, actions: WindowActions, devices: Sequence[str],
+                  device: str) -> MainToolBar:
+    """The main toolbar of ``window``: its pickers (``bar.lesson_picker`` ...) are the window's to connect."""
     bar = MainToolBar(window)
-    window.i18n.bind(bar.setWindowTitle, "Lesson")
+    i18n.bind(bar.setWindowTitle, "Lesson")
     window.addToolBar(bar)
-    window.lesson_picker = QComboBox()
-    window.lesson_picker.setObjectName("lessonPicker")
-    window.lesson_picker.setAccessibleName("Lesson")
-    window.lesson_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    window.lesson_picker.setMinimumContentsLength(22)
-    window.lesson_picker.activated.connect(window._lesson_chosen)
-    bar.addWidget(window.lesson_picker)
-    bar.pickers.append(window.lesson_picker)
+    picker = bar.lesson_picker
+    picker.setObjectName("lessonPicker")
+    picker.setAccessibleName("Lesson")
+    picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    picker.setMinimumContentsLength(22)
+    bar.addWidget(picker)
+    bar.pickers.append(picker)
     bar.addSeparator()
-    for action in (window.reset_action, window.step_back_action, window.step_forward_action,
-                   window.run_to_end_action):
+    for action in (actions.reset, actions.step_back, actions.step_forward, actions.run_to_end):
         bar.addAction(action)
         button = bar.widgetForAction(action)
         button.setObjectName(action.objectName().replace("Action", "Button"))
         button.setAccessibleName(action.toolTip())
-    window.position_label = QLabel("0 / 0")
-    window.position_label.setObjectName("positionLabel")
-    window.position_label.setAccessibleName("Position in the lesson")
+    label = bar.position_label
+    label.setObjectName("positionLabel")
+    label.setAccessibleName("Position in the lesson")
     # A fixed size: a new position never makes the toolbar (and the window) lay itself out again.
-    window.position_label.setFixedSize(window.fontMetrics().horizontalAdvance("888 / 888") + 8,
-                                       window.fontMetrics().height() + 6)
-    window.position_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    bar.addWidget(window.position_label)
+    label.setFixedSize(window.fontMetrics().horizontalAdvance("888 / 888") + 8, window.fontMetrics().height() + 6)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    bar.addWidget(label)
     bar.addSeparator()
     device_label = QLabel()
-    window.i18n.bind(device_label.setText, " device ")
+    i18n.bind(device_label.setText, " device ")
     bar.addWidget(device_label)
     bar.optional.append(device_label)
-    window.device_picker = QComboBox()
-    window.device_picker.setObjectName("devicePicker")
-    window.device_picker.setAccessibleName("Device")
-    window.device_picker.addItems(list(window.controller.state.devices))
-    window.device_picker.setCurrentText(window.controller.state.device)
-    window.device_picker.activated.connect(
-        lambda _: window.controller.set_device(window.device_picker.currentText()))
-    bar.addWidget(window.device_picker)
+    bar.device_picker.setObjectName("devicePicker")
+    bar.device_picker.setAccessibleName("Device")
+    bar.device_picker.addItems(list(devices))
+    bar.device_picker.setCurrentText(device)
+    bar.addWidget(bar.device_picker)
     bar.addSeparator()
-    bar.addAction(window.presentation_action)
-    button = bar.widgetForAction(window.presentation_action)
+    bar.addAction(actions.presentation)
+    button = bar.widgetForAction(actions.presentation)
     button.setObjectName("presentationButton")
-    window.language_picker = QComboBox()
-    window.language_picker.setObjectName("languagePicker")
-    window.i18n.bind(window.language_picker.setAccessibleName, "Language")
+    bar.language_picker.setObjectName("languagePicker")
+    i18n.bind(bar.language_picker.setAccessibleName, "Language")
     for code, name in LANGUAGES.items():
-        window.language_picker.addItem(name, code)
-    window.language_picker.setCurrentIndex(window.language_picker.findData(current_language()))
-    window.language_picker.activated.connect(
-        lambda index: window.set_language(window.language_picker.itemData(index)))
-    bar.addWidget(window.language_picker)
+        bar.language_picker.addItem(name, code)
+    bar.language_picker.setCurrentIndex(bar.language_picker.findData(current_language()))
+    bar.addWidget(bar.language_picker)
     return bar

@@ -52,7 +52,7 @@ def test_saving_checks_the_saved_lesson(window, qtbot, tmp_path, monkeypatch):
 
     path = tmp_path / "saved.toml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
-    window.save_action.trigger()
+    window.commands.save.trigger()
     assert path.exists()
     qtbot.waitUntil(lambda: "Lesson checks found no problems" in window.statusBar().currentMessage(), timeout=30_000)
 

@@ -55,7 +55,7 @@ def test_ctrl_z_undoes_the_last_step_you_added_and_clear_removes_them_all(window
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     idle(qtbot, window)
     assert _codes(window) == ["a = torch.ones(2)", "b = a * 3", "c = b + a"]
-    window.clear_steps_action.trigger()
+    window.commands.clear_steps.trigger()
     idle(qtbot, window)
     assert _codes(window) == []
 
@@ -64,7 +64,7 @@ def test_clear_my_steps_keeps_the_lesson(window, qtbot):
     go(window, qtbot, 3)
     run_line(window, qtbot, "k = torch.zeros(2)")
     run_line(window, qtbot, "k2 = k * 2")
-    window.clear_steps_action.trigger()
+    window.commands.clear_steps.trigger()
     idle(qtbot, window)
     assert set(_origins(window)) == {"lesson"} and len(_codes(window)) == 8
     assert window.controller.state.position == 3

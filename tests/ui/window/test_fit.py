@@ -87,8 +87,8 @@ def test_the_toolbar_shows_lessons_steps_and_language_at_1024x768(qtbot, setting
         QApplication.processEvents()
         bar = window.toolbar
         wanted = [window.lesson_picker, window.language_picker, window.position_label] + [
-            bar.widgetForAction(a) for a in (window.reset_action, window.step_back_action,
-                                             window.step_forward_action, window.run_to_end_action)]
+            bar.widgetForAction(a) for a in (window.commands.reset, window.commands.step_back,
+                                             window.commands.step_forward, window.commands.run_to_end)]
         for widget in wanted:
             assert shown(widget), widget.objectName()
             where = QRect(widget.mapTo(bar, widget.rect().topLeft()), widget.size())

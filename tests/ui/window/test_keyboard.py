@@ -73,9 +73,9 @@ def test_keys_1_to_4_choose_an_answer(window, qtbot):
 
 
 def test_class_vote_marks_a_choice_and_the_arrow_reveals_and_runs(window, qtbot):
-    settings = window.settings
+    settings = window.settings.store
     go(window, qtbot, 1)
-    window.class_vote_action.trigger()
+    window.commands.class_vote.trigger()
     assert settings.value("narration/class_vote") == "true"
     narration = window.narration
     qtbot.keyClick(window.storage_map, Qt.Key.Key_1)

@@ -27,12 +27,12 @@ def _choose(window, code):
 
 
 def test_switching_to_korean_and_back(window, qtbot):
-    settings = window.settings
+    settings = window.settings.store
     for _ in range(2):
         qtbot.keyClick(window, Qt.Key.Key_Right)
         idle(qtbot, window)
     _choose(window, "ko")
-    assert window.step_forward_action.text() == "단계"
+    assert window.commands.step_forward.text() == "단계"
     assert window.findChild(type(window.docks[0]), "tensorsDock").windowTitle() == "텐서"
     assert window.builders.create.button.text() == "만들기"
     lesson = find_lesson("inplace-on-a-leaf")
@@ -46,7 +46,7 @@ def test_switching_to_korean_and_back(window, qtbot):
     assert any("메모리" in text for text in window.storage_map.texts())
     assert settings.value("session/language") == "ko"
     _choose(window, "en")
-    assert window.step_forward_action.text() == "Step"
+    assert window.commands.step_forward.text() == "Step"
     assert window.narration.note.text().startswith("x[0] is a view of x")
 
 
@@ -54,7 +54,7 @@ def test_the_language_is_remembered(qtbot, settings):
     settings.setValue("session/language", "ko")
     window = build_window(settings)
     qtbot.addWidget(window)
-    assert window.reset_action.text() == "처음으로"
+    assert window.commands.reset.text() == "처음으로"
     assert window.language_picker.currentData() == "ko"
     window.close()
 

@@ -247,12 +247,12 @@ def test_settings_restore_lesson_device_and_presentation(qtbot, settings):
     picker.setCurrentIndex(picker.findData("detach-shares-memory"))
     picker.activated.emit(picker.currentIndex())
     idle(qtbot, first)
-    first.presentation_action.trigger()
+    first.commands.presentation.trigger()
     first.close()
     second = build_window(settings)
     qtbot.addWidget(second)
     assert second.lesson_picker.currentData() == "detach-shares-memory"
-    assert second.presentation_action.isChecked()
+    assert second.commands.presentation.isChecked()
     assert second.device_picker.currentText() == "cpu"
     second.close()
 

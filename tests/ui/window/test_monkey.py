@@ -53,8 +53,8 @@ class Monkey:
             ("lesson", self.lesson)] + [("dock", self.dock)] + [("choice", self.choice)] * 2 + [
             ("graph", self.graph)]
         if rng.random() < 0.05:
-            table += [("resize", self.resize), ("language", self.language), ("vote", w.class_vote_action.trigger),
-                      ("reset layout", w.reset_layout_action.trigger), ("F5", lambda: self.press("F5"))]
+            table += [("resize", self.resize), ("language", self.language), ("vote", w.commands.class_vote.trigger),
+                      ("reset layout", w.commands.reset_layout.trigger), ("F5", lambda: self.press("F5"))]
         return table
 
     def press(self, key: str, modifier=Qt.KeyboardModifier.NoModifier) -> None:

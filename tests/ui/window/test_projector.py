@@ -31,7 +31,7 @@ def test_projector_mode_makes_the_map_cells_code_and_values_large_at_1920x1080(w
     normal_w, normal_h = _cell_on_screen(window)
     normal_texts = sorted((text, font.pixelSize()) for text, font, _ in window.storage_map.text_boxes())
     qtbot.keyClick(window, Qt.Key.Key_F5)
-    assert window.presentation_action.isChecked()
+    assert window.commands.presentation.isChecked()
     idle(qtbot, window)
     projector_w, projector_h = _cell_on_screen(window)
     assert projector_w >= 1.4 * normal_w and projector_h >= 1.4 * normal_h
@@ -48,7 +48,7 @@ def test_projector_mode_makes_the_map_cells_code_and_values_large_at_1920x1080(w
     tensors = window.findChild(QDockWidget, "tensorsDock")
     assert tensors in window.tabifiedDockWidgets(window.findChild(QDockWidget, "narrationDock"))
     qtbot.keyClick(window, Qt.Key.Key_F5)
-    assert not window.presentation_action.isChecked()
+    assert not window.commands.presentation.isChecked()
     assert _cell_on_screen(window) == (normal_w, normal_h)
     # Every text of the map is back at its size, the heading above the strips included.
     assert sorted((text, font.pixelSize()) for text, font, _ in window.storage_map.text_boxes()) == normal_texts
@@ -70,10 +70,10 @@ def test_each_mode_remembers_its_own_layout_and_reset_restores_it(qtbot, setting
     second = build_window(settings)
     qtbot.addWidget(second)
     second.show()
-    assert second.presentation_action.isChecked()
+    assert second.commands.presentation.isChecked()
     graph = second.findChild(QDockWidget, "graphDock")
     assert not graph.isVisible()
-    second.reset_layout_action.trigger()
+    second.commands.reset_layout.trigger()
     assert graph.isVisible() or graph in second.tabifiedDockWidgets(second.findChild(QDockWidget, "narrationDock"))
     assert not graph.isHidden()
     second.close()
