@@ -130,3 +130,22 @@ def test_a_file_over_the_size_limit_is_set_aside(tmp_path):
     (tmp_path / FILE_NAME).write_text(HEAD + "# " + "x" * (store.limits.max_lesson_bytes * 4) + "\n")
     store.load()
     assert "larger than" in store.problems[0]
+
+
+def test_the_window_starts_on_the_saved_steps_of_the_release_before(qtbot, settings, tmp_path):
+    from tensorlab.ui.window.build import build_window
+    from tests.ui.support import open_lesson
+
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copy(FIXTURE, data / FILE_NAME)
+    window = build_window(settings, data_dir=data)      # opens "inplace-on-a-leaf" (the settings say so)
+    qtbot.addWidget(window)
+    window.show()
+    program = window.controller.state.program
+    assert [(s.code, s.origin) for s in program[2:4]] == [("k = torch.zeros(2)", "user"), ("m = k + 1", "user")]
+    open_lesson(window, qtbot, "scratchpad")
+    assert [s.code for s in window.controller.state.program] == [
+        "s = torch.arange(4.0)", "t = s.view(2, 2)", 'print("héllo — 안녕")']
+    assert "set aside" not in window.output_view.toPlainText()
+    window.close()
