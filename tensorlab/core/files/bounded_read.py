@@ -86,10 +86,10 @@ def read_regular_file(path: str | os.PathLike[str], limit: int, follow_symlinks:
     return data
 
 
-def parse_toml(data: bytes) -> dict[str, Any]:
-    """The TOML document in ``data``; :class:`UnreadableFile` (kind "invalid") for anything wrong with it."""
+def parse_toml(data: bytes | str) -> dict[str, Any]:
+    """The TOML document in ``data`` (UTF-8 bytes, or text); :class:`UnreadableFile` (kind "invalid") if unusable."""
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        return tomllib.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
     except UnicodeDecodeError as exc:
         raise UnreadableFile(f"the file is not UTF-8 text (byte {exc.start})", "invalid") from None
     except tomllib.TOMLDecodeError as exc:

@@ -22,7 +22,7 @@ from typing import Any
 import tomli_w
 
 from tensorlab.core.files.atomic_write import write_text_atomic
-from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
+from tensorlab.core.files.bounded_read import UnreadableFile, parse_toml, read_regular_file
 from tensorlab.core.files.package_data import lessons_dir
 from tensorlab.core.lang.parse import LanguageError, Statement, check_names, parse_one
 from tensorlab.core.lessons.course import COURSE_FILE, Course, CourseError, builtin_course
@@ -208,17 +208,11 @@ def _decode(text: str | bytes, source: str, limits: Limits) -> str:
 
 
 def _toml(text: str, source: str) -> dict[str, Any]:
+    # The one TOML reading (files.bounded_read): every failure, a 5,000-digit integer included, is one error.
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise LessonError(source, f"this is not valid TOML: {exc}") from None
-    except RecursionError:
-        raise LessonError(source, "this TOML nests arrays or tables too deeply to read") from None
-    except (ValueError, OverflowError) as exc:
-        # Python refuses integers of more than 4,300 digits (and says so in ValueError).
-        raise LessonError(source, f"this TOML holds a value TensorLab cannot read: {exc}") from None
-    except MemoryError:
-        raise LessonError(source, "this TOML is too large to read") from None
+        return parse_toml(text)
+    except UnreadableFile as exc:
+        raise LessonError(source, exc.reason) from None
 
 
 def _parse_header(source: str, data: Mapping[str, Any]) -> dict[str, Any]:
