@@ -1,7 +1,8 @@
 """Checks that keep a lesson exact: derived answers, hidden answers, true notes.
 
-:func:`check_lesson` runs a lesson in a fresh session (in this process, torch's
-random state left as it was) and, for every step:
+:func:`check_lesson` runs a lesson in a fresh session
+(:func:`~tensorlab.core.session.fresh_run.run_fresh`: in this process, torch's random state
+left as it was) and, for every step:
 
 - evaluates the question's ``check`` after the asked step (``"error"``,
   ``"warning"``, ``"output"``, or an expression of the code subset such as
@@ -27,7 +28,7 @@ import ast
 import contextlib
 import re
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,10 +40,12 @@ from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, note_cla
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
 from tensorlab.core.lessons.lesson import Ask, Lesson, parse_lesson
 from tensorlab.core.observe.inspector import take_snapshot
+from tensorlab.core.protocol.engine_api import Cancelled
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import Snapshot
 from tensorlab.core.sandbox.interpreter import Interpreter
+from tensorlab.core.session.fresh_run import run_fresh
 from tensorlab.core.session.session import Session
 
 __all__ = ["AskReport", "LessonCheck", "check_lesson", "lesson_warnings", "lesson_checks_job"]
@@ -262,20 +265,6 @@ def _check_step(lesson: Lesson, number: int, result: StepResult, strict: bool,
         add("no-facts", number)
 
 
-@contextlib.contextmanager
-def _random_state_kept() -> Iterator[None]:
-    """Keep torch's random state as it was: a fresh session reseeds every device's generator.
-
-    The job runs beside a live session, whose later random numbers must stay those of a replay.
-    """
-    with contextlib.ExitStack() as stack:
-        cuda = list(range(torch.cuda.device_count())) if torch.cuda.is_available() else []
-        stack.enter_context(torch.random.fork_rng(devices=cuda))
-        if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
-            stack.enter_context(torch.random.fork_rng(device_type="mps"))
-        yield
-
-
 def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
                  strict: bool = False, cancelled: Callable[[], bool] = lambda: False,
                  progress: Callable[[int, int], None] | None = None) -> LessonCheck:
@@ -291,23 +280,20 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
     def add(kind: str, step: int | None = None, **fields: Any) -> None:
         findings.append(Finding(kind, step, tuple(sorted(fields.items()))))
 
-    with _random_state_kept():
-        session = Session(device=device, limits=limits)
-        for number, step in enumerate(lesson.steps, start=1):
-            if cancelled():
-                break
-            before = results[-1] if results else None
-            session.focus = frozenset()
-            result = session.execute(step.statement)
-            results.append(result)
-            if step.ask is not None:
-                report = _check_ask(lesson, number, step.ask, session, result, before, add)
-                if report is not None:
-                    asks.append(report)
-            _check_step(lesson, number, result, strict, add)
-            if progress is not None:
-                progress(number, len(lesson.steps))
-        session.reset()
+    def after(session: Session, result: StepResult) -> None:
+        # Run right after each step, while the session stands there: the question reads it.
+        number = len(results) + 1
+        step = lesson.steps[number - 1]
+        before = results[-1] if results else None
+        results.append(result)
+        if step.ask is not None:
+            report = _check_ask(lesson, number, step.ask, session, result, before, add)
+            if report is not None:
+                asks.append(report)
+        _check_step(lesson, number, result, strict, add)
+
+    with contextlib.suppress(Cancelled):   # a cancelled check reports what it found so far
+        run_fresh(lesson.statements, device, limits, cancelled, progress, after)
     messages = [normalize(m) for r in results for m in
                 ([r.error.message] if r.error else []) + [w.message for w in r.warnings]]
     for number, step in enumerate(lesson.steps, start=1):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
@@ -22,16 +23,28 @@ from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import GraphInfo, Snapshot
 
-__all__ = ["ProgramStep", "PlayerState", "Player", "Cancelled", "EngineCrashed"]
+__all__ = ["StepOrigin", "ProgramStep", "PlayerState", "Player", "Cancelled", "EngineCrashed", "program_from",
+           "program_as_lesson"]
 
 EMPTY_SNAPSHOT = Snapshot()
 
 
+class StepOrigin(StrEnum):
+    """Where a step of the program came from.
+
+    The values are those ``user-steps.toml`` has always saved (a ``str`` enum: they compare equal
+    to the text, and are written as it): do not rename them.
+    """
+
+    LESSON = "lesson"   # a step of the open lesson
+    USER = "user"       # a step you added
+
+
 @dataclass(frozen=True)
 class ProgramStep(LessonStep):
-    """One step of the program: a lesson step, or a step the user added (``origin="user"``)."""
+    """One step of the program: a lesson step, or a step the user added (``origin=StepOrigin.USER``)."""
 
-    origin: str = "lesson"  # "lesson" or "user"
+    origin: StepOrigin = StepOrigin.LESSON
 
 
 @dataclass(frozen=True)
@@ -68,7 +81,7 @@ class PlayerState:
     @property
     def user_steps(self) -> tuple[int, ...]:
         """Indices of the steps the user added."""
-        return tuple(i for i, s in enumerate(self.program) if s.origin == "user")
+        return tuple(i for i, s in enumerate(self.program) if s.origin == StepOrigin.USER)
 
     def at(self, position: int) -> PlayerState:
         """This state as it was at an earlier ``position`` (known without running anything)."""
@@ -82,6 +95,25 @@ def program_from(lesson: Lesson | None) -> list[ProgramStep]:
     if lesson is None:
         return []
     return [ProgramStep(s.code, s.statement, s.note, s.ask, s.translations, s.facts) for s in lesson.steps]
+
+
+def program_as_lesson(lesson: Lesson | None, program: Sequence[LessonStep]) -> Lesson:
+    """The program as it stands (the lesson's steps and yours) as a lesson: to save, export or check.
+
+    A program with no step of yours is ``lesson`` itself (its id, texts and file). With steps of
+    yours it is a lesson of its own: the id gets ``-mine`` and the title says so; the title's
+    translations are left out (they would name the lesson without your steps); chapter,
+    prerequisites and the other texts stay. The scratchpad (``lesson`` None) is "My steps".
+    """
+    steps = tuple(program)
+    if lesson is None:
+        return Lesson("my-steps", "My steps", steps)
+    if not any(getattr(step, "origin", StepOrigin.LESSON) == StepOrigin.USER for step in steps):
+        return Lesson(lesson.id, lesson.title, steps, lesson.summary, dict(lesson.translations), lesson.source,
+                      lesson.chapter, lesson.prerequisites)
+    translations = {k: v for k, v in lesson.translations.items() if not k.startswith("title_")}
+    return Lesson(f"{lesson.id}-mine", f"{lesson.title} (with my steps)", steps, lesson.summary, translations,
+                  chapter=lesson.chapter, prerequisites=lesson.prerequisites)
 
 
 class Player:
@@ -138,7 +170,7 @@ class Player:
 
     def keep_current(self) -> None:
         """Remember the open program if the user added steps to it."""
-        if any(step.origin == "user" for step in self.program):
+        if any(step.origin == StepOrigin.USER for step in self.program):
             self._kept[self.key(self.lesson)] = list(self.program)
         else:
             self._kept.pop(self.key(self.lesson), None)
@@ -225,7 +257,7 @@ class Player:
     def insert(self, code: str, cancelled: Callable[[], bool] = NEVER) -> StepResult:
         """Insert a user's statement at the current position and run it."""
         statement = self.check(code)
-        self.program.insert(self.position, ProgramStep(statement.source, statement, origin="user"))
+        self.program.insert(self.position, ProgramStep(statement.source, statement, origin=StepOrigin.USER))
         try:
             result = self.forward(cancelled)
         except (Cancelled, EngineCrashed) as exc:
@@ -236,7 +268,7 @@ class Player:
 
     def remove(self, index: int, cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> None:
         """Remove a step the user added (lesson steps stay); restores the state if it had run."""
-        if not 0 <= index < len(self.program) or self.program[index].origin != "user":
+        if not 0 <= index < len(self.program) or self.program[index].origin != StepOrigin.USER:
             raise ValueError("only steps you added can be removed")
         position = self.position
         del self.program[index]

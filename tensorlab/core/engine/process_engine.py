@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from tensorlab.core.protocol.device_names import DeviceError
-from tensorlab.core.protocol.engine_api import NEVER, Cancelled, EngineCrashed, EngineError, Progress
+from tensorlab.core.protocol.engine_api import NEVER, Cancelled, EngineCrashed, EngineError, Progress, Reply
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import GraphInfo
@@ -242,10 +242,10 @@ class ProcessEngine:
         except _Died:
             self._kill()
             raise EngineError("the worker process could not start") from None
-        if kind == "baddevice":
+        if kind == Reply.BAD_DEVICE:
             self._kill()
             raise DeviceError(payload)
-        if kind != "ok":
+        if kind != Reply.OK:
             self._kill()
             raise EngineError(f"the worker could not start:\n{payload}")
         self.info = dict(payload)
@@ -274,7 +274,7 @@ class ProcessEngine:
     # -- requests ----------------------------------------------------------------
     def _read(self, timeout: float | None, cancelled: Callable[[], bool],
               progress: Progress | None) -> tuple[str, Any]:
-        """The next answer: ("ok" | "failed" | "cancelled", payload); progress on the way.
+        """The next answer: (a :class:`Reply`: ok, failed or cancelled; payload); progress on the way.
 
         Raises _Died when the worker dies, stops answering after a cancel, or runs
         over ``timeout``.
@@ -293,12 +293,12 @@ class ProcessEngine:
                 except (OSError, EOFError):
                     raise _Died("crash") from None
                 kind, payload = self._receiver.loads(data)
-                if kind == "progress":
+                if kind == Reply.PROGRESS:
                     if progress is not None:
                         progress(*payload)
                     continue
-                if kind == "ready":
-                    return "ok", payload
+                if kind == Reply.READY:
+                    return Reply.OK, payload
                 return kind, payload
             if self._process is not None and not self._process.is_alive():
                 # Read what it said before it died, then report the death.
@@ -323,14 +323,14 @@ class ProcessEngine:
             self._conn.send((command, arguments))
             kind, payload = self._read(timeout if timeout is not None else self.time_limit, cancelled, progress)
         except (OSError, EOFError, BrokenPipeError):
-            kind, payload = "died", _Died("crash")
+            kind, payload = Reply.DIED, _Died("crash")
         except _Died as died:
-            kind, payload = "died", died
-        if kind == "ok":
+            kind, payload = Reply.DIED, died
+        if kind == Reply.OK:
             return payload
-        if kind == "cancelled":
+        if kind == Reply.CANCELLED:
             raise Cancelled(payload)
-        if kind == "died":
+        if kind == Reply.DIED:
             return self._after_death(payload, command)
         raise EngineError(f"TensorLab's worker hit an internal error:\n{payload}")
 
@@ -368,8 +368,8 @@ class ProcessEngine:
                 self._kill()
                 self._start()
                 self._codes, self._results = [], []
-                kind = "ok"
-            if kind != "ok":
+                kind = Reply.OK
+            if kind != Reply.OK:
                 self._codes, self._results = [], []
         if self.on_restart is not None:
             self.on_restart(len(self._codes), reason)

@@ -3,38 +3,19 @@
 Lesson texts (titles, notes, questions) come from files anyone can write. Written
 into an exported script or notebook, they must stay text: a note holding
 ``"hello\\nimport os"`` must never become a line of code. Each format escapes
-with its own rules here; strings inside JSON (a notebook) are escaped by its writer.
+with its own rules here, after the one escaping of control and bidi characters
+(:func:`tensorlab.core.files.safe_text.visible`, the transcript's too); strings inside JSON
+(a notebook) are escaped by its writer.
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
-import unicodedata
+
+from tensorlab.core.files.safe_text import visible
 
 __all__ = ["comment_lines", "commented_code", "markdown_text", "visible"]
-
-# Characters that reorder how text is displayed (the "Trojan Source" characters).
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def visible(line: str) -> str:
-    """``line`` with control and bidi-override characters written as escapes (``\\x00``, ``\\u202e``).
-
-    Tabs stay. The result holds no character that ends a line or a comment, and
-    none that makes text display in another order than it is read.
-    """
-    out = []
-    for char in line:
-        if char == "\t":
-            out.append(char)
-        elif char in _BIDI or unicodedata.category(char) in ("Cc", "Zl", "Zp"):
-            code = ord(char)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(char)
-    return "".join(out)
-
 
 def comment_lines(text: str, width: int = 96, prefix: str = "# ") -> list[str]:
     """``text`` as Python comment lines: every line (after any line break) starts with ``prefix``.

@@ -5,15 +5,22 @@ writer forever), a device such as /dev/zero or /dev/urandom (endless), a folder,
 or a file that grows while it is read. The file is opened without blocking, the
 open descriptor (not the path, which could be swapped) is checked to be a regular
 file, and at most ``limit + 1`` bytes are read whatever its size said.
+
+:func:`read_toml_file` reads a TOML file that way and parses it: whatever goes wrong (the
+file, its encoding, the TOML, a value Python refuses such as an integer of 5,000 digits,
+nesting deep enough to exhaust the parser) is one :class:`UnreadableFile`, never another
+exception, so a caller that sets a bad file aside catches one thing.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import tomllib
 from pathlib import Path
+from typing import Any
 
-__all__ = ["UnreadableFile", "read_regular_file"]
+__all__ = ["UnreadableFile", "read_regular_file", "read_toml_file", "parse_toml"]
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -28,7 +35,11 @@ _FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0
 
 
 class UnreadableFile(ValueError):
-    """The file cannot be read: ``reason`` says why, ``kind`` is "missing", "special", "large" or "error"."""
+    """The file cannot be read: ``reason`` says why.
+
+    ``kind`` is "missing", "special", "large", "error" (the system refused) or "invalid" (read, but
+    not UTF-8 TOML that Python can hold).
+    """
 
     def __init__(self, reason: str, kind: str = "error") -> None:
         super().__init__(reason)
@@ -36,10 +47,15 @@ class UnreadableFile(ValueError):
         self.kind = kind
 
 
-def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
-    """The bytes of the regular file at ``path``; :class:`UnreadableFile` otherwise or above ``limit`` bytes."""
+def read_regular_file(path: str | os.PathLike[str], limit: int, follow_symlinks: bool = True) -> bytes:
+    """The bytes of the regular file at ``path``; :class:`UnreadableFile` otherwise or above ``limit`` bytes.
+
+    ``follow_symlinks=False`` refuses a symbolic link (for files in TensorLab's own folders, which it
+    writes itself and never as links).
+    """
+    flags = _FLAGS if follow_symlinks else _FLAGS | getattr(os, "O_NOFOLLOW", 0)
     try:
-        descriptor = os.open(Path(path), _FLAGS)
+        descriptor = os.open(Path(path), flags)
     except FileNotFoundError as exc:
         raise UnreadableFile(f"cannot read the file: {exc.strerror or exc}", "missing") from None
     except OSError as exc:
@@ -68,3 +84,24 @@ def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
     if len(data) > limit:
         raise UnreadableFile(f"the file is larger than {limit:,} bytes", "large")
     return data
+
+
+def parse_toml(data: bytes | str) -> dict[str, Any]:
+    """The TOML document in ``data`` (UTF-8 bytes, or text); :class:`UnreadableFile` (kind "invalid") if unusable."""
+    try:
+        return tomllib.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(f"the file is not UTF-8 text (byte {exc.start})", "invalid") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UnreadableFile(f"this is not valid TOML: {exc}", "invalid") from None
+    except RecursionError:
+        raise UnreadableFile("this TOML nests arrays or tables too deeply to read", "invalid") from None
+    except MemoryError:
+        raise UnreadableFile("this TOML is too large to read", "invalid") from None
+    except Exception as exc:  # e.g. ValueError: Python refuses integers of over 4,300 digits
+        raise UnreadableFile(f"this TOML holds a value TensorLab cannot read: {exc}", "invalid") from None
+
+
+def read_toml_file(path: str | os.PathLike[str], limit: int, follow_symlinks: bool = True) -> dict[str, Any]:
+    """The TOML document in the regular file at ``path`` (at most ``limit`` bytes); else :class:`UnreadableFile`."""
+    return parse_toml(read_regular_file(path, limit, follow_symlinks))

@@ -9,6 +9,7 @@ is refused, not read), and TOML that would exhaust the parser is refused too.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import re
@@ -21,9 +22,10 @@ from typing import Any
 import tomli_w
 
 from tensorlab.core.files.atomic_write import write_text_atomic
-from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
+from tensorlab.core.files.bounded_read import UnreadableFile, parse_toml, read_regular_file
 from tensorlab.core.files.package_data import lessons_dir
 from tensorlab.core.lang.parse import LanguageError, Statement, check_names, parse_one
+from tensorlab.core.lessons.course import COURSE_FILE, Course, CourseError, builtin_course
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
@@ -206,17 +208,11 @@ def _decode(text: str | bytes, source: str, limits: Limits) -> str:
 
 
 def _toml(text: str, source: str) -> dict[str, Any]:
+    # The one TOML reading (files.bounded_read): every failure, a 5,000-digit integer included, is one error.
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise LessonError(source, f"this is not valid TOML: {exc}") from None
-    except RecursionError:
-        raise LessonError(source, "this TOML nests arrays or tables too deeply to read") from None
-    except (ValueError, OverflowError) as exc:
-        # Python refuses integers of more than 4,300 digits (and says so in ValueError).
-        raise LessonError(source, f"this TOML holds a value TensorLab cannot read: {exc}") from None
-    except MemoryError:
-        raise LessonError(source, "this TOML is too large to read") from None
+        return parse_toml(text)
+    except UnreadableFile as exc:
+        raise LessonError(source, exc.reason) from None
 
 
 def _parse_header(source: str, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -299,44 +295,41 @@ def load_lesson(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Lesson:
 
 
 def builtin_lessons() -> list[Lesson]:
-    """The lessons shipped with TensorLab, in their teaching order (grouped by chapter)."""
+    """The lessons shipped with TensorLab, in the course's teaching order (grouped by chapter).
+
+    The course manifest (:mod:`tensorlab.core.lessons.course`) gives the order, and each listed
+    lesson's chapter (with its translations) and prerequisites, over what its file says; a file
+    the manifest does not list comes last, as its file says (a test keeps that from shipping).
+    """
     return list(_builtin_lessons())
 
 
 @functools.lru_cache(maxsize=1)
 def _builtin_lessons() -> tuple[Lesson, ...]:
     # Read and checked once per process: the shipped files do not change while it runs.
-    lessons = [load_lesson(p) for p in sorted(lessons_dir().glob("*.toml"))]
-    return tuple(sorted(lessons, key=lambda l: (_ORDER.index(l.id) if l.id in _ORDER else len(_ORDER), l.id)))
+    try:
+        course = builtin_course()
+    except CourseError as exc:
+        raise LessonError(COURSE_FILE, str(exc)) from None
+    files = {p.stem: p for p in sorted(lessons_dir().glob("*.toml")) if p.name != COURSE_FILE}
+    listed = [lesson_id for lesson_id in course.order if lesson_id in files]
+    missing = [lesson_id for lesson_id in course.order if lesson_id not in files]
+    if missing:
+        raise LessonError(COURSE_FILE, f"the course lists `{missing[0]}`, but there is no {missing[0]}.toml")
+    lessons = [_as_in_course(load_lesson(files[i]), course) for i in listed]
+    return tuple(lessons + [load_lesson(files[i]) for i in files if i not in listed])
 
 
-# The order the built-in lessons are taught in (files are named by id), chapter by chapter.
-_ORDER = [
-    # Names, objects and memory
-    "assignment-is-not-a-copy",
-    "views-share-storage",
-    "indexing-copies-or-writes",
-    "strides-and-contiguous",
-    "expand-is-not-repeat",
-    "in-and-out-of-torch",
-    # Leaves and gradients
-    "leaves-and-grad",
-    "clone-keeps-the-graph",
-    "detach-shares-memory",
-    "no-grad-detach-inference",
-    "making-a-new-leaf",
-    # In-place changes
-    "what-in-place-means",
-    "inplace-on-a-leaf",
-    "inplace-through-a-view",
-    # Saved tensors and the version counter
-    "saved-tensors",
-    "detach-and-the-version-counter",
-    "data-and-numpy-bypass",
-    # Copies
-    "four-ways-to-copy",
-    "clone-detach-order",
-]
+def _as_in_course(lesson: Lesson, course: Course) -> Lesson:
+    """``lesson`` with the chapter and prerequisites the course gives it."""
+    found = course.find(lesson.id)
+    if found is None:
+        return lesson
+    chapter, entry = found
+    translations = {k: v for k, v in lesson.translations.items() if not k.startswith("chapter_")}
+    translations.update({"chapter" + key[len("title"):]: text for key, text in chapter.translations.items()})
+    return dataclasses.replace(lesson, chapter=chapter.title, prerequisites=entry.prerequisites,
+                               translations=translations)
 
 
 def find_lesson(name: str) -> Lesson:

@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 import functools
-import re
 import textwrap
 from collections.abc import Sequence
 
+from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.lessons.tensor_rows import COLUMNS, row_texts
 from tensorlab.core.messages.translate_ko import localize_message
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
-from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
+from tensorlab.core.protocol.snapshot import Snapshot
 
 __all__ = ["transcript", "tensor_table"]
-
-_COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn",
-            "version", "storage", "grad")
-
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def visible(text: str) -> str:
-    """``text`` with terminal control characters shown as escapes (`\\x1b`), so output cannot drive the terminal."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
-
 
 class _Style:
     def __init__(self, color: bool) -> None:
@@ -55,23 +44,12 @@ def _short(value: object, width: int = 28) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _cell(info: TensorInfo, column: str) -> str:
-    if column == "shape":
-        return "[" + ", ".join(map(str, info.shape)) + "]"
-    if column == "grad":
-        return "None" if info.grad is None else _short(to_plain(info.grad))
-    value = getattr(info, column)
-    if value is None:
-        return "None" if column in ("grad_fn",) else "-"
-    return str(value)
-
-
 def tensor_table(snapshot: Snapshot, indent: str = "  ") -> str:
     """The tensors of ``snapshot`` as an aligned text table."""
     if not snapshot.tensors:
         return ""
-    rows = [list(_COLUMNS)] + [[_cell(t, c) for c in _COLUMNS] for t in snapshot.tensors]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
+    rows = [list(COLUMNS)] + [list(row_texts(t)) for t in snapshot.tensors]   # the tensors table's texts
+    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
     return "\n".join(indent + line for line in lines)
 
@@ -98,9 +76,10 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
     TensorLab's own messages; torch's messages stay as torch wrote them.
     """
     style = _Style(color)
-    v = visible
+    v = functools.partial(visible, keep_line_breaks=True)  # control and bidi characters escaped, lines kept
     where = f"  ({lesson.id}, {device}에서)" if language == "ko" else f"  ({lesson.id}, on {device})"
-    out = [style.bold(v(lesson.text("title", language))) + style.dim(where)]
+    # The title on one line: a line break in it must not print what looks like a step.
+    out = [style.bold(visible(lesson.text("title", language))) + style.dim(where)]
     summary = lesson.text("summary", language)
     if summary:
         out += _lines(v(summary), width)

@@ -11,6 +11,7 @@ ever holds data.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from typing import Any, Protocol
 
 from tensorlab.core.protocol.results import StepResult
@@ -23,9 +24,26 @@ __all__ = [
     "Cancelled",
     "NEVER",
     "Progress",
+    "Reply",
 ]
 
 Progress = Callable[[int, int], None]
+
+
+class Reply(StrEnum):
+    """The kind of each message the worker sends the window (the first item of the pair).
+
+    It crosses as its plain text (``Reply.OK.value``): the window's unpickler reads plain
+    values only, and a ``str`` enum compares equal to the text it reads back.
+    """
+
+    READY = "ready"            # started: its devices and limits
+    PROGRESS = "progress"      # (done, total) of the request in hand
+    OK = "ok"                  # the request's answer
+    FAILED = "failed"          # an internal error, with its traceback
+    CANCELLED = "cancelled"    # stopped at a consistent position, between steps
+    BAD_DEVICE = "baddevice"   # the device asked for is not here
+    DIED = "died"              # never sent: the window's word for a worker that died or stopped answering
 
 
 def NEVER() -> bool:  # noqa: N802 - a constant-like default
@@ -36,7 +54,7 @@ def NEVER() -> bool:  # noqa: N802 - a constant-like default
 class Cancelled(Exception):
     """Work was cancelled; the engine stopped at a consistent position (``position``)."""
 
-    def __init__(self, position: int | None = None, message: str = "cancelled") -> None:
+    def __init__(self, position: int | None = None, message: str = Reply.CANCELLED.value) -> None:
         super().__init__(message)
         self.position = position
 

@@ -16,10 +16,12 @@ import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 __all__ = [
     "METHODS",
+    "METHOD_STATEMENTS",
     "ORDER_METHODS",
     "DEFAULT_SIZES",
     "MIN_SIZE",
@@ -36,18 +38,21 @@ __all__ = [
     "verdicts",
 ]
 
-# Every method the measure panel offers, named by its code as written after `x`.
-METHODS: tuple[str, ...] = (
-    "clone()",
-    "detach()",
-    "clone().detach()",
-    "detach().clone()",
-    ".data",
-    "torch.tensor(x)",
-    "copy.deepcopy(x)",
-    "to(torch.float64)",
-    "t().contiguous()",
-)
+# Every method the measure panel offers, named by its code as written after `x`, and the
+# statement timed for it (x is the tensor measured). The one list: the panel, the CLI and the
+# timing (tensorlab.core.tools.measure) all read it. Constants, never user text.
+METHOD_STATEMENTS: Mapping[str, str] = MappingProxyType({
+    "clone()": "x.clone()",
+    "detach()": "x.detach()",
+    "clone().detach()": "x.clone().detach()",
+    "detach().clone()": "x.detach().clone()",
+    ".data": "x.data",
+    "torch.tensor(x)": "torch.tensor(x)",
+    "copy.deepcopy(x)": "copy.deepcopy(x)",
+    "to(torch.float64)": "x.to(torch.float64)",
+    "t().contiguous()": "x.t().contiguous()",
+})
+METHODS: tuple[str, ...] = tuple(METHOD_STATEMENTS)
 # The two whose order the post's claim is about.
 CLONE_DETACH, DETACH_CLONE = "clone().detach()", "detach().clone()"
 ORDER_METHODS: tuple[str, ...] = ("clone()", "detach()", CLONE_DETACH, DETACH_CLONE)

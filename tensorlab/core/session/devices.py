@@ -1,4 +1,4 @@
-"""Which devices this machine has, asked of torch (the worker side; the names alone are in protocol.devices)."""
+"""Which devices this machine has, asked of torch (the worker side; the names alone are in protocol.device_names)."""
 
 from __future__ import annotations
 

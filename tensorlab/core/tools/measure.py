@@ -24,6 +24,7 @@ from torch.utils.benchmark import Timer
 
 from tensorlab.core.protocol.engine_api import Cancelled
 from tensorlab.core.protocol.measure_results import (
+    METHOD_STATEMENTS,
     Machine,
     Measurement,
     MeasureParams,
@@ -33,21 +34,7 @@ from tensorlab.core.protocol.measure_results import (
     verdicts,
 )
 
-__all__ = ["STATEMENTS", "machine", "measure", "measure_job", "measure_one", "time_blocks"]
-
-# The statement timed for each method (x is the tensor measured). Constants, never user text.
-STATEMENTS: dict[str, str] = {
-    "clone()": "x.clone()",
-    "detach()": "x.detach()",
-    "clone().detach()": "x.clone().detach()",
-    "detach().clone()": "x.detach().clone()",
-    ".data": "x.data",
-    "torch.tensor(x)": "torch.tensor(x)",
-    "copy.deepcopy(x)": "copy.deepcopy(x)",
-    "to(torch.float64)": "x.to(torch.float64)",
-    "t().contiguous()": "x.t().contiguous()",
-}
-
+__all__ = ["machine", "measure", "measure_job", "measure_one", "time_blocks"]
 
 def _device_name(device: str) -> str:
     if device.startswith("cuda"):
@@ -85,7 +72,7 @@ def time_blocks(method: str, x: torch.Tensor, min_run_time: float, threads: int,
         if cancelled():
             raise Cancelled()
 
-    timer = Timer(STATEMENTS[method], globals={"x": x, "torch": torch, "copy": copy}, num_threads=threads)
+    timer = Timer(METHOD_STATEMENTS[method], globals={"x": x, "torch": torch, "copy": copy}, num_threads=threads)
     with warnings.catch_warnings():
         # torch.tensor(x) warns on every call; its warning is not part of what is timed.
         warnings.simplefilter("ignore")

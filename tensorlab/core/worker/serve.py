@@ -18,7 +18,7 @@ import torch  # noqa: F401 - imported here so the fork server loads it once
 
 from tensorlab.core.lang.parse import parse_one
 from tensorlab.core.protocol.device_names import DeviceError
-from tensorlab.core.protocol.engine_api import Cancelled
+from tensorlab.core.protocol.engine_api import Cancelled, Reply
 from tensorlab.core.protocol.limits import Limits
 from tensorlab.core.protocol.wire import InfoSender
 from tensorlab.core.session.devices import available_devices
@@ -56,14 +56,14 @@ class _Server:
         self.sender = InfoSender()
 
     # -- plumbing ----------------------------------------------------------------
-    def send(self, kind: str, payload: Any = None) -> None:
-        self.conn.send_bytes(self.sender.dumps((kind, payload)))
+    def send(self, kind: Reply, payload: Any = None) -> None:
+        self.conn.send_bytes(self.sender.dumps((kind.value, payload)))   # plain text on the wire
 
     def cancelled(self) -> bool:
         return bool(self.cancel_flag.value)
 
     def progress(self, done: int, total: int) -> None:
-        self.send("progress", (done, total))
+        self.send(Reply.PROGRESS, (done, total))
 
     # -- requests ----------------------------------------------------------------
     def hello(self) -> dict[str, Any]:
@@ -99,7 +99,7 @@ class _Server:
         return self.session.position
 
     def serve(self) -> None:
-        self.send("ready", self.hello())
+        self.send(Reply.READY, self.hello())
         handlers: dict[str, Callable[..., Any]] = {
             "reset": self.reset, "run": self.run, "restore": self.restore, "graph": self.graph,
             "job": self.job, "position": self.position, "hello": self.hello}
@@ -114,12 +114,12 @@ class _Server:
             try:
                 reply = handlers[command](**arguments)
             except Cancelled as exc:
-                self.send("cancelled", exc.position if exc.position is not None else self.session.position)
+                self.send(Reply.CANCELLED, exc.position if exc.position is not None else self.session.position)
                 continue
             except Exception:  # a bug in TensorLab, reported with its details, never a dead worker
-                self.send("failed", traceback.format_exc(limit=8))
+                self.send(Reply.FAILED, traceback.format_exc(limit=8))
                 continue
-            self.send("ok", reply)
+            self.send(Reply.OK, reply)
 
 
 def serve(conn: Any, cancel_flag: Any, device: str, limits: Limits, memory_limit: int | None) -> None:
@@ -130,9 +130,9 @@ def serve(conn: Any, cancel_flag: Any, device: str, limits: Limits, memory_limit
     try:
         server = _Server(conn, cancel_flag, device, limits)
     except DeviceError as exc:
-        conn.send_bytes(InfoSender().dumps(("baddevice", str(exc))))
+        conn.send_bytes(InfoSender().dumps((Reply.BAD_DEVICE.value, str(exc))))
         return
     except Exception:
-        conn.send_bytes(InfoSender().dumps(("failed", traceback.format_exc(limit=8))))
+        conn.send_bytes(InfoSender().dumps((Reply.FAILED.value, traceback.format_exc(limit=8))))
         return
     server.serve()

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence, QPixmap
 from PySide6.QtWidgets import QFileDialog, QMenu, QStatusBar, QWidget
 
-from tensorlab.core.engine.player import PlayerState
+from tensorlab.core.engine.player import PlayerState, program_as_lesson
 from tensorlab.core.export.program_files import export_script, notebook_text
 from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.lessons.lesson import Lesson
@@ -24,7 +24,7 @@ from tensorlab.core.protocol.results import ErrorInfo
 from tensorlab.ui.export.slides import SlidesController
 from tensorlab.ui.widgets.i18n import Texts, current_language, tr
 
-__all__ = ["Exporter", "ExportWindow", "build_export_menu", "program_lesson"]
+__all__ = ["Exporter", "ExportWindow", "build_export_menu"]
 
 
 class ExportController(SlidesController, Protocol):
@@ -64,17 +64,8 @@ def _widget(window: ExportWindow) -> QWidget:
 JOB = "export_errors"
 
 
-def program_lesson(state: PlayerState) -> Lesson:
-    """The program as it stands (the lesson's steps and yours) as a lesson to export."""
-    steps = tuple(state.program)
-    base = state.lesson
-    if base is None:
-        return Lesson("my-steps", "My steps", steps)
-    mine = any(getattr(step, "origin", "lesson") == "user" for step in steps)
-    if not mine:
-        return Lesson(base.id, base.title, steps, base.summary, dict(base.translations), base.source)
-    translations = {k: v for k, v in base.translations.items() if not k.startswith("title_")}
-    return Lesson(f"{base.id}-mine", f"{base.title} (with my steps)", steps, base.summary, translations)
+def _program(state: PlayerState) -> Lesson:
+    return program_as_lesson(state.lesson, state.program)  # the one Save as lesson uses too
 
 
 class Exporter(QObject):
@@ -95,7 +86,7 @@ class Exporter(QObject):
 
     def export(self, kind: str, path: str | Path) -> None:
         """Write the program as ``kind`` ("py" or "ipynb") to ``path`` once the worker says what raises."""
-        lesson = program_lesson(self.window.controller.state)
+        lesson = _program(self.window.controller.state)
         self._pending = (kind, str(path), lesson, current_language(), self.window.controller.state.device)
         self.window.controller.run_job(JOB, {"codes": [s.code for s in lesson.steps]})
 
@@ -120,7 +111,7 @@ class Exporter(QObject):
         """One PNG per step of the program into ``folder``; the window returns to where it was."""
         from tensorlab.ui.export.slides import grab_steps
 
-        lesson = program_lesson(self.window.controller.state)
+        lesson = _program(self.window.controller.state)
         bar = self.window.statusBar()
         try:
             saved = grab_steps(self.window, Path(folder), lesson.id, map_only,
@@ -136,7 +127,7 @@ class Exporter(QObject):
     def script_dialog(self) -> None:
         """Ask where to save the script."""
         path, _ = QFileDialog.getSaveFileName(_widget(self.window), tr("Export as Python script"),
-                                              f"{program_lesson(self.window.controller.state).id}.py",
+                                              f"{_program(self.window.controller.state).id}.py",
                                               "Python (*.py)")
         if path:
             self.export("py", path)
@@ -144,7 +135,7 @@ class Exporter(QObject):
     def notebook_dialog(self) -> None:
         """Ask where to save the notebook."""
         path, _ = QFileDialog.getSaveFileName(_widget(self.window), tr("Export as Jupyter notebook"),
-                                              f"{program_lesson(self.window.controller.state).id}.ipynb",
+                                              f"{_program(self.window.controller.state).id}.ipynb",
                                               tr("Jupyter notebooks (*.ipynb)"))
         if path:
             self.export("ipynb", path)

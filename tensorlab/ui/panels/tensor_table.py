@@ -19,6 +19,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QResizeEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
 
+from tensorlab.core.lessons.tensor_rows import COLUMNS, row_texts
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
 from tensorlab.ui.widgets.i18n import Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
@@ -28,8 +29,7 @@ from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
 __all__ = ["COLUMNS", "TensorTableModel", "TensorTable"]
 
-COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn", "version",
-           "storage", "grad")
+# The columns and each cell's text are the core's (the transcript prints the same rows).
 
 # Compact headers: what each column shows in its header (the tooltip names it in full).
 HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_fn", "version": "ver-\nsion",
@@ -45,32 +45,6 @@ _TIPS = {
 }
 
 
-def cell_text(info: TensorInfo, column: str) -> str:
-    """The text of one cell, as shown."""
-    if column == "shape":
-        return "[" + ", ".join(map(str, info.shape)) + "]"
-    if column == "grad":
-        if info.grad is None:
-            return "None"
-        text = str(to_plain(info.grad))
-        return text if len(text) <= 40 else text[:39] + "…"
-    value = getattr(info, column)
-    if value is None:
-        return "None" if column in ("grad_fn", "is_leaf") else "-"
-    return str(value)
-
-
-def row_texts(info: TensorInfo) -> tuple[str, ...]:
-    """Every cell of ``info``'s row (kept per TensorInfo: an unchanged tensor shares its object)."""
-    entry = _ROW_TEXTS.get(id(info))
-    if entry is None or entry[0] is not info:
-        if len(_ROW_TEXTS) > 4096:
-            _ROW_TEXTS.clear()
-        entry = _ROW_TEXTS[id(info)] = (info, tuple(cell_text(info, c) for c in COLUMNS))
-    return entry[1]
-
-
-_ROW_TEXTS: dict[int, tuple[TensorInfo, tuple[str, ...]]] = {}
 _ADVANCES: dict[tuple[str, str], float] = {}
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
 
+from tensorlab.core.engine.player import program_as_lesson
 from tensorlab.core.lessons.lesson import Lesson, LessonError, load_lesson, save_lesson
 from tensorlab.core.messages.translate_ko import localize_message
 from tensorlab.ui.widgets.i18n import current_language, tr
@@ -63,14 +64,9 @@ def open_lesson_dialog(window: LessonWindow) -> None:
 
 
 def current_as_lesson(window: LessonWindow) -> Lesson:
-    """The program as it stands (lesson steps and yours) as a lesson."""
+    """The window's program as it stands (lesson steps and yours) as a lesson (:func:`program_as_lesson`)."""
     state = window.controller.state
-    base = state.lesson
-    steps = tuple(state.program)  # program steps are lesson steps (with an origin)
-    if base is None:
-        return Lesson("my-steps", "My steps", steps)
-    return Lesson(f"{base.id}-mine", f"{base.title} (with my steps)", steps, base.summary,
-                  dict(base.translations), chapter=base.chapter, prerequisites=base.prerequisites)
+    return program_as_lesson(state.lesson, state.program)
 
 
 def save_lesson_dialog(window: LessonWindow) -> None:

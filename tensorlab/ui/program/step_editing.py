@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QStatusBar
 
-from tensorlab.core.engine.player import Player, PlayerState, ProgramStep
+from tensorlab.core.engine.player import Player, PlayerState, ProgramStep, StepOrigin
 from tensorlab.core.lessons.lesson import Lesson
-from tensorlab.ui.program.user_steps import UserSteps
+from tensorlab.ui.program.user_steps import Saved, UserSteps
 from tensorlab.ui.widgets.i18n import tr
 
 if TYPE_CHECKING:
@@ -94,7 +94,8 @@ class StepEditing:
     def remove(self, index: int) -> bool:
         """Remove the step of yours at ``index`` (lesson steps stay); False if it cannot be removed now."""
         state = self.controller.state
-        if self.controller.busy or not 0 <= index < len(state.program) or state.program[index].origin != "user":
+        if self.controller.busy or not 0 <= index < len(state.program) \
+                or state.program[index].origin != StepOrigin.USER:
             return False
         self.controller.remove_step(index)
         self.added = [i - 1 if i > index else i for i in self.added if i != index]
@@ -107,7 +108,7 @@ class StepEditing:
         if self.controller.busy:
             return False
         while self.added and not (self.added[-1] < len(state.program)
-                                  and state.program[self.added[-1]].origin == "user"):
+                                  and state.program[self.added[-1]].origin == StepOrigin.USER):
             self.added.pop()
         index = self.added[-1] if self.added else (state.user_steps[-1] if state.user_steps else None)
         if index is None:
@@ -140,7 +141,7 @@ class StepEditing:
             return
         self._last_save = self._writer.submit(self._save, self.store.saved_programs())
 
-    def _save(self, saved: dict[str, list[tuple[str, str]]]) -> None:
+    def _save(self, saved: dict[str, Saved]) -> None:
         """In the writing thread: write ``saved`` and report how it went."""
         try:
             self.store.save(saved)

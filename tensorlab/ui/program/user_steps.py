@@ -9,65 +9,54 @@ One TOML file in the user data folder holds every program that has steps of your
     lesson = "clone-keeps-the-graph@clone-keeps-the-graph.toml"   # "" is the scratchpad
     [[program.step]]
     code = "x = torch.ones(3)"
-    origin = "lesson"     # or "user"
+    origin = "lesson"     # or "user" (:class:`~tensorlab.core.engine.player.StepOrigin`)
 
 It is written atomically (:func:`tensorlab.core.files.atomic_write.write_text_atomic`) and read
-back like a lesson file: bounded size, strict keys, every line parsed and checked
-against the names bound before it. A file that no longer parses is set aside (renamed,
-never deleted) with a message, and the app starts without it.
+back like a lesson file, by the one bounded reader (:func:`tensorlab.core.files.bounded_read.read_toml_file`:
+a regular file, never a link, bounded size), with strict keys, every line parsed and checked
+against the names bound before it. A file that cannot be used for any reason (including an
+exception nobody foresaw) is set aside (renamed, never deleted) with a message, and the app
+starts without it. Files written by every earlier release (version 1, these keys and origins)
+load as they are; ``tests/data/migration/`` holds one.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-import stat
 import time
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
-from tensorlab.core.engine.player import Player, ProgramStep, program_from
+from tensorlab.core.engine.player import Player, ProgramStep, StepOrigin, program_from
 from tensorlab.core.files.atomic_write import write_text_atomic
+from tensorlab.core.files.bounded_read import UnreadableFile, parse_toml, read_regular_file
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.ui.widgets.i18n import current_language, tr
 
-__all__ = ["UserSteps", "FILE_NAME", "StepsFileError"]
+__all__ = ["UserSteps", "FILE_NAME", "Saved", "StepsFileError"]
 
 FILE_NAME = "user-steps.toml"
 FORMAT = "tensorlab-user-steps"
-_ORIGINS = ("lesson", "user")
+VERSION = 1
+_ORIGINS = tuple(origin.value for origin in StepOrigin)  # a tuple: `in` compares, never hashes (a list is no origin)
+
+log = logging.getLogger("tensorlab.ui")
+
+# (code, origin) of each step of one saved program.
+Saved = list[tuple[str, StepOrigin]]
 
 
 class StepsFileError(ValueError):
     """The saved steps cannot be used (what is wrong, and where)."""
 
 
-def _read_bounded(path: Path, limit: int) -> bytes:
-    """The bytes of a regular file, at most ``limit`` (a FIFO or a device is refused, never read)."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise StepsFileError(f"{path.name} is not a regular file")
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(descriptor, min(65536, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    finally:
-        os.close(descriptor)
-    if size > limit:
-        raise StepsFileError(f"{path.name} is larger than {limit:,} bytes")
-    return b"".join(chunks)
-
-
-def _steps_of(raw: Any, where: str, limits: Limits) -> list[tuple[str, str]]:
+def _steps_of(raw: Any, where: str, limits: Limits) -> Saved:
     if not isinstance(raw, list) or len(raw) > limits.max_lesson_steps:
         raise StepsFileError(f"{where}: `step` must be a list of at most {limits.max_lesson_steps} steps")
     steps = []
@@ -84,21 +73,21 @@ def _steps_of(raw: Any, where: str, limits: Limits) -> list[tuple[str, str]]:
         except LanguageError as exc:
             raise StepsFileError(f"{where}, step {number}: {exc}") from None
         defined.update(statement.defines)
-        steps.append((code, origin))
+        steps.append((code, StepOrigin(origin)))
     return steps
 
 
-def parse_steps_file(data: bytes, limits: Limits = DEFAULT_LIMITS) -> dict[str, list[tuple[str, str]]]:
+def parse_steps_file(data: bytes, limits: Limits = DEFAULT_LIMITS) -> dict[str, Saved]:
     """Programs by lesson key, as (code, origin) pairs; :class:`StepsFileError` says what is wrong."""
     try:
-        document = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise StepsFileError(f"this is not valid TOML: {exc}") from None
+        document = parse_toml(data)
+    except UnreadableFile as exc:
+        raise StepsFileError(exc.reason) from None
     if set(document) - {"format", "version", "program"} or document.get("format") != FORMAT:
         raise StepsFileError(f"this is not a {FORMAT} file")
-    if document.get("version") != 1:
+    if document.get("version") != VERSION:
         raise StepsFileError(f"version {document.get('version')!r} is not one this TensorLab reads")
-    programs: dict[str, list[tuple[str, str]]] = {}
+    programs: dict[str, Saved] = {}
     raw_programs = document.get("program", [])
     if not isinstance(raw_programs, list):
         raise StepsFileError("`program` must be an array of tables ([[program]])")
@@ -116,7 +105,7 @@ class UserSteps:
         self.folder = Path(folder)
         self.path = self.folder / FILE_NAME
         self.limits = limits
-        self.saved: dict[str, list[tuple[str, str]]] = {}
+        self.saved: dict[str, Saved] = {}
         self.problems: list[str] = []    # messages for the user (a file set aside, a lesson changed)
 
     def load(self) -> None:
@@ -125,11 +114,16 @@ class UserSteps:
         if not self.path.exists() and not self.path.is_symlink():
             return
         try:
-            data = _read_bounded(self.path, self.limits.max_lesson_bytes * 4)
+            # Not followed if it is a link: TensorLab writes this file itself, never as one.
+            data = read_regular_file(self.path, self.limits.max_lesson_bytes * 4, follow_symlinks=False)
             self.saved = parse_steps_file(data, self.limits)
-        except (OSError, StepsFileError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.problems.append(self._set_aside(reason))
+        except UnreadableFile as exc:
+            self.problems.append(self._set_aside(exc.reason))
+        except StepsFileError as exc:
+            self.problems.append(self._set_aside(str(exc)))
+        except Exception as exc:  # whatever else goes wrong, the app must start: the file goes aside
+            log.exception("the saved steps could not be read")
+            self.problems.append(self._set_aside(f"{type(exc).__name__}: {exc}"))
 
     def _set_aside(self, reason: str) -> str:
         aside = self.path.with_name(f"{FILE_NAME}.set-aside-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -148,36 +142,38 @@ class UserSteps:
         if saved is None:
             return None
         lesson_steps = program_from(lesson)
-        if [code for code, origin in saved if origin == "lesson"] != [s.code for s in lesson_steps]:
+        if [code for code, origin in saved if origin == StepOrigin.LESSON] != [s.code for s in lesson_steps]:
             title = lesson.text("title", current_language()) if lesson is not None else tr("Scratchpad")
             self.problems.append(tr("The steps you added to “{title}” were made for another version of the "
                                     "lesson and are not used.").format(title=title))
             del self.saved[key]
             return None
         ours = iter(lesson_steps)
-        return [next(ours) if origin == "lesson" else ProgramStep(code, parse_one(code, self.limits), origin="user")
+        return [next(ours) if origin == StepOrigin.LESSON
+                else ProgramStep(code, parse_one(code, self.limits), origin=StepOrigin.USER)
                 for code, origin in saved]
 
     def update(self, lesson: Lesson | None, program: Sequence[ProgramStep]) -> bool:
         """Remember ``program`` for ``lesson`` (forgotten when no step is yours); True if it changed."""
         key = Player.key(lesson)
-        steps = [(s.code, s.origin) for s in program]
-        if not any(origin == "user" for _, origin in steps):
+        steps = [(s.code, StepOrigin(s.origin)) for s in program]
+        if not any(origin == StepOrigin.USER for _, origin in steps):
             return self.saved.pop(key, None) is not None
         if self.saved.get(key) == steps:
             return False
         self.saved[key] = steps
         return True
 
-    def saved_programs(self) -> dict[str, list[tuple[str, str]]]:
+    def saved_programs(self) -> dict[str, Saved]:
         """A copy of every remembered program, to save while this store goes on changing."""
         return {key: list(steps) for key, steps in self.saved.items()}
 
-    def save(self, saved: dict[str, list[tuple[str, str]]] | None = None) -> None:
-        """Write every program (or ``saved``, a :meth:`snapshot`) atomically (OSError if it cannot be written)."""
+    def save(self, saved: dict[str, Saved] | None = None) -> None:
+        """Write every program (or ``saved``, from :meth:`saved_programs`) atomically (OSError if it cannot be)."""
         saved = self.saved if saved is None else saved
-        document = {"format": FORMAT, "version": 1,
-                    "program": [{"lesson": key, "step": [{"code": c, "origin": o} for c, o in steps]}
+        # The origins are written as their text (``str(StepOrigin.USER)`` is "user"), as every release reads.
+        document = {"format": FORMAT, "version": VERSION,
+                    "program": [{"lesson": key, "step": [{"code": c, "origin": str(o)} for c, o in steps]}
                                 for key, steps in saved.items()]}
         self.folder.mkdir(parents=True, exist_ok=True)
         write_text_atomic(self.path, tomli_w.dumps(document))

@@ -13,7 +13,8 @@ import pytest
 from tensorlab.core.checks.choice_claims import claim_of
 from tensorlab.core.checks.findings import describe
 from tensorlab.core.checks.lesson_checks import check_lesson
-from tensorlab.core.lessons.lesson import _ORDER, builtin_lessons
+from tensorlab.core.lessons.course import builtin_course
+from tensorlab.core.lessons.lesson import builtin_lessons
 from tensorlab.core.lessons.transcript import transcript
 
 LESSONS = builtin_lessons()
@@ -22,7 +23,7 @@ IDS = [l.id for l in LESSONS]
 
 def test_a_course_of_at_least_nineteen_lessons_in_chapters():
     assert len(LESSONS) >= 19
-    assert IDS == _ORDER
+    assert IDS == list(builtin_course().order)
     chapters = [l.chapter for l in LESSONS]
     assert all(chapters)
     # Each chapter is one run of lessons in the teaching order (the picker groups them).

@@ -66,3 +66,27 @@ def test_device_change_replays_to_the_same_position():
     player.go_to(4)
     player.set_device("cpu")
     assert player.position == 4 and player.state().device == "cpu"
+
+
+# -- the program as a lesson (Save steps as lesson, Export) -------------------------------------------
+def test_the_program_as_a_lesson_is_the_lesson_until_a_step_is_yours():
+    from tensorlab.core.engine.player import ProgramStep, StepOrigin, program_as_lesson, program_from
+    from tensorlab.core.lang.parse import parse_one
+
+    lesson = find_lesson("inplace-on-a-leaf")
+    same = program_as_lesson(lesson, program_from(lesson))
+    assert (same.id, same.title, same.source, same.chapter, same.prerequisites) == (
+        lesson.id, lesson.title, lesson.source, lesson.chapter, lesson.prerequisites)
+    assert same.text("title", "ko") == lesson.text("title", "ko")
+
+    program = program_from(lesson)
+    program.insert(2, ProgramStep("k = torch.zeros(2)", parse_one("k = torch.zeros(2)"), origin=StepOrigin.USER))
+    mine = program_as_lesson(lesson, program)
+    assert mine.id == "inplace-on-a-leaf-mine" and "with my steps" in mine.title
+    assert [s.code for s in mine.steps] == [s.code for s in program]
+    assert mine.chapter == lesson.chapter and mine.prerequisites == lesson.prerequisites
+    assert mine.text("title", "ko") == mine.title          # no stale translated title
+    assert mine.text("summary", "ko") == lesson.text("summary", "ko")
+
+    scratch = program_as_lesson(None, program[2:3])
+    assert scratch.id == "my-steps" and [s.code for s in scratch.steps] == ["k = torch.zeros(2)"]

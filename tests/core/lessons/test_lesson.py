@@ -67,11 +67,11 @@ def test_missing_file_is_a_lesson_error(tmp_path):
 
 def test_builtin_lessons_load_in_teaching_order():
     from tensorlab.core.files.package_data import lessons_dir
-    from tensorlab.core.lessons.lesson import _ORDER
+    from tensorlab.core.lessons.course import COURSE_FILE, builtin_course
 
     ids = [l.id for l in builtin_lessons()]
-    assert ids == _ORDER
-    assert sorted(ids) == sorted(p.stem for p in lessons_dir().glob("*.toml"))
+    assert ids == list(builtin_course().order)
+    assert sorted(ids) == sorted(p.stem for p in lessons_dir().glob("*.toml") if p.name != COURSE_FILE)
     assert find_lesson("clone-keeps-the-graph").title == "clone() keeps the graph"
 
 

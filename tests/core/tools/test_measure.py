@@ -237,3 +237,12 @@ def test_a_run_on_the_gpu_names_it_and_finishes():
     assert result.machine.device == "cuda:0"
     assert result.machine.device_name == torch.cuda.get_device_name(0)
     assert len(result.measurements) == 12 and all(m.median_s > 0 for m in result.measurements)
+
+
+def test_one_list_of_methods_names_what_is_timed_for_each():
+    from tensorlab.core.protocol.measure_results import METHOD_STATEMENTS
+
+    assert METHODS == tuple(METHOD_STATEMENTS) and len(METHODS) == 9
+    for method, statement in METHOD_STATEMENTS.items():
+        # The statement is the method's own code, written after `x` (or taking x).
+        assert statement in (f"x{method}" if method.startswith(".") else f"x.{method}", method), method

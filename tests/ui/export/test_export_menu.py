@@ -8,9 +8,9 @@ import sys
 import nbformat
 from PySide6.QtWidgets import QDockWidget
 
+from tensorlab.core.engine.player import program_as_lesson
 from tensorlab.core.export.program_files import export_script
 from tensorlab.core.export.step_errors import program_errors
-from tensorlab.ui.export.export_actions import program_lesson
 from tests.ui.conftest import idle
 
 
@@ -40,7 +40,7 @@ def test_exported_script_and_notebook_follow_the_program(window, qtbot, tmp_path
     assert window.controller.submit("z = x.detach()") is None  # a step of yours is exported too
     idle(qtbot, window)
     state = window.controller.state
-    lesson = program_lesson(state)
+    lesson = program_as_lesson(state.lesson, state.program)
     assert lesson.steps[-1].code == "z = x.detach()" and lesson.id.endswith("-mine")
     script, notebook = tmp_path / "s.py", tmp_path / "s.ipynb"
     window.exporter.export("py", script)

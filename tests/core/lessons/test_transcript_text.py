@@ -1,0 +1,84 @@
+"""The transcript's text: one escaping (control and bidi characters), the title on one line, the table's row text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tensorlab.core.export import escaping
+from tensorlab.core.files.safe_text import BIDI_CONTROLS, visible
+from tensorlab.core.lessons.lesson import Lesson, find_lesson, parse_lesson
+from tensorlab.core.lessons.tensor_rows import COLUMNS, cell_text, row_texts
+from tensorlab.core.lessons.transcript import tensor_table, transcript
+from tensorlab.core.session.session import Session
+
+RLO = "\u202e"
+
+
+def test_the_export_and_the_transcript_escape_with_the_one_function():
+    assert escaping.visible is visible
+    for char in sorted(BIDI_CONTROLS) + ["\x1b", "\x00", "\r", "\x85", "\u2028", "\u2029", "\x0b"]:
+        assert char not in visible(f"a{char}b") and char not in visible(f"a{char}b", keep_line_breaks=True)
+    assert visible("a\tb\nc") == "a\tb\\x0ac" and visible("a\tb\nc", keep_line_breaks=True) == "a\tb\nc"
+    assert visible(f"x{RLO}y") == "x\\u202ey" and visible("\x1b[31m") == "\\x1b[31m"
+
+
+def _run(lesson):
+    session = Session()
+    return [session.execute(s.statement) for s in lesson.steps]
+
+
+def test_the_transcript_escapes_bidi_characters_everywhere():
+    text = f'''
+[lesson]
+id = "bidi"
+title = "Title {RLO}reversed"
+summary = "Summary {RLO}reversed?"
+[[step]]
+code = "a = torch.ones(2)"
+note = "A note {RLO}reversed"
+[[step]]
+code = 'print("{RLO}printed")'
+'''.replace(RLO, "\\u202e")
+    lesson = parse_lesson(text, "bidi.toml")
+    assert RLO in lesson.title and RLO in lesson.steps[0].note
+    for language in ("en", "ko"):
+        out = transcript(lesson, "cpu", _run(lesson), language=language)
+        assert RLO not in out
+        assert out.count("\\u202e") == 5      # the title, summary, note, code and what it printed
+
+
+def test_a_title_with_line_breaks_prints_on_one_line_and_fakes_no_step():
+    step = find_lesson("inplace-on-a-leaf").steps[0]
+    lesson = Lesson("t", "Innocent\n\n[1/1] import os\n  rm -rf /", (step,),
+                    translations={"title_ko": "제목\n[1/1] 가짜"})
+    for language in ("en", "ko"):
+        out = transcript(lesson, "cpu", _run(lesson), language=language)
+        headers = [line for line in out.splitlines() if re.match(r"\[\d+/\d+\]", line)]
+        assert headers == [f"[1/1] {step.code}"]
+        assert "\n" not in out.splitlines()[0] and "\\x0a" in out.splitlines()[0]
+
+
+def test_the_transcript_prints_the_tensors_tables_row_texts():
+    lesson = find_lesson("clone-keeps-the-graph")
+    results = _run(lesson)
+    snapshot = results[-1].snapshot
+    table = tensor_table(snapshot, indent="").splitlines()
+    assert table[0].split() == list(COLUMNS)
+    for line, info in zip(table[1:], snapshot.tensors):
+        cells = row_texts(info)
+        position = 0
+        for cell in cells:                      # each cell's text, in order, on the tensor's line
+            found = line.find(cell, position)
+            assert found >= 0, (cell, line)
+            position = found + len(cell)
+
+
+@pytest.mark.parametrize("column", COLUMNS)
+def test_every_cell_is_one_line(column):
+    lesson = find_lesson("inplace-on-a-leaf")
+    for result in _run(lesson):
+        for info in result.snapshot.tensors:
+            text = cell_text(info, column)
+            assert text == visible(text) and len(text) <= 60

@@ -1,0 +1,78 @@
+"""The one fresh-session run loop (checks and export errors use it) and the one RNG keeper."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from tensorlab.core.checks import lesson_checks
+from tensorlab.core.export import step_errors
+from tensorlab.core.lang.parse import parse_one
+from tensorlab.core.lessons.lesson import find_lesson
+from tensorlab.core.protocol.engine_api import Cancelled
+from tensorlab.core.session import fresh_run
+from tensorlab.core.session.fresh_run import random_state_kept, run_fresh
+from tensorlab.core.session.session import Session
+
+CODES = ["a = torch.rand(3)", "b = a * 2", "c = b.sum()", "d = torch.randn(2)"]
+
+
+def _statements():
+    return [parse_one(code) for code in CODES]
+
+
+def test_a_fresh_run_is_a_seeded_replay_and_leaves_the_random_stream_as_it_was():
+    torch.manual_seed(1234)
+    torch.rand(5)
+    expected_next = torch.rand(4)
+    torch.manual_seed(1234)
+    torch.rand(5)
+    results = run_fresh(_statements())
+    assert torch.equal(torch.rand(4), expected_next)          # the caller's stream goes on untouched
+    replay = Session().replay(_statements())                  # what any TensorLab run of it gives
+    assert [r.snapshot.tensor("a").values for r in results[:1]] == [replay[0].snapshot.tensor("a").values]
+    assert results[-1].snapshot.tensor("d").values == replay[-1].snapshot.tensor("d").values
+
+
+def test_the_random_state_is_kept_even_when_the_run_raises():
+    torch.manual_seed(7)
+    expected = torch.rand(3)
+    torch.manual_seed(7)
+    with pytest.raises(RuntimeError), random_state_kept():
+        torch.manual_seed(0)
+        torch.rand(100)
+        raise RuntimeError("inside")
+    assert torch.equal(torch.rand(3), expected)
+
+
+def test_after_sees_each_step_with_the_session_standing_there_and_progress_counts():
+    seen, progress = [], []
+    run_fresh(_statements(), progress=lambda done, total: progress.append((done, total)),
+              after=lambda session, result: seen.append((result.index, session.names)))
+    assert seen == [(0, ("a",)), (1, ("a", "b")), (2, ("a", "b", "c")), (3, ("a", "b", "c", "d"))]
+    assert progress == [(1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_a_cancel_between_steps_stops_the_run_with_its_position():
+    asked = iter([False, False, True])
+    with pytest.raises(Cancelled) as caught:
+        run_fresh(_statements(), cancelled=lambda: next(asked))
+    assert caught.value.position == 2
+
+
+def test_checks_and_export_errors_both_run_through_the_one_loop(monkeypatch):
+    calls = []
+    real = fresh_run.run_fresh
+
+    def counted(*args, **kwargs):
+        calls.append(len(args[0]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lesson_checks, "run_fresh", counted)
+    monkeypatch.setattr(step_errors, "run_fresh", counted)
+    lesson = find_lesson("inplace-on-a-leaf")
+    lesson_checks.check_lesson(lesson)
+    errors = step_errors.program_errors([s.code for s in lesson.steps])
+    assert calls == [len(lesson.steps), len(lesson.steps)]
+    assert [e is not None for e in errors] == [r.error is not None for r in
+                                               lesson_checks.check_lesson(lesson).results]
