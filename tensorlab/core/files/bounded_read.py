@@ -13,26 +13,31 @@ import os
 import stat
 from pathlib import Path
 
+from tensorlab.core.messages.catalogue import Message, MessageError, msg
+
 __all__ = ["UnreadableFile", "read_regular_file"]
 
 _KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
-    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "file.kind.folder"),
+    (stat.S_ISFIFO, "file.kind.fifo"),
+    (stat.S_ISCHR, "file.kind.device"),
+    (stat.S_ISBLK, "file.kind.device"),
+    (stat.S_ISSOCK, "file.kind.socket"),
 )
 
 _FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
           | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
 
 
-class UnreadableFile(ValueError):
-    """The file cannot be read: ``reason`` says why, ``kind`` is "missing", "special", "large" or "error"."""
+class UnreadableFile(MessageError, ValueError):
+    """The file cannot be read: ``message`` says why, ``kind`` is "missing", "special", "large" or "error".
 
-    def __init__(self, reason: str, kind: str = "error") -> None:
+    ``reason`` is the message in English.
+    """
+
+    def __init__(self, reason: Message, kind: str = "error") -> None:
         super().__init__(reason)
-        self.reason = reason
+        self.reason = str(self)
         self.kind = kind
 
 
@@ -41,14 +46,14 @@ def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
     try:
         descriptor = os.open(Path(path), _FLAGS)
     except FileNotFoundError as exc:
-        raise UnreadableFile(f"cannot read the file: {exc.strerror or exc}", "missing") from None
+        raise UnreadableFile(msg("file.cannot_read", detail=exc.strerror or str(exc)), "missing") from None
     except OSError as exc:
-        raise UnreadableFile(f"cannot read the file: {exc.strerror or exc}") from None
+        raise UnreadableFile(msg("file.cannot_read", detail=exc.strerror or str(exc))) from None
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
-            kind = next((what for test, what in _KINDS if test(mode)), "a special file")
-            raise UnreadableFile(f"this is {kind}, not a lesson file: only regular files are read", "special")
+            kind = next((key for test, key in _KINDS if test(mode)), "file.kind.special")
+            raise UnreadableFile(msg("file.special", kind=msg(kind)), "special")
         chunks: list[bytes] = []
         remaining = limit + 1
         while remaining > 0:
@@ -61,10 +66,10 @@ def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
             chunks.append(chunk)
             remaining -= len(chunk)
     except OSError as exc:
-        raise UnreadableFile(f"cannot read the file: {exc.strerror or exc}") from None
+        raise UnreadableFile(msg("file.cannot_read", detail=exc.strerror or str(exc))) from None
     finally:
         os.close(descriptor)
     data = b"".join(chunks)
     if len(data) > limit:
-        raise UnreadableFile(f"the file is larger than {limit:,} bytes", "large")
+        raise UnreadableFile(msg("file.too_large", limit=limit), "large")
     return data

@@ -7,13 +7,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from tensorlab.core.messages.translate_ko import localize_message
 
 from tensorlab.core.checks import findings as lesson_findings
 from tensorlab.core.explain import explanations_ko as explain_ko
 from tensorlab.core.lessons.lesson import builtin_lessons
 from tensorlab.core.messages import translate_ko as messages_ko
 from tensorlab.core.messages.korean_particles import attach, ko, particle
-from tensorlab.core.messages.translate_ko import localize_message
 from tensorlab.core.session.session import Session
 
 ROOT = Path(__file__).resolve().parents[3]
