@@ -49,7 +49,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "check.changes_state": ("`{name}` would change the state; a check only reads",
                             "{name:`은} 상태를 바꿉니다. `check`는 읽기만 합니다"),
     "check.shown_field": ("the panels already show {name}'s {field} before this step",
-                          "이 단계 전에 이미 패널에 `{name}`의 `{field}`가 보입니다"),
+                          "이 단계 전에 이미 패널에 `{name}`의 {field:`이} 보입니다"),
     "check.shown_values": ("the panels already show these values (in {name}) before this step",
                            "이 단계 전에 이미 패널에 이 값이 보입니다(`{name}`)"),
     "check.same_error": ("the previous step raised the same error", "앞 단계가 같은 오류를 발생시켰습니다"),
@@ -86,4 +86,5 @@ TEXTS: dict[str, tuple[str, str]] = {
     "fact.claim.holds": ("{name} holds {values}", "`{name}`의 값은 `{values}`입니다"),
 }
 
-CODE_ONLY = frozenset({"finding.check", "finding.fact", "finding.note", "check.value", "check.error"})
+CODE_ONLY = frozenset({"finding.check", "finding.fact", "finding.note", "check.value", "check.error", "check.reasons",
+                       "check.translated_claim"})

@@ -133,7 +133,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "After backward(), only leaves that require grad (tensors no recorded operation produced) keep their "
         "gradient in `.grad`. This tensor was computed by a recorded operation, so its `.grad` stays None.",
         "backward() 뒤에 `.grad`에 기울기를 보관하는 것은 requires_grad=True인 리프 텐서(기록된 연산이 만들지 않은 "
-        "텐서)뿐입니다. 이 텐서는 기록된 연산이 계산했으므로 `.grad`가 None으로 남습니다.",
+        "텐서)뿐입니다. 이 텐서는 기록된 연산이 계산했으므로 `.grad`가 `None`으로 남습니다.",
     ),
     "explain.nonleaf_grad.advice": (
         "call `y.retain_grad()` before backward() to keep it, or read the leaf's `.grad`.",
@@ -189,7 +189,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.shape_numel.title": ("The new shape has a different number of elements", "새 모양의 원소 수가 다릅니다"),
     "explain.shape_numel.text": (
         "A view or reshape keeps every element; the product of the new shape must equal the number of elements.",
-        "view와 reshape는 모든 원소를 유지합니다. 새 모양의 곱이 원소 수와 같아야 합니다.",
+        "`view()`와 `reshape()`는 모든 원소를 유지합니다. 새 모양의 곱이 원소 수와 같아야 합니다.",
     ),
     "explain.shape_numel.advice": (
         "use -1 for one dimension to let torch compute it: `x.view(-1, 2)`.",
@@ -203,7 +203,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.broadcast.advice": (
         "reshape or unsqueeze one operand so the sizes agree.",
-        "한쪽을 reshape나 unsqueeze해서 크기를 맞추세요.",
+        "한쪽을 `reshape()`나 `unsqueeze()`로 바꿔서 크기를 맞추세요.",
     ),
     # -- explain.index_range ---------------------------------------------------------------------------------
     "explain.index_range.title": ("Index out of range", "인덱스가 범위를 벗어났습니다"),
@@ -360,7 +360,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.multi_view_inplace.text": (
         "split, chunk and unbind return several views of one tensor; autograd cannot rewrite the history of all of "
         "them when one is changed in place.",
-        "split, chunk, unbind는 한 텐서의 뷰를 여러 개 반환합니다. 그중 하나가 인플레이스로 바뀌면 autograd가 그 "
+        "`split`, `chunk`, `unbind`는 한 텐서의 뷰를 여러 개 반환합니다. 그중 하나가 인플레이스로 바뀌면 autograd가 그 "
         "모두의 이력을 다시 쓸 수 없습니다.",
     ),
     "explain.multi_view_inplace.advice": (
@@ -374,12 +374,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "`.grad`는 텐서의 원소마다 숫자 하나를 가지므로, 모양이 같아야 합니다.",
     ),
     # -- explain.none_value ----------------------------------------------------------------------------------
-    "explain.none_value.title": ("This value is None", "이 값은 None입니다"),
+    "explain.none_value.title": ("This value is None", "이 값은 `None`입니다"),
     "explain.none_value.text": (
         "The expression before the dot is None. A `.grad` is None until backward() has written one (and always for "
         "a non-leaf that does not retain grad).",
-        "점 앞의 식이 None입니다. `.grad`는 backward()가 써 넣기 전까지 None이고, 기울기를 보관하지 않는 리프 "
-        "텐서가 아닌 텐서에서는 항상 None입니다.",
+        "점 앞의 식이 `None`입니다. `.grad`는 backward()가 써 넣기 전까지 `None`이고, 기울기를 보관하지 않는 리프 "
+        "텐서가 아닌 텐서에서는 항상 `None`입니다.",
     ),
     "explain.none_value.advice": (
         "run backward() first, or check with `x.grad is None`.",

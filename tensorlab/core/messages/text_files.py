@@ -35,7 +35,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lesson.unknown_key": ("unknown key `{key}` in {where}", "{where}에 알 수 없는 키 {key:`이} 있습니다"),
     "lesson.missing": ("`{key}` in {where} is missing", "{where}에 {key:`이} 없습니다"),
     "lesson.not_text_type": ("`{key}` in {where} must be text, not {type}",
-                             "{where}의 {key:`은} `{type}`이 아니라 텍스트여야 합니다"),
+                             "{where}의 {key:`은} {type:`이} 아니라 텍스트여야 합니다"),
     "lesson.not_text": ("`{key}` in {where} must be text", "{where}의 {key:`은} 텍스트여야 합니다"),
     "lesson.not_text_list": ("`{key}` in {where} must be a list of text",
                              "{where}의 {key:`은} 텍스트 리스트여야 합니다"),

@@ -33,7 +33,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                      "(TensorLab allows at most that much; free some names or set a larger limit in Preferences "
                      "or with --memory-limit)",
                      "{what}에 {size:이} 필요한데 세션이 이미 {held:을} 쓰고 있습니다. 메모리 한도는 {budget}입니다"
-                     "(TensorLab은 그만큼까지 허용합니다. 이름을 몇 개 지우거나, 환경설정이나 --memory-limit로 "
+                     "(TensorLab은 그만큼까지 허용합니다. 이름을 몇 개 지우거나, 환경설정이나 --memory-limit 옵션으로 "
                      "한도를 늘리세요)"),
     "limit.dims": ("this tensor would have {count:,} dimensions; TensorLab allows at most {limit}",
                    "이 텐서의 차원이 {count:,}개가 됩니다. TensorLab은 최대 {limit}개까지 허용합니다"),
@@ -43,8 +43,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "리스트가 그만큼 생깁니다). TensorLab은 최대 {limit:,}개까지 허용합니다"),
     "limit.hook": ("register_hook takes only print, len or id in TensorLab "
                    "(a hook that runs tensor methods could call backward() inside backward())",
-                   "TensorLab에서 register_hook에는 print, len, id만 넘길 수 있습니다(텐서 메서드를 실행하는 훅은 "
-                   "backward() 안에서 backward()를 호출할 수 있습니다)"),
+                   "TensorLab에서 register_hook에는 `print`, `len`, `id`만 넘길 수 있습니다"
+                   "(텐서 메서드를 실행하는 훅은 backward() 안에서 backward()를 호출할 수 있습니다)"),
     "limit.views": (".{name}(...) would return {count} tensors; TensorLab allows at most {limit:,}",
                     "`.{name}(...)` 호출이 텐서를 {count}개 반환하게 됩니다. "
                     "TensorLab은 최대 {limit:,}개까지 허용합니다"),

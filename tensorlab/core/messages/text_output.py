@@ -66,7 +66,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "measure.run_time": ("min_run_time must be {low} to {high} seconds, not {value}",
                          "min_run_time은 {low}초에서 {high}초 사이여야 합니다({value:은} 안 됩니다)"),
     "measure.rounds": ("rounds must be a whole number from 1 to {high}, not {value}",
-                       "rounds는 1부터 {high}까지의 정수여야 합니다({value:은} 안 됩니다)"),
+                       "`rounds`는 1부터 {high}까지의 정수여야 합니다({value:은} 안 됩니다)"),
     # -- the headless commands (cli/) -------------------------------------------------------------------------
     "cli.stopped": ("stopped", "멈췄습니다"),
     "cli.sizes": ("--sizes must be whole numbers: {detail}", "--sizes에는 정수를 쓰세요: “{detail}”"),

@@ -7,7 +7,7 @@ particle from the spec (``{name:`을}``). Registered in :mod:`tensorlab.core.mes
 from __future__ import annotations
 
 _CALLABLE = "torch functions, tensor methods, print, len, id and copy.deepcopy"
-_CALLABLE_KO = "torch 함수, 텐서 메서드, print, len, id, copy.deepcopy"
+_CALLABLE_KO = "torch 함수, 텐서 메서드, `print`, `len`, `id`, `copy.deepcopy`"
 _GRAD_MODES = "torch.no_grad(), torch.enable_grad(), torch.inference_mode()"
 
 TEXTS: dict[str, tuple[str, str]] = {
@@ -58,7 +58,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "subset.unpack_names": ("unpacking assigns to plain names only: `a, b = x.split(2)`",
                             "풀어서 대입할 때는 이름만 쓸 수 있습니다: `a, b = x.split(2)`"),
     "subset.assign_only": ("`{target}` cannot be assigned in TensorLab (only {allowed})",
-                           "TensorLab에서는 `{target}`에 대입할 수 없습니다({allowed}만 됩니다)"),
+                           "TensorLab에서는 `{target}`에 대입할 수 없습니다(`{allowed}`만 됩니다)"),
     "subset.cannot_assign": ("`{target}` cannot be assigned in TensorLab",
                              "TensorLab에서는 `{target}`에 대입할 수 없습니다"),
     "subset.cannot_assign_here": ("this cannot be assigned to in TensorLab",

@@ -82,7 +82,8 @@ def test_a_wrong_answer_is_found():
 
 
 def test_none_or_several_true_choices_are_found():
-    assert _kinds(ASKED.format(answer=0).replace('"tensor([2., 2., 2.])"', '"tensor([3., 3., 3.])"')) == [FindingKind.NONE_TRUE]
+    wrong = ASKED.format(answer=0).replace('"tensor([2., 2., 2.])"', '"tensor([3., 3., 3.])"')
+    assert _kinds(wrong) == [FindingKind.NONE_TRUE]
     assert _kinds(ASKED.format(answer=0).replace('"None"', '"tensor([2.,  2.,  2.])"')) == [FindingKind.SEVERAL_TRUE]
 
 
