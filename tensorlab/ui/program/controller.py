@@ -82,7 +82,8 @@ class _Worker(QObject):
                 "at step {position}.").format(position=exc.position)
         except EngineCrashed as exc:
             problem = tr("The step crashed PyTorch ({reason}); the session was restarted at step {position}. "
-                         "The window and your steps are safe.").format(reason=exc.reason, position=exc.position)
+                         "The window and your steps are safe.").format(reason=exc.why.render(current_language()),
+                                                                        position=exc.position)
         except LanguageError as exc:
             problem = exc.render(current_language())
         except EngineError as exc:
