@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tensorlab.core.messages.catalogue import Message, MessageError, message_of, msg, render
+
 __all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch"]
 
 COMMANDS = ("measure", "copies", "export")
@@ -65,7 +67,7 @@ def add_parsers(commands: Any) -> None:
     add_limit_arguments(export, "export_memory_limit")
 
 
-class LessonEngineError(Exception):
+class LessonEngineError(MessageError):
     """The device, the memory budget or the worker process named on the command line cannot be used."""
 
 
@@ -87,14 +89,18 @@ def open_lesson_engine(device: str, memory_limit: str | None, step_time_limit: f
 
         return ProcessEngine(device, limits, memory_limit=memory, time_limit=step_time_limit)
     except (DeviceError, ValueError) as exc:
-        raise LessonEngineError(str(exc)) from exc
+        raise LessonEngineError(message_of(exc)) from exc
     except EngineError as exc:
-        raise LessonEngineError(f"the worker process could not start: {exc}") from exc
+        raise LessonEngineError(msg("engine.no_start_reason", detail=exc.message)) from exc
 
 
-def _fail(message: str) -> int:
-    print(f"tensorlab: {message}", file=sys.stderr)
+def fail(message: Message, language: str = "en") -> int:
+    """Say ``message`` on stderr in ``language``; exit status 2 (invalid or unsafe input)."""
+    print(f"tensorlab: {message.render(language)}", file=sys.stderr)
     return 2
+
+
+_fail = fail
 
 
 def _with_engine(device: str, work: Callable[[Any], int]) -> int:
@@ -106,15 +112,15 @@ def _with_engine(device: str, work: Callable[[Any], int]) -> int:
     try:
         engine = ProcessEngine(canonical_device(device))
     except DeviceError as exc:
-        return _fail(str(exc))
+        return _fail(exc.message)
     except EngineError as exc:
-        return _fail(f"the worker process could not start: {exc}")
+        return _fail(msg("engine.no_start_reason", detail=exc.message))
     try:
         return work(engine)
     except Cancelled:
-        return _fail("stopped")
+        return _fail(msg("cli.stopped"))
     except EngineError as exc:
-        return _fail(str(exc))
+        return _fail(exc.message)
     finally:
         engine.close()
 
@@ -138,7 +144,7 @@ def _measure(args: argparse.Namespace) -> int:
             raw["methods"] = [m.strip() for m in args.methods.split(";") if m.strip()]
         params = MeasureParams.from_dict(raw)
     except ValueError as exc:
-        return _fail(str(exc) if isinstance(exc, MeasureError) else f"--sizes must be whole numbers: {exc}")
+        return _fail(exc.message if isinstance(exc, MeasureError) else msg("cli.sizes", detail=str(exc)))
 
     def work(engine: Any) -> int:
         result = engine.job("measure", params.to_dict(), progress=_progress)
@@ -170,18 +176,18 @@ def _copies(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from tensorlab.core.lessons.lesson import LessonError, find_lesson
 
+    language = args.export_language
     try:
         lesson = find_lesson(args.lesson)
     except LessonError as exc:
-        return _fail(str(exc))
-    language = args.export_language
+        return _fail(exc.message, language)
     if args.png:
         from tensorlab.ui.window.offscreen import window_size
 
         try:
             window_size(args.png_size)   # refused before anything runs or is written
         except ValueError as exc:
-            return _fail(str(exc))
+            return _fail(message_of(exc), language)
 
     if args.py or args.ipynb or not args.png:
         status = _export_code(args, lesson)
@@ -195,8 +201,8 @@ def _export(args: argparse.Namespace) -> int:
                                   presentation=args.png_presentation, map_only=args.map_only,
                                   device=args.tool_device)
         except (OSError, ValueError) as exc:
-            return _fail(f"could not write the screenshots: {exc}")
-        print(f"saved {len(saved)} screenshots in {args.png}", file=sys.stderr)
+            return _fail(msg("cli.screenshots_failed", detail=message_of(exc)), language)
+        print(render("cli.screenshots_saved", {"count": len(saved), "path": args.png}, language), file=sys.stderr)
     return 0
 
 
@@ -211,7 +217,7 @@ def _export_code(args: argparse.Namespace, lesson: Any) -> int:
         engine = open_lesson_engine(args.tool_device, args.export_memory_limit, args.step_time_limit,
                                     args.in_process)
     except LessonEngineError as exc:
-        return _fail(str(exc))
+        return _fail(exc.message, language)
     from tensorlab.core.protocol.engine_api import EngineError
 
     try:
@@ -219,20 +225,20 @@ def _export_code(args: argparse.Namespace, lesson: Any) -> int:
         # runs too long becomes a "not run" comment, the other steps are still exported.
         errors = tuple(result.error for result in iter_lesson(lesson, engine, time_limit=args.time_limit))
     except EngineError as exc:
-        return _fail(str(exc))
+        return _fail(exc.message, language)
     finally:
         engine.close()
     try:
         if args.py:
             write_text_atomic(args.py, export_script(lesson, errors, language, engine.device))
-            print(f"saved {args.py}", file=sys.stderr)
+            print(render("cli.saved", {"path": args.py}, language), file=sys.stderr)
         if args.ipynb:
             write_text_atomic(args.ipynb, notebook_text(lesson, errors, language, engine.device))
-            print(f"saved {args.ipynb}", file=sys.stderr)
+            print(render("cli.saved", {"path": args.ipynb}, language), file=sys.stderr)
         if not (args.py or args.ipynb or args.png):
             sys.stdout.write(export_script(lesson, errors, language, engine.device))
     except OSError as exc:
-        return _fail(f"could not write the export: {exc.strerror or exc}")
+        return _fail(msg("cli.export_failed", detail=exc.strerror or str(exc)), language)
     return 0
 
 

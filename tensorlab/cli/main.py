@@ -47,11 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _fail(message: str, language: str = "en") -> int:
-    from tensorlab.core.messages.translate_ko import localize_message
+def _fail(exc: BaseException, language: str = "en") -> int:
+    """Say why ``exc`` stopped the command, in ``language`` (TensorLab's own messages; others as they are)."""
+    from tensorlab.cli.commands import fail
+    from tensorlab.core.messages.catalogue import message_of
 
-    print(f"tensorlab: {localize_message(message, language)}", file=sys.stderr)
-    return 2
+    return fail(message_of(exc), language)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -64,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
         lesson = find_lesson(args.lesson)
         engine = open_lesson_engine(args.run_device, args.run_memory_limit, args.step_time_limit, args.in_process)
     except (LessonError, LessonEngineError) as exc:
-        return _fail(str(exc), args.run_language)
+        return _fail(exc, args.run_language)
     from tensorlab.core.protocol.engine_api import EngineError
 
     device = engine.device
@@ -76,7 +77,7 @@ def _run(args: argparse.Namespace) -> int:
             sys.stdout.write(transcript(lesson, device, list(results), color=sys.stdout.isatty(),
                                         language=args.run_language))
     except EngineError as exc:  # the worker could not be started again after a crash
-        return _fail(str(exc), args.run_language)
+        return _fail(exc, args.run_language)
     finally:
         engine.close()
     return 0
@@ -88,7 +89,7 @@ def _lessons(args: argparse.Namespace) -> int:
     try:
         lessons = builtin_lessons()
     except LessonError as exc:
-        return _fail(str(exc))
+        return _fail(exc)
     if args.json:
         rows = [{"id": l.id, "title": l.title, "steps": len(l.steps), "summary": l.summary} for l in lessons]
         json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
@@ -107,7 +108,7 @@ def _check(args: argparse.Namespace) -> int:
     try:
         lesson = find_lesson(args.lesson)
     except LessonError as exc:
-        return _fail(str(exc), args.check_language)
+        return _fail(exc, args.check_language)
     warnings = lesson_warnings(lesson, args.check_language)
     for warning in warnings:
         print(warning)

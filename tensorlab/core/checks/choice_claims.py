@@ -36,6 +36,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from tensorlab.core.messages.catalogue import Message, msg
+
 __all__ = ["Observed", "claim_of", "normalize", "compare", "OUTCOME_CHECKS"]
 
 OUTCOME_CHECKS = frozenset({"error", "warning"})
@@ -51,24 +53,31 @@ class Observed:
 
     ``kind``: "outcome", "output" or "value". ``forms``: the texts the value is
     written as (normalized). ``error``/``warnings``: (type, message) pairs of
-    the step (outcome) or of evaluating the check (value that raised).
+    the step (outcome) or of evaluating the check (value that raised); ``own``:
+    the error's catalogue message when TensorLab raised it.
     """
 
     kind: str
     forms: tuple[str, ...] = ()
     error: tuple[str, str] | None = None
     warnings: tuple[tuple[str, str], ...] = ()
+    own: Message | None = None
+
+    @property
+    def shown_message(self) -> Message:
+        """The observed value in one line, for a report (torch's text and values as they are)."""
+        if self.kind == "outcome":
+            if self.error is not None:
+                return msg("check.error", type=self.error[0], text=self.own or self.error[1])
+            if self.warnings:
+                return msg("check.warning", type=self.warnings[0][0], text=self.warnings[0][1])
+            return msg("check.nothing")
+        return msg("check.value", value=self.forms[0] if self.forms else "")
 
     @property
     def shown(self) -> str:
-        """The observed value in one line, for a report."""
-        if self.kind == "outcome":
-            if self.error is not None:
-                return f"{self.error[0]}: {self.error[1]}"
-            if self.warnings:
-                return f"no error; {self.warnings[0][0]}: {self.warnings[0][1]}"
-            return "no error, no warning"
-        return self.forms[0] if self.forms else ""
+        """:attr:`shown_message` in English."""
+        return self.shown_message.render("en")
 
 
 def normalize(text: str) -> str:

@@ -35,10 +35,11 @@ from typing import Any
 import torch
 
 from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize
-from tensorlab.core.checks.findings import Finding, describe
+from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
 from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, note_claims
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
 from tensorlab.core.lessons.lesson import Ask, Lesson, parse_lesson
+from tensorlab.core.messages.catalogue import Message, message_of, msg
 from tensorlab.core.observe.inspector import take_snapshot
 from tensorlab.core.protocol.engine_api import Cancelled
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -67,8 +68,8 @@ class AskReport:
     observed: str
     truth: tuple[bool | None, ...]
     answer: int
-    visible: str = ""
-    problem: str = ""
+    visible: Message | None = None   # where the answer is on screen before the class predicts
+    problem: Message | None = None   # why the check cannot be used
 
     @property
     def derived(self) -> int | None:
@@ -86,15 +87,15 @@ class LessonCheck:
     results: tuple[StepResult, ...]
 
 
-def _read_only(node: ast.AST) -> str:
-    """Why the check expression ``node`` could change the run ("" when it cannot)."""
+def _read_only(node: ast.AST) -> Message | None:
+    """Why the check expression ``node`` could change the run (None when it cannot)."""
     for child in ast.walk(node):
         if isinstance(child, ast.Call):
             func = child.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if name in _CHANGING or (name.endswith("_") and not name.startswith("_")):
-                return f"`{name}` would change the state; a check only reads"
-    return ""
+                return msg("check.changes_state", name=name)
+    return None
 
 
 def _forms(value: Any) -> tuple[str, ...]:
@@ -113,7 +114,8 @@ def _forms(value: Any) -> tuple[str, ...]:
 
 def _outcome(result: StepResult) -> Observed:
     error = None if result.error is None else (result.error.type, result.error.message)
-    return Observed("outcome", (), error, tuple((w.category, w.message) for w in result.warnings))
+    own = None if result.error is None else result.error.own
+    return Observed("outcome", (), error, tuple((w.category, w.message) for w in result.warnings), own)
 
 
 def _evaluate(session: Session, node: ast.expr) -> tuple[Any, BaseException | None]:
@@ -131,14 +133,24 @@ def _plain(value: torch.Tensor) -> Any:
     return None if info is None else info.values
 
 
-def _value_visible(node: ast.expr, value: Any, before: Snapshot, after: Snapshot) -> str:
-    """Where the previous snapshot already shows ``value`` ("" if nowhere).
+def _joined(reasons: list[Message | None]) -> Message | None:
+    """Several reasons as one ("a; b"), each once; None unless every one is given."""
+    if not reasons or not all(reasons):
+        return None
+    unique = [r for r in dict.fromkeys(reasons) if r is not None]
+    joined = unique[-1]
+    for reason in reversed(unique[:-1]):
+        joined = msg("check.reasons", first=reason, rest=joined)
+    return joined
+
+
+def _value_visible(node: ast.expr, value: Any, before: Snapshot, after: Snapshot) -> Message | None:
+    """Where the previous snapshot already shows ``value`` (None if nowhere).
 
     A tuple is shown only when each of its items is.
     """
     if isinstance(node, ast.Tuple) and isinstance(value, tuple) and len(node.elts) == len(value):
-        parts = [_value_visible(n, v, before, after) for n, v in zip(node.elts, value)]
-        return "; ".join(dict.fromkeys(parts)) if parts and all(parts) else ""
+        return _joined([_value_visible(n, v, before, after) for n, v in zip(node.elts, value)])
     if isinstance(node, ast.Name):
         path: tuple[str, str] | None = (node.id, "values")
     elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.attr in _FIELDS:
@@ -149,66 +161,65 @@ def _value_visible(node: ast.expr, value: Any, before: Snapshot, after: Snapshot
         old, new = before.tensor(path[0]), after.tensor(path[0])
         if old is not None and new is not None and getattr(old, path[1]) == getattr(new, path[1]):
             if path[1] not in ("values", "grad") or (old.shape == new.shape and old.grad_shape == new.grad_shape):
-                return f"the panels already show {path[0]}'s {path[1]} before this step"
+                return msg("check.shown_field", name=path[0], field=path[1])
     if isinstance(value, torch.Tensor):
         plain, shape = _plain(value), tuple(value.shape)
         for info in before.tensors:
             if plain is not None and info.shape == shape and info.values == plain:
-                return f"the panels already show these values (in {info.name}) before this step"
+                return msg("check.shown_values", name=info.name)
             if plain is not None and info.grad_shape == shape and info.grad == plain:
-                return f"the panels already show these values (in {info.name}.grad) before this step"
-    return ""
+                return msg("check.shown_values", name=f"{info.name}.grad")
+    return None
 
 
 def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult | None,
-             ) -> tuple[Observed | None, str, str]:
+             ) -> tuple[Observed | None, Message | None, Message | None]:
     """(what the check read, where it was visible before, a problem with the check)."""
     check = ask.check
     previous = before.snapshot if before is not None else Snapshot()
     if check in OUTCOME_CHECKS:
         observed = _outcome(result)
-        seen = ""
+        seen: Message | None = None
         if before is not None and observed.error is not None and before.error is not None and \
                 (before.error.type, before.error.message) == observed.error:
-            seen = "the previous step raised the same error"
+            seen = msg("check.same_error")
         elif before is not None and observed.error is None and observed.warnings and \
                 tuple((w.category, w.message) for w in before.warnings) == observed.warnings:
-            seen = "the previous step raised the same warnings"
-        return observed, seen, ""
+            seen = msg("check.same_warnings")
+        return observed, seen, None
     if check == "output":
         text = result.output if result.output else (result.value or "")
         observed = Observed("output", (normalize(text),))
-        seen = ""
+        seen = None
         shown_before = normalize(before.output or before.value or "") if before is not None else ""
         if shown_before and shown_before == observed.forms[0]:
-            seen = "the previous step printed the same"
+            seen = msg("check.same_output")
         node = result_statement(result)
         if not seen and isinstance(node, ast.Call) and getattr(node.func, "id", "") == "print" and node.args:
-            reasons: list[str] = []
+            reasons: list[Message | None] = []
             for arg in node.args:
                 if _read_only(arg):
                     reasons = []
                     break
                 value, error = _evaluate(session, arg)
-                reasons.append("" if error is not None else _value_visible(arg, value, previous, result.snapshot))
-            if reasons and all(reasons):
-                seen = "; ".join(dict.fromkeys(reasons))
-        return observed, seen, ""
+                reasons.append(None if error is not None else _value_visible(arg, value, previous, result.snapshot))
+            seen = _joined(reasons)
+        return observed, seen, None
     try:
         statement = parse_one(check, session.limits)
         check_names([statement], session.names)
     except LanguageError as exc:
-        return None, "", f"the check `{check}` cannot be read: {exc}"
+        return None, None, msg("check.unreadable", check=check, reason=exc.message)
     if not isinstance(statement.node, ast.Expr):
-        return None, "", f"the check `{check}` must be an expression, not a statement"
+        return None, None, msg("check.statement", check=check)
     refusal = _read_only(statement.node)
     if refusal:
-        return None, "", f"the check `{check}` is refused: {refusal}"
+        return None, None, msg("check.refused", check=check, reason=refusal)
     value, error = _evaluate(session, statement.node.value)
     if error is not None:
-        return Observed("outcome", (), (type(error).__name__, str(error))), "", ""
+        return Observed("outcome", (), (type(error).__name__, str(error)), own=message_of(error)), None, None
     seen = _value_visible(statement.node.value, value, previous, result.snapshot)
-    return Observed("value", _forms(value)), seen, ""
+    return Observed("value", _forms(value)), seen, None
 
 
 def result_statement(result: StepResult) -> ast.expr | None:
@@ -224,31 +235,33 @@ def result_statement(result: StepResult) -> ast.expr | None:
 def _check_ask(lesson: Lesson, number: int, ask: Ask, session: Session, result: StepResult,
                before: StepResult | None, add: Callable[..., None]) -> AskReport | None:
     if not ask.check:
-        add("no-check", number)
+        add(FindingKind.NO_CHECK, number)
         return None
     observed, seen, problem = _observe(session, ask, result, before)
     if observed is None:
-        add("check", number, detail=problem)
+        add(FindingKind.CHECK, number, detail=problem)
         return AskReport(number, ask.check, "", (), ask.answer, problem=problem)
     truth = tuple(compare(choice, observed) for choice in ask.choices)
     report = AskReport(number, ask.check, observed.shown, truth, ask.answer, seen)
     for index, verdict in enumerate(truth):
         if verdict is None:
-            add("not-comparable", number, choice=index + 1, detail=claim_of(ask.choices[index]))
+            add(FindingKind.NOT_COMPARABLE, number, choice=index + 1, detail=claim_of(ask.choices[index]))
     true = [i for i, t in enumerate(truth) if t]
+    shown = observed.shown_message
     if not true:
-        add("none-true", number, detail=observed.shown)
+        add(FindingKind.NONE_TRUE, number, detail=shown)
     elif len(true) > 1:
-        add("several-true", number, choice=", ".join(str(i + 1) for i in true), detail=observed.shown)
+        add(FindingKind.SEVERAL_TRUE, number, choice=", ".join(str(i + 1) for i in true), detail=shown)
     elif true[0] != ask.answer:
-        add("wrong-answer", number, choice=true[0] + 1, answer=ask.answer + 1, detail=observed.shown)
-    if seen:
-        add("visible", number, detail=seen)
+        add(FindingKind.WRONG_ANSWER, number, choice=true[0] + 1, answer=ask.answer + 1, detail=shown)
+    if seen is not None:
+        add(FindingKind.VISIBLE, number, detail=seen)
     for key, translated in ask.translations.items():
         if key.startswith("choices_"):
             for index, (english, other) in enumerate(zip(ask.choices, translated)):
                 if claim_of(english) != claim_of(other):
-                    add("translation", number, choice=index + 1, detail=f"{key}: {claim_of(other)}")
+                    add(FindingKind.TRANSLATION, number, choice=index + 1,
+                        detail=msg("check.translated_claim", key=key, claim=claim_of(other)))
     return report
 
 
@@ -258,11 +271,11 @@ def _check_step(lesson: Lesson, number: int, result: StepResult, strict: bool,
     for fact in step.facts:
         problem = check_fact(fact, result.snapshot)
         if problem is not None:
-            add("fact", number, detail=problem)
+            add(FindingKind.FACT, number, detail=problem)
     for problem in note_claims(step.note, result.snapshot):
-        add("note", number, detail=problem)
+        add(FindingKind.NOTE, number, detail=problem)
     if strict and FACT_KEYWORDS.search(step.note) and not step.facts:
-        add("no-facts", number)
+        add(FindingKind.NO_FACTS, number)
 
 
 def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
@@ -277,7 +290,7 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
     asks: list[AskReport] = []
     results: list[StepResult] = []
 
-    def add(kind: str, step: int | None = None, **fields: Any) -> None:
+    def add(kind: FindingKind, step: int | None = None, **fields: Any) -> None:
         findings.append(Finding(kind, step, tuple(sorted(fields.items()))))
 
     def after(session: Session, result: StepResult) -> None:
@@ -307,7 +320,7 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
                 fragment = normalize(quoted).strip(" .…")
                 # Quoted English in any language is torch's text (a quote in Korean is not).
                 if fragment.isascii() and len(fragment.split()) >= 4 and not any(fragment in m for m in messages):
-                    add("quote", number, detail=quoted)
+                    add(FindingKind.QUOTE, number, detail=quoted)
     return LessonCheck(tuple(asks), tuple(findings), tuple(results))
 
 
@@ -315,16 +328,23 @@ def lesson_warnings(lesson: Lesson, language: str = "en", device: str = "cpu", s
                     cancelled: Callable[[], bool] = lambda: False,
                     progress: Callable[[int, int], None] | None = None) -> list[str]:
     """What :func:`check_lesson` found, one sentence each, in ``language`` (empty: all is well)."""
+    return [m.render(language) for m in lesson_findings(lesson, device, strict, cancelled, progress)]
+
+
+def lesson_findings(lesson: Lesson, device: str = "cpu", strict: bool = False,
+                    cancelled: Callable[[], bool] = lambda: False,
+                    progress: Callable[[int, int], None] | None = None) -> list[Message]:
+    """What :func:`check_lesson` found, one catalogue message each (empty: all is well)."""
     found = check_lesson(lesson, device, strict=strict, cancelled=cancelled, progress=progress)
-    return [describe(f, language) for f in found.findings]
+    return [finding_message(f) for f in found.findings]
 
 
 def lesson_checks_job(session: Any, params: dict[str, Any], cancelled: Callable[[], bool],
-                      progress: Callable[[int, int], None]) -> tuple[str, ...]:
-    """The ``lesson_checks`` job: params ``text`` (the lesson's TOML), ``source``, ``language``.
+                      progress: Callable[[int, int], None]) -> tuple[Message, ...]:
+    """The ``lesson_checks`` job: params ``text`` (the lesson's TOML) and ``source``.
 
-    Runs beside the session in the worker, in a session of its own; the result is plain text.
+    Runs beside the session in the worker, in a session of its own; the result is the findings as
+    catalogue messages (keys and parameters), which the window renders in its language.
     """
     lesson = parse_lesson(str(params["text"]), str(params.get("source", "<lesson>")))
-    return tuple(lesson_warnings(lesson, str(params.get("language", "en")), cancelled=cancelled,
-                                 progress=progress))
+    return tuple(lesson_findings(lesson, cancelled=cancelled, progress=progress))

@@ -24,6 +24,7 @@ import ast
 import re
 from collections.abc import Callable
 
+from tensorlab.core.messages.catalogue import Message, MessageError, msg
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
 
 __all__ = ["check_fact", "note_claims", "FACT_KEYWORDS"]
@@ -38,7 +39,7 @@ _OTHER = r"`?(?P<other>[A-Za-z_]\w*)`?"
 def _tensor(snapshot: Snapshot, name: str) -> TensorInfo:
     info = snapshot.tensor(name)
     if info is None:
-        raise _Unknown(f"`{name}` is not a tensor here")
+        raise _Unknown(msg("fact.not_tensor", name=name))
     return info
 
 
@@ -48,13 +49,13 @@ def _storage_of(snapshot: Snapshot, name: str) -> str | None:
         return info.storage
     other = next((o for o in snapshot.others if o.name == name), None)
     if other is None:
-        raise _Unknown(f"`{name}` is not bound here")
+        raise _Unknown(msg("fact.not_bound", name=name))
     if other.storage is None:
-        raise _Unknown(f"`{name}` is not a tensor or an array over a listed storage")
+        raise _Unknown(msg("fact.no_storage", name=name))
     return other.storage
 
 
-class _Unknown(Exception):
+class _Unknown(MessageError):
     pass
 
 
@@ -62,7 +63,7 @@ def _values(text: str) -> object:
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError, RecursionError, MemoryError):
-        raise _Unknown(f"`{text}` is not a list of numbers") from None
+        raise _Unknown(msg("fact.not_numbers", text=text)) from None
     return value
 
 
@@ -86,7 +87,7 @@ def _requires(s: Snapshot, m: re.Match[str]) -> bool:
 
 
 def _version(s: Snapshot, m: re.Match[str]) -> bool:
-    return _tensor(s, m["name"]).version == int(m["n"])
+    return _tensor(s, m["name"]).version == int(m["version"])
 
 
 def _shares(s: Snapshot, m: re.Match[str]) -> bool:
@@ -115,36 +116,47 @@ def _grad(s: Snapshot, m: re.Match[str]) -> bool:
 def _holds(s: Snapshot, m: re.Match[str]) -> bool:
     info = _tensor(s, m["name"])
     if info.values is None:
-        raise _Unknown(f"the values of `{m['name']}` are not in the snapshot")
+        raise _Unknown(msg("fact.no_values", name=m["name"]))
     return _same_values(to_plain(info.values), _values(m["values"]))
 
 
-_FACTS: tuple[tuple[re.Pattern[str], Callable[[Snapshot, re.Match[str]], bool]], ...] = tuple(
-    (re.compile(pattern + r"\.?$"), test) for pattern, test in (
-        (rf"^{_NAME} is (?P<neg>not )?a leaf", _leaf),
-        (rf"^{_NAME} (?:(?P<neg>does not )require|requires) grad", _requires),
-        (rf"^{_NAME} is at version (?P<n>\d+)", _version),
-        (rf"^{_NAME} (?:(?P<neg>does not )share|shares) storage with {_OTHER}", _shares),
-        (rf"^{_NAME} has its own storage", _own),
-        (rf"^{_NAME} has (?:no grad_fn|grad_fn (?P<fn>\w+))", _grad_fn),
-        (rf"^{_NAME}\.grad is (?P<values>None|\[.*\])", _grad),
-        (rf"^{_NAME} holds (?P<values>\[.*\])", _holds),
+# (pattern, what it claims: the catalogue's fact.claim.<kind>, fact.claim.not_<kind> when negated, test)
+_FACTS: tuple[tuple[re.Pattern[str], str, Callable[[Snapshot, re.Match[str]], bool]], ...] = tuple(
+    (re.compile(pattern + r"\.?$"), kind, test) for pattern, kind, test in (
+        (rf"^{_NAME} is (?P<neg>not )?a leaf", "leaf", _leaf),
+        (rf"^{_NAME} (?:(?P<neg>does not )require|requires) grad", "requires", _requires),
+        (rf"^{_NAME} is at version (?P<version>\d+)", "version", _version),
+        (rf"^{_NAME} (?:(?P<neg>does not )share|shares) storage with {_OTHER}", "shares", _shares),
+        (rf"^{_NAME} has its own storage", "own", _own),
+        (rf"^{_NAME} has (?:no grad_fn|grad_fn (?P<fn>\w+))", "grad_fn", _grad_fn),
+        (rf"^{_NAME}\.grad is (?P<values>None|\[.*\])", "grad", _grad),
+        (rf"^{_NAME} holds (?P<values>\[.*\])", "holds", _holds),
     )
 )
 
 
-def check_fact(fact: str, snapshot: Snapshot) -> str | None:
+def _said(kind: str, m: re.Match[str]) -> Message:
+    """The fact ``m`` states, in the catalogue's words (so that a report says it in its own language)."""
+    groups = {k: v for k, v in m.groupdict().items() if v is not None}
+    if kind == "grad_fn" and "fn" not in groups:
+        kind = "no_grad_fn"
+    key = f"fact.claim.{'not_' if groups.pop('neg', '') else ''}{kind}"
+    return msg(key, **groups)
+
+
+def check_fact(fact: str, snapshot: Snapshot) -> Message | None:
     """None when ``fact`` holds in ``snapshot``; otherwise why not (false, or not a known form)."""
     text = fact.strip()
-    for pattern, test in _FACTS:
+    for pattern, kind, test in _FACTS:
         match = pattern.match(text)
         if match is None:
             continue
+        said = _said(kind, match)
         try:
-            return None if test(snapshot, match) else f"“{text}” is false here"
+            return None if test(snapshot, match) else msg("fact.false", fact=said)
         except _Unknown as exc:
-            return f"“{text}” cannot be checked: {exc}"
-    return f"“{text}” is not a fact TensorLab can check (see tensorlab/core/checks/note_facts.py)"
+            return msg("fact.unchecked", fact=said, reason=exc.message)
+    return msg("fact.unknown", fact=text)
 
 
 # Sentence forms read from English notes: (pattern, fact template).
@@ -157,7 +169,7 @@ _NOTE_FORMS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] 
 )
 
 
-def note_claims(note: str, snapshot: Snapshot) -> list[str]:
+def note_claims(note: str, snapshot: Snapshot) -> list[Message]:
     """Problems with what ``note`` says in the sentence forms TensorLab reads (empty when all agree).
 
     Only names bound to tensors in ``snapshot`` are checked; other matches are
@@ -170,5 +182,5 @@ def note_claims(note: str, snapshot: Snapshot) -> list[str]:
                 continue
             problem = check_fact(fact(match), snapshot)
             if problem is not None:
-                problems.append(f"the note says {problem.removeprefix('“').split('”')[0]!r}, which is false here")
+                problems.append(msg("fact.note_false", fact=problem.values["fact"]))
     return problems

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.device_names import DeviceError
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, EngineCrashed, EngineError, Progress, Reply
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -183,18 +184,19 @@ def stop_fork_server() -> None:
         pass
 
 
-def _signal_name(code: int | None) -> str:
+def _signal_name(code: int | None) -> Message:
     if code is None:
-        return "it stopped answering"
+        return msg("engine.no_answer")
     if code < 0:
+        name: str | Message
         try:
             name = signal.Signals(-code).name
         except ValueError:
-            name = f"signal {-code}"
+            name = msg("engine.signal", number=-code)
         if -code == signal.SIGKILL:
-            return f"the worker was killed ({name}; most often the system ran out of memory)"
-        return f"PyTorch crashed ({name})"
-    return f"the worker exited with status {code}"
+            return msg("engine.killed", signal=name)
+        return msg("engine.crashed", signal=name)
+    return msg("engine.exited", status=code)
 
 
 class ProcessEngine:
@@ -241,13 +243,13 @@ class ProcessEngine:
             kind, payload = self._read(None, NEVER, None)
         except _Died:
             self._kill()
-            raise EngineError("the worker process could not start") from None
+            raise EngineError(msg("engine.no_start")) from None
         if kind == Reply.BAD_DEVICE:
             self._kill()
             raise DeviceError(payload)
         if kind != Reply.OK:
             self._kill()
-            raise EngineError(f"the worker could not start:\n{payload}")
+            raise EngineError(msg("engine.no_start_detail", detail=str(payload)))
         self.info = dict(payload)
         self.devices = tuple(payload["devices"])
         self.device = payload["device"]
@@ -317,7 +319,7 @@ class ProcessEngine:
     def _request(self, command: str, arguments: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
                  progress: Progress | None = None, timeout: float | None = None) -> Any:
         if self._conn is None:
-            self._revive("the worker was stopped")
+            self._revive(msg("engine.stopped_worker"))
         self._flag.value = 0
         try:
             self._conn.send((command, arguments))
@@ -332,21 +334,21 @@ class ProcessEngine:
             raise Cancelled(payload)
         if kind == Reply.DIED:
             return self._after_death(payload, command)
-        raise EngineError(f"TensorLab's worker hit an internal error:\n{payload}")
+        raise EngineError(msg("engine.internal", detail=str(payload)))
 
     def _after_death(self, died: _Died, command: str) -> Any:
         if self._closing:
             self._kill()
-            raise Cancelled(len(self._codes), "the engine was closed")
+            raise Cancelled(len(self._codes), msg("engine.closed"))
         exitcode = None
         if self._process is not None:
             self._process.join(timeout=0.2 if died.why == "crash" else 0)
             exitcode = self._process.exitcode
         self._kill()
         if died.why == "cancel":
-            reason, kind = "the step was stopped (it did not finish in time after Esc)", "Cancelled"
+            reason, kind = msg("engine.stopped"), "Cancelled"
         elif died.why == "timeout":
-            reason, kind = f"the step ran longer than {self.time_limit:g} s and was stopped", "WorkerTimeout"
+            reason, kind = msg("engine.timeout", seconds=f"{self.time_limit:g}"), "WorkerTimeout"
         else:
             reason, kind = _signal_name(exitcode), "WorkerCrash"
         position = self._revive(reason)
@@ -354,7 +356,7 @@ class ProcessEngine:
             raise Cancelled(position, reason)
         raise EngineCrashed(position, reason, kind)
 
-    def _revive(self, reason: str) -> int:
+    def _revive(self, reason: Message) -> int:
         """Start a new worker and replay it to the last position known to be good."""
         self.restarts += 1
         self._start()
@@ -372,7 +374,7 @@ class ProcessEngine:
             if kind != Reply.OK:
                 self._codes, self._results = [], []
         if self.on_restart is not None:
-            self.on_restart(len(self._codes), reason)
+            self.on_restart(len(self._codes), reason.render("en"))  # the window's notice says it in its words
         return len(self._codes)
 
     # -- the engine interface ----------------------------------------------------------
@@ -413,7 +415,7 @@ class ProcessEngine:
         except DeviceError:
             # Not here after all: go back to where we stood on the old device, then say why.
             self.device = old
-            self._revive("the device is not available")
+            self._revive(msg("engine.device_gone"))
             raise
         self._codes, self._results = [], []
 

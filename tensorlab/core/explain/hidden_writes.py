@@ -33,18 +33,5 @@ def hidden_writes(before: Snapshot, after: Snapshot) -> tuple[Explanation, ...]:
         if not silent:
             continue
         names = ", ".join(f"`{n}`" for n in silent)
-        title = "Memory changed behind autograd's back"
-        text = (f"The memory of {names} ({storage.id}) changed in this step, but the version counter of {names} "
-                "did not move. The write went through `.data`, a NumPy array or `untyped_storage()`, which have "
-                "a version counter of their own or none at all. Autograd checks only the counter, so it cannot "
-                "see this change: a saved tensor changed this way is used by backward() without any error, "
-                "and the gradient is silently wrong.")
-        advice = "change tensors through `detach()` (which shares the counter) when autograd must notice."
-        korean = ("autograd 모르게 바뀐 메모리",
-                  f"이 단계에서 {names}의 메모리({storage.id})가 바뀌었지만 {names}의 버전 카운터는 그대로입니다. "
-                  "`.data`, NumPy 배열, `untyped_storage()`를 통해 쓰면 버전 카운터가 따로 있거나 아예 없습니다. "
-                  "autograd는 카운터만 확인하므로 이 변경을 볼 수 없습니다. 이렇게 바뀐 텐서가 역전파를 위해 "
-                  "저장된 것이라면 backward()는 오류 없이 그 값을 쓰고, 기울기는 조용히 틀립니다.",
-                  "autograd가 알아야 하는 변경은 버전 카운터를 공유하는 `detach()`를 통해 하세요.")
-        notes.append(Explanation(title, text, advice, {"ko": korean}))
+        notes.append(Explanation("explain.hidden_write", (("names", names), ("storage", storage.id))))
     return tuple(notes)

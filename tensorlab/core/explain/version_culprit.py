@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from tensorlab.core.messages.korean_particles import ko
+from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.snapshot import GraphInfo, SavedTensor, Snapshot
 
 __all__ = ["version_culprit"]
@@ -75,49 +75,33 @@ def _culprits(shape: tuple[int, ...], now: int, expected: int, history: Sequence
     return sorted(names, key=order.index)
 
 
-def _changes(name: str, now: int, history: Sequence[Any], korean: bool) -> list[str]:
-    """The steps where ``name``'s version went up (towards ``now``)."""
-    changes: list[str] = []
+def _changes(name: str, now: int, history: Sequence[Any]) -> list[tuple[int, str]]:
+    """The steps (1-based number, code) where ``name``'s version went up (towards ``now``)."""
+    changes: list[tuple[int, str]] = []
     previous = None
     for entry in history:
         info = entry.snapshot.tensor(name)
         version = info.version if info is not None else None
         if previous is not None and version is not None and previous < version <= now:
-            step = f"{entry.index + 1}단계" if korean else f"step {entry.index + 1}"
-            changes.append(f"{step} (`{entry.code}`)")
+            changes.append((entry.index + 1, entry.code))
         previous = version
     return changes
 
 
 def version_culprit(shape_text: str, now: int, expected: int, history: Sequence[Any],
-                    saved: Sequence[SavedTensor] = (), language: str = "en") -> str:
-    """A sentence naming the saved tensor that changed, or "" when it cannot be told for sure."""
+                    saved: Sequence[SavedTensor] = ()) -> tuple[Message, ...]:
+    """The sentences naming the saved tensor that changed, or none when it cannot be told for sure."""
     if not history:
-        return ""
+        return ()
     shape = tuple(int(s) for s in shape_text.split(",") if s.strip())
     names = _culprits(shape, now, expected, history, saved)
     if not names:
-        return ""
-    korean = language == "ko"
-    steps = sorted({c for name in names for c in _changes(name, now, history, korean)},
-                   key=lambda text: int(re.search(r"\d+", text).group()))  # type: ignore[union-attr]
-    changed = ", ".join(steps)
+        return ()
+    steps = sorted({change for name in names for change in _changes(name, now, history)})
     who = ", ".join(f"`{n}`" for n in names)
-    if korean:
-        if len(names) == 1:
-            text = ko(" 실패한 계산 그래프는 {who:을} 버전 {expected}일 때 저장했는데, 지금 {who:은} 버전 {now}입니다.",
-                      who=who, expected=expected, now=now)
-        else:
-            text = ko(" 실패한 계산 그래프가 저장한 텐서 중 그 뒤 버전이 {expected}에서 {now:으로} 바뀐 것이 "
-                      "여럿이라, 바뀐 텐서는 {who} 중 하나입니다.", who=who, expected=expected, now=now)
-        if changed:
-            text += f" 버전이 올라간 곳: {changed}."
-        return text
-    if len(names) == 1:
-        text = f" The failing graph saved {who} at version {expected}; {who} is now at version {now}."
-    else:
-        text = (f" The failing graph saved several tensors that went from version {expected} to {now} since: "
-                f"the one that changed is one of {who}.")
-    if changed:
-        text += f" The version went up at {changed}."
-    return text
+    key = "explain.culprit.one" if len(names) == 1 else "explain.culprit.several"
+    sentences = [msg(key, who=who, expected=expected, now=now)]
+    if steps:
+        sentences.append(msg("explain.culprit.changed",
+                             steps=tuple(msg("explain.culprit.step", step=n, code=code) for n, code in steps)))
+    return tuple(sentences)

@@ -20,34 +20,22 @@ from typing import Any
 
 from tensorlab.core.export.escaping import comment_lines, commented_code, markdown_text
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
+from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.results import ErrorInfo
 
 __all__ = ["NOT_RUN", "export_script", "export_notebook", "notebook_text", "script_from_code", "used_modules"]
 
 # Error kinds that mean TensorLab did not let the step run to its end (not torch's errors).
 NOT_RUN = frozenset({"TensorLabError", "LimitError", "WorkerCrash", "WorkerTimeout", "TimeLimit", "Cancelled"})
-_SEED_NOTE = "The seed TensorLab uses, so random numbers are the same as in the app."
-_DEVICE_NOTE = "TensorLab ran these steps on this device: new tensors are made there."
-
-
-def _torch_setup(device: str, end: str = "") -> list[str]:
+def _torch_setup(device: str, language: str, end: str = "") -> list[str]:
     """The seed (and the device, if not the CPU) for a program that uses torch."""
-    lines = ["", *comment_lines(_SEED_NOTE), "torch.manual_seed(0)" + end]
+    lines = ["", *comment_lines(_label("seed_note", language)), "torch.manual_seed(0)" + end]
     if device != "cpu":
-        lines += [*comment_lines(_DEVICE_NOTE), f"torch.set_default_device({device!r})"]
+        lines += [*comment_lines(_label("device_note", language)), f"torch.set_default_device({device!r})"]
     return lines
-_LABELS = {
-    "en": {"step": "Step", "question": "Predict before you run", "answer": "Answer",
-           "exported": "Exported from the TensorLab lesson", "not_run": "TensorLab did not run this step",
-           "raised": "In TensorLab this step raised {type}; the script goes on."},
-    "ko": {"step": "단계", "question": "실행하기 전에 예측해 보세요", "answer": "정답",
-           "exported": "TensorLab 수업에서 내보냄", "not_run": "TensorLab이 이 단계를 실행하지 않았습니다",
-           "raised": "TensorLab에서 이 단계는 {type} 오류를 발생시켰습니다. 스크립트는 계속됩니다."},
-}
-
-
-def _labels(language: str) -> dict[str, str]:
-    return _LABELS.get(language, _LABELS["en"])
+def _label(key: str, language: str, **params: object) -> str:
+    """The export's own words (``export.<key>`` in the catalogue) in ``language``."""
+    return render(f"export.{key}", params, language)
 
 
 def used_modules(codes: Sequence[str]) -> list[str]:
@@ -98,13 +86,12 @@ def _source(code: str) -> str:
 def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, language: str) -> list[str]:
     """One step's code as the script runs it: plain, wrapped in try/except, or commented out."""
     code = _source(step.code)
-    labels = _labels(language)
     if error is None:
         return code.split("\n")
     if error.type in NOT_RUN:
-        return (comment_lines(f"{labels['not_run']} ({error.type}: {error.message})")
+        return (comment_lines(_label("not_run", language, type=error.type, text=error.text(language)))
                 + commented_code(code))
-    return (comment_lines(labels["raised"].format(type=error.type))
+    return (comment_lines(_label("raised", language, type=error.type))
             + ["try:", *_indented(code), f"except Exception as {error_name}:",
                f'    print(f"{{type({error_name}).__name__}}: {{{error_name}}}")'])
 
@@ -129,8 +116,7 @@ def _ask_comment(step: LessonStep, language: str) -> list[str]:
     ask = step.ask
     if ask is None:
         return []
-    labels = _labels(language)
-    lines = comment_lines(f"{labels['question']}: {ask.text('question', language)}")
+    lines = comment_lines(f"{_label('question', language)}: {ask.text('question', language)}")
     for number, choice in enumerate(ask.text("choices", language), start=1):
         lines += comment_lines(f"{number}) {choice}", prefix="#   ")
     return lines
@@ -141,7 +127,7 @@ def _answer_comment(step: LessonStep, language: str) -> list[str]:
     if ask is None:
         return []
     choices = ask.text("choices", language)
-    text = f"{_labels(language)['answer']}: {ask.answer + 1}) {choices[ask.answer]}"
+    text = f"{_label('answer', language)}: {ask.answer + 1}) {choices[ask.answer]}"
     explain = ask.text("explain", language)
     return comment_lines(text + (f". {explain}" if explain else ""))
 
@@ -150,12 +136,11 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
                   device: str = "cpu") -> str:
     """``lesson`` as a runnable script; ``errors``: what each step raised in a TensorLab run on ``device``."""
     errors = _check(lesson, errors)
-    labels = _labels(language)
     error_name = _error_name(lesson)
     # Line 1 fixes the encoding, so no lesson text below can declare another one.
     out = ["# -*- coding: utf-8 -*-"]
     out += comment_lines(lesson.text("title", language))
-    out += comment_lines(f"{labels['exported']} {lesson.id}.")
+    out += comment_lines(_label("exported", language, lesson=lesson.id) + ".")
     if lesson.text("summary", language):
         out += ["#", *comment_lines(lesson.text("summary", language))]
     modules = used_modules([s.code for s in lesson.steps])
@@ -163,11 +148,11 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
         out.append("")
         out += [f"import {module}" for module in modules]
     if "torch" in modules:
-        out += _torch_setup(device)
+        out += _torch_setup(device, language)
     for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
         note = step.text(language)
         out.append("")
-        out += comment_lines(f"{labels['step']} {number}" + (f": {note}" if note else ""))
+        out += comment_lines(_label("step", language, number=number) + (f": {note}" if note else ""))
         out += _ask_comment(step, language)
         out += _code_lines(step, error, error_name, language)
         out += _answer_comment(step, language)
@@ -196,14 +181,14 @@ def _markdown(source: str, cell_id: str) -> Any:
 def _question_markdown(step: LessonStep, language: str) -> str:
     ask = step.ask
     assert ask is not None
-    labels = _labels(language)
     choices = ask.text("choices", language)
-    lines = [f"**{markdown_text(labels['question'])}:** {markdown_text(ask.text('question', language))}", ""]
+    lines = [f"**{markdown_text(_label('question', language))}:** {markdown_text(ask.text('question', language))}", ""]
     lines += [f"{number}. {markdown_text(choice)}" for number, choice in enumerate(choices, start=1)]
     answer = [f"**{ask.answer + 1}\\.** {markdown_text(choices[ask.answer])}"]
     if ask.text("explain", language):
         answer += ["", markdown_text(ask.text("explain", language))]
-    lines += ["", f"<details><summary>{markdown_text(labels['answer'])}</summary>", "", *answer, "", "</details>"]
+    summary = markdown_text(_label("answer", language))
+    lines += ["", f"<details><summary>{summary}</summary>", "", *answer, "", "</details>"]
     return "\n".join(lines)
 
 
@@ -219,16 +204,15 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
     from nbformat import v4
 
     errors = _check(lesson, errors)
-    labels = _labels(language)
     header = [f"# {markdown_text(lesson.text('title', language))}"]
     if lesson.text("summary", language):
         header += ["", markdown_text(lesson.text("summary", language))]
-    header += ["", f"*{markdown_text(labels['exported'] + ' ' + lesson.id)}\\.*"]
+    header += ["", f"*{markdown_text(_label('exported', language, lesson=lesson.id))}\\.*"]
     cells = [_markdown("\n".join(header), "title")]
     modules = used_modules([s.code for s in lesson.steps])
     setup = [f"import {module}" for module in modules]
     if "torch" in modules:
-        setup += _torch_setup(device, ";")
+        setup += _torch_setup(device, language, ";")
     if setup:
         cell = v4.new_code_cell("\n".join(setup))
         cell.id = "setup"
@@ -247,7 +231,7 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
             cell.metadata["tags"] = ["raises-exception"]
         cells.append(cell)
         note = step.text(language)
-        heading = f"*{markdown_text(labels['step'])} {number}*"
+        heading = f"*{markdown_text(_label('step', language, number=number))}*"
         cells.append(_markdown(heading + (f" — {markdown_text(note)}" if note else ""), f"step-{number}-note"))
     notebook = v4.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

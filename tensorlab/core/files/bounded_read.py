@@ -20,30 +20,34 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from tensorlab.core.messages.catalogue import Message, MessageError, msg
+
 __all__ = ["UnreadableFile", "read_regular_file", "read_toml_file", "parse_toml"]
 
 _KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
-    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "file.kind.folder"),
+    (stat.S_ISFIFO, "file.kind.fifo"),
+    (stat.S_ISCHR, "file.kind.device"),
+    (stat.S_ISBLK, "file.kind.device"),
+    (stat.S_ISSOCK, "file.kind.socket"),
 )
 
 _FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
           | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
 
 
-class UnreadableFile(ValueError):
-    """The file cannot be read: ``reason`` says why.
+class UnreadableFile(MessageError, ValueError):
+    """The file cannot be read: ``message`` says why.
 
     ``kind`` is "missing", "special", "large", "error" (the system refused) or "invalid" (read, but
     not UTF-8 TOML that Python can hold).
+
+    ``reason`` is the message in English.
     """
 
-    def __init__(self, reason: str, kind: str = "error") -> None:
+    def __init__(self, reason: Message, kind: str = "error") -> None:
         super().__init__(reason)
-        self.reason = reason
+        self.reason = str(self)
         self.kind = kind
 
 
@@ -57,14 +61,14 @@ def read_regular_file(path: str | os.PathLike[str], limit: int, follow_symlinks:
     try:
         descriptor = os.open(Path(path), flags)
     except FileNotFoundError as exc:
-        raise UnreadableFile(f"cannot read the file: {exc.strerror or exc}", "missing") from None
+        raise UnreadableFile(msg("file.cannot_read", detail=exc.strerror or str(exc)), "missing") from None
     except OSError as exc:
-        raise UnreadableFile(f"cannot read the file: {exc.strerror or exc}") from None
+        raise UnreadableFile(msg("file.cannot_read", detail=exc.strerror or str(exc))) from None
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
-            kind = next((what for test, what in _KINDS if test(mode)), "a special file")
-            raise UnreadableFile(f"this is {kind}, not a lesson file: only regular files are read", "special")
+            kind = next((key for test, key in _KINDS if test(mode)), "file.kind.special")
+            raise UnreadableFile(msg("file.special", kind=msg(kind)), "special")
         chunks: list[bytes] = []
         remaining = limit + 1
         while remaining > 0:
@@ -77,12 +81,12 @@ def read_regular_file(path: str | os.PathLike[str], limit: int, follow_symlinks:
             chunks.append(chunk)
             remaining -= len(chunk)
     except OSError as exc:
-        raise UnreadableFile(f"cannot read the file: {exc.strerror or exc}") from None
+        raise UnreadableFile(msg("file.cannot_read", detail=exc.strerror or str(exc))) from None
     finally:
         os.close(descriptor)
     data = b"".join(chunks)
     if len(data) > limit:
-        raise UnreadableFile(f"the file is larger than {limit:,} bytes", "large")
+        raise UnreadableFile(msg("file.too_large", limit=limit), "large")
     return data
 
 
@@ -91,15 +95,15 @@ def parse_toml(data: bytes | str) -> dict[str, Any]:
     try:
         return tomllib.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
     except UnicodeDecodeError as exc:
-        raise UnreadableFile(f"the file is not UTF-8 text (byte {exc.start})", "invalid") from None
+        raise UnreadableFile(msg("lesson.not_utf8", byte=exc.start), "invalid") from None
     except tomllib.TOMLDecodeError as exc:
-        raise UnreadableFile(f"this is not valid TOML: {exc}", "invalid") from None
+        raise UnreadableFile(msg("lesson.toml", detail=str(exc)), "invalid") from None
     except RecursionError:
-        raise UnreadableFile("this TOML nests arrays or tables too deeply to read", "invalid") from None
+        raise UnreadableFile(msg("lesson.toml_deep"), "invalid") from None
     except MemoryError:
-        raise UnreadableFile("this TOML is too large to read", "invalid") from None
+        raise UnreadableFile(msg("lesson.toml_large"), "invalid") from None
     except Exception as exc:  # e.g. ValueError: Python refuses integers of over 4,300 digits
-        raise UnreadableFile(f"this TOML holds a value TensorLab cannot read: {exc}", "invalid") from None
+        raise UnreadableFile(msg("lesson.toml_value", detail=str(exc)), "invalid") from None
 
 
 def read_toml_file(path: str | os.PathLike[str], limit: int, follow_symlinks: bool = True) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import keyword
 import math
 
 from tensorlab.core.lang import allowlist as allow
+from tensorlab.core.messages.catalogue import Message, MessageError, msg
 
 __all__ = [
     "BuilderError",
@@ -30,8 +31,13 @@ __all__ = [
 ]
 
 
-class BuilderError(ValueError):
+class BuilderError(MessageError, ValueError):
     """A builder's input cannot make a statement; the message says which field and why."""
+
+
+def _field(what: str) -> Message:
+    """The field a builder checks ("target_name"), as the catalogue names it."""
+    return msg("builder.field." + what.replace(" ", "_").replace("-", "_"))
 
 
 FACTORIES = ("ones", "zeros", "full", "arange", "rand", "randn", "values")
@@ -51,13 +57,13 @@ def check_name(name: str, what: str = "name") -> str:
     """A valid new name for a result, or :class:`BuilderError`."""
     name = name.strip()
     if not name:
-        raise BuilderError(f"the {what} is empty")
+        raise BuilderError(msg("builder.empty", field=_field(what)))
     if not name.isidentifier() or keyword.iskeyword(name):
-        raise BuilderError(f"`{name}` is not a valid {what}: use letters, digits and _, not starting with a digit")
+        raise BuilderError(msg("builder.invalid_name", name=name, field=_field(what)))
     if name.startswith("__") or name.endswith("__"):
-        raise BuilderError(f"`{name}`: names with double underscores are not available")
+        raise BuilderError(msg("subset.dunder_short", name=name))
     if name in allow.RESERVED_NAMES:
-        raise BuilderError(f"`{name}` is reserved in TensorLab")
+        raise BuilderError(msg("builder.reserved", name=name))
     return name
 
 
@@ -70,9 +76,9 @@ def parse_shape(text: str) -> tuple[int, ...]:
     try:
         shape = tuple(int(p) for p in parts)
     except ValueError:
-        raise BuilderError(f"the shape `{text}` must be whole numbers separated by commas, like 2, 3") from None
+        raise BuilderError(msg("builder.shape_numbers", text=text)) from None
     if any(s < 0 for s in shape):
-        raise BuilderError(f"the shape `{text}` has a negative size")
+        raise BuilderError(msg("builder.shape_negative", text=text))
     return shape
 
 
@@ -84,16 +90,16 @@ def parse_number(text: str, what: str = "value") -> str:
     try:
         value = float(cleaned)
     except ValueError:
-        raise BuilderError(f"the {what} `{text}` is not a number") from None
+        raise BuilderError(msg("builder.not_number", field=_field(what), text=text)) from None
     if not math.isfinite(value):
-        raise BuilderError(f"the {what} `{text}` must be a finite number")
+        raise BuilderError(msg("builder.not_finite", field=_field(what), text=text))
     return cleaned
 
 
 def _index(text: str, what: str) -> str:
     """An index typed by the user (`1:3`, `0`, `:, 1`); calls and assignments are refused here."""
     if any(c in text for c in "()=;\n") or text.count("[") != text.count("]"):
-        raise BuilderError(f"the {what} `{text}` must be an index like 1:3, 0, or :, 1")
+        raise BuilderError(msg("builder.index", field=_field(what), text=text))
     return text
 
 
@@ -103,15 +109,15 @@ def _view_args(text: str) -> str:
     try:
         sizes = [int(p) for p in parts]
     except ValueError:
-        raise BuilderError(f"the view shape `{text}` must be whole numbers like 2, -1") from None
+        raise BuilderError(msg("builder.view_numbers", text=text)) from None
     if not sizes or sizes.count(-1) > 1 or any(s < -1 for s in sizes):
-        raise BuilderError(f"the view shape `{text}` must be sizes with at most one -1")
+        raise BuilderError(msg("builder.view_one_minus", text=text))
     return ", ".join(map(str, sizes))
 
 
 def _dtype_arg(dtype: str) -> str:
     if dtype not in DTYPES:
-        raise BuilderError(f"unknown dtype `{dtype}`")
+        raise BuilderError(msg("builder.unknown", kind=msg("builder.kind.dtype"), text=dtype))
     return f"torch.{dtype}"
 
 
@@ -127,13 +133,13 @@ def _values_literal(text: str, floating: bool) -> str:
     """A nested list of numbers typed by the user, re-written as a clean literal."""
     source = text.strip()
     if not source:
-        raise BuilderError("the values are empty: type numbers like 1, 2, 3 or [[1, 2], [3, 4]]")
+        raise BuilderError(msg("builder.values_empty"))
     if not source.startswith("["):
         source = f"[{source}]"
     try:
         tree = ast.parse(source, mode="eval").body
     except SyntaxError:
-        raise BuilderError(f"the values `{text}` are not a list of numbers") from None
+        raise BuilderError(msg("builder.values_not_list", text=text)) from None
 
     def render(node: ast.expr) -> str:
         if isinstance(node, ast.List):
@@ -148,7 +154,7 @@ def _values_literal(text: str, floating: bool) -> str:
             if floating and isinstance(value, int):
                 return f"{sign}{value}.0"
             return f"{sign}{value!r}"
-        raise BuilderError(f"the values `{text}` must be numbers in (nested) lists")
+        raise BuilderError(msg("builder.values_numbers", text=text))
 
     return render(tree)
 
@@ -158,7 +164,7 @@ def create_code(name: str, factory: str, shape: str = "5", dtype: str = "float32
     """`x = torch.ones(5, requires_grad=True)` and the other factories."""
     name = check_name(name)
     if factory not in FACTORIES:
-        raise BuilderError(f"unknown factory `{factory}`")
+        raise BuilderError(msg("builder.unknown", kind=msg("builder.kind.factory"), text=factory))
     kwargs = []
     if dtype != "float32" or factory in ("arange",):
         kwargs.append(f"dtype={_dtype_arg(dtype)}")
@@ -170,7 +176,7 @@ def create_code(name: str, factory: str, shape: str = "5", dtype: str = "float32
         return f"{name} = torch.tensor({literal}{dtype_kw}{grad})"
     dims = parse_shape(shape)
     if factory == "full":
-        return f"{name} = torch.full({_shape_tuple(dims)}, {parse_number(fill, 'fill value')}{extra}{grad})"
+        return f"{name} = torch.full({_shape_tuple(dims)}, {parse_number(fill, 'fill_value')}{extra}{grad})"
     if factory == "arange":
         count = math.prod(dims) if dims else 1
         if len(dims) <= 1:
@@ -182,10 +188,10 @@ def create_code(name: str, factory: str, shape: str = "5", dtype: str = "float32
 
 def copy_code(target: str, source: str, operation: str, argument: str = "", follow_up: str = "") -> str:
     """`y = x.clone() * 2` and the other copies, views and conversions."""
-    target = check_name(target, "target name")
-    source = check_name(source, "source tensor")
+    target = check_name(target, "target_name")
+    source = check_name(source, "source_tensor")
     if operation not in COPY_OPERATIONS:
-        raise BuilderError(f"unknown copy operation `{operation}`")
+        raise BuilderError(msg("builder.unknown", kind=msg("builder.kind.copy"), text=operation))
     argument = argument.strip()
     if operation == "=":
         expression = source
@@ -209,16 +215,16 @@ def copy_code(target: str, source: str, operation: str, argument: str = "", foll
     if follow_up:
         parts = follow_up.split(None, 1)
         if len(parts) != 2 or parts[0] not in ("*", "+", "-", "/", "**"):
-            raise BuilderError(f"the follow-up `{follow_up}` must be an operator and a number, like * 2")
-        expression = f"{expression} {parts[0]} {parse_number(parts[1], 'follow-up number')}"
+            raise BuilderError(msg("builder.follow_up", text=follow_up))
+        expression = f"{expression} {parts[0]} {parse_number(parts[1], 'follow_up_number')}"
     return f"{target} = {expression}"
 
 
 def mutate_code(target: str, operation: str, index: str = "0", value: str = "1", no_grad: bool = False) -> str:
     """`x[0] = 5`, `x.add_(1)`, ... optionally inside `with torch.no_grad():`."""
-    target = check_name(target, "target tensor")
+    target = check_name(target, "target_tensor")
     if operation not in MUTATIONS:
-        raise BuilderError(f"unknown mutation `{operation}`")
+        raise BuilderError(msg("builder.unknown", kind=msg("builder.kind.mutation"), text=operation))
     if operation == "x[i] = v":
         line = f"{target}[{_index(index.strip() or '0', 'index')}] = {parse_number(value)}"
     elif operation == "zero_()":
@@ -234,18 +240,18 @@ def mutate_code(target: str, operation: str, index: str = "0", value: str = "1",
 
 def compute_code(target: str, computation: str, a: str, b: str = "", k: str = "2") -> str:
     """`s = (x + y).sum()` and the other small computations."""
-    target = check_name(target, "result name")
-    a = check_name(a, "first operand")
+    target = check_name(target, "result_name")
+    a = check_name(a, "first_operand")
     if computation not in COMPUTATIONS:
-        raise BuilderError(f"unknown computation `{computation}`")
+        raise BuilderError(msg("builder.unknown", kind=msg("builder.kind.computation"), text=computation))
     if "b" in computation.replace("a.", ""):
-        b = check_name(b, "second operand")
+        b = check_name(b, "second_operand")
     if computation == "(a + b).sum()":
         expression = f"({a} + {b}).sum()"
     elif computation == "(a * b).sum()":
         expression = f"({a} * {b}).sum()"
     elif computation == "a * k":
-        expression = f"{a} * {parse_number(k, 'factor k')}"
+        expression = f"{a} * {parse_number(k, 'factor_k')}"
     elif computation == "a ** 2":
         expression = f"{a} ** 2"
     else:

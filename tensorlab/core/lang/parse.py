@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tensorlab.core.lang.subset_rules import Checker, LanguageError, dotted, is_dunder, undefined_name_message
+from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
@@ -52,26 +53,22 @@ class Statement:
 def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
     """Parse ``source`` into checked statements, or raise :class:`LanguageError`."""
     if not isinstance(source, str):
-        raise LanguageError("code must be text")
+        raise LanguageError(msg("subset.not_text"))
     if "\x00" in source:
-        raise LanguageError("code contains a NUL character")
+        raise LanguageError(msg("subset.nul"))
     for number, text in enumerate(source.splitlines(), start=1):
         if len(text) > limits.max_statement_chars:
-            raise LanguageError(
-                f"the line is {len(text)} characters long; TensorLab accepts at most "
-                f"{limits.max_statement_chars}",
-                number,
-            )
+            raise LanguageError(msg("subset.line_too_long", length=len(text), limit=limits.max_statement_chars),
+                                number)
     try:
         module = ast.parse(source, mode="exec")
     except SyntaxError as exc:
         col = exc.offset if exc.offset else None
-        raise LanguageError(f"this is not valid Python: {exc.msg}", exc.lineno, col) from None
+        raise LanguageError(msg("subset.syntax", detail=exc.msg), exc.lineno, col) from None
     except (RecursionError, MemoryError):
-        raise LanguageError("this cannot be parsed: it is nested too deeply (too complex for Python's parser)") \
-            from None
+        raise LanguageError(msg("subset.too_complex")) from None
     except ValueError as exc:
-        raise LanguageError(f"this cannot be parsed: {exc}") from None
+        raise LanguageError(msg("subset.unparsable", detail=str(exc))) from None
     lines = source.splitlines()
     statements = []
     for node in module.body:
@@ -100,12 +97,11 @@ def _parse_one_cached(source: str, limits: Limits) -> Statement:
 def _parse_one(source: str, limits: Limits) -> Statement:
     statements = parse(source, limits)
     if not statements:
-        raise LanguageError("there is no statement here")
+        raise LanguageError(msg("subset.no_statement"))
     if len(statements) > 1:
         second = statements[1]
         raise LanguageError(
-            f"expected one statement, found {len(statements)} "
-            f"(the second starts with `{second.source.splitlines()[0][:40]}`)",
+            msg("subset.one_statement", count=len(statements), code=second.source.splitlines()[0][:40]),
             second.line,
             second.node.col_offset + 1,
         )

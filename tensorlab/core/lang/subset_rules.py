@@ -13,9 +13,10 @@ import builtins
 import sys
 
 from tensorlab.core.lang import allowlist as allow
+from tensorlab.core.messages.catalogue import Message, MessageError, msg
 from tensorlab.core.protocol.limits import LimitError, Limits, factory_numel
 
-__all__ = ["Checker", "LanguageError", "dotted", "is_dunder", "undefined_name_message"]
+__all__ = ["Checker", "LanguageError", "construct_name", "dotted", "is_dunder", "undefined_name_message"]
 
 # Names a careless or hostile line may reach for; undefined, they read "not available".
 _FOREIGN_NAMES = frozenset(dir(builtins)) | frozenset(sys.stdlib_module_names)
@@ -23,74 +24,69 @@ _FOREIGN_NAMES = frozenset(dir(builtins)) | frozenset(sys.stdlib_module_names)
 _BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
 _UNARYOPS = (ast.USub, ast.UAdd, ast.Not)
 
-# Constructs a user might try, named the way a Python programmer calls them.
-_CONSTRUCT_NAMES: dict[type, str] = {
-    ast.Lambda: "lambda",
-    ast.ListComp: "a list comprehension",
-    ast.SetComp: "a set comprehension",
-    ast.DictComp: "a dict comprehension",
-    ast.GeneratorExp: "a generator expression",
-    ast.JoinedStr: "an f-string",
-    ast.FunctionDef: "def",
-    ast.AsyncFunctionDef: "async def",
-    ast.ClassDef: "class",
-    ast.For: "a for loop",
-    ast.AsyncFor: "a for loop",
-    ast.While: "a while loop",
-    ast.If: "if",
-    ast.IfExp: "a conditional expression",
-    ast.Try: "try",
-    ast.Raise: "raise",
-    ast.Assert: "assert",
-    ast.Delete: "del",
-    ast.Global: "global",
-    ast.Nonlocal: "nonlocal",
-    ast.Return: "return",
-    ast.Yield: "yield",
-    ast.YieldFrom: "yield",
-    ast.Await: "await",
-    ast.NamedExpr: "the walrus operator `:=`",
-    ast.Dict: "a dict",
-    ast.Set: "a set",
-    ast.BoolOp: "`and` / `or`",
-    ast.Starred: "`*` unpacking",
-    ast.AnnAssign: "an annotated assignment",
-    ast.ImportFrom: "`from ... import`",
-    ast.Pass: "pass",
-    ast.Break: "break",
-    ast.Continue: "continue",
-    ast.AsyncWith: "async with",
-    ast.Match: "match",
+# Constructs a user might try, named the way a Python programmer calls them (a keyword: as written).
+_CONSTRUCT_KEYS: dict[type, str] = {
+    ast.Lambda: "construct.lambda",
+    ast.ListComp: "construct.list_comprehension",
+    ast.SetComp: "construct.set_comprehension",
+    ast.DictComp: "construct.dict_comprehension",
+    ast.GeneratorExp: "construct.generator",
+    ast.JoinedStr: "construct.f_string",
+    ast.For: "construct.for",
+    ast.AsyncFor: "construct.for",
+    ast.While: "construct.while",
+    ast.IfExp: "construct.conditional",
+    ast.NamedExpr: "construct.walrus",
+    ast.Dict: "construct.dict",
+    ast.Set: "construct.set",
+    ast.BoolOp: "construct.bool_op",
+    ast.Starred: "construct.starred",
+    ast.AnnAssign: "construct.annotated",
+    ast.ImportFrom: "construct.import_from",
+}
+_KEYWORDS: dict[type, str] = {
+    ast.FunctionDef: "def", ast.AsyncFunctionDef: "async def", ast.ClassDef: "class", ast.If: "if",
+    ast.Try: "try", ast.Raise: "raise", ast.Assert: "assert", ast.Delete: "del", ast.Global: "global",
+    ast.Nonlocal: "nonlocal", ast.Return: "return", ast.Yield: "yield", ast.YieldFrom: "yield",
+    ast.Await: "await", ast.Pass: "pass", ast.Break: "break", ast.Continue: "continue",
+    ast.AsyncWith: "async with", ast.Match: "match",
 }
 if hasattr(ast, "TryStar"):
-    _CONSTRUCT_NAMES[ast.TryStar] = "try"
+    _KEYWORDS[ast.TryStar] = "try"
 
 
-class LanguageError(ValueError):
+def construct_name(node: ast.AST) -> Message:
+    """What a Python programmer calls ``node``'s construct ("a list comprehension", "def")."""
+    key = _CONSTRUCT_KEYS.get(type(node))
+    if key is not None:
+        return msg(key)
+    return msg("construct.keyword", keyword=_KEYWORDS.get(type(node), type(node).__name__))
+
+
+class LanguageError(MessageError, ValueError):
     """A line is outside the TensorLab subset; nothing of it has run.
 
-    ``line`` and ``col`` are 1-based and point at the offending construct.
+    ``reason`` says what is wrong; ``line`` and ``col`` are 1-based and point at the
+    offending construct (``message`` says both, ``str()`` in English).
     """
 
-    def __init__(self, message: str, line: int | None = None, col: int | None = None) -> None:
-        self.reason = message
+    def __init__(self, reason: Message, line: int | None = None, col: int | None = None) -> None:
+        self.reason = reason
         self.line = line
         self.col = col
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        if self.line is None:
-            return self.reason
-        if self.col is None:
-            return f"line {self.line}: {self.reason}"
-        return f"line {self.line}, col {self.col}: {self.reason}"
+        if line is None:
+            super().__init__(reason)
+        elif col is None:
+            super().__init__(msg("subset.at_line", line=line, reason=reason))
+        else:
+            super().__init__(msg("subset.at_line_col", line=line, col=col, reason=reason))
 
 
-def undefined_name_message(name: str) -> str:
+def undefined_name_message(name: str) -> Message:
     """The message for reading ``name`` when nothing has bound it."""
     if name in _FOREIGN_NAMES:
-        return f"`{name}` is not available in TensorLab"
-    return f"`{name}` is not defined: no earlier step assigns it"
+        return msg("subset.not_available", name=name)
+    return msg("subset.undefined_name", name=name)
 
 
 def dotted(node: ast.expr) -> str:
@@ -123,20 +119,17 @@ class Checker:
         self.events: list[tuple[str, str, int, int]] = []
 
     # -- helpers ---------------------------------------------------------------
-    def fail(self, node: ast.AST, message: str) -> LanguageError:
+    def fail(self, node: ast.AST, message: Message) -> LanguageError:
         line = getattr(node, "lineno", None)
         col = getattr(node, "col_offset", None)
         return LanguageError(message, line, None if col is None else col + 1)
 
     def refuse_construct(self, node: ast.AST) -> LanguageError:
-        name = _CONSTRUCT_NAMES.get(type(node), type(node).__name__)
-        return self.fail(node, f"{name} is not available in TensorLab")
+        return self.fail(node, msg("subset.construct", construct=construct_name(node)))
 
     def deeper(self, node: ast.AST, depth: int) -> int:
         if depth + 1 > self.limits.max_depth:
-            raise self.fail(
-                node, f"the expression is nested too deeply (more than {self.limits.max_depth} levels)"
-            )
+            raise self.fail(node, msg("subset.too_deep", limit=self.limits.max_depth))
         return depth + 1
 
     def use(self, node: ast.Name) -> None:
@@ -148,9 +141,9 @@ class Checker:
 
     def check_user_name(self, node: ast.Name) -> None:
         if is_dunder(node.id):
-            raise self.fail(node, f"`{node.id}`: names with double underscores are not available in TensorLab")
+            raise self.fail(node, msg("subset.dunder", name=node.id))
         if node.id in allow.RESERVED_NAMES:
-            raise self.fail(node, f"`{node.id}` is reserved in TensorLab and cannot be assigned")
+            raise self.fail(node, msg("subset.reserved", name=node.id))
 
     # -- statements ------------------------------------------------------------
     def statement(self, node: ast.stmt, depth: int) -> None:
@@ -158,8 +151,7 @@ class Checker:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name not in allow.MODULES or alias.asname not in (None, alias.name):
-                    raise self.fail(node, f"`import {alias.name}` is not available in TensorLab "
-                                          "(only `import torch` and `import copy`)")
+                    raise self.fail(node, msg("subset.import", module=alias.name))
             return
         if isinstance(node, ast.Expr):
             self.expr(node.value, depth)
@@ -171,7 +163,7 @@ class Checker:
             return
         if isinstance(node, ast.AugAssign):
             if not isinstance(node.op, _BINOPS):
-                raise self.fail(node, f"the operator `{_op_text(node.op)}=` is not available in TensorLab")
+                raise self.fail(node, msg("subset.operator", op=f"{_op_text(node.op)}="))
             if isinstance(node.target, ast.Name):
                 self.check_user_name(node.target)
                 self.use(node.target)
@@ -183,7 +175,7 @@ class Checker:
                 self.index(node.target.slice, depth)
                 self.expr(node.value, depth)
                 return
-            raise self.fail(node.target, "only a name or an item (`x[0]`) can be updated in place with `+=`")
+            raise self.fail(node.target, msg("subset.augassign_target"))
         if isinstance(node, ast.With):
             self.with_statement(node, depth)
             return
@@ -191,8 +183,7 @@ class Checker:
 
     def with_statement(self, node: ast.With, depth: int) -> None:
         if len(node.items) != 1:
-            raise self.fail(node, "a `with` statement takes exactly one of torch.no_grad(), "
-                                  "torch.enable_grad(), torch.inference_mode()")
+            raise self.fail(node, msg("subset.with_one"))
         item = node.items[0]
         ctx = item.context_expr
         ok = (
@@ -205,10 +196,9 @@ class Checker:
             and not ctx.keywords
         )
         if not ok:
-            raise self.fail(ctx, f"`with {dotted(ctx)}` is not available in TensorLab: use "
-                                 "torch.no_grad(), torch.enable_grad() or torch.inference_mode()")
+            raise self.fail(ctx, msg("subset.with_other", context=dotted(ctx)))
         if item.optional_vars is not None:
-            raise self.fail(item.optional_vars, "`with ... as NAME` is not available in TensorLab")
+            raise self.fail(item.optional_vars, msg("subset.with_as"))
         for child in node.body:
             self.statement(child, depth)
 
@@ -218,10 +208,10 @@ class Checker:
             return
         if isinstance(node, (ast.Tuple, ast.List)):
             if not node.elts:
-                raise self.fail(node, "nothing to assign to")
+                raise self.fail(node, msg("subset.nothing_to_assign"))
             for element in node.elts:
                 if not isinstance(element, ast.Name):
-                    raise self.fail(element, "unpacking assigns to plain names only: `a, b = x.split(2)`")
+                    raise self.fail(element, msg("subset.unpack_names"))
                 self.bind(element)
             return
         if isinstance(node, ast.Subscript):
@@ -230,18 +220,18 @@ class Checker:
             return
         if isinstance(node, ast.Attribute):
             if node.attr not in allow.TENSOR_SETTABLE:
-                raise self.fail(node, f"`{dotted(node)}` cannot be assigned in TensorLab "
-                                      f"(only {', '.join(sorted(allow.TENSOR_SETTABLE))})")
+                raise self.fail(node, msg("subset.assign_only", target=dotted(node),
+                                          allowed=", ".join(sorted(allow.TENSOR_SETTABLE))))
             self.expr(node.value, depth)
             return
-        raise self.fail(node, "this cannot be assigned to in TensorLab")
+        raise self.fail(node, msg("subset.cannot_assign_here"))
 
     # -- expressions -----------------------------------------------------------
     def expr(self, node: ast.expr, depth: int, *, hook_argument: bool = False) -> None:
         depth = self.deeper(node, depth)
         if isinstance(node, ast.Constant):
             if not isinstance(node.value, (int, float, complex, bool, str, type(None), type(Ellipsis))):
-                raise self.fail(node, f"a {type(node.value).__name__} literal is not available in TensorLab")
+                raise self.fail(node, msg("subset.literal", type=type(node.value).__name__))
             return
         if isinstance(node, ast.Name):
             self.name(node, hook_argument)
@@ -255,13 +245,13 @@ class Checker:
             return
         if isinstance(node, ast.BinOp):
             if not isinstance(node.op, _BINOPS):
-                raise self.fail(node, f"the operator `{_op_text(node.op)}` is not available in TensorLab")
+                raise self.fail(node, msg("subset.operator", op=_op_text(node.op)))
             self.expr(node.left, depth)
             self.expr(node.right, depth)
             return
         if isinstance(node, ast.UnaryOp):
             if not isinstance(node.op, _UNARYOPS):
-                raise self.fail(node, f"the operator `{_op_text(node.op)}` is not available in TensorLab")
+                raise self.fail(node, msg("subset.operator", op=_op_text(node.op)))
             self.expr(node.operand, depth)
             return
         if isinstance(node, ast.Compare):
@@ -280,12 +270,12 @@ class Checker:
 
     def name(self, node: ast.Name, hook_argument: bool) -> None:
         if is_dunder(node.id):
-            raise self.fail(node, f"`{node.id}`: names with double underscores are not available in TensorLab")
+            raise self.fail(node, msg("subset.dunder", name=node.id))
         if node.id in allow.MODULES:
-            raise self.fail(node, f"`{node.id}` can only be used as `{node.id}.<function>`")
+            raise self.fail(node, msg("subset.module_use", name=node.id))
         if node.id in allow.BUILTINS:
             if not hook_argument:
-                raise self.fail(node, f"`{node.id}` can only be called: `{node.id}(...)`")
+                raise self.fail(node, msg("subset.builtin_use", name=node.id))
             return
         self.use(node)
 
@@ -293,22 +283,21 @@ class Checker:
         name = node.attr
         base = node.value
         if is_dunder(name):
-            raise self.fail(node, f"`{name}`: names with double underscores are not available in TensorLab")
+            raise self.fail(node, msg("subset.dunder", name=name))
         if isinstance(base, ast.Name) and base.id == "torch":
             if name not in allow.TORCH_FUNCTIONS and name not in allow.TORCH_DTYPES:
-                raise self.fail(node, f"`torch.{name}` is not available in TensorLab")
+                raise self.fail(node, msg("subset.not_available", name=f"torch.{name}"))
             return
         if isinstance(base, ast.Name) and base.id == "copy":
             if name not in allow.COPY_FUNCTIONS:
-                raise self.fail(node, f"`copy.{name}` is not available in TensorLab (only copy.deepcopy)")
+                raise self.fail(node, msg("subset.copy_only", name=name))
             return
         # The base first, so that `torch.hub.load` is refused for `torch.hub`.
         self.expr(base, depth)
         if name.startswith("_") and name not in allow.UNDERSCORE_ALLOWED:
-            raise self.fail(node, f"`{name}` is not available in TensorLab")
+            raise self.fail(node, msg("subset.not_available", name=name))
         if name not in allow.ALL_ATTRIBUTES:
-            raise self.fail(node, f"`{dotted(node)}` is not available in TensorLab: `{name}` is not on "
-                                  "the list of tensor methods and attributes")
+            raise self.fail(node, msg("subset.not_listed", what=dotted(node), name=name))
 
     def index(self, node: ast.expr, depth: int) -> None:
         if isinstance(node, ast.Slice):
@@ -327,18 +316,16 @@ class Checker:
         if isinstance(func, ast.Name):
             if func.id not in allow.BUILTINS:
                 if is_dunder(func.id):
-                    raise self.fail(func, f"`{func.id}`: names with double underscores are not available in TensorLab")
+                    raise self.fail(func, msg("subset.dunder", name=func.id))
                 if func.id in _FOREIGN_NAMES:
-                    raise self.fail(func, f"`{func.id}` is not available in TensorLab")
-                raise self.fail(func, f"`{func.id}` cannot be called: only torch functions, "
-                                      "tensor methods, print, len, id and copy.deepcopy can be called")
+                    raise self.fail(func, msg("subset.not_available", name=func.id))
+                raise self.fail(func, msg("subset.cannot_call", name=func.id))
         elif isinstance(func, ast.Attribute):
             self.attribute(func, depth)
             if isinstance(func.value, ast.Name) and func.value.id == "torch" and func.attr in allow.GRAD_MODES:
-                raise self.fail(func, f"`torch.{func.attr}()` is used as `with torch.{func.attr}():`")
+                raise self.fail(func, msg("subset.grad_mode_call", call=f"torch.{func.attr}()"))
         else:
-            raise self.fail(func, "only torch functions, tensor methods, print, len, id and "
-                                  "copy.deepcopy can be called")
+            raise self.fail(func, msg("subset.only_callables"))
         hook = isinstance(func, ast.Attribute) and func.attr == "register_hook"
         for arg in node.args:
             if isinstance(arg, ast.Starred):
@@ -346,9 +333,9 @@ class Checker:
             self.expr(arg, depth, hook_argument=hook)
         for keyword in node.keywords:
             if keyword.arg is None:
-                raise self.fail(keyword.value, "`**` unpacking is not available in TensorLab")
+                raise self.fail(keyword.value, msg("subset.double_star"))
             if is_dunder(keyword.arg):
-                raise self.fail(keyword.value, f"`{keyword.arg}`: names with double underscores are not available")
+                raise self.fail(keyword.value, msg("subset.dunder_short", name=keyword.arg))
             self.expr(keyword.value, depth, hook_argument=hook)
         self.factory_size(node)
 
@@ -366,7 +353,7 @@ class Checker:
         try:
             factory_numel(func.attr, args, kwargs, self.limits)
         except LimitError as exc:
-            raise self.fail(node, str(exc)) from None
+            raise self.fail(node, exc.message) from None
         except (TypeError, ValueError, OverflowError):
             return  # torch will say what is wrong with the arguments
 

@@ -26,6 +26,7 @@ from tensorlab.core.files.bounded_read import UnreadableFile, parse_toml, read_r
 from tensorlab.core.files.package_data import lessons_dir
 from tensorlab.core.lang.parse import LanguageError, Statement, check_names, parse_one
 from tensorlab.core.lessons.course import COURSE_FILE, Course, CourseError, builtin_course
+from tensorlab.core.messages.catalogue import Message, MessageError, message_of, msg, verbatim
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
@@ -50,15 +51,17 @@ _ASK_KEYS = re.compile(
     rf"^(?:question|choices|answer|explain|check|(?:question|choices|explain){_LANG})$")
 
 
-class LessonError(ValueError):
-    """A lesson file that cannot be used: which file, which step, what is wrong."""
+class LessonError(MessageError, ValueError):
+    """A lesson file that cannot be used: which file, which step, what is wrong (``reason``)."""
 
-    def __init__(self, source: str, message: str, step: int | None = None) -> None:
+    def __init__(self, source: str, reason: Message, step: int | None = None) -> None:
         self.source = source
         self.step = step
-        self.reason = message
-        where = source if step is None else f"{source}, step {step}"
-        super().__init__(f"{where}: {message}")
+        self.reason = reason
+        if step is None:
+            super().__init__(msg("lesson.in_file", source=source, reason=reason))
+        else:
+            super().__init__(msg("lesson.in_step", source=source, step=step, reason=reason))
 
 
 @dataclass(frozen=True)
@@ -128,23 +131,23 @@ class Lesson:
 def _need_str(source: str, table: Mapping[str, Any], key: str, step: int | None, where: str) -> str:
     value = table.get(key)
     if value is None:
-        raise LessonError(source, f"`{key}` in {where} is missing", step)
+        raise LessonError(source, msg("lesson.missing", key=key, where=where), step)
     if not isinstance(value, str):
-        raise LessonError(source, f"`{key}` in {where} must be text, not {type(value).__name__}", step)
+        raise LessonError(source, msg("lesson.not_text_type", key=key, where=where, type=type(value).__name__), step)
     return value
 
 
 def _optional_str(source: str, table: Mapping[str, Any], key: str, step: int | None, where: str) -> str:
     value = table.get(key, "")
     if not isinstance(value, str):
-        raise LessonError(source, f"`{key}` in {where} must be text", step)
+        raise LessonError(source, msg("lesson.not_text", key=key, where=where), step)
     return value
 
 
 def _text_list(source: str, table: Mapping[str, Any], key: str, step: int | None, where: str) -> tuple[str, ...]:
     value = table.get(key, [])
     if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-        raise LessonError(source, f"`{key}` in {where} must be a list of text", step)
+        raise LessonError(source, msg("lesson.not_text_list", key=key, where=where), step)
     return tuple(value)
 
 
@@ -152,7 +155,7 @@ def _check_keys(source: str, table: Mapping[str, Any], allowed: re.Pattern[str],
                 step: int | None) -> None:
     for key in table:
         if not allowed.match(key):
-            raise LessonError(source, f"unknown key `{key}` in {where}", step)
+            raise LessonError(source, msg("lesson.unknown_key", key=key, where=where), step)
 
 
 def _translations(table: Mapping[str, Any], base: tuple[str, ...], source: str, step: int | None,
@@ -162,10 +165,10 @@ def _translations(table: Mapping[str, Any], base: tuple[str, ...], source: str, 
         if "_" in key and key.split("_", 1)[0] in base:
             if key.startswith("choices_"):
                 if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                    raise LessonError(source, f"`{key}` in {where} must be a list of text", step)
+                    raise LessonError(source, msg("lesson.not_text_list", key=key, where=where), step)
                 found[key] = tuple(value)
             elif not isinstance(value, str):
-                raise LessonError(source, f"`{key}` in {where} must be text", step)
+                raise LessonError(source, msg("lesson.not_text", key=key, where=where), step)
             else:
                 found[key] = value
     return found
@@ -173,37 +176,36 @@ def _translations(table: Mapping[str, Any], base: tuple[str, ...], source: str, 
 
 def _parse_ask(source: str, table: Any, step: int) -> Ask:
     if not isinstance(table, dict):
-        raise LessonError(source, "`ask` must be a table ([step.ask])", step)
+        raise LessonError(source, msg("lesson.ask_not_table"), step)
     _check_keys(source, table, _ASK_KEYS, "[step.ask]", step)
     question = _need_str(source, table, "question", step, "[step.ask]")
     choices = table.get("choices")
     if not (isinstance(choices, list) and len(choices) >= 2 and all(isinstance(c, str) for c in choices)):
-        raise LessonError(source, "`choices` in [step.ask] must be a list of at least two texts", step)
+        raise LessonError(source, msg("lesson.choices"), step)
     answer = table.get("answer")
     if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer < len(choices):
-        raise LessonError(source, f"`answer` in [step.ask] must be the index of a choice "
-                                  f"(0 to {len(choices) - 1})", step)
+        raise LessonError(source, msg("lesson.answer", last=len(choices) - 1), step)
     explain = _optional_str(source, table, "explain", step, "[step.ask]")
     check = _optional_str(source, table, "check", step, "[step.ask]").strip()
     translations = _translations(table, ("question", "choices", "explain"), source, step, "[step.ask]")
     for key, value in translations.items():
         if key.startswith("choices_") and len(value) != len(choices):
-            raise LessonError(source, f"`{key}` must have as many choices as `choices`", step)
+            raise LessonError(source, msg("lesson.choices_count", key=key), step)
     return Ask(question, tuple(choices), answer, explain, translations, check)
 
 
 def _decode(text: str | bytes, source: str, limits: Limits) -> str:
     if isinstance(text, bytes):
         if len(text) > limits.max_lesson_bytes:
-            raise LessonError(source, f"the file is larger than {limits.max_lesson_bytes:,} bytes")
+            raise LessonError(source, msg("file.too_large", limit=limits.max_lesson_bytes))
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise LessonError(source, f"the file is not UTF-8 text (byte {exc.start})") from None
+            raise LessonError(source, msg("lesson.not_utf8", byte=exc.start)) from None
     if len(text) > limits.max_lesson_bytes:
-        raise LessonError(source, f"the file is larger than {limits.max_lesson_bytes:,} bytes")
+        raise LessonError(source, msg("file.too_large", limit=limits.max_lesson_bytes))
     if not text.strip():
-        raise LessonError(source, "the file is empty")
+        raise LessonError(source, msg("lesson.empty"))
     return text
 
 
@@ -212,21 +214,21 @@ def _toml(text: str, source: str) -> dict[str, Any]:
     try:
         return parse_toml(text)
     except UnreadableFile as exc:
-        raise LessonError(source, exc.reason) from None
+        raise LessonError(source, exc.message) from None
 
 
 def _parse_header(source: str, data: Mapping[str, Any]) -> dict[str, Any]:
     header = data.get("lesson")
     if not isinstance(header, dict):
-        raise LessonError(source, "the [lesson] table is missing")
+        raise LessonError(source, msg("lesson.no_header"))
     _check_keys(source, header, _LESSON_KEYS, "[lesson]", None)
     lesson_id = _need_str(source, header, "id", None, "[lesson]")
     if not _ID.match(lesson_id):
-        raise LessonError(source, f"`id` must use only a-z, 0-9 and '-', not {lesson_id!r}")
+        raise LessonError(source, msg("lesson.bad_id", text=repr(lesson_id)))
     prerequisites = _text_list(source, header, "prerequisites", None, "[lesson]")
     for name in prerequisites:
         if not _ID.match(name):
-            raise LessonError(source, f"`prerequisites` must be lesson ids (a-z, 0-9, '-'), not {name!r}")
+            raise LessonError(source, msg("lesson.bad_prerequisite", text=repr(name)))
     return {
         "id": lesson_id,
         "title": _need_str(source, header, "title", None, "[lesson]"),
@@ -239,16 +241,16 @@ def _parse_header(source: str, data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _parse_step(source: str, raw: Any, number: int, limits: Limits) -> LessonStep:
     if not isinstance(raw, dict):
-        raise LessonError(source, "each step must be a table", number)
+        raise LessonError(source, msg("lesson.step_not_table"), number)
     _check_keys(source, raw, _STEP_KEYS, "[[step]]", number)
     code = _need_str(source, raw, "code", number, "[[step]]")
     try:
         statement = parse_one(code, limits)
     except LanguageError as exc:
-        raise LessonError(source, str(exc), number) from None
+        raise LessonError(source, exc.message, number) from None
     note = raw.get("note", "")
     if not isinstance(note, str):
-        raise LessonError(source, "`note` must be text", number)
+        raise LessonError(source, msg("lesson.note_not_text"), number)
     facts = _text_list(source, raw, "facts", number, "[[step]]")
     ask = _parse_ask(source, raw["ask"], number) if "ask" in raw else None
     return LessonStep(code, statement, note, ask, _translations(raw, ("note",), source, number, "[[step]]"),
@@ -260,16 +262,16 @@ def parse_lesson(text: str | bytes, source: str = "<lesson>", limits: Limits = D
     data = _toml(_decode(text, source, limits), source)
     for key in data:
         if key not in ("lesson", "step"):
-            raise LessonError(source, f"unknown table `{key}` (expected [lesson] and [[step]])")
+            raise LessonError(source, msg("lesson.unknown_table", key=key))
     header = _parse_header(source, data)
     raw_steps = data.get("step")
     if raw_steps is None:
-        raise LessonError(source, "the lesson has no [[step]]")
+        raise LessonError(source, msg("lesson.no_steps"))
     if not isinstance(raw_steps, list):
-        raise LessonError(source, "`step` must be an array of tables ([[step]])")
+        raise LessonError(source, msg("lesson.steps_not_array"))
     if len(raw_steps) > limits.max_lesson_steps:
-        raise LessonError(source, f"the lesson has {len(raw_steps)} steps; at most "
-                                  f"{limits.max_lesson_steps} are allowed")
+        raise LessonError(source, msg("lesson.too_many_steps", count=len(raw_steps),
+                                      limit=limits.max_lesson_steps))
     steps = [_parse_step(source, raw, number, limits) for number, raw in enumerate(raw_steps, start=1)]
     # A name read before any step binds it is an error in the file, not in a step.
     defined: set[str] = set()
@@ -277,7 +279,7 @@ def parse_lesson(text: str | bytes, source: str = "<lesson>", limits: Limits = D
         try:
             check_names([step.statement], defined)
         except LanguageError as exc:
-            raise LessonError(source, str(exc), number) from None
+            raise LessonError(source, exc.message, number) from None
         defined.update(step.statement.defines)
     return Lesson(header["id"], header["title"], tuple(steps), header["summary"], header["translations"],
                   source, header["chapter"], header["prerequisites"])
@@ -290,7 +292,7 @@ def load_lesson(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Lesson:
     try:
         data = read_regular_file(path, limits.max_lesson_bytes)
     except UnreadableFile as exc:
-        raise LessonError(name, exc.reason) from None
+        raise LessonError(name, exc.message) from None
     return parse_lesson(data, name, limits)
 
 
@@ -310,12 +312,12 @@ def _builtin_lessons() -> tuple[Lesson, ...]:
     try:
         course = builtin_course()
     except CourseError as exc:
-        raise LessonError(COURSE_FILE, str(exc)) from None
+        raise LessonError(COURSE_FILE, message_of(exc)) from None  # the shipped manifest: for its developers
     files = {p.stem: p for p in sorted(lessons_dir().glob("*.toml")) if p.name != COURSE_FILE}
     listed = [lesson_id for lesson_id in course.order if lesson_id in files]
     missing = [lesson_id for lesson_id in course.order if lesson_id not in files]
     if missing:
-        raise LessonError(COURSE_FILE, f"the course lists `{missing[0]}`, but there is no {missing[0]}.toml")
+        raise LessonError(COURSE_FILE, verbatim(f"the course lists `{missing[0]}`, but there is no {missing[0]}.toml"))
     lessons = [_as_in_course(load_lesson(files[i]), course) for i in listed]
     return tuple(lessons + [load_lesson(files[i]) for i in files if i not in listed])
 
@@ -341,7 +343,7 @@ def find_lesson(name: str) -> Lesson:
         if lesson.id == name:
             return lesson
     known = ", ".join(l.id for l in builtin_lessons())
-    raise LessonError(name, f"no such lesson file or built-in lesson (built-in: {known})")
+    raise LessonError(name, msg("lesson.not_found", known=known))
 
 
 def lesson_data(lesson: Lesson) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
 from tensorlab.core.protocol.results import ErrorInfo, StepResult
 from tensorlab.core.protocol.snapshot import OtherInfo, Snapshot, StorageInfo, TensorInfo
@@ -35,13 +36,15 @@ def iter_lesson(lesson: Lesson, engine: Engine, time_limit: float | None = None)
     snapshot = Snapshot()
     for index, step in enumerate(lesson.steps):
         if time_limit is not None and time.monotonic() - started > time_limit:
-            error = ErrorInfo("TimeLimit", f"not run: the run's time limit of {time_limit:g} s was reached")
+            why = msg("engine.time_limit", seconds=f"{time_limit:g}")
+            error = ErrorInfo("TimeLimit", why.render("en"), None, why)
             yield StepResult(index, step.code, error, (), "", None, snapshot)
             continue
         try:
             result = engine.run(step.code)
         except EngineCrashed as exc:
-            result = StepResult(index, step.code, ErrorInfo(exc.kind, str(exc)), (), "", None, snapshot)
+            result = StepResult(index, step.code, ErrorInfo(exc.kind, str(exc), None, exc.message), (), "", None,
+                                snapshot)
         else:
             if result.index != index:
                 # After a crash the worker has one step fewer: the index is the lesson's.

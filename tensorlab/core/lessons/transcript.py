@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.lessons.tensor_rows import COLUMNS, row_texts
-from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import Snapshot
@@ -57,15 +57,8 @@ def tensor_table(snapshot: Snapshot, indent: str = "  ") -> str:
 # Hyphens are not break points: "in-place" and code stay whole.
 _lines = functools.partial(textwrap.wrap, break_on_hyphens=False)
 
-# TensorLab's own refusals (not torch's): said in the transcript's language.
-_OWN_ERRORS = frozenset({"LimitError", "TensorLabError", "LanguageError"})
-
-
 def _explained(explanation: Explanation, language: str) -> str:
-    local = explanation.localized(language)
-    if language != "ko":
-        return local.as_text()
-    return f"{local.title}: {local.text}" + (f" 대신: {local.advice}" if local.advice else "")
+    return explanation.localized(language).as_text()
 
 
 def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color: bool = False,
@@ -77,7 +70,7 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
     """
     style = _Style(color)
     v = functools.partial(visible, keep_line_breaks=True)  # control and bidi characters escaped, lines kept
-    where = f"  ({lesson.id}, {device}에서)" if language == "ko" else f"  ({lesson.id}, on {device})"
+    where = "  " + render("transcript.where", {"lesson": lesson.id, "device": device}, language)
     # The title on one line: a line break in it must not print what looks like a step.
     out = [style.bold(visible(lesson.text("title", language))) + style.dim(where)]
     summary = lesson.text("summary", language)
@@ -106,9 +99,7 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
             out += _lines(v(_explained(observation, language)), width, initial_indent="  " + style.cyan("ⓘ "),
                           subsequent_indent="    ")
         if result.error is not None:
-            message = result.error.message
-            if result.error.type in _OWN_ERRORS:
-                message = localize_message(message, language)
+            message = result.error.text(language)  # TensorLab's own in the language, torch's as torch wrote it
             out += _lines(v(f"{result.error.type}: {message}"), width,
                           initial_indent="  " + style.red("✗ "), subsequent_indent="    ")
             if result.error.explanation is not None:

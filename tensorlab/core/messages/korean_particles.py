@@ -145,7 +145,9 @@ def ko(template: str, **values: Any) -> str:
     """Fill ``template`` like str.format (keyword fields only), where ``{name:을}`` is the value with its particle.
 
     ``{name}`` and ``{count:,}`` format as str.format would; a format spec that is a
-    particle (을, 를, 이, 가, 은, 는, 과, 와, 으로, 로, ...) attaches its right form.
+    particle (을, 를, 이, 가, 은, 는, 과, 와, 으로, 로, ...) attaches its right form. A spec that
+    starts with a backtick writes the value as code first: ``{name:`}`` gives "`x`", ``{name:`을}``
+    gives "`x`를".
     """
     def fill(match: re.Match[str]) -> str:
         token = match.group(0)
@@ -153,6 +155,8 @@ def ko(template: str, **values: Any) -> str:
             return token[0]
         value = values[match.group(1)]
         spec = match.group(2)
+        if spec and spec.startswith("`"):
+            value, spec = f"`{value}`", spec[1:]
         if spec in _PAIRS:
             return attach(value, spec)
         return format(value, spec or "")

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 
+from tensorlab.core.messages.catalogue import MessageError, msg
+
 __all__ = ["DeviceError", "canonical_device"]
 
 _NAME = re.compile(r"^(cpu|cuda|mps)(?::(\d+))?$")
 
 
-class DeviceError(ValueError):
+class DeviceError(MessageError, ValueError):
     """The requested device does not exist here."""
 
 
@@ -22,7 +24,7 @@ def canonical_device(name: str) -> str:
     text = str(name).strip().lower()
     match = _NAME.match(text)
     if match is None:
-        raise DeviceError(f"`{name}` is not a device name (try cpu, cuda:0 or mps)")
+        raise DeviceError(msg("engine.bad_device", name=name))
     kind, index = match.group(1), match.group(2)
     if kind == "cpu":
         return "cpu"

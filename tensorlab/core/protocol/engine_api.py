@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, Protocol
 
+from tensorlab.core.messages.catalogue import Message, MessageError, msg
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import GraphInfo
 
@@ -52,27 +53,32 @@ def NEVER() -> bool:  # noqa: N802 - a constant-like default
 
 
 class Cancelled(Exception):
-    """Work was cancelled; the engine stopped at a consistent position (``position``)."""
+    """Work was cancelled; the engine stopped at a consistent position (``position``).
 
-    def __init__(self, position: int | None = None, message: str = Reply.CANCELLED.value) -> None:
-        super().__init__(message)
+    ``why`` says why in words when the engine stopped a step (None: the user cancelled).
+    """
+
+    def __init__(self, position: int | None = None, why: Message | None = None) -> None:
+        super().__init__(Reply.CANCELLED.value if why is None else why.render("en"))
         self.position = position
+        self.why = why
 
 
-class EngineError(Exception):
+class EngineError(MessageError):
     """The engine failed in a way that is not content (an internal error, with its details)."""
 
 
 class EngineCrashed(EngineError):
     """The worker process died while it ran a step; it was restarted at ``position``.
 
-    ``reason`` says how it died (a signal, an out-of-memory kill, a time limit).
+    ``why`` says how it died (a signal, an out-of-memory kill, a time limit); ``reason`` is that in English.
     """
 
-    def __init__(self, position: int, reason: str, kind: str = "WorkerCrash") -> None:
-        super().__init__(f"{reason}; the session was restarted at step {position}")
+    def __init__(self, position: int, why: Message, kind: str = "WorkerCrash") -> None:
+        super().__init__(msg("engine.restarted", reason=why, position=position))
         self.position = position
-        self.reason = reason
+        self.why = why
+        self.reason = why.render("en")
         self.kind = kind
 
 

@@ -1,10 +1,15 @@
-"""An explanation of an error or warning, as it crosses from the worker to the window (data only)."""
+"""An explanation of an error or warning, as it crosses from the worker to the window (data only).
+
+An :class:`Explanation` is catalogue keys and parameters, never finished text: the
+window and the transcript render it in their language (:meth:`Explanation.localized`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
+from typing import Any
 
+from tensorlab.core.messages.catalogue import CATALOGUE, Message, render
 from tensorlab.core.protocol.snapshot import Snapshot
 
 __all__ = ["Explanation", "HistoryEntry"]
@@ -12,27 +17,48 @@ __all__ = ["Explanation", "HistoryEntry"]
 
 @dataclass(frozen=True)
 class Explanation:
-    """What an error or warning means, and what to do instead (English, with translations)."""
+    """What an error or warning means, and what to do instead, as catalogue keys.
 
-    title: str
-    text: str
-    advice: str = ""
-    # language -> (title, text, advice)
-    translations: Mapping[str, tuple[str, str, str]] = field(default_factory=dict, compare=False)
+    ``key`` names it in the catalogue: ``<key>.title``, ``<key>.text`` and, where there is
+    one, ``<key>.advice``, filled with ``params``; ``more`` are sentences added to the text
+    (the step that changed a saved tensor, for example). :attr:`title`, :attr:`text` and
+    :attr:`advice` say it in ``language`` (English unless :meth:`localized` chose another).
+    """
+
+    key: str
+    params: tuple[tuple[str, Any], ...] = ()
+    more: tuple[Message, ...] = ()
+    language: str = "en"
+
+    def _part(self, part: str) -> str:
+        key = f"{self.key}.{part}"
+        return render(key, dict(self.params), self.language) if key in CATALOGUE else ""
 
     def localized(self, language: str) -> Explanation:
-        """This explanation in ``language`` (English where there is no translation)."""
-        if language not in self.translations:
-            return self
-        title, text, advice = self.translations[language]
-        return Explanation(title, text, advice)
+        """This explanation said in ``language`` (English for a language the catalogue does not have)."""
+        return replace(self, language=language)
+
+    @property
+    def title(self) -> str:
+        """The title."""
+        return self._part("title")
+
+    @property
+    def text(self) -> str:
+        """The text, with the sentences added to it."""
+        return " ".join([self._part("text"), *(m.render(self.language) for m in self.more)])
+
+    @property
+    def advice(self) -> str:
+        """What to do instead ("" when there is no advice)."""
+        return self._part("advice")
 
     def as_text(self) -> str:
         """Title, text and advice as one paragraph."""
-        parts = [f"{self.title}: {self.text}"]
         if self.advice:
-            parts.append(f"Instead: {self.advice}")
-        return " ".join(parts)
+            return render("explain.paragraph_advice", {"title": self.title, "text": self.text,
+                                                       "advice": self.advice}, self.language)
+        return render("explain.paragraph", {"title": self.title, "text": self.text}, self.language)
 
 
 @dataclass(frozen=True)

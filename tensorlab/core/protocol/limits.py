@@ -12,12 +12,28 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "LimitError", "factory_numel", "check_numel", "parse_size",
-           "session_memory_limit", "format_size", "count_text"]
+from tensorlab.core.messages.catalogue import Message, MessageError, msg
+
+__all__ = ["Limits", "DEFAULT_LIMITS", "LimitError", "SizeError", "factory_numel", "check_numel", "parse_size",
+           "session_memory_limit", "format_size", "count_text", "count_param", "subject", "code_subject"]
 
 
-class LimitError(Exception):
+class LimitError(MessageError):
     """A request TensorLab refuses before running it because it is too large."""
+
+
+class SizeError(MessageError, ValueError):
+    """A memory limit given as text that is not a size TensorLab accepts."""
+
+
+def subject(key: str, **params: object) -> Message:
+    """What a limit is about, from the catalogue: ``subject("result")`` is "the result"."""
+    return msg(f"limit.what.{key}", **params)
+
+
+def code_subject(code: str) -> Message:
+    """What a limit is about, as code: `torch.ones(...)`, `.tolist()`."""
+    return msg("limit.what.code", code=code)
 
 
 @dataclass(frozen=True)
@@ -50,12 +66,12 @@ def parse_size(text: str) -> int:
     """`2G`, `500M`, `1.5GB`, `1048576` as bytes; ValueError names what is wrong."""
     match = _SIZE.match(str(text))
     if match is None:
-        raise ValueError(f"the memory limit `{text}` must be a size like 2G, 500M or 1048576")
+        raise SizeError(msg("limit.memory_size", text=text))
     number = float(match.group(1))
     factor = 1024 ** " kmgt".index(match.group(2).lower() or " ")
     size = int(number * factor)
     if size < 16 * 1024**2:
-        raise ValueError(f"the memory limit `{text}` is too small (at least 16M)")
+        raise SizeError(msg("limit.memory_small", text=text))
     return size
 
 
@@ -83,20 +99,23 @@ def session_memory_limit() -> int:
     return two_gb if total is None else min(two_gb, total // 4)
 
 
-def count_text(count: int) -> str:
-    """``count`` with thousands separators; a number too long to print as "about 10^N"."""
+def count_param(count: int) -> str | Message:
+    """``count`` with thousands separators; a number too long to print as "about 10^N" (a message)."""
     if abs(count).bit_length() > 1000:
-        return f"about 10^{int(abs(count).bit_length() * math.log10(2))}"
+        return msg("limit.count_about", exponent=int(abs(count).bit_length() * math.log10(2)))
     return f"{count:,}"
 
 
-def check_numel(numel: int, limits: Limits, what: str = "this tensor") -> None:
-    """Raise :class:`LimitError` if ``numel`` elements exceed the limit."""
+def count_text(count: int) -> str:
+    """``count`` as :func:`count_param` says it, in English."""
+    return str(count_param(count))
+
+
+def check_numel(numel: int, limits: Limits, what: Message | None = None) -> None:
+    """Raise :class:`LimitError` if ``numel`` elements exceed the limit (``what``: this tensor)."""
     if numel > limits.max_elements:
-        raise LimitError(
-            f"{what} would have {count_text(numel)} elements; TensorLab allows at most "
-            f"{limits.max_elements:,} per tensor"
-        )
+        raise LimitError(msg("limit.elements", what=what if what is not None else subject("tensor"),
+                             count=count_param(numel), limit=limits.max_elements))
 
 
 def _size_from(args: Sequence[object]) -> tuple[int, ...]:
@@ -167,7 +186,7 @@ def factory_numel(name: str, args: Sequence[object], kwargs: dict[str, object], 
         numel = max(n, 0) * max(m, 0)
     else:
         return None
-    check_numel(numel, limits, f"torch.{name}(...)")
+    check_numel(numel, limits, code_subject(f"torch.{name}(...)"))
     return numel
 
 
@@ -181,7 +200,7 @@ def new_factory_numel(name: str, args: Sequence[object], kwargs: dict[str, objec
         numel = _product(_size_from([size]))
     else:
         return None
-    check_numel(numel, limits, f".{name}(...)")
+    check_numel(numel, limits, code_subject(f".{name}(...)"))
     return numel
 
 

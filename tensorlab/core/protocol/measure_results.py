@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from tensorlab.core.messages.catalogue import MessageError, msg
+
 __all__ = [
     "METHODS",
     "METHOD_STATEMENTS",
@@ -62,7 +64,7 @@ MIN_RUN_TIME, MAX_RUN_TIME = 0.001, 10.0
 MAX_ROUNDS = 10
 
 
-class MeasureError(ValueError):
+class MeasureError(MessageError, ValueError):
     """Parameters a measurement cannot use (which, and why)."""
 
 
@@ -86,30 +88,29 @@ class MeasureParams:
         """Checked parameters from a job's ``params`` (MeasureError names what is wrong)."""
         unknown = set(params) - {"methods", "sizes", "requires_grad", "min_run_time", "rounds"}
         if unknown:
-            raise MeasureError(f"unknown measure parameter(s): {', '.join(sorted(unknown))}")
+            raise MeasureError(msg("measure.unknown", names=", ".join(sorted(unknown))))
         methods = tuple(params.get("methods", METHODS))
         for method in methods:
             if method not in METHODS:
-                raise MeasureError(f"{method!r} is not a method TensorLab measures ({', '.join(METHODS)})")
+                raise MeasureError(msg("measure.method", method=repr(method), methods=", ".join(METHODS)))
         if not methods:
-            raise MeasureError("pick at least one method to measure")
+            raise MeasureError(msg("measure.no_method"))
         sizes = tuple(params.get("sizes", DEFAULT_SIZES))
         if not sizes:
-            raise MeasureError("pick at least one size to measure")
+            raise MeasureError(msg("measure.no_size"))
         for size in sizes:
             if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
-                raise MeasureError(f"sizes must be whole numbers of elements from {MIN_SIZE} to "
-                                   f"{MAX_SIZE:,}, not {size!r}")
+                raise MeasureError(msg("measure.sizes", low=MIN_SIZE, high=MAX_SIZE, value=repr(size)))
         grads = tuple(params.get("requires_grad", (True, False)))
         if not grads or any(not isinstance(g, bool) for g in grads):
-            raise MeasureError("requires_grad must be a non-empty list of true/false")
+            raise MeasureError(msg("measure.grads"))
         seconds = params.get("min_run_time", 0.2)
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
                 MIN_RUN_TIME <= seconds <= MAX_RUN_TIME):
-            raise MeasureError(f"min_run_time must be {MIN_RUN_TIME} to {MAX_RUN_TIME} seconds, not {seconds!r}")
+            raise MeasureError(msg("measure.run_time", low=MIN_RUN_TIME, high=MAX_RUN_TIME, value=repr(seconds)))
         rounds = params.get("rounds", 3)
         if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-            raise MeasureError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {rounds!r}")
+            raise MeasureError(msg("measure.rounds", high=MAX_ROUNDS, value=repr(rounds)))
         # Keep the user's order of methods, without repeats; sizes ascending.
         return cls(tuple(dict.fromkeys(methods)), tuple(sorted(set(sizes))), tuple(dict.fromkeys(grads)),
                    float(seconds), rounds)

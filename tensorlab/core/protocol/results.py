@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tensorlab.core.messages.catalogue import Message
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.snapshot import Snapshot
 
@@ -16,14 +17,24 @@ __all__ = ["ErrorInfo", "WarningInfo", "StepResult"]
 
 @dataclass(frozen=True)
 class ErrorInfo:
-    """An exception a step raised: torch's (or Python's) real text, and what it means."""
+    """An exception a step raised: torch's (or Python's) real text, and what it means.
+
+    ``message`` is the text as it was raised (TensorLab's own in English); for TensorLab's
+    own messages (a refusal, a limit, a crashed worker) ``own`` is the catalogue key and
+    parameters, so that the window and the transcript say it in their language.
+    """
 
     type: str
     message: str
     explanation: Explanation | None = None
+    own: Message | None = None
+
+    def text(self, language: str = "en") -> str:
+        """The message in ``language``: TensorLab's own rendered in it, torch's as torch wrote it."""
+        return self.message if self.own is None else self.own.render(language)
 
     def to_json(self) -> dict[str, str]:
-        """The contract-3 `error` object."""
+        """The contract-3 `error` object (English for TensorLab's messages, torch's text as it is)."""
         return {"type": self.type, "message": self.message}
 
 

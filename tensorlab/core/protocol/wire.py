@@ -18,13 +18,15 @@ import weakref
 from types import ModuleType
 from typing import Any
 
+from tensorlab.core.messages import catalogue
 from tensorlab.core.protocol import copy_rows, explanation, measure_results, results, snapshot
 from tensorlab.core.protocol.snapshot import OtherInfo, StorageInfo, TensorInfo
 
 __all__ = ["WIRE_MODULES", "SafeUnpickler", "InfoSender", "InfoReceiver", "WireError"]
 
-# Torch-free modules whose dataclasses may cross the wire (imported here, never by name at run time).
-_WIRE: tuple[ModuleType, ...] = (snapshot, results, explanation, measure_results, copy_rows)
+# Torch-free modules whose dataclasses may cross the wire (imported here, never by name at run time);
+# the catalogue's Message is how TensorLab's own messages cross: a key and its parameters.
+_WIRE: tuple[ModuleType, ...] = (snapshot, results, explanation, measure_results, copy_rows, catalogue)
 WIRE_MODULES: frozenset[str] = frozenset(module.__name__ for module in _WIRE)
 # (module, name) -> the data class a pickle may name
 _CLASSES: dict[tuple[str, str], type] = {

@@ -17,6 +17,7 @@ from typing import Any
 
 import torch
 
+from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.limits import LimitError
 
 __all__ = [
@@ -164,7 +165,7 @@ class Nested:
 _END = object()
 
 
-def measure_nested(value: Any, max_leaves: int, what: str) -> Nested:
+def measure_nested(value: Any, max_leaves: int, what: Message) -> Nested:
     """Measure a nested list/tuple without walking a shared sublist twice.
 
     Raises :class:`LimitError` when it contains itself, nests deeper than
@@ -194,13 +195,11 @@ def measure_nested(value: Any, max_leaves: int, what: str) -> Nested:
         if isinstance(item, (list, tuple)):
             key = id(item)
             if key in on_path:
-                raise LimitError(f"{what} contains itself (a cycle); torch would recurse until it crashes, "
-                                 "so TensorLab refuses it")
+                raise LimitError(msg("limit.cycle", what=what))
             if key in memo:
                 _add(frame, memo[key])
             elif len(stack) >= MAX_NESTING:
-                raise LimitError(f"{what} is nested more than {MAX_NESTING} levels deep; TensorLab refuses it "
-                                 "before torch sees it")
+                raise LimitError(msg("limit.nesting", what=what, limit=MAX_NESTING))
             else:
                 on_path.add(key)
                 stack.append([item, iter(item), 0, 0, 0, 0])
@@ -214,8 +213,7 @@ def measure_nested(value: Any, max_leaves: int, what: str) -> Nested:
             else:
                 frame[3] += 1
         if frame[2] > max_leaves:
-            raise LimitError(f"{what} holds more than {max_leaves:,} items (counting nested lists); "
-                             "TensorLab refuses it")
+            raise LimitError(msg("limit.leaves", what=what, limit=max_leaves))
     return Nested(result[0], result[1], result[2], result[3], visits)
 
 

@@ -28,16 +28,19 @@ from typing import Any
 import torch
 
 from tensorlab.core.lang import allowlist as allow
+from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.limits import (
     LimitError,
     Limits,
     broadcast_numel,
     check_numel,
-    count_text,
+    code_subject,
+    count_param,
     factory_numel,
     format_size,
     matmul_numel,
     new_factory_numel,
+    subject,
 )
 from tensorlab.core.sandbox import estimates as est
 from tensorlab.core.sandbox.census import Census
@@ -110,17 +113,18 @@ class Guard(OperatorChecks):
         """Count ``operations`` element-operations against the statement's cost limit."""
         self.cost += max(int(operations), 0)
         if self.cost > self.limits.max_cost:
-            raise LimitError(
-                f"this step would do about {self.cost:.1e} element-operations; TensorLab allows at most "
-                f"{self.limits.max_cost:.0e} per step (a `with` block counts as one step)"
-            )
+            raise LimitError(msg("limit.cost", cost=f"{self.cost:.1e}", limit=f"{self.limits.max_cost:.0e}"))
 
-    def allocate(self, elements: int, itemsize: int, what: str = "the result") -> None:
-        """Check a new result of ``elements`` x ``itemsize`` bytes against the limits and the budget."""
+    def allocate(self, elements: int, itemsize: int, what: Message | None = None) -> None:
+        """Check a new result of ``elements`` x ``itemsize`` bytes against the limits and the budget.
+
+        ``what`` names it in a refusal (the result, unless said).
+        """
+        what = what if what is not None else subject("result")
         check_numel(elements, self.limits, what)
         self.reserve(max(elements, 0) * max(itemsize, 1), what)
 
-    def reserve(self, nbytes: int, what: str) -> None:
+    def reserve(self, nbytes: int, what: Message) -> None:
         """Check ``nbytes`` of new memory (a tensor, a list, a string) against the session's budget."""
         budget = self.limits.max_memory_bytes
         if budget is None:
@@ -134,11 +138,8 @@ class Guard(OperatorChecks):
             held = self.census.held_after_release(self.namespace)
             if held + nbytes > budget:
                 self.pending -= max(nbytes, 0)  # refused: it will not be allocated
-                raise LimitError(
-                    f"{what} needs {format_size(nbytes)}, and the session already holds {format_size(held)}; "
-                    f"its memory budget is {format_size(budget)} (TensorLab allows at most that much; "
-                    "free some names or set a larger limit in Preferences or with --memory-limit)"
-                )
+                raise LimitError(msg("limit.memory", what=what, size=format_size(nbytes), held=format_size(held),
+                                     budget=format_size(budget)))
         self.pending = nbytes
 
     def memory_held(self) -> int:
@@ -146,8 +147,9 @@ class Guard(OperatorChecks):
         return self.census.held(self.namespace)
 
     # -- nested lists --------------------------------------------------------------
-    def nested(self, value: Any, what: str = "this list") -> est.Nested:
+    def nested(self, value: Any, what: Message | None = None) -> est.Nested:
         """What a nested list/tuple holds; LimitError if it contains itself, nests too deep or is too big."""
+        what = what if what is not None else subject("list")
         found = est.measure_nested(value, self.limits.max_sequence, what)
         self.charge(found.visits * est.WALK_ITEM)
         return found
@@ -155,22 +157,20 @@ class Guard(OperatorChecks):
     def _nested_arguments(self, values: Iterable[Any]) -> None:
         for value in values:
             if isinstance(value, (list, tuple)) and value:
-                self.nested(value, "a list given to this call")
+                self.nested(value, subject("call_list"))
 
     # -- results -------------------------------------------------------------------
     def result(self, value: Any) -> Any:
         """Refuse a tensor a step may not hold: too many dimensions, or empty with enormous dimensions."""
         if isinstance(value, torch.Tensor):
             if value.dim() > self.limits.max_dims:
-                raise LimitError(f"this tensor would have {value.dim():,} dimensions; TensorLab allows at most "
-                                 f"{self.limits.max_dims}")
+                raise LimitError(msg("limit.dims", count=value.dim(), limit=self.limits.max_dims))
             if value.numel() == 0 and 0 in value.shape:
                 # tolist() of an empty (n, 0) tensor makes n empty lists: as many as the sizes before the zero.
                 lists = math.prod(value.shape[: value.shape.index(0)])
                 if lists > self.limits.max_sequence:
-                    raise LimitError(f"this empty tensor has dimensions of {count_text(lists)} before its zero-size "
-                                     f"one (listing it would make that many Python lists); TensorLab allows at "
-                                     f"most {self.limits.max_sequence:,}")
+                    raise LimitError(msg("limit.empty_lists", count=count_param(lists),
+                                         limit=self.limits.max_sequence))
         return value
 
     # -- calls -----------------------------------------------------------------------
@@ -207,15 +207,14 @@ class Guard(OperatorChecks):
     def _hook(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         for hook in list(args) + list(kwargs.values()):
             if not any(hook is allowed for allowed in self.hooks):
-                raise LimitError("register_hook takes only print, len or id in TensorLab "
-                                 "(a hook that runs tensor methods could call backward() inside backward())")
+                raise LimitError(msg("limit.hook"))
 
     def _operands(self, owner: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
         operands = _arrays(args) + _arrays(kwargs.values())
         if est.is_array(owner):
             operands.insert(0, owner)
         for operand in operands:
-            check_numel(est.numel(operand), self.limits, "an operand of this call")
+            check_numel(est.numel(operand), self.limits, subject("call_operand"))
         return operands
 
     def _torch_call(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
@@ -226,17 +225,17 @@ class Guard(OperatorChecks):
             numel = None  # torch reports its own error for arguments it cannot use
         if numel is not None:
             default = 8 if name in ("arange", "randint") else 4
-            self.allocate(numel, _dtype_size(kwargs, default), f"torch.{name}(...)")
+            self.allocate(numel, _dtype_size(kwargs, default), code_subject(f"torch.{name}(...)"))
             self.charge(numel)
             return
         if name in _FROM_DATA:
-            self._from_data(args[0] if args else kwargs.get("data"), kwargs, f"torch.{name}(...)")
+            self._from_data(args[0] if args else kwargs.get("data"), kwargs, code_subject(f"torch.{name}(...)"))
             return
         operands = self._operands(None, args, kwargs)
         if name in _NO_ALLOCATION or not operands:
             return
         positional = [_plain(a) for a in args[1:] if not est.is_array(a)]
-        self._result_of(name, operands, kwargs, f"torch.{name}(...)", positional)
+        self._result_of(name, operands, kwargs, code_subject(f"torch.{name}(...)"), positional)
 
     def _tensor_call(self, owner: torch.Tensor, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         try:
@@ -244,11 +243,11 @@ class Guard(OperatorChecks):
         except (TypeError, ValueError, IndexError, OverflowError):
             numel = None
         if numel is not None:
-            self.allocate(numel, _dtype_size(kwargs, owner.element_size()), f".{name}(...)")
+            self.allocate(numel, _dtype_size(kwargs, owner.element_size()), code_subject(f".{name}(...)"))
             self.charge(numel)
             return
         if name == "new_tensor":
-            self._from_data(args[0] if args else kwargs.get("data"), kwargs, ".new_tensor(...)")
+            self._from_data(args[0] if args else kwargs.get("data"), kwargs, code_subject(".new_tensor(...)"))
             return
         if name in _MULTI_VIEW:
             self._views(owner, name, args, kwargs)
@@ -266,10 +265,11 @@ class Guard(OperatorChecks):
             return
         operands = self._operands(owner, args, kwargs)
         size = est.conversion_itemsize(name, args, kwargs, 0)
-        self._result_of(name, operands, kwargs, f".{name}(...)", [_plain(a) for a in args if not est.is_array(a)],
+        self._result_of(name, operands, kwargs, code_subject(f".{name}(...)"),
+                        [_plain(a) for a in args if not est.is_array(a)],
                         size or None)
 
-    def _result_of(self, name: str, operands: list[Any], kwargs: dict[str, Any], what: str,
+    def _result_of(self, name: str, operands: list[Any], kwargs: dict[str, Any], what: Message,
                    positional: list[Any], itemsize: int | None = None) -> None:
         """Size, memory and cost of an operation on ``operands`` (the first is ``self`` for a method)."""
         size = itemsize or max(max((est.itemsize(o) for o in operands), default=4), 4)
@@ -310,7 +310,7 @@ class Guard(OperatorChecks):
         self.allocate(numel, size, what)
         self.charge(numel)
 
-    def _matmul(self, a: Any, b: Any, what: str) -> None:
+    def _matmul(self, a: Any, b: Any, what: Message) -> None:
         shape_a, shape_b = tuple(a.shape), tuple(b.shape)
         try:
             numel = matmul_numel(shape_a, shape_b)
@@ -327,9 +327,8 @@ class Guard(OperatorChecks):
         if pieces is None:
             return
         if pieces > self.limits.max_views:
-            raise LimitError(f".{name}(...) would return {count_text(pieces)} tensors; TensorLab allows at most "
-                             f"{self.limits.max_views:,}")
-        self.reserve(pieces * est.VIEW_OBJECT_BYTES, f".{name}(...)")
+            raise LimitError(msg("limit.views", name=name, count=count_param(pieces), limit=self.limits.max_views))
+        self.reserve(pieces * est.VIEW_OBJECT_BYTES, code_subject(f".{name}(...)"))
         self.charge(pieces * est.VIEW_OBJECT)
 
     def _repeat_tensor(self, owner: torch.Tensor, args: list[Any], kwargs: dict[str, Any]) -> None:
@@ -339,23 +338,22 @@ class Guard(OperatorChecks):
         if not isinstance(counts, (tuple, list)) or not all(isinstance(c, int) for c in counts):
             return  # torch says what is wrong with the counts
         numel = owner.numel() * math.prod(max(c, 0) for c in counts)
-        self.allocate(numel, owner.element_size(), ".repeat(...)")
+        self.allocate(numel, owner.element_size(), code_subject(".repeat(...)"))
         self.charge(numel)
 
     def _tolist(self, owner: Any) -> None:
         numel = est.numel(owner)
         if numel > self.limits.max_sequence:
-            raise LimitError(f".tolist() would make {count_text(numel)} Python numbers; TensorLab allows at most "
-                             f"{self.limits.max_sequence:,}")
-        self.reserve(numel * est.PYTHON_NUMBER_BYTES, ".tolist()")
+            raise LimitError(msg("limit.tolist", count=count_param(numel), limit=self.limits.max_sequence))
+        self.reserve(numel * est.PYTHON_NUMBER_BYTES, code_subject(".tolist()"))
         self.charge(numel * est.PYTHON_ITEM)
 
     def _backward(self, owner: torch.Tensor) -> None:
         work, new_grads = est.backward_work(owner)
-        self.reserve(new_grads, "the gradients of this backward()")
+        self.reserve(new_grads, subject("gradients"))
         self.charge(work)
 
-    def _from_data(self, data: Any, kwargs: Mapping[str, Any], what: str) -> None:
+    def _from_data(self, data: Any, kwargs: Mapping[str, Any], what: Message) -> None:
         if est.is_array(data):
             self.allocate(est.numel(data), _dtype_size(kwargs, est.itemsize(data)), what)
             self.charge(est.numel(data))
@@ -367,7 +365,7 @@ class Guard(OperatorChecks):
             self.charge(items * est.STORAGE_ITEM)
             self.allocate(items, _dtype_size(kwargs, 8), what)
             return
-        found = self.nested(data, "the data given to " + what)
+        found = self.nested(data, subject("data_given", what=what))
         self.charge(found.leaves * est.TORCH_ITEM + found.storage_bytes * est.STORAGE_ITEM)
         self.allocate(found.elements, _dtype_size(kwargs, 8), what)
 
@@ -386,8 +384,7 @@ class Guard(OperatorChecks):
             seen.add(id(value))
             items += 1
             if items > self.limits.max_sequence:
-                raise LimitError(f"copy.deepcopy(...) would copy more than {self.limits.max_sequence:,} objects; "
-                                 "TensorLab allows at most that many")
+                raise LimitError(msg("limit.deepcopy", limit=self.limits.max_sequence))
             if isinstance(value, torch.Tensor):
                 # A copy of a view copies its whole storage once (and stays a view of the copy).
                 storage = value.untyped_storage()
@@ -400,10 +397,10 @@ class Guard(OperatorChecks):
             elif isinstance(value, (torch.UntypedStorage, torch.TypedStorage)):
                 nbytes += value.nbytes()
             elif est.is_array(value):
-                check_numel(est.numel(value), self.limits, "copy.deepcopy(...)")
+                check_numel(est.numel(value), self.limits, code_subject("copy.deepcopy(...)"))
                 nbytes += est.numel(value) * est.itemsize(value)
             elif isinstance(value, (list, tuple)):
                 nbytes += 8 * len(value) + 64
                 stack.extend(value)
         self.charge(items * est.WALK_ITEM + nbytes)
-        self.reserve(nbytes, "copy.deepcopy(...)")
+        self.reserve(nbytes, code_subject("copy.deepcopy(...)"))

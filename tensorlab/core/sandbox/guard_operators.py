@@ -14,7 +14,15 @@ from typing import Any
 
 import torch
 
-from tensorlab.core.protocol.limits import LimitError, Limits, broadcast_numel, check_numel, count_text
+from tensorlab.core.messages.catalogue import Message, msg
+from tensorlab.core.protocol.limits import (
+    LimitError,
+    Limits,
+    broadcast_numel,
+    check_numel,
+    count_param,
+    subject,
+)
 from tensorlab.core.sandbox import estimates as est
 
 __all__ = ["OperatorChecks"]
@@ -49,11 +57,11 @@ class OperatorChecks:
 
     # Provided by Guard.
     def charge(self, operations: int) -> None: ...  # pragma: no cover
-    def allocate(self, elements: int, itemsize: int, what: str = "the result") -> None: ...  # pragma: no cover
-    def reserve(self, nbytes: int, what: str) -> None: ...  # pragma: no cover
-    def nested(self, value: Any, what: str = "this list") -> est.Nested:  # pragma: no cover
+    def allocate(self, elements: int, itemsize: int, what: Message | None = None) -> None: ...  # pragma: no cover
+    def reserve(self, nbytes: int, what: Message) -> None: ...  # pragma: no cover
+    def nested(self, value: Any, what: Message | None = None) -> est.Nested:  # pragma: no cover
         raise NotImplementedError
-    def _matmul(self, a: Any, b: Any, what: str) -> None: ...  # pragma: no cover
+    def _matmul(self, a: Any, b: Any, what: Message) -> None: ...  # pragma: no cover
 
     # -- arithmetic ------------------------------------------------------------------
     def binary(self, op: ast.operator, left: Any, right: Any, inplace: bool = False) -> None:
@@ -72,28 +80,27 @@ class OperatorChecks:
         if all(ints):
             if isinstance(op, ast.Pow) and right > 0 and abs(left) > 1:
                 if right * math.log2(abs(left)) > limits.max_int_bits:
-                    raise LimitError("this power is too large a number for TensorLab")
+                    raise LimitError(msg("limit.power"))
             elif isinstance(op, ast.Mult) and left.bit_length() + right.bit_length() > limits.max_int_bits:
-                raise LimitError("this product is too large a number for TensorLab")
+                raise LimitError(msg("limit.product"))
             # Python multiplies and divides long integers digit by digit (30 bits a digit).
             self.charge((left.bit_length() // 30 + 1) * (abs(right).bit_length() // 30 + 1))
         if isinstance(op, ast.Add) and isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
             total = len(left) + len(right)
             if total > limits.max_sequence:
-                raise LimitError(f"this would build a sequence of {total:,} items; TensorLab allows at most "
-                                 f"{limits.max_sequence:,}")
-            self.reserve(total * max(_item_bytes(left), _item_bytes(right)), "this sequence")
+                raise LimitError(msg("limit.sequence", count=f"{total:,}", limit=limits.max_sequence))
+            self.reserve(total * max(_item_bytes(left), _item_bytes(right)), subject("sequence"))
             self.charge(total)
 
     def _arrays(self, op: ast.operator, left: Any, right: Any, inplace: bool) -> None:
         for side in (left, right):
             if isinstance(side, (list, tuple)):
-                self.nested(side, "a list in this expression")
+                self.nested(side, subject("expression_list"))
         arrays = [side for side in (left, right) if est.is_array(side)]
         for array in arrays:
-            check_numel(est.numel(array), self.limits, "an operand of this expression")
+            check_numel(est.numel(array), self.limits, subject("expression_operand"))
         if len(arrays) == 2 and isinstance(op, ast.MatMult):
-            self._matmul(left, right, "the product")
+            self._matmul(left, right, subject("product"))
             return
         try:
             numel = broadcast_numel([tuple(a.shape) for a in arrays])
@@ -101,7 +108,7 @@ class OperatorChecks:
             return
         self.charge(numel)
         if not inplace:
-            self.allocate(numel, max(max(est.itemsize(a) for a in arrays), 4), "the result")
+            self.allocate(numel, max(max(est.itemsize(a) for a in arrays), 4), subject("result"))
 
     def _repeat(self, left: Any, right: Any) -> bool:
         """`seq * n` (n may be an int tensor: Python takes its __index__) builds len(seq) * n items."""
@@ -112,9 +119,8 @@ class OperatorChecks:
                     continue
                 total = len(seq) * max(times, 0)
                 if total > self.limits.max_sequence:
-                    raise LimitError(f"this would build a sequence of {count_text(total)} items; "
-                                     f"TensorLab allows at most {self.limits.max_sequence:,}")
-                self.reserve(total * _item_bytes(seq), "this sequence")
+                    raise LimitError(msg("limit.sequence", count=count_param(total), limit=self.limits.max_sequence))
+                self.reserve(total * _item_bytes(seq), subject("sequence"))
                 self.charge(total if isinstance(seq, str) else total * est.PYTHON_ITEM)
                 return True
         return False
@@ -126,16 +132,14 @@ class OperatorChecks:
         for match in _FORMAT.finditer(template[:limit]):
             for number in match.groups():
                 if number == "*":
-                    raise LimitError("`*` widths in a % format are not available in TensorLab")
+                    raise LimitError(msg("limit.format_star"))
                 if number is not None and int(number) > limit:
-                    raise LimitError(f"a % format width of {int(number):,} is larger than TensorLab allows "
-                                     f"({limit:,})")
+                    raise LimitError(msg("limit.format_width", width=f"{int(number):,}", limit=limit))
                 widths += int(number or 0)
         length = est.format_length(template, args, limit) + widths
         if length > limit:
-            raise LimitError(f"this % format could build a string of about {count_text(length)} characters; "
-                             f"TensorLab allows at most {limit:,}")
-        self.reserve(length, "this string")
+            raise LimitError(msg("limit.format_length", count=count_param(length), limit=limit))
+        self.reserve(length, subject("string"))
         self.charge(length)
 
     def unary(self, operand: Any, op: ast.unaryop | None = None) -> None:
@@ -144,7 +148,7 @@ class OperatorChecks:
             return
         if est.is_array(operand):
             numel = est.numel(operand)
-            self.allocate(numel, est.itemsize(operand), "the result")
+            self.allocate(numel, est.itemsize(operand), subject("result"))
             self.charge(numel)
 
     # -- comparisons -----------------------------------------------------------------
@@ -157,8 +161,8 @@ class OperatorChecks:
         if isinstance(op, (ast.In, ast.NotIn)):
             if est.is_array(right):
                 if isinstance(left, (list, tuple)):
-                    self.nested(left, "a list in this comparison")
-                check_numel(est.numel(right), self.limits, "the tensor searched by `in`")
+                    self.nested(left, subject("comparison_list"))
+                check_numel(est.numel(right), self.limits, subject("searched"))
                 self.charge(est.numel(right))
             elif isinstance(right, str) and isinstance(left, str):
                 self.charge(len(left) + len(right))
@@ -180,15 +184,15 @@ class OperatorChecks:
         parts = index if isinstance(index, tuple) else (index,)
         for part in parts:
             if isinstance(part, (list, tuple)):
-                self.nested(part, "a list used as an index")
+                self.nested(part, subject("index_list"))
         if assigning and isinstance(value, (list, tuple)):
-            self.nested(value, "the list assigned")
+            self.nested(value, subject("assigned_list"))
         if isinstance(container, _SEQUENCES) and isinstance(index, slice) and not assigning:
             try:
                 items = len(range(*index.indices(len(container))))
             except (TypeError, ValueError):
                 return
-            self.reserve(items * _item_bytes(container), "this slice")
+            self.reserve(items * _item_bytes(container), subject("slice"))
             self.charge(items)
             return
         if not est.is_array(container):
@@ -199,7 +203,7 @@ class OperatorChecks:
         shapes, consumed = [], 0
         for part in advanced:
             if isinstance(part, list):
-                shapes.append((self.nested(part, "a list used as an index").leaves,))
+                shapes.append((self.nested(part, subject("index_list")).leaves,))
                 consumed += 1
             else:
                 shapes.append(tuple(part.shape))
@@ -214,4 +218,4 @@ class OperatorChecks:
         numel = selected * rest
         self.charge(numel)
         if not assigning:
-            self.allocate(numel, est.itemsize(container), "the result of this indexing")
+            self.allocate(numel, est.itemsize(container), subject("indexing"))

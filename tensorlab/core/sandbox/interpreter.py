@@ -19,6 +19,7 @@ import torch
 
 from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.lang.parse import dotted
+from tensorlab.core.messages.catalogue import MessageError, msg
 from tensorlab.core.observe.reprs import bounded_str
 from tensorlab.core.protocol.limits import Limits
 from tensorlab.core.sandbox.guard import Guard
@@ -26,7 +27,7 @@ from tensorlab.core.sandbox.guard import Guard
 __all__ = ["Interpreter", "TensorLabError", "NO_VALUE"]
 
 
-class TensorLabError(Exception):
+class TensorLabError(MessageError):
     """TensorLab refused something while running a step (not an error of torch)."""
 
 
@@ -87,7 +88,9 @@ def _check_attribute(obj: object, name: str) -> None:
         return
     if not hasattr(type(obj), name):
         raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
-    raise TensorLabError(f"`{name}` is not available on a {_type_name(obj)} in TensorLab")
+    kind = msg("subset.type.tensor") if isinstance(obj, torch.Tensor) else msg("subset.type.other",
+                                                                                name=_type_name(obj))
+    raise TensorLabError(msg("subset.not_on_type", name=name, type=kind))
 
 
 def _type_name(obj: object) -> str:
@@ -134,7 +137,7 @@ class Interpreter:
                 for child in node.body:
                     self.execute(child)
             return NO_VALUE
-        raise TensorLabError(f"`{type(node).__name__}` is not available in TensorLab")
+        raise TensorLabError(msg("subset.not_available", name=type(node).__name__))
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
@@ -160,10 +163,10 @@ class Interpreter:
         elif isinstance(target, ast.Attribute):
             obj = self.evaluate(target.value)
             if not isinstance(obj, torch.Tensor) or target.attr not in allow.TENSOR_SETTABLE:
-                raise TensorLabError(f"`{dotted(target)}` cannot be assigned in TensorLab")
+                raise TensorLabError(msg("subset.cannot_assign", target=dotted(target)))
             setattr(obj, target.attr, value)
         else:  # pragma: no cover - the language refuses other targets
-            raise TensorLabError("this cannot be assigned to in TensorLab")
+            raise TensorLabError(msg("subset.cannot_assign_here"))
 
     def augmented(self, node: ast.AugAssign) -> None:
         update = _INPLACE[type(node.op)]
@@ -233,7 +236,7 @@ class Interpreter:
             return self.guard.result(operator.getitem(container, index))
         if isinstance(node, ast.Call):
             return self.call(node)
-        raise TensorLabError(f"`{type(node).__name__}` is not available in TensorLab")
+        raise TensorLabError(msg("subset.not_available", name=type(node).__name__))
 
     def index(self, node: ast.expr) -> Any:
         if isinstance(node, ast.Slice):
@@ -248,11 +251,11 @@ class Interpreter:
         base = node.value
         if isinstance(base, ast.Name) and base.id == "torch":
             if name not in allow.TORCH_FUNCTIONS and name not in allow.TORCH_DTYPES:
-                raise TensorLabError(f"`torch.{name}` is not available in TensorLab")
+                raise TensorLabError(msg("subset.not_available", name=f"torch.{name}"))
             return getattr(torch, name)
         if isinstance(base, ast.Name) and base.id == "copy":
             if name not in allow.COPY_FUNCTIONS:
-                raise TensorLabError(f"`copy.{name}` is not available in TensorLab")
+                raise TensorLabError(msg("subset.not_available", name=f"copy.{name}"))
             return copy.deepcopy
         obj = self.evaluate(base)
         _check_attribute(obj, name)
@@ -299,7 +302,7 @@ class Interpreter:
         if not isinstance(sep, str) or not isinstance(end, str):
             raise TypeError("sep and end must be None or a string")
         if file is not None:
-            raise TensorLabError("print(file=...) is not available in TensorLab: it prints to the step's output")
+            raise TensorLabError(msg("subset.print_file"))
         budget = self.limits.max_output_chars + 1
         for number, value in enumerate(values):
             if number:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.device_names import DeviceError, canonical_device
 
 __all__ = ["available_devices", "resolve_device"]
@@ -25,7 +26,5 @@ def resolve_device(name: str) -> str:
     canonical = canonical_device(name)
     present = available_devices()
     if canonical not in present:
-        raise DeviceError(
-            f"device `{name}` is not available here; this machine has: {', '.join(present)}"
-        )
+        raise DeviceError(msg("engine.no_device", name=name, present=", ".join(present)))
     return canonical

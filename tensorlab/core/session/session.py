@@ -19,6 +19,7 @@ import torch
 from tensorlab.core.explain.explanations import HistoryEntry, explain
 from tensorlab.core.explain.hidden_writes import hidden_writes
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
+from tensorlab.core.messages.catalogue import MessageError
 from tensorlab.core.observe.autograd_graph import saved_in_graphs
 from tensorlab.core.observe.inspector import Inspector, clean_message
 from tensorlab.core.observe.reprs import bounded_repr
@@ -137,8 +138,9 @@ class Session:
             saved: tuple[SavedTensor, ...] = ()
             if "modified by an inplace operation" in message:
                 saved = saved_in_graphs({n: v for n, v in self._namespace.items() if isinstance(v, torch.Tensor)})
+            own = error.message if isinstance(error, MessageError) else None  # TensorLab's own: key and params
             error_info = ErrorInfo(type(error).__name__, message,
-                                   explain(message, type(error).__name__, history, saved))
+                                   explain(message, type(error).__name__, history, saved), own)
         warning_infos = tuple(
             WarningInfo(w.category.__name__, clean_message(str(w.message)),
                         explain(str(w.message), w.category.__name__, history))

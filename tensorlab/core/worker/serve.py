@@ -130,7 +130,7 @@ def serve(conn: Any, cancel_flag: Any, device: str, limits: Limits, memory_limit
     try:
         server = _Server(conn, cancel_flag, device, limits)
     except DeviceError as exc:
-        conn.send_bytes(InfoSender().dumps((Reply.BAD_DEVICE.value, str(exc))))
+        conn.send_bytes(InfoSender().dumps((Reply.BAD_DEVICE.value, exc.message)))
         return
     except Exception:
         conn.send_bytes(InfoSender().dumps((Reply.FAILED.value, traceback.format_exc(limit=8))))

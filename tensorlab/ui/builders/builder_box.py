@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from tensorlab.core.lang.builder_code import BuilderError
-from tensorlab.core.messages.translate_ko import localize_message
 from tensorlab.ui.widgets.html import escape
 from tensorlab.ui.widgets.i18n import Texts, current_language, tr
 
@@ -184,14 +183,14 @@ class BuilderBox(QGroupBox):
             code = self.code()
         except BuilderError as exc:
             _set_text(self.preview, "")
-            self.show_problem(str(exc))
+            self.show_problem(exc.render(current_language()))
             return
         self.show_problem("")
         _set_text(self.preview, escape(tr("will run:")) + " <code>" + breakable(code) + "</code>")
 
     def show_problem(self, message: str) -> None:
-        """Show why the statement was refused (empty: hide)."""
-        _set_text(self.problem, escape(localize_message(message, current_language())))
+        """Show why the statement was refused, already in the window's language (empty: hide)."""
+        _set_text(self.problem, escape(message))
         if self.problem.isVisibleTo(self) != bool(message):
             self.problem.setVisible(bool(message))
 
@@ -202,7 +201,7 @@ class BuilderBox(QGroupBox):
         try:
             code = self.code()
         except BuilderError as exc:
-            self.show_problem(str(exc))
+            self.show_problem(exc.render(current_language()))
             return
         self.statementRequested.emit(code)
 

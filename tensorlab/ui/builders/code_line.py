@@ -9,9 +9,8 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from tensorlab.core.lang import allowlist as allow
-from tensorlab.core.messages.translate_ko import localize_message
 from tensorlab.ui.widgets.html import escape
-from tensorlab.ui.widgets.i18n import Texts, current_language, tr
+from tensorlab.ui.widgets.i18n import Texts, tr
 
 __all__ = ["CodeLineEdit", "CodeLinePanel"]
 
@@ -119,8 +118,8 @@ class CodeLinePanel(QWidget):
         self.statementRequested.emit(code)
 
     def show_problem(self, message: str) -> None:
-        """Show why the line was refused, under it (empty: hide)."""
-        self.problem.setText(escape(localize_message(message, current_language())))
+        """Show why the line was refused, under it, already in the window's language (empty: hide)."""
+        self.problem.setText(escape(message))
         self.problem.setVisible(bool(message))
 
     def accepted(self) -> None:

@@ -23,7 +23,7 @@ from tensorlab.core.lang.parse import LanguageError
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.protocol.engine_api import Cancelled, EngineCrashed, EngineError
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
-from tensorlab.ui.widgets.i18n import tr
+from tensorlab.ui.widgets.i18n import current_language, tr
 
 __all__ = ["LabController", "EngineFactory"]
 
@@ -82,11 +82,12 @@ class _Worker(QObject):
                 "at step {position}.").format(position=exc.position)
         except EngineCrashed as exc:
             problem = tr("The step crashed PyTorch ({reason}); the session was restarted at step {position}. "
-                         "The window and your steps are safe.").format(reason=exc.reason, position=exc.position)
+                         "The window and your steps are safe.").format(reason=exc.why.render(current_language()),
+                                                                        position=exc.position)
         except LanguageError as exc:
-            problem = str(exc)
+            problem = exc.render(current_language())
         except EngineError as exc:
-            problem = str(exc)
+            problem = exc.render(current_language())
         except Exception:  # a bug must not take the window down: report it as content
             problem = "TensorLab hit an internal error:\n" + traceback.format_exc(limit=4)
         self.cancel_event.clear()
@@ -223,7 +224,7 @@ class LabController(QObject):
             statement = parse_one(code)
             check_names([statement], self._state.names)
         except LanguageError as exc:
-            return str(exc)
+            return exc.render(current_language())
         self._run(lambda p, c, r: p.insert(code, c))
         return None
 

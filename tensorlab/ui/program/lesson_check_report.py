@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QStatusBar, QWidget
 
 from tensorlab.core.lessons.lesson import Lesson, dump_lesson
-from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.core.messages.catalogue import Message
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.ui.widgets.i18n import current_language, tr
 
@@ -56,19 +56,19 @@ class LessonCheckReport(QObject):
         window.controller.busyChanged.connect(self._busy_changed)
 
     def check(self, lesson: Lesson) -> None:
-        """Check ``lesson`` (its TOML text crosses to the worker; warnings come back as text)."""
-        self.window.controller.run_job(JOB, {"text": dump_lesson(lesson), "source": lesson.source or lesson.id,
-                                             "language": current_language()})
+        """Check ``lesson`` (its TOML text crosses to the worker; findings come back as catalogue messages)."""
+        self.window.controller.run_job(JOB, {"text": dump_lesson(lesson), "source": lesson.source or lesson.id})
 
     def _finished(self, name: str, result: object, problem: str) -> None:
         if name != JOB:
             return
         window = self.window
         if problem:
-            text = tr("The lesson could not be checked: {reason}").format(
-                reason=localize_message(problem, current_language()))
+            text = tr("The lesson could not be checked: {reason}").format(reason=problem)
         elif result:
-            warnings = [str(w) for w in cast("Iterable[object]", result)]  # the job's list of warnings
+            language = current_language()  # the job's findings, said in the window's language
+            warnings = [w.render(language) if isinstance(w, Message) else str(w)
+                        for w in cast("Iterable[object]", result)]
             text = "\n".join([tr("Lesson checks found {count} problems:").format(count=len(warnings))]
                              + [f"• {w}" for w in warnings])
         else:

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
 
 from tensorlab.core.engine.player import program_as_lesson
 from tensorlab.core.lessons.lesson import Lesson, LessonError, load_lesson, save_lesson
-from tensorlab.core.messages.translate_ko import localize_message
+from tensorlab.core.messages.catalogue import message_of
 from tensorlab.ui.widgets.i18n import current_language, tr
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def open_lesson_file(window: LessonWindow, path: str | Path) -> bool:
     except LessonError as exc:
         # Said in the output panel, without a modal dialog; the open lesson stays as it was.
         window.show_problem(tr("This lesson file cannot be opened: {reason}").format(
-            reason=localize_message(str(exc), current_language())))
+            reason=exc.render(current_language())))
         return False
     window.lessons = [l for l in window.lessons if l.id != lesson.id] + [lesson]
     window.fill_lessons()
@@ -78,7 +78,7 @@ def save_lesson_dialog(window: LessonWindow) -> None:
             save_lesson(current_as_lesson(window), path)
         except (OSError, LessonError) as exc:
             window.show_problem(tr("The lesson could not be saved: {reason}").format(
-                reason=localize_message(str(exc), current_language())))
+                reason=message_of(exc).render(current_language())))
             return
         window.statusBar().showMessage(tr("Saved {path}").format(path=path), 5000)
         window.lesson_checks.check(current_as_lesson(window))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from tensorlab.core.files.atomic_write import write_atomic
 from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.messages.catalogue import MessageError, msg
 from tensorlab.core.protocol.limits import Limits
 from tensorlab.ui.export.slides import grab_steps, png_bytes
 from tensorlab.ui.window.build import build_window
@@ -32,14 +33,18 @@ MIN_SIDE, MAX_SIDE = 200, 8000
 SETTLE_MS = 80   # the window's deferred layout work (zero-delay timers, some chained) is done by then
 
 
+class PictureError(MessageError, ValueError):
+    """A picture cannot be made as asked (its size, its step): the message says why."""
+
+
 def window_size(text: str) -> tuple[int, int]:
-    """``"1280x720"`` as (1280, 720); ValueError with a sentence for anything else."""
+    """``"1280x720"`` as (1280, 720); :class:`PictureError` (a ValueError) with a sentence for anything else."""
     try:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise ValueError(f"--size must be WIDTHxHEIGHT, like 1280x720, not {text!r}") from None
+        raise PictureError(msg("picture.size_format", text=text)) from None
     if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
-        raise ValueError(f"--size {text} is outside {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}")
+        raise PictureError(msg("picture.size_range", text=text, low=MIN_SIDE, high=MAX_SIDE))
     return width, height
 
 
@@ -106,7 +111,7 @@ def screenshot(path: str, lesson: str | None, step: int | None, size: str, devic
         if step is not None:
             total = len(window.controller.state.program)
             if not 0 <= step <= total:
-                raise ValueError(f"--step {step} is outside this lesson: 0 (before the first step) to {total}")
+                raise PictureError(msg("picture.step_range", step=step, total=total))
             window.controller.go_to(step)
             window.controller.wait_idle()
         settle()

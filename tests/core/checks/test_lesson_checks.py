@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from tensorlab.core.checks.choice_claims import Observed, claim_of, compare
+from tensorlab.core.checks.findings import FindingKind
 from tensorlab.core.checks.lesson_checks import check_lesson, lesson_warnings
 from tensorlab.core.lessons.lesson import dump_lesson, find_lesson, parse_lesson
 from tensorlab.core.worker.in_process import LocalEngine
@@ -15,7 +16,7 @@ def _lesson(steps: str) -> str:
     return '[lesson]\nid = "t"\ntitle = "T"\n' + steps
 
 
-def _kinds(text: str, strict: bool = False) -> list[str]:
+def _kinds(text: str, strict: bool = False) -> list[FindingKind]:
     return [f.kind for f in check_lesson(parse_lesson(_lesson(text), "t.toml"), strict=strict).findings]
 
 
@@ -76,17 +77,18 @@ def test_a_right_question_has_no_findings():
 
 def test_a_wrong_answer_is_found():
     found = check_lesson(parse_lesson(_lesson(ASKED.format(answer=1)), "t.toml"))
-    assert [f.kind for f in found.findings] == ["wrong-answer"]
+    assert [f.kind for f in found.findings] == [FindingKind.WRONG_ANSWER]
     assert found.asks[0].derived == 0
 
 
 def test_none_or_several_true_choices_are_found():
-    assert _kinds(ASKED.format(answer=0).replace('"tensor([2., 2., 2.])"', '"tensor([3., 3., 3.])"')) == ["none-true"]
-    assert _kinds(ASKED.format(answer=0).replace('"None"', '"tensor([2.,  2.,  2.])"')) == ["several-true"]
+    wrong = ASKED.format(answer=0).replace('"tensor([2., 2., 2.])"', '"tensor([3., 3., 3.])"')
+    assert _kinds(wrong) == [FindingKind.NONE_TRUE]
+    assert _kinds(ASKED.format(answer=0).replace('"None"', '"tensor([2.,  2.,  2.])"')) == [FindingKind.SEVERAL_TRUE]
 
 
 def test_a_question_without_check_is_found():
-    assert _kinds(ASKED.format(answer=0).replace('check = "x.grad"\n', "")) == ["no-check"]
+    assert _kinds(ASKED.format(answer=0).replace('check = "x.grad"\n', "")) == [FindingKind.NO_CHECK]
 
 
 def test_an_answer_already_on_screen_is_found():
@@ -94,12 +96,12 @@ def test_an_answer_already_on_screen_is_found():
     late = ASKED.format(answer=0).replace('code = "(x * 2).sum().backward()"\n\n[step.ask]',
                                           'code = "(x * 2).sum().backward()"\n\n[[step]]\ncode = "print(x.grad)"\n\n'
                                           '[step.ask]').replace('check = "x.grad"', 'check = "output"')
-    assert _kinds(late) == ["visible"]
+    assert _kinds(late) == [FindingKind.VISIBLE]
 
 
 def test_a_check_may_not_change_anything():
     found = _kinds(ASKED.format(answer=0).replace('check = "x.grad"', 'check = "x.grad.zero_()"'))
-    assert found == ["check"]
+    assert found == [FindingKind.CHECK]
     assert "would change the state" in lesson_warnings(parse_lesson(_lesson(ASKED.format(answer=0).replace(
         'check = "x.grad"', 'check = "x.grad.zero_()"')), "t.toml"))[0]
 
@@ -111,7 +113,7 @@ def test_checks_are_evaluated_by_the_subset_interpreter():
 
 def test_translated_choices_must_claim_the_same():
     text = ASKED.format(answer=0) + 'choices_ko = ["tensor([2., 2., 2.])", "None", "tensor([1., 1., 1.])", "None"]\n'
-    assert _kinds(text) == ["translation"]
+    assert _kinds(text) == [FindingKind.TRANSLATION]
 
 
 # -- facts of notes ----------------------------------------------------------------------------------------
@@ -137,12 +139,12 @@ def test_facts_are_checked_against_the_snapshot(facts, ok):
 
 
 def test_a_note_that_says_a_false_thing_is_found_even_without_facts():
-    assert _kinds(FACTS.format(note="x is not a leaf.", facts="[]")) == ["note"]
+    assert _kinds(FACTS.format(note="x is not a leaf.", facts="[]")) == [FindingKind.NOTE]
     assert _kinds(FACTS.format(note="So x is a leaf.", facts="[]")) == []
 
 
 def test_strict_checks_ask_for_facts_where_a_note_speaks_of_them():
-    assert _kinds(FACTS.format(note="A leaf.", facts="[]"), strict=True) == ["no-facts"]
+    assert _kinds(FACTS.format(note="A leaf.", facts="[]"), strict=True) == [FindingKind.NO_FACTS]
 
 
 def test_a_torch_quote_must_be_what_torch_prints():
@@ -158,7 +160,7 @@ note = "torch says \\"a leaf Variable that requires grad is being used\\"."
 code = "y = x * 2"
 note = "torch would say \\"a leaf tensor that needs gradients is being changed\\"."
 '''
-    assert _kinds(text) == ["quote"]
+    assert _kinds(text) == [FindingKind.QUOTE]
 
 
 # -- the window's job --------------------------------------------------------------------------------------
@@ -169,8 +171,10 @@ def test_the_job_runs_beside_a_session_without_disturbing_it():
     before = engine.session.take_snapshot().tensor("r").values
     lesson = find_lesson("expand-is-not-repeat")
     text = dump_lesson(lesson).replace("answer = 2", "answer = 0", 1)
-    warnings = engine.job("lesson_checks", {"text": text, "source": "mine.toml", "language": "ko"})
-    assert warnings and "맞는 선택지는 3번인데" in warnings[0]
+    warnings = engine.job("lesson_checks", {"text": text, "source": "mine.toml"})
+    # The findings come back as catalogue keys and parameters, rendered in the window's language.
+    assert warnings and "맞는 선택지는 3번인데" in warnings[0].render("ko")
+    assert "choice 3 is the true one" in warnings[0].render("en")
     # The live session is as it was, and its random stream goes on as a replay's would.
     assert engine.session.take_snapshot().tensor("r").values == before
     after = engine.run("s = torch.rand(3)").snapshot.tensor("s").values

@@ -307,7 +307,7 @@ def test_the_notebook_is_saved_without_outputs(runs):
 def test_korean_export_uses_the_korean_texts(runs):
     lesson = next(l for l in LESSONS if l.text("title", "ko") != l.title)
     text = export_script(lesson, _errors(runs[lesson.id]), "ko")
-    assert lesson.text("title", "ko") in text and "단계 1" in text
+    assert lesson.text("title", "ko") in text and "1단계" in text
     notebook = export_notebook(lesson, _errors(runs[lesson.id]), "ko")
     assert markdown_text(lesson.text("title", "ko")) in notebook.cells[0].source
 

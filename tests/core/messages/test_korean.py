@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tensorlab.core.checks import findings as lesson_findings
-from tensorlab.core.explain import explanations_ko as explain_ko
 from tensorlab.core.lessons.lesson import builtin_lessons
-from tensorlab.core.messages import translate_ko as messages_ko
+from tensorlab.core.messages.catalogue import CATALOGUE, render
 from tensorlab.core.messages.korean_particles import attach, ko, particle
-from tensorlab.core.messages.translate_ko import localize_message
 from tensorlab.core.session.session import Session
+
+from .test_catalogue import sample
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -82,13 +81,9 @@ def _ui_texts():
 
 
 def _core_texts():
-    for title, parts in explain_ko.KOREAN.items():
-        for part in parts:
-            yield f"explanation {title!r}", part
-    for kind, (_, korean) in lesson_findings.TEMPLATES.items():
-        yield f"lesson check {kind!r}", korean
-    for pattern, korean in messages_ko.RULES:
-        yield f"message {pattern.pattern[:40]!r}", korean
+    # Every text of the catalogue, filled in as the code fills it (explanations, findings, refusals, labels).
+    for key in CATALOGUE:
+        yield f"message {key}", render(key, sample(key), "ko")
     session = Session()
     for code in ["x = torch.ones(3, requires_grad=True)", "p = x + 1", "q = x + 2", "y = p * q", "p.add_(1)",
                  "q.add_(1)", "y.sum().backward()"]:
@@ -157,21 +152,6 @@ def test_templates_fill_particles_and_plain_fields():
     assert ko("{names:이} 공유", names="a, m") == "a, m이 공유"
 
 
-@pytest.mark.parametrize("english,korean", [
-    ("bad.toml, step 2: line 1, col 1: `open` is not available in TensorLab",
-     "bad.toml, 2단계: 1번째 줄, 1번째 글자: TensorLab에서는 `open`을 쓸 수 없습니다"),
-    ("line 1, col 5: `z` is not defined: no earlier step assigns it",
-     "1번째 줄, 5번째 글자: `z`가 정의되지 않았습니다. 앞의 어느 단계도 이 이름에 대입하지 않습니다"),
-    ("`1x` is not a valid name: use letters, digits and _, not starting with a digit",
-     "`1x`는 올바른 이름이 아닙니다. 숫자로 시작하지 않는 영문자, 숫자, 밑줄(_)을 쓰세요"),
-    ("bad.toml, step 2: unknown key `cod` in [[step]]", "bad.toml, 2단계: [[step]]에 알 수 없는 키 `cod`가 있습니다"),
-    ("fifo: this is a named pipe (FIFO), not a lesson file: only regular files are read",
-     "fifo: 이것은 레슨 파일이 아니라 이름 있는 파이프(FIFO)입니다. 일반 파일만 읽습니다"),
-])
-def test_core_messages_in_korean(english, korean):
-    assert localize_message(english, "ko") == korean
-    assert localize_message(english, "en") == english
-
-
-def test_an_unknown_message_stays_as_it_is():
-    assert localize_message("a message TensorLab never writes", "ko") == "a message TensorLab never writes"
+def test_templates_with_code_fill_the_particle_after_the_backtick():
+    assert ko("{name:`을} 쓸 수 없습니다", name="open") == "`open`을 쓸 수 없습니다"
+    assert ko("{name:`} 그대로", name="x") == "`x` 그대로"

@@ -1,0 +1,90 @@
+"""Texts: what the lesson checks find (checks/findings.py, lesson_checks.py, note_facts.py, choice_claims.py).
+
+``finding.<kind>`` is the sentence of one :class:`~tensorlab.core.checks.findings.FindingKind`;
+its ``{detail}`` is one of the ``check.*`` or ``fact.*`` messages. A fact is said in the
+report's language (``fact.claim.*``), whatever language the lesson file wrote it in.
+Registered in :mod:`tensorlab.core.messages.catalogue`.
+"""
+
+from __future__ import annotations
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "finding.at_step": ("step {step}: {text}", "{step}단계: {text}"),
+    # -- one sentence per finding kind --------------------------------------------------------------------
+    "finding.no_check": ("the question has no `check`, so TensorLab cannot derive its answer from torch",
+                         "질문에 `check`가 없어서 TensorLab이 torch에서 답을 끌어낼 수 없습니다"),
+    "finding.check": ("{detail}", "{detail}"),
+    "finding.not_comparable": ("choice {choice} (“{detail}”) cannot be compared with what the check reads",
+                               "{choice}번 선택지(“{detail}”)는 `check`가 읽은 값과 비교할 수 없습니다"),
+    "finding.none_true": ("no choice is true: the check reads {detail}",
+                          "맞는 선택지가 없습니다. `check`가 읽은 값: {detail}"),
+    "finding.several_true": ("choices {choice} are all true (the check reads {detail}): exactly one must be",
+                             "{choice}번 선택지가 모두 맞습니다(`check`가 읽은 값: {detail}). 맞는 선택지는 하나여야 "
+                             "합니다"),
+    "finding.wrong_answer": ("choice {choice} is the true one (the check reads {detail}), but `answer` marks choice "
+                             "{answer}",
+                             "맞는 선택지는 {choice}번인데(`check`가 읽은 값: {detail}) `answer`는 {answer}번 선택지를 "
+                             "가리킵니다"),
+    "finding.visible": ("the answer is on screen before the class predicts: {detail}",
+                        "학생들이 예측하기 전에 답이 이미 화면에 보입니다: {detail}"),
+    "finding.translation": ("choice {choice} claims something else in translation ({detail})",
+                            "{choice}번 선택지가 번역에서 다른 것을 주장합니다({detail})"),
+    "finding.fact": ("{detail}", "{detail}"),
+    "finding.note": ("{detail}", "{detail}"),
+    "finding.no_facts": ("the note speaks of leaves, versions or storage but the step lists no `facts` to check it",
+                         "설명이 리프 텐서, 버전, 저장소를 말하지만 이를 확인할 `facts`가 단계에 없습니다"),
+    "finding.quote": ("the text quoted from torch (“{detail}”) is not what this torch printed in the lesson",
+                      "torch에서 인용한 문장(“{detail}”)이 이 레슨에서 지금 torch가 출력한 것과 다릅니다"),
+    # -- what a check read, and why a check cannot be used ---------------------------------------------------
+    "check.value": ("{value}", "`{value}`"),
+    "check.error": ("{type}: {text}", "{type}: {text}"),
+    "check.warning": ("no error; {type}: {text}", "오류 없음. {type}: {text}"),
+    "check.nothing": ("no error, no warning", "오류도 경고도 없음"),
+    "check.translated_claim": ("{key}: {claim}", "`{key}`: {claim}"),
+    "check.unreadable": ("the check `{check}` cannot be read: {reason}",
+                         "`check`의 {check:`을} 읽을 수 없습니다: {reason}"),
+    "check.statement": ("the check `{check}` must be an expression, not a statement",
+                        "`check`의 {check:`은} 문장이 아니라 식이어야 합니다"),
+    "check.refused": ("the check `{check}` is refused: {reason}", "`check`의 {check:`은} 거부됩니다: {reason}"),
+    "check.changes_state": ("`{name}` would change the state; a check only reads",
+                            "{name:`은} 상태를 바꿉니다. `check`는 읽기만 합니다"),
+    "check.shown_field": ("the panels already show {name}'s {field} before this step",
+                          "이 단계 전에 이미 패널에 `{name}`의 {field:`이} 보입니다"),
+    "check.shown_values": ("the panels already show these values (in {name}) before this step",
+                           "이 단계 전에 이미 패널에 이 값이 보입니다(`{name}`)"),
+    "check.same_error": ("the previous step raised the same error", "앞 단계가 같은 오류를 발생시켰습니다"),
+    "check.same_warnings": ("the previous step raised the same warnings", "앞 단계가 같은 경고를 발생시켰습니다"),
+    "check.same_output": ("the previous step printed the same", "앞 단계가 같은 것을 출력했습니다"),
+    "check.reasons": ("{first}; {rest}", "{first}. {rest}"),
+    # -- facts (note_facts.py) ----------------------------------------------------------------------------------
+    "fact.false": ("“{fact}” is false here", "“{fact}”는 여기서 거짓입니다"),
+    "fact.unchecked": ("“{fact}” cannot be checked: {reason}", "“{fact}”는 확인할 수 없습니다: {reason}"),
+    "fact.unknown": ("“{fact}” is not a fact TensorLab can check (see tensorlab/core/checks/note_facts.py)",
+                     "{fact:`은} TensorLab이 확인할 수 있는 사실이 아닙니다(tensorlab/core/checks/note_facts.py "
+                     "참고)"),
+    "fact.note_false": ("the note says '{fact}', which is false here", "설명에 “{fact}”라고 쓰여 있지만 여기서는 "
+                                                                     "거짓입니다"),
+    "fact.not_tensor": ("`{name}` is not a tensor here", "{name:`은} 여기서 텐서가 아닙니다"),
+    "fact.not_bound": ("`{name}` is not bound here", "여기서 {name:`은} 어떤 값에도 묶여 있지 않습니다"),
+    "fact.no_storage": ("`{name}` is not a tensor or an array over a listed storage",
+                        "{name:`은} 텐서도 아니고 목록에 있는 저장소 위의 배열도 아닙니다"),
+    "fact.not_numbers": ("`{text}` is not a list of numbers", "{text:`은} 숫자 목록이 아닙니다"),
+    "fact.no_values": ("the values of `{name}` are not in the snapshot", "스냅샷에 `{name}`의 값이 없습니다"),
+    # -- a fact, said in words ------------------------------------------------------------------------------------
+    "fact.claim.leaf": ("{name} is a leaf", "{name:`은} 리프 텐서입니다"),
+    "fact.claim.not_leaf": ("{name} is not a leaf", "{name:`은} 리프 텐서가 아닙니다"),
+    "fact.claim.requires": ("{name} requires grad", "{name:`은} requires_grad=True인 텐서입니다"),
+    "fact.claim.not_requires": ("{name} does not require grad", "{name:`은} requires_grad=True인 텐서가 아닙니다"),
+    "fact.claim.version": ("{name} is at version {version}", "`{name}`의 버전 카운터는 {version}입니다"),
+    "fact.claim.shares": ("{name} shares storage with {other}", "{name:`은} {other:`과} 저장소를 공유합니다"),
+    "fact.claim.not_shares": ("{name} does not share storage with {other}",
+                              "{name:`은} {other:`과} 저장소를 공유하지 않습니다"),
+    "fact.claim.own": ("{name} has its own storage", "{name:`은} 자기만의 저장소를 가집니다"),
+    "fact.claim.no_grad_fn": ("{name} has no grad_fn", "`{name}`에는 grad_fn이 없습니다"),
+    "fact.claim.grad_fn": ("{name} has grad_fn {fn}", "`{name}`의 grad_fn은 `{fn}`입니다"),
+    "fact.claim.grad": ("{name}.grad is {values}", "`{name}.grad`는 `{values}`입니다"),
+    "fact.claim.holds": ("{name} holds {values}", "`{name}`의 값은 `{values}`입니다"),
+}
+
+CODE_ONLY = frozenset({"finding.check", "finding.fact", "finding.note", "check.value", "check.error", "check.reasons",
+                       "check.translated_claim"})

@@ -1,0 +1,86 @@
+"""Texts: what TensorLab writes around a run (the transcript, exported programs, the engine, the headless commands).
+
+Registered in :mod:`tensorlab.core.messages.catalogue`.
+"""
+
+from __future__ import annotations
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "text.verbatim": ("{text}", "{text}"),
+    # -- an explanation as one paragraph (lessons/transcript.py) ----------------------------------------
+    "explain.paragraph": ("{title}: {text}", "{title}: {text}"),
+    "explain.paragraph_advice": ("{title}: {text} Instead: {advice}", "{title}: {text} 대신: {advice}"),
+    # -- lessons/transcript.py ---------------------------------------------------------------------------
+    "transcript.where": ("({lesson}, on {device})", "({lesson}, {device}에서)"),
+    # -- export/program_files.py -------------------------------------------------------------------------
+    "export.step": ("Step {number}", "{number}단계"),
+    "export.question": ("Predict before you run", "실행하기 전에 예측해 보세요"),
+    "export.answer": ("Answer", "정답"),
+    "export.exported": ("Exported from the TensorLab lesson {lesson}", "TensorLab 레슨에서 내보냄: {lesson}"),
+    "export.not_run": ("TensorLab did not run this step ({type}: {text})",
+                       "TensorLab이 이 단계를 실행하지 않았습니다({type}: {text})"),
+    "export.raised": ("In TensorLab this step raised {type}; the script goes on.",
+                      "TensorLab에서 이 단계는 {type} 오류를 발생시켰습니다. 스크립트는 계속됩니다."),
+    "export.seed_note": ("The seed TensorLab uses, so random numbers are the same as in the app.",
+                         "TensorLab이 쓰는 시드입니다. 그래서 난수가 앱에서와 같습니다."),
+    "export.device_note": ("TensorLab ran these steps on this device: new tensors are made there.",
+                           "TensorLab은 이 단계들을 이 장치에서 실행했습니다. 새 텐서는 그 장치에 만들어집니다."),
+    # -- pictures of the window (ui/window/offscreen.py) -------------------------------------------------
+    "picture.size_format": ("--size must be WIDTHxHEIGHT, like 1280x720, not `{text}`",
+                            "--size는 1280x720처럼 너비x높이여야 합니다(`{text}`는 안 됩니다)"),
+    "picture.size_range": ("--size {text} is outside {low}x{low} to {high}x{high}",
+                           "--size {text}는 {low}x{low}에서 {high}x{high} 사이가 아닙니다"),
+    "picture.step_range": ("--step {step} is outside this lesson: 0 (before the first step) to {total}",
+                           "--step {step}는 이 레슨 밖입니다. 0(첫 단계 전)부터 {total}까지입니다"),
+    # -- the engine (protocol/engine_api.py, engine/process_engine.py, lessons/play_through.py) ---------
+    "engine.restarted": ("{reason}; the session was restarted at step {position}",
+                         "{reason}. 세션을 {position}단계에서 다시 시작했습니다"),
+    "engine.no_answer": ("it stopped answering", "워커가 응답하지 않았습니다"),
+    "engine.killed": ("the worker was killed ({signal}; most often the system ran out of memory)",
+                      "워커가 강제로 종료되었습니다({signal}. 대개 시스템 메모리가 부족한 경우입니다)"),
+    "engine.crashed": ("PyTorch crashed ({signal})", "PyTorch가 비정상 종료되었습니다({signal})"),
+    "engine.exited": ("the worker exited with status {status}", "워커가 종료 상태 {status}로 끝났습니다"),
+    "engine.signal": ("signal {number}", "시그널 {number}"),
+    "engine.stopped": ("the step was stopped (it did not finish in time after Esc)",
+                       "단계를 멈췄습니다(Esc를 누른 뒤 제때 끝나지 않았습니다)"),
+    "engine.timeout": ("the step ran longer than {seconds} s and was stopped",
+                       "단계가 {seconds}초보다 오래 실행되어 멈췄습니다"),
+    "engine.time_limit": ("not run: the run's time limit of {seconds} s was reached",
+                          "실행하지 않음: 실행 시간 한도 {seconds}초에 도달했습니다"),
+    "engine.stopped_worker": ("the worker was stopped", "워커가 멈춰 있었습니다"),
+    "engine.device_gone": ("the device is not available", "그 장치를 쓸 수 없습니다"),
+    "engine.closed": ("the engine was closed", "엔진이 닫혔습니다"),
+    "engine.no_start": ("the worker process could not start", "워커 프로세스를 시작할 수 없습니다"),
+    "engine.no_start_detail": ("the worker could not start:\n{detail}", "워커를 시작할 수 없습니다:\n{detail}"),
+    "engine.no_start_reason": ("the worker process could not start: {detail}",
+                               "워커 프로세스를 시작할 수 없습니다: “{detail}”"),
+    "engine.internal": ("TensorLab's worker hit an internal error:\n{detail}",
+                        "TensorLab의 워커에서 내부 오류가 발생했습니다:\n{detail}"),
+    "engine.bad_device": ("`{name}` is not a device name (try cpu, cuda:0 or mps)",
+                          "{name:`은} 장치 이름이 아닙니다(cpu, cuda:0, mps 중 하나를 쓰세요)"),
+    "engine.no_device": ("device `{name}` is not available here; this machine has: {present}",
+                         "이 컴퓨터에는 {name:`이} 없습니다. 있는 장치: {present}"),
+    # -- protocol/measure_results.py -----------------------------------------------------------------------
+    "measure.unknown": ("unknown measure parameter(s): {names}", "알 수 없는 측정 매개변수: {names}"),
+    "measure.method": ("{method} is not a method TensorLab measures ({methods})",
+                       "{method:`은} TensorLab이 측정하는 방법이 아닙니다({methods})"),
+    "measure.no_method": ("pick at least one method to measure", "측정할 방법을 하나 이상 고르세요"),
+    "measure.no_size": ("pick at least one size to measure", "측정할 크기를 하나 이상 고르세요"),
+    "measure.sizes": ("sizes must be whole numbers of elements from {low} to {high:,}, not {value}",
+                      "크기는 원소 {low}개부터 {high:,}개까지의 정수여야 합니다({value:은} 안 됩니다)"),
+    "measure.grads": ("requires_grad must be a non-empty list of true/false",
+                      "requires_grad에는 true/false를 하나 이상 담은 리스트를 쓰세요"),
+    "measure.run_time": ("min_run_time must be {low} to {high} seconds, not {value}",
+                         "min_run_time은 {low}초에서 {high}초 사이여야 합니다({value:은} 안 됩니다)"),
+    "measure.rounds": ("rounds must be a whole number from 1 to {high}, not {value}",
+                       "`rounds`는 1부터 {high}까지의 정수여야 합니다({value:은} 안 됩니다)"),
+    # -- the headless commands (cli/) -------------------------------------------------------------------------
+    "cli.stopped": ("stopped", "멈췄습니다"),
+    "cli.sizes": ("--sizes must be whole numbers: {detail}", "--sizes에는 정수를 쓰세요: “{detail}”"),
+    "cli.screenshots_failed": ("could not write the screenshots: {detail}", "스크린숏을 쓸 수 없습니다: “{detail}”"),
+    "cli.screenshots_saved": ("saved {count} screenshots in {path}", "스크린숏 {count}장을 {path}에 저장했습니다"),
+    "cli.saved": ("saved {path}", "{path}에 저장했습니다"),
+    "cli.export_failed": ("could not write the export: {detail}", "내보낸 파일을 쓸 수 없습니다: “{detail}”"),
+}
+
+CODE_ONLY = frozenset({"text.verbatim", "explain.paragraph"})
