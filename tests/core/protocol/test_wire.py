@@ -26,13 +26,15 @@ def test_the_window_refuses_anything_but_data_from_the_worker():
 
 
 def test_a_step_result_crosses_whole():
-    explanation = Explanation("In-place change of a leaf", "text", "advice", {"ko": ("제목", "본문", "조언")})
+    explanation = Explanation("explain.leaf_inplace")
     result = StepResult(3, "x.add_(1)", ErrorInfo("RuntimeError", "a leaf Variable", explanation),
                         (WarningInfo("UserWarning", "careful"),), "printed", None, Snapshot())
     crossed = InfoReceiver().loads(InfoSender().dumps(("ok", result)))
     assert crossed == ("ok", result)
+    assert crossed[1].error.explanation.localized("ko").title == "리프 텐서의 인플레이스 변경"
 
 
-def test_the_classes_that_may_cross_are_the_protocols_own():
+def test_the_classes_that_may_cross_are_the_protocols_own_and_the_catalogues_messages():
     assert WIRE_MODULES == {f"tensorlab.core.protocol.{name}"
-                            for name in ("snapshot", "results", "explanation", "measure_results", "copy_rows")}
+                            for name in ("snapshot", "results", "explanation", "measure_results", "copy_rows")} | {
+        "tensorlab.core.messages.catalogue"}
