@@ -45,7 +45,8 @@ SAMPLES: dict[str, object] = {
     "other": "y", "path": "out.py", "position": 2, "present": "cpu, cuda:0", "reason": msg("subset.no_statement"),
     "rest": msg("check.same_output"), "seconds": "5", "signal": "SIGSEGV", "size": "1.0 GB", "source": "bad.toml",
     "status": 1, "step": 2, "steps": (msg("explain.culprit.step", step=4, code="c.zero_()"),), "storage": "S0",
-    "target": "x.shape", "text": "2, x", "total": 5, "title": "제목", "advice": "다른 방법을 쓰세요.", "type": "RuntimeError",
+    "target": "x.shape", "text": "2, x", "total": 5, "title": "제목", "advice": "다른 방법을 쓰세요.",
+    "type": "RuntimeError",
     "value": "tensor([1., 2.])", "values": "[1.0, 2.0]", "version": 1, "what": msg("limit.what.result"),
     "where": "[[step]]", "who": "`a`", "width": "1,000,000",
 }
