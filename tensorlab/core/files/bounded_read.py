@@ -58,6 +58,9 @@ def read_regular_file(path: str | os.PathLike[str], limit: int, follow_symlinks:
     writes itself and never as links).
     """
     flags = _FLAGS if follow_symlinks else _FLAGS | getattr(os, "O_NOFOLLOW", 0)
+    if not follow_symlinks and Path(path).is_symlink():
+        # Said as it is (O_NOFOLLOW would only say "too many levels of symbolic links").
+        raise UnreadableFile(msg("file.symlink"), "special")
     try:
         descriptor = os.open(Path(path), flags)
     except FileNotFoundError as exc:

@@ -11,6 +11,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "file.cannot_read": ("cannot read the file: {detail}", "파일을 읽을 수 없습니다: “{detail}”"),
     "file.special": ("this is {kind}, not a lesson file: only regular files are read",
                      "이것은 레슨 파일이 아니라 {kind}입니다. 일반 파일만 읽습니다"),
+    "file.symlink": ("the file is a symbolic link, and TensorLab does not follow links to its own files",
+                     "파일이 심볼릭 링크입니다. TensorLab은 자기 파일로 가는 링크를 따라가지 않습니다"),
     "file.kind.folder": ("a folder", "폴더"),
     "file.kind.fifo": ("a named pipe (FIFO)", "이름 있는 파이프(FIFO)"),
     "file.kind.device": ("a device", "장치 파일"),

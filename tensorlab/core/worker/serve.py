@@ -43,7 +43,7 @@ def _limit_memory(limit_bytes: int | None, device: str) -> None:
         if hard != resource.RLIM_INFINITY:
             cap = min(cap, hard)
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    except (OSError, ValueError, StopIteration):  # pragma: no cover - best effort
+    except (OSError, ValueError, OverflowError, StopIteration):  # pragma: no cover - best effort
         pass
 
 

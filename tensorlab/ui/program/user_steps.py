@@ -36,6 +36,7 @@ from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.files.bounded_read import UnreadableFile, parse_toml, read_regular_file
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.messages.catalogue import MessageError
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.ui.widgets.i18n import current_language, tr
 
@@ -52,8 +53,11 @@ log = logging.getLogger("tensorlab.ui")
 Saved = list[tuple[str, StepOrigin]]
 
 
-class StepsFileError(ValueError):
-    """The saved steps cannot be used (what is wrong, and where)."""
+class StepsFileError(MessageError, ValueError):
+    """The saved steps cannot be used (what is wrong, and where); ``render(language)`` says it in a language.
+
+    The file's own format errors are said in English (they concern a file TensorLab wrote itself).
+    """
 
 
 def _steps_of(raw: Any, where: str, limits: Limits) -> Saved:
@@ -82,7 +86,7 @@ def parse_steps_file(data: bytes, limits: Limits = DEFAULT_LIMITS) -> dict[str, 
     try:
         document = parse_toml(data)
     except UnreadableFile as exc:
-        raise StepsFileError(exc.reason) from None
+        raise StepsFileError(exc.message) from None
     if set(document) - {"format", "version", "program"} or document.get("format") != FORMAT:
         raise StepsFileError(f"this is not a {FORMAT} file")
     if document.get("version") != VERSION:
@@ -118,9 +122,9 @@ class UserSteps:
             data = read_regular_file(self.path, self.limits.max_lesson_bytes * 4, follow_symlinks=False)
             self.saved = parse_steps_file(data, self.limits)
         except UnreadableFile as exc:
-            self.problems.append(self._set_aside(exc.reason))
+            self.problems.append(self._set_aside(exc.render(current_language())))
         except StepsFileError as exc:
-            self.problems.append(self._set_aside(str(exc)))
+            self.problems.append(self._set_aside(exc.render(current_language())))
         except Exception as exc:  # whatever else goes wrong, the app must start: the file goes aside
             log.exception("the saved steps could not be read")
             self.problems.append(self._set_aside(f"{type(exc).__name__}: {exc}"))

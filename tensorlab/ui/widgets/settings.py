@@ -14,11 +14,16 @@ from enum import StrEnum
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from tensorlab.core.protocol.limits import physical_memory
+
 __all__ = ["Key", "LAYOUT_VERSION", "Settings", "SCRATCHPAD"]
 
 SCRATCHPAD = "scratchpad"   # the lesson picker's key (and the remembered lesson) for the scratchpad
 LAYOUT_VERSION = 3          # bump when the layouts change, so old saved states are not applied to new docks
 
+
+
+MIN_MEMORY_LIMIT = int(0.05 * (1 << 30))   # the smallest budget Preferences offers (0.05 GB)
 
 class Key(StrEnum):
     """Every key TensorLab keeps (the names 0.1.0 wrote)."""
@@ -97,9 +102,14 @@ class Settings:
         """The memory budget set in Preferences, in bytes; None when none was set (or it is not a size)."""
         value = self.store.value(Key.MEMORY_LIMIT)
         if isinstance(value, int) and not isinstance(value, bool):
-            return value if value > 0 else None
-        text = value.strip() if isinstance(value, str) else ""
-        return int(text) if text.isdigit() and int(text) > 0 else None
+            size: int | None = value
+        else:
+            text = value.strip() if isinstance(value, str) else ""
+            size = int(text) if text.isdigit() and len(text) < 20 else None
+        # Only what Preferences can set: from 0.05 GB to this machine's memory (a hand-edited or
+        # broken file must not start a worker that cannot run, or one with a budget of a byte).
+        ceiling = physical_memory() or 1 << 40
+        return size if size is not None and MIN_MEMORY_LIMIT <= size <= ceiling else None
 
     @memory_limit.setter
     def memory_limit(self, size: int) -> None:

@@ -117,12 +117,26 @@ def test_a_link_or_a_fifo_is_set_aside_unread(tmp_path):
     (tmp_path / FILE_NAME).symlink_to(target)
     store = _store(tmp_path)
     assert store.problems and target.exists() and _set_aside(tmp_path)
+    assert "symbolic link" in store.problems[0]   # said as it is, not "too many levels of symbolic links"
 
     fifo = tmp_path / "fifo"
     fifo.mkdir()
     os.mkfifo(fifo / FILE_NAME)
     store = _store(fifo)            # would wait forever for a writer if it were opened for reading
     assert store.problems and "FIFO" in store.problems[0]
+
+
+def test_the_reason_a_file_was_set_aside_is_in_the_windows_language(tmp_path):
+    from tensorlab.ui.widgets import i18n
+
+    (tmp_path / FILE_NAME).write_bytes(HEAD.encode() + b"\n# \xff\xfe not UTF-8\n")
+    i18n.set_language("ko")
+    try:
+        store = _store(tmp_path)
+    finally:
+        i18n.set_language("en")
+    assert store.problems and "UTF-8 텍스트 파일이 아닙니다" in store.problems[0]
+    assert "not UTF-8" not in store.problems[0]
 
 
 def test_a_file_over_the_size_limit_is_set_aside(tmp_path):

@@ -110,7 +110,7 @@ def test_a_flag_reads_as_a_bool(tmp_path, stored, flag):
 
 
 @pytest.mark.parametrize(("stored", "zoom", "memory"), [
-    ("1.25", 1.25, None), (2, 2.0, 2), ("2", 2.0, 2), ("many", None, None), ("-1", None, None),
+    ("1.25", 1.25, None), (2, 2.0, None), ("2", 2.0, None), ("many", None, None), ("-1", None, None),
     ("nan", None, None), ("inf", None, None), ("0", None, None), ("", None, None), ("1e3", 1000.0, None),
 ])
 def test_numbers_read_with_their_type_and_nonsense_reads_as_the_default(tmp_path, stored, zoom, memory):
@@ -120,6 +120,19 @@ def test_numbers_read_with_their_type_and_nonsense_reads_as_the_default(tmp_path
     settings = Settings(store)
     assert settings.zoom == zoom
     assert settings.memory_limit == memory
+
+
+@pytest.mark.parametrize(("stored", "memory"), [
+    (str(1 << 30), 1 << 30), (1 << 30, 1 << 30), (str(1 << 26), 1 << 26),
+    ("1", None), (str(1 << 20), None),                                    # under what Preferences offers
+    ("99999999999999999999999999", None), (str(1 << 62), None),           # more than this machine has
+])
+def test_a_memory_budget_is_only_what_preferences_could_have_set(tmp_path, stored, memory):
+    """A budget of a byte refuses every step; one of 10^26 bytes made the worker fail to start (its address-space
+    cap overflowed) on every launch, since the window writes the value back on close."""
+    store = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    store.setValue(Key.MEMORY_LIMIT, stored)
+    assert Settings(store).memory_limit == memory
 
 
 def test_a_hand_edited_file_with_nonsense_still_starts_the_window(qtbot, tmp_path):
