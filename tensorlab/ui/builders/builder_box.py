@@ -175,7 +175,8 @@ class BuilderBox(QGroupBox):
         if self.needs_tensors and not self.tensor_names:
             # Nothing to work on yet: a hint, not an error.
             self.show_problem("")
-            _set_text(self.preview, f"<span style='color:#757575'>{escape(tr('Create a tensor first.'))}</span>")
+            hint = escape(tr("Create a tensor first."))   # outside the f-string, where lupdate finds it
+            _set_text(self.preview, f"<span style='color:#757575'>{hint}</span>")
             self.button.setEnabled(False)
             return
         self.button.setEnabled(self.enabled)

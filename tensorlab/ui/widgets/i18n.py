@@ -1,10 +1,16 @@
 """Languages of the window: Qt's QTranslator, and texts that follow a language change.
 
 UI texts are English in the source and translated through Qt's machinery
-(`tensorlab/resources/i18n/tensorlab_<lang>.qm`, compiled from the `.ts` file with
-`pyside6-lrelease`). Widgets register their static texts with :class:`Texts`,
-which sets them again when Qt sends ``LanguageChange``; texts drawn from a state
+(`tensorlab/resources/i18n/tensorlab_<lang>.qm`, compiled with `pyside6-lrelease` from the `.ts`
+file that `pyside6-lupdate` regenerates from the sources). Widgets register their static texts with
+:class:`Texts`, which sets them again when Qt sends ``LanguageChange``; texts drawn from a state
 are translated at render time, and the window re-renders when the language changes.
+
+Every UI text is a string literal where it is written, in one of the two forms lupdate extracts:
+``tr("...")`` where it is shown at once, and ``QT_TR_NOOP("...")`` where it is defined for later
+(a table, a registry, ``Texts.bind``), so that the catalogue is the sources' and nobody keeps it by
+hand (tests/ui/test_catalogue.py). lupdate files both bare calls under the empty context, which is
+therefore the one :func:`tr` looks up.
 """
 
 from __future__ import annotations
@@ -16,9 +22,11 @@ from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QObject, QTra
 from tensorlab.core.files.package_data import resources_dir
 from tensorlab.core.messages.korean_particles import ko
 
-__all__ = ["LANGUAGES", "tr", "Texts", "set_language", "current_language"]
+__all__ = ["LANGUAGES", "QT_TR_NOOP", "tr", "Texts", "set_language", "current_language"]
 
-CONTEXT = "tensorlab"
+# The context lupdate gives a bare ``tr("...")`` or ``QT_TR_NOOP("...")`` call outside a class; a method
+# call (``self.tr``, ``i18n.tr``) would file its text under the object's name instead, so none is used.
+CONTEXT = ""
 LANGUAGES = {"en": "English", "ko": "한국어"}
 
 _translator: QTranslator | None = None
@@ -43,12 +51,25 @@ class Template(str):
         return ko(str(self), **kwargs)
 
 
+def QT_TR_NOOP(text: str) -> str:  # noqa: N802 - the name lupdate looks for
+    """``text`` unchanged: marks a literal for the catalogue where it is defined, translated later by :func:`tr`.
+
+    Qt's own ``QtCore.QT_TR_NOOP`` does the same but is typed ``object -> object``.
+    """
+    return text
+
+
 def tr(text: str) -> str:
-    """``text`` in the current language (English when no translation exists)."""
+    """``text`` in the current language (English when no translation exists).
+
+    Call it with a string literal (lupdate extracts it from there), or with a text that was marked
+    with :func:`QT_TR_NOOP` where it is defined.
+    """
     if not text:
         return text
     if requested is not None:
         requested.add(text)
+    # The one translate() of a variable: every text reaching here was a literal in tr() or QT_TR_NOOP().
     return Template(QCoreApplication.translate(CONTEXT, text))
 
 
@@ -101,7 +122,10 @@ class Texts(QObject):
         widget.installEventFilter(self)
 
     def bind(self, setter: Callable[[str], object], text: str) -> None:
-        """Call ``setter(tr(text))`` now and whenever the language changes."""
+        """Call ``setter(tr(text))`` now and whenever the language changes.
+
+        ``text`` is marked for the catalogue where it is written: ``bind(label.setText, QT_TR_NOOP("Run"))``.
+        """
         self._bindings.append((setter, text))
         setter(tr(text))
 
