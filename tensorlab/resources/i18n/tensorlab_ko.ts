@@ -874,6 +874,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>채울 값</translation>
     </message>
     <message>
+        <source>grad_fn</source>
+        <translation>grad_fn</translation>
+    </message>
+    <message>
         <source>gradient flows back to x?</source>
         <translation>x로 기울기가 흐르나?</translation>
     </message>

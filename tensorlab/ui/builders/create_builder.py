@@ -30,7 +30,7 @@ class CreateBuilder(BuilderBox):
             (self.name, "createName", QT_TR_NOOP("name")), (self.factory, "createFactory", QT_TR_NOOP("factory")),
             (self.shape, "createShape", QT_TR_NOOP("shape")), (self.fill, "createFill", QT_TR_NOOP("fill value")),
             (self.values, "createValues", QT_TR_NOOP("values")), (self.dtype, "createDtype", QT_TR_NOOP("dtype")),
-            (self.requires_grad, "createRequiresGrad", ""),
+            (self.requires_grad, "createRequiresGrad", None),   # the check box says it
         ):
             widget.setObjectName(name)
             self.add_row(label, widget, label or QT_TR_NOOP("requires grad"))

@@ -27,7 +27,7 @@ class MutateBuilder(BuilderBox):
             (self.target, "mutateTarget", QT_TR_NOOP("target")),
             (self.operation, "mutateOperation", QT_TR_NOOP("operation")),
             (self.index, "mutateIndex", QT_TR_NOOP("index")), (self.value, "mutateValue", QT_TR_NOOP("value")),
-            (self.no_grad, "mutateNoGrad", ""),
+            (self.no_grad, "mutateNoGrad", None),   # the check box says it
         ):
             widget.setObjectName(name)
             self.add_row(label, widget, label or QT_TR_NOOP("inside torch.no_grad()"))

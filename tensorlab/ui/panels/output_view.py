@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.ui.widgets.html import escape, inline_code
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr, tr_marked
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
@@ -100,7 +100,7 @@ class OutputView(QTextBrowser):
                 f"{raised}</b></p>"
                 f"<p style='margin:2px 0;font-family:monospace;white-space:pre-wrap'>{escape(error.message)}</p>"
                 f"{_explanation(error.explanation)}"
-                f"<p style='margin:2px 0;color:#616161'>{escape(tr(_NOTHING_LOST))}</p></div>")
+                f"<p style='margin:2px 0;color:#616161'>{escape(tr_marked(_NOTHING_LOST))}</p></div>")
         if result.ok and not result.output and not result.warnings and result.value is None and not result.notes:
             quiet = escape(tr("✔ Ran without output, warnings or errors."))
             parts.append(f"<p style='color:#2e7d32'>{quiet}</p>")

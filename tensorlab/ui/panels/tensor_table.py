@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView
 
 from tensorlab.core.lessons.tensor_rows import COLUMNS, row_texts
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr_marked
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
@@ -136,7 +136,7 @@ class TensorTableModel(QStandardItemModel):
         item.setData(QBrush(CHANGED) if changed else None, Qt.ItemDataRole.BackgroundRole)
         name = COLUMNS[column]
         tip = str(to_plain(info.grad)) if name == "grad" and info.grad is not None else text
-        item.setToolTip(f"{name}: {tip}" + (f"\n{tr(_TIPS[name])}" if name in _TIPS else ""))
+        item.setToolTip(f"{name}: {tip}" + (f"\n{tr_marked(_TIPS[name])}" if name in _TIPS else ""))
         if fresh:
             self.setItem(row, column, item)
 
@@ -165,7 +165,7 @@ class TensorTableModel(QStandardItemModel):
             if role == Qt.ItemDataRole.AccessibleTextRole:
                 return column
             if role == Qt.ItemDataRole.ToolTipRole:
-                return column + (f": {tr(_TIPS[column])}" if column in _TIPS else "")
+                return column + (f": {tr_marked(_TIPS[column])}" if column in _TIPS else "")
         return None
 
     def row_of(self, name: str) -> int:

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from tensorlab.core.protocol.copy_rows import COLUMNS, X_KINDS, CopyMatrix, CopyRow
 from tensorlab.ui.tools.scratchpad_loader import ScratchpadLoader
 from tensorlab.ui.tools.tool_controller import ToolController
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr, tr_marked
 
 __all__ = ["CopyMatrixPanel", "CopyMatrixModel", "JOB", "HEADERS", "TIPS"]
 
@@ -39,7 +39,7 @@ HEADERS = {
     "shares_version_counter": QT_TR_NOOP("shares the version counter?"),
     "requires_grad": QT_TR_NOOP("requires_grad?"),
     "is_leaf": QT_TR_NOOP("is_leaf?"),
-    "grad_fn": "grad_fn",   # torch's name, the same in every language
+    "grad_fn": QT_TR_NOOP("grad_fn"),   # torch's name: its translation is the same
     "grad_flows": QT_TR_NOOP("gradient flows back to x?"),
     "warns": QT_TR_NOOP("warns?"),
     "raises": QT_TR_NOOP("raises?"),
@@ -115,9 +115,9 @@ class CopyMatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if column == "grad_fn":
                 return column  # a code word, the same in every language
-            return tr("operation") if section == 0 else _two_lines(tr(HEADERS[column]))
+            return tr("operation") if section == 0 else _two_lines(tr_marked(HEADERS[column]))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return tr(TIPS[column])
+            return tr_marked(TIPS[column])
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -131,7 +131,7 @@ class CopyMatrixModel(QAbstractTableModel):
                 return "None"  # as torch shows a leaf's grad_fn
             return value if column == "operation" else _text(value)
         if role == Qt.ItemDataRole.ToolTipRole:
-            tip = tr(TIPS[column])
+            tip = tr_marked(TIPS[column])
             if column in ("warns", "operation") and row.warning:
                 tip += "\n\n" + tr("torch warned:") + " " + row.warning
             if column in ("raises", "operation") and row.error:
@@ -199,7 +199,7 @@ class CopyMatrixPanel(QWidget):
 
     def _retranslate(self) -> None:
         for i in range(self.kind_picker.count()):
-            self.kind_picker.setItemText(i, tr(X_LABELS[self.kind_picker.itemData(i)]))
+            self.kind_picker.setItemText(i, tr_marked(X_LABELS[self.kind_picker.itemData(i)]))
         self.model.retranslate()
         self._show_message()
 

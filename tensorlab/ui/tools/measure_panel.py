@@ -47,7 +47,7 @@ from tensorlab.core.tools.tables import format_seconds, measure_csv
 from tensorlab.ui.tools.measure_colors import method_color
 from tensorlab.ui.tools.tool_controller import ToolController
 from tensorlab.ui.widgets.html import escape
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr, tr_marked
 
 if TYPE_CHECKING:
     from tensorlab.ui.tools.measure_plot import MeasurePlot
@@ -57,8 +57,9 @@ __all__ = ["MeasurePanel", "JOB", "verdict_cell", "verdict_table"]
 JOB = "measure"
 _SIZE_LABELS = {10: "10", 100: "100", 1000: "1,000", 10_000: "10k", 100_000: "100k", 1_000_000: "1M",
                 10_000_000: "10M"}
-_HEADERS = (QT_TR_NOOP("method"), QT_TR_NOOP("elements"), "requires_grad", QT_TR_NOOP("median"),
-            QT_TR_NOOP("IQR (q1–q3)"), QT_TR_NOOP("runs"))   # requires_grad: torch's name in every language
+# None: requires_grad, torch's name in every language.
+_HEADERS = (QT_TR_NOOP("method"), QT_TR_NOOP("elements"), None, QT_TR_NOOP("median"), QT_TR_NOOP("IQR (q1–q3)"),
+            QT_TR_NOOP("runs"))
 
 
 def verdict_cell(verdict: Verdict) -> str:
@@ -77,7 +78,8 @@ def verdict_table(verdicts: tuple[Verdict, ...]) -> str:
     sizes = list(dict.fromkeys(v.size for v in verdicts))
     by_key = {(v.size, v.requires_grad): v for v in verdicts}
     head = "".join(f"<th align='left'>requires_grad={g}</th>" for g in grads)
-    rows = [f"<tr><th align='right'>{escape(tr('elements'))}</th>{head}</tr>"]
+    elements = escape(tr("elements"))   # outside the f-string, where lupdate finds it
+    rows = [f"<tr><th align='right'>{elements}</th>{head}</tr>"]
     for size in sizes:
         cells = []
         for grad in grads:
@@ -285,7 +287,7 @@ class MeasurePanel(QScrollArea):
 
     def _render(self) -> None:
         result = self.result
-        self.model.setHorizontalHeaderLabels([h if h == "requires_grad" else tr(h) for h in _HEADERS])
+        self.model.setHorizontalHeaderLabels(["requires_grad" if h is None else tr_marked(h) for h in _HEADERS])
         self.model.setRowCount(0)
         if result is not None or self._plot is not None:
             self.plot.show_result(result)

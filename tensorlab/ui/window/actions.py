@@ -21,7 +21,7 @@ from tensorlab.ui.builders.builders_panel import BuildersPanel
 from tensorlab.ui.panels.narration import NarrationPanel
 from tensorlab.ui.program.controller import LabController
 from tensorlab.ui.program.step_editing import StepEditing
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Marked, Texts, tr
 from tensorlab.ui.widgets.text_zoom import TextZoom
 from tensorlab.ui.window.layouts import LayoutModes
 
@@ -67,11 +67,11 @@ class ActionSpec:
     """One command of the window."""
 
     name: str                         # its field in :class:`WindowActions`
-    text: str                         # menu text (translated)
+    text: Marked                      # menu text (translated)
     object_name: str                  # the QAction's object name (tests and accessibility find it)
     shortcuts: tuple[Shortcut, ...]   # keys (a standard key stands for each of its bindings)
     slot: Callable[[Commands], object]
-    tip: str = ""                     # the tooltip, followed by the keys (the text when empty)
+    tip: Marked | None = None         # the tooltip, followed by the keys (the text when None)
     icon: QStyle.StandardPixmap | None = None
     checkable: bool = False
 
@@ -159,7 +159,7 @@ class WindowActions:
 
 
 # Menu title -> action names; None is a separator, "docks" the dock toggles, "export" the Export menu.
-MENUS: list[tuple[str, list[str | None]]] = [
+MENUS: list[tuple[Marked, list[str | None]]] = [
     (QT_TR_NOOP("&Lesson"), ["open", "save", "export", None, "preferences", None, "quit"]),
     (QT_TR_NOOP("&Step"), ["step_back", "step_forward", "run_to_end", "reset", "focus_code", "run_code", "cancel", None,
                "undo", "clear_steps", None, "class_vote"]),
@@ -168,8 +168,8 @@ MENUS: list[tuple[str, list[str | None]]] = [
 ]
 
 
-def make_action(window: QMainWindow, i18n: Texts, text: str, name: str, shortcuts: Sequence[Shortcut],
-                slot: Callable[[], object], tip: str = "", icon: QStyle.StandardPixmap | None = None,
+def make_action(window: QMainWindow, i18n: Texts, text: Marked, name: str, shortcuts: Sequence[Shortcut],
+                slot: Callable[[], object], tip: Marked | None = None, icon: QStyle.StandardPixmap | None = None,
                 checkable: bool = False) -> QAction:
     """A window-wide action whose text and tooltip (with its keys) follow the language."""
     action = QAction(window)
@@ -226,9 +226,9 @@ def _numbered_text(action: QAction, number: int) -> Callable[[str], None]:
 
 
 def build_menus(window: QMainWindow, i18n: Texts, actions: WindowActions, docks: Sequence[QDockWidget],
-                export_menu: QMenu, menus: list[tuple[str, list[str | None]]] = MENUS) -> dict[str, QMenu]:
+                export_menu: QMenu, menus: list[tuple[Marked, list[str | None]]] = MENUS) -> dict[str, QMenu]:
     """The menu bar of ``window`` from ``menus``; returns the menus by title."""
-    made = {}
+    made: dict[str, QMenu] = {}
     for title, entries in menus:
         menu = window.menuBar().addMenu("")
         i18n.bind(menu.setTitle, title)

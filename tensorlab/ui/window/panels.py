@@ -30,7 +30,7 @@ from tensorlab.ui.panels.values_view import ValuesView
 from tensorlab.ui.program.controller import LabController
 from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
 from tensorlab.ui.tools.measure_panel import MeasurePanel
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Marked, Texts
 from tensorlab.ui.widgets.lean_style import use_lean_style
 from tensorlab.ui.widgets.panel import Panel, View
 from tensorlab.ui.widgets.text_zoom import PROJECTOR_DEFAULT
@@ -49,7 +49,7 @@ class PanelEntry:
     key: str                                   # its name in the window (``window.panels.widgets[key]``)
     make: Callable[[LabController], QWidget]   # builds it (tools take the controller)
     dock: str | None                           # its dock's object name; None: the window's central widget
-    title: str = ""                            # the dock's title (translated)
+    title: Marked | None = None                # the dock's title (translated; None: no dock)
     normal: Place | None = None                # where it goes in the normal layout
     projector: Place | None = None             # ... and in projector mode (None: a tab of the right area)
     projector_scale: float = PROJECTOR_DEFAULT  # how much its text grows in projector mode
@@ -103,7 +103,8 @@ class PanelSet:
                 continue
             dock = QDockWidget(window)
             dock.setObjectName(entry.dock)
-            i18n.bind(dock.setWindowTitle, entry.title)
+            if entry.title is not None:
+                i18n.bind(dock.setWindowTitle, entry.title)
             dock.setWidget(widget)
             dock.setProperty("onDemand", entry.on_demand)   # the layouts keep it hidden until chosen in View
             window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
