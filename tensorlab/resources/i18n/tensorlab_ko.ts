@@ -2,7 +2,7 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ko_KR">
 <context>
-    <name>tensorlab</name>
+    <name></name>
     <message>
         <source> device </source>
         <translation> 장치 </translation>
@@ -104,7 +104,7 @@
         <translation>학급 투표</translation>
     </message>
     <message>
-        <source>Class vote: mark the class's choice, then press → (or Enter) to reveal it and run the step.</source>
+        <source>Class vote: mark the class&apos;s choice, then press → (or Enter) to reveal it and run the step.</source>
         <translation>학급 투표: 반이 고른 답을 표시한 뒤 →(또는 Enter)를 누르면 답을 공개하고 단계를 실행합니다.</translation>
     </message>
     <message>
@@ -181,13 +181,9 @@
     </message>
     <message>
         <source>Create one with the builders on the left, type a line of PyTorch,
-or press → to run the lesson's first step.</source>
+or press → to run the lesson&apos;s first step.</source>
         <translation>왼쪽 빌더로 만들거나 PyTorch 한 줄을 입력하거나,
 →를 눌러 레슨의 첫 단계를 실행하세요.</translation>
-    </message>
-    <message>
-        <source>Created by you (not by an operation that autograd recorded)?</source>
-        <translation>사용자가 만들었나요 (autograd가 기록한 연산이 만든 것이 아니라)?</translation>
     </message>
     <message>
         <source>Delete: remove this step you added</source>
@@ -198,7 +194,7 @@ or press → to run the lesson's first step.</source>
         <translation>자세한 내용은 로그에 있습니다: {path}</translation>
     </message>
     <message>
-        <source>Did the operation raise? The exception type; the tooltip shows torch's message.</source>
+        <source>Did the operation raise? The exception type; the tooltip shows torch&apos;s message.</source>
         <translation>연산이 오류를 발생시켰나요? 예외의 종류이며, 도움말에 torch의 메시지가 보입니다.</translation>
     </message>
     <message>
@@ -214,7 +210,7 @@ or press → to run the lesson's first step.</source>
         <translation>y의 기울기(gradient)가 계산 그래프를 따라 x까지 가나요 (torch.autograd.grad가 찾아내나요)?</translation>
     </message>
     <message>
-        <source>Does an in-place change of y move x's version counter too? Autograd checks that counter to notice saved tensors changed after they were saved.</source>
+        <source>Does an in-place change of y move x&apos;s version counter too? Autograd checks that counter to notice saved tensors changed after they were saved.</source>
         <translation>y에 인플레이스(in-place) 연산을 하면 x의 버전 카운터도 올라가나요? autograd는 이 카운터로 저장해 둔 텐서가 저장 뒤에 바뀌었는지 알아챕니다.</translation>
     </message>
     <message>
@@ -224,10 +220,6 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Does y require grad: will operations on y be recorded for backward()?</source>
         <translation>y가 requires_grad=True인가요? 즉 y에 하는 연산이 역전파(backward)를 위해 기록되나요?</translation>
-    </message>
-    <message>
-        <source>Elements in x</source>
-        <translation>x의 원소 수</translation>
     </message>
     <message>
         <source>Elements in x:</source>
@@ -248,10 +240,6 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Export as Python script</source>
         <translation>파이썬 스크립트로 내보내기</translation>
-    </message>
-    <message>
-        <source>Export as Python script…</source>
-        <translation>파이썬 스크립트로 내보내기…</translation>
     </message>
     <message>
         <source>Fit</source>
@@ -302,10 +290,6 @@ or press → to run the lesson's first step.</source>
         <translation>언어</translation>
     </message>
     <message>
-        <source>Large text for a projector</source>
-        <translation>프로젝터용 큰 글자</translation>
-    </message>
-    <message>
         <source>Larger text</source>
         <translation>글자 크게</translation>
     </message>
@@ -332,10 +316,6 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Marked: {number}. Press → (or Enter) to reveal the answer and run the step.</source>
         <translation>표시함: {number}번. →(또는 Enter)를 누르면 답을 공개하고 단계를 실행합니다.</translation>
-    </message>
-    <message>
-        <source>Marked: “{choice}”. Press → (or Enter) to reveal the answer and run the step.</source>
-        <translation>표시함: “{choice}”. →(또는 Enter)를 누르면 답을 공개하고 단계를 실행합니다.</translation>
     </message>
     <message>
         <source>Measure</source>
@@ -366,7 +346,7 @@ or press → to run the lesson's first step.</source>
         <translation>측정을 취소했습니다.</translation>
     </message>
     <message>
-        <source>Measuring {total} timings on the session's device…</source>
+        <source>Measuring {total} timings on the session&apos;s device…</source>
         <translation>세션의 장치에서 시간 {total}개를 측정하는 중…</translation>
     </message>
     <message>
@@ -468,10 +448,6 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>Preferences…</source>
         <translation>환경설정…</translation>
-    </message>
-    <message>
-        <source>Presentation mode</source>
-        <translation>발표 모드</translation>
     </message>
     <message>
         <source>Press → (or Space) to run the first step.</source>
@@ -690,7 +666,7 @@ or press → to run the lesson's first step.</source>
         <translation>TensorLab이 알아챈 점</translation>
     </message>
     <message>
-        <source>TensorLab refuses a step whose new tensors would take the memory its names hold past this budget (default {default}: the smaller of 2 GB and a quarter of this machine's memory). Changing it restarts the session where it stands.</source>
+        <source>TensorLab refuses a step whose new tensors would take the memory its names hold past this budget (default {default}: the smaller of 2 GB and a quarter of this machine&apos;s memory). Changing it restarts the session where it stands.</source>
         <translation>새 텐서 때문에 이름들이 차지하는 메모리가 이 예산을 넘게 되는 단계는 TensorLab이 실행하지 않습니다(기본값 {default}: 2 GB와 이 컴퓨터 메모리의 4분의 1 중 작은 값). 바꾸면 세션을 지금 단계에서 다시 시작합니다.</translation>
     </message>
     <message>
@@ -748,10 +724,6 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>The node that recorded how y was made, as torch names it; empty for a leaf.</source>
         <translation>y가 어떻게 만들어졌는지 기록한 노드의 이름(torch가 붙인 이름)입니다. 리프 텐서에는 없습니다.</translation>
-    </message>
-    <message>
-        <source>The script could not be written: {reason}</source>
-        <translation>스크립트를 쓸 수 없습니다: {reason}</translation>
     </message>
     <message>
         <source>The statement: y is what the operation returned from x.</source>
@@ -822,7 +794,7 @@ or press → to run the lesson's first step.</source>
         <translation>원소가 10,000개를 넘는 텐서는 값을 보여 주지 않습니다.</translation>
     </message>
     <message>
-        <source>What the session's names hold (storages, gradients, NumPy arrays), against the memory budget set in Preferences or with --memory-limit</source>
+        <source>What the session&apos;s names hold (storages, gradients, NumPy arrays), against the memory budget set in Preferences or with --memory-limit</source>
         <translation>세션의 이름들이 차지하는 메모리(저장소, 기울기, NumPy 배열)와, 환경설정이나 --memory-limit으로 정한 메모리 예산</translation>
     </message>
     <message>
@@ -900,6 +872,10 @@ or press → to run the lesson's first step.</source>
     <message>
         <source>fill value</source>
         <translation>채울 값</translation>
+    </message>
+    <message>
+        <source>grad_fn</source>
+        <translation>grad_fn</translation>
     </message>
     <message>
         <source>gradient flows back to x?</source>
@@ -1112,10 +1088,6 @@ Everything shown is read from real torch objects.</source>
         <translation>예</translation>
     </message>
     <message>
-        <source>yours</source>
-        <translation>직접 추가</translation>
-    </message>
-    <message>
         <source>{count} bytes</source>
         <translation>{count}바이트</translation>
     </message>
@@ -1132,13 +1104,7 @@ backward() accumulates its gradient into {name}.grad.</source>
 backward()는 기울기를 {name}.grad에 누적합니다.</translation>
     </message>
     <message>
-        <source>{name} is outside the graph (requires_grad=False):
-nothing about it is recorded for backward().</source>
-        <translation>{name}은 그래프 밖에 있습니다 (requires_grad=False):
-backward()를 위해 기록되는 것이 없습니다.</translation>
-    </message>
-    <message>
-        <source>{name}'s grad_fn is Invalid: torch refuses to report it because
+        <source>{name}&apos;s grad_fn is Invalid: torch refuses to report it because
 its base was changed in place after split/unbind/chunk.</source>
         <translation>{name}의 grad_fn은 Invalid입니다. split/unbind/chunk 뒤에 base가
 인플레이스로 바뀌어서 torch가 알려 주지 않습니다.</translation>

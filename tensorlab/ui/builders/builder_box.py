@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from tensorlab.core.lang.builder_code import BuilderError
 from tensorlab.ui.widgets.html import escape
-from tensorlab.ui.widgets.i18n import Texts, current_language, tr
+from tensorlab.ui.widgets.i18n import Marked, Texts, current_language, tr
 
 __all__ = ["BuilderBox", "WrappingCheckBox", "fill_names", "next_free_name", "narrow_combo", "heading",
            "breakable"]
@@ -69,7 +69,7 @@ def narrow_combo(combo: QComboBox) -> QComboBox:
     return combo
 
 
-def heading(text: str, i18n: Texts) -> QLabel:
+def heading(text: Marked, i18n: Texts) -> QLabel:
     """A bold section title that wraps to the panel's width."""
     label = QLabel()
     label.setWordWrap(True)
@@ -121,7 +121,7 @@ class BuilderBox(QGroupBox):
 
     statementRequested = Signal(str)
 
-    def __init__(self, title: str, button_text: str, button_name: str, parent: QWidget | None = None) -> None:
+    def __init__(self, title: Marked, button_text: Marked, button_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.i18n = Texts(self)
         self.i18n.on_change(self.refresh)
@@ -154,11 +154,15 @@ class BuilderBox(QGroupBox):
         outer.addWidget(self.problem)
         outer.addWidget(self.button)
 
-    def add_row(self, label: str, widget: QWidget, accessible: str | None = None) -> None:
-        """A form row whose label (and the field's accessible name) follow the language."""
+    def add_row(self, label: Marked | None, widget: QWidget, accessible: Marked | None = None) -> None:
+        """A form row whose label (none: the widget says what it is) and the field's accessible name follow the
+        language."""
         caption = QLabel()
-        self.i18n.bind(caption.setText, label)
-        self.i18n.bind(widget.setAccessibleName, accessible or label)
+        if label is not None:
+            self.i18n.bind(caption.setText, label)
+        name = accessible or label
+        if name is not None:
+            self.i18n.bind(widget.setAccessibleName, name)
         if isinstance(widget, QComboBox):
             narrow_combo(widget)
         if isinstance(widget, QLineEdit):
@@ -175,7 +179,8 @@ class BuilderBox(QGroupBox):
         if self.needs_tensors and not self.tensor_names:
             # Nothing to work on yet: a hint, not an error.
             self.show_problem("")
-            _set_text(self.preview, f"<span style='color:#757575'>{escape(tr('Create a tensor first.'))}</span>")
+            hint = escape(tr("Create a tensor first."))   # outside the f-string, where lupdate finds it
+            _set_text(self.preview, f"<span style='color:#757575'>{hint}</span>")
             self.button.setEnabled(False)
             return
         self.button.setEnabled(self.enabled)

@@ -16,7 +16,7 @@ from tensorlab.ui.builders.compute_builder import ComputeBuilder
 from tensorlab.ui.builders.copy_builder import CopyBuilder
 from tensorlab.ui.builders.create_builder import CreateBuilder
 from tensorlab.ui.builders.mutate_builder import MutateBuilder
-from tensorlab.ui.widgets.i18n import Texts
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
@@ -47,7 +47,7 @@ class BuildersPanel(QScrollArea):
         code_box = QGroupBox()
         self.i18n = Texts(self)
         box_layout = QVBoxLayout(code_box)
-        box_layout.addWidget(heading("Code line", self.i18n))
+        box_layout.addWidget(heading(QT_TR_NOOP("Code line"), self.i18n))
         box_layout.addWidget(self.code_line)
         self.builders: tuple[BuilderBox, ...] = (self.create, self.copy, self.mutate, self.compute)
         for builder in self.builders:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QPushB
 
 from tensorlab.core.lang import allowlist as allow
 from tensorlab.ui.widgets.html import escape
-from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 
 __all__ = ["CodeLineEdit", "CodeLinePanel"]
 
@@ -89,13 +89,13 @@ class CodeLinePanel(QWidget):
         self.i18n = Texts(self)
         self.edit = CodeLineEdit()
         self.edit.setObjectName("codeLine")
-        self.i18n.bind(self.edit.setAccessibleName, "Code line: any statement of the TensorLab subset")
-        self.i18n.bind(self.edit.setPlaceholderText, "a line of PyTorch, e.g. y = x.clone() * 2")
+        self.i18n.bind(self.edit.setAccessibleName, QT_TR_NOOP("Code line: any statement of the TensorLab subset"))
+        self.i18n.bind(self.edit.setPlaceholderText, QT_TR_NOOP("a line of PyTorch, e.g. y = x.clone() * 2"))
         self.run_button = QPushButton()
         self.run_button.setObjectName("runCodeButton")
-        self.i18n.bind(self.run_button.setText, "Run")
-        self.i18n.bind(self.run_button.setAccessibleName, "Run the code line")
-        self.i18n.bind(self.run_button.setToolTip, "Run the code line (Ctrl+Return)")
+        self.i18n.bind(self.run_button.setText, QT_TR_NOOP("Run"))
+        self.i18n.bind(self.run_button.setAccessibleName, QT_TR_NOOP("Run the code line"))
+        self.i18n.bind(self.run_button.setToolTip, QT_TR_NOOP("Run the code line (Ctrl+Return)"))
         row.addWidget(self.edit, 1)
         row.addWidget(self.run_button)
         self.problem = QLabel()

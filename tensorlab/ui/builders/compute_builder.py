@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton, QWidget
 from tensorlab.core.lang.builder_code import COMPUTATIONS, BuilderError, backward_code, compute_code
 from tensorlab.core.protocol.snapshot import Snapshot
 from tensorlab.ui.builders.builder_box import BuilderBox, fill_names, narrow_combo, next_free_name
-from tensorlab.ui.widgets.i18n import tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, tr
 
 __all__ = ["ComputeBuilder"]
 
@@ -16,7 +16,7 @@ class ComputeBuilder(BuilderBox):
     """Writes `s = (x + y).sum()` and friends; Backward runs `s.backward()` on a scalar."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Compute and differentiate", "Compute", "computeButton", parent)
+        super().__init__(QT_TR_NOOP("Compute and differentiate"), QT_TR_NOOP("Compute"), "computeButton", parent)
         self.needs_tensors = True
         self.operation = QComboBox()
         self.operation.addItems(list(COMPUTATIONS))
@@ -25,22 +25,23 @@ class ComputeBuilder(BuilderBox):
         self.k = QLineEdit("2")
         self.target = QLineEdit("s")
         for widget, name, label in (
-            (self.operation, "computeOperation", "expression"), (self.a, "computeA", "a"),
-            (self.b, "computeB", "b"), (self.k, "computeK", "k"), (self.target, "computeTarget", "result"),
+            (self.operation, "computeOperation", QT_TR_NOOP("expression")), (self.a, "computeA", QT_TR_NOOP("a")),
+            (self.b, "computeB", QT_TR_NOOP("b")), (self.k, "computeK", QT_TR_NOOP("k")),
+            (self.target, "computeTarget", QT_TR_NOOP("result")),
         ):
             widget.setObjectName(name)
             self.add_row(label, widget)
         self.backward_target = narrow_combo(QComboBox())
         self.backward_target.setObjectName("backwardTarget")
-        self.i18n.bind(self.backward_target.setAccessibleName, "scalar to differentiate")
+        self.i18n.bind(self.backward_target.setAccessibleName, QT_TR_NOOP("scalar to differentiate"))
         self.backward_button = QPushButton()
         self.backward_button.setObjectName("backwardButton")
-        self.i18n.bind(self.backward_button.setText, "Backward")
-        self.i18n.bind(self.backward_button.setAccessibleName, "Backward")
+        self.i18n.bind(self.backward_button.setText, QT_TR_NOOP("Backward"))
+        self.i18n.bind(self.backward_button.setAccessibleName, QT_TR_NOOP("Backward"))
         self.i18n.bind(self.backward_button.setToolTip,
-                       "Run .backward() on a scalar (one-element) tensor that requires grad")
+                       QT_TR_NOOP("Run .backward() on a scalar (one-element) tensor that requires grad"))
         # The scalar picker in the form, the button under it: narrow docks stay uncut.
-        self.add_row("backward", self.backward_target, "scalar to differentiate")
+        self.add_row(QT_TR_NOOP("backward"), self.backward_target, QT_TR_NOOP("scalar to differentiate"))
         self.form.addRow(self.backward_button)
         self.backward_button.clicked.connect(self._backward)
         self.operation.currentTextChanged.connect(self._operation_changed)

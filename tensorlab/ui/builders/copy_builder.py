@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit, QWidget
 
 from tensorlab.core.lang.builder_code import COPY_OPERATIONS, copy_code
 from tensorlab.ui.builders.builder_box import BuilderBox, fill_names, next_free_name
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP
 
 __all__ = ["CopyBuilder"]
 
@@ -16,7 +17,7 @@ class CopyBuilder(BuilderBox):
     """Writes `y = x.detach()`, `y = x.clone() * 2`, `y = x[1:3]`, ..."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Copy or view", "Copy", "copyButton", parent)
+        super().__init__(QT_TR_NOOP("Copy or view"), QT_TR_NOOP("Copy"), "copyButton", parent)
         self.needs_tensors = True
         self.source = QComboBox()
         self.operation = QComboBox()
@@ -24,12 +25,14 @@ class CopyBuilder(BuilderBox):
         self.operation.setCurrentText("detach()")
         self.argument = QLineEdit()
         self.follow_up = QLineEdit()
-        self.i18n.bind(self.follow_up.setPlaceholderText, "optional, e.g. * 2")
+        self.i18n.bind(self.follow_up.setPlaceholderText, QT_TR_NOOP("optional, e.g. * 2"))
         self.target = QLineEdit("y")
         for widget, name, label in (
-            (self.source, "copySource", "source"), (self.operation, "copyOperation", "operation"),
-            (self.argument, "copyArgument", "argument"), (self.follow_up, "copyFollowUp", "then"),
-            (self.target, "copyTarget", "target"),
+            (self.source, "copySource", QT_TR_NOOP("source")),
+            (self.operation, "copyOperation", QT_TR_NOOP("operation")),
+            (self.argument, "copyArgument", QT_TR_NOOP("argument")),
+            (self.follow_up, "copyFollowUp", QT_TR_NOOP("then")),
+            (self.target, "copyTarget", QT_TR_NOOP("target")),
         ):
             widget.setObjectName(name)
             self.add_row(label, widget)

@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QWidget
 
 from tensorlab.core.lang.builder_code import DTYPES, FACTORIES, create_code
 from tensorlab.ui.builders.builder_box import BuilderBox, next_free_name
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP
 
 __all__ = ["CreateBuilder"]
 
@@ -14,7 +15,7 @@ class CreateBuilder(BuilderBox):
     """Writes `x = torch.ones(5, requires_grad=True)` and the other factories."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Create a tensor", "Create", "createButton", parent)
+        super().__init__(QT_TR_NOOP("Create a tensor"), QT_TR_NOOP("Create"), "createButton", parent)
         self.name = QLineEdit("x")
         self.factory = QComboBox()
         self.factory.addItems(list(FACTORIES))
@@ -26,13 +27,13 @@ class CreateBuilder(BuilderBox):
         self.requires_grad = QCheckBox("requires_grad")
         self.requires_grad.setChecked(True)
         for widget, name, label in (
-            (self.name, "createName", "name"), (self.factory, "createFactory", "factory"),
-            (self.shape, "createShape", "shape"), (self.fill, "createFill", "fill value"),
-            (self.values, "createValues", "values"), (self.dtype, "createDtype", "dtype"),
-            (self.requires_grad, "createRequiresGrad", ""),
+            (self.name, "createName", QT_TR_NOOP("name")), (self.factory, "createFactory", QT_TR_NOOP("factory")),
+            (self.shape, "createShape", QT_TR_NOOP("shape")), (self.fill, "createFill", QT_TR_NOOP("fill value")),
+            (self.values, "createValues", QT_TR_NOOP("values")), (self.dtype, "createDtype", QT_TR_NOOP("dtype")),
+            (self.requires_grad, "createRequiresGrad", None),   # the check box says it
         ):
             widget.setObjectName(name)
-            self.add_row(label, widget, label or "requires grad")
+            self.add_row(label, widget, label or QT_TR_NOOP("requires grad"))
         for edit in (self.name, self.shape, self.fill, self.values):
             edit.textChanged.connect(self.refresh)
         self.factory.currentTextChanged.connect(self._factory_changed)

@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit, QWidget
 
 from tensorlab.core.lang.builder_code import MUTATIONS, mutate_code
 from tensorlab.ui.builders.builder_box import BuilderBox, WrappingCheckBox, fill_names
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP
 
 __all__ = ["MutateBuilder"]
 
@@ -14,7 +15,7 @@ class MutateBuilder(BuilderBox):
     """Writes `y[0] = 5`, `x.add_(1)`, `x += 1`, optionally under `torch.no_grad()`."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Change in place", "Mutate", "mutateButton", parent)
+        super().__init__(QT_TR_NOOP("Change in place"), QT_TR_NOOP("Mutate"), "mutateButton", parent)
         self.needs_tensors = True
         self.target = QComboBox()
         self.operation = QComboBox()
@@ -23,12 +24,13 @@ class MutateBuilder(BuilderBox):
         self.value = QLineEdit("5")
         self.no_grad = WrappingCheckBox("inside torch.no_grad()")
         for widget, name, label in (
-            (self.target, "mutateTarget", "target"), (self.operation, "mutateOperation", "operation"),
-            (self.index, "mutateIndex", "index"), (self.value, "mutateValue", "value"),
-            (self.no_grad, "mutateNoGrad", ""),
+            (self.target, "mutateTarget", QT_TR_NOOP("target")),
+            (self.operation, "mutateOperation", QT_TR_NOOP("operation")),
+            (self.index, "mutateIndex", QT_TR_NOOP("index")), (self.value, "mutateValue", QT_TR_NOOP("value")),
+            (self.no_grad, "mutateNoGrad", None),   # the check box says it
         ):
             widget.setObjectName(name)
-            self.add_row(label, widget, label or "inside torch.no_grad()")
+            self.add_row(label, widget, label or QT_TR_NOOP("inside torch.no_grad()"))
         self.target.currentTextChanged.connect(self.refresh)
         self.operation.currentTextChanged.connect(self._operation_changed)
         self.index.textChanged.connect(self.refresh)

@@ -22,7 +22,7 @@ from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.protocol.results import ErrorInfo
 from tensorlab.ui.export.slides import SlidesController
-from tensorlab.ui.widgets.i18n import Texts, current_language, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Marked, Texts, current_language, tr
 
 __all__ = ["Exporter", "ExportWindow", "build_export_menu"]
 
@@ -153,13 +153,13 @@ def build_export_menu(window: ExportWindow) -> QMenu:
     window.exporter = exporter
     menu = QMenu(_widget(window))
     menu.setObjectName("exportMenu")
-    window.i18n.bind(menu.setTitle, "&Export")
-    entries: tuple[tuple[str, str, list[str], Callable[[], None]], ...] = (
-        ("Python script…", "exportScriptAction", ["Ctrl+E"], exporter.script_dialog),
-        ("Jupyter notebook…", "exportNotebookAction", [], exporter.notebook_dialog),
-        ("Slides: the window after each step (PNG)…", "exportSlidesAction", [],
+    window.i18n.bind(menu.setTitle, QT_TR_NOOP("&Export"))
+    entries: tuple[tuple[Marked, str, list[str], Callable[[], None]], ...] = (
+        (QT_TR_NOOP("Python script…"), "exportScriptAction", ["Ctrl+E"], exporter.script_dialog),
+        (QT_TR_NOOP("Jupyter notebook…"), "exportNotebookAction", [], exporter.notebook_dialog),
+        (QT_TR_NOOP("Slides: the window after each step (PNG)…"), "exportSlidesAction", [],
          lambda: exporter.slides_dialog(False)),
-        ("Slides: the storage map after each step (PNG)…", "exportMapSlidesAction", [],
+        (QT_TR_NOOP("Slides: the storage map after each step (PNG)…"), "exportMapSlidesAction", [],
          lambda: exporter.slides_dialog(True)),
     )
     for text, name, keys, slot in entries:

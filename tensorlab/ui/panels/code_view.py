@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from tensorlab.core.engine.player import PlayerState
-from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import mono_font
@@ -184,7 +184,7 @@ class CodeView(QListWidget):
         super().__init__(parent)
         self.setObjectName("codeView")
         self.i18n = Texts(self)
-        self.i18n.bind(self.setAccessibleName, "Code of the program so far")
+        self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Code of the program so far"))
         self.i18n.on_change(lambda: setattr(self, "_steps", ()))   # tooltips in the new language
         self.setItemDelegate(_LineDelegate(self))
         self.setResizeMode(QListView.ResizeMode.Adjust)

@@ -15,7 +15,7 @@ from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF, QResize
 from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView, QToolButton, QWidget
 
 from tensorlab.core.protocol.snapshot import GraphInfo, SavedTensor, TensorInfo
-from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.palette import MUTED
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
@@ -63,7 +63,7 @@ class GraphView(SceneView):
         super().__init__(parent)
         self.setObjectName("graphView")
         self.i18n = Texts(self)
-        self.i18n.bind(self.setAccessibleName, "Autograd graph of the selected tensor")
+        self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Autograd graph of the selected tensor"))
         self.i18n.on_change(self._draw)
         self.setBackgroundBrush(QBrush(QColor("#ffffff")))
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
@@ -73,10 +73,10 @@ class GraphView(SceneView):
         self.zoom = 1.0
         self.fit_button = QToolButton(self)
         self.fit_button.setObjectName("graphFitButton")
-        self.i18n.bind(self.fit_button.setText, "Fit")
+        self.i18n.bind(self.fit_button.setText, QT_TR_NOOP("Fit"))
         self.i18n.bind(self.fit_button.setToolTip,
-                       "Show as much of the graph as fits while its text stays readable "
-                       "(the wheel zooms, dragging pans)")
+                       QT_TR_NOOP("Show as much of the graph as fits while its text stays readable "
+                       "(the wheel zooms, dragging pans)"))
         self.fit_button.clicked.connect(self.fit)
         self.fit_button.hide()
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePol
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Ask
 from tensorlab.ui.widgets.html import escape, inline_code
-from tensorlab.ui.widgets.i18n import Texts, current_language, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
@@ -92,7 +92,7 @@ class NarrationPanel(QScrollArea):
         super().__init__(parent)
         self.setObjectName("narration")
         self.i18n = Texts(self)
-        self.i18n.bind(self.setAccessibleName, "Narration")
+        self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Narration"))
         self.i18n.on_change(self._retranslate)
         # Scrolls only when the dock is very small (the window makes room for a question).
         self.setWidgetResizable(True)

@@ -7,12 +7,13 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.ui.widgets.html import escape, inline_code
-from tensorlab.ui.widgets.i18n import Texts, current_language, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr, tr_marked
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
-_NOTHING_LOST = "Nothing is lost: the step is part of the lesson, and the state shown is the state after it."
+_NOTHING_LOST = QT_TR_NOOP("Nothing is lost: the step is part of the lesson, and the state shown is the state "
+                           "after it.")
 
 __all__ = ["OutputView"]
 
@@ -21,9 +22,11 @@ def _explanation(explanation: Explanation | None) -> str:
     if explanation is None:
         return ""
     explanation = explanation.localized(current_language())
-    advice = (f"<p style='margin:4px 0'><b>{escape(tr('Instead:'))}</b> {inline_code(explanation.advice)}</p>"
+    # The labels are translated outside the f-strings: lupdate does not read inside one.
+    instead, plain = escape(tr("Instead:")), escape(tr("In plain words"))
+    advice = (f"<p style='margin:4px 0'><b>{instead}</b> {inline_code(explanation.advice)}</p>"
               if explanation.advice else "")
-    return (f"<p style='margin:4px 0'><b>{escape(tr('In plain words'))} — {inline_code(explanation.title)}.</b> "
+    return (f"<p style='margin:4px 0'><b>{plain} — {inline_code(explanation.title)}.</b> "
             f"{inline_code(explanation.text)}</p>{advice}")
 
 
@@ -34,7 +37,7 @@ class OutputView(QTextBrowser):
         super().__init__(parent)
         self.setObjectName("outputView")
         self.i18n = Texts(self)
-        self.i18n.bind(self.setAccessibleName, "Output, warnings and errors of the last step")
+        self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Output, warnings and errors of the last step"))
         self.setOpenExternalLinks(False)
         self.result: StepResult | None = None
         self._html = ""
@@ -81,21 +84,24 @@ class OutputView(QTextBrowser):
                 f"<p style='margin:2px 0'><b style='color:#e65100'>⚠ {escape(warning.category)}</b> "
                 f"<span style='font-family:monospace;white-space:pre-wrap'>{escape(warning.message)}</span></p>"
                 f"{_explanation(warning.explanation)}</div>")
+        noticed = escape(tr("TensorLab noticed"))
         for note in result.notes:
             # TensorLab's own observation (not a message of torch's), e.g. memory changed behind autograd's back.
             parts.append(
                 "<div style='border-left:4px solid #1565c0;background:#e3f2fd;padding:6px;margin:4px 0'>"
-                f"<p style='margin:2px 0'><b style='color:#0d47a1'>ⓘ {escape(tr('TensorLab noticed'))}</b></p>"
+                f"<p style='margin:2px 0'><b style='color:#0d47a1'>ⓘ {noticed}</b></p>"
                 f"{_explanation(note)}</div>")
         if result.error is not None:
             error = result.error
+            raised = escape(tr("torch raised {type}").format(type=error.type))
             parts.append(
                 "<div style='border-left:4px solid #c62828;background:#ffebee;padding:6px;margin:4px 0'>"
                 f"<p style='margin:2px 0'><b style='color:#b71c1c'>"
-                f"{escape(tr('torch raised {type}').format(type=error.type))}</b></p>"
+                f"{raised}</b></p>"
                 f"<p style='margin:2px 0;font-family:monospace;white-space:pre-wrap'>{escape(error.message)}</p>"
                 f"{_explanation(error.explanation)}"
-                f"<p style='margin:2px 0;color:#616161'>{escape(tr(_NOTHING_LOST))}</p></div>")
+                f"<p style='margin:2px 0;color:#616161'>{escape(tr_marked(_NOTHING_LOST))}</p></div>")
         if result.ok and not result.output and not result.warnings and result.value is None and not result.notes:
-            parts.append(f"<p style='color:#2e7d32'>{escape(tr('✔ Ran without output, warnings or errors.'))}</p>")
+            quiet = escape(tr("✔ Ran without output, warnings or errors."))
+            parts.append(f"<p style='color:#2e7d32'>{quiet}</p>")
         self._set_html("".join(parts))

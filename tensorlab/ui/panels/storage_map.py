@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleT
 
 from tensorlab.core.protocol.snapshot import Snapshot
 from tensorlab.ui.panels.storage_strips import MAX_CELLS, BandModel, StripModel, strip_models
-from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, MUTED, format_value, tensor_color
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
@@ -39,7 +39,7 @@ class StorageMapView(SceneView):
         super().__init__(parent)
         self.setObjectName("storageMap")
         self.i18n = Texts(self)
-        self.i18n.bind(self.setAccessibleName, "Storage map")
+        self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Storage map"))
         self.i18n.on_change(self._redraw_all)
         self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.setBackgroundBrush(QBrush(QColor("#fafafa")))

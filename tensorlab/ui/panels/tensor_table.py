@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView
 
 from tensorlab.core.lessons.tensor_rows import COLUMNS, row_texts
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
-from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr_marked
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
@@ -36,12 +36,14 @@ HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "gr
            "storage": "stor-\nage", "device": "dev-\nice"}
 
 _TIPS = {
-    "requires_grad": "Does autograd track operations on this tensor?",
-    "is_leaf": "Made by no recorded operation? (Every tensor that does not require grad is a leaf.)",
-    "grad_fn": "The autograd node that produced this tensor (None for leaves and tensors outside the graph)",
-    "version": "The version counter: +1 for every in-place change (shared by detach() aliases, not by .data)",
-    "storage": "Which block of memory holds the values; the same id means shared memory",
-    "grad": "The gradient in .grad (read only for leaves and tensors that retain grad)",
+    "requires_grad": QT_TR_NOOP("Does autograd track operations on this tensor?"),
+    "is_leaf": QT_TR_NOOP("Made by no recorded operation? (Every tensor that does not require grad is a leaf.)"),
+    "grad_fn": QT_TR_NOOP("The autograd node that produced this tensor (None for leaves and tensors outside the "
+                          "graph)"),
+    "version": QT_TR_NOOP("The version counter: +1 for every in-place change (shared by detach() aliases, not by "
+                          ".data)"),
+    "storage": QT_TR_NOOP("Which block of memory holds the values; the same id means shared memory"),
+    "grad": QT_TR_NOOP("The gradient in .grad (read only for leaves and tensors that retain grad)"),
 }
 
 
@@ -134,7 +136,7 @@ class TensorTableModel(QStandardItemModel):
         item.setData(QBrush(CHANGED) if changed else None, Qt.ItemDataRole.BackgroundRole)
         name = COLUMNS[column]
         tip = str(to_plain(info.grad)) if name == "grad" and info.grad is not None else text
-        item.setToolTip(f"{name}: {tip}" + (f"\n{tr(_TIPS[name])}" if name in _TIPS else ""))
+        item.setToolTip(f"{name}: {tip}" + (f"\n{tr_marked(_TIPS[name])}" if name in _TIPS else ""))
         if fresh:
             self.setItem(row, column, item)
 
@@ -163,7 +165,7 @@ class TensorTableModel(QStandardItemModel):
             if role == Qt.ItemDataRole.AccessibleTextRole:
                 return column
             if role == Qt.ItemDataRole.ToolTipRole:
-                return column + (f": {tr(_TIPS[column])}" if column in _TIPS else "")
+                return column + (f": {tr_marked(_TIPS[column])}" if column in _TIPS else "")
         return None
 
     def row_of(self, name: str) -> int:
@@ -180,7 +182,7 @@ class TensorTable(QTableView):
         super().__init__(parent)
         self.setObjectName("tensorTable")
         self.i18n = Texts(self)
-        self.i18n.bind(self.setAccessibleName, "Tensors table")
+        self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Tensors table"))
         self.table_model = TensorTableModel(self)
         self.i18n.on_change(self.table_model.retranslate)
         self.setModel(self.table_model)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 
 from tensorlab.core.protocol.snapshot import TensorInfo  # noqa: E402
 from tensorlab.ui.widgets.array_plot import MAX_IMAGE_LABELS, MAX_LABELS, ArrayPlot  # noqa: E402
-from tensorlab.ui.widgets.i18n import Texts, tr  # noqa: E402
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr  # noqa: E402
 from tensorlab.ui.widgets.palette import format_value, tensor_color  # noqa: E402
 from tensorlab.ui.widgets.panel import View  # noqa: E402
 from tensorlab.ui.widgets.panel_errors import contained  # noqa: E402
@@ -201,7 +201,7 @@ class ValuesView(QScrollArea):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.i18n = Texts(self)
-        self.i18n.bind(self.setAccessibleName, "Values and gradient of the selected tensor")
+        self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Values and gradient of the selected tensor"))
         self.i18n.on_change(lambda: self.show_tensor(self.info, self._color_index))
         inner = QWidget()
         self.setWidget(inner)
@@ -260,7 +260,10 @@ class ValuesView(QScrollArea):
         else:
             self.grad_plot.clear_array()
             self.grad_plot.title.setText(f"{info.name}.grad")
-            why = tr("None: backward() has not written a gradient yet" if info.is_leaf and info.requires_grad
-                     else "None: only leaves that require grad (or tensors after retain_grad()) keep .grad"
-                     if info.requires_grad else "None: this tensor does not require grad")
+            if info.is_leaf and info.requires_grad:
+                why = tr("None: backward() has not written a gradient yet")
+            elif info.requires_grad:
+                why = tr("None: only leaves that require grad (or tensors after retain_grad()) keep .grad")
+            else:
+                why = tr("None: this tensor does not require grad")
             self.grad_plot.show_note(why)

@@ -28,38 +28,39 @@ from PySide6.QtWidgets import (
 from tensorlab.core.protocol.copy_rows import COLUMNS, X_KINDS, CopyMatrix, CopyRow
 from tensorlab.ui.tools.scratchpad_loader import ScratchpadLoader
 from tensorlab.ui.tools.tool_controller import ToolController
-from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr, tr_marked
 
 __all__ = ["CopyMatrixPanel", "CopyMatrixModel", "JOB", "HEADERS", "TIPS"]
 
 JOB = "copies"
 HEADERS = {
-    "same_object": "same object?",
-    "shares_storage": "shares storage?",
-    "shares_version_counter": "shares the version counter?",
-    "requires_grad": "requires_grad?",
-    "is_leaf": "is_leaf?",
-    "grad_fn": "grad_fn",
-    "grad_flows": "gradient flows back to x?",
-    "warns": "warns?",
-    "raises": "raises?",
+    "same_object": QT_TR_NOOP("same object?"),
+    "shares_storage": QT_TR_NOOP("shares storage?"),
+    "shares_version_counter": QT_TR_NOOP("shares the version counter?"),
+    "requires_grad": QT_TR_NOOP("requires_grad?"),
+    "is_leaf": QT_TR_NOOP("is_leaf?"),
+    "grad_fn": QT_TR_NOOP("grad_fn"),   # torch's name: its translation is the same
+    "grad_flows": QT_TR_NOOP("gradient flows back to x?"),
+    "warns": QT_TR_NOOP("warns?"),
+    "raises": QT_TR_NOOP("raises?"),
 }
 TIPS = {
-    "operation": "The statement: y is what the operation returned from x.",
-    "same_object": "Is y the very same Python object as x (y is x)? Then it is x under a second name.",
-    "shares_storage": "Do y and x read the same memory (the same untyped storage)? Then writing through "
-                      "one changes what the other reads.",
-    "shares_version_counter": "Does an in-place change of y move x's version counter too? Autograd checks "
-                              "that counter to notice saved tensors changed after they were saved.",
-    "requires_grad": "Does y require grad: will operations on y be recorded for backward()?",
-    "is_leaf": "Is y a leaf: a tensor no recorded operation made (every tensor with requires_grad=False is one)?",
-    "grad_fn": "The node that recorded how y was made, as torch names it; empty for a leaf.",
-    "grad_flows": "Does a gradient of y reach x through the graph (torch.autograd.grad finds one)?",
-    "warns": "Did torch warn while making y? The tooltip shows the warning.",
-    "raises": "Did the operation raise? The exception type; the tooltip shows torch's message.",
+    "operation": QT_TR_NOOP("The statement: y is what the operation returned from x."),
+    "same_object": QT_TR_NOOP("Is y the very same Python object as x (y is x)? Then it is x under a second name."),
+    "shares_storage": QT_TR_NOOP("Do y and x read the same memory (the same untyped storage)? Then writing through "
+                                 "one changes what the other reads."),
+    "shares_version_counter": QT_TR_NOOP("Does an in-place change of y move x's version counter too? Autograd "
+                                         "checks that counter to notice saved tensors changed after they were saved."),
+    "requires_grad": QT_TR_NOOP("Does y require grad: will operations on y be recorded for backward()?"),
+    "is_leaf": QT_TR_NOOP("Is y a leaf: a tensor no recorded operation made (every tensor with requires_grad=False "
+                          "is one)?"),
+    "grad_fn": QT_TR_NOOP("The node that recorded how y was made, as torch names it; empty for a leaf."),
+    "grad_flows": QT_TR_NOOP("Does a gradient of y reach x through the graph (torch.autograd.grad finds one)?"),
+    "warns": QT_TR_NOOP("Did torch warn while making y? The tooltip shows the warning."),
+    "raises": QT_TR_NOOP("Did the operation raise? The exception type; the tooltip shows torch's message."),
 }
-X_LABELS = {"leaf": "x is a leaf that requires grad: x = torch.ones(2, 3, requires_grad=True)",
-            "non-leaf": "x is not a leaf: w = torch.ones(2, 3, requires_grad=True); x = w * 2"}
+X_LABELS = {"leaf": QT_TR_NOOP("x is a leaf that requires grad: x = torch.ones(2, 3, requires_grad=True)"),
+            "non-leaf": QT_TR_NOOP("x is not a leaf: w = torch.ones(2, 3, requires_grad=True); x = w * 2")}
 _YES, _NO, _RAISES = QColor("#e8f5e9"), QColor("#f5f5f5"), QColor("#ffebee")
 
 
@@ -114,9 +115,9 @@ class CopyMatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if column == "grad_fn":
                 return column  # a code word, the same in every language
-            return tr("operation") if section == 0 else _two_lines(tr(HEADERS[column]))
+            return tr("operation") if section == 0 else _two_lines(tr_marked(HEADERS[column]))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return tr(TIPS[column])
+            return tr_marked(TIPS[column])
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -130,7 +131,7 @@ class CopyMatrixModel(QAbstractTableModel):
                 return "None"  # as torch shows a leaf's grad_fn
             return value if column == "operation" else _text(value)
         if role == Qt.ItemDataRole.ToolTipRole:
-            tip = tr(TIPS[column])
+            tip = tr_marked(TIPS[column])
             if column in ("warns", "operation") and row.warning:
                 tip += "\n\n" + tr("torch warned:") + " " + row.warning
             if column in ("raises", "operation") and row.error:
@@ -158,7 +159,7 @@ class CopyMatrixPanel(QWidget):
         self.controller = controller
         self.matrix: CopyMatrix | None = None
         self.i18n = Texts(self)
-        self.i18n.bind(self.setAccessibleName, "Copy matrix: every way to get a second tensor from x")
+        self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Copy matrix: every way to get a second tensor from x"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
@@ -169,7 +170,7 @@ class CopyMatrixPanel(QWidget):
         self.kind_picker.currentIndexChanged.connect(lambda _: self._show_rows())
         self.refresh_button = QPushButton()
         self.refresh_button.setObjectName("copyMatrixRefresh")
-        self.i18n.bind(self.refresh_button.setText, "Compute")
+        self.i18n.bind(self.refresh_button.setText, QT_TR_NOOP("Compute"))
         self.refresh_button.clicked.connect(self.refresh)
         row.addWidget(self.kind_picker, 1)
         row.addWidget(self.refresh_button)
@@ -198,7 +199,7 @@ class CopyMatrixPanel(QWidget):
 
     def _retranslate(self) -> None:
         for i in range(self.kind_picker.count()):
-            self.kind_picker.setItemText(i, tr(X_LABELS[self.kind_picker.itemData(i)]))
+            self.kind_picker.setItemText(i, tr_marked(X_LABELS[self.kind_picker.itemData(i)]))
         self.model.retranslate()
         self._show_message()
 

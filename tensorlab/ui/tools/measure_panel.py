@@ -47,7 +47,7 @@ from tensorlab.core.tools.tables import format_seconds, measure_csv
 from tensorlab.ui.tools.measure_colors import method_color
 from tensorlab.ui.tools.tool_controller import ToolController
 from tensorlab.ui.widgets.html import escape
-from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr, tr_marked
 
 if TYPE_CHECKING:
     from tensorlab.ui.tools.measure_plot import MeasurePlot
@@ -57,7 +57,9 @@ __all__ = ["MeasurePanel", "JOB", "verdict_cell", "verdict_table"]
 JOB = "measure"
 _SIZE_LABELS = {10: "10", 100: "100", 1000: "1,000", 10_000: "10k", 100_000: "100k", 1_000_000: "1M",
                 10_000_000: "10M"}
-_HEADERS = ("method", "elements", "requires_grad", "median", "IQR (q1–q3)", "runs")
+# None: requires_grad, torch's name in every language.
+_HEADERS = (QT_TR_NOOP("method"), QT_TR_NOOP("elements"), None, QT_TR_NOOP("median"), QT_TR_NOOP("IQR (q1–q3)"),
+            QT_TR_NOOP("runs"))
 
 
 def verdict_cell(verdict: Verdict) -> str:
@@ -76,7 +78,8 @@ def verdict_table(verdicts: tuple[Verdict, ...]) -> str:
     sizes = list(dict.fromkeys(v.size for v in verdicts))
     by_key = {(v.size, v.requires_grad): v for v in verdicts}
     head = "".join(f"<th align='left'>requires_grad={g}</th>" for g in grads)
-    rows = [f"<tr><th align='right'>{escape(tr('elements'))}</th>{head}</tr>"]
+    elements = escape(tr("elements"))   # outside the f-string, where lupdate finds it
+    rows = [f"<tr><th align='right'>{elements}</th>{head}</tr>"]
     for size in sizes:
         cells = []
         for grad in grads:
@@ -99,7 +102,7 @@ class MeasurePanel(QScrollArea):
         self.running = False
         self.min_run_time = 0.2  # seconds of timing per measurement (torch.utils.benchmark's default)
         self.i18n = Texts(self)
-        self.i18n.bind(self.setAccessibleName, "Measure the ways to copy a tensor")
+        self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Measure the ways to copy a tensor"))
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -125,9 +128,9 @@ class MeasurePanel(QScrollArea):
         self.key = QLabel()
         self.key.setObjectName("measureKey")
         self.key.setWordWrap(True)
-        self.i18n.bind(self.key.setText, "Colours as the methods above. Solid line, circles: requires_grad=True; "
-                                         "dashed line, triangles: requires_grad=False. Shaded: first to third "
-                                         "quartile.")
+        self.i18n.bind(self.key.setText, QT_TR_NOOP("Colours as the methods above. Solid line, circles: "
+                                                    "requires_grad=True; dashed line, triangles: "
+                                                    "requires_grad=False. Shaded: first to third quartile."))
         plot_layout.addWidget(self.key)
         self.tabs.addTab(plot_page, "")
         self.tabs.addTab(self.table, "")
@@ -143,8 +146,8 @@ class MeasurePanel(QScrollArea):
         self.machine.setWordWrap(True)
         layout.addWidget(self.machine)
         self.setWidget(body)
-        self.i18n.bind(lambda t: self.tabs.setTabText(0, t), "Plot")
-        self.i18n.bind(lambda t: self.tabs.setTabText(1, t), "Table")
+        self.i18n.bind(lambda t: self.tabs.setTabText(0, t), QT_TR_NOOP("Plot"))
+        self.i18n.bind(lambda t: self.tabs.setTabText(1, t), QT_TR_NOOP("Table"))
         self.i18n.on_change(self._render)
         controller.jobFinished.connect(self._finished)
         controller.jobProgress.connect(self._progress)
@@ -156,7 +159,7 @@ class MeasurePanel(QScrollArea):
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
         methods = QGroupBox()
-        self.i18n.bind(methods.setTitle, "Methods (x is a float32 tensor)")
+        self.i18n.bind(methods.setTitle, QT_TR_NOOP("Methods (x is a float32 tensor)"))
         method_grid = QGridLayout(methods)
         method_grid.setVerticalSpacing(2)
         self.method_boxes: dict[str, QCheckBox] = {}
@@ -174,7 +177,7 @@ class MeasurePanel(QScrollArea):
         column.addWidget(methods)
         sizes = QHBoxLayout()
         label = QLabel()
-        self.i18n.bind(label.setText, "Elements in x:")
+        self.i18n.bind(label.setText, QT_TR_NOOP("Elements in x:"))
         sizes.addWidget(label)
         self.size_boxes: dict[int, QCheckBox] = {}
         for size in DEFAULT_SIZES:
@@ -196,17 +199,17 @@ class MeasurePanel(QScrollArea):
             row.addWidget(check)
         self.run_button = QPushButton()
         self.run_button.setObjectName("measureRun")
-        self.i18n.bind(self.run_button.setText, "Measure")
+        self.i18n.bind(self.run_button.setText, QT_TR_NOOP("Measure"))
         self.run_button.clicked.connect(self.start)
         self.cancel_button = QPushButton()
         self.cancel_button.setObjectName("measureCancel")
-        self.i18n.bind(self.cancel_button.setText, "Cancel")
+        self.i18n.bind(self.cancel_button.setText, QT_TR_NOOP("Cancel"))
         self.cancel_button.clicked.connect(self.cancel)
         self.progress_bar = QProgressBar()
         self.progress_bar.setObjectName("measureProgress")
         self.save_button = QPushButton()
         self.save_button.setObjectName("measureSave")
-        self.i18n.bind(self.save_button.setText, "Save CSV…")
+        self.i18n.bind(self.save_button.setText, QT_TR_NOOP("Save CSV…"))
         self.save_button.clicked.connect(self.save_csv_dialog)
         for widget in (self.run_button, self.cancel_button):
             row.addWidget(widget)
@@ -284,7 +287,7 @@ class MeasurePanel(QScrollArea):
 
     def _render(self) -> None:
         result = self.result
-        self.model.setHorizontalHeaderLabels([h if h == "requires_grad" else tr(h) for h in _HEADERS])
+        self.model.setHorizontalHeaderLabels(["requires_grad" if h is None else tr_marked(h) for h in _HEADERS])
         self.model.setRowCount(0)
         if result is not None or self._plot is not None:
             self.plot.show_result(result)

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QWidget  # noqa: E402
 
 from tensorlab.core.protocol.measure_results import MeasureResult  # noqa: E402
 from tensorlab.ui.tools.measure_colors import method_color  # noqa: E402
-from tensorlab.ui.widgets.i18n import Texts, tr  # noqa: E402
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr  # noqa: E402
 
 __all__ = ["MeasurePlot", "method_color"]
 
@@ -32,7 +32,7 @@ class MeasurePlot(pg.PlotWidget):
         self.setMenuEnabled(False)
         self.setMinimumHeight(120)
         self.i18n = Texts(self)
-        self.i18n.bind(self.setAccessibleName, "Time per call against size, log-log")
+        self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Time per call against size, log-log"))
         item = self.getPlotItem()
         item.setLogMode(x=True, y=True)
         item.showGrid(x=True, y=True, alpha=0.25)

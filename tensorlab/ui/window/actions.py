@@ -21,7 +21,7 @@ from tensorlab.ui.builders.builders_panel import BuildersPanel
 from tensorlab.ui.panels.narration import NarrationPanel
 from tensorlab.ui.program.controller import LabController
 from tensorlab.ui.program.step_editing import StepEditing
-from tensorlab.ui.widgets.i18n import Texts, tr
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Marked, Texts, tr
 from tensorlab.ui.widgets.text_zoom import TextZoom
 from tensorlab.ui.window.layouts import LayoutModes
 
@@ -67,51 +67,57 @@ class ActionSpec:
     """One command of the window."""
 
     name: str                         # its field in :class:`WindowActions`
-    text: str                         # menu text (translated)
+    text: Marked                      # menu text (translated)
     object_name: str                  # the QAction's object name (tests and accessibility find it)
     shortcuts: tuple[Shortcut, ...]   # keys (a standard key stands for each of its bindings)
     slot: Callable[[Commands], object]
-    tip: str = ""                     # the tooltip, followed by the keys (the text when empty)
+    tip: Marked | None = None         # the tooltip, followed by the keys (the text when None)
     icon: QStyle.StandardPixmap | None = None
     checkable: bool = False
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("step_back", "Back", "stepBackAction", ("Left",), lambda w: w.controller.step_back(),
-               "Step back: show the state one step earlier", Pixmap.SP_MediaSeekBackward),
-    ActionSpec("step_forward", "Step", "stepForwardAction", ("Right", "Space"), lambda w: w.step_forward(),
-               "Run the next step", Pixmap.SP_MediaPlay),
-    ActionSpec("run_to_end", "Run to end", "runToEndAction", ("End",), lambda w: w.controller.run_to_end(),
-               "Run every remaining step", Pixmap.SP_MediaSkipForward),
-    ActionSpec("reset", "Reset", "resetAction", ("Home",), lambda w: w.controller.reset(),
-               "Back to before the first step", Pixmap.SP_MediaSkipBackward),
-    ActionSpec("run_code", "Run code line", "runCodeAction", ("Ctrl+Return", "Ctrl+Enter"),
+    ActionSpec("step_back", QT_TR_NOOP("Back"), "stepBackAction", ("Left",), lambda w: w.controller.step_back(),
+               QT_TR_NOOP("Step back: show the state one step earlier"), Pixmap.SP_MediaSeekBackward),
+    ActionSpec("step_forward", QT_TR_NOOP("Step"), "stepForwardAction", ("Right", "Space"), lambda w: w.step_forward(),
+               QT_TR_NOOP("Run the next step"), Pixmap.SP_MediaPlay),
+    ActionSpec("run_to_end", QT_TR_NOOP("Run to end"), "runToEndAction", ("End",), lambda w: w.controller.run_to_end(),
+               QT_TR_NOOP("Run every remaining step"), Pixmap.SP_MediaSkipForward),
+    ActionSpec("reset", QT_TR_NOOP("Reset"), "resetAction", ("Home",), lambda w: w.controller.reset(),
+               QT_TR_NOOP("Back to before the first step"), Pixmap.SP_MediaSkipBackward),
+    ActionSpec("run_code", QT_TR_NOOP("Run code line"), "runCodeAction", ("Ctrl+Return", "Ctrl+Enter"),
                lambda w: w.builders.code_line.request()),
-    ActionSpec("focus_code", "Type a line of code", "focusCodeAction", ("Ctrl+L",), lambda w: w.focus_code_line(),
-               "Put the cursor in the code line (Enter runs it, Esc returns to the map)"),
-    ActionSpec("cancel", "Cancel", "cancelAction", ("Escape",), lambda w: w.cancel(),
-               "Stop a long replay between steps", Pixmap.SP_BrowserStop),
-    ActionSpec("undo", "Undo the last step you added", "undoAction", (Key.Undo,), lambda w: w.editing.undo()),
-    ActionSpec("clear_steps", "Clear my steps", "clearStepsAction", (), lambda w: w.editing.clear(),
-               "Remove every step you added to this lesson"),
-    ActionSpec("class_vote", "Class vote", "classVoteAction", (), lambda w: w.set_class_vote(),
-               "Choosing marks a choice; → reveals the answer and runs the step", checkable=True),
-    ActionSpec("presentation", "Projector mode", "presentationAction", ("F5",), lambda w: w.toggle_presentation(),
-               "Projector mode: the storage map large, narration and code large, the rest in tabs",
+    ActionSpec("focus_code", QT_TR_NOOP("Type a line of code"), "focusCodeAction", ("Ctrl+L",),
+               lambda w: w.focus_code_line(),
+               QT_TR_NOOP("Put the cursor in the code line (Enter runs it, Esc returns to the map)")),
+    ActionSpec("cancel", QT_TR_NOOP("Cancel"), "cancelAction", ("Escape",), lambda w: w.cancel(),
+               QT_TR_NOOP("Stop a long replay between steps"), Pixmap.SP_BrowserStop),
+    ActionSpec("undo", QT_TR_NOOP("Undo the last step you added"), "undoAction", (Key.Undo,),
+               lambda w: w.editing.undo()),
+    ActionSpec("clear_steps", QT_TR_NOOP("Clear my steps"), "clearStepsAction", (), lambda w: w.editing.clear(),
+               QT_TR_NOOP("Remove every step you added to this lesson")),
+    ActionSpec("class_vote", QT_TR_NOOP("Class vote"), "classVoteAction", (), lambda w: w.set_class_vote(),
+               QT_TR_NOOP("Choosing marks a choice; → reveals the answer and runs the step"), checkable=True),
+    ActionSpec("presentation", QT_TR_NOOP("Projector mode"), "presentationAction", ("F5",),
+               lambda w: w.toggle_presentation(),
+               QT_TR_NOOP("Projector mode: the storage map large, narration and code large, the rest in tabs"),
                Pixmap.SP_DesktopIcon, checkable=True),
-    ActionSpec("zoom_in", "Larger text", "zoomInAction", ("Ctrl+=", "Ctrl++", Key.ZoomIn),
+    ActionSpec("zoom_in", QT_TR_NOOP("Larger text"), "zoomInAction", ("Ctrl+=", "Ctrl++", Key.ZoomIn),
                lambda w: w.zoom.zoom_in()),
-    ActionSpec("zoom_out", "Smaller text", "zoomOutAction", ("Ctrl+-", Key.ZoomOut), lambda w: w.zoom.zoom_out()),
-    ActionSpec("zoom_reset", "Normal text size", "zoomResetAction", ("Ctrl+0",), lambda w: w.zoom.reset()),
-    ActionSpec("reset_layout", "Reset layout", "resetLayoutAction", (), lambda w: w.layouts.reset(),
-               "Put every panel back where it starts, in this mode"),
-    ActionSpec("open", "Open lesson file…", "openLessonAction", (Key.Open,), lambda w: w.open_lesson_dialog()),
-    ActionSpec("save", "Save steps as lesson…", "saveLessonAction", (Key.Save,), lambda w: w.save_lesson_dialog()),
-    ActionSpec("preferences", "Preferences…", "preferencesAction", (Key.Preferences,),
+    ActionSpec("zoom_out", QT_TR_NOOP("Smaller text"), "zoomOutAction", ("Ctrl+-", Key.ZoomOut),
+               lambda w: w.zoom.zoom_out()),
+    ActionSpec("zoom_reset", QT_TR_NOOP("Normal text size"), "zoomResetAction", ("Ctrl+0",), lambda w: w.zoom.reset()),
+    ActionSpec("reset_layout", QT_TR_NOOP("Reset layout"), "resetLayoutAction", (), lambda w: w.layouts.reset(),
+               QT_TR_NOOP("Put every panel back where it starts, in this mode")),
+    ActionSpec("open", QT_TR_NOOP("Open lesson file…"), "openLessonAction", (Key.Open,),
+               lambda w: w.open_lesson_dialog()),
+    ActionSpec("save", QT_TR_NOOP("Save steps as lesson…"), "saveLessonAction", (Key.Save,),
+               lambda w: w.save_lesson_dialog()),
+    ActionSpec("preferences", QT_TR_NOOP("Preferences…"), "preferencesAction", (Key.Preferences,),
                lambda w: w.edit_preferences()),
-    ActionSpec("quit", "Quit", "quitAction", (Key.Quit,), lambda w: w.close()),
-    ActionSpec("about", "About TensorLab", "aboutAction", (), lambda w: w.about()),
-    ActionSpec("log", "Where is the log?", "logAction", (), lambda w: w.show_log_location()),
+    ActionSpec("quit", QT_TR_NOOP("Quit"), "quitAction", (Key.Quit,), lambda w: w.close()),
+    ActionSpec("about", QT_TR_NOOP("About TensorLab"), "aboutAction", (), lambda w: w.about()),
+    ActionSpec("log", QT_TR_NOOP("Where is the log?"), "logAction", (), lambda w: w.show_log_location()),
 )
 CHOICE_KEYS = ("1", "2", "3", "4")   # keys 1-4 choose an answer of the question shown (a field keeps the digit)
 
@@ -153,17 +159,17 @@ class WindowActions:
 
 
 # Menu title -> action names; None is a separator, "docks" the dock toggles, "export" the Export menu.
-MENUS: list[tuple[str, list[str | None]]] = [
-    ("&Lesson", ["open", "save", "export", None, "preferences", None, "quit"]),
-    ("&Step", ["step_back", "step_forward", "run_to_end", "reset", "focus_code", "run_code", "cancel", None,
+MENUS: list[tuple[Marked, list[str | None]]] = [
+    (QT_TR_NOOP("&Lesson"), ["open", "save", "export", None, "preferences", None, "quit"]),
+    (QT_TR_NOOP("&Step"), ["step_back", "step_forward", "run_to_end", "reset", "focus_code", "run_code", "cancel", None,
                "undo", "clear_steps", None, "class_vote"]),
-    ("&View", ["docks", None, "presentation", "zoom_in", "zoom_out", "zoom_reset", None, "reset_layout"]),
-    ("&Help", ["about", "log"]),
+    (QT_TR_NOOP("&View"), ["docks", None, "presentation", "zoom_in", "zoom_out", "zoom_reset", None, "reset_layout"]),
+    (QT_TR_NOOP("&Help"), ["about", "log"]),
 ]
 
 
-def make_action(window: QMainWindow, i18n: Texts, text: str, name: str, shortcuts: Sequence[Shortcut],
-                slot: Callable[[], object], tip: str = "", icon: QStyle.StandardPixmap | None = None,
+def make_action(window: QMainWindow, i18n: Texts, text: Marked, name: str, shortcuts: Sequence[Shortcut],
+                slot: Callable[[], object], tip: Marked | None = None, icon: QStyle.StandardPixmap | None = None,
                 checkable: bool = False) -> QAction:
     """A window-wide action whose text and tooltip (with its keys) follow the language."""
     action = QAction(window)
@@ -203,7 +209,7 @@ def build_actions(window: QMainWindow, i18n: Texts, commands: Commands,
         action = QAction(window)
         action.setObjectName(f"choiceAction{n}")
         action.setShortcut(QKeySequence(key))
-        i18n.bind(_numbered_text(action, n), "Choose answer {number}")
+        i18n.bind(_numbered_text(action, n), QT_TR_NOOP("Choose answer {number}"))
         action.triggered.connect(lambda _=False, n=n: commands.narration.choose_key(n - 1))
         window.addAction(action)
         choices.append(action)
@@ -220,9 +226,9 @@ def _numbered_text(action: QAction, number: int) -> Callable[[str], None]:
 
 
 def build_menus(window: QMainWindow, i18n: Texts, actions: WindowActions, docks: Sequence[QDockWidget],
-                export_menu: QMenu, menus: list[tuple[str, list[str | None]]] = MENUS) -> dict[str, QMenu]:
+                export_menu: QMenu, menus: list[tuple[Marked, list[str | None]]] = MENUS) -> dict[str, QMenu]:
     """The menu bar of ``window`` from ``menus``; returns the menus by title."""
-    made = {}
+    made: dict[str, QMenu] = {}
     for title, entries in menus:
         menu = window.menuBar().addMenu("")
         i18n.bind(menu.setTitle, title)

@@ -30,7 +30,7 @@ from tensorlab.ui.panels.values_view import ValuesView
 from tensorlab.ui.program.controller import LabController
 from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
 from tensorlab.ui.tools.measure_panel import MeasurePanel
-from tensorlab.ui.widgets.i18n import Texts
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Marked, Texts
 from tensorlab.ui.widgets.lean_style import use_lean_style
 from tensorlab.ui.widgets.panel import Panel, View
 from tensorlab.ui.widgets.text_zoom import PROJECTOR_DEFAULT
@@ -49,7 +49,7 @@ class PanelEntry:
     key: str                                   # its name in the window (``window.panels.widgets[key]``)
     make: Callable[[LabController], QWidget]   # builds it (tools take the controller)
     dock: str | None                           # its dock's object name; None: the window's central widget
-    title: str = ""                            # the dock's title (translated)
+    title: Marked | None = None                # the dock's title (translated; None: no dock)
     normal: Place | None = None                # where it goes in the normal layout
     projector: Place | None = None             # ... and in projector mode (None: a tab of the right area)
     projector_scale: float = PROJECTOR_DEFAULT  # how much its text grows in projector mode
@@ -60,23 +60,23 @@ class PanelEntry:
 
 PANELS: list[PanelEntry] = [
     PanelEntry("storage_map", lambda _: StorageMapView(), None, projector_scale=1.6),
-    PanelEntry("builders", lambda _: BuildersPanel(), "buildDock", "Build",
+    PanelEntry("builders", lambda _: BuildersPanel(), "buildDock", QT_TR_NOOP("Build"),
                normal=("left", 0), projector=("right_tabs", 4)),
-    PanelEntry("table", lambda _: TensorTable(), "tensorsDock", "Tensors",
+    PanelEntry("table", lambda _: TensorTable(), "tensorsDock", QT_TR_NOOP("Tensors"),
                normal=("right", 0), projector=("right_tabs", 1)),
-    PanelEntry("values_view", lambda _: ValuesView(), "valuesDock", "Values and gradient",
+    PanelEntry("values_view", lambda _: ValuesView(), "valuesDock", QT_TR_NOOP("Values and gradient"),
                normal=("right_tabs", 0), projector=("right_tabs", 2), selection=True),
-    PanelEntry("graph_view", lambda _: GraphView(), "graphDock", "Autograd graph",
+    PanelEntry("graph_view", lambda _: GraphView(), "graphDock", QT_TR_NOOP("Autograd graph"),
                normal=("right_tabs", 1), projector=("right_tabs", 3), selection=True),
-    PanelEntry("narration", lambda _: NarrationPanel(), "narrationDock", "Narration",
+    PanelEntry("narration", lambda _: NarrationPanel(), "narrationDock", QT_TR_NOOP("Narration"),
                normal=("bottom", 0), projector=("right_tabs", 0), projector_scale=1.6),
-    PanelEntry("code_view", lambda _: CodeView(), "codeDock", "Code",
+    PanelEntry("code_view", lambda _: CodeView(), "codeDock", QT_TR_NOOP("Code"),
                normal=("bottom", 1), projector=("bottom", 0), projector_scale=2.0),
-    PanelEntry("output_view", lambda _: OutputView(), "outputDock", "Output",
+    PanelEntry("output_view", lambda _: OutputView(), "outputDock", QT_TR_NOOP("Output"),
                normal=("bottom", 2), projector=("bottom", 1), projector_scale=1.4),
     # The tools: hidden until chosen in View (see tools/lab_docks.py for where they first appear).
-    PanelEntry("measure_panel", MeasurePanel, "measureDock", "Measure", on_demand=True),
-    PanelEntry("copy_matrix", CopyMatrixPanel, "copyMatrixDock", "Copy matrix", on_demand=True),
+    PanelEntry("measure_panel", MeasurePanel, "measureDock", QT_TR_NOOP("Measure"), on_demand=True),
+    PanelEntry("copy_matrix", CopyMatrixPanel, "copyMatrixDock", QT_TR_NOOP("Copy matrix"), on_demand=True),
 ]
 
 
@@ -103,7 +103,8 @@ class PanelSet:
                 continue
             dock = QDockWidget(window)
             dock.setObjectName(entry.dock)
-            i18n.bind(dock.setWindowTitle, entry.title)
+            if entry.title is not None:
+                i18n.bind(dock.setWindowTitle, entry.title)
             dock.setWidget(widget)
             dock.setProperty("onDemand", entry.on_demand)   # the layouts keep it hidden until chosen in View
             window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QToolBar, QWidget
 
-from tensorlab.ui.widgets.i18n import LANGUAGES, Texts, current_language
+from tensorlab.ui.widgets.i18n import LANGUAGES, QT_TR_NOOP, Texts, current_language
 from tensorlab.ui.window.actions import WindowActions
 
 __all__ = ["MainToolBar", "build_toolbar"]
@@ -80,7 +80,7 @@ def build_toolbar(window: QMainWindow, i18n: Texts, actions: WindowActions, devi
                   device: str) -> MainToolBar:
     """The main toolbar of ``window``: its pickers (``bar.lesson_picker`` ...) are the window's to connect."""
     bar = MainToolBar(window)
-    i18n.bind(bar.setWindowTitle, "Lesson")
+    i18n.bind(bar.setWindowTitle, QT_TR_NOOP("Lesson"))
     window.addToolBar(bar)
     picker = bar.lesson_picker
     picker.setObjectName("lessonPicker")
@@ -104,7 +104,7 @@ def build_toolbar(window: QMainWindow, i18n: Texts, actions: WindowActions, devi
     bar.addWidget(label)
     bar.addSeparator()
     device_label = QLabel()
-    i18n.bind(device_label.setText, " device ")
+    i18n.bind(device_label.setText, QT_TR_NOOP(" device "))
     bar.addWidget(device_label)
     bar.optional.append(device_label)
     bar.device_picker.setObjectName("devicePicker")
@@ -117,7 +117,7 @@ def build_toolbar(window: QMainWindow, i18n: Texts, actions: WindowActions, devi
     button = bar.widgetForAction(actions.presentation)
     button.setObjectName("presentationButton")
     bar.language_picker.setObjectName("languagePicker")
-    i18n.bind(bar.language_picker.setAccessibleName, "Language")
+    i18n.bind(bar.language_picker.setAccessibleName, QT_TR_NOOP("Language"))
     for code, name in LANGUAGES.items():
         bar.language_picker.addItem(name, code)
     bar.language_picker.setCurrentIndex(bar.language_picker.findData(current_language()))
