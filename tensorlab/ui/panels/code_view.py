@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorlab.core.engine.player import PlayerState
+from tensorlab.core.engine.player import PlayerState, StepOrigin
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
@@ -239,7 +239,7 @@ class CodeView(QListWidget):
         current = i == state.position - 1
         failed = ran and not state.results[i].ok
         marker = ("▶" if current else "") + ("✗" if failed else "")
-        return (marker, i + 1, step.code, step.origin == "user", ran, current, failed)
+        return (marker, i + 1, step.code, step.origin == StepOrigin.USER, ran, current, failed)
 
     def _rebuild(self, state: PlayerState, rows: list[_Row]) -> None:
         selected = self.currentRow()
@@ -250,7 +250,7 @@ class CodeView(QListWidget):
             item.setData(_ROLE, row)
             item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{row[1]}: {step.code}")
             item.setToolTip(tr("Click: go to the state after this step") + (
-                "\n" + tr("Delete: remove this step you added") if step.origin == "user" else ""))
+                "\n" + tr("Delete: remove this step you added") if step.origin == StepOrigin.USER else ""))
             self.addItem(item)
         if not state.program:
             item = QListWidgetItem()

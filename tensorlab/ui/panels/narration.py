@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
-from tensorlab.core.engine.player import PlayerState
+from tensorlab.core.engine.player import PlayerState, StepOrigin
 from tensorlab.core.lessons.lesson import Ask
 from tensorlab.ui.widgets.html import escape, inline_code
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr
@@ -180,7 +180,7 @@ class NarrationPanel(QScrollArea):
             _set_text(self.note, inline_code(summary) + ("<br><br>" if summary else "") + escape(hint))
         else:
             step = state.program[state.position - 1]
-            if step.origin == "user":
+            if step.origin == StepOrigin.USER:
                 text = escape(tr("You added this step:")) + f" <code>{inline_code(step.code)}</code>"
             else:
                 text = inline_code(step.text(language)) or f"<code>{inline_code(step.code)}</code>"

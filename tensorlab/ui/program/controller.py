@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, QThread, Signal, SignalInstance, Slot
 from tensorlab.core.engine.player import Player, PlayerState, ProgramStep
 from tensorlab.core.lang.parse import LanguageError
 from tensorlab.core.lessons.lesson import Lesson
-from tensorlab.core.protocol.engine_api import Cancelled, EngineCrashed, EngineError
+from tensorlab.core.protocol.engine_api import Cancelled, EngineCrashed, EngineError, Reply
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.ui.widgets.i18n import current_language, tr
 
@@ -77,7 +77,7 @@ class _Worker(QObject):
             value = job(player, self.cancel_event.is_set, self.progress.emit)
             self.result.emit(job_id, value)
         except Cancelled as exc:
-            problem = "cancelled" if str(exc) == "cancelled" else tr(
+            problem = Reply.CANCELLED.value if exc.why is None else tr(
                 "Stopped: the step did not finish, so its worker process was ended; the session was restarted "
                 "at step {position}.").format(position=exc.position)
         except EngineCrashed as exc:

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from tensorlab.core.files.atomic_write import write_text_atomic
+from tensorlab.core.protocol.engine_api import Reply
 from tensorlab.core.protocol.measure_results import (
     DEFAULT_SIZES,
     METHODS,
@@ -259,7 +260,7 @@ class MeasurePanel(QScrollArea):
         if isinstance(result, MeasureResult):
             self.show_result(result)
             self.message.setText(tr("Measured {count} timings.").format(count=len(result.measurements)))
-        elif problem.startswith("cancelled"):
+        elif problem.startswith(Reply.CANCELLED):
             self.message.setText(tr("Measurement cancelled."))
         else:
             self.message.setText(tr("The measurement failed: {reason}").format(reason=problem))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QWidget
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.protocol.engine_api import Reply
 from tensorlab.core.protocol.limits import format_size
 from tensorlab.core.protocol.snapshot import GraphInfo
 from tensorlab.ui.builders.builders_panel import BuildersPanel
@@ -240,7 +241,7 @@ class MainWindow(QMainWindow):
 
         ``until_next_state``: also show it with the state a queued job brings next.
         """
-        text = tr("Stopped: the replay was cancelled.") if message == "cancelled" else message
+        text = tr("Stopped: the replay was cancelled.") if message == Reply.CANCELLED else message
         self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
         self.output_view.show_result(self.controller.state.last, text)
         if until_next_state:
