@@ -194,6 +194,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>자세한 내용은 로그에 있습니다: {path}</translation>
     </message>
     <message>
+        <source>Device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
         <source>Did the operation raise? The exception type; the tooltip shows torch&apos;s message.</source>
         <translation>연산이 오류를 발생시켰나요? 예외의 종류이며, 도움말에 torch의 메시지가 보입니다.</translation>
     </message>
@@ -436,6 +440,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>Plot</source>
         <translation>그래프</translation>
+    </message>
+    <message>
+        <source>Position in the lesson</source>
+        <translation>레슨 안의 위치</translation>
     </message>
     <message>
         <source>Predict before you run:</source>

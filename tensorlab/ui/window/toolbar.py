@@ -84,7 +84,7 @@ def build_toolbar(window: QMainWindow, i18n: Texts, actions: WindowActions, devi
     window.addToolBar(bar)
     picker = bar.lesson_picker
     picker.setObjectName("lessonPicker")
-    picker.setAccessibleName("Lesson")
+    i18n.bind(picker.setAccessibleName, QT_TR_NOOP("Lesson"))
     picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     picker.setMinimumContentsLength(22)
     bar.addWidget(picker)
@@ -97,7 +97,7 @@ def build_toolbar(window: QMainWindow, i18n: Texts, actions: WindowActions, devi
         button.setAccessibleName(action.toolTip())
     label = bar.position_label
     label.setObjectName("positionLabel")
-    label.setAccessibleName("Position in the lesson")
+    i18n.bind(label.setAccessibleName, QT_TR_NOOP("Position in the lesson"))
     # A fixed size: a new position never makes the toolbar (and the window) lay itself out again.
     label.setFixedSize(window.fontMetrics().horizontalAdvance("888 / 888") + 8, window.fontMetrics().height() + 6)
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -108,7 +108,7 @@ def build_toolbar(window: QMainWindow, i18n: Texts, actions: WindowActions, devi
     bar.addWidget(device_label)
     bar.optional.append(device_label)
     bar.device_picker.setObjectName("devicePicker")
-    bar.device_picker.setAccessibleName("Device")
+    i18n.bind(bar.device_picker.setAccessibleName, QT_TR_NOOP("Device"))
     bar.device_picker.addItems(list(devices))
     bar.device_picker.setCurrentText(device)
     bar.addWidget(bar.device_picker)
