@@ -14,8 +14,12 @@ import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tensorlab import __version__
+
+if TYPE_CHECKING:
+    from tensorlab.core.messages.catalogue import Message
 
 __all__ = ["HEADLESS", "main"]
 
@@ -67,8 +71,31 @@ def _first_word(argv: Sequence[str]) -> int | None:
     return None
 
 
-def _fail(message: str) -> int:
-    print(f"tensorlab: {message}", file=sys.stderr)
+def _language(words: Sequence[str]) -> str:
+    """The language the command line asks for (`--language ko`), for its own messages; English otherwise."""
+    for index, word in enumerate(words[:-1]):
+        if word == "--language" and words[index + 1] in ("en", "ko"):
+            return words[index + 1]
+    return "en"
+
+
+def msg(key: str, **params: object) -> Message:
+    """A catalogue message, loaded only when the launcher has something to say (a headless command starts
+    without it)."""
+    from tensorlab.core.messages import catalogue
+
+    return catalogue.msg(key, **params)
+
+
+def message_of(exc: BaseException) -> Message:
+    """What ``exc`` says, as a catalogue message."""
+    from tensorlab.core.messages import catalogue
+
+    return catalogue.message_of(exc)
+
+
+def _fail(message: Message, language: str = "en") -> int:
+    print(f"tensorlab: {message.render(language)}", file=sys.stderr)
     return 2
 
 
@@ -92,16 +119,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             _parser().print_help()
             return 0
         if command not in HEADLESS:
-            return _fail(f"no command {command!r}; the commands are {', '.join(HEADLESS)} "
-                         "(`tensorlab --help` says what each does)")
+            return _fail(msg("launch.no_command", command=command,
+                             commands=", ".join(f"`{name}`" for name in HEADLESS)), _language(words))
         if first > 0:
             # The window's options mean nothing to a headless command: say so rather than drop them.
-            return _fail(f"{' '.join(words[:first])} is an option of the window, not of `{command}`; "
-                         f"see `tensorlab {command} --help` for its own")
+            return _fail(msg("launch.window_option", options=" ".join(words[:first]), command=command),
+                         _language(words))
         return _run_headless(words)
     args = _parser().parse_args(words)
     if args.step is not None and args.step < 0:
-        return _fail(f"--step must be 0 (before the first step) or more, not {args.step}")
+        return _fail(msg("launch.step_negative", step=args.step), _language(words))
     from tensorlab.ui.window import qt_check
 
     found = [] if os.environ.get("QT_QPA_PLATFORM") == "offscreen" else qt_check.problems()
@@ -127,6 +154,7 @@ def _open(args: argparse.Namespace) -> int:
     from tensorlab.core.protocol.limits import parse_size
 
     device = args.device
+    language = args.language or "en"
     try:
         if device is not None:
             device = canonical_device(device)
@@ -134,7 +162,7 @@ def _open(args: argparse.Namespace) -> int:
             find_lesson(args.lesson)
         memory_limit = parse_size(args.memory_limit) if args.memory_limit else None
     except (DeviceError, LessonError, ValueError) as exc:
-        return _fail(str(exc))
+        return _fail(message_of(exc), language)
     if args.screenshot:
         from tensorlab.ui.window.offscreen import screenshot
 
@@ -142,10 +170,10 @@ def _open(args: argparse.Namespace) -> int:
             screenshot(args.screenshot, args.lesson, args.step, args.size, device, args.presentation,
                        args.language, memory_limit)
         except ValueError as exc:
-            return _fail(str(exc))
+            return _fail(message_of(exc), language)
         except OSError as exc:
-            return _fail(f"could not write {args.screenshot}: {exc}")
-        print(f"saved {args.screenshot}")
+            return _fail(msg("launch.cannot_write", path=args.screenshot, detail=exc.strerror or str(exc)), language)
+        print(msg("cli.saved", path=args.screenshot).render(language))
         return 0
     from tensorlab.ui.window import crash_report
     from tensorlab.ui.window.build import application, build_window

@@ -25,8 +25,9 @@ def test_help_names_the_window_options_and_every_command(capsys):
 
 
 @pytest.mark.parametrize("words, says", [
-    (["bogus"], "no command 'bogus'"),
-    (["--language", "ko", "run", "assignment-is-not-a-copy"], "is an option of the window, not of `run`"),
+    (["bogus"], "no command `bogus`"),
+    (["--device", "cpu", "run", "assignment-is-not-a-copy"], "is an option of the window, not of `run`"),
+    (["--language", "ko", "run", "assignment-is-not-a-copy"], "창의 옵션이지 `run`의 옵션이 아닙니다"),
     (["--step", "-3"], "--step must be 0"),
 ])
 def test_what_the_launcher_refuses_it_says_and_exits_2(words, says, capsys):

@@ -245,7 +245,11 @@ def _check_ask(lesson: Lesson, number: int, ask: Ask, session: Session, result: 
     report = AskReport(number, ask.check, observed.shown, truth, ask.answer, seen)
     for index, verdict in enumerate(truth):
         if verdict is None:
-            add(FindingKind.NOT_COMPARABLE, number, choice=index + 1, detail=claim_of(ask.choices[index]))
+            korean = ask.text("choices", "ko")
+            said = claim_of(korean[index]) if isinstance(korean, (list, tuple)) and index < len(korean) else None
+            add(FindingKind.NOT_COMPARABLE, number, choice=index + 1,
+                detail=msg("text.lesson_text", en=claim_of(ask.choices[index]),
+                           ko=said if isinstance(said, str) else claim_of(ask.choices[index])))
     true = [i for i, t in enumerate(truth) if t]
     shown = observed.shown_message
     if not true:

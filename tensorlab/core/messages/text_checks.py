@@ -59,9 +59,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- facts (note_facts.py) ----------------------------------------------------------------------------------
     "fact.false": ("“{fact}” is false here", "“{fact}”는 여기서 거짓입니다"),
     "fact.unchecked": ("“{fact}” cannot be checked: {reason}", "“{fact}”는 확인할 수 없습니다: {reason}"),
-    "fact.unknown": ("“{fact}” is not a fact TensorLab can check (see tensorlab/core/checks/note_facts.py)",
-                     "{fact:`은} TensorLab이 확인할 수 있는 사실이 아닙니다(tensorlab/core/checks/note_facts.py "
-                     "참고)"),
+    "fact.unknown": ("“{fact}” is not a fact TensorLab can check (the README's “Facts” lists the ones it can)",
+                     "{fact:`은} TensorLab이 확인할 수 있는 사실이 아닙니다. 확인할 수 있는 사실은 README의 "
+                     "“Facts”에 있습니다"),
     "fact.note_false": ("the note says '{fact}', which is false here", "설명에 “{fact}”라고 쓰여 있지만 여기서는 "
                                                                      "거짓입니다"),
     "fact.not_tensor": ("`{name}` is not a tensor here", "{name:`은} 여기서 텐서가 아닙니다"),

@@ -249,7 +249,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.item_one.title": ("item() needs exactly one element", "item()에는 원소가 정확히 하나 있어야 합니다"),
     "explain.item_one.text": (
         "item() returns a single Python number; this tensor has several elements.",
-        "item()은 파이썬 숫자 하나를 반환합니다. 이 텐서에는 원소가 여러 개 있습니다.",
+        "item()은 Python 숫자 하나를 반환합니다. 이 텐서에는 원소가 여러 개 있습니다.",
     ),
     "explain.item_one.advice": (
         "index one element first (`x[0].item()`) or use `tolist()`.",
@@ -259,7 +259,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.truth_many.title": ("True or False of many values", "여러 값의 참/거짓"),
     "explain.truth_many.text": (
         "Python asked this tensor for one truth value, but it has several elements.",
-        "파이썬이 이 텐서에 참/거짓 하나를 물었지만, 원소가 여러 개입니다.",
+        "Python이 이 텐서에 참/거짓 하나를 물었지만, 원소가 여러 개입니다.",
     ),
     "explain.truth_many.advice": (
         "compare whole tensors with `torch.equal(a, b)`, or look at one element (`x[0].item()`).",

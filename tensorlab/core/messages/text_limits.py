@@ -32,14 +32,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "limit.memory": ("{what} needs {size}, and the session already holds {held}; its memory budget is {budget} "
                      "(TensorLab allows at most that much; free some names or set a larger limit in Preferences "
                      "or with --memory-limit)",
-                     "{what}에 {size:이} 필요한데 세션이 이미 {held:을} 쓰고 있습니다. 메모리 한도는 {budget}입니다"
-                     "(TensorLab은 그만큼까지 허용합니다. 이름을 몇 개 지우거나, 환경설정이나 --memory-limit 옵션으로 "
-                     "한도를 늘리세요)"),
+                     "{what}에 {size:이} 필요한데 세션이 이미 {held:을} 사용하고 있습니다. 메모리 한도는 "
+                     "{budget}입니다. 이름을 몇 개 지우거나 환경설정 또는 `--memory-limit` 옵션으로 한도를 늘리세요"),
     "limit.dims": ("this tensor would have {count:,} dimensions; TensorLab allows at most {limit}",
                    "이 텐서의 차원이 {count:,}개가 됩니다. TensorLab은 최대 {limit}개까지 허용합니다"),
     "limit.empty_lists": ("this empty tensor has dimensions of {count} before its zero-size one (listing it would "
                           "make that many Python lists); TensorLab allows at most {limit:,}",
-                          "이 빈 텐서는 크기가 0인 차원 앞의 차원 크기가 {count}입니다(리스트로 바꾸면 파이썬 "
+                          "이 빈 텐서는 크기가 0인 차원 앞의 차원 크기가 {count}입니다(리스트로 바꾸면 Python "
                           "리스트가 그만큼 생깁니다). TensorLab은 최대 {limit:,}개까지 허용합니다"),
     "limit.hook": ("register_hook takes only print, len or id in TensorLab "
                    "(a hook that runs tensor methods could call backward() inside backward())",
@@ -49,7 +48,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                     "`.{name}(...)` 호출이 텐서를 {count}개 반환하게 됩니다. "
                     "TensorLab은 최대 {limit:,}개까지 허용합니다"),
     "limit.tolist": (".tolist() would make {count} Python numbers; TensorLab allows at most {limit:,}",
-                     "`.tolist()`가 파이썬 숫자를 {count}개 만들게 됩니다. TensorLab은 최대 {limit:,}개까지 "
+                     "`.tolist()`가 Python 숫자를 {count}개 만들게 됩니다. TensorLab은 최대 {limit:,}개까지 "
                      "허용합니다"),
     "limit.deepcopy": ("copy.deepcopy(...) would copy more than {limit:,} objects; TensorLab allows at most that many",
                        "`copy.deepcopy(...)`가 객체를 {limit:,}개보다 많이 복사하게 됩니다. TensorLab은 그만큼까지만 "

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 TEXTS: dict[str, tuple[str, str]] = {
     "text.verbatim": ("{text}", "{text}"),
+    # A lesson's own text in each language (a choice quoted in a finding): the file's English, or its _ko.
+    "text.lesson_text": ("{en}", "{ko}"),
     # -- an explanation as one paragraph (lessons/transcript.py) ----------------------------------------
     "explain.paragraph": ("{title}: {text}", "{title}: {text}"),
     "explain.paragraph_advice": ("{title}: {text} Instead: {advice}", "{title}: {text} 대신: {advice}"),
@@ -20,18 +22,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "export.not_run": ("TensorLab did not run this step ({type}: {text})",
                        "TensorLab이 이 단계를 실행하지 않았습니다({type}: {text})"),
     "export.raised": ("In TensorLab this step raised {type}; the script goes on.",
-                      "TensorLab에서 이 단계는 {type} 오류를 발생시켰습니다. 스크립트는 계속됩니다."),
+                      "TensorLab에서 이 단계는 {type:를} 발생시켰습니다. 스크립트는 계속됩니다."),
     "export.seed_note": ("The seed TensorLab uses, so random numbers are the same as in the app.",
                          "TensorLab이 쓰는 시드입니다. 그래서 난수가 앱에서와 같습니다."),
     "export.device_note": ("TensorLab ran these steps on this device: new tensors are made there.",
                            "TensorLab은 이 단계들을 이 장치에서 실행했습니다. 새 텐서는 그 장치에 만들어집니다."),
     # -- pictures of the window (ui/window/offscreen.py) -------------------------------------------------
     "picture.size_format": ("--size must be WIDTHxHEIGHT, like 1280x720, not `{text}`",
-                            "--size는 1280x720처럼 너비x높이여야 합니다(`{text}`는 안 됩니다)"),
+                            "--size는 1280x720처럼 너비x높이여야 합니다({text:`은} 안 됩니다)"),
     "picture.size_range": ("--size {text} is outside {low}x{low} to {high}x{high}",
-                           "--size {text}는 {low}x{low}에서 {high}x{high} 사이가 아닙니다"),
+                           "--size {text:은} {low}x{low}에서 {high}x{high} 사이가 아닙니다"),
     "picture.step_range": ("--step {step} is outside this lesson: 0 (before the first step) to {total}",
-                           "--step {step}는 이 레슨 밖입니다. 0(첫 단계 전)부터 {total}까지입니다"),
+                           "--step {step:은} 이 레슨 밖입니다. 0(첫 단계 전)부터 {total}까지입니다"),
     # -- the engine (protocol/engine_api.py, engine/process_engine.py, lessons/play_through.py) ---------
     "engine.restarted": ("{reason}; the session was restarted at step {position}",
                          "{reason}. 세션을 {position}단계에서 다시 시작했습니다"),
@@ -80,7 +82,17 @@ TEXTS: dict[str, tuple[str, str]] = {
     "cli.screenshots_failed": ("could not write the screenshots: {detail}", "스크린숏을 쓸 수 없습니다: “{detail}”"),
     "cli.screenshots_saved": ("saved {count} screenshots in {path}", "스크린숏 {count}장을 {path}에 저장했습니다"),
     "cli.saved": ("saved {path}", "{path}에 저장했습니다"),
+    # -- the launcher (gui/launch.py) -------------------------------------------------------------------
+    "launch.no_command": ("no command `{command}`; the commands are {commands} (`tensorlab --help` says what each "
+                          "does)", "`{command}` 명령은 없습니다. 명령은 {commands}입니다(`tensorlab --help`가 "
+                                    "각각 무엇을 하는지 알려 줍니다)"),
+    "launch.window_option": ("{options} is an option of the window, not of `{command}`; see `tensorlab {command} "
+                             "--help` for its own", "{options:`는} 창의 옵션이지 `{command}`의 옵션이 아닙니다. "
+                                                   "`tensorlab {command} --help`에서 그 명령의 옵션을 보세요"),
+    "launch.step_negative": ("--step must be 0 (before the first step) or more, not {step}",
+                             "--step은 0(첫 단계 전) 이상이어야 합니다({step:은} 안 됩니다)"),
+    "launch.cannot_write": ("could not write {path}: {detail}", "`{path}`에 쓸 수 없습니다: “{detail}”"),
     "cli.export_failed": ("could not write the export: {detail}", "내보낸 파일을 쓸 수 없습니다: “{detail}”"),
 }
 
-CODE_ONLY = frozenset({"text.verbatim", "explain.paragraph"})
+CODE_ONLY = frozenset({"text.verbatim", "text.lesson_text", "explain.paragraph"})

@@ -191,3 +191,23 @@ def test_the_check_command(tmp_path, capsys):
     path.write_text(dump_lesson(find_lesson("clone-detach-order")).replace("answer = 3", "answer = 0", 1))
     assert main(["check", str(path), "--language", "ko"]) == 1
     assert "3단계: 맞는 선택지는 4번인데" in capsys.readouterr().out
+
+
+def test_a_finding_in_korean_quotes_the_korean_choice():
+    text = _lesson('''
+[[step]]
+code = "x = torch.ones(2)"
+[[step]]
+code = "y = x * 2"
+[step.ask]
+question = "What is y?"
+question_ko = "y는 무엇인가요?"
+check = "y"
+choices = ["tensor([2., 2.])", "maybe so"]
+choices_ko = ["tensor([2., 2.])", "아마 그럴걸"]
+answer = 0
+''')
+    korean = lesson_warnings(parse_lesson(text, "t.toml"), "ko")
+    english = lesson_warnings(parse_lesson(text, "t.toml"), "en")
+    assert any("아마 그럴걸" in line for line in korean) and not any("maybe so" in line for line in korean)
+    assert any("maybe so" in line for line in english)
