@@ -37,7 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--language", dest="run_language", default="en", choices=["en", "ko"],
                      help="language of the transcript and of TensorLab's messages (torch's stay as written)")
     lessons = commands.add_parser("lessons", help="list the built-in lessons")
-    lessons.add_argument("--json", action="store_true")
+    lessons.add_argument("--json", action="store_true", help="print JSON (English) instead of a list")
+    lessons.add_argument("--language", dest="lessons_language", default="en", choices=["en", "ko"],
+                         help="language of the list's titles and chapters")
 
     add_parsers(commands)  # measure, copies, export
     check = commands.add_parser("check", help="check a lesson's questions and notes against torch "
@@ -86,18 +88,28 @@ def _run(args: argparse.Namespace) -> int:
 def _lessons(args: argparse.Namespace) -> int:
     from tensorlab.core.lessons.lesson import LessonError, builtin_lessons
 
+    from tensorlab.core.files.safe_text import visible
+    from tensorlab.core.messages.catalogue import render
+
+    language = args.lessons_language
     try:
         lessons = builtin_lessons()
     except LessonError as exc:
-        return _fail(exc)
+        return _fail(exc, language)
     if args.json:
-        rows = [{"id": l.id, "title": l.title, "steps": len(l.steps), "summary": l.summary} for l in lessons]
+        rows = [{"id": l.id, "title": l.title, "steps": len(l.steps), "summary": l.summary, "chapter": l.chapter}
+                for l in lessons]
         json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         return 0
     width = max(len(l.id) for l in lessons)
+    chapter = None
     for lesson in lessons:
-        print(f"{lesson.id.ljust(width)}  {len(lesson.steps):2d} steps  {lesson.title}")
+        if lesson.chapter and lesson.chapter != chapter:   # the course's chapters, in its order
+            chapter = lesson.chapter
+            print(("\n" if lessons.index(lesson) else "") + visible(lesson.text("chapter", language)))
+        steps = render("cli.lesson_steps", {"count": len(lesson.steps)}, language)
+        print(f"  {lesson.id.ljust(width)}  {steps:>8}  {visible(lesson.text('title', language))}")
     return 0
 
 

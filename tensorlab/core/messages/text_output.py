@@ -82,6 +82,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "cli.screenshots_failed": ("could not write the screenshots: {detail}", "스크린숏을 쓸 수 없습니다: “{detail}”"),
     "cli.screenshots_saved": ("saved {count} screenshots in {path}", "스크린숏 {count}장을 {path}에 저장했습니다"),
     "cli.saved": ("saved {path}", "{path}에 저장했습니다"),
+    "cli.lesson_steps": ("{count} steps", "{count}단계"),
     # -- the launcher (gui/launch.py) -------------------------------------------------------------------
     "launch.no_command": ("no command `{command}`; the commands are {commands} (`tensorlab --help` says what each "
                           "does)", "`{command}` 명령은 없습니다. 명령은 {commands}입니다(`tensorlab --help`가 "

@@ -99,3 +99,14 @@ def test_a_bad_lesson_file_is_refused_in_the_chosen_language(tmp_path, capsys):
     assert latin_words(err.removeprefix("tensorlab:")) == []
     assert main(["run", str(path)]) == 2
     assert "`open` is not available in TensorLab" in capsys.readouterr().err
+
+
+def test_the_list_of_lessons_in_korean_is_korean(capsys):
+    from tensorlab.cli.main import main
+    from tensorlab.core.lessons.lesson import builtin_lessons
+
+    assert main(["lessons", "--language", "ko"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ids = [lesson.id for lesson in builtin_lessons()]   # a lesson's id is a name (its file's)
+    assert {line: words for line in lines if (words := latin_words(line, names=ids))} == {}
+    assert any("이름, 객체, 메모리" in line for line in lines) and any("5단계" in line for line in lines)
