@@ -86,9 +86,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _lessons(args: argparse.Namespace) -> int:
-    from tensorlab.core.lessons.lesson import LessonError, builtin_lessons
-
     from tensorlab.core.files.safe_text import visible
+    from tensorlab.core.lessons.lesson import LessonError, builtin_lessons
     from tensorlab.core.messages.catalogue import render
 
     language = args.lessons_language
