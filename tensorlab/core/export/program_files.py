@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tensorlab.core.export.escaping import comment_lines, commented_code, markdown_text
+from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.results import ErrorInfo
@@ -79,8 +80,38 @@ def _indented(code: str, indent: str = "    ") -> list[str]:
 
 
 def _source(code: str) -> str:
-    """A step's code with Python's own line breaks (\\r\\n, \\r) as \\n, without blank ends."""
-    return code.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    """A step's code with Python's own line breaks (\\r\\n, \\r) as \\n, without blank ends, and its string
+    literals and comments written without control or bidi characters (see :func:`_escaped_literals`)."""
+    return _escaped_literals(code.replace("\r\n", "\n").replace("\r", "\n").strip("\n"))
+
+
+def _escaped_literals(code: str) -> str:
+    """``code`` with every control or bidi character inside a string literal or a comment written as its escape.
+
+    The same program ("Trojan Source": a U+202E in a string makes an editor show the code in another
+    order than Python reads it): ``'\\u202e'`` in a literal is the same string. A raw string keeps its
+    characters (an escape would change it); the subset's own code has no other place for them.
+    """
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return code
+    lines = code.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    edits = []
+    for token in tokens:
+        raw = token.type == tokenize.STRING and "r" in token.string.split(token.string[-1])[0].lower()
+        if token.type in (tokenize.STRING, tokenize.COMMENT) and not raw:
+            safe = visible(token.string, keep_line_breaks=True)
+            if safe != token.string:
+                begin = starts[token.start[0] - 1] + token.start[1]
+                end = starts[token.end[0] - 1] + token.end[1]
+                edits.append((begin, end, safe))
+    for begin, end, safe in reversed(edits):
+        code = code[:begin] + safe + code[end:]
+    return code
 
 
 def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, language: str) -> list[str]:

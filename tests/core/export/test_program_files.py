@@ -373,3 +373,16 @@ def test_a_script_exported_from_a_gpu_run_prints_what_that_run_printed(tmp_path)
     done = _run_script(export_script(lesson, _errors(results), device="cuda:0"), tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "".join(_printed(r) for r in results)
+
+
+def test_control_and_bidi_characters_in_code_are_written_as_escapes_and_mean_the_same():
+    """'Trojan Source': a U+202E inside a string literal makes an editor show code in another order than
+    Python reads it. The exported script writes it as an escape; the literal is the same string."""
+    from tensorlab.core.lessons.lesson import parse_lesson
+
+    lesson = parse_lesson('[lesson]\nid = "t"\ntitle = "T"\n[[step]]\ncode = "s = \'a\\u202eb\\u001bc\'"\n', "t.toml")
+    script = export_script(lesson, [None])
+    assert "\u202e" not in script and "\x1b" not in script
+    namespace: dict[str, object] = {}
+    exec(compile(script, "exported.py", "exec"), namespace)   # the test runs what it wrote; TensorLab never does
+    assert namespace["s"] == "a\u202eb\x1bc"
