@@ -48,10 +48,14 @@ def add_parsers(commands: Any) -> None:
     measure.add_argument("--min-run-time", type=float, default=0.2, metavar="SECONDS",
                          help="seconds of timing per measurement (default 0.2)")
     measure.add_argument("--device", dest="tool_device", default="cpu", metavar="DEV", help="cpu, cuda:N or mps")
-    measure.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    measure.add_argument("--json", action="store_true", help="print JSON (English) instead of a table")
+    measure.add_argument("--language", dest="tool_language", default="en", choices=["en", "ko"],
+                         help="language of the table and of TensorLab's messages")
     copies = commands.add_parser("copies", help="every way to get a second tensor from x, facts read from torch")
     copies.add_argument("--device", dest="tool_device", default="cpu", metavar="DEV", help="cpu, cuda:N or mps")
-    copies.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    copies.add_argument("--json", action="store_true", help="print JSON (English) instead of a table")
+    copies.add_argument("--language", dest="tool_language", default="en", choices=["en", "ko"],
+                        help="language of the table and of TensorLab's messages")
     export = commands.add_parser("export", help="a lesson as a script, a notebook or one PNG per step")
     export.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
     export.add_argument("--py", metavar="OUT.py", help="write a runnable PyTorch script")
@@ -103,7 +107,7 @@ def fail(message: Message, language: str = "en") -> int:
 _fail = fail
 
 
-def _with_engine(device: str, work: Callable[[Any], int]) -> int:
+def _with_engine(device: str, work: Callable[[Any], int], language: str = "en") -> int:
     """Run ``work(engine)`` with a worker-process engine on ``device``; exit status 2 if it cannot start."""
     from tensorlab.core.engine.process_engine import ProcessEngine
     from tensorlab.core.protocol.device_names import DeviceError, canonical_device
@@ -112,22 +116,23 @@ def _with_engine(device: str, work: Callable[[Any], int]) -> int:
     try:
         engine = ProcessEngine(canonical_device(device))
     except DeviceError as exc:
-        return _fail(exc.message)
+        return _fail(exc.message, language)
     except EngineError as exc:
-        return _fail(msg("engine.no_start_reason", detail=exc.message))
+        return _fail(msg("engine.no_start_reason", detail=exc.message), language)
     try:
         return work(engine)
     except Cancelled:
-        return _fail(msg("cli.stopped"))
+        return _fail(msg("cli.stopped"), language)
     except EngineError as exc:
-        return _fail(exc.message)
+        return _fail(exc.message, language)
     finally:
         engine.close()
 
 
-def _progress(done: int, total: int) -> None:
+def _progress(done: int, total: int, language: str = "en") -> None:
     if sys.stderr.isatty():
-        sys.stderr.write(f"\rmeasuring {done}/{total}…" + ("\n" if done == total else ""))
+        sys.stderr.write("\r" + render("cli.measuring", {"done": done, "total": total}, language)
+                         + ("\n" if done == total else ""))
         sys.stderr.flush()
 
 
@@ -144,18 +149,20 @@ def _measure(args: argparse.Namespace) -> int:
             raw["methods"] = [m.strip() for m in args.methods.split(";") if m.strip()]
         params = MeasureParams.from_dict(raw)
     except ValueError as exc:
-        return _fail(exc.message if isinstance(exc, MeasureError) else msg("cli.sizes", detail=str(exc)))
+        return _fail(exc.message if isinstance(exc, MeasureError) else msg("cli.sizes", detail=str(exc)),
+                     args.tool_language)
 
     def work(engine: Any) -> int:
-        result = engine.job("measure", params.to_dict(), progress=_progress)
+        result = engine.job("measure", params.to_dict(),
+                            progress=lambda done, total: _progress(done, total, args.tool_language))
         if args.json:
             json.dump(result.to_json(), sys.stdout, ensure_ascii=False, allow_nan=False, indent=1)
             sys.stdout.write("\n")
         else:
-            sys.stdout.write(measure_table(result))
+            sys.stdout.write(measure_table(result, args.tool_language))
         return 0
 
-    return _with_engine(args.tool_device, work)
+    return _with_engine(args.tool_device, work, args.tool_language)
 
 
 def _copies(args: argparse.Namespace) -> int:
@@ -167,10 +174,10 @@ def _copies(args: argparse.Namespace) -> int:
             json.dump(matrix.to_json(), sys.stdout, ensure_ascii=False, indent=1)
             sys.stdout.write("\n")
         else:
-            sys.stdout.write(copies_table(matrix))
+            sys.stdout.write(copies_table(matrix, args.tool_language))
         return 0
 
-    return _with_engine(args.tool_device, work)
+    return _with_engine(args.tool_device, work, args.tool_language)
 
 
 def _export(args: argparse.Namespace) -> int:

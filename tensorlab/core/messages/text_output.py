@@ -63,6 +63,35 @@ TEXTS: dict[str, tuple[str, str]] = {
     "engine.no_device": ("device `{name}` is not available here; this machine has: {present}",
                          "이 컴퓨터에는 {name:`이} 없습니다. 있는 장치: {present}"),
     # -- protocol/measure_results.py -----------------------------------------------------------------------
+    # -- the tables of `tensorlab measure` and `tensorlab copies` (tools/tables.py) ---------------------
+    "cli.measuring": ("measuring {done}/{total}…", "측정 중 {done}/{total}…"),
+    "table.device": ("device: {device}", "장치: {device}"),
+    "table.machine": ("device: {device} ({name}), torch {torch}, {threads} threads",
+                      "장치: {device}({name}), torch {torch}, 스레드 {threads}개"),
+    "table.method": ("method", "방법"),
+    "table.elements": ("elements", "원소 수"),
+    "table.median": ("median", "중앙값"),
+    "table.iqr": ("IQR", "사분위 범위"),
+    "table.runs": ("runs", "측정 블록 수"),
+    "table.verdicts": ("clone().detach() / detach().clone(), median ratio and the ratio of the quartiles crosswise "
+                       "(q1/q3 to q3/q1):", "clone().detach() / detach().clone(): 중앙값의 비, 그리고 사분위수를 "
+                                           "엇갈려 나눈 비(q1/q3에서 q3/q1까지):"),
+    "table.at_size": ("{size} elements, requires_grad={grad}", "원소 {size}개, requires_grad={grad}"),
+    "table.skipped": ("skipped: {note}", "건너뜀: {note}"),
+    "table.x": ("x: {kind}", "x: {kind}"),
+    "table.leaf": ("leaf", "리프 텐서"),
+    "table.non_leaf": ("non-leaf", "리프 텐서가 아님"),
+    "table.yes": ("yes", "예"),
+    "table.no": ("no", "아니요"),
+    "verdict.same": ("no measurable difference: clone().detach() / detach().clone() = {ratio} ({low}–{high} from "
+                     "the quartiles)", "측정할 만한 차이가 없습니다: clone().detach() / detach().clone() = {ratio}"
+                                    "(사분위수로는 {low}–{high})"),
+    "verdict.slower": ("detach().clone() is faster: clone().detach() takes {ratio}× as long ({low}–{high} from "
+                       "the quartiles)", "detach().clone()이 더 빠릅니다: clone().detach()는 {ratio}배 걸립니다"
+                                        "(사분위수로는 {low}–{high})"),
+    "verdict.faster": ("clone().detach() is faster: it takes {ratio}× as long as detach().clone() ({low}–{high} "
+                       "from the quartiles)", "clone().detach()가 더 빠릅니다: detach().clone()의 {ratio}배만 "
+                                            "걸립니다(사분위수로는 {low}–{high})"),
     "measure.unknown": ("unknown measure parameter(s): {names}", "알 수 없는 측정 매개변수: {names}"),
     "measure.method": ("{method} is not a method TensorLab measures ({methods})",
                        "{method:`은} TensorLab이 측정하는 방법이 아닙니다({methods})"),
@@ -96,4 +125,4 @@ TEXTS: dict[str, tuple[str, str]] = {
     "cli.export_failed": ("could not write the export: {detail}", "내보낸 파일을 쓸 수 없습니다: “{detail}”"),
 }
 
-CODE_ONLY = frozenset({"text.verbatim", "text.lesson_text", "explain.paragraph"})
+CODE_ONLY = frozenset({"text.verbatim", "text.lesson_text", "explain.paragraph", "table.x"})

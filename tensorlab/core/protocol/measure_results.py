@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from tensorlab.core.messages.catalogue import MessageError, msg
+from tensorlab.core.messages.catalogue import MessageError, msg, render
 
 __all__ = [
     "METHODS",
@@ -187,13 +187,13 @@ class Verdict:
     @property
     def text(self) -> str:
         """The verdict in plain English, from the numbers."""
-        spread = f"{self.low:.2f}–{self.high:.2f} from the quartiles"
-        if self.kind == "same":
-            return (f"no measurable difference: clone().detach() / detach().clone() = {self.ratio:.2f} "
-                    f"({spread})")
-        if self.kind == "slower":
-            return f"detach().clone() is faster: clone().detach() takes {self.ratio:.2f}× as long ({spread})"
-        return f"clone().detach() is faster: it takes {self.ratio:.2f}× as long as detach().clone() ({spread})"
+        return self.render("en")
+
+    def render(self, language: str = "en") -> str:
+        """The verdict in ``language``, from the numbers."""
+        key = {"same": "verdict.same", "slower": "verdict.slower"}.get(self.kind, "verdict.faster")
+        return render(key, {"ratio": f"{self.ratio:.2f}", "low": f"{self.low:.2f}", "high": f"{self.high:.2f}"},
+                      language)
 
     def to_json(self) -> dict[str, Any]:
         """The `verdict` entry of `tensorlab measure --json`."""

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Sequence
 
+from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.copy_rows import COLUMNS, CopyMatrix
 from tensorlab.core.protocol.measure_results import MeasureResult
 
@@ -26,32 +28,47 @@ def format_seconds(seconds: float) -> str:
     raise AssertionError("unreachable")
 
 
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: a wide character (Hangul, CJK) takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    space = " " * max(width - _width(text), 0)
+    return space + text if right else text + space
+
+
 def aligned(rows: Sequence[Sequence[str]], right: Sequence[bool], indent: str = "") -> list[str]:
-    """``rows`` (the first is the header) as lines of aligned columns."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    """``rows`` (the first is the header) as lines of aligned columns (by terminal width, so Korean aligns)."""
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
     for row in rows:
-        cells = [cell.rjust(w) if r else cell.ljust(w) for cell, w, r in zip(row, widths, right)]
+        cells = [_pad(cell, w, r) for cell, w, r in zip(row, widths, right)]
         out.append((indent + "  ".join(cells)).rstrip())
     return out
 
 
-def measure_table(result: MeasureResult) -> str:
-    """The machine, every measurement, and the verdict at each size."""
+def measure_table(result: MeasureResult, language: str = "en") -> str:
+    """The machine, every measurement, and the verdict at each size, in ``language``."""
     m = result.machine
-    lines = [f"device: {m.device} ({m.device_name}), torch {m.torch}, {m.threads} threads", ""]
-    rows = [["method", "elements", "requires_grad", "median", "IQR", "runs"]]
+    lines = [render("table.machine", {"device": m.device, "name": m.device_name, "torch": m.torch,
+                                      "threads": m.threads}, language), ""]
+    rows = [[render("table.method", None, language), render("table.elements", None, language), "requires_grad",
+             render("table.median", None, language), render("table.iqr", None, language),
+             render("table.runs", None, language)]]
     for x in result.measurements:
         rows.append([x.method, f"{x.size:,}", str(x.requires_grad), format_seconds(x.median_s),
                      format_seconds(x.iqr_s), str(x.runs)])
     lines += aligned(rows, [False, True, False, True, True, True])
     if result.verdicts:
-        lines += ["", "clone().detach() / detach().clone(), median ratio and the ratio of the quartiles "
-                      "crosswise (q1/q3 to q3/q1):"]
-        for v in result.verdicts:
-            lines.append(f"  {v.size:>10,} elements, requires_grad={v.requires_grad!s:<5}  {v.text}")
+        lines += ["", render("table.verdicts", None, language)]
+        at = [render("table.at_size", {"size": f"{v.size:,}", "grad": v.requires_grad}, language)
+              for v in result.verdicts]
+        width = max(_width(a) for a in at)
+        for v, where in zip(result.verdicts, at):
+            lines.append(f"  {_pad(where, width, True)}  {v.render(language)}")
     for note in result.skipped:
-        lines.append(f"skipped: {note}")
+        lines.append(render("table.skipped", {"note": note}, language))
     return "\n".join(lines) + "\n"
 
 
@@ -71,21 +88,24 @@ def measure_csv(result: MeasureResult) -> str:
     return buffer.getvalue()
 
 
-def _cell(value: object) -> str:
+def _cell(value: object, language: str) -> str:
     if value is None:
         return "-"
     if value is True:
-        return "yes"
+        return render("table.yes", None, language)
     if value is False:
-        return "no"
+        return render("table.no", None, language)
     return str(value)
 
 
-def copies_table(matrix: CopyMatrix) -> str:
-    """Every row of the copy matrix, a table per kind of x."""
-    lines = [f"device: {matrix.device}"]
+def copies_table(matrix: CopyMatrix, language: str = "en") -> str:
+    """Every row of the copy matrix, a table per kind of x, in ``language`` (the columns are field names)."""
+    lines = [render("table.device", {"device": matrix.device}, language)]
+    kinds = {"leaf": "table.leaf", "non-leaf": "table.non_leaf"}
     for kind in dict.fromkeys(r.x for r in matrix.rows):
         rows = [["y = ...", *COLUMNS]]
-        rows += [[r.operation, *(_cell(getattr(r, c)) for c in COLUMNS)] for r in matrix.rows if r.x == kind]
-        lines += ["", f"x: {kind}", *aligned(rows, [False] * len(rows[0]), "  ")]
+        rows += [[r.operation, *(_cell(getattr(r, c), language) for c in COLUMNS)] for r in matrix.rows
+                 if r.x == kind]
+        said = render(kinds[kind], None, language) if kind in kinds else kind
+        lines += ["", render("table.x", {"kind": said}, language), *aligned(rows, [False] * len(rows[0]), "  ")]
     return "\n".join(lines) + "\n"

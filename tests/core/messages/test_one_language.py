@@ -110,3 +110,19 @@ def test_the_list_of_lessons_in_korean_is_korean(capsys):
     ids = [lesson.id for lesson in builtin_lessons()]   # a lesson's id is a name (its file's)
     assert {line: words for line in lines if (words := latin_words(line, names=ids))} == {}
     assert any("이름, 객체, 메모리" in line for line in lines) and any("5단계" in line for line in lines)
+
+
+def test_the_copy_matrix_table_in_korean_is_korean():
+    from tensorlab.core.protocol.copy_rows import COLUMNS
+    from tensorlab.core.tools.tables import copies_table
+
+    engine = LocalEngine()
+    try:
+        matrix = engine.job("copies", {})
+    finally:
+        engine.close()
+    text = copies_table(matrix, "ko")
+    # The columns are torch's and TensorLab's field names; the rows' code and torch's values are not TensorLab's.
+    foreign = [r.operation for r in matrix.rows] + [str(getattr(r, c)) for r in matrix.rows for c in COLUMNS]
+    assert {line: w for line in text.splitlines() if (w := latin_words(line, foreign, COLUMNS))} == {}
+    assert "리프 텐서가 아님" in text and "아니요" in text
