@@ -136,6 +136,16 @@ def _progress(done: int, total: int, language: str = "en") -> None:
         sys.stderr.flush()
 
 
+def _write(args: argparse.Namespace, document: Any, table: Callable[[], str]) -> int:
+    """A tool's result on stdout: its JSON with ``--json`` (never NaN), else its table; exit status 0."""
+    if args.json:
+        json.dump(document, sys.stdout, ensure_ascii=False, allow_nan=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(table())
+    return 0
+
+
 def _measure(args: argparse.Namespace) -> int:
     from tensorlab.core.protocol.measure_results import MeasureError, MeasureParams
     from tensorlab.core.tools.tables import measure_table
@@ -155,12 +165,7 @@ def _measure(args: argparse.Namespace) -> int:
     def work(engine: Any) -> int:
         result = engine.job("measure", params.to_dict(),
                             progress=lambda done, total: _progress(done, total, args.tool_language))
-        if args.json:
-            json.dump(result.to_json(), sys.stdout, ensure_ascii=False, allow_nan=False, indent=1)
-            sys.stdout.write("\n")
-        else:
-            sys.stdout.write(measure_table(result, args.tool_language))
-        return 0
+        return _write(args, result.to_json(), lambda: measure_table(result, args.tool_language))
 
     return _with_engine(args.tool_device, work, args.tool_language)
 
@@ -170,12 +175,7 @@ def _copies(args: argparse.Namespace) -> int:
 
     def work(engine: Any) -> int:
         matrix = engine.job("copies", {})
-        if args.json:
-            json.dump(matrix.to_json(), sys.stdout, ensure_ascii=False, indent=1)
-            sys.stdout.write("\n")
-        else:
-            sys.stdout.write(copies_table(matrix, args.tool_language))
-        return 0
+        return _write(args, matrix.to_json(), lambda: copies_table(matrix, args.tool_language))
 
     return _with_engine(args.tool_device, work, args.tool_language)
 
