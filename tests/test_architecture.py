@@ -69,16 +69,19 @@ def test_the_window_is_named_only_where_it_is_built():
     assert importers <= {"tensorlab.ui.window.build", "tensorlab.ui.window.offscreen"}, sorted(importers)
 
 
-def test_every_panel_module_is_in_the_panels_independence_contract():
+def test_every_panel_module_is_covered_by_the_panels_independence_contract():
+    """The contract names the panels by wildcard, so a new panel module is covered without an edit; an
+    ignored import may only lead to a module that is not a panel (the storage map's strips)."""
     import tomllib
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "independence"
-                    and all(m.startswith("tensorlab.ui.panels.") for m in c["modules"]))
-    # A panel module defines a panel (``render_view``); storage_strips is the storage map's data.
-    modules = {f"tensorlab.ui.panels.{p.stem}" for p in (PACKAGE / "ui" / "panels").glob("*.py")
-               if "def render_view(" in p.read_text(encoding="utf-8")}
-    assert modules == set(contract["modules"])
+                    and c["modules"] == ["tensorlab.ui.panels.*"])
+    panels = {f"tensorlab.ui.panels.{p.stem}" for p in (PACKAGE / "ui" / "panels").glob("*.py")
+              if "def render_view(" in p.read_text(encoding="utf-8")}
+    for ignored in contract.get("ignore_imports", []):
+        importer, imported = (part.strip() for part in ignored.split("->"))
+        assert imported not in panels, f"{ignored!r} lets one panel import another"
 
 
 def test_nothing_imports_the_entry_points(graph):

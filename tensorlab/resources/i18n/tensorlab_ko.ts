@@ -69,11 +69,11 @@
     </message>
     <message>
         <source>Backward</source>
-        <translation>Backward</translation>
+        <translation>역전파</translation>
     </message>
     <message>
         <source>Backward needs a scalar tensor that requires grad: compute one first, e.g. (a + b).sum().</source>
-        <translation>Backward에는 requires_grad=True인 스칼라 텐서가 필요합니다. 먼저 계산하세요. 예: (a + b).sum().</translation>
+        <translation>역전파에는 requires_grad=True인 스칼라 텐서가 필요합니다. 먼저 계산하세요. 예: (a + b).sum().</translation>
     </message>
     <message>
         <source>Build</source>
@@ -951,7 +951,7 @@ or press → to run the lesson&apos;s first step.</source>
     </message>
     <message>
         <source>requires grad</source>
-        <translation>requires grad</translation>
+        <translation>requires_grad</translation>
     </message>
     <message>
         <source>requires_grad?</source>
@@ -1024,12 +1024,21 @@ Everything shown is read from real torch objects.</source>
         <translation>버전 카운터 공유?</translation>
     </message>
     <message>
+        <source>slice</source>
+        <translation>슬라이스</translation>
+    </message>
+    <message>
         <source>source</source>
         <translation>원본</translation>
     </message>
     <message>
         <source>step {position} of {total}</source>
         <translation>{total}단계 중 {position}단계</translation>
+    </message>
+    <message>
+        <source>stor-
+age</source>
+        <translation>저장소</translation>
     </message>
     <message>
         <source>target</source>
@@ -1066,6 +1075,11 @@ Everything shown is read from real torch objects.</source>
     <message>
         <source>values of {name}</source>
         <translation>{name}의 값</translation>
+    </message>
+    <message>
+        <source>ver-
+sion</source>
+        <translation>버전</translation>
     </message>
     <message>
         <source>version {number}</source>

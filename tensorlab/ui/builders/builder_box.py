@@ -86,6 +86,18 @@ def breakable(code: str) -> str:
     return text
 
 
+def code_choices(combo: QComboBox, choices: tuple[str, ...] | list[str], words: dict[str, Marked],
+                 i18n: Texts) -> None:
+    """Fill ``combo`` with ``choices`` (its item data, what the builder writes from): a choice that is code
+    (`ones`, `.t()`) reads as itself, one that is a word (``words``: `values`, `slice`) in the window's
+    language, again after each language change."""
+    for choice in choices:
+        combo.addItem(choice, choice)
+        if choice in words:
+            index = combo.count() - 1
+            i18n.bind(lambda text, index=index: combo.setItemText(index, text), words[choice])
+
+
 class WrappingCheckBox(QWidget):
     """A check box whose text wraps (a long one like `inside torch.no_grad()` never cuts the dock)."""
 

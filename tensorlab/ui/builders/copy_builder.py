@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QLineEdit, QWidget
 
 from tensorlab.core.lang.builder_code import COPY_OPERATIONS, copy_code
-from tensorlab.ui.builders.builder_box import BuilderBox, fill_names, next_free_name
+from tensorlab.ui.builders.builder_box import BuilderBox, code_choices, fill_names, next_free_name
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP
 
 __all__ = ["CopyBuilder"]
@@ -21,7 +21,7 @@ class CopyBuilder(BuilderBox):
         self.needs_tensors = True
         self.source = QComboBox()
         self.operation = QComboBox()
-        self.operation.addItems(list(COPY_OPERATIONS))
+        code_choices(self.operation, list(COPY_OPERATIONS), {"slice": QT_TR_NOOP("slice")}, self.i18n)
         self.operation.setCurrentText("detach()")
         self.argument = QLineEdit()
         self.follow_up = QLineEdit()
@@ -43,14 +43,14 @@ class CopyBuilder(BuilderBox):
         self._operation_changed()
 
     def _operation_changed(self, *_: object) -> None:
-        hint = _ARGUMENT_HINTS.get(self.operation.currentText())
+        hint = _ARGUMENT_HINTS.get(self.operation.currentData())
         self.form.setRowVisible(self.argument, hint is not None)
         if hint is not None:
             self.argument.setText(hint)
         self.refresh()
 
     def code(self) -> str:
-        return copy_code(self.target.text(), self.source.currentText(), self.operation.currentText(),
+        return copy_code(self.target.text(), self.source.currentText(), self.operation.currentData(),
                          self.argument.text(), self.follow_up.text())
 
     def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QWidget
 
 from tensorlab.core.lang.builder_code import DTYPES, FACTORIES, create_code
-from tensorlab.ui.builders.builder_box import BuilderBox, next_free_name
+from tensorlab.ui.builders.builder_box import BuilderBox, code_choices, next_free_name
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP
 
 __all__ = ["CreateBuilder"]
@@ -18,7 +18,6 @@ class CreateBuilder(BuilderBox):
         super().__init__(QT_TR_NOOP("Create a tensor"), QT_TR_NOOP("Create"), "createButton", parent)
         self.name = QLineEdit("x")
         self.factory = QComboBox()
-        self.factory.addItems(list(FACTORIES))
         self.shape = QLineEdit("5")
         self.fill = QLineEdit("7")
         self.values = QLineEdit("1, 2, 3")
@@ -26,6 +25,7 @@ class CreateBuilder(BuilderBox):
         self.dtype.addItems(list(DTYPES))
         self.requires_grad = QCheckBox("requires_grad")
         self.requires_grad.setChecked(True)
+        code_choices(self.factory, list(FACTORIES), {"values": QT_TR_NOOP("values")}, self.i18n)
         for widget, name, label in (
             (self.name, "createName", QT_TR_NOOP("name")), (self.factory, "createFactory", QT_TR_NOOP("factory")),
             (self.shape, "createShape", QT_TR_NOOP("shape")), (self.fill, "createFill", QT_TR_NOOP("fill value")),
@@ -42,14 +42,14 @@ class CreateBuilder(BuilderBox):
         self._factory_changed()
 
     def _factory_changed(self, *_: object) -> None:
-        factory = self.factory.currentText()
+        factory = self.factory.currentData()
         self.form.setRowVisible(self.shape, factory != "values")
         self.form.setRowVisible(self.fill, factory == "full")
         self.form.setRowVisible(self.values, factory == "values")
         self.refresh()
 
     def code(self) -> str:
-        return create_code(self.name.text(), self.factory.currentText(), self.shape.text(),
+        return create_code(self.name.text(), self.factory.currentData(), self.shape.text(),
                            self.dtype.currentText(), self.requires_grad.isChecked(), self.fill.text(),
                            self.values.text())
 

@@ -22,7 +22,8 @@ class MutateBuilder(BuilderBox):
         self.operation.addItems(list(MUTATIONS))
         self.index = QLineEdit("0")
         self.value = QLineEdit("5")
-        self.no_grad = WrappingCheckBox("inside torch.no_grad()")
+        self.no_grad = WrappingCheckBox("")
+        self.i18n.bind(self.no_grad.label.setText, QT_TR_NOOP("inside torch.no_grad()"))
         for widget, name, label in (
             (self.target, "mutateTarget", QT_TR_NOOP("target")),
             (self.operation, "mutateOperation", QT_TR_NOOP("operation")),

@@ -27,13 +27,20 @@ from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
-__all__ = ["COLUMNS", "TensorTableModel", "TensorTable"]
+__all__ = ["COLUMNS", "TensorTableModel", "TensorTable", "header_text"]
 
 # The columns and each cell's text are the core's (the transcript prints the same rows).
 
-# Compact headers: what each column shows in its header (the tooltip names it in full).
-HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_fn", "version": "ver-\nsion",
-           "storage": "stor-\nage", "device": "dev-\nice"}
+# Compact headers: what each column shows in its header (the tooltip names it in full). A column named
+# after a tensor attribute (`shape`, `requires_grad`, ...) is code and reads the same in every language;
+# the others (name, version, storage) are words and are translated.
+HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_fn", "device": "dev-\nice"}
+_WORDS = {"name": QT_TR_NOOP("name"), "version": QT_TR_NOOP("ver-\nsion"), "storage": QT_TR_NOOP("stor-\nage")}
+
+
+def header_text(column: str) -> str:
+    """The header of ``column`` as the table shows it, in the current language."""
+    return tr_marked(_WORDS[column]) if column in _WORDS else HEADERS.get(column, column)
 
 _TIPS = {
     "requires_grad": QT_TR_NOOP("Does autograd track operations on this tensor?"),
@@ -141,7 +148,8 @@ class TensorTableModel(QStandardItemModel):
             self.setItem(row, column, item)
 
     def retranslate(self) -> None:
-        """Tooltips in the current language."""
+        """Headers and tooltips in the current language."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         rows, self._rows = self._rows, []
         for row, (info, texts, marks) in enumerate(rows):
             for column, text in enumerate(texts):
@@ -161,9 +169,9 @@ class TensorTableModel(QStandardItemModel):
         if orientation == Qt.Orientation.Horizontal:
             column = COLUMNS[section]
             if role == Qt.ItemDataRole.DisplayRole:
-                return HEADERS.get(column, column)
+                return header_text(column)
             if role == Qt.ItemDataRole.AccessibleTextRole:
-                return column
+                return header_text(column).replace("-\n", "") if column in _WORDS else column
             if role == Qt.ItemDataRole.ToolTipRole:
                 return column + (f": {tr_marked(_TIPS[column])}" if column in _TIPS else "")
         return None
@@ -234,7 +242,7 @@ class TensorTable(QTableView):
         """
         header = self.horizontalHeader()
         metrics = header.fontMetrics()
-        titles = [max(metrics.horizontalAdvance(line) for line in HEADERS.get(c, c).split("\n")) + 6
+        titles = [max(metrics.horizontalAdvance(line) for line in header_text(c).split("\n")) + 6
                   for c in COLUMNS]
         wanted = [max(self._content_width(c), titles[c]) for c in range(len(COLUMNS))]
         available = self.viewport().width()

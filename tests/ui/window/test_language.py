@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 
+from tensorlab.core.lang.builder_code import COPY_OPERATIONS, DTYPES, FACTORIES, MUTATIONS
 from tensorlab.core.lessons.lesson import builtin_lessons, find_lesson
+from tensorlab.core.lessons.tensor_rows import COLUMNS
 from tensorlab.ui.widgets import i18n
 from tensorlab.ui.window.build import build_window
+from tests.core.messages.korean_only import latin_words
 from tests.ui.conftest import idle
 
 # Texts that read the same in both languages (code words and operand names).
-SAME_IN_KOREAN = {"a", "b", "k", "dtype", "backward", "Backward", "requires grad"}
+SAME_IN_KOREAN = {"a", "b", "k", "dtype", "backward"}
 
 
 @pytest.fixture(autouse=True)
@@ -91,3 +94,76 @@ def test_every_text_the_window_asks_for_has_a_korean_translation(qtbot, settings
                           if QCoreApplication.translate(i18n.CONTEXT, t) == t and t not in SAME_IN_KOREAN)
     assert untranslated == []
     assert len(asked) > 60
+
+
+def _visible_texts(window) -> list[tuple[str, str]]:
+    """(where, text) for every text a user of ``window`` can read now: labels, buttons, titles, choices,
+    placeholders, column headers, tooltips and the menus (not the cells of a table: those are data)."""
+    import html
+    import re
+
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QAbstractItemView,
+        QComboBox,
+        QDockWidget,
+        QGroupBox,
+        QLabel,
+        QLineEdit,
+        QTabBar,
+        QWidget,
+    )
+
+    def plain(text: str) -> str:
+        # A header hyphenates a word over two lines ("ver-\nsion"); a label may be rich text.
+        return html.unescape(re.sub(r"<[^>]+>", " ", text.replace("-\n", ""))).replace("&", "")
+
+    found: list[tuple[str, str]] = []
+    for widget in window.findChildren(QWidget):
+        if not widget.isVisibleTo(window):
+            continue
+        where = f"{type(widget).__name__} {widget.objectName()}"
+        texts = [widget.toolTip(), widget.accessibleName()]
+        if isinstance(widget, QLabel | QAbstractButton | QLineEdit):
+            texts.append(widget.text() if not isinstance(widget, QLineEdit) else widget.placeholderText())
+        if isinstance(widget, QGroupBox):
+            texts.append(widget.title())
+        if isinstance(widget, QDockWidget):
+            texts.append(widget.windowTitle())
+        if isinstance(widget, QComboBox) and widget.objectName() != "languagePicker":   # each language's own name
+            texts += [widget.itemText(i) for i in range(widget.count())]
+        if isinstance(widget, QTabBar):
+            texts += [widget.tabText(i) for i in range(widget.count())]
+        if isinstance(widget, QAbstractItemView) and widget.model() is not None:
+            model = widget.model()
+            try:
+                columns = model.columnCount()
+            except TypeError:   # a list model keeps columnCount private: one column, no header
+                columns = 0
+            texts += [str(model.headerData(c, Qt.Orientation.Horizontal) or "") for c in range(columns)]
+        found += [(where, plain(text)) for text in texts if text]
+    menus = [action for action in window.menuBar().actions()]
+    while menus:
+        action = menus.pop()
+        found += [("menu", plain(action.text())), ("menu tip", plain(action.toolTip()))]
+        if action.menu() is not None:
+            menus += action.menu().actions()
+    return found
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "projector"])
+def test_every_visible_text_of_the_korean_window_is_korean(qtbot, presentation):
+    """One language per output, for the window: after code, torch's names and the glossary's kept terms,
+    no English word is left anywhere a Korean user can read (a lesson played into its question)."""
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    # Code a Korean window shows as code: the builders' factories, copies and mutations, the dtypes, and
+    # the tensor attributes the table's columns are named after (`req.\ngrad` is requires_grad).
+    code = set(FACTORIES) | set(COPY_OPERATIONS) | set(MUTATIONS) | set(DTYPES) | set(COLUMNS) | {"req.", "grad"}
+    with isolated_window(lesson="inplace-on-a-leaf", language="ko", presentation=presentation) as window:
+        for _ in range(4):
+            window.commands.step_forward.trigger()
+            idle(qtbot, window)
+        english = {(where, text, tuple(left)) for where, text in _visible_texts(window)
+                   if (left := latin_words(text, names=code))}
+    assert english == set()
