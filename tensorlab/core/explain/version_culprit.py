@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tensorlab.core.messages.catalogue import Message, msg
-from tensorlab.core.protocol.snapshot import GraphInfo, SavedTensor, Snapshot
+from tensorlab.core.protocol.snapshot import GraphInfo, SavedStatus, SavedTensor, Snapshot
 
 __all__ = ["version_culprit"]
 
@@ -47,7 +47,7 @@ def _saved_names(graphs: list[tuple[int, str, GraphInfo]], history: Sequence[Any
         snapshot: Snapshot = history[position].snapshot
         for node in graph.nodes:
             for entry in node.saved:
-                if entry.status != "ok" or entry.who is None or entry.version is None:
+                if entry.status is not SavedStatus.OK or entry.who is None or entry.version is None:
                     continue
                 info = snapshot.tensor(entry.who)
                 found = (entry.who, entry.version, info.object_id if info is not None else 0, entry.label)
@@ -59,7 +59,7 @@ def _saved_names(graphs: list[tuple[int, str, GraphInfo]], history: Sequence[Any
 def _culprits(shape: tuple[int, ...], now: int, expected: int, history: Sequence[Any],
               saved: Sequence[SavedTensor]) -> list[str]:
     # Where the graphs as they are now are known, the tensor must be one torch now reports as changed.
-    changed = {entry.label for entry in saved if entry.status == "changed"}
+    changed = {entry.label for entry in saved if entry.status is SavedStatus.CHANGED}
     last = history[-1].snapshot
     code = history[-1].code
     used = [n for n in dict.fromkeys(_WORD.findall(code)) if last.tensor(n) is not None]

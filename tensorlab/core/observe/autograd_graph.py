@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from tensorlab.core.protocol.snapshot import GraphInfo, GraphNode, SavedTensor
+from tensorlab.core.protocol.snapshot import GraphInfo, GraphNode, SavedStatus, SavedTensor
 
 if TYPE_CHECKING:
     from torch.autograd.graph import Node
@@ -63,14 +63,14 @@ def _describe_saved(node: object, tensors: Mapping[str, torch.Tensor]) -> tuple[
             value = getattr(node, attribute)
         except RuntimeError as exc:
             text = str(exc)
-            status = ("changed" if "modified by an inplace operation" in text
-                      else "freed" if "freed" in text else "unavailable")
+            status = (SavedStatus.CHANGED if "modified by an inplace operation" in text
+                      else SavedStatus.FREED if "freed" in text else SavedStatus.UNAVAILABLE)
             described.append(SavedTensor(label, status))
             continue
         if isinstance(value, torch.Tensor):
             who = _identify(value, tensors) or f"tensor {list(value.shape)}"
             version = None if value.is_inference() else value._version
-            described.append(SavedTensor(label, "ok", who, version))
+            described.append(SavedTensor(label, SavedStatus.OK, who, version))
     return tuple(described)
 
 

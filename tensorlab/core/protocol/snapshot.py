@@ -8,6 +8,7 @@ live torch objects (in the worker process).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 __all__ = [
@@ -32,22 +33,31 @@ MAX_REPR = 2_000             # characters of repr kept for non-tensor names
 Nested = Any  # nested tuples of float | int | bool | str | (re, im)
 
 
+class SavedStatus(StrEnum):
+    """What became of a tensor a node saved for backward."""
+
+    OK = "ok"
+    CHANGED = "changed"             # modified in place after it was saved: backward will fail
+    FREED = "freed"                 # freed by a backward() without retain_graph
+    UNAVAILABLE = "unavailable"     # torch does not let it be read
+
+
 @dataclass(frozen=True)
 class SavedTensor:
     """A tensor a node saved for backward, as torch reports it now."""
 
     label: str                      # "self", "other", "result", ...
-    status: str                     # "ok", "changed" (modified in place), "freed" (after backward), "unavailable"
+    status: SavedStatus
     who: str | None = None          # the name it is bound to, or "tensor [5]"
     version: int | None = None      # its version counter now
 
     def describe(self) -> str:
         """English one-line description (the UI translates from the fields)."""
-        if self.status == "changed":
+        if self.status is SavedStatus.CHANGED:
             return f"{self.label}: changed in place after it was saved"
-        if self.status == "freed":
+        if self.status is SavedStatus.FREED:
             return f"{self.label}: freed by backward()"
-        if self.status == "unavailable":
+        if self.status is SavedStatus.UNAVAILABLE:
             return f"{self.label}: unavailable"
         version = "" if self.version is None else f", version {self.version}"
         return f"{self.label}: {self.who}{version}"

@@ -12,6 +12,7 @@ grows with what the step changed, not with the number of names.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import io
 import pickle
 import weakref
@@ -28,11 +29,13 @@ __all__ = ["WIRE_MODULES", "SafeUnpickler", "InfoSender", "InfoReceiver", "WireE
 # the catalogue's Message is how TensorLab's own messages cross: a key and its parameters.
 _WIRE: tuple[ModuleType, ...] = (snapshot, results, explanation, measure_results, copy_rows, catalogue)
 WIRE_MODULES: frozenset[str] = frozenset(module.__name__ for module in _WIRE)
-# (module, name) -> the data class a pickle may name
+# (module, name) -> the data class or enum a pickle may name (an enum member unpickles as
+# ``Enum(value)``: a lookup among its members, nothing else runs)
 _CLASSES: dict[tuple[str, str], type] = {
     (module.__name__, name): value
     for module in _WIRE for name, value in vars(module).items()
-    if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__
+    if isinstance(value, type) and (dataclasses.is_dataclass(value) or issubclass(value, enum.Enum))
+    and value.__module__ == module.__name__
 }
 
 # Snapshot parts the inspector reuses while they do not change: each crosses once.

@@ -7,6 +7,8 @@ the builder.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -91,11 +93,13 @@ def code_choices(combo: QComboBox, choices: tuple[str, ...] | list[str], words: 
     """Fill ``combo`` with ``choices`` (its item data, what the builder writes from): a choice that is code
     (`ones`, `.t()`) reads as itself, one that is a word (``words``: `values`, `slice`) in the window's
     language, again after each language change."""
+    def item_text(index: int) -> Callable[[str], None]:
+        return lambda text: combo.setItemText(index, text)
+
     for choice in choices:
         combo.addItem(choice, choice)
         if choice in words:
-            index = combo.count() - 1
-            i18n.bind(lambda text, index=index: combo.setItemText(index, text), words[choice])
+            i18n.bind(item_text(combo.count() - 1), words[choice])
 
 
 class WrappingCheckBox(QWidget):

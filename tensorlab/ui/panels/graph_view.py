@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView, QToolButton, QWidget
 
-from tensorlab.core.protocol.snapshot import GraphInfo, SavedTensor, TensorInfo
+from tensorlab.core.protocol.snapshot import GraphInfo, SavedStatus, SavedTensor, TensorInfo
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.palette import MUTED
 from tensorlab.ui.widgets.panel import View
@@ -44,11 +44,11 @@ def layers(graph: GraphInfo) -> list[list[int]]:
 
 def _saved_text(saved: SavedTensor) -> str:
     """One saved tensor, in the window's language."""
-    if saved.status == "changed":
+    if saved.status is SavedStatus.CHANGED:
         return tr("saved {label}: changed in place after it was saved").format(label=saved.label)
-    if saved.status == "freed":
+    if saved.status is SavedStatus.FREED:
         return tr("saved {label}: freed by backward()").format(label=saved.label)
-    if saved.status == "unavailable":
+    if saved.status is SavedStatus.UNAVAILABLE:
         return tr("saved {label}: unavailable").format(label=saved.label)
     if saved.version is None:
         return tr("saved {label}: {who}").format(label=saved.label, who=saved.who)
@@ -181,7 +181,7 @@ class GraphView(SceneView):
                 if node.leaf:
                     lines.append(self._text(f"→ {node.leaf}.grad", size=13, bold=True, color=QColor("#2e7d32")))
                 for saved in node.saved:
-                    alarming = saved.status in ("changed", "freed")
+                    alarming = saved.status in (SavedStatus.CHANGED, SavedStatus.FREED)
                     lines.append(self._text(_saved_text(saved), size=12,
                                             color=QColor("#c62828") if alarming else QColor("#455a64")))
                 width = max(item.boundingRect().width() for item in lines) + 16 * s

@@ -93,7 +93,7 @@ def test_covered_cells_follow_strides():
 
 
 def test_autograd_graph_reports_saved_tensors_as_torch_does():
-    from tensorlab.core.observe.autograd_graph import SavedTensor
+    from tensorlab.core.protocol.snapshot import SavedStatus, SavedTensor
 
     a = torch.ones(5, requires_grad=True)
     b = a**2
@@ -102,11 +102,11 @@ def test_autograd_graph_reports_saved_tensors_as_torch_does():
     assert [n.name for n in graph.nodes] == ["PowBackward0", "AccumulateGrad"]
     assert graph.edges == ((0, 1),)
     assert graph.nodes[1].leaf == "a"
-    assert SavedTensor("self", "ok", "a", 0) in graph.nodes[0].saved
+    assert SavedTensor("self", SavedStatus.OK, "a", 0) in graph.nodes[0].saved
     c = a.detach()
     c.zero_()
     changed = take_snapshot({"a": a, "b": b, "c": c}).tensor("b").graph.nodes[0].saved
-    assert SavedTensor("self", "changed") in changed
+    assert SavedTensor("self", SavedStatus.CHANGED) in changed
     e = torch.ones(2, requires_grad=True).exp()
     e.sum().backward()
     freed = take_snapshot({"e": e}).tensor("e").graph.nodes[0].saved

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import io
 import os
 import pickle
@@ -38,3 +39,19 @@ def test_the_classes_that_may_cross_are_the_protocols_own_and_the_catalogues_mes
     assert WIRE_MODULES == {f"tensorlab.core.protocol.{name}"
                             for name in ("snapshot", "results", "explanation", "measure_results", "copy_rows")} | {
         "tensorlab.core.messages.catalogue"}
+
+
+class _NotOnTheWire(enum.Enum):
+    A = 1
+
+
+def test_a_saved_tensors_status_crosses_the_wire_as_its_enum():
+    """An enum of the wire's modules unpickles as one of its members; any other enum is refused."""
+    from tensorlab.core.protocol.snapshot import SavedStatus, SavedTensor
+    from tensorlab.core.protocol.wire import SafeUnpickler, WireError
+
+    saved = SavedTensor("self", SavedStatus.CHANGED)
+    back = SafeUnpickler(io.BytesIO(pickle.dumps(saved, protocol=5))).load()
+    assert back == saved and back.status is SavedStatus.CHANGED
+    with pytest.raises(WireError):
+        SafeUnpickler(io.BytesIO(pickle.dumps(_NotOnTheWire.A, protocol=5))).load()
