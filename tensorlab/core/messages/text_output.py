@@ -78,6 +78,10 @@ TEXTS: dict[str, tuple[str, str]] = {
                                            "엇갈려 나눈 비(q1/q3에서 q3/q1까지):"),
     "table.at_size": ("{size} elements, requires_grad={grad}", "원소 {size}개, requires_grad={grad}"),
     "table.skipped": ("skipped: {note}", "건너뜀: {note}"),
+    "measure.skipped_transpose": ("t().contiguous() at {size:,} elements: {size:,} has no 2-D shape with two rows "
+                                  "or more, so x.t() would already be contiguous",
+                                  "원소 {size:,}개에서는 `t().contiguous()`를 재지 않았습니다. {size:,}에는 행이 "
+                                  "둘 이상인 2차원 모양이 없어서 `x.t()`가 이미 연속(contiguous)이기 때문입니다"),
     "table.x": ("x: {kind}", "x: {kind}"),
     "table.leaf": ("leaf", "리프 텐서"),
     "table.non_leaf": ("non-leaf", "리프 텐서가 아님"),

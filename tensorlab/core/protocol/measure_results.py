@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from tensorlab.core.messages.catalogue import MessageError, msg, render
+from tensorlab.core.messages.catalogue import Message, MessageError, msg, render
 
 __all__ = [
     "METHODS",
@@ -208,7 +208,7 @@ class MeasureResult:
     machine: Machine
     measurements: tuple[Measurement, ...]
     verdicts: tuple[Verdict, ...] = ()
-    skipped: tuple[str, ...] = field(default=())
+    skipped: tuple[Message, ...] = field(default=())   # why a method was left out at a size
 
     def to_json(self) -> dict[str, Any]:
         """The document `tensorlab measure --json` prints."""

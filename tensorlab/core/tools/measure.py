@@ -22,6 +22,7 @@ from typing import Any
 import torch
 from torch.utils.benchmark import Timer
 
+from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.engine_api import Cancelled
 from tensorlab.core.protocol.measure_results import (
     METHOD_STATEMENTS,
@@ -109,7 +110,7 @@ def _measure(params: MeasureParams, device: str, cancelled: Callable[[], bool],
     total = params.steps
     done = 0
     found: list[Measurement] = []
-    skipped: list[str] = []
+    skipped: list[Message] = []
     for size in params.sizes:
         for grad in params.requires_grad:
             if cancelled():
@@ -118,8 +119,7 @@ def _measure(params: MeasureParams, device: str, cancelled: Callable[[], bool],
             methods = list(params.methods)
             if "t().contiguous()" in methods and min(x.shape) < 2:
                 methods.remove("t().contiguous()")
-                skipped.append(f"t().contiguous() at {size:,} elements: {size:,} has no 2-D shape "
-                               "with two rows or more, so x.t() would already be contiguous")
+                skipped.append(msg("measure.skipped_transpose", size=size))
             pooled: dict[str, list[float]] = {method: [] for method in methods}
             numbers: dict[str, int] = {}
             for _ in range(params.rounds):

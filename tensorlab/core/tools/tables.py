@@ -68,7 +68,7 @@ def measure_table(result: MeasureResult, language: str = "en") -> str:
         for v, where in zip(result.verdicts, at):
             lines.append(f"  {_pad(where, width, True)}  {v.render(language)}")
     for note in result.skipped:
-        lines.append(render("table.skipped", {"note": note}, language))
+        lines.append(render("table.skipped", {"note": note.render(language)}, language))
     return "\n".join(lines) + "\n"
 
 

@@ -48,7 +48,7 @@ from tensorlab.core.tools.tables import format_seconds, measure_csv
 from tensorlab.ui.tools.measure_colors import method_color
 from tensorlab.ui.tools.tool_controller import ToolController
 from tensorlab.ui.widgets.html import escape
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr, tr_marked
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr, tr_marked
 
 if TYPE_CHECKING:
     from tensorlab.ui.tools.measure_plot import MeasurePlot
@@ -313,7 +313,8 @@ class MeasurePanel(QScrollArea):
             parts.append(verdict_table(result.verdicts))
         else:
             parts.append(escape(tr("Measure both clone().detach() and detach().clone() for a verdict.")))
-        parts += [escape(tr("Skipped: {reason}").format(reason=note)) for note in result.skipped]
+        parts += [escape(tr("Skipped: {reason}").format(reason=note.render(current_language())))
+                  for note in result.skipped]
         self.verdict.setText("<br>".join(parts))
         machine = result.machine
         self.machine.setText(tr("Measured on {device} ({name}), torch {torch}, {threads} threads.").format(

@@ -54,6 +54,7 @@ SAMPLES: dict[str, object] = {
 }
 BY_KEY: dict[str, dict[str, object]] = {
     "file.special": {"kind": msg("file.kind.fifo")},
+    "measure.skipped_transpose": {"size": 97},
     "limit.dims": {"count": 100_000},
     "subset.assign_only": {"allowed": "requires_grad"},
     "subset.not_on_type": {"type": msg("subset.type.tensor")},

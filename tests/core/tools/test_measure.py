@@ -159,7 +159,9 @@ def test_cancel_stops_within_one_measurement():
 def test_a_prime_size_skips_the_transpose_and_says_why():
     result = LocalEngine().job("measure", {**SMALL, "sizes": [97], "requires_grad": [False]})
     assert [m.method for m in result.measurements] == ["clone().detach()", "detach().clone()"]
-    assert len(result.skipped) == 1 and "97" in result.skipped[0]
+    assert len(result.skipped) == 1 and "97" in result.skipped[0].render()
+    korean = result.skipped[0].render("ko")
+    assert "97" in korean and "재지 않았습니다" in korean
 
 
 def test_the_session_is_not_touched():
