@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from tensorlab.core.messages import catalogue
+from tensorlab.core.messages.catalogue import MessageError, msg
 from tensorlab.core.protocol import copy_rows, explanation, measure_results, results, snapshot
 from tensorlab.core.protocol.snapshot import OtherInfo, StorageInfo, TensorInfo
 
@@ -46,8 +47,8 @@ _BUILTINS = frozenset({"tuple", "list", "dict", "set", "frozenset", "complex", "
                        "bytes", "bool", "bytearray"})
 
 
-class WireError(Exception):
-    """A message from the worker that the window refuses to read."""
+class WireError(MessageError):
+    """A message from the worker that the window refuses to read (its text from the catalogue)."""
 
 
 class SafeUnpickler(pickle.Unpickler):
@@ -63,12 +64,12 @@ class SafeUnpickler(pickle.Unpickler):
         value = _CLASSES.get((module, name))
         if value is not None:
             return value
-        raise WireError(f"refused to read {module}.{name} from the worker")
+        raise WireError(msg("wire.refused_class", name=f"{module}.{name}"))
 
     def persistent_load(self, pid: Any) -> Any:
         if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "info" and pid[1] in self.infos:
             return self.infos[pid[1]]
-        raise WireError(f"unknown reference from the worker: {pid!r}")
+        raise WireError(msg("wire.unknown_reference", reference=repr(pid)[:200]))
 
 
 class _TokenPickler(pickle.Pickler):
@@ -139,10 +140,10 @@ class InfoReceiver:
                 self.infos = {}
             for token, info in dict(fresh).items():
                 if type(info) not in _SHARED or not isinstance(token, int):
-                    raise WireError("the worker sent something else as a tensor's facts")
+                    raise WireError(msg("wire.bad_facts"))
                 self.infos[token] = info
             return SafeUnpickler(io.BytesIO(payload), self.infos).load()
         except WireError:
             raise
         except Exception as exc:
-            raise WireError(f"could not read a message from the worker: {exc}") from None
+            raise WireError(msg("wire.unreadable", detail=str(exc)[:500])) from None

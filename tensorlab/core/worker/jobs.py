@@ -13,7 +13,16 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["JOBS", "run_job"]
+from tensorlab.core.messages.catalogue import MessageError, msg
+
+__all__ = ["JOBS", "UnknownJob", "run_job"]
+
+
+class UnknownJob(MessageError, KeyError):
+    """A job name nobody registered (a KeyError, with its text from the catalogue)."""
+
+    def __str__(self) -> str:
+        return self.message.render("en")   # KeyError's own str() would quote the text
 
 # name -> "module:function"
 JOBS: dict[str, str] = {
@@ -31,7 +40,7 @@ def run_job(name: str, session: Any, params: dict[str, Any], cancelled: Callable
     try:
         target = JOBS[name]
     except KeyError:
-        raise KeyError(f"no such job: {name!r}") from None
+        raise UnknownJob(msg("engine.unknown_job", name=name)) from None
     module_name, _, function_name = target.partition(":")
     function = getattr(importlib.import_module(module_name), function_name)
     return function(session, params, cancelled, progress)

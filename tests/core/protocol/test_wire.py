@@ -55,3 +55,14 @@ def test_a_saved_tensors_status_crosses_the_wire_as_its_enum():
     assert back == saved and back.status is SavedStatus.CHANGED
     with pytest.raises(WireError):
         SafeUnpickler(io.BytesIO(pickle.dumps(_NotOnTheWire.A, protocol=5))).load()
+
+
+def test_a_refused_message_says_so_in_both_languages():
+    from tensorlab.core.protocol.wire import InfoReceiver
+
+    evil = pickle.dumps((False, (), pickle.dumps(os.system, protocol=5)), protocol=5)
+    with pytest.raises(WireError) as caught:
+        InfoReceiver().loads(evil)
+    assert "refused to read `posix.system`" in str(caught.value)
+    assert "읽지 않았습니다" in caught.value.render("ko")
+
