@@ -15,6 +15,7 @@ exception, so a caller that sets a bad file aside catches one thing.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tomllib
 from pathlib import Path
@@ -100,13 +101,30 @@ def parse_toml(data: bytes | str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise UnreadableFile(msg("lesson.not_utf8", byte=exc.start), "invalid") from None
     except tomllib.TOMLDecodeError as exc:
-        raise UnreadableFile(msg("lesson.toml", detail=str(exc)), "invalid") from None
+        raise UnreadableFile(_toml_error(str(exc)), "invalid") from None
     except RecursionError:
         raise UnreadableFile(msg("lesson.toml_deep"), "invalid") from None
     except MemoryError:
         raise UnreadableFile(msg("lesson.toml_large"), "invalid") from None
     except Exception as exc:  # e.g. ValueError: Python refuses integers of over 4,300 digits
+        digits = _LONG_INTEGER.search(str(exc))
+        if digits is not None:   # Python's advice (sys.set_int_max_str_digits) is not the reader's to take
+            raise UnreadableFile(msg("lesson.toml_long_integer", digits=int(digits.group(2)),
+                                     limit=int(digits.group(1))), "invalid") from None
         raise UnreadableFile(msg("lesson.toml_value", detail=str(exc)), "invalid") from None
+
+
+# tomllib ends its messages with the place: "Invalid value (at line 2, column 9)" (Python 3.11 to 3.13).
+_PLACE = re.compile(r"^(?P<what>.*?)\s*\(at line (?P<line>\d+), column (?P<column>\d+)\)$", re.S)
+_LONG_INTEGER = re.compile(r"limit \((\d+) digits\) for integer string conversion: value has (\d+) digits")
+
+
+def _toml_error(text: str) -> Message:
+    """tomllib's complaint as a message: the place in the reader's language, tomllib's words quoted."""
+    place = _PLACE.match(text)
+    if place is None:
+        return msg("lesson.toml", detail=text)
+    return msg("lesson.toml_at", line=int(place["line"]), column=int(place["column"]), detail=place["what"])
 
 
 def read_toml_file(path: str | os.PathLike[str], limit: int, follow_symlinks: bool = True) -> dict[str, Any]:

@@ -26,6 +26,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lesson.not_utf8": ("the file is not UTF-8 text (byte {byte})", "UTF-8 텍스트 파일이 아닙니다({byte}번째 바이트)"),
     "lesson.empty": ("the file is empty", "파일이 비어 있습니다"),
     "lesson.toml": ("this is not valid TOML: {detail}", "올바른 TOML이 아닙니다: “{detail}”"),
+    "lesson.toml_at": ("this is not valid TOML (line {line}, column {column}): {detail}",
+                       "올바른 TOML이 아닙니다({line}번째 줄 {column}번째 글자): “{detail}”"),
+    "lesson.toml_long_integer": ("this TOML holds an integer of {digits:,} digits; TensorLab reads integers of at "
+                                 "most {limit:,} digits",
+                                 "이 TOML에는 {digits:,}자리 정수가 있습니다. TensorLab은 {limit:,}자리까지의 정수만 "
+                                 "읽습니다"),
     "lesson.toml_deep": ("this TOML nests arrays or tables too deeply to read",
                          "이 TOML은 배열이나 테이블이 너무 깊게 중첩되어 읽을 수 없습니다"),
     "lesson.toml_value": ("this TOML holds a value TensorLab cannot read: {detail}",

@@ -41,3 +41,22 @@ def test_a_link_is_followed_unless_refused(tmp_path):
     assert read_regular_file(tmp_path / "link", 10) == b"x"
     with pytest.raises(UnreadableFile):
         read_regular_file(tmp_path / "link", 10, follow_symlinks=False)
+
+
+def test_toml_errors_give_the_place_in_the_readers_language():
+    """tomllib's place ("at line 2, column 9") is said in the message's language; its words stay quoted."""
+
+
+    with pytest.raises(UnreadableFile) as caught:
+        parse_toml('id = "x"\ntitle = \n')
+    assert str(caught.value) == "this is not valid TOML (line 2, column 9): Invalid value"
+    assert caught.value.render("ko") == "올바른 TOML이 아닙니다(2번째 줄 9번째 글자): “Invalid value”"
+
+
+def test_a_5000_digit_integer_is_named_without_pythons_advice():
+
+
+    with pytest.raises(UnreadableFile) as caught:
+        parse_toml("a = " + "1" * 5000)
+    assert "set_int_max_str_digits" not in str(caught.value) + caught.value.render("ko")
+    assert "5,000" in str(caught.value) and "5,000자리" in caught.value.render("ko")
