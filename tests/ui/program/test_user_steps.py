@@ -126,7 +126,7 @@ def test_a_link_or_a_fifo_is_set_aside_unread(tmp_path):
     assert store.problems and "FIFO" in store.problems[0]
 
 
-def test_the_reason_a_file_was_set_aside_is_in_the_windows_language(tmp_path):
+def test_the_reason_a_file_was_set_aside_is_in_the_windows_language(tmp_path, qapp):
     from tensorlab.ui.widgets import i18n
 
     (tmp_path / FILE_NAME).write_bytes(HEAD.encode() + b"\n# \xff\xfe not UTF-8\n")
