@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from tensorlab.core.messages.catalogue import Message, msg
 
-__all__ = ["Observed", "claim_of", "normalize", "compare", "OUTCOME_CHECKS"]
+__all__ = ["Observed", "claim_of", "written_claim", "normalize", "compare", "OUTCOME_CHECKS"]
 
 OUTCOME_CHECKS = frozenset({"error", "warning"})
 
@@ -92,12 +92,19 @@ _SAME_CLAIM = {"오류 없음": "no error", "경고 없음": "no warning", "오�
 def claim_of(choice: str) -> str:
     """The claim of a choice: the text before " — " (or all of it), without enclosing backticks.
 
-    Korean outcome claims ("오류 없음", "경고 없음", "오류도 경고도 없음") read as their English words.
+    Korean outcome claims ("오류 없음", "경고 없음", "오류도 경고도 없음") read as their English words, so
+    that a translation's claim compares with the English one.
     """
+    claim = written_claim(choice)
+    return _SAME_CLAIM.get(claim, claim)
+
+
+def written_claim(choice: str) -> str:
+    """The claim of a choice as its author wrote it (for a finding to quote: "경고 없음" stays Korean)."""
     claim = choice.split(_DASH, 1)[0].strip()
     if len(claim) >= 2 and claim[0] == claim[-1] == "`":
         claim = claim[1:-1].strip()
-    return _SAME_CLAIM.get(claim, claim)
+    return claim
 
 
 def _fragment(text: str | None) -> str:

@@ -34,7 +34,7 @@ from typing import Any
 
 import torch
 
-from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize
+from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize, written_claim
 from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
 from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, note_claims
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
@@ -246,10 +246,11 @@ def _check_ask(lesson: Lesson, number: int, ask: Ask, session: Session, result: 
     for index, verdict in enumerate(truth):
         if verdict is None:
             korean = ask.text("choices", "ko")
-            said = claim_of(korean[index]) if isinstance(korean, (list, tuple)) and index < len(korean) else None
+            said = (written_claim(korean[index]) if isinstance(korean, (list, tuple)) and index < len(korean)
+                    and isinstance(korean[index], str) else None)
             add(FindingKind.NOT_COMPARABLE, number, choice=index + 1,
-                detail=msg("text.lesson_text", en=claim_of(ask.choices[index]),
-                           ko=said if isinstance(said, str) else claim_of(ask.choices[index])))
+                detail=msg("text.lesson_text", en=written_claim(ask.choices[index]),
+                           ko=said if said is not None else written_claim(ask.choices[index])))
     true = [i for i, t in enumerate(truth) if t]
     shown = observed.shown_message
     if not true:
@@ -265,7 +266,7 @@ def _check_ask(lesson: Lesson, number: int, ask: Ask, session: Session, result: 
             for index, (english, other) in enumerate(zip(ask.choices, translated)):
                 if claim_of(english) != claim_of(other):
                     add(FindingKind.TRANSLATION, number, choice=index + 1,
-                        detail=msg("check.translated_claim", key=key, claim=claim_of(other)))
+                        detail=msg("check.translated_claim", key=key, claim=written_claim(other)))
     return report
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["visible", "BIDI_CONTROLS"]
+__all__ = ["visible", "BIDI_CONTROLS", "display_width"]
 
 # Characters that reorder how text is displayed (the "Trojan Source" characters).
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -35,3 +35,8 @@ def visible(text: str, keep_line_breaks: bool = False) -> str:
         else:
             out.append(char)
     return "".join(out)
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: a wide character (Hangul, CJK) takes two (for aligned tables)."""
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)

@@ -8,14 +8,22 @@ escaped (:func:`tensorlab.core.files.safe_text.visible`); a long gradient is cut
 from __future__ import annotations
 
 from tensorlab.core.files.safe_text import visible
+from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.snapshot import TensorInfo, to_plain
 
-__all__ = ["COLUMNS", "GRAD_WIDTH", "cell_text", "row_texts"]
+__all__ = ["COLUMNS", "GRAD_WIDTH", "cell_text", "column_header", "row_texts"]
 
 # What a row shows, in order.
 COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn", "version",
            "storage", "grad")
 GRAD_WIDTH = 40
+# Columns whose header is a word (the rest are torch's attribute names, code in every language).
+_WORD_COLUMNS = frozenset({"name", "shape", "device", "version", "storage", "grad"})
+
+
+def column_header(column: str, language: str = "en") -> str:
+    """The header of ``column`` in ``language``: a word in the catalogue, or the attribute's own name."""
+    return render(f"table.column.{column}", None, language) if column in _WORD_COLUMNS else column
 
 # None where torch refuses to say or there is nothing (is_leaf, grad_fn); "-" where there is no
 # such thing to read (no version counter, no storage).

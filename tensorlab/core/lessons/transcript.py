@@ -6,9 +6,10 @@ import functools
 import textwrap
 from collections.abc import Sequence
 
+from tensorlab.core.files.safe_text import display_width as _width
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson
-from tensorlab.core.lessons.tensor_rows import COLUMNS, row_texts
+from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, row_texts
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
@@ -44,13 +45,13 @@ def _short(value: object, width: int = 28) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def tensor_table(snapshot: Snapshot, indent: str = "  ") -> str:
-    """The tensors of ``snapshot`` as an aligned text table."""
+def tensor_table(snapshot: Snapshot, indent: str = "  ", language: str = "en") -> str:
+    """The tensors of ``snapshot`` as an aligned text table, its word headers in ``language``."""
     if not snapshot.tensors:
         return ""
-    rows = [list(COLUMNS)] + [list(row_texts(t)) for t in snapshot.tensors]   # the tensors table's texts
-    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    rows = [[column_header(c, language) for c in COLUMNS]] + [list(row_texts(t)) for t in snapshot.tensors]
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths)).rstrip() for row in rows]
     return "\n".join(indent + line for line in lines)
 
 
@@ -105,7 +106,7 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
             if result.error.explanation is not None:
                 out += _lines(v(_explained(result.error.explanation, language)), width,
                               initial_indent="    ", subsequent_indent="    ")
-        table = tensor_table(result.snapshot)
+        table = tensor_table(result.snapshot, language=language)
         if table:
             out.append(style.dim(table))
         for other in result.snapshot.others:

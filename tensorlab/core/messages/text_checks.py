@@ -37,8 +37,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                       "torch에서 인용한 문장(“{detail}”)이 이 레슨에서 지금 torch가 출력한 것과 다릅니다"),
     # -- what a check read, and why a check cannot be used ---------------------------------------------------
     "check.value": ("{value}", "`{value}`"),
-    "check.error": ("{type}: {text}", "{type}: {text}"),
-    "check.warning": ("no error; {type}: {text}", "오류 없음. {type}: {text}"),
+    "check.error": ("{type}: {text}", "{type}: “{text}”"),
+    "check.warning": ("no error; {type}: {text}", "오류 없음. {type}: “{text}”"),
     "check.nothing": ("no error, no warning", "오류도 경고도 없음"),
     "check.translated_claim": ("{key}: {claim}", "`{key}`: {claim}"),
     "check.unreadable": ("the check `{check}` cannot be read: {reason}",

@@ -98,7 +98,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.graph_used.advice": (
         "recompute the forward pass, or call the first backward with `retain_graph=True`.",
-        "순전파를 다시 계산하거나, 첫 backward를 `retain_graph=True`로 호출하세요.",
+        "순전파를 다시 계산하거나, 첫 `backward()`를 `retain_graph=True`로 호출하세요.",
     ),
     # -- explain.integer_grad --------------------------------------------------------------------------------
     "explain.integer_grad.title": ("Integers have no gradient", "정수에는 기울기가 없습니다"),

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 TEXTS: dict[str, tuple[str, str]] = {
+    "size.bytes": ("{count} bytes", "{count}바이트"),
     "limit.count_about": ("about 10^{exponent}", "약 10^{exponent}"),
     "limit.elements": ("{what} would have {count} elements; TensorLab allows at most {limit:,} per tensor",
                        "{what}의 원소가 {count}개가 됩니다. TensorLab은 텐서 하나에 원소를 최대 {limit:,}개까지 "

@@ -93,6 +93,23 @@ TEXTS: dict[str, tuple[str, str]] = {
                                   "원소 {size:,}개에서는 `t().contiguous()`를 재지 않았습니다. {size:,}에는 행이 "
                                   "둘 이상인 2차원 모양이 없어서 `x.t()`가 이미 연속(contiguous)이기 때문입니다"),
     "table.x": ("x: {kind}", "x: {kind}"),
+    # The tensors table's columns that are words (lessons/tensor_rows.py; the window and the transcript).
+    "table.column.name": ("name", "이름"),
+    "table.column.shape": ("shape", "모양"),
+    "table.column.device": ("device", "장치"),
+    "table.column.version": ("version", "버전"),
+    "table.column.storage": ("storage", "저장소"),
+    "table.column.grad": ("grad", ".grad"),   # the attribute, written as code where a sentence is Korean
+    # The copy matrix's fact columns (`tensorlab copies` and the window's Copy matrix).
+    "copies.column.same_object": ("same object?", "같은 객체?"),
+    "copies.column.shares_storage": ("shares storage?", "저장소 공유?"),
+    "copies.column.shares_version_counter": ("shares the version counter?", "버전 카운터 공유?"),
+    "copies.column.requires_grad": ("requires_grad?", "requires_grad=True?"),
+    "copies.column.is_leaf": ("is_leaf?", "리프 텐서?"),
+    "copies.column.grad_fn": ("grad_fn", "grad_fn"),
+    "copies.column.grad_flows": ("gradient flows back to x?", "x로 기울기가 흐르나?"),
+    "copies.column.warns": ("warns?", "경고?"),
+    "copies.column.raises": ("raises?", "오류?"),
     "table.leaf": ("leaf", "리프 텐서"),
     "table.non_leaf": ("non-leaf", "리프 텐서가 아님"),
     "table.yes": ("yes", "예"),
@@ -139,4 +156,5 @@ TEXTS: dict[str, tuple[str, str]] = {
     "cli.export_failed": ("could not write the export: {detail}", "내보낸 파일을 쓸 수 없습니다: “{detail}”"),
 }
 
-CODE_ONLY = frozenset({"text.verbatim", "text.lesson_text", "explain.paragraph", "table.x"})
+CODE_ONLY = frozenset({"text.verbatim", "text.lesson_text", "explain.paragraph", "table.x", "copies.column.grad_fn",
+                       "copies.column.requires_grad", "table.column.grad"})

@@ -12,10 +12,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from tensorlab.core.messages.catalogue import Message, MessageError, msg
+from tensorlab.core.messages.catalogue import Message, MessageError, msg, verbatim
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "LimitError", "SizeError", "factory_numel", "check_numel", "parse_size",
-           "session_memory_limit", "format_size", "count_text", "count_param", "subject", "code_subject"]
+           "session_memory_limit", "format_size", "size_message", "count_text", "count_param", "subject",
+           "code_subject"]
 
 
 class LimitError(MessageError):
@@ -82,6 +83,13 @@ def format_size(size: int) -> str:
             value = size / factor
             return f"{value:.1f} {unit}" if value < 10 else f"{value:.0f} {unit}"
     return f"{size} bytes"
+
+
+def size_message(size: int) -> Message:
+    """:func:`format_size` as a message: under a kilobyte the unit is a word ("12 bytes", "12바이트")."""
+    if size < 1024:
+        return msg("size.bytes", count=size)
+    return verbatim(format_size(size))
 
 
 def physical_memory() -> int | None:

@@ -37,9 +37,9 @@ from tensorlab.core.protocol.limits import (
     code_subject,
     count_param,
     factory_numel,
-    format_size,
     matmul_numel,
     new_factory_numel,
+    size_message,
     subject,
 )
 from tensorlab.core.sandbox import estimates as est
@@ -138,8 +138,8 @@ class Guard(OperatorChecks):
             held = self.census.held_after_release(self.namespace)
             if held + nbytes > budget:
                 self.pending -= max(nbytes, 0)  # refused: it will not be allocated
-                raise LimitError(msg("limit.memory", what=what, size=format_size(nbytes), held=format_size(held),
-                                     budget=format_size(budget)))
+                raise LimitError(msg("limit.memory", what=what, size=size_message(nbytes), held=size_message(held),
+                                     budget=size_message(budget)))
         self.pending = nbytes
 
     def memory_held(self) -> int:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import csv
 import io
-import unicodedata
 from collections.abc import Sequence
 
+from tensorlab.core.files.safe_text import display_width
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.copy_rows import COLUMNS, CopyMatrix
 from tensorlab.core.protocol.measure_results import MeasureResult
 
-__all__ = ["format_seconds", "measure_table", "measure_csv", "copies_table", "aligned"]
+__all__ = ["format_seconds", "measure_table", "measure_csv", "copies_table", "copy_header", "aligned"]
 
 
 def format_seconds(seconds: float) -> str:
@@ -28,9 +28,7 @@ def format_seconds(seconds: float) -> str:
     raise AssertionError("unreachable")
 
 
-def _width(text: str) -> int:
-    """Columns ``text`` takes in a terminal: a wide character (Hangul, CJK) takes two."""
-    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+_width = display_width
 
 
 def _pad(text: str, width: int, right: bool) -> str:
@@ -98,12 +96,17 @@ def _cell(value: object, language: str) -> str:
     return str(value)
 
 
+def copy_header(column: str, language: str = "en") -> str:
+    """The header of the copy matrix's fact column ``column`` (a field of the JSON) in ``language``."""
+    return render(f"copies.column.{column}", None, language)
+
+
 def copies_table(matrix: CopyMatrix, language: str = "en") -> str:
-    """Every row of the copy matrix, a table per kind of x, in ``language`` (the columns are field names)."""
+    """Every row of the copy matrix, a table per kind of x, in ``language`` (the window's headers)."""
     lines = [render("table.device", {"device": matrix.device}, language)]
     kinds = {"leaf": "table.leaf", "non-leaf": "table.non_leaf"}
     for kind in dict.fromkeys(r.x for r in matrix.rows):
-        rows = [["y = ...", *COLUMNS]]
+        rows = [["y = ...", *(copy_header(c, language) for c in COLUMNS)]]
         rows += [[r.operation, *(_cell(getattr(r, c), language) for c in COLUMNS)] for r in matrix.rows
                  if r.x == kind]
         said = render(kinds[kind], None, language) if kind in kinds else kind

@@ -835,7 +835,7 @@ or press → to run the lesson&apos;s first step.</source>
     </message>
     <message>
         <source>backward</source>
-        <translation>backward</translation>
+        <translation>역전파</translation>
     </message>
     <message>
         <source>changed by the last step</source>
@@ -882,24 +882,12 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>채울 값</translation>
     </message>
     <message>
-        <source>grad_fn</source>
-        <translation>grad_fn</translation>
-    </message>
-    <message>
-        <source>gradient flows back to x?</source>
-        <translation>x로 기울기가 흐르나?</translation>
-    </message>
-    <message>
         <source>index</source>
         <translation>인덱스</translation>
     </message>
     <message>
         <source>inside torch.no_grad()</source>
         <translation>torch.no_grad() 안에서</translation>
-    </message>
-    <message>
-        <source>is_leaf?</source>
-        <translation>리프 텐서?</translation>
     </message>
     <message>
         <source>k</source>
@@ -946,16 +934,8 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>선택 사항, 예: * 2</translation>
     </message>
     <message>
-        <source>raises?</source>
-        <translation>오류?</translation>
-    </message>
-    <message>
         <source>requires grad</source>
         <translation>requires_grad</translation>
-    </message>
-    <message>
-        <source>requires_grad?</source>
-        <translation>requires_grad=True?</translation>
     </message>
     <message>
         <source>result</source>
@@ -964,10 +944,6 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>runs</source>
         <translation>측정 블록 수</translation>
-    </message>
-    <message>
-        <source>same object?</source>
-        <translation>같은 객체?</translation>
     </message>
     <message>
         <source>saved {label}: changed in place after it was saved</source>
@@ -1016,14 +992,6 @@ Everything shown is read from real torch objects.</source>
         <translation>{names:이} 공유</translation>
     </message>
     <message>
-        <source>shares storage?</source>
-        <translation>저장소 공유?</translation>
-    </message>
-    <message>
-        <source>shares the version counter?</source>
-        <translation>버전 카운터 공유?</translation>
-    </message>
-    <message>
         <source>slice</source>
         <translation>슬라이스</translation>
     </message>
@@ -1034,11 +1002,6 @@ Everything shown is read from real torch objects.</source>
     <message>
         <source>step {position} of {total}</source>
         <translation>{total}단계 중 {position}단계</translation>
-    </message>
-    <message>
-        <source>stor-
-age</source>
-        <translation>저장소</translation>
     </message>
     <message>
         <source>target</source>
@@ -1077,21 +1040,12 @@ age</source>
         <translation>{name}의 값</translation>
     </message>
     <message>
-        <source>ver-
-sion</source>
-        <translation>버전</translation>
-    </message>
-    <message>
         <source>version {number}</source>
         <translation>버전 {number}</translation>
     </message>
     <message>
         <source>versions {list} (separate counters)</source>
         <translation>버전 {list} (카운터가 따로 있음)</translation>
-    </message>
-    <message>
-        <source>warns?</source>
-        <translation>경고?</translation>
     </message>
     <message>
         <source>will run:</source>

@@ -19,9 +19,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QResizeEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
 
-from tensorlab.core.lessons.tensor_rows import COLUMNS, row_texts
+from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, row_texts
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr_marked
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr_marked
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
@@ -34,13 +34,16 @@ __all__ = ["COLUMNS", "TensorTableModel", "TensorTable", "header_text"]
 # Compact headers: what each column shows in its header (the tooltip names it in full). A column named
 # after a tensor attribute (`shape`, `requires_grad`, ...) is code and reads the same in every language;
 # the others (name, version, storage) are words and are translated.
-HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_fn", "device": "dev-\nice"}
-_WORDS = {"name": QT_TR_NOOP("name"), "version": QT_TR_NOOP("ver-\nsion"), "storage": QT_TR_NOOP("stor-\nage")}
+# English headers broken over two lines where the column is narrow; a Korean word is short as it is.
+HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_fn", "device": "dev-\nice",
+           "version": "ver-\nsion", "storage": "stor-\nage"}
 
 
 def header_text(column: str) -> str:
-    """The header of ``column`` as the table shows it, in the current language."""
-    return tr_marked(_WORDS[column]) if column in _WORDS else HEADERS.get(column, column)
+    """The header of ``column`` as the table shows it, in the current language (the transcript's words)."""
+    language = current_language()
+    header = column_header(column, language)
+    return HEADERS.get(column, header) if language == "en" or header == column else header
 
 _TIPS = {
     "requires_grad": QT_TR_NOOP("Does autograd track operations on this tensor?"),
@@ -171,7 +174,7 @@ class TensorTableModel(QStandardItemModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return header_text(column)
             if role == Qt.ItemDataRole.AccessibleTextRole:
-                return header_text(column).replace("-\n", "") if column in _WORDS else column
+                return column_header(column, current_language())
             if role == Qt.ItemDataRole.ToolTipRole:
                 return column + (f": {tr_marked(_TIPS[column])}" if column in _TIPS else "")
         return None

@@ -26,24 +26,19 @@ from PySide6.QtWidgets import (
 )
 
 from tensorlab.core.protocol.copy_rows import COLUMNS, X_KINDS, CopyMatrix, CopyRow
+from tensorlab.core.tools.tables import copy_header
 from tensorlab.ui.tools.scratchpad_loader import ScratchpadLoader
 from tensorlab.ui.tools.tool_controller import ToolController
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr, tr_marked
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr, tr_marked
 
-__all__ = ["CopyMatrixPanel", "CopyMatrixModel", "JOB", "HEADERS", "TIPS"]
+__all__ = ["CopyMatrixPanel", "CopyMatrixModel", "JOB", "TIPS", "header"]
 
 JOB = "copies"
-HEADERS = {
-    "same_object": QT_TR_NOOP("same object?"),
-    "shares_storage": QT_TR_NOOP("shares storage?"),
-    "shares_version_counter": QT_TR_NOOP("shares the version counter?"),
-    "requires_grad": QT_TR_NOOP("requires_grad?"),
-    "is_leaf": QT_TR_NOOP("is_leaf?"),
-    "grad_fn": QT_TR_NOOP("grad_fn"),   # torch's name: its translation is the same
-    "grad_flows": QT_TR_NOOP("gradient flows back to x?"),
-    "warns": QT_TR_NOOP("warns?"),
-    "raises": QT_TR_NOOP("raises?"),
-}
+def header(column: str) -> str:
+    """The header of a fact column in the window's language (the catalogue's, as `tensorlab copies` prints it)."""
+    return copy_header(column, current_language())
+
+
 TIPS = {
     "operation": QT_TR_NOOP("The statement: y is what the operation returned from x."),
     "same_object": QT_TR_NOOP("Is y the very same Python object as x (y is x)? Then it is x under a second name."),
@@ -115,7 +110,7 @@ class CopyMatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if column == "grad_fn":
                 return column  # a code word, the same in every language
-            return tr("operation") if section == 0 else _two_lines(tr_marked(HEADERS[column]))
+            return tr("operation") if section == 0 else _two_lines(header(column))
         if role == Qt.ItemDataRole.ToolTipRole:
             return tr_marked(TIPS[column])
         return None

@@ -43,7 +43,7 @@ def _program_texts(results: list[StepResult]) -> tuple[list[str], set[str]]:
     names: set[str] = set()
     for result in results:
         foreign += [*result.code.splitlines(), result.value or "", *result.output.splitlines(),
-                    *tensor_table(result.snapshot).splitlines()]
+                    *tensor_table(result.snapshot).splitlines()[1:]]   # the rows; the header is TensorLab's
         foreign += [w.message for w in result.warnings] + [w.category for w in result.warnings]
         if result.error is not None and result.error.own is None:
             foreign.append(result.error.message)  # torch's own text, as torch wrote it
@@ -87,7 +87,7 @@ def test_tensorlabs_own_errors_are_said_in_the_runs_language_and_json_keeps_engl
         engine.close()
     foreign, names = _program_texts(results)
     for line in transcript(lesson, "cpu", results, width=10**6, language="ko").splitlines():
-        assert latin_words(line, foreign, names) == [], line
+        assert latin_words(line, foreign, {*names, "refused"}) == [], line   # the lesson's id
 
 
 def test_a_bad_lesson_file_is_refused_in_the_chosen_language(tmp_path, capsys):
@@ -122,7 +122,28 @@ def test_the_copy_matrix_table_in_korean_is_korean():
     finally:
         engine.close()
     text = copies_table(matrix, "ko")
-    # The columns are torch's and TensorLab's field names; the rows' code and torch's values are not TensorLab's.
+    # The headers are TensorLab's words; the rows' code and torch's values are not TensorLab's.
     foreign = [r.operation for r in matrix.rows] + [str(getattr(r, c)) for r in matrix.rows for c in COLUMNS]
-    assert {line: w for line in text.splitlines() if (w := latin_words(line, foreign, COLUMNS))} == {}
+    assert {line: w for line in text.splitlines() if (w := latin_words(line, foreign))} == {}
+    assert "저장소 공유?" in text and "shares_storage" not in text
     assert "리프 텐서가 아님" in text and "아니요" in text
+
+
+ENGLISH_LEFT = ["이것은 hello.", "이것은 (hello) 입니다", "hello-world 입니다", "오류 없음 (no warning)",
+                "이 code는 names와 other words를 uses합니다", "`x`의 grad_fn은 Invalid입니다.",
+                "이 행은 devices, functions, types, keys입니다", "gradient가 쌓입니다"]
+NOTHING_LEFT = ["`x.grad`는 None입니다.", "RuntimeError를 발생시켰습니다", "기울기(gradient)가 쌓입니다",
+                "`--memory-limit` 옵션", "UTF-8 텍스트", "Ctrl+Z로 되돌립니다", "x.clone()을 쓰세요",
+                "레슨 views-share-storage를 엽니다",
+                "“a leaf Variable”이라고 합니다"]
+
+
+@pytest.mark.parametrize("text", ENGLISH_LEFT)
+def test_the_korean_only_rule_finds_english_wherever_it_stands(text):
+    """At a sentence's end, in brackets, hyphenated, before a particle, and a glossary gloss out of its place."""
+    assert latin_words(text) != []
+
+
+@pytest.mark.parametrize("text", NOTHING_LEFT)
+def test_the_korean_only_rule_keeps_code_names_glosses_and_quotes(text):
+    assert latin_words(text) == []

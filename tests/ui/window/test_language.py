@@ -116,7 +116,8 @@ def _visible_texts(window) -> list[tuple[str, str]]:
 
     def plain(text: str) -> str:
         # A header hyphenates a word over two lines ("ver-\nsion"); a label may be rich text.
-        return html.unescape(re.sub(r"<[^>]+>", " ", text.replace("-\n", ""))).replace("&", "")
+        text = text.replace("-\n", "").replace("_\n", "_").replace("\u200b", "")   # a code label's break points
+        return html.unescape(re.sub(r"<[^>]+>", " ", text)).replace("&", "")
 
     found: list[tuple[str, str]] = []
     for widget in window.findChildren(QWidget):
