@@ -118,7 +118,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                      "the quartiles)", "측정할 만한 차이가 없습니다: clone().detach() / detach().clone() = {ratio}"
                                     "(사분위수로는 {low}–{high})"),
     "verdict.slower": ("detach().clone() is faster: clone().detach() takes {ratio}× as long ({low}–{high} from "
-                       "the quartiles)", "detach().clone()이 더 빠릅니다: clone().detach()는 {ratio}배 걸립니다"
+                       "the quartiles)", "detach().clone()이 더 빠릅니다: clone().detach()는 {ratio}배 오래 걸립니다"
                                         "(사분위수로는 {low}–{high})"),
     "verdict.faster": ("clone().detach() is faster: it takes {ratio}× as long as detach().clone() ({low}–{high} "
                        "from the quartiles)", "clone().detach()가 더 빠릅니다: detach().clone()의 {ratio}배만 "

@@ -207,7 +207,7 @@ or press → to run the lesson&apos;s first step.</source>
     </message>
     <message>
         <source>Do y and x read the same memory (the same untyped storage)? Then writing through one changes what the other reads.</source>
-        <translation>y와 x가 같은 메모리(같은 untyped storage)를 읽나요? 그렇다면 한쪽을 통해 쓰면 다른 쪽이 읽는 값도 바뀝니다.</translation>
+        <translation>y와 x가 같은 메모리(같은 untyped_storage())를 읽나요? 그렇다면 한쪽을 통해 쓰면 다른 쪽이 읽는 값도 바뀝니다.</translation>
     </message>
     <message>
         <source>Does a gradient of y reach x through the graph (torch.autograd.grad finds one)?</source>
@@ -363,7 +363,7 @@ or press → to run the lesson&apos;s first step.</source>
     </message>
     <message>
         <source>Memory on {device}: one strip per storage, one band per tensor viewing it</source>
-        <translation>{device}의 메모리: 저장소마다 한 줄, 그것을 보는 텐서마다 띠 하나</translation>
+        <translation>{device}의 메모리: 저장소마다 한 줄, 그 저장소를 보는 텐서마다 띠 하나</translation>
     </message>
     <message>
         <source>Methods (x is a float32 tensor)</source>
@@ -1082,8 +1082,8 @@ backward()는 기울기를 {name}.grad에 누적합니다.</translation>
     <message>
         <source>{name}&apos;s grad_fn is Invalid: torch refuses to report it because
 its base was changed in place after split/unbind/chunk.</source>
-        <translation>{name}의 grad_fn은 Invalid입니다. split/unbind/chunk 뒤에 base가
-인플레이스로 바뀌어서 torch가 알려 주지 않습니다.</translation>
+        <translation>torch가 {name}의 grad_fn을 알려 주지 않습니다(Invalid). split/unbind/chunk가
+나눈 원래 텐서(_base)가 인플레이스로 바뀌었기 때문입니다.</translation>
     </message>
     <message>
         <source>{name}: click to select</source>
