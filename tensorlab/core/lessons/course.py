@@ -18,6 +18,7 @@ from typing import Any
 
 from tensorlab.core.files.bounded_read import UnreadableFile, read_toml_file
 from tensorlab.core.files.package_data import lessons_dir
+from tensorlab.core.messages.catalogue import Message, MessageError, msg
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS
 
 __all__ = ["COURSE_FILE", "CourseError", "CourseLesson", "Chapter", "Course", "parse_course", "read_course",
@@ -30,8 +31,8 @@ _ID = re.compile(r"^[a-z0-9-]+$")
 _TITLE_KEYS = re.compile(r"^title_[a-z]{2}(?:_[A-Za-z]{2,4})?$")
 
 
-class CourseError(ValueError):
-    """The manifest cannot be used (what is wrong, and where)."""
+class CourseError(MessageError, ValueError):
+    """The manifest cannot be used (what is wrong, and where: a catalogue message)."""
 
 
 @dataclass(frozen=True)
@@ -75,52 +76,53 @@ class Course:
         return None
 
 
-def _ids(value: Any, where: str) -> tuple[str, ...]:
+def _ids(value: Any, where: Message) -> tuple[str, ...]:
     if not (isinstance(value, list) and all(isinstance(v, str) and _ID.match(v) for v in value)):
-        raise CourseError(f"{where}: `prerequisites` must be a list of lesson ids (a-z, 0-9, '-')")
+        raise CourseError(msg("course.prerequisites", where=where))
     return tuple(value)
 
 
-def _lesson(raw: Any, where: str) -> CourseLesson:
+def _lesson(raw: Any, where: Message) -> CourseLesson:
     if not isinstance(raw, dict) or set(raw) - {"id", "prerequisites"}:
-        raise CourseError(f"{where}: a lesson is a table of `id` and `prerequisites`")
+        raise CourseError(msg("course.lesson_table", where=where))
     lesson_id = raw.get("id")
     if not isinstance(lesson_id, str) or not _ID.match(lesson_id):
-        raise CourseError(f"{where}: `id` must be a lesson id (a-z, 0-9, '-'), not {lesson_id!r}")
-    return CourseLesson(lesson_id, _ids(raw.get("prerequisites", []), f"{where} ({lesson_id})"))
+        raise CourseError(msg("course.bad_id", where=where, text=repr(lesson_id)[:80]))
+    return CourseLesson(lesson_id, _ids(raw.get("prerequisites", []), msg("course.where_lesson", where=where,
+                                                                           lesson=lesson_id)))
 
 
 def _chapter(raw: Any, number: int) -> Chapter:
-    where = f"chapter {number}"
+    where = msg("course.where_chapter", number=number)
     if not isinstance(raw, dict):
-        raise CourseError(f"{where} must be a table ([[chapter]])")
+        raise CourseError(msg("course.chapter_table", where=where))
     unknown = [k for k in raw if k not in ("title", "lessons") and not _TITLE_KEYS.match(k)]
     if unknown:
-        raise CourseError(f"{where}: unknown key `{unknown[0]}`")
+        raise CourseError(msg("course.unknown_key", where=where, key=str(unknown[0])[:80]))
     title = raw.get("title")
     translations = {k: v for k, v in raw.items() if _TITLE_KEYS.match(k)}
     if not isinstance(title, str) or not title.strip() or not all(isinstance(v, str) for v in translations.values()):
-        raise CourseError(f"{where}: `title` (and each `title_xx`) must be text")
+        raise CourseError(msg("course.title", where=where))
     lessons = raw.get("lessons")
     if not isinstance(lessons, list) or not lessons:
-        raise CourseError(f"{where}: `lessons` must be a list of at least one lesson")
+        raise CourseError(msg("course.lessons", where=where))
     return Chapter(title, tuple(_lesson(item, where) for item in lessons), translations)
 
 
 def parse_course(document: Mapping[str, Any]) -> Course:
     """The course in a parsed manifest; :class:`CourseError` says what is wrong."""
     if set(document) - {"format", "version", "chapter"} or document.get("format") != FORMAT:
-        raise CourseError(f"this is not a {FORMAT} file")
+        raise CourseError(msg("course.format", format=FORMAT))
     if document.get("version") != 1:
-        raise CourseError(f"version {document.get('version')!r} is not one this TensorLab reads")
+        raise CourseError(msg("course.version", version=repr(document.get("version"))[:40]))
     raw = document.get("chapter")
     if not isinstance(raw, list) or not raw:
-        raise CourseError("the course has no [[chapter]]")
+        raise CourseError(msg("course.no_chapter"))
     course = Course(tuple(_chapter(item, number) for number, item in enumerate(raw, start=1)))
     seen: set[str] = set()
     for lesson_id in course.order:
         if lesson_id in seen:
-            raise CourseError(f"`{lesson_id}` is listed more than once")
+            raise CourseError(msg("course.twice", lesson=lesson_id))
         seen.add(lesson_id)
     return course
 
@@ -130,7 +132,7 @@ def read_course(path: str | Path) -> Course:
     try:
         document = read_toml_file(path, DEFAULT_LIMITS.max_lesson_bytes)
     except UnreadableFile as exc:
-        raise CourseError(exc.reason) from None
+        raise CourseError(exc.message) from None
     return parse_course(document)
 
 

@@ -43,7 +43,7 @@ SAMPLES: dict[str, object] = {
     "length": 3000, "lesson": "views-share-storage", "limit": 100, "line": 1, "low": 1, "method": "'fast'",
     "methods": "clone, copy_", "module": "os", "names": "`x`, `y`", "now": 1, "number": 3, "op": "<<",
     "other": "y", "path": "out.py", "position": 2, "present": "cpu, cuda:0", "reason": msg("subset.no_statement"),
-    "reference": "('info', 7)", "column": 9, "digits": 5000,
+    "reference": "('info', 7)", "column": 9, "digits": 5000, "format": "tensorlab-course",
     "rest": msg("check.same_output"), "seconds": "5", "signal": "SIGSEGV", "size": "1.0 GB", "source": "bad.toml",
     "status": 1, "step": 2, "steps": (msg("explain.culprit.step", step=4, code="c.zero_()"),), "storage": "S0",
     "target": "x.shape", "text": "2, x", "total": 5, "en": "maybe so", "ko": "아마", "options": "--language ko",
