@@ -219,7 +219,11 @@ class LabController(QObject):
         Returns the reason when the line is refused (nothing runs), else None.
         """
         from tensorlab.core.lang.parse import check_names, parse_one
+        from tensorlab.core.messages.catalogue import msg
 
+        if len(self._state.program) >= self.limits.max_lesson_steps:
+            # A longer program could be neither saved nor loaded again (user-steps.toml, a lesson file).
+            return msg("steps.too_many_in_program", limit=self.limits.max_lesson_steps).render(current_language())
         try:
             statement = parse_one(code)
             check_names([statement], self._state.names)
