@@ -54,7 +54,8 @@ def test_two_windows_on_one_data_folder_keep_each_others_steps(qtbot, tmp_path):
     run_line(second, qtbot, "s = torch.arange(4.0)")          # the second: the scratchpad
     first.editing.flush()
     second.editing.flush()
-    assert _saved(data) == {"builtin:inplace-on-a-leaf": ["k = torch.zeros(2)"], "scratchpad": ["s = torch.arange(4.0)"]}
+    assert _saved(data) == {"builtin:inplace-on-a-leaf": ["k = torch.zeros(2)"],
+                            "scratchpad": ["s = torch.arange(4.0)"]}
     run_line(first, qtbot, "k2 = k * 2")                       # the one that saves last erases nothing
     first.editing.flush()
     assert _saved(data)["scratchpad"] == ["s = torch.arange(4.0)"]
