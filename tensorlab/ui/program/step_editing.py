@@ -77,6 +77,7 @@ class StepEditing:
         self._last_save: Future[None] | None = None
         self._report = _SaveReport(self._saved)
         self.notice: QMessageBox | None = None   # the message box of the latest messages (not modal)
+        window.controller.saved_program = self.program_for   # a tool opening the scratchpad gets your steps too
 
     @property
     def controller(self) -> LabController:

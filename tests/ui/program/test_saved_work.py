@@ -177,3 +177,21 @@ def test_steps_a_closing_window_cannot_merge_are_kept_and_come_back(qtbot, tmp_p
     assert not [p.name for p in data.iterdir() if ".unsaved-" in p.name]
     again.close()
     assert program_key(find_lesson("inplace-on-a-leaf")) in _saved(data)
+
+
+def test_a_tool_that_opens_the_scratchpad_keeps_the_steps_saved_there(qtbot, tmp_path):
+    from tensorlab.ui.tools.scratchpad_loader import ScratchpadLoader
+
+    data = tmp_path / "data"
+    first = _window(qtbot, tmp_path, "first", data)
+    open_lesson(first, qtbot, "scratchpad")
+    run_line(first, qtbot, "s = torch.arange(4.0)")
+    first.close()
+    window = _window(qtbot, tmp_path, "window", data)          # on a lesson: the scratchpad not opened yet
+    loader = ScratchpadLoader(window.controller)
+    with qtbot.waitSignal(loader.finished, timeout=30_000):
+        assert loader.load(["w = torch.ones(2)"])
+    assert _mine(window) == ["s = torch.arange(4.0)", "w = torch.ones(2)"]
+    window.editing.flush()
+    assert _saved(data)["scratchpad"] == ["s = torch.arange(4.0)", "w = torch.ones(2)"]
+    window.close()
