@@ -53,6 +53,7 @@ Every text is from the catalogue (``steps.*``, English and Korean).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import time
@@ -491,8 +492,11 @@ class UserSteps:
             .format(reason=reason.render(current_language()), path=where)
 
     def _set_aside_programs(self, tables: list[Any], version: int, failures: list[tuple[Message, Message]]) -> \
-            list[str]:
-        """Write programs that cannot be used to a file of their own (never deleted); a message for each."""
+            list[str] | None:
+        """Write programs that cannot be used to a file of their own (never deleted); a message for each.
+
+        None when that file cannot be written: the programs must then stay where they are.
+        """
         aside = _unique(self.folder, f"{FILE_NAME}.set-aside-")
         try:
             text = tomli_w.dumps({"format": FORMAT, "version": version, "program": tables})
@@ -500,11 +504,17 @@ class UserSteps:
                 file.write(text)
                 file.flush()
                 os.fsync(file.fileno())
-        except Exception as exc:   # the programs stay where they are, and are not used
+        except Exception as exc:
             log.warning("could not set the saved steps aside: %s", exc)
-            return [msg("steps.not_used", lesson=lesson, reason=reason, path=str(self.path))
-                    .render(current_language()) for lesson, reason in failures]
+            with contextlib.suppress(OSError):
+                if aside.is_file() and not aside.is_symlink():
+                    aside.unlink()   # half written: the programs stay in the file instead
+            return None
         return [msg("steps.set_aside", lesson=lesson, reason=reason, path=str(aside)).render(current_language())
+                for lesson, reason in failures]
+
+    def _not_used(self, failures: list[tuple[Message, Message]]) -> list[str]:
+        return [msg("steps.not_used", lesson=lesson, reason=reason, path=str(self.path)).render(current_language())
                 for lesson, reason in failures]
 
     # -- merging -------------------------------------------------------------------------------------------------
@@ -532,13 +542,19 @@ class UserSteps:
         document, problems = self._read()
         before = dict(document.programs) if document is not None else {}
         programs = dict(before)
+        if document is None and write and os.path.lexists(self.path):
+            # Unreadable, and it could not be renamed aside: never written over.
+            raise OSError(f"{self.path} cannot be read, and could not be set aside")
         failures = document.failed if document is not None else []
+        said = [(f.lesson, f.reason) for f in failures]
         if failures and write:
-            problems += self._set_aside_programs([f.table for f in failures], document.version if document else
-                                                 VERSION, [(f.lesson, f.reason) for f in failures])
+            assert document is not None
+            aside = self._set_aside_programs([f.table for f in failures], document.version, said)
+            if aside is None:   # they could not be kept elsewhere: the file is not written without them
+                raise OSError(f"the programs that cannot be used could not be set aside from {self.path}")
+            problems += aside
         elif failures:
-            problems += [msg("steps.not_used", lesson=f.lesson, reason=f.reason, path=str(self.path))
-                         .render(current_language()) for f in failures]
+            problems += self._not_used(said)
         unsaved = self._unsaved_files() if adopt_unsaved and write else []
         for _, extra in unsaved:
             programs.update(extra)
@@ -628,8 +644,12 @@ class UserSteps:
         try:
             return rebase(lesson, saved, self.limits)
         except StepsFileError as exc:
-            self.problems.extend(self._set_aside_programs([saved.table()], VERSION,
-                                                          [(describe(lesson), exc.message)]))
+            said = [(describe(lesson), exc.message)]
+            aside = self._set_aside_programs([saved.table()], VERSION, said)
+            if aside is None:   # not written elsewhere: it stays in the file, unused
+                self.problems.extend(self._not_used(said))
+                return None
+            self.problems.extend(aside)
             del self.saved[key]
             self.pending[key] = None
             return None

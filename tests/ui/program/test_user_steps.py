@@ -255,6 +255,18 @@ def test_on_load_only_the_program_that_fails_is_set_aside(tmp_path):
     assert _store(tmp_path).problems == []
 
 
+def test_a_program_that_cannot_be_set_aside_stays_in_the_file_unused(tmp_path, monkeypatch):
+    monkeypatch.setattr(user_steps, "_unique", lambda folder, stem: folder / "no-such-folder" / stem)
+    store = _store(tmp_path, PROGRAMS)
+    assert sorted(store.saved) == ["builtin:assignment-is-not-a-copy", "scratchpad"]
+    assert len(store.problems) == 1 and "stay in" in store.problems[0]
+    assert (tmp_path / FILE_NAME).read_text(encoding="utf-8") == PROGRAMS    # nothing written without it
+    store.pending["scratchpad"] = None
+    with pytest.raises(OSError):
+        store.save()                                # a save would drop it: refused, the change stays pending
+    assert "import os" in (tmp_path / FILE_NAME).read_text(encoding="utf-8") and store.pending
+
+
 PER_PROGRAM = {
     "an origin that is a list": STEP + 'code = "a = 1"\norigin = ["user"]\n',
     "an origin from no release": STEP + 'code = "a = 1"\norigin = "mine"\n',
