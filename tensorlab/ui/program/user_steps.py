@@ -462,8 +462,12 @@ class UserSteps:
             return
         self.saved_as(merged)
 
-    def _read(self) -> tuple[Document | None, list[str]]:
-        """The file's document (None: no file); a file that cannot be used is set aside, with its message."""
+    def _read(self, move: bool = True) -> tuple[Document | None, list[str]]:
+        """The file's document (None: no file); a file that cannot be used is set aside, with its message.
+
+        ``move`` False (the lock is not held): such a file is left where it is, unsaid (another window may be
+        replacing it right now); the next save under the lock sets it aside.
+        """
         if not os.path.lexists(self.path):
             return None, []
         try:
@@ -479,6 +483,9 @@ class UserSteps:
         except Exception as exc:  # an exception nobody foresaw: the file goes aside, the app starts
             log.exception("the saved steps could not be read")
             reason = verbatim(f"{type(exc).__name__}: {exc}")
+        if not move:
+            log.warning("the saved steps cannot be read now: %s", reason)
+            return None, []
         return None, [self._set_aside_file(reason)]
 
     def _set_aside_file(self, reason: Message) -> str:
@@ -539,7 +546,7 @@ class UserSteps:
 
         The lock is held, unless ``write`` is False (then nothing is written or set aside).
         """
-        document, problems = self._read()
+        document, problems = self._read(move=write)
         before = dict(document.programs) if document is not None else {}
         programs = dict(before)
         if document is None and write and os.path.lexists(self.path):

@@ -267,6 +267,23 @@ def test_a_program_that_cannot_be_set_aside_stays_in_the_file_unused(tmp_path, m
     assert "import os" in (tmp_path / FILE_NAME).read_text(encoding="utf-8") and store.pending
 
 
+def test_a_start_while_another_window_holds_the_lock_reads_the_file_and_moves_nothing(tmp_path):
+    from PySide6.QtCore import QLockFile
+
+    (tmp_path / FILE_NAME).write_text(PROGRAMS, encoding="utf-8")
+    (tmp_path / f".{FILE_NAME}.abcd1234.tmp").write_text("another window's save, in progress")
+    other = QLockFile(str(tmp_path / user_steps.LOCK_NAME))
+    assert other.tryLock(1000)
+    try:
+        store = _store(tmp_path, lock_timeout_ms=100)
+    finally:
+        other.unlock()
+    assert sorted(store.saved) == ["builtin:assignment-is-not-a-copy", "scratchpad"]
+    assert len(store.problems) == 1 and "stay in" in store.problems[0]
+    assert (tmp_path / FILE_NAME).read_text(encoding="utf-8") == PROGRAMS and not _set_aside(tmp_path)
+    assert (tmp_path / f".{FILE_NAME}.abcd1234.tmp").exists()       # not removed without the lock
+
+
 PER_PROGRAM = {
     "an origin that is a list": STEP + 'code = "a = 1"\norigin = ["user"]\n',
     "an origin from no release": STEP + 'code = "a = 1"\norigin = "mine"\n',
