@@ -87,5 +87,63 @@ TEXTS: dict[str, tuple[str, str]] = {
                              "`{key}`에는 `choices`와 같은 수의 선택지가 있어야 합니다"),
     "lesson.not_found": ("no such lesson file or built-in lesson (built-in: {known})",
                          "그런 레슨 파일이나 내장 레슨이 없습니다(내장 레슨: {known})"),
+    # -- ui/program/user_steps.py: the steps you added, kept in user-steps.toml (issue 15, class 7) -------------
+    "steps.not_this_format": ("this is not a tensorlab-user-steps file", "tensorlab-user-steps 파일이 아닙니다"),
+    "steps.version": ("version {version} is not one this TensorLab reads",
+                      "이 TensorLab이 읽을 수 있는 버전이 아닙니다(버전 {version})"),
+    "steps.programs_not_array": ("`program` must be an array of tables ([[program]])",
+                                 "`program`은 테이블 배열([[program]])이어야 합니다"),
+    "steps.lesson_id": ("the lesson {lesson}", "{lesson} 레슨"),
+    "steps.program_number": ("program {number} of the file", "파일의 {number}번째 프로그램"),
+    "steps.in_step": ("step {step}: {reason}", "{step}단계: {reason}"),
+    "steps.program_not_table": ("each program must be a table", "프로그램마다 테이블이어야 합니다"),
+    "steps.program_keys": ("only `source`, `lesson`, `file` and `step` are allowed",
+                           "`source`, `lesson`, `file`, `step`만 쓸 수 있습니다"),
+    "steps.program_keys_v1": ("only `lesson` (text) and `step` are allowed",
+                              "`lesson`(텍스트)과 `step`만 쓸 수 있습니다"),
+    "steps.source": ("`source` must be scratchpad, builtin or file",
+                     "`source`는 `scratchpad`, `builtin`, `file` 중 하나여야 합니다"),
+    "steps.lesson": ("`lesson` must be the id of the lesson (text; none for the scratchpad)",
+                     "`lesson`은 레슨의 id(텍스트)여야 합니다(연습장에는 쓰지 않습니다)"),
+    "steps.file": ("`file` must be the lesson file's path (text), given for a lesson file only",
+                   "`file`은 레슨 파일의 경로(텍스트)여야 하며 레슨 파일에만 씁니다"),
+    "steps.lesson_key_v1": ("`lesson` must be \"\" or a lesson id and file name joined by @",
+                            "`lesson`은 \"\"이거나 레슨 id와 파일 이름을 @로 이은 것이어야 합니다"),
+    "steps.too_many": ("`step` must be a list of at most {limit} steps",
+                       "`step`은 단계가 최대 {limit}개인 리스트여야 합니다"),
+    "steps.step_keys": ("only `code`, `after` and `occurrence` are allowed",
+                        "`code`, `after`, `occurrence`만 쓸 수 있습니다"),
+    "steps.step_keys_v1": ("only `code` and `origin` are allowed", "`code`와 `origin`만 쓸 수 있습니다"),
+    "steps.step_values": ("`code` and `after` must be text and `occurrence` a whole number from 1 to {limit}, "
+                          "given with `after` only",
+                          "`code`와 `after`는 텍스트여야 하고, `occurrence`는 1부터 {limit}까지의 정수로 "
+                          "`after`와 함께만 씁니다"),
+    "steps.step_values_v1": ("`code` must be text and `origin` lesson or user",
+                             "`code`는 텍스트여야 하고 `origin`은 `lesson` 또는 `user`여야 합니다"),
+    "steps.duplicate": ("the same lesson's steps come earlier in the file",
+                        "같은 레슨의 단계가 파일 앞쪽에 이미 있습니다"),
+    "steps.anchor_gone": ("the lesson step they followed ({code}) is no longer in the lesson",
+                          "뒤따르던 레슨 단계({code})가 이제 레슨에 없습니다"),
+    "steps.too_long": ("the program has {count} steps; at most {limit} are kept",
+                       "프로그램에 단계가 {count}개 있습니다. 최대 {limit}개까지 보관합니다"),
+    "steps.file_too_large": ("the file would be larger than {limit:,} bytes", "파일이 {limit:,}바이트보다 커집니다"),
+    "steps.scratchpad": ("the scratchpad", "연습장"),
+    "steps.lesson_named": ("“{title}”", "“{title}”"),
+    "steps.set_aside": ("The steps you added to {lesson} could not be used ({reason}); they were set aside in "
+                        "{path}. Your other saved steps are kept.",
+                        "{lesson}에 직접 추가한 단계를 쓸 수 없습니다({reason}). 이 단계는 {path}에 따로 옮겨 "
+                        "두었고, 저장된 다른 단계는 그대로 둡니다."),
+    "steps.not_used": ("The steps you added to {lesson} could not be used ({reason}) and stay in {path}.",
+                       "{lesson}에 직접 추가한 단계를 쓸 수 없습니다({reason}). 이 단계는 {path}에 그대로 있습니다."),
+    "steps.not_saved": ("The steps you added to {lesson} are not saved: {reason}. They stay in this window, and are "
+                        "saved again once TensorLab can load them.",
+                        "{lesson}에 직접 추가한 단계는 저장하지 않습니다: {reason}. 이 단계는 이 창에 남아 있고, "
+                        "TensorLab이 다시 읽을 수 있게 되면 저장합니다."),
+    "steps.locked": ("The steps you added are not saved yet: another TensorLab window kept {path} locked for "
+                     "{seconds} s. They stay in this window and are saved with your next change or when it closes.",
+                     "직접 추가한 단계를 아직 저장하지 못했습니다: 다른 TensorLab 창이 {path:을} {seconds}초 동안 "
+                     "잠가 두었습니다. 이 단계는 이 창에 남아 있고, 다음에 바꿀 때나 창을 닫을 때 저장합니다."),
+    "steps.too_many_in_program": ("a program holds at most {limit} steps: remove one before adding another",
+                                  "프로그램에는 단계를 최대 {limit}개까지 둘 수 있습니다. 하나를 지운 뒤 추가하세요"),
 }
-CODE_ONLY = frozenset({"lesson.in_file"})
+CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

@@ -750,10 +750,6 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>전에 직접 추가한 단계를 읽을 수 없습니다 ({reason}). 파일은 따로 옮겨 두었습니다: {path}</translation>
     </message>
     <message>
-        <source>The steps you added to “{title}” were made for another version of the lesson and are not used.</source>
-        <translation>“{title}” 레슨에 직접 추가한 단계는 다른 버전의 레슨에 맞춰 만든 것이라 쓰지 않습니다.</translation>
-    </message>
-    <message>
         <source>The version counter: +1 for every in-place change (shared by detach() aliases, not by .data)</source>
         <translation>버전 카운터: 인플레이스 변경마다 +1 (detach() 별칭은 공유하고 .data는 공유하지 않음)</translation>
     </message>

@@ -135,6 +135,9 @@ class LabController(QObject):
         self._jobs_named: dict[int, str] = {}  # job id -> registered job name
         self._state = PlayerState(None, (), 0, (), device, (device,))
         self._closed = False
+        # The program to open a lesson with when the caller gives none (a tool opening the scratchpad):
+        # the window's saved steps (step_editing.StepEditing.program_for), so none is lost by opening it bare.
+        self.saved_program: Callable[[Lesson | None], list[ProgramStep]] | None = None
 
     # -- state -----------------------------------------------------------------
     @property
@@ -154,7 +157,12 @@ class LabController(QObject):
 
     # -- actions ---------------------------------------------------------------
     def load_lesson(self, lesson: Lesson | None, program: list[ProgramStep] | None = None) -> None:
-        """Open ``lesson`` at position 0 (None: an empty scratch program); ``program`` restores saved steps."""
+        """Open ``lesson`` at position 0 (None: the scratchpad); ``program`` restores saved steps.
+
+        Without ``program``, the saved steps of ``lesson`` (:attr:`saved_program`) come back with it.
+        """
+        if program is None and self.saved_program is not None:
+            program = self.saved_program(lesson)
         self._run(lambda p, c, r: p.load(lesson, program))
 
     def step_forward(self) -> None:
@@ -219,7 +227,11 @@ class LabController(QObject):
         Returns the reason when the line is refused (nothing runs), else None.
         """
         from tensorlab.core.lang.parse import check_names, parse_one
+        from tensorlab.core.messages.catalogue import msg
 
+        if len(self._state.program) >= self.limits.max_lesson_steps:
+            # A longer program could be neither saved nor loaded again (user-steps.toml, a lesson file).
+            return msg("steps.too_many_in_program", limit=self.limits.max_lesson_steps).render(current_language())
         try:
             statement = parse_one(code)
             check_names([statement], self._state.names)

@@ -15,6 +15,7 @@ from tensorlab.ui.widgets.i18n import current_language, tr
 if TYPE_CHECKING:
     from tensorlab.ui.program.controller import LabController
     from tensorlab.ui.program.lesson_check_report import LessonCheckReport
+    from tensorlab.ui.program.step_editing import StepEditing
 
 __all__ = ["open_lesson_file", "open_lesson_dialog", "current_as_lesson", "save_lesson_dialog", "LessonWindow"]
 
@@ -28,6 +29,8 @@ class LessonWindow(Protocol):
     def controller(self) -> LabController: ...
     @property
     def lesson_checks(self) -> LessonCheckReport: ...
+    @property
+    def editing(self) -> StepEditing: ...
 
     def show_problem(self, message: str, until_next_state: bool = False) -> None: ...
     def fill_lessons(self) -> None: ...
@@ -51,6 +54,7 @@ def open_lesson_file(window: LessonWindow, path: str | Path) -> bool:
         return False
     window.lessons = [l for l in window.lessons if l.id != lesson.id] + [lesson]
     window.fill_lessons()
+    window.editing.opened_from(lesson, path)   # its steps are filed by this path, never by a built-in's id
     window.open_lesson(lesson)
     window.lesson_checks.check(lesson)  # its questions and notes, checked against torch in the worker
     return True

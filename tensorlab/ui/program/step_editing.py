@@ -2,11 +2,14 @@
 
 The program itself lives in the player (in the controller's thread); this object
 asks the controller to change it and mirrors every program with steps of yours into
-:class:`~tensorlab.ui.program.user_steps.UserSteps`, saved whenever it changes. The file is
-written (and synced to disk, which can take tens of milliseconds) in a thread of its
-own, in order, so a step never waits for the disk; closing the window waits for it.
+:class:`~tensorlab.ui.program.user_steps.UserSteps`, which merges the changes into the file
+shared by every window on the data folder. The file is written (under its lock, and synced to
+disk, which can take tens of milliseconds) in a thread of its own, in order, so a step never
+waits for the disk; closing the window waits for it, and what could not be merged then is kept
+in a file of its own for the next start. A message about your saved steps (a program set aside,
+a save that waits for another window) is shown in the status bar and the Output panel, and in a
+message box that does not block, so it is seen in every layout (the projector layout hides Output).
 """
-
 from __future__ import annotations
 
 import logging
@@ -15,13 +18,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtWidgets import QStatusBar
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import QMessageBox, QStatusBar, QWidget
 
-from tensorlab.core.engine.player import Player, PlayerState, ProgramStep, StepOrigin
+from tensorlab.core.engine.player import PlayerState, ProgramStep, StepOrigin, program_from
 from tensorlab.core.lessons.lesson import Lesson
-from tensorlab.ui.program.user_steps import Saved, UserSteps
-from tensorlab.ui.widgets.i18n import tr
+from tensorlab.ui.program.user_steps import LockBusy, Merged, SavedProgram, StepsFileError, UserSteps, program_key
+from tensorlab.ui.widgets.i18n import current_language, tr
 
 if TYPE_CHECKING:
     from tensorlab.ui.program.controller import LabController
@@ -34,16 +37,16 @@ log = logging.getLogger("tensorlab.ui")
 class _SaveReport(QObject):
     """Carries a save's outcome from the writing thread to the window's (a queued connection)."""
 
-    done = Signal(str)   # "" when saved, else why not
+    done = Signal(object)   # the Merged a save returned, or the text of why it failed
 
-    def __init__(self, deliver: Callable[[str], None]) -> None:
+    def __init__(self, deliver: Callable[[Merged | str], None]) -> None:
         super().__init__()
         self._deliver = deliver
         self.done.connect(self.delivered)
 
-    @Slot(str)
-    def delivered(self, problem: str) -> None:
-        self._deliver(problem)
+    @Slot(object)
+    def delivered(self, outcome: Merged | str) -> None:
+        self._deliver(outcome)
 
 
 class EditedWindow(Protocol):
@@ -62,28 +65,49 @@ class StepEditing:
 
     def __init__(self, window: EditedWindow, data_dir: Path) -> None:
         self.window = window
-        self.store = UserSteps(data_dir)
+        self.store = UserSteps(data_dir, window.controller.limits)
         self.store.load()
         self.added: list[int] = []           # program indices of the steps added in this session, last last
         self._key: str | None = None         # the program ``added`` refers to
         self._edited: set[str] = set()       # programs that had steps of yours in this session
+        self._live: dict[str, tuple[ProgramStep, ...]] = {}   # those programs as they stand in this window
+        self._files: list[tuple[Lesson, str]] = []            # lessons opened from a file, and its path
         self._save_failed = False
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tensorlab-save")
         self._last_save: Future[None] | None = None
         self._report = _SaveReport(self._saved)
+        self.notice: QMessageBox | None = None   # the message box of the latest messages (not modal)
+        window.controller.saved_program = self.program_for   # a tool opening the scratchpad gets your steps too
 
     @property
     def controller(self) -> LabController:
         """The window's controller."""
         return self.window.controller
 
-    def program_for(self, lesson: Lesson | None) -> list[ProgramStep] | None:
-        """The saved program (lesson steps and yours) to open ``lesson`` with, if any."""
-        return self.store.program(lesson)
+    def opened_from(self, lesson: Lesson, path: str | Path) -> None:
+        """``lesson`` was read from the file at ``path``: its steps are filed by that path."""
+        self._files = [(l, p) for l, p in self._files if l is not lesson] + [(lesson, str(Path(path).absolute()))]
+
+    def key(self, lesson: Lesson | None) -> str:
+        """How the steps of ``lesson`` are filed (:func:`~tensorlab.ui.program.user_steps.program_key`)."""
+        path = next((p for l, p in self._files if l is lesson), None) if lesson is not None else None
+        return program_key(lesson, path)
+
+    def program_for(self, lesson: Lesson | None) -> list[ProgramStep]:
+        """The program (lesson steps and yours) to open ``lesson`` with: as this window left it, else as saved."""
+        key = self.key(lesson)
+        if key in self._live:
+            return list(self._live[key])
+        self.store.refresh()   # another window may have saved steps for it meanwhile
+        program = self.store.program(key, lesson)
+        if self.store.pending:
+            self._start_save()   # a program set aside (or moved to its file's path) leaves the file
+        return program if program is not None else program_from(lesson)
 
     def take_problems(self) -> list[str]:
-        """Messages about saved steps that could not be used (each said once)."""
+        """Messages about saved steps that could not be used (each said once, also in a message box)."""
         problems, self.store.problems = self.store.problems, []
+        self._notify(problems)
         return problems
 
     # -- the user's actions ----------------------------------------------------
@@ -130,39 +154,93 @@ class StepEditing:
     # -- keeping them ----------------------------------------------------------
     def state_changed(self, state: PlayerState) -> None:
         """Mirror the program into the store and save it when it changed."""
-        key = Player.key(state.lesson)
+        key = self.key(state.lesson)
         if key != self._key:
             self._key, self.added = key, []
         if state.user_steps:
             self._edited.add(key)
         elif key not in self._edited:
             return   # nothing of yours was here in this session: what was saved for it stays
-        if not self.store.update(state.lesson, state.program):
-            return
-        self._last_save = self._writer.submit(self._save, self.store.saved_programs())
+        self._live[key] = state.program
+        changed = self.store.update(key, state.lesson, state.program)
+        self._say(self.take_problems())   # a program the loader would refuse is not saved: said why
+        if changed:
+            self._start_save()
 
-    def _save(self, saved: dict[str, Saved]) -> None:
-        """In the writing thread: write ``saved`` and report how it went."""
+    def _start_save(self) -> None:
+        self._last_save = self._writer.submit(self._save, dict(self.store.pending))
+
+    def _save(self, changes: dict[str, SavedProgram | None]) -> None:
+        """In the writing thread: merge ``changes`` into the file and report how it went."""
+        outcome: Merged | str
         try:
-            self.store.save(saved)
-            problem = ""
+            outcome = self.store.save(changes)
+        except LockBusy as exc:
+            outcome = exc.render(current_language())
+        except StepsFileError as exc:
+            outcome = tr("The steps you added could not be saved: {reason}").format(
+                reason=exc.render(current_language()))
         except OSError as exc:
-            problem = str(exc.strerror or exc) or type(exc).__name__
-        self._report.done.emit(problem)
+            outcome = tr("The steps you added could not be saved: {reason}").format(
+                reason=str(exc.strerror or exc) or type(exc).__name__)
+        except Exception as exc:   # a bug must not lose the steps: they stay pending, the reason is logged
+            log.exception("the steps you added could not be saved")
+            outcome = tr("The steps you added could not be saved: {reason}").format(reason=type(exc).__name__)
+        self._report.done.emit(outcome)
 
-    def _saved(self, problem: str) -> None:
-        if not problem:
+    def _saved(self, outcome: Merged | str) -> None:
+        if isinstance(outcome, Merged):
             self._save_failed = False
+            self.store.saved_as(outcome)
+            self._say(self.take_problems())
             return
-        log.warning("could not save the steps you added: %s", problem)
-        if not self._save_failed:
+        log.warning("%s", outcome)
+        if not self._save_failed:   # said once until a save succeeds again; the steps stay pending
             self._save_failed = True
-            self.window.show_problem(tr("The steps you added could not be saved: {reason}").format(reason=problem))
+            self._say([outcome])
+            self._notify([outcome])
+
+    def _say(self, problems: list[str]) -> None:
+        for problem in problems:
+            self.window.show_problem(problem)
+
+    def _notify(self, texts: list[str]) -> None:
+        """Show ``texts`` in a message box that does not block (one box; later texts are added to it)."""
+        if not texts:
+            return
+        box = self.notice
+        if box is None or not box.isVisible():
+            parent = self.window if isinstance(self.window, QWidget) else None
+            box = QMessageBox(QMessageBox.Icon.Warning, "TensorLab", "", QMessageBox.StandardButton.Ok, parent)
+            box.setObjectName("savedStepsNotice")
+            box.setWindowModality(Qt.WindowModality.NonModal)
+            box.setTextFormat(Qt.TextFormat.PlainText)
+            self.notice = box
+            text = "\n\n".join(texts)
+        else:
+            text = "\n\n".join([box.text(), *texts])
+        box.setText(text)
+        box.show()
 
     def flush(self, timeout: float = 10.0) -> None:
-        """Wait until every change is on disk (the window is closing)."""
+        """Wait until every change is on disk (the window is closing); what cannot be merged is kept aside."""
         if self._last_save is not None:
             try:
                 self._last_save.result(timeout)
             except Exception:   # closing must not fail: the reason is in the log
                 log.exception("the steps you added may not have been saved")
+        from PySide6.QtCore import QCoreApplication
+
+        QCoreApplication.sendPostedEvents(self._report)   # the report of that save, taken in now
+        if not self.store.pending:
+            return
+        try:
+            self.store.saved_as(self.store.save())
+        except Exception as exc:   # the lock, the disk: the changes go to a file of their own
+            log.warning("the steps you added could not be merged at close (%s)", exc)
+            try:
+                aside = self.store.keep_unsaved()
+                if aside is not None:
+                    log.warning("they were kept in %s and are merged in at the next start", aside)
+            except Exception:
+                log.exception("the steps you added could not be kept")

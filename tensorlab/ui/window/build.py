@@ -6,6 +6,7 @@ The launcher (:mod:`tensorlab.gui.launch`) and the offscreen renderer
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -93,6 +94,8 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
     if key != SCRATCHPAD:
         try:
             chosen = find_lesson(key)
+            if all(chosen is not l for l in lessons) and os.path.lexists(key):
+                window.editing.opened_from(chosen, key)   # a lesson file: its steps are filed by its path
         except LessonError:
             chosen = lessons[0] if lessons else None
         if chosen is not None and chosen.id not in {l.id for l in window.lessons}:

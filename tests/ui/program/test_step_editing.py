@@ -99,21 +99,26 @@ def test_steps_you_added_come_back_after_a_restart(qtbot, settings):
     second.close()
 
 
-def test_a_saved_steps_file_that_no_longer_parses_is_set_aside_with_a_message(qtbot, settings, tmp_path):
+def test_a_saved_program_that_no_longer_parses_is_set_aside_alone_with_a_message(qtbot, settings, tmp_path):
     from tensorlab.ui.window.main_window import default_data_dir
 
     folder = default_data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     (folder / FILE_NAME).write_text('format = "tensorlab-user-steps"\nversion = 1\n[[program]]\nlesson = ""\n'
-                                    '[[program.step]]\ncode = "import os"\norigin = "user"\n')
+                                    '[[program.step]]\ncode = "import os"\norigin = "user"\n'
+                                    '[[program]]\nlesson = "inplace-on-a-leaf@inplace-on-a-leaf.toml"\nstep = ['
+                                    '{ code = "x = torch.ones(5, requires_grad=True)", origin = "lesson" },'
+                                    '{ code = "k = torch.zeros(2)", origin = "user" }]\n')
     window = build_window(settings)
     qtbot.addWidget(window)
     window.show()
     QApplication.processEvents()
     assert "set aside" in window.output_view.toPlainText()
-    assert not (folder / FILE_NAME).exists()
-    assert [p.name for p in folder.iterdir() if p.name.startswith(FILE_NAME + ".set-aside")]
+    aside = [p for p in folder.iterdir() if p.name.startswith(FILE_NAME + ".set-aside")]
+    assert len(aside) == 1 and "import os" in aside[0].read_text(encoding="utf-8")
+    assert "import os" not in (folder / FILE_NAME).read_text(encoding="utf-8")
     assert window.controller.state.lesson is not None      # the app started as usual
+    assert _codes(window)[1] == "k = torch.zeros(2)"        # with the other program's steps
     window.close()
 
 
