@@ -88,7 +88,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lesson.not_found": ("no such lesson file or built-in lesson (built-in: {known})",
                          "그런 레슨 파일이나 내장 레슨이 없습니다(내장 레슨: {known})"),
     # -- ui/program/user_steps.py: the steps you added, kept in user-steps.toml (issue 15, class 7) -------------
-    "steps.not_this_format": ("this is not a tensorlab-user-steps file", "tensorlab-user-steps 파일이 아닙니다"),
+    "steps.not_this_format": ("this is not a tensorlab-user-steps file", "`tensorlab-user-steps` 파일이 아닙니다"),
     "steps.version": ("version {version} is not one this TensorLab reads",
                       "이 TensorLab이 읽을 수 있는 버전이 아닙니다(버전 {version})"),
     "steps.programs_not_array": ("`program` must be an array of tables ([[program]])",
