@@ -211,18 +211,14 @@ class Session:
 
         Nothing is read: the next snapshot compares with what it reads then.
         """
-        from tensorlab.core.observe.inspector import _storage_key
-
-        labels = {}
+        labelled = []
         for info in snapshot.tensors:
             value = self._namespace.get(info.name)
             if isinstance(value, torch.Tensor) and info.storage is not None:
-                key = _storage_key(value)
-                if key is not None:
-                    labels[key] = info.storage
+                labelled.append((value, info.storage))
         used = [int(label[1:]) for result in self.results for label in
                 (s.id for s in result.snapshot.storages) if label[1:].isdigit()]
-        self.inspector.seed_labels(labels, max(used, default=-1) + 1)
+        self.inspector.adopt_labels(labelled, max(used, default=-1) + 1)
 
     # -- helpers ---------------------------------------------------------------
     def _write(self, text: str, cut: bool = False) -> None:
