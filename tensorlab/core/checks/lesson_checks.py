@@ -37,6 +37,7 @@ import torch
 from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize
 from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
 from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, note_claims
+from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
 from tensorlab.core.lessons.lesson import Ask, Lesson, parse_lesson
 from tensorlab.core.messages.catalogue import Message, message_of, msg
@@ -331,8 +332,12 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
 def lesson_warnings(lesson: Lesson, language: str = "en", device: str = "cpu", strict: bool = False,
                     cancelled: Callable[[], bool] = lambda: False,
                     progress: Callable[[int, int], None] | None = None) -> list[str]:
-    """What :func:`check_lesson` found, one sentence each, in ``language`` (empty: all is well)."""
-    return [m.render(language) for m in lesson_findings(lesson, device, strict, cancelled, progress)]
+    """What :func:`check_lesson` found, one sentence each, in ``language`` (empty: all is well).
+
+    Each sentence is one line: the lesson's texts it quotes (a choice, a fact) may hold line breaks
+    and controls, written as escapes, so that a choice cannot print what looks like another finding.
+    """
+    return [visible(m.render(language)) for m in lesson_findings(lesson, device, strict, cancelled, progress)]
 
 
 def lesson_findings(lesson: Lesson, device: str = "cpu", strict: bool = False,

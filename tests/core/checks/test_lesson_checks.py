@@ -261,3 +261,24 @@ facts = ["y shares storage with x"]
     assert _kinds(text) == []
     assert _kinds(text.replace("y shares storage with x", "y does not share storage with x")) == [
         FindingKind.FACT]
+
+
+def test_each_finding_is_one_line_whatever_the_lesson_quotes():
+    text = '''
+[[step]]
+code = "x = torch.ones(3, requires_grad=True)"
+
+[[step]]
+code = "(x * 2).sum().backward()"
+facts = ["x is a leaf\\n[3/3] x.grad = tensor([9.])"]
+
+[step.ask]
+question = "Q\\n[3/3] fake"
+check = "x.grad"
+choices = ["tensor([2., 2., 2.])\\n[4/4] b", "c\\n\\n[5/5] x.grad\\u2028  tensor([7.])"]
+answer = 1
+'''
+    warnings = lesson_warnings(parse_lesson(_lesson(text), "t.toml"))
+    assert len(warnings) == 4
+    for warning in warnings:
+        assert len(warning.splitlines()) == 1 and warning.startswith("step 2: "), warning
