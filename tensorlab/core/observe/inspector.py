@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import os
 import re
 import warnings
 import weakref
@@ -229,10 +230,19 @@ class _ObjectIds:
     new number, so that a snapshot never takes it for the tensor that lived there.
     """
 
-    _counter = itertools.count(1)
+    # Per process (workers are forked from one server): numbers of one process never meet another's,
+    # so that a snapshot taken before a worker restarted is not taken for one of the new worker's.
+    _counter: tuple[int, itertools.count[int]] | None = None
 
     def __init__(self) -> None:
         self._ids: dict[int, tuple[weakref.ref[Any], int]] = {}
+
+    @classmethod
+    def _next(cls) -> int:
+        pid = os.getpid()
+        if cls._counter is None or cls._counter[0] != pid:
+            cls._counter = (pid, itertools.count((pid & 0x3FFFFF) << 40 | 1))
+        return next(cls._counter[1])
 
     def number(self, obj: Any) -> int:
         """``obj``'s number (the same for as long as it lives)."""
@@ -240,7 +250,7 @@ class _ObjectIds:
         entry = self._ids.get(key)
         if entry is not None and entry[0]() is obj:
             return entry[1]
-        number = next(self._counter)
+        number = self._next()
         try:
             ref = weakref.ref(obj, self._forget(key, number))
         except TypeError:
