@@ -100,10 +100,12 @@ class StorageLabels:
 
     def __init__(self) -> None:
         self.previous: list[tuple[torch.UntypedStorage, str]] = []
+        self.arrays: list[tuple[Any, str]] = []     # NumPy arrays are names over memory too
         self.count = 0
 
-    def assign(self, tensors: dict[str, torch.Tensor]) -> dict[str, str]:
-        """The storage id of every name of ``tensors`` (in namespace order)."""
+    def assign(self, tensors: dict[str, torch.Tensor], arrays: tuple[Any, ...] = ()) -> dict[str, str]:
+        """The storage id of every name of ``tensors`` (in namespace order); ``arrays``: the NumPy
+        arrays of the namespace (while one lives, the memory it views keeps its id)."""
         names = list(tensors)
         storages = {name: tensors[name].untyped_storage() for name in names}
 
@@ -126,9 +128,15 @@ class StorageLabels:
         labels: dict[str, str] = {}
         taken: set[str] = set()
         kept = []
+        def inside(group: list[str], array: Any) -> bool:
+            start = array.__array_interface__["data"][0]
+            return any(tensors[n].device.type == "cpu" and storages[n].nbytes() and
+                       storages[n].data_ptr() <= start < storages[n].data_ptr() + storages[n].nbytes() for n in group)
+
         for group in groups:
-            old = sorted({label for storage, label in self.previous if any(storages[n] is storage for n in group)},
-                         key=lambda label: int(label[1:]))
+            old = {label for storage, label in self.previous if any(storages[n] is storage for n in group)}
+            old |= {label for array, label in self.arrays if any(array is a for a in arrays) and inside(group, array)}
+            old = sorted(old, key=lambda label: int(label[1:]))
             label = next((o for o in old if o not in taken), None)
             if label is None:
                 label = f"S{self.count}"
@@ -138,6 +146,13 @@ class StorageLabels:
                 labels[name] = label
                 kept.append((storages[name], label))
         self.previous = kept
+        array_labels = []
+        for array in arrays:
+            label = next((labels[g[0]] for g in groups if inside(g, array)), None)
+            label = label or next((lab for a, lab in self.arrays if a is array), None)
+            if label is not None:
+                array_labels.append((array, label))
+        self.arrays = array_labels
         return labels
 
 
@@ -145,7 +160,8 @@ def describe(namespace: dict[str, Any], labels: StorageLabels | None = None) -> 
     """Every tensor name's facts, read directly from torch."""
     tensors: dict[str, Any] = {}
     labels = labels or StorageLabels()
-    ids = labels.assign({name: t for name, t in namespace.items() if isinstance(t, torch.Tensor)})
+    ids = labels.assign({name: t for name, t in namespace.items() if isinstance(t, torch.Tensor)},
+                        tuple(v for v in namespace.values() if type(v).__name__ == "ndarray"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, t in namespace.items():

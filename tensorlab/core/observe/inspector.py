@@ -16,6 +16,7 @@ long as a name views it, numbered in order of first appearance in the program.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
@@ -447,6 +448,7 @@ class Inspector:
         # weak reference: the label follows the memory's storage objects, never an address the
         # allocator may give to a new storage.
         self._labels: dict[int, tuple[weakref.ref[torch.UntypedStorage], str]] = {}
+        self._array_labels: dict[int, tuple[weakref.ref[Any], str]] = {}
         self._next_label = 0
         self._objects = _ObjectIds()
         self._infos: dict[str, TensorInfo] = {}
@@ -495,25 +497,47 @@ class Inspector:
             return entry[1]
         return None
 
-    def _label_groups(self, groups: list[_Group]) -> list[str]:
+    def _label_groups(self, groups: list[_Group], arrays: list[tuple[str, Any]]) -> list[str]:
         """A label per group: the lowest one a storage of it had (it keeps the memory's id while some
-        name views it), else the next number (order of first appearance)."""
+        name views it), else the next number (order of first appearance).
+
+        A NumPy array is a name over the memory too: while one lives (it keeps its memory alive), the
+        label it was seen under goes to the storage that views its memory again (``a = x.numpy()``,
+        ``x = None``, ``y = torch.from_numpy(a)``: ``y`` is on ``x``'s memory, under its label).
+        """
+        starts = [(array, _array_start(array)) for _, array in arrays]
         labels: list[str] = []
         taken: set[str] = set()
         for group in groups:
-            old = sorted({label for region in group.regions if (label := self._old_label(region.storage))},
-                         key=_label_number)
-            label = next((o for o in old if o not in taken), None)
+            old = {label for region in group.regions if (label := self._old_label(region.storage))}
+            if group.device == "cpu" and group.start < group.end:
+                old |= {label for array, start in starts if group.start <= start < group.end
+                        and (label := self._old_array_label(array)) is not None}
+            label = next((o for o in sorted(old, key=_label_number) if o not in taken), None)
             if label is None:
                 label = f"S{self._next_label}"
                 self._next_label += 1
             taken.add(label)
             labels.append(label)
+        array_labels: dict[int, tuple[weakref.ref[Any], str]] = {}
+        for array, start in starts:
+            label = next((lab for group, lab in zip(groups, labels) if group.device == "cpu"
+                          and group.start <= start < group.end), None) or self._old_array_label(array)
+            if label is not None:
+                with contextlib.suppress(TypeError):
+                    array_labels[id(array)] = (weakref.ref(array), label)
+        self._array_labels = array_labels
         self._labels = {}
         for group, label in zip(groups, labels):
             for region in group.regions:
                 self._remember(region.storage, label)
         return labels
+
+    def _old_array_label(self, array: Any) -> str | None:
+        entry = self._array_labels.get(id(array))
+        if entry is not None and entry[0]() is array:
+            return entry[1]
+        return None
 
     def _take(self, namespace: Mapping[str, Any], graphs: Collection[str] | bool) -> Snapshot:
         tensors: list[TensorInfo] = []
@@ -525,7 +549,8 @@ class Inspector:
             if region is not None:
                 regions.append((name, value, region))
         groups = _groups(regions)
-        labels = self._label_groups(groups)
+        arrays = [(n, v) for n, v in namespace.items() if not isinstance(v, torch.Tensor) and _is_array(v)]
+        labels = self._label_groups(groups, arrays)
         region_of = {name: region for name, _, region in regions}
         where: dict[str, tuple[str, int]] = {}   # name -> (storage id, byte start of its storage in the group)
         for group, label in zip(groups, labels):
@@ -536,11 +561,8 @@ class Inspector:
         self._values.start()
         self._grads.start()
         infos: dict[str, TensorInfo] = {}
-        arrays: list[tuple[str, Any]] = []
         for name, value in namespace.items():
             if not isinstance(value, torch.Tensor):
-                if _is_array(value):
-                    arrays.append((name, value))
                 others.append(OtherInfo(name, type(value).__name__, bounded_repr(value, MAX_REPR)))
                 continue
             storage_id, start = where.get(name, (None, 0))
@@ -643,7 +665,7 @@ class Inspector:
         """Which listed storage each NumPy array views (`x.numpy()` shares memory with `x`)."""
         found = {}
         for name, array in arrays:
-            address = array.__array_interface__["data"][0]
+            address = _array_start(array)
             for group, label in zip(groups, labels):
                 if group.device != "cpu" or group.start == group.end:
                     continue
@@ -687,6 +709,11 @@ def _group_bytes(group: _Group, nbytes: int) -> torch.Tensor | None:
     for offset, raw in pieces:
         buffer[offset:offset + raw.numel()] = raw
     return buffer
+
+
+def _array_start(array: Any) -> int:
+    """The address of a NumPy array's first element."""
+    return int(array.__array_interface__["data"][0])
 
 
 def _is_array(value: Any) -> bool:

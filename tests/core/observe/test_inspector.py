@@ -289,3 +289,13 @@ def test_cells_are_memory_not_the_first_viewers_conj_or_neg_bit():
     assert first.storages[0].cells == ((1.0, 2.0), (3.0, 4.0))                # the memory, as it holds it
     assert [r.notes for r in results] == [(), (), ()]
     assert results[-1].snapshot.storages[0].cells == ((1.0, 2.0), (3.0, 4.0))
+
+
+def test_an_array_over_the_memory_keeps_its_label():
+    # a keeps x's memory alive and is a name over it: from_numpy(a) is that memory, under its label.
+    session, results = _session(["x = torch.arange(3.0)", "a = x.numpy()", "x = torch.ones(1)",
+                                 "y = torch.from_numpy(a)", "b = torch.ones(2).numpy()"])
+    assert [s.id for s in results[2].snapshot.storages] == ["S1"]
+    assert results[3].snapshot.tensor("y").storage == "S0"
+    assert next(o for o in results[3].snapshot.others if o.name == "a").storage == "S0"
+    assert results[4].snapshot.tensor("y").storage == "S0"
