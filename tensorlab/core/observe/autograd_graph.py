@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from tensorlab.core.explain.torch_messages import parse_message
 from tensorlab.core.protocol.snapshot import GraphInfo, GraphNode, SavedTensor
 
 if TYPE_CHECKING:
@@ -63,8 +64,8 @@ def _describe_saved(node: object, tensors: Mapping[str, torch.Tensor]) -> tuple[
             value = getattr(node, attribute)
         except RuntimeError as exc:
             text = str(exc)
-            status = ("changed" if "modified by an inplace operation" in text
-                      else "freed" if "freed" in text else "unavailable")
+            kind = parse_message(text, type(exc).__name__).kind   # torch's own error, read by its form
+            status = ("changed" if kind == "saved_changed" else "freed" if kind == "graph_used" else "unavailable")
             described.append(SavedTensor(label, status))
             continue
         if isinstance(value, torch.Tensor):

@@ -20,6 +20,7 @@ import torch
 
 from tensorlab.core.explain.explanations import HistoryEntry, explain, explain_own
 from tensorlab.core.explain.hidden_writes import hidden_writes
+from tensorlab.core.explain.torch_messages import parse_message
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
 from tensorlab.core.messages.catalogue import MessageError
 from tensorlab.core.observe.autograd_graph import saved_in_graphs
@@ -168,7 +169,7 @@ class Session:
         if error is not None:
             message = str(error)
             saved: tuple[SavedTensor, ...] = ()
-            if "modified by an inplace operation" in message:
+            if parse_message(message, type(error).__name__).kind == "saved_changed":
                 saved = saved_in_graphs({n: v for n, v in self._namespace.items() if isinstance(v, torch.Tensor)})
             own = error.message if isinstance(error, MessageError) else None  # TensorLab's own: key and params
             explanation = (explain_own(own) if own is not None else

@@ -33,7 +33,6 @@ import weakref
 from typing import Any
 
 import numpy
-import pytest
 import torch
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
