@@ -509,6 +509,12 @@ class Inspector:
         labels: list[str] = []
         taken: set[str] = set()
         for group in groups:
+            if len(group.regions) == 1 and not starts:   # the common case: one storage, no arrays
+                label = self._old_label(group.regions[0].storage)
+                if label is not None and label not in taken:
+                    taken.add(label)
+                    labels.append(label)
+                    continue
             old = {label for region in group.regions if (label := self._old_label(region.storage))}
             if group.device == "cpu" and group.start < group.end:
                 old |= {label for array, start in starts if group.start <= start < group.end
@@ -527,10 +533,15 @@ class Inspector:
                 with contextlib.suppress(TypeError):
                     array_labels[id(array)] = (weakref.ref(array), label)
         self._array_labels = array_labels
-        self._labels = {}
+        previous, self._labels = self._labels, {}
         for group, label in zip(groups, labels):
             for region in group.regions:
-                self._remember(region.storage, label)
+                key = id(region.storage)
+                entry = previous.get(key)
+                if entry is not None and entry[1] == label and entry[0]() is region.storage:
+                    self._labels[key] = entry    # the same storage under the same label: keep its reference
+                else:
+                    self._remember(region.storage, label)
         return labels
 
     def _old_array_label(self, array: Any) -> str | None:
