@@ -20,6 +20,7 @@ import contextlib
 import dataclasses
 import itertools
 import math
+import operator
 import os
 import re
 import warnings
@@ -378,6 +379,56 @@ def _view_key(data: torch.Tensor) -> tuple[Any, ...] | None:
         return None
 
 
+# Plain values whose repr cannot change while they are the same object.
+_IMMUTABLE = frozenset({int, float, complex, str, bool, type(None), bytes})
+# Items of a flat list or tuple that its bounded repr can show (each takes at least "1, ").
+_SHOWN_ITEMS = MAX_REPR // 3 + 2
+_HELD_ITEMS = 100_000
+
+
+class _ReprCache:
+    """The bounded repr of each non-tensor name, made again only when it may have changed.
+
+    A name still bound to the same immutable value (held here, so its ``id()`` cannot be given to
+    another object), or to the same flat list or tuple whose shown items are the same objects and
+    whose length is the same, has the same repr: 500 names of lists cost 500 comparisons a step,
+    not 500 reprs. Anything else (a list of tensors, an array) is written again.
+    """
+
+    def __init__(self) -> None:
+        self._reads: dict[str, tuple[Any, tuple[Any, ...] | None, int, str]] = {}
+        self._seen: dict[str, tuple[Any, tuple[Any, ...] | None, int, str]] = {}
+
+    def text(self, name: str, value: Any) -> str:
+        """``bounded_repr(value, MAX_REPR)``, from the last snapshot where it cannot have changed."""
+        read = self._reads.get(name)
+        kind = type(value)
+        if read is not None and read[0] is value:
+            if kind in _IMMUTABLE:
+                self._seen[name] = read
+                return read[3]
+            if read[1] is not None and len(value) == read[2]:
+                shown = value[:_SHOWN_ITEMS]
+                if len(shown) == len(read[1]) and all(map(operator.is_, shown, read[1])):
+                    self._seen[name] = read
+                    return read[3]
+        text = bounded_repr(value, MAX_REPR)
+        head: tuple[Any, ...] | None = None
+        if kind in (list, tuple):
+            shown = tuple(value[:_SHOWN_ITEMS])
+            if all(type(item) in _IMMUTABLE for item in shown):
+                head = shown
+        # Held until the next snapshot: only values small enough that keeping one a step longer is nothing.
+        small = kind not in (str, bytes, list, tuple) or len(value) <= _HELD_ITEMS
+        if small and (kind in _IMMUTABLE or head is not None):
+            self._seen[name] = (value, head, len(value) if head is not None else 0, text)
+        return text
+
+    def end_snapshot(self) -> None:
+        """Keep only what the last snapshot read (a name bound again lets its old value go)."""
+        self._reads, self._seen = self._seen, {}
+
+
 class _CellCache:
     """The first cells of each storage, re-read only when they changed (keyed by storage id)."""
 
@@ -454,6 +505,7 @@ class Inspector:
         self._infos: dict[str, TensorInfo] = {}
         self._storages: dict[str, StorageInfo] = {}
         self._others: dict[str, OtherInfo] = {}
+        self._reprs = _ReprCache()
 
     def reset(self) -> None:
         """Forget every label and cached read (a new program starts)."""
@@ -574,7 +626,7 @@ class Inspector:
         infos: dict[str, TensorInfo] = {}
         for name, value in namespace.items():
             if not isinstance(value, torch.Tensor):
-                others.append(OtherInfo(name, type(value).__name__, bounded_repr(value, MAX_REPR)))
+                others.append(OtherInfo(name, type(value).__name__, self._reprs.text(name, value)))
                 continue
             storage_id, start = where.get(name, (None, 0))
             info = self._tensor_info(name, value, storage_id, start, budget, named_tensors,
@@ -587,6 +639,7 @@ class Inspector:
         array_storages = self._array_storages(arrays, groups, labels) if arrays else {}
         if array_storages:
             others = [OtherInfo(o.name, o.type, o.repr, array_storages.get(o.name)) for o in others]
+        self._reprs.end_snapshot()
         others = [_same_or(self._others.get(o.name), o) for o in others]
         self._others = {o.name: o for o in others}
         storages = []

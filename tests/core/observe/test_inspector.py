@@ -299,3 +299,28 @@ def test_an_array_over_the_memory_keeps_its_label():
     assert results[3].snapshot.tensor("y").storage == "S0"
     assert next(o for o in results[3].snapshot.others if o.name == "a").storage == "S0"
     assert results[4].snapshot.tensor("y").storage == "S0"
+
+
+def test_the_repr_of_a_name_is_made_again_whenever_it_may_have_changed():
+    from tensorlab.core.observe.inspector import Inspector
+
+    inspector = Inspector()
+    items = [0] * 1000
+    t = torch.zeros(2)
+    namespace = {"l": items, "n": 5, "s": "a", "tensors": [t], "nested": [[1], 2], "f": 1}
+    first = {o.name: o.repr for o in inspector.take(namespace).others}
+    items[3] = 7             # a write into the list, the same object
+    t.add_(1)                # a tensor inside a list changed
+    namespace["nested"][0][0] = 9
+    namespace["f"] = True    # equal to 1, but another value
+    again = {o.name: o.repr for o in inspector.take(namespace).others}
+    assert again["l"] == repr(items)[:2000] + " ..." and again["l"] != first["l"]
+    assert again["tensors"] == repr([t]) and again["nested"] == "[[9], 2]" and again["f"] == "True"
+    assert again["n"] == "5" and again["s"] == "'a'"
+    items.append(1)          # one more item, past what the repr shows: the length still says it changed
+    assert {o.name: o.repr for o in inspector.take(namespace).others}["l"] == repr(items)[:2000] + " ..."
+    short = [1, 2]
+    namespace["l"] = short
+    assert {o.name: o.repr for o in inspector.take(namespace).others}["l"] == "[1, 2]"
+    short.append(3)
+    assert {o.name: o.repr for o in inspector.take(namespace).others}["l"] == "[1, 2, 3]"
