@@ -210,7 +210,7 @@ def _groups(regions: list[tuple[str, torch.Tensor, _Region]]) -> list[_Group]:
     ordered: list[_Group] = []
     seen_storages: set[int] = set()
     for index, (name, tensor, region) in enumerate(regions):
-        key = root(index)
+        key = index if parent[index] == index else root(index)
         group = groups.get(key)
         if group is None:
             group = groups[key] = _Group(region, name, tensor)
@@ -753,6 +753,13 @@ def _plain_dtype(tensor: torch.Tensor) -> torch.dtype:
 
 def _group_bytes(group: _Group, nbytes: int) -> torch.Tensor | None:
     """The first ``nbytes`` of a group's memory as a uint8 tensor (None where torch cannot read them)."""
+    if len(group.regions) == 1:   # the common case: one storage holds all of it, read in place
+        region = group.regions[0]
+        try:
+            return torch.empty(0, dtype=torch.uint8, device=region.storage.device).set_(
+                region.storage, 0, (nbytes,), (1,))
+        except (RuntimeError, TypeError, NotImplementedError):
+            return None
     pieces = []
     for region in sorted(group.regions, key=lambda r: r.start):
         offset = region.start - group.start
