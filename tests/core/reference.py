@@ -90,44 +90,84 @@ def _values(t: torch.Tensor) -> Any:
 
 
 class StorageLabels:
-    """Storage ids as contract 3 gives them: numbered in order of first appearance in the
-    program, and kept by a storage for as long as some name views it."""
+    """Storage ids as contract 3 gives them: a storage id names a connected group of overlapping
+    live byte ranges on one device (an empty storage is only the same as itself); ids are numbered
+    in order of first appearance in the program and kept while some name views the memory.
+
+    The memory is followed by storage object (``untyped_storage()``), held strongly from one step to
+    the next here, so that no new storage can take an old one's address in between.
+    """
 
     def __init__(self) -> None:
-        self.live: dict[tuple, str] = {}
+        self.previous: list[tuple[torch.UntypedStorage, str]] = []
+        self.arrays: list[tuple[Any, str]] = []     # NumPy arrays are names over memory too
         self.count = 0
 
-    def step(self) -> dict[tuple, str]:
-        """A fresh table for one snapshot; call :meth:`done` with it afterwards."""
-        return {}
+    def assign(self, tensors: dict[str, torch.Tensor], arrays: tuple[Any, ...] = ()) -> dict[str, str]:
+        """The storage id of every name of ``tensors`` (in namespace order); ``arrays``: the NumPy
+        arrays of the namespace (while one lives, the memory it views keeps its id)."""
+        names = list(tensors)
+        storages = {name: tensors[name].untyped_storage() for name in names}
 
-    def label(self, seen: dict[tuple, str], key: tuple) -> str:
-        if key not in seen:
-            if key in self.live:
-                seen[key] = self.live[key]
-            else:
-                seen[key] = f"S{self.count}"
+        def same(a: str, b: str) -> bool:
+            sa, sb = storages[a], storages[b]
+            if sa is sb:
+                return True
+            if not (sa.nbytes() and sb.nbytes() and sa.data_ptr() and sb.data_ptr()):
+                return False
+            if tensors[a].device != tensors[b].device:
+                return False
+            return sa.data_ptr() < sb.data_ptr() + sb.nbytes() and sb.data_ptr() < sa.data_ptr() + sa.nbytes()
+
+        groups: list[list[str]] = []
+        for name in names:
+            touching = [g for g in groups if any(same(name, other) for other in g)]
+            merged = [name] + [n for g in touching for n in g]
+            groups = [g for g in groups if g not in touching] + [merged]
+        groups.sort(key=lambda g: min(names.index(n) for n in g))
+        labels: dict[str, str] = {}
+        taken: set[str] = set()
+        kept = []
+        def inside(group: list[str], array: Any) -> bool:
+            start = array.__array_interface__["data"][0]
+            return any(tensors[n].device.type == "cpu" and storages[n].nbytes() and
+                       storages[n].data_ptr() <= start < storages[n].data_ptr() + storages[n].nbytes() for n in group)
+
+        for group in groups:
+            old = {label for storage, label in self.previous if any(storages[n] is storage for n in group)}
+            old |= {label for array, label in self.arrays if any(array is a for a in arrays) and inside(group, array)}
+            old = sorted(old, key=lambda label: int(label[1:]))
+            label = next((o for o in old if o not in taken), None)
+            if label is None:
+                label = f"S{self.count}"
                 self.count += 1
-        return seen[key]
-
-    def done(self, seen: dict[tuple, str]) -> None:
-        self.live = dict(seen)
+            taken.add(label)
+            for name in group:
+                labels[name] = label
+                kept.append((storages[name], label))
+        self.previous = kept
+        array_labels = []
+        for array in arrays:
+            label = next((labels[g[0]] for g in groups if inside(g, array)), None)
+            label = label or next((lab for a, lab in self.arrays if a is array), None)
+            if label is not None:
+                array_labels.append((array, label))
+        self.arrays = array_labels
+        return labels
 
 
 def describe(namespace: dict[str, Any], labels: StorageLabels | None = None) -> dict[str, Any]:
     """Every tensor name's facts, read directly from torch."""
     tensors: dict[str, Any] = {}
     labels = labels or StorageLabels()
-    storages = labels.step()
+    ids = labels.assign({name: t for name, t in namespace.items() if isinstance(t, torch.Tensor)},
+                        tuple(v for v in namespace.values() if type(v).__name__ == "ndarray"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, t in namespace.items():
             if not isinstance(t, torch.Tensor):
                 continue
-            storage = t.untyped_storage()
-            # An empty storage has no address: it is only the same as itself (views of it share it).
-            key = (str(t.device), storage.data_ptr()) if storage.nbytes() else ("empty", storage._cdata)
-            sid = labels.label(storages, key)
+            sid = ids[name]
             try:
                 grad_fn = t.grad_fn
                 grad_fn_name = None if grad_fn is None else type(grad_fn).__name__
@@ -152,7 +192,6 @@ def describe(namespace: dict[str, Any], labels: StorageLabels | None = None) -> 
                 "storage_offset": t.storage_offset(),
                 "stride": list(t.stride()),
             }
-    labels.done(storages)
     return tensors
 
 

@@ -16,7 +16,8 @@ What a claim is compared with depends on the question's ``check``
   optionally with a fragment of its message: ``RuntimeError: a leaf Variable``.
   A type claim is true when the step raised that type (a warning type: issued
   that warning); a fragment must occur in the message (quotes and a trailing
-  ``…`` around it are ignored).
+  ``…`` around it are ignored), in torch's own words: never in a part of it that
+  repeats a step's argument (:func:`~tensorlab.core.explain.torch_messages.own_words`).
 - output (``check = "output"``): the claim is the text the step printed (or the
   value it echoed), compared after collapsing every run of white space to one
   space.
@@ -36,6 +37,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from tensorlab.core.explain.torch_messages import own_words
 from tensorlab.core.messages.catalogue import Message, msg
 
 __all__ = ["Observed", "claim_of", "written_claim", "normalize", "compare", "OUTCOME_CHECKS"]
@@ -131,9 +133,14 @@ def _compare_outcome(claim: str, observed: Observed) -> bool | None:
     kind, fragment = match["type"], _fragment(match["fragment"])
     if kind.endswith("Warning"):
         candidates = list(warnings)
+        own = False
     else:
         candidates = [error] if error is not None else []
-    return any(t == kind and fragment in normalize(message) for t, message in candidates)
+        own = observed.own is not None
+    # A fragment is looked for in torch's own words only: never inside the part of a message that
+    # repeats what a step passed (`torch.device("<any error text>")` says "Invalid device string: '…'").
+    return any(t == kind and fragment in normalize(message if own else own_words(message, t))
+               for t, message in candidates)
 
 
 def _is_value_text(claim: str) -> bool:

@@ -37,6 +37,8 @@ import torch
 from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize, written_claim
 from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
 from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, note_claims
+from tensorlab.core.explain.torch_messages import own_words
+from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
 from tensorlab.core.lessons.lesson import Ask, Lesson, parse_lesson
 from tensorlab.core.messages.catalogue import Message, message_of, msg
@@ -312,8 +314,10 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
 
     with contextlib.suppress(Cancelled):   # a cancelled check reports what it found so far
         run_fresh(lesson.statements, device, limits, cancelled, progress, after)
-    messages = [normalize(m) for r in results for m in
-                ([r.error.message] if r.error else []) + [w.message for w in r.warnings]]
+    # Torch's own words only: a note may not quote, as torch's, what a message repeats of a step.
+    messages = [normalize(m if own else own_words(m, kind)) for r in results for kind, m, own in
+                ([(r.error.type, r.error.message, r.error.own is not None)] if r.error else [])
+                + [(w.category, w.message, False) for w in r.warnings]]
     for number, step in enumerate(lesson.steps, start=1):
         texts = [step.note, *step.translations.values()]
         if step.ask is not None:
@@ -332,8 +336,12 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
 def lesson_warnings(lesson: Lesson, language: str = "en", device: str = "cpu", strict: bool = False,
                     cancelled: Callable[[], bool] = lambda: False,
                     progress: Callable[[int, int], None] | None = None) -> list[str]:
-    """What :func:`check_lesson` found, one sentence each, in ``language`` (empty: all is well)."""
-    return [m.render(language) for m in lesson_findings(lesson, device, strict, cancelled, progress)]
+    """What :func:`check_lesson` found, one sentence each, in ``language`` (empty: all is well).
+
+    Each sentence is one line: the lesson's texts it quotes (a choice, a fact) may hold line breaks
+    and controls, written as escapes, so that a choice cannot print what looks like another finding.
+    """
+    return [visible(m.render(language)) for m in lesson_findings(lesson, device, strict, cancelled, progress)]
 
 
 def lesson_findings(lesson: Lesson, device: str = "cpu", strict: bool = False,

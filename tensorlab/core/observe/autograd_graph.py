@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from tensorlab.core.explain.torch_messages import parse_message
 from tensorlab.core.protocol.snapshot import GraphInfo, GraphNode, SavedStatus, SavedTensor
 
 if TYPE_CHECKING:
@@ -63,8 +64,9 @@ def _describe_saved(node: object, tensors: Mapping[str, torch.Tensor]) -> tuple[
             value = getattr(node, attribute)
         except RuntimeError as exc:
             text = str(exc)
-            status = (SavedStatus.CHANGED if "modified by an inplace operation" in text
-                      else SavedStatus.FREED if "freed" in text else SavedStatus.UNAVAILABLE)
+            kind = parse_message(text, type(exc).__name__).kind   # torch's own error, read by its form
+            status = (SavedStatus.CHANGED if kind == "saved_changed" else SavedStatus.FREED if kind == "graph_used"
+                      else SavedStatus.UNAVAILABLE)
             described.append(SavedTensor(label, status))
             continue
         if isinstance(value, torch.Tensor):

@@ -16,12 +16,16 @@ long as a name views it, numbered in order of first appearance in the program.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import itertools
 import math
+import operator
+import os
 import re
 import warnings
 import weakref
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any, TypeVar
 
 import torch
@@ -52,6 +56,7 @@ __all__ = [
     "dtype_name",
     "covered_cells",
     "clean_message",
+    "same_memory",
     "MAX_VALUES",
     "MAX_STORAGE_CELLS",
     "MAX_REPR",
@@ -107,20 +112,160 @@ def _listed(data: torch.Tensor) -> Nested:
     return _freeze(data.tolist())
 
 
-def _storage_key(tensor: torch.Tensor) -> tuple[str, int] | None:
-    """Memory identity of ``tensor``'s storage: (device, address).
+class _Region:
+    """One live storage's memory: ``[start, end)`` on ``device`` (an empty one: only itself)."""
 
-    Non-empty storages are the same when their address is; an empty storage has
-    no address, so it is only ever the same as itself.
-    """
+    __slots__ = ("storage", "device", "start", "end", "empty")
+
+    def __init__(self, storage: torch.UntypedStorage, device: str, start: int, end: int, empty: bool) -> None:
+        self.storage = storage
+        self.device = device
+        self.start = start
+        self.end = end
+        self.empty = empty
+
+
+def _region(tensor: torch.Tensor) -> _Region | None:
+    """The memory ``tensor``'s storage occupies (None where torch has no storage for it: sparse)."""
     try:
         storage = tensor.untyped_storage()
     except (RuntimeError, NotImplementedError):
         return None
     pointer = storage.data_ptr()
-    if storage.nbytes() == 0 or pointer == 0:
-        return (f"{tensor.device}#empty", storage._cdata)
-    return (str(tensor.device), pointer)
+    nbytes = storage.nbytes()
+    empty = nbytes == 0 or pointer == 0   # no address (empty, meta): only the same as itself
+    return _Region(storage, str(tensor.device), pointer, pointer + nbytes, empty)
+
+
+def same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Whether the storages of ``a`` and ``b`` overlap in memory (contract 3: then they share an id).
+
+    ``torch.from_numpy(x[1:].numpy())`` has a storage object of its own, but its bytes are ``x``'s:
+    the same memory. An empty storage is only the same as itself.
+    """
+    ra, rb = _region(a), _region(b)
+    if ra is None or rb is None:
+        return False
+    if ra.storage is rb.storage:
+        return True
+    if ra.empty or rb.empty or ra.device != rb.device:
+        return False
+    return ra.start < rb.end and rb.start < ra.end
+
+
+class _Group:
+    """A connected group of overlapping live storages on one device: one storage id (contract 3)."""
+
+    __slots__ = ("regions", "device", "start", "end", "names", "viewer")
+
+    def __init__(self, region: _Region, name: str, viewer: torch.Tensor) -> None:
+        self.regions = [region]
+        self.device = region.device
+        self.start = region.start
+        self.end = region.end
+        self.names = [name]
+        self.viewer = viewer
+
+
+def _groups(regions: list[tuple[str, torch.Tensor, _Region]]) -> list[_Group]:
+    """The storage groups of ``regions`` (name, tensor, region), in order of first appearance.
+
+    Two storages are one group when their byte ranges overlap, directly or through others
+    (a sweep over the ranges sorted by start); an empty storage is a group of its own, shared
+    only by the views of that same storage object.
+    """
+    parent = list(range(len(regions)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    def join(a: int, b: int) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)   # the root is the earliest: order of first appearance
+
+    by_object: dict[int, int] = {}
+    addressed: list[int] = []
+    for index, (_, _, region) in enumerate(regions):
+        first = by_object.setdefault(id(region.storage), index)
+        if first != index:
+            join(first, index)
+        elif not region.empty:
+            addressed.append(index)
+    # Overlapping ranges per device: sorted by start, a range joins the current run while it starts
+    # before the run's end (adjacent ranges do not overlap).
+    addressed.sort(key=lambda i: (regions[i][2].device, regions[i][2].start))
+    head, device, end = -1, "", -1
+    for index in addressed:
+        region = regions[index][2]
+        if head >= 0 and region.device == device and region.start < end:
+            join(head, index)
+            end = max(end, region.end)
+        else:
+            head, device, end = index, region.device, region.end
+    groups: dict[int, _Group] = {}
+    ordered: list[_Group] = []
+    seen_storages: set[int] = set()
+    for index, (name, tensor, region) in enumerate(regions):
+        key = index if parent[index] == index else root(index)
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = _Group(region, name, tensor)
+            ordered.append(group)
+        else:
+            group.names.append(name)
+            if id(region.storage) not in seen_storages:
+                group.regions.append(region)
+                group.start = min(group.start, region.start)
+                group.end = max(group.end, region.end)
+        seen_storages.add(id(region.storage))
+    return ordered
+
+
+class _ObjectIds:
+    """Numbers for live objects that are never given to another object (``id()`` is, once one dies).
+
+    Keyed by ``id()`` but checked through a weak reference: a new tensor at a freed address gets a
+    new number, so that a snapshot never takes it for the tensor that lived there.
+    """
+
+    # Per process (workers are forked from one server): numbers of one process never meet another's,
+    # so that a snapshot taken before a worker restarted is not taken for one of the new worker's.
+    _counter: tuple[int, itertools.count[int]] | None = None
+
+    def __init__(self) -> None:
+        self._ids: dict[int, tuple[weakref.ref[Any], int]] = {}
+
+    @classmethod
+    def _next(cls) -> int:
+        pid = os.getpid()
+        if cls._counter is None or cls._counter[0] != pid:
+            cls._counter = (pid, itertools.count((pid & 0x3FFFFF) << 40 | 1))
+        return next(cls._counter[1])
+
+    def number(self, obj: Any) -> int:
+        """``obj``'s number (the same for as long as it lives)."""
+        key = id(obj)
+        entry = self._ids.get(key)
+        if entry is not None and entry[0]() is obj:
+            return entry[1]
+        number = self._next()
+        try:
+            ref = weakref.ref(obj, self._forget(key, number))
+        except TypeError:
+            return number
+        self._ids[key] = (ref, number)
+        return number
+
+    def _forget(self, key: int, number: int) -> Any:
+        def forget(_: weakref.ref[Any]) -> None:
+            entry = self._ids.get(key)
+            if entry is not None and entry[1] == number:
+                del self._ids[key]
+        return forget
 
 
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?\s*$")
@@ -234,14 +379,64 @@ def _view_key(data: torch.Tensor) -> tuple[Any, ...] | None:
         return None
 
 
-class _CellCache:
-    """The first cells of each storage, re-read only when they changed (keyed by storage)."""
+# Plain values whose repr cannot change while they are the same object.
+_IMMUTABLE = frozenset({int, float, complex, str, bool, type(None), bytes})
+# Items of a flat list or tuple that its bounded repr can show (each takes at least "1, ").
+_SHOWN_ITEMS = MAX_REPR // 3 + 2
+_HELD_ITEMS = 100_000
+
+
+class _ReprCache:
+    """The bounded repr of each non-tensor name, made again only when it may have changed.
+
+    A name still bound to the same immutable value (held here, so its ``id()`` cannot be given to
+    another object), or to the same flat list or tuple whose shown items are the same objects and
+    whose length is the same, has the same repr: 500 names of lists cost 500 comparisons a step,
+    not 500 reprs. Anything else (a list of tensors, an array) is written again.
+    """
 
     def __init__(self) -> None:
-        self._reads: dict[tuple[str, int], tuple[torch.Tensor, Nested]] = {}
-        self._seen: dict[tuple[str, int], tuple[torch.Tensor, Nested]] = {}
+        self._reads: dict[str, tuple[Any, tuple[Any, ...] | None, int, str]] = {}
+        self._seen: dict[str, tuple[Any, tuple[Any, ...] | None, int, str]] = {}
 
-    def values(self, key: tuple[str, int], cells: torch.Tensor) -> Nested:
+    def text(self, name: str, value: Any) -> str:
+        """``bounded_repr(value, MAX_REPR)``, from the last snapshot where it cannot have changed."""
+        read = self._reads.get(name)
+        kind = type(value)
+        if read is not None and read[0] is value:
+            if kind in _IMMUTABLE:
+                self._seen[name] = read
+                return read[3]
+            if read[1] is not None and len(value) == read[2]:
+                shown = value[:_SHOWN_ITEMS]
+                if len(shown) == len(read[1]) and all(map(operator.is_, shown, read[1])):
+                    self._seen[name] = read
+                    return read[3]
+        text = bounded_repr(value, MAX_REPR)
+        head: tuple[Any, ...] | None = None
+        if kind in (list, tuple):
+            shown = tuple(value[:_SHOWN_ITEMS])
+            if all(type(item) in _IMMUTABLE for item in shown):
+                head = shown
+        # Held until the next snapshot: only values small enough that keeping one a step longer is nothing.
+        small = kind not in (str, bytes, list, tuple) or len(value) <= _HELD_ITEMS
+        if small and (kind in _IMMUTABLE or head is not None):
+            self._seen[name] = (value, head, len(value) if head is not None else 0, text)
+        return text
+
+    def end_snapshot(self) -> None:
+        """Keep only what the last snapshot read (a name bound again lets its old value go)."""
+        self._reads, self._seen = self._seen, {}
+
+
+class _CellCache:
+    """The first cells of each storage, re-read only when they changed (keyed by storage id)."""
+
+    def __init__(self) -> None:
+        self._reads: dict[str, tuple[torch.Tensor, Nested]] = {}
+        self._seen: dict[str, tuple[torch.Tensor, Nested]] = {}
+
+    def values(self, key: str, cells: torch.Tensor) -> Nested:
         data = _readable(cells)
         if data is None:
             return ()
@@ -300,19 +495,30 @@ class Inspector:
         self._values = _ValueCache(values_limit)
         self._grads = _ValueCache(values_limit)
         self._cells = _CellCache()
-        self._labels: dict[tuple[str, int], str] = {}
+        # The label of every storage object the last snapshot listed, by id() and checked through a
+        # weak reference: the label follows the memory's storage objects, never an address the
+        # allocator may give to a new storage.
+        self._labels: dict[int, tuple[weakref.ref[torch.UntypedStorage], str]] = {}
+        self._array_labels: dict[int, tuple[weakref.ref[Any], str]] = {}
         self._next_label = 0
+        self._objects = _ObjectIds()
         self._infos: dict[str, TensorInfo] = {}
         self._storages: dict[str, StorageInfo] = {}
         self._others: dict[str, OtherInfo] = {}
+        self._reprs = _ReprCache()
 
     def reset(self) -> None:
         """Forget every label and cached read (a new program starts)."""
         self.__init__(self.values_limit, self.snapshot_values)  # type: ignore[misc]
 
-    def seed_labels(self, labels: Mapping[tuple[str, int], str], next_label: int) -> None:
-        """Take over storage labels (after a replay in a fresh process, from the earlier snapshot)."""
-        self._labels = dict(labels)
+    def adopt_labels(self, labelled: Iterable[tuple[torch.Tensor, str]], next_label: int) -> None:
+        """Take over storage labels: each tensor's storage gets its label (after a replay in a fresh
+        process, from the earlier snapshot of the same state)."""
+        self._labels = {}
+        for tensor, label in labelled:
+            region = _region(tensor)
+            if region is not None:
+                self._remember(region.storage, label)
         self._next_label = next_label
 
     @property
@@ -331,73 +537,128 @@ class Inspector:
                 return self._take(namespace, graphs)
 
     # -- reading ---------------------------------------------------------------
-    def _label(self, key: tuple[str, int], seen: dict[tuple[str, int], str]) -> str:
-        label = seen.get(key)
-        if label is None:
-            label = self._labels.get(key)
+    def _remember(self, storage: torch.UntypedStorage, label: str) -> None:
+        try:
+            self._labels[id(storage)] = (weakref.ref(storage), label)
+        except TypeError:  # pragma: no cover - torch's storages take weak references
+            pass
+
+    def _old_label(self, storage: torch.UntypedStorage) -> str | None:
+        entry = self._labels.get(id(storage))
+        if entry is not None and entry[0]() is storage:
+            return entry[1]
+        return None
+
+    def _label_groups(self, groups: list[_Group], arrays: list[tuple[str, Any]]) -> list[str]:
+        """A label per group: the lowest one a storage of it had (it keeps the memory's id while some
+        name views it), else the next number (order of first appearance).
+
+        A NumPy array is a name over the memory too: while one lives (it keeps its memory alive), the
+        label it was seen under goes to the storage that views its memory again (``a = x.numpy()``,
+        ``x = None``, ``y = torch.from_numpy(a)``: ``y`` is on ``x``'s memory, under its label).
+        """
+        starts = [(array, _array_start(array)) for _, array in arrays]
+        labels: list[str] = []
+        taken: set[str] = set()
+        for group in groups:
+            if len(group.regions) == 1 and not starts:   # the common case: one storage, no arrays
+                label = self._old_label(group.regions[0].storage)
+                if label is not None and label not in taken:
+                    taken.add(label)
+                    labels.append(label)
+                    continue
+            old = {label for region in group.regions if (label := self._old_label(region.storage))}
+            if group.device == "cpu" and group.start < group.end:
+                old |= {label for array, start in starts if group.start <= start < group.end
+                        and (label := self._old_array_label(array)) is not None}
+            label = next((o for o in sorted(old, key=_label_number) if o not in taken), None)
             if label is None:
                 label = f"S{self._next_label}"
                 self._next_label += 1
-            seen[key] = label
-        return label
+            taken.add(label)
+            labels.append(label)
+        array_labels: dict[int, tuple[weakref.ref[Any], str]] = {}
+        for array, start in starts:
+            label = next((lab for group, lab in zip(groups, labels) if group.device == "cpu"
+                          and group.start <= start < group.end), None) or self._old_array_label(array)
+            if label is not None:
+                with contextlib.suppress(TypeError):
+                    array_labels[id(array)] = (weakref.ref(array), label)
+        self._array_labels = array_labels
+        previous, self._labels = self._labels, {}
+        for group, label in zip(groups, labels):
+            for region in group.regions:
+                key = id(region.storage)
+                entry = previous.get(key)
+                if entry is not None and entry[1] == label and entry[0]() is region.storage:
+                    self._labels[key] = entry    # the same storage under the same label: keep its reference
+                else:
+                    self._remember(region.storage, label)
+        return labels
+
+    def _old_array_label(self, array: Any) -> str | None:
+        entry = self._array_labels.get(id(array))
+        if entry is not None and entry[0]() is array:
+            return entry[1]
+        return None
 
     def _take(self, namespace: Mapping[str, Any], graphs: Collection[str] | bool) -> Snapshot:
         tensors: list[TensorInfo] = []
         others: list[OtherInfo] = []
-        seen: dict[tuple[str, int], str] = {}
-        members: dict[str, list[str]] = {}
-        first_viewer: dict[str, torch.Tensor] = {}
-        keys: dict[str, tuple[str, int]] = {}
         named_tensors = {n: v for n, v in namespace.items() if isinstance(v, torch.Tensor)}
+        regions: list[tuple[str, torch.Tensor, _Region]] = []
+        for name, value in named_tensors.items():
+            region = _region(value)
+            if region is not None:
+                regions.append((name, value, region))
+        groups = _groups(regions)
+        arrays = [(n, v) for n, v in namespace.items() if not isinstance(v, torch.Tensor) and _is_array(v)]
+        labels = self._label_groups(groups, arrays)
+        region_of = {name: region for name, _, region in regions}
+        where: dict[str, tuple[str, int]] = {}   # name -> (storage id, byte start of its storage in the group)
+        for group, label in zip(groups, labels):
+            for name in group.names:
+                region = region_of[name]
+                where[name] = (label, 0 if region.empty else region.start - group.start)
         budget = self.snapshot_values
         self._values.start()
         self._grads.start()
         infos: dict[str, TensorInfo] = {}
-        arrays: list[tuple[str, Any]] = []
         for name, value in namespace.items():
             if not isinstance(value, torch.Tensor):
-                if _is_array(value):
-                    arrays.append((name, value))
-                others.append(OtherInfo(name, type(value).__name__, bounded_repr(value, MAX_REPR)))
+                others.append(OtherInfo(name, type(value).__name__, self._reprs.text(name, value)))
                 continue
-            key = _storage_key(value)
-            storage_id = None
-            if key is not None:
-                storage_id = self._label(key, seen)
-                keys[storage_id] = key
-                members.setdefault(storage_id, []).append(name)
-                first_viewer.setdefault(storage_id, value)
-            info = self._tensor_info(name, value, storage_id, budget, named_tensors,
+            storage_id, start = where.get(name, (None, 0))
+            info = self._tensor_info(name, value, storage_id, start, budget, named_tensors,
                                      graphs is True or (not isinstance(graphs, bool) and name in graphs))
             if info.values is not None:
                 budget -= info.numel
             infos[name] = info
             tensors.append(info)
-        # A label lives as long as some name views its storage.
-        self._labels = dict(seen)
         self._infos = infos
-        array_storages = self._array_storages(arrays, keys, first_viewer) if arrays else {}
+        array_storages = self._array_storages(arrays, groups, labels) if arrays else {}
         if array_storages:
             others = [OtherInfo(o.name, o.type, o.repr, array_storages.get(o.name)) for o in others]
+        self._reprs.end_snapshot()
         others = [_same_or(self._others.get(o.name), o) for o in others]
         self._others = {o.name: o for o in others}
         storages = []
-        for storage_id, key in keys.items():
-            viewer = first_viewer[storage_id]
-            cells, count = self._storage_cells(key, viewer)
+        for group, label in zip(groups, labels):
+            viewer = group.viewer
+            cells, count = self._storage_cells(label, group)
             storages.append(
                 StorageInfo(
-                    id=storage_id,
-                    nbytes=viewer.untyped_storage().nbytes(),
-                    device=str(viewer.device),
-                    tensors=tuple(members[storage_id]),
+                    id=label,
+                    nbytes=group.end - group.start,
+                    device=group.device,
+                    tensors=tuple(group.names),
                     dtype=dtype_name(viewer.dtype),
                     element_size=viewer.element_size(),
                     cells=cells,
                     cell_count=count,
                     version=_version(viewer),
-                    key=key,
-                    arrays=tuple(n for n, s in array_storages.items() if s == storage_id),
+                    key=(group.device, group.start),
+                    arrays=tuple(n for n, s in array_storages.items() if s == label),
                 )
             )
         # Parts equal to the last snapshot's are that snapshot's objects: shared, they cross to the
@@ -407,7 +668,7 @@ class Inspector:
         self._cells.end_snapshot()
         return Snapshot(tuple(tensors), tuple(storages), tuple(others))
 
-    def _tensor_info(self, name: str, value: torch.Tensor, storage_id: str | None, budget: int,
+    def _tensor_info(self, name: str, value: torch.Tensor, storage_id: str | None, start: int, budget: int,
                      named_tensors: Mapping[str, torch.Tensor], with_graph: bool) -> TensorInfo:
         is_leaf = _is_leaf(value)
         grad = _grad(value, is_leaf)
@@ -433,39 +694,97 @@ class Inspector:
             numel=numel,
             element_size=value.element_size(),
             is_view=value._is_view(),
-            object_id=id(value),
+            object_id=self._objects.number(value),
             graph=autograd_graph(value, named_tensors) if with_graph else None,
             retains_grad=bool(value.retains_grad),
+            storage_start=start,
         )
         old = self._infos.get(name)
         if old is not None and info.graph is None and old.graph is None and _same(old, info):
             return old  # unchanged: share it with the previous snapshot
         return info
 
-    def _storage_cells(self, key: tuple[str, int], tensor: torch.Tensor) -> tuple[Nested, int]:
-        """The storage under ``tensor`` as elements of its dtype: (first cells, count)."""
-        storage = tensor.untyped_storage()
-        count = storage.nbytes() // tensor.element_size()
-        if count == 0 or tensor.device.type == "meta" or tensor.is_sparse:
+    def _storage_cells(self, label: str, group: _Group) -> tuple[Nested, int]:
+        """The group's memory as elements of its first viewer's dtype: (first cells, count).
+
+        Read as bytes, the way memory holds them: never through a viewer's lazy conj/neg bit
+        (an ``x.H`` view shows ``1-2j`` where memory holds ``1+2j``) nor its strides.
+        """
+        viewer = group.viewer
+        size = viewer.element_size()
+        count = (group.end - group.start) // size if size else 0
+        if count == 0 or viewer.device.type == "meta" or viewer.is_sparse:
             return (), count
-        whole = tensor.detach().as_strided((count,), (1,), 0)
-        return self._cells.values(key, whole[:MAX_STORAGE_CELLS]), count
+        raw = _group_bytes(group, min(count, MAX_STORAGE_CELLS) * size)
+        if raw is None:
+            return (), count
+        try:
+            cells = raw.view(_plain_dtype(viewer))
+        except (RuntimeError, TypeError):
+            return (), count
+        return self._cells.values(label, cells), count
 
     @staticmethod
-    def _array_storages(arrays: list[tuple[str, Any]], keys: dict[str, tuple[str, int]],
-                        viewers: dict[str, torch.Tensor]) -> dict[str, str]:
+    def _array_storages(arrays: list[tuple[str, Any]], groups: list[_Group], labels: list[str]) -> dict[str, str]:
         """Which listed storage each NumPy array views (`x.numpy()` shares memory with `x`)."""
         found = {}
         for name, array in arrays:
-            address = array.__array_interface__["data"][0]
-            for storage_id, (device, start) in keys.items():
-                if device != "cpu" or isinstance(start, int) and start == 0:
+            address = _array_start(array)
+            for group, label in zip(groups, labels):
+                if group.device != "cpu" or group.start == group.end:
                     continue
-                size = viewers[storage_id].untyped_storage().nbytes()
-                if start <= address < start + size:
-                    found[name] = storage_id
+                if group.start <= address < group.end:
+                    found[name] = label
                     break
         return found
+
+
+def _label_number(label: str) -> int:
+    return int(label[1:]) if label[1:].isdigit() else 1 << 62
+
+
+def _plain_dtype(tensor: torch.Tensor) -> torch.dtype:
+    """The dtype to show cells in: the viewer's, or for a quantized one the integers it stores."""
+    if tensor.is_quantized:
+        return {torch.quint8: torch.uint8, torch.qint8: torch.int8, torch.qint32: torch.int32}.get(
+            tensor.dtype, torch.uint8)
+    return tensor.dtype
+
+
+def _group_bytes(group: _Group, nbytes: int) -> torch.Tensor | None:
+    """The first ``nbytes`` of a group's memory as a uint8 tensor (None where torch cannot read them)."""
+    if len(group.regions) == 1:   # the common case: one storage holds all of it, read in place
+        region = group.regions[0]
+        try:
+            return torch.empty(0, dtype=torch.uint8, device=region.storage.device).set_(
+                region.storage, 0, (nbytes,), (1,))
+        except (RuntimeError, TypeError, NotImplementedError):
+            return None
+    pieces = []
+    for region in sorted(group.regions, key=lambda r: r.start):
+        offset = region.start - group.start
+        if offset >= nbytes or region.empty:
+            continue
+        take = min(region.end - region.start, nbytes - offset)
+        try:
+            raw = torch.empty(0, dtype=torch.uint8, device=region.storage.device)
+            raw.set_(region.storage, 0, (take,), (1,))
+        except (RuntimeError, TypeError, NotImplementedError):
+            return None
+        if offset == 0 and take == nbytes:
+            return raw     # one storage holds all of it: read in place
+        pieces.append((offset, raw))
+    if not pieces:
+        return None
+    buffer = torch.zeros(nbytes, dtype=torch.uint8, device=pieces[0][1].device)
+    for offset, raw in pieces:
+        buffer[offset:offset + raw.numel()] = raw
+    return buffer
+
+
+def _array_start(array: Any) -> int:
+    """The address of a NumPy array's first element."""
+    return int(array.__array_interface__["data"][0])
 
 
 def _is_array(value: Any) -> bool:
@@ -479,7 +798,8 @@ def _same(a: TensorInfo, b: TensorInfo) -> bool:
             and a.device == b.device and a.requires_grad == b.requires_grad and a.is_leaf == b.is_leaf
             and a.grad_fn == b.grad_fn and a.version == b.version and a.grad_shape == b.grad_shape
             and a.storage == b.storage and a.storage_offset == b.storage_offset and a.stride == b.stride
-            and a.is_view == b.is_view and a.object_id == b.object_id and a.retains_grad == b.retains_grad)
+            and a.is_view == b.is_view and a.object_id == b.object_id and a.retains_grad == b.retains_grad
+            and a.storage_start == b.storage_start)
 
 
 def take_snapshot(namespace: Mapping[str, Any], graphs: Collection[str] | bool = True) -> Snapshot:

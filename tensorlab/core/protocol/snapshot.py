@@ -110,6 +110,10 @@ class TensorInfo:
     object_id: int = field(default=0, repr=False)
     graph: GraphInfo | None = field(default=None, repr=False, compare=False)
     retains_grad: bool = False
+    # Bytes from the start of the storage id's memory to this tensor's own storage (not 0 only where
+    # another storage object overlaps the same memory: `torch.from_numpy(x[1:].numpy())`); the storage
+    # map adds it to `storage_offset`, which stays torch's own value.
+    storage_start: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The contract-3 JSON of this tensor."""
@@ -134,7 +138,7 @@ class StorageInfo:
     """One block of memory and the names that view it."""
 
     id: str
-    nbytes: int
+    nbytes: int                     # the extent of the memory (contract 3: overlapping storages are one)
     device: str
     tensors: tuple[str, ...]
     # For the storage map (not part of the JSON contract):
@@ -143,7 +147,7 @@ class StorageInfo:
     cells: Nested                   # the first MAX_STORAGE_CELLS elements, as values
     cell_count: int                 # elements of `dtype` in the whole storage
     version: int | None             # version counter of the first tensor viewing it
-    key: tuple[str, int] = field(repr=False)  # (device, address): same memory across snapshots
+    key: tuple[str, int] = field(repr=False)  # (device, address where the memory starts)
     arrays: tuple[str, ...] = ()    # names of NumPy arrays over the same memory
 
     def to_json(self) -> dict[str, Any]:

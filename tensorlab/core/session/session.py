@@ -8,7 +8,9 @@ replay: a fresh namespace, ``torch.manual_seed(seed)``, then the first k steps.
 from __future__ import annotations
 
 import contextlib
+import dis
 import io
+import os
 import time
 import warnings
 from collections.abc import Iterable, Iterator
@@ -16,8 +18,9 @@ from typing import Any
 
 import torch
 
-from tensorlab.core.explain.explanations import HistoryEntry, explain
+from tensorlab.core.explain.explanations import HistoryEntry, explain, explain_own
 from tensorlab.core.explain.hidden_writes import hidden_writes
+from tensorlab.core.explain.torch_messages import parse_message
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
 from tensorlab.core.messages.catalogue import MessageError
 from tensorlab.core.observe.autograd_graph import saved_in_graphs
@@ -29,7 +32,37 @@ from tensorlab.core.protocol.snapshot import MAX_REPR, SavedTensor, Snapshot
 from tensorlab.core.sandbox.interpreter import NO_VALUE, Interpreter
 from tensorlab.core.session.devices import resolve_device
 
-__all__ = ["ErrorInfo", "WarningInfo", "StepResult", "Session"]
+__all__ = ["ErrorInfo", "WarningInfo", "StepResult", "Session", "origin_of"]
+
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+_TENSORLAB_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
+_RAISES = frozenset({"RAISE_VARARGS", "RERAISE"})
+
+
+def origin_of(error: BaseException) -> str:
+    """Who raised ``error`` (see :data:`tensorlab.core.explain.explanations.ORIGINS`).
+
+    Read from where it was raised: TensorLab's own messages are "tensorlab"; an error
+    raised in torch's Python code, or by a compiled operator that TensorLab's interpreter
+    called (no Python frame of its own), is "torch"; one a ``raise`` in TensorLab's code
+    wrote in Python's words (``name 'y' is not defined``) is "interpreter".
+    """
+    if isinstance(error, MessageError):
+        return "tensorlab"
+    trace = error.__traceback__
+    if trace is None:
+        return "other"
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    code = trace.tb_frame.f_code
+    filename = os.path.abspath(code.co_filename)
+    if filename.startswith(_TORCH_DIR):
+        return "torch"
+    if filename.startswith(_TENSORLAB_DIR):
+        lasti = trace.tb_lasti
+        op = dis.opname[code.co_code[lasti]] if 0 <= lasti < len(code.co_code) else ""
+        return "interpreter" if op in _RAISES else "torch"
+    return "other"
 
 
 class Session:
@@ -136,11 +169,13 @@ class Session:
         if error is not None:
             message = str(error)
             saved: tuple[SavedTensor, ...] = ()
-            if "modified by an inplace operation" in message:
+            if parse_message(message, type(error).__name__).kind == "saved_changed":
                 saved = saved_in_graphs({n: v for n, v in self._namespace.items() if isinstance(v, torch.Tensor)})
             own = error.message if isinstance(error, MessageError) else None  # TensorLab's own: key and params
-            error_info = ErrorInfo(type(error).__name__, message,
-                                   explain(message, type(error).__name__, history, saved), own)
+            explanation = (explain_own(own) if own is not None else
+                           explain(message, type(error).__name__, history, saved, origin_of(error)))
+            error_info = ErrorInfo(type(error).__name__, message, explanation, own)
+        # A step cannot warn by itself (the subset has no `warnings`): every warning is torch's or Python's.
         warning_infos = tuple(
             WarningInfo(w.category.__name__, clean_message(str(w.message)),
                         explain(str(w.message), w.category.__name__, history))
@@ -211,18 +246,14 @@ class Session:
 
         Nothing is read: the next snapshot compares with what it reads then.
         """
-        from tensorlab.core.observe.inspector import _storage_key
-
-        labels = {}
+        labelled = []
         for info in snapshot.tensors:
             value = self._namespace.get(info.name)
             if isinstance(value, torch.Tensor) and info.storage is not None:
-                key = _storage_key(value)
-                if key is not None:
-                    labels[key] = info.storage
+                labelled.append((value, info.storage))
         used = [int(label[1:]) for result in self.results for label in
                 (s.id for s in result.snapshot.storages) if label[1:].isdigit()]
-        self.inspector.seed_labels(labels, max(used, default=-1) + 1)
+        self.inspector.adopt_labels(labelled, max(used, default=-1) + 1)
 
     # -- helpers ---------------------------------------------------------------
     def _write(self, text: str, cut: bool = False) -> None:

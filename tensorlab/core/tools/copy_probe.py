@@ -18,7 +18,7 @@ from typing import Any
 import torch
 
 from tensorlab.core.lang.parse import parse_one
-from tensorlab.core.observe.inspector import _storage_key, clean_message
+from tensorlab.core.observe.inspector import clean_message, same_memory
 from tensorlab.core.protocol.copy_rows import OPERATIONS, X_KINDS, CopyMatrix, CopyRow, operation_lines
 from tensorlab.core.protocol.engine_api import Cancelled
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -28,8 +28,7 @@ __all__ = ["probe", "copy_row", "copy_matrix", "copies_job"]
 
 
 def _shares_storage(x: torch.Tensor, y: torch.Tensor) -> bool:
-    key_x, key_y = _storage_key(x), _storage_key(y)
-    return key_x is not None and key_x == key_y
+    return same_memory(x, y)
 
 
 def _grad_flows(x: torch.Tensor, y: torch.Tensor) -> bool:

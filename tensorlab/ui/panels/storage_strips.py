@@ -36,16 +36,19 @@ class StripModel:
 def _band_cells(info: TensorInfo, storage: StorageInfo) -> tuple[int, ...]:
     if info.stride is None or info.storage_offset is None:
         return ()
-    return _cells(info.shape, info.stride, info.storage_offset, info.element_size, storage.element_size)
+    return _cells(info.shape, info.stride, info.storage_offset, info.element_size, storage.element_size,
+                  info.storage_start)
 
 
 @functools.lru_cache(maxsize=4096)
-def _cells(shape: tuple[int, ...], stride: tuple[int, ...], offset: int, size: int, cell_size: int) -> tuple[int, ...]:
+def _cells(shape: tuple[int, ...], stride: tuple[int, ...], offset: int, size: int, cell_size: int,
+           start: int = 0) -> tuple[int, ...]:
     cells = covered_cells(shape, stride, offset, MAX_CELLS * 4)
-    if size == cell_size:
+    if size == cell_size and start == 0:
         return cells
-    # A view with another element size (view_as_real, .view(dtype)): map through bytes.
-    return tuple(c * size // cell_size for c in cells)
+    # A view with another element size (view_as_real, .view(dtype)), or a storage that starts inside
+    # the memory (`torch.from_numpy(x[1:].numpy())`, `start` bytes in): map through bytes.
+    return tuple((start + c * size) // cell_size for c in cells)
 
 
 def _band_label(info: TensorInfo) -> str:

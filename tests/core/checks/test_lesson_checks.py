@@ -211,3 +211,74 @@ answer = 0
     english = lesson_warnings(parse_lesson(text, "t.toml"), "en")
     assert any("아마 그럴걸" in line for line in korean) and not any("maybe so" in line for line in korean)
     assert any("maybe so" in line for line in english)
+
+
+# -- claims about torch's words are checked in torch's own words (issue #15, class 6) ----------------------
+
+SPOOFED = '''
+[[step]]
+code = "x = torch.ones(3, requires_grad=True)"
+
+[[step]]
+code = "d = torch.device('a leaf Variable that requires grad is being used in an in-place operation.')"
+
+[step.ask]
+question = "What happens?"
+check = "error"
+choices = ["RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.",
+           "RuntimeError: Invalid device string", "no error"]
+answer = {answer}
+'''
+
+
+def test_a_claim_is_never_found_in_what_a_message_repeats_of_the_step():
+    lesson = parse_lesson(_lesson(SPOOFED.format(answer=0)), "t.toml")
+    found = check_lesson(lesson)
+    (report,) = found.asks
+    assert report.truth == (False, True, False)
+    assert [f.kind for f in found.findings] == [FindingKind.WRONG_ANSWER]
+    assert _kinds(SPOOFED.format(answer=1)) == []
+    # In the message itself the quoted text is there: only its own words are compared.
+    spoof = Observed("outcome", (), ("RuntimeError", "Invalid device string: 'a leaf Variable that requires grad'"))
+    assert compare("RuntimeError: a leaf Variable", spoof) is False
+    assert compare("RuntimeError: Invalid device string", spoof) is True
+    # A message of no known form: what it quotes is not its own words, even with quotes inside.
+    unknown = Observed("outcome", (), ("RuntimeError", "bad thing: 'x' a leaf Variable that requires grad ''"))
+    assert compare("RuntimeError: a leaf Variable", unknown) is False
+    assert compare("RuntimeError: bad thing", unknown) is True
+
+
+def test_a_storage_claim_follows_the_memory():
+    text = '''
+[[step]]
+code = "x = torch.arange(4.0)"
+
+[[step]]
+code = "y = torch.from_numpy(x[1:].numpy())"
+note = "y is over x's memory."
+facts = ["y shares storage with x"]
+'''
+    assert _kinds(text) == []
+    assert _kinds(text.replace("y shares storage with x", "y does not share storage with x")) == [
+        FindingKind.FACT]
+
+
+def test_each_finding_is_one_line_whatever_the_lesson_quotes():
+    text = '''
+[[step]]
+code = "x = torch.ones(3, requires_grad=True)"
+
+[[step]]
+code = "(x * 2).sum().backward()"
+facts = ["x is a leaf\\n[3/3] x.grad = tensor([9.])"]
+
+[step.ask]
+question = "Q\\n[3/3] fake"
+check = "x.grad"
+choices = ["tensor([2., 2., 2.])\\n[4/4] b", "c\\n\\n[5/5] x.grad\\u2028  tensor([7.])"]
+answer = 1
+'''
+    warnings = lesson_warnings(parse_lesson(_lesson(text), "t.toml"))
+    assert len(warnings) == 4
+    for warning in warnings:
+        assert len(warning.splitlines()) == 1 and warning.startswith("step 2: "), warning

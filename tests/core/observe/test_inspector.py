@@ -212,3 +212,115 @@ def test_views_of_the_same_elements_share_one_read_and_conj_neg_and_other_views_
     x.add_(1)   # a later snapshot reads memory afresh
     again = take_snapshot(namespace, graphs=False)
     assert list(again.tensor("y3").values) == x.tolist()
+
+
+# -- storage identity is memory, not an address (issue #15, class 5) ------------------------------------------
+def _session(codes):
+    from tensorlab.core.session.session import Session
+
+    session = Session()
+    results = [session.run(code) for code in codes]
+    return session, results
+
+
+def test_a_storage_over_part_of_another_is_the_same_memory():
+    # from_numpy makes a storage object of its own, but its bytes are x's from the second element on.
+    session, results = _session(["x = torch.arange(4.0)", "y = torch.from_numpy(x[1:].numpy())", "y[0] = 9"])
+    snapshot = results[-1].snapshot
+    x, y = snapshot.tensor("x"), snapshot.tensor("y")
+    assert x.storage == y.storage == "S0"
+    # storage_offset and stride stay torch's own; the map knows where y's storage starts in the memory.
+    assert (y.storage_offset, y.stride, y.storage_start) == (0, (1,), 4)
+    (storage,) = snapshot.storages
+    assert storage.tensors == ("x", "y") and storage.nbytes == 16 and storage.cells == (0.0, 9.0, 2.0, 3.0)
+    assert x.values == (0.0, 9.0, 2.0, 3.0)
+    from tensorlab.core.checks.note_facts import check_fact
+    assert check_fact("y shares storage with x", snapshot) is None
+    assert check_fact("y does not share storage with x", snapshot) is not None
+    assert check_fact("y has its own storage", snapshot) is not None
+
+
+def test_storages_that_overlap_through_a_third_are_one_group_and_apart_ones_are_not():
+    x = torch.arange(6.0)
+    a = torch.from_numpy(x[:3].numpy())
+    b = torch.from_numpy(x[2:].numpy())   # overlaps a only in x[2]
+    c = torch.from_numpy(x[3:].numpy())   # overlaps b, not a
+    apart = torch.from_numpy(x.numpy()[4:])
+    snapshot = take_snapshot({"a": a, "c": c, "b": b, "z": torch.ones(2)})
+    assert [s.tensors for s in snapshot.storages] == [("a", "c", "b"), ("z",)]
+    assert snapshot.storages[0].nbytes == 24 and snapshot.storages[0].cells == tuple(float(i) for i in range(6))
+    assert [t.storage_start for t in snapshot.tensors] == [0, 12, 8, 0]
+    # Adjacent memory is not shared memory.
+    first, second = torch.from_numpy(x[:3].numpy()), torch.from_numpy(x[3:].numpy())
+    assert len(take_snapshot({"p": first, "q": second}).storages) == 2
+    assert take_snapshot({"apart": apart, "x": x}).tensor("apart").storage == "S0"
+
+
+def test_a_new_storage_at_a_freed_address_gets_a_new_label():
+    # The allocator often gives the freed block to the next allocation of its size: whether it does or
+    # not, the new tensor is new memory, with a new label and no hidden write reported (20 tries).
+    for _ in range(20):
+        session, results = _session(["x = torch.ones(1000)",
+                                     "with torch.no_grad():\n    x = None\n    y = torch.ones(1000)\n",
+                                     "with torch.no_grad():\n    y = None\n    y = torch.zeros(1000)\n"])
+        assert results[1].to_json()["tensors"]["y"]["storage"] == "S1"
+        assert results[2].to_json()["tensors"]["y"]["storage"] == "S2"
+        assert results[2].notes == ()
+        assert results[1].snapshot.tensor("y").object_id != results[2].snapshot.tensor("y").object_id
+
+
+def test_a_new_tensor_at_a_freed_id_is_not_the_old_one():
+    from tensorlab.core.observe.inspector import Inspector
+
+    inspector = Inspector()
+    numbers = set()
+    for _ in range(50):
+        t = torch.ones(1)
+        numbers.add(inspector.take({"t": t}).tensor("t").object_id)
+        del t  # the next tensor is often allocated at the same id()
+    assert len(numbers) == 50
+
+
+def test_cells_are_memory_not_the_first_viewers_conj_or_neg_bit():
+    # The first name over the memory is a lazy conjugate view: its values are conjugated, the memory is not.
+    session, results = _session(["h = torch.tensor([[1+2j, 3+4j]]).H", "x = h.H", "h = x"])
+    first = results[0].snapshot
+    assert first.tensor("h").values == (((1.0, -2.0),), ((3.0, -4.0),))    # the view, as torch shows it
+    assert first.storages[0].cells == ((1.0, 2.0), (3.0, 4.0))                # the memory, as it holds it
+    assert [r.notes for r in results] == [(), (), ()]
+    assert results[-1].snapshot.storages[0].cells == ((1.0, 2.0), (3.0, 4.0))
+
+
+def test_an_array_over_the_memory_keeps_its_label():
+    # a keeps x's memory alive and is a name over it: from_numpy(a) is that memory, under its label.
+    session, results = _session(["x = torch.arange(3.0)", "a = x.numpy()", "x = torch.ones(1)",
+                                 "y = torch.from_numpy(a)", "b = torch.ones(2).numpy()"])
+    assert [s.id for s in results[2].snapshot.storages] == ["S1"]
+    assert results[3].snapshot.tensor("y").storage == "S0"
+    assert next(o for o in results[3].snapshot.others if o.name == "a").storage == "S0"
+    assert results[4].snapshot.tensor("y").storage == "S0"
+
+
+def test_the_repr_of_a_name_is_made_again_whenever_it_may_have_changed():
+    from tensorlab.core.observe.inspector import Inspector
+
+    inspector = Inspector()
+    items = [0] * 1000
+    t = torch.zeros(2)
+    namespace = {"l": items, "n": 5, "s": "a", "tensors": [t], "nested": [[1], 2], "f": 1}
+    first = {o.name: o.repr for o in inspector.take(namespace).others}
+    items[3] = 7             # a write into the list, the same object
+    t.add_(1)                # a tensor inside a list changed
+    namespace["nested"][0][0] = 9
+    namespace["f"] = True    # equal to 1, but another value
+    again = {o.name: o.repr for o in inspector.take(namespace).others}
+    assert again["l"] == repr(items)[:2000] + " ..." and again["l"] != first["l"]
+    assert again["tensors"] == repr([t]) and again["nested"] == "[[9], 2]" and again["f"] == "True"
+    assert again["n"] == "5" and again["s"] == "'a'"
+    items.append(1)          # one more item, past what the repr shows: the length still says it changed
+    assert {o.name: o.repr for o in inspector.take(namespace).others}["l"] == repr(items)[:2000] + " ..."
+    short = [1, 2]
+    namespace["l"] = short
+    assert {o.name: o.repr for o in inspector.take(namespace).others}["l"] == "[1, 2]"
+    short.append(3)
+    assert {o.name: o.repr for o in inspector.take(namespace).others}["l"] == "[1, 2, 3]"

@@ -33,7 +33,6 @@ import weakref
 from typing import Any
 
 import numpy
-import pytest
 import torch
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -108,6 +107,7 @@ BACKWARD = ["{s}.sum().backward()", "{s}.backward()", "{s}.sum().backward(retain
             "{s}.requires_grad = True", "{t} = {s}.grad_fn.next_functions", "print({s}.grad_fn.name())",
             "{t} = {s}.detach().requires_grad_()", "{s}.backward(create_graph=True)"]
 NUMPY = ["{t} = {s}.numpy()", "{t} = {s}.detach().numpy()", "{t} = torch.from_numpy({s}.numpy())",
+         "{t} = torch.from_numpy({s}.detach()[1:].numpy())", "{t} = torch.from_numpy({s}.detach().numpy()[::2])",
          "{t} = {s}.numpy()[0]", "{t} = {s}.tolist()", "{t} = {s}.item()"]
 ARRAYS = ["{t} = torch.from_numpy({a})", "{a}[0] = 7", "{t} = torch.as_tensor({a})", "{t} = torch.tensor({a})",
           "{a}[...] = 0", "{t} = {a}.tolist()", "{t} = {a}.shape"]
@@ -317,15 +317,16 @@ TensorLabAgainstTorch.TestCase.settings = settings(
 test_tensorlab_against_plain_torch = TensorLabAgainstTorch.TestCase
 
 
-@pytest.mark.xfail(reason="core/observe/inspector.py keys a storage's label by its address: a storage "
-                          "allocated where one died in the same step takes the dead one's label (torch keeps one "
-                          "Python object per live storage, so a weak reference to it would tell them apart)",
-                   strict=False)
 def test_a_new_storage_at_a_freed_address_gets_a_new_label():
-    session = Session()
-    session.run("x = torch.ones(1000)")
-    address = session.namespace["x"].data_ptr()
-    result = session.run("with torch.no_grad():\n    x = None\n    y = torch.ones(1000)\n")
-    if session.namespace["y"].data_ptr() != address:
-        pytest.skip("the allocator put the new storage elsewhere this time")
-    assert result.to_json()["tensors"]["y"]["storage"] == "S1"
+    # The label follows the storage object, not its address: whether or not the allocator gives the new
+    # storage the freed block (it often does), it is new memory, with a new label and no hidden write.
+    reused = 0
+    for _ in range(20):
+        session = Session()
+        session.run("x = torch.ones(1000)")
+        address = session.namespace["x"].data_ptr()
+        result = session.run("with torch.no_grad():\n    x = None\n    y = torch.ones(1000)\n")
+        reused += session.namespace["y"].data_ptr() == address
+        assert result.to_json()["tensors"]["y"]["storage"] == "S1"
+        again = session.run("with torch.no_grad():\n    y = None\n    y = torch.zeros(1000)\n")
+        assert again.to_json()["tensors"]["y"]["storage"] == "S2" and again.notes == ()
