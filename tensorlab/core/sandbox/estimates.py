@@ -29,6 +29,8 @@ __all__ = [
     "FORMATTED_ELEMENT",
     "VIEW_OBJECT",
     "VIEW_OBJECT_BYTES",
+    "ARRAY_ITEM",
+    "ARRAY_ITEM_BYTES",
     "PYTHON_NUMBER_BYTES",
     "Nested",
     "measure_nested",
@@ -52,8 +54,14 @@ WALK_ITEM = 200             # one item TensorLab itself looks at in Python (nest
 TORCH_ITEM = 50             # one item of a Python sequence that torch.tensor() walks
 STORAGE_ITEM = 1_000        # one byte of a storage that torch.tensor() walks as a Python sequence
 FORMATTED_ELEMENT = 5_000   # one tensor element torch formats as text
-VIEW_OBJECT = 500           # one tensor object a split/unbind makes
-VIEW_OBJECT_BYTES = 512     # its memory (the Python object and its TensorImpl)
+# One tensor object (a split piece, an unbind, a row of an iterated tensor), measured on torch 2.x: its
+# TensorImpl ~620 bytes (glibc mallinfo2), the Python object and a list slot 88 bytes (tracemalloc);
+# ~1.3 us to make, about 1,300 float additions. A NumPy array yields a scalar (~140 bytes) or a row view
+# (~350 bytes) per item when it is iterated whole, ~1 us each.
+VIEW_OBJECT = 2_000         # one tensor object a split/unbind/iteration makes
+VIEW_OBJECT_BYTES = 768     # its memory (the Python object and its TensorImpl)
+ARRAY_ITEM = 1_500          # one item of a NumPy array iterated whole
+ARRAY_ITEM_BYTES = 384      # its memory
 PYTHON_NUMBER_BYTES = 32    # a Python float in a list (the object and the list's pointer)
 _NODE = 1_000               # one autograd node that backward visits
 _MAX_NODES = 100_000        # nodes walked to estimate backward (beyond: charged as this many)

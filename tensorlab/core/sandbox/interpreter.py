@@ -144,6 +144,7 @@ class Interpreter:
             self.namespace[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             names = [element.id for element in target.elts]  # type: ignore[attr-defined]
+            self.guard.iterate(value, whole=False)  # a tensor is unbound whole before the first item
             try:
                 iterator = iter(value)
             except TypeError:
