@@ -31,6 +31,7 @@ __all__ = [
     "VIEW_OBJECT_BYTES",
     "ARRAY_ITEM",
     "ARRAY_ITEM_BYTES",
+    "ARRAY_SCALAR_BYTES",
     "PYTHON_NUMBER_BYTES",
     "Nested",
     "measure_nested",
@@ -44,6 +45,7 @@ __all__ = [
     "text_size",
     "format_length",
     "backward_work",
+    "backward_bytes",
 ]
 
 MAX_NESTING = 32            # nesting of a list torch is given (torch allows 64 dimensions)
@@ -61,8 +63,9 @@ FORMATTED_ELEMENT = 5_000   # one tensor element torch formats as text
 VIEW_OBJECT = 2_000         # one tensor object a split/unbind/iteration makes
 VIEW_OBJECT_BYTES = 768     # its memory (the Python object and its TensorImpl)
 ARRAY_ITEM = 1_500          # one item of a NumPy array iterated whole
-ARRAY_ITEM_BYTES = 384      # its memory
-PYTHON_NUMBER_BYTES = 32    # a Python float in a list (the object and the list's pointer)
+ARRAY_ITEM_BYTES = 384      # its memory: a row view of an array of 2 or more dimensions
+ARRAY_SCALAR_BYTES = 48     # a NumPy scalar (an item of a 1-d array) and its list slot (measured: 40)
+PYTHON_NUMBER_BYTES = 48    # a Python float in a list (the object, the list's pointer: measured 40 with tracemalloc)
 _NODE = 1_000               # one autograd node that backward visits
 _MAX_NODES = 100_000        # nodes walked to estimate backward (beyond: charged as this many)
 
@@ -298,16 +301,11 @@ def format_length(template: str, args: Any, limit: int) -> int:
     return total
 
 
-def backward_work(tensor: torch.Tensor) -> tuple[int, int]:
-    """(element-operations, bytes of new gradients) that ``tensor.backward()`` may ask for.
-
-    Walks the graph from ``tensor.grad_fn`` (each node once): each node costs a
-    visit and the elements of the largest tensor flowing through the graph; each
-    leaf without a gradient yet gets one as large as itself.
-    """
+def _graph(tensor: torch.Tensor) -> tuple[int, list[torch.Tensor]]:
+    """(nodes, leaves) of the autograd graph behind ``tensor`` (each node once, up to :data:`_MAX_NODES`)."""
     root = tensor.grad_fn
     if root is None:
-        return 0, 0
+        return 0, []
     seen = {id(root)}
     queue = [root]
     leaves: list[torch.Tensor] = []
@@ -322,8 +320,31 @@ def backward_work(tensor: torch.Tensor) -> tuple[int, int]:
             if child is not None and id(child) not in seen:
                 seen.add(id(child))
                 queue.append(child)
-    if queue:
-        nodes = _MAX_NODES
+    return (_MAX_NODES if queue else nodes), leaves
+
+
+def backward_work(tensor: torch.Tensor) -> tuple[int, int]:
+    """(element-operations, bytes of new gradients) that ``tensor.backward()`` may ask for.
+
+    Walks the graph from ``tensor.grad_fn`` (each node once): each node costs a
+    visit and the elements of the largest tensor flowing through the graph; each
+    leaf without a gradient yet gets one as large as itself.
+    """
+    nodes, leaves = _graph(tensor)
+    if not nodes:
+        return 0, 0
     widest = max([tensor.numel(), *(leaf.numel() for leaf in leaves)])
     new_grads = sum(leaf.numel() * leaf.element_size() for leaf in leaves if leaf.grad is None)
     return nodes * (_NODE + widest), new_grads
+
+
+def backward_bytes(tensor: torch.Tensor) -> int:
+    """Memory ``tensor.backward()`` may hold at its peak: the new gradients of leaves, and two gradients
+    of the widest tensor in flight (a node's incoming gradient and the one it computes: `x * x` makes
+    two of x's size before they are summed into x.grad)."""
+    nodes, leaves = _graph(tensor)
+    if not nodes:
+        return 0
+    widest = max([tensor, *leaves], key=lambda t: t.numel() * t.element_size())
+    new_grads = sum(leaf.numel() * leaf.element_size() for leaf in leaves if leaf.grad is None)
+    return new_grads + 2 * widest.numel() * widest.element_size()

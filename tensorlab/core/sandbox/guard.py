@@ -79,6 +79,10 @@ def _arrays(values: Iterable[Any]) -> list[Any]:
     return found
 
 
+# In-place methods whose tensor operands are values computed with (not masks, indices or sources).
+_VALUE_OPERANDS = frozenset({"add_", "sub_", "mul_", "div_", "pow_", "clamp_"})
+
+
 def _is_contiguous(tensor: torch.Tensor, kwargs: Mapping[str, Any]) -> bool:
     """Whether `.contiguous(memory_format=...)` returns the tensor itself (else it copies)."""
     memory_format = kwargs.get("memory_format", torch.contiguous_format)
@@ -165,7 +169,8 @@ class Guard(OperatorChecks):
             items = int(value.shape[0])
             if items > self.limits.max_sequence:
                 raise LimitError(msg("limit.sequence", count=count_param(items), limit=self.limits.max_sequence))
-            self.objects(items, est.ARRAY_ITEM_BYTES, subject("sequence"), est.ARRAY_ITEM)
+            size = est.ARRAY_ITEM_BYTES if value.ndim > 1 else est.ARRAY_SCALAR_BYTES
+            self.objects(items, size, subject("sequence"), est.ARRAY_ITEM)
 
     # -- nested lists --------------------------------------------------------------
     def nested(self, value: Any, what: Message | None = None) -> est.Nested:
@@ -255,7 +260,7 @@ class Guard(OperatorChecks):
                 self.charge(numel)
             return
         if rule == "data":
-            self._from_data(args[0] if args else kwargs.get("data"), kwargs, what)
+            self._from_data(args[0] if args else kwargs.get("data"), kwargs, what, shares=name == "as_tensor")
             return
         operands = self._operands(None, args, kwargs)
         if rule in ("none", "view") or not operands:
@@ -300,7 +305,9 @@ class Guard(OperatorChecks):
             return
         if rule == "none":
             return
-        self._operands(owner, args, kwargs)
+        if rule not in ("view", "reshape", "contiguous", "conversion"):
+            # A view of a huge expanded tensor is fine; what copies is checked as its result.
+            self._operands(owner, args, kwargs)
         self._estimate(rule, name, owner, args, kwargs, what)
 
     def _estimate(self, rule: str, name: str, first: Any, rest: list[Any], kwargs: dict[str, Any],
@@ -316,10 +323,12 @@ class Guard(OperatorChecks):
         positional = [_plain(a) for a in rest if not est.is_array(a)]
         plain_kwargs = {k: _plain(v) for k, v in kwargs.items() if not est.is_array(v)}
         if rule == "view":
-            self._size_arguments(rest, kwargs)
+            if not name.endswith("_as"):
+                self._size_arguments(rest, kwargs)
             return
         if rule == "reshape":
-            self._size_arguments(rest, kwargs)
+            if not name.endswith("_as"):
+                self._size_arguments(rest, kwargs)
             self._reshape(first_tensor, name, rest, positional, plain_kwargs, what)
             return
         if rule == "contiguous":
@@ -339,7 +348,7 @@ class Guard(OperatorChecks):
             self.charge(est.numel(first_tensor))
             return
         if rule in ("inplace", "pow_inplace"):
-            self._inplace(rule, first_tensor, rest, kwargs)
+            self._inplace(rule, name, first_tensor, rest, kwargs)
             return
         if rule == "matmul" and others:
             self._matmul(first_tensor, others[0], what)
@@ -414,7 +423,7 @@ class Guard(OperatorChecks):
         self.allocate(tensor.numel(), dtype.itemsize, what)
         self.charge(tensor.numel())
 
-    def _inplace(self, rule: str, tensor: Any, rest: list[Any], kwargs: dict[str, Any]) -> None:
+    def _inplace(self, rule: str, name: str, tensor: Any, rest: list[Any], kwargs: dict[str, Any]) -> None:
         """In place: the work on every element, and a converted copy of an operand of another dtype."""
         operands = [tensor, *_arrays(rest), *_arrays(kwargs.values())]
         try:
@@ -426,11 +435,13 @@ class Guard(OperatorChecks):
             exponent = _plain(rest[0]) if rest else _plain(kwargs.get("exponent"))
             rounds = 2 * rules.power_iterations(tensor.dtype, exponent)
         self.charge(numel * rounds)
-        if isinstance(tensor, torch.Tensor):
-            converted = sum(o.numel() for o in operands[1:]
-                            if isinstance(o, torch.Tensor) and o.dim() and o.dtype != tensor.dtype)
-            if converted:
-                self.reserve(converted * tensor.element_size(), subject("result"))
+        if isinstance(tensor, torch.Tensor) and name in _VALUE_OPERANDS:
+            # x.add_(y) computes in the promoted dtype: where it is not x's own, torch converts x and each
+            # operand of another dtype, and computes into a temporary that is copied back into x.
+            compute = rules.promoted_dtype([tensor, *rest])
+            if compute != tensor.dtype:
+                converted = sum(o.numel() for o in operands if isinstance(o, torch.Tensor) and o.dtype != compute)
+                self.reserve((converted + numel) * compute.itemsize, subject("result"))
 
     def _concat(self, tensors: list[Any], what: Message) -> None:
         total = sum(est.numel(t) for t in tensors)
@@ -441,6 +452,10 @@ class Guard(OperatorChecks):
             for dtype in dtypes[1:]:
                 promoted = torch.promote_types(promoted, dtype)
             size = promoted.itemsize
+            # Operands of another dtype are converted to the result's first.
+            converted = sum(t.numel() for t in tensors if isinstance(t, torch.Tensor) and t.dtype != promoted)
+            if converted:
+                self.reserve(converted * size, what)
         self.allocate(total, size, what)
         self.charge(total)
 
@@ -531,11 +546,19 @@ class Guard(OperatorChecks):
         self.charge(numel * est.PYTHON_ITEM)
 
     def _backward(self, owner: torch.Tensor) -> None:
-        work, new_grads = est.backward_work(owner)
-        self.reserve(new_grads, subject("gradients"))
+        work, _ = est.backward_work(owner)
+        self.reserve(est.backward_bytes(owner), subject("gradients"))
         self.charge(work)
 
-    def _from_data(self, data: Any, kwargs: Mapping[str, Any], what: Message) -> None:
+    def _from_data(self, data: Any, kwargs: Mapping[str, Any], what: Message, shares: bool = False) -> None:
+        """torch.tensor/as_tensor/new_tensor of ``data``; ``shares``: as_tensor, which returns a tensor or an
+        array of the same dtype (on the same device) as it is, without a copy."""
+        if shares and est.is_array(data):
+            dtype = kwargs.get("dtype")
+            device = kwargs.get("device")
+            same_dtype = dtype is None or (isinstance(data, torch.Tensor) and dtype == data.dtype)
+            if same_dtype and device in (None, "cpu") and (isinstance(data, torch.Tensor) or data.dtype.isnative):
+                return
         if est.is_array(data):
             self.allocate(est.numel(data), _dtype_size(kwargs, est.itemsize(data)), what)
             self.charge(est.numel(data))

@@ -240,14 +240,19 @@ class OperatorChecks:
         if not advanced:
             return
         shapes, consumed = [], 0
+        indices = 0   # bytes of the int64 indices torch makes first: of a list, or of a mask's nonzero()
         for part in advanced:
             if isinstance(part, list):
-                shapes.append((self.nested(part, subject("index_list")).leaves,))
+                leaves = self.nested(part, subject("index_list")).leaves
+                shapes.append((leaves,))
+                indices += 8 * leaves
                 consumed += 1
             else:
                 shapes.append(tuple(part.shape))
                 is_mask = part.dtype == torch.bool if isinstance(part, torch.Tensor) else part.dtype == bool
                 consumed += max(len(part.shape), 1) if is_mask else 1
+                if is_mask and isinstance(part, torch.Tensor) and not assigning:
+                    indices += 8 * est.numel(part) * max(len(part.shape), 1)  # torch reads a mask as nonzero()
         try:
             selected = broadcast_numel(shapes)
         except ValueError:
@@ -256,5 +261,7 @@ class OperatorChecks:
         rest = math.prod(shape[consumed:]) if consumed <= len(shape) else 1
         numel = selected * rest
         self.charge(numel)
+        if indices:
+            self.reserve(indices, subject("indexing"))
         if not assigning:
             self.allocate(numel, est.itemsize(container), subject("indexing"))
