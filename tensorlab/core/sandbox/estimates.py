@@ -155,6 +155,8 @@ def split_pieces(name: str, shape: Sequence[int], args: Sequence[Any], kwargs: M
         "split_size", kwargs.get("chunks", kwargs.get("indices_or_sections", kwargs.get("sections")))))
     if isinstance(first, (list, tuple)):
         return len(first) + (1 if name == "tensor_split" else 0)
+    if name == "tensor_split" and isinstance(first, torch.Tensor) and first.dim() == 1:
+        return first.numel() + 1  # a 1-d tensor of indices: one piece more than indices
     if isinstance(first, int) and not isinstance(first, bool):
         if name == "split":
             return math.ceil(size / first) if first > 0 else None

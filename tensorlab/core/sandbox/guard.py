@@ -293,6 +293,8 @@ class Guard(OperatorChecks):
             return
         if rule == "split":
             self._views(owner, name, args, kwargs)
+            if name != "tensor_split":  # tensor_split takes a tensor of indices as such
+                self._size_arguments(args, kwargs)
             return
         if rule == "tolist":
             self._tolist(owner)
@@ -301,7 +303,7 @@ class Guard(OperatorChecks):
             self._repeat_tensor(owner, args, kwargs)
             return
         if rule == "backward":
-            self._backward(owner)
+            self._backward(owner, bool(kwargs.get("create_graph", False)))
             return
         if rule == "none":
             return
@@ -374,6 +376,7 @@ class Guard(OperatorChecks):
         if rule == "maxmin" and others:
             rule = "elementwise"  # a.max(b), torch.min(a, b): elementwise, with broadcasting
         if rule in ("reduction", "maxmin"):
+            self._size_arguments(rest, kwargs)  # a dim given as a tensor is read element by element
             self._reduction(name, first_tensor, positional, plain_kwargs, what)
             return
         if rule in ("elementwise", "float_elementwise", "pow"):
@@ -545,9 +548,10 @@ class Guard(OperatorChecks):
         self.reserve(numel * est.PYTHON_NUMBER_BYTES, code_subject(".tolist()"))
         self.charge(numel * est.PYTHON_ITEM)
 
-    def _backward(self, owner: torch.Tensor) -> None:
+    def _backward(self, owner: torch.Tensor, create_graph: bool = False) -> None:
         work, _ = est.backward_work(owner)
-        self.reserve(est.backward_bytes(owner), subject("gradients"))
+        # With create_graph the gradients keep their own graph (what it saves, about as much again).
+        self.reserve(est.backward_bytes(owner) * (2 if create_graph else 1), subject("gradients"))
         self.charge(work)
 
     def _from_data(self, data: Any, kwargs: Mapping[str, Any], what: Message, shares: bool = False) -> None:

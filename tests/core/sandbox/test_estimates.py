@@ -26,7 +26,7 @@ from torch.profiler import ProfilerActivity, profile
 
 from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.lang.parse import parse_one
-from tensorlab.core.protocol.limits import DEFAULT_LIMITS, LimitError
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS
 from tensorlab.core.sandbox import torch_rules as rules
 from tensorlab.core.sandbox.interpreter import Interpreter
 from tensorlab.core.session.session import Session
@@ -227,7 +227,7 @@ TENSOR_CASES = {
              "y = torch.broadcast_shapes((2, 1), (1, 3))", "y = a.storage_offset()", "y = a.element_size()",
              "y = a.is_set_to(a2)", "y = a.is_inference()", "y = torch.device('cpu')", "torch.manual_seed(1)",
              "y = w.retain_grad()", "y = w.register_hook(print)", "y = a.equal(col)"],
-    "backward": ["s.backward()"],
+    "backward": ["s.backward()", "s.backward(retain_graph=True)", "w.sum().backward()"],
     "deepcopy": ["y = copy.deepcopy(a)", "y = copy.deepcopy(e)", "y = copy.deepcopy([a, a])"],
 }
 
@@ -356,3 +356,8 @@ def test_a_tensor_given_where_torch_wants_sizes_is_charged_per_element():
     # torch reads it one element at a time, a tensor object each (`x.reshape(torch.tensor([10]))` is fine).
     assert _refused("x = torch.zeros(10)", "s = torch.zeros(10**7, dtype=torch.long)", "y = x.reshape(s)") \
         .startswith("the result needs 7.2 GB")
+
+
+def test_tensor_split_at_a_tensor_of_indices_counts_its_pieces():
+    assert _refused("x = torch.zeros(10)", "i = torch.arange(10**6)", "p = x.tensor_split(i)") == (
+        ".tensor_split(...) would return 1,000,001 tensors; TensorLab allows at most 10,000")
