@@ -2,7 +2,8 @@
 
 The interpreter asks the guard before every call, operator and subscript, and
 shows it every tensor a call or subscript returns. From shapes, sizes and types
-alone (:mod:`tensorlab.core.sandbox.estimates`) the guard estimates how many elements a
+alone (:mod:`tensorlab.core.sandbox.estimates`), by the rule each allowlisted callable has
+(:mod:`tensorlab.core.sandbox.torch_rules`: a callable without one is refused), the guard estimates how many elements a
 result will have, how much memory it will take and how many element-operations
 it will cost, and refuses with a :class:`~tensorlab.core.protocol.limits.LimitError` that
 names the problem when a step would exceed:
@@ -12,7 +13,8 @@ names the problem when a step would exceed:
   plus the new result) — tensors, Python lists and strings, copies alike;
 - the cost limit of one statement (a ``with`` block counts as one): arithmetic,
   matmul, backward, Python-level work such as tolist, printing and comparisons;
-- the number of tensors one ``split``/``unbind``/``chunk`` may return;
+- the number of tensors one ``split``/``unbind``/``chunk`` may return, or iterating a tensor makes
+  (``a, b = x``, ``l += x``, ``l[0:0] = x``: torch unbinds it whole, one tensor object per row);
 - the length of a Python sequence or string, or the width of a ``%`` format.
 
 Nested lists are checked too: a list that contains itself, or one nested deeper
