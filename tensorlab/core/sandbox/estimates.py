@@ -61,7 +61,7 @@ FORMATTED_ELEMENT = 5_000   # one tensor element torch formats as text
 # ~1.3 us to make, about 1,300 float additions. A NumPy array yields a scalar (~140 bytes) or a row view
 # (~350 bytes) per item when it is iterated whole, ~1 us each.
 VIEW_OBJECT = 2_000         # one tensor object a split/unbind/iteration makes
-VIEW_OBJECT_BYTES = 768     # its memory (the Python object and its TensorImpl)
+VIEW_OBJECT_BYTES = 1024    # its memory (the Python object and its TensorImpl: measured ~710, with a margin)
 ARRAY_ITEM = 1_500          # one item of a NumPy array iterated whole
 ARRAY_ITEM_BYTES = 384      # its memory: a row view of an array of 2 or more dimensions
 ARRAY_SCALAR_BYTES = 48     # a NumPy scalar (an item of a 1-d array) and its list slot (measured: 40)

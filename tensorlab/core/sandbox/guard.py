@@ -393,10 +393,11 @@ class Guard(OperatorChecks):
         raise LimitError(msg("limit.no_estimate", name=name))  # pragma: no cover - every rule is handled above
 
     def _size_arguments(self, args: list[Any], kwargs: dict[str, Any]) -> None:
-        """A tensor given where torch wants sizes is read one element at a time (a tensor object each)."""
+        """A tensor given where torch wants sizes is read one element at a time (a tensor object each, freed
+        as soon as it is read: work, not memory)."""
         for value in [*args, *kwargs.values()]:
             if isinstance(value, torch.Tensor) and value.numel() > 1:
-                self.objects(value.numel(), est.VIEW_OBJECT_BYTES, subject("result"))
+                self.charge(value.numel() * est.VIEW_OBJECT)
 
     def _reshape(self, tensor: Any, name: str, rest: list[Any], positional: list[Any],
                  kwargs: dict[str, Any], what: Message) -> None:

@@ -309,7 +309,7 @@ def _refused(*codes: str, memory: int | None = None) -> str:
      ".contiguous(...) would have 900,000,000 elements"),
     (["x = torch.zeros(10000, 10000)", "y = x.t().reshape_as(x.view(-1))"], ".reshape_as(...) needs"),
     (["x = torch.zeros(1).expand(7 * 10**6)", "a, b = x"],
-     "iterating this tensor would make 7,000,000 tensor objects (one per row, 5.0 GB)"),
+     "iterating this tensor would make 7,000,000 tensor objects (one per row, 6.7 GB)"),
     (["x = torch.zeros(1).expand(7 * 10**6)", "l = []", "l[0:0] = x"], "iterating this tensor would make"),
     (["x = torch.zeros(1).expand(7 * 10**6)", "l = []", "l += x"], "iterating this tensor would make"),
     (["i = torch.arange(10**8)", "j = i ** i"], "this step would do about 1.3e+10 element-operations"),
@@ -354,8 +354,8 @@ def test_views_of_huge_expanded_tensors_still_run():
 
 def test_a_tensor_given_where_torch_wants_sizes_is_charged_per_element():
     # torch reads it one element at a time, a tensor object each (`x.reshape(torch.tensor([10]))` is fine).
-    assert _refused("x = torch.zeros(10)", "s = torch.zeros(10**7, dtype=torch.long)", "y = x.reshape(s)") \
-        .startswith("the result needs 7.2 GB")
+    assert "element-operations" in _refused("x = torch.zeros(10)", "s = torch.zeros(10**7, dtype=torch.long)",
+                                            "y = x.reshape(s)")
 
 
 def test_tensor_split_at_a_tensor_of_indices_counts_its_pieces():
