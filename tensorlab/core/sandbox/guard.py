@@ -205,6 +205,8 @@ class Guard(OperatorChecks):
     def call(self, owner: Any, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """Refuse a call whose result, memory or cost would exceed the limits."""
         if owner is None:
+            if name not in rules.OTHER_RULES:
+                raise LimitError(msg("limit.no_estimate", name=f"{name}(...)"))
             if name == "print":
                 self._print(args)
             return  # print, len and id walk nothing unbounded
@@ -216,6 +218,8 @@ class Guard(OperatorChecks):
             if owner == "torch":
                 self._torch_call(name, args, kwargs)
             elif owner == "copy":
+                if f"copy.{name}" not in rules.OTHER_RULES:
+                    raise LimitError(msg("limit.no_estimate", name=f"copy.{name}(...)"))
                 self._deepcopy(args)
         elif isinstance(owner, torch.Tensor):
             self._tensor_call(owner, name, args, kwargs)

@@ -2,16 +2,17 @@
 a result gets, when a reshape can view and when it must copy, the work of an integer power.
 
 Every callable :mod:`tensorlab.core.lang.allowlist` lets a step reach has exactly one entry in
-:data:`TORCH_RULES` (``torch.<name>``) or :data:`METHOD_RULES` (``tensor.<name>``); the guard
+:data:`TORCH_RULES` (``torch.<name>``), :data:`METHOD_RULES` (``tensor.<name>``) or
+:data:`OTHER_RULES` (``copy.deepcopy`` and the builtins); the guard
 refuses a callable that has none (a name added to the allowlist without a rule is never
 run unestimated). Each rule names how torch sizes what the call allocates:
 
-- ``factory``/``new_factory``: a new tensor of a given size;
+- ``factory``/``new_factory``: a new tensor of a given size; ``like``: one as large as a tensor;
 - ``data``: a tensor made from data (a tensor, an array, a nested list, a storage);
 - ``elementwise``: one result of the broadcast shape of every operand, in the promoted dtype,
   plus a converted copy of each operand whose dtype is not the one torch computes in;
 - ``float_elementwise``: the same, computed in a floating dtype (``exp`` of an int tensor);
-- ``pow``: elementwise, and an integer power loops over the exponent's bits;
+- ``pow``/``pow_inplace``: elementwise (in place), and an integer power loops over the exponent's bits;
 - ``close``: ``allclose``/``isclose`` broadcast their operands and keep three temporaries;
 - ``equal``: compares without broadcasting; a dtype mismatch converts one operand;
 - ``reduction``: ``sum``/``mean`` (integers and bools are summed as int64: converted first);
@@ -24,7 +25,7 @@ run unestimated). Each rule names how torch sizes what the call allocates:
 - ``clone``: a copy of every element (an expanded tensor's too);
 - ``split``: one tensor object per piece;
 - ``view``: no new elements (a tensor object);
-- ``inplace``: work on the tensor, no new result;
+- ``inplace``: work on the tensor, no new result (a temporary where it computes in another dtype);
 - ``none``: queries, bookkeeping, grad modes.
 """
 
@@ -40,6 +41,7 @@ __all__ = [
     "TORCH_RULES",
     "METHOD_RULES",
     "ATTRIBUTE_RULES",
+    "OTHER_RULES",
     "conversion_target",
     "matmul_copy_numel",
     "view_strides",
@@ -112,6 +114,10 @@ METHOD_RULES: Mapping[str, str] = {
     **dict.fromkeys(["maximum", "minimum"], "elementwise"),
     "isclose": "close",
 }
+
+# copy.deepcopy (each storage and list once, its memo) and the builtins (print is bounded by what a step
+# may print; len and id make nothing).
+OTHER_RULES: Mapping[str, str] = {"copy.deepcopy": "deepcopy", "print": "print", "len": "none", "id": "none"}
 
 # Attributes a step reads on a tensor: every one is a view or bookkeeping (`.H` of a complex tensor
 # sets the lazy conjugate bit, `.real` views the real halves): none allocates elements.

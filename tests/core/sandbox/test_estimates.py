@@ -35,7 +35,7 @@ MB = 1024**2
 KNOWN_RULES = {"factory", "new_factory", "like", "data", "elementwise", "float_elementwise", "pow", "pow_inplace",
                "close", "equal", "reduction", "maxmin", "concat", "matmul", "index_select", "gather", "reshape",
                "contiguous", "conversion", "clone", "split", "repeat", "tolist", "backward", "inplace", "view",
-               "none"}
+               "none", "deepcopy", "print"}
 
 
 # -- the table ---------------------------------------------------------------------------------------------
@@ -43,8 +43,11 @@ def test_every_allowlisted_callable_has_an_estimate_rule():
     missing = sorted(f"torch.{n}" for n in allow.TORCH_FUNCTIONS if n not in rules.TORCH_RULES)
     missing += sorted(f".{n}()" for n in allow.TENSOR_METHODS if n not in rules.METHOD_RULES)
     missing += sorted(f".{n}" for n in allow.TENSOR_ATTRIBUTES if n not in rules.ATTRIBUTE_RULES)
+    missing += sorted(f"copy.{n}" for n in allow.COPY_FUNCTIONS if f"copy.{n}" not in rules.OTHER_RULES)
+    missing += sorted(n for n in allow.BUILTINS if n not in rules.OTHER_RULES)
     assert not missing, f"allowlisted without an estimate rule (add one to core/sandbox/torch_rules.py): {missing}"
-    used = set(rules.TORCH_RULES.values()) | set(rules.METHOD_RULES.values()) | set(rules.ATTRIBUTE_RULES.values())
+    used = {*rules.TORCH_RULES.values(), *rules.METHOD_RULES.values(), *rules.ATTRIBUTE_RULES.values(),
+            *rules.OTHER_RULES.values()}
     assert used <= KNOWN_RULES, used - KNOWN_RULES
 
 
