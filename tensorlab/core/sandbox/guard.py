@@ -299,8 +299,6 @@ class Guard(OperatorChecks):
             return
         if rule == "split":
             self._views(owner, name, args, kwargs)
-            if name != "tensor_split":  # tensor_split takes a tensor of indices as such
-                self._size_arguments(args, kwargs)
             return
         if rule == "tolist":
             self._tolist(owner)
@@ -331,12 +329,8 @@ class Guard(OperatorChecks):
         positional = [_plain(a) for a in rest if not est.is_array(a)]
         plain_kwargs = {k: _plain(v) for k, v in kwargs.items() if not est.is_array(v)}
         if rule == "view":
-            if not name.endswith("_as"):
-                self._size_arguments(rest, kwargs)
             return
         if rule == "reshape":
-            if not name.endswith("_as"):
-                self._size_arguments(rest, kwargs)
             self._reshape(first_tensor, name, rest, positional, plain_kwargs, what)
             return
         if rule == "contiguous":
@@ -382,7 +376,6 @@ class Guard(OperatorChecks):
         if rule == "maxmin" and others:
             rule = "elementwise"  # a.max(b), torch.min(a, b): elementwise, with broadcasting
         if rule in ("reduction", "maxmin"):
-            self._size_arguments(rest, kwargs)  # a dim given as a tensor is read element by element
             self._reduction(name, first_tensor, positional, plain_kwargs, what)
             return
         if rule in ("elementwise", "float_elementwise", "pow"):
@@ -395,13 +388,6 @@ class Guard(OperatorChecks):
         if rule in ("matmul", "index_select", "gather"):
             return  # one operand: torch says what is missing
         raise LimitError(msg("limit.no_estimate", name=name))  # pragma: no cover - every rule is handled above
-
-    def _size_arguments(self, args: list[Any], kwargs: dict[str, Any]) -> None:
-        """A tensor given where torch wants sizes is read one element at a time (a tensor object each, freed
-        as soon as it is read: work, not memory)."""
-        for value in [*args, *kwargs.values()]:
-            if isinstance(value, torch.Tensor) and value.numel() > 1:
-                self.charge(value.numel() * est.VIEW_OBJECT)
 
     def _reshape(self, tensor: Any, name: str, rest: list[Any], positional: list[Any],
                  kwargs: dict[str, Any], what: Message) -> None:
