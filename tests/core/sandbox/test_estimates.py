@@ -358,3 +358,37 @@ def test_views_of_huge_expanded_tensors_still_run():
 def test_tensor_split_at_a_tensor_of_indices_counts_its_pieces():
     assert _refused("x = torch.zeros(10)", "i = torch.arange(10**6)", "p = x.tensor_split(i)") == (
         ".tensor_split(...) would return 1,000,001 tensors; TensorLab allows at most 10,000")
+
+
+def test_view_strides_agrees_with_torch_on_when_a_reshape_can_view():
+    import random
+    chooser = random.Random(15)
+    for _ in range(2000):
+        x = torch.zeros([chooser.choice([0, 1, 2, 3, 4]) if chooser.random() < 0.1 else chooser.choice([1, 2, 3, 4])
+                         for _ in range(chooser.randint(0, 4))])
+        for _ in range(chooser.randint(0, 3)):
+            pick = chooser.random()
+            if x.dim() >= 2 and pick < 0.3:
+                x = x.transpose(*chooser.sample(range(x.dim()), 2))
+            elif x.dim() >= 1 and pick < 0.5:
+                axis = chooser.randrange(x.dim())
+                if x.shape[axis] == 1:
+                    x = x.expand([chooser.randint(1, 3) if d == axis else -1 for d in range(x.dim())])
+            elif x.dim() >= 1 and pick < 0.8:
+                axis = chooser.randrange(x.dim())
+                x = x.narrow(axis, 0, max(0, x.shape[axis] - chooser.randint(0, 1)))
+            else:
+                x = x.unsqueeze(chooser.randint(0, x.dim()))
+        shape, n = list(x.shape), x.numel()
+        targets = [[n], [1, n], [n, 1]]
+        if len(shape) >= 2:
+            targets += [[shape[0] * shape[1], *shape[2:]], [*shape[:-2], shape[-2] * shape[-1]], shape[::-1]]
+        for target in targets:
+            try:
+                viewed = x.view(target)
+            except RuntimeError:
+                viewed = None
+            strides = rules.view_strides(shape, list(x.stride()), target)
+            assert (strides is None) == (viewed is None), (shape, x.stride(), target)
+            if viewed is not None and n:
+                assert list(viewed.stride()) == strides or 1 in target or 0 in shape, (shape, x.stride(), target)
