@@ -65,6 +65,13 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "메모리 한도 `{text}`에는 2G, 500M, 1048576 같은 크기를 쓰세요"),
     "limit.memory_small": ("the memory limit `{text}` is too small (at least 16M)",
                            "메모리 한도 `{text}`의 값이 너무 작습니다(최소 16M)"),
+    # -- memory estimates (issue #15 class 3) ----------------------------------------------------------
+    "limit.iteration": ("iterating this tensor would make {count} tensor objects (one per row, {size}); "
+                        "TensorLab allows at most {limit:,}",
+                        "이 텐서를 순회하면 텐서 객체가 {count}개(행마다 하나, {size}) 생깁니다. "
+                        "TensorLab은 최대 {limit:,}개까지 허용합니다"),
+    "limit.no_estimate": ("TensorLab has no memory estimate for {name} yet, so it does not run it",
+                          "TensorLab에 아직 `{name}`의 메모리 추정 규칙이 없어서 실행하지 않습니다"),
     # -- what a limit is about -------------------------------------------------------------------------
     "limit.what.code": ("{code}", "`{code}`"),
     "limit.what.tensor": ("this tensor", "이 텐서"),

@@ -29,6 +29,9 @@ __all__ = [
     "FORMATTED_ELEMENT",
     "VIEW_OBJECT",
     "VIEW_OBJECT_BYTES",
+    "ARRAY_ITEM",
+    "ARRAY_ITEM_BYTES",
+    "ARRAY_SCALAR_BYTES",
     "PYTHON_NUMBER_BYTES",
     "Nested",
     "measure_nested",
@@ -42,6 +45,7 @@ __all__ = [
     "text_size",
     "format_length",
     "backward_work",
+    "backward_bytes",
 ]
 
 MAX_NESTING = 32            # nesting of a list torch is given (torch allows 64 dimensions)
@@ -52,9 +56,16 @@ WALK_ITEM = 200             # one item TensorLab itself looks at in Python (nest
 TORCH_ITEM = 50             # one item of a Python sequence that torch.tensor() walks
 STORAGE_ITEM = 1_000        # one byte of a storage that torch.tensor() walks as a Python sequence
 FORMATTED_ELEMENT = 5_000   # one tensor element torch formats as text
-VIEW_OBJECT = 500           # one tensor object a split/unbind makes
-VIEW_OBJECT_BYTES = 512     # its memory (the Python object and its TensorImpl)
-PYTHON_NUMBER_BYTES = 32    # a Python float in a list (the object and the list's pointer)
+# One tensor object (a split piece, an unbind, a row of an iterated tensor), measured on torch 2.x: its
+# TensorImpl ~620 bytes (glibc mallinfo2), the Python object and a list slot 88 bytes (tracemalloc);
+# ~1.3 us to make, about 1,300 float additions. A NumPy array yields a scalar (~140 bytes) or a row view
+# (~350 bytes) per item when it is iterated whole, ~1 us each.
+VIEW_OBJECT = 2_000         # one tensor object a split/unbind/iteration makes
+VIEW_OBJECT_BYTES = 1024    # its memory (the Python object and its TensorImpl: measured ~710, with a margin)
+ARRAY_ITEM = 1_500          # one item of a NumPy array iterated whole
+ARRAY_ITEM_BYTES = 384      # its memory: a row view of an array of 2 or more dimensions
+ARRAY_SCALAR_BYTES = 48     # a NumPy scalar (an item of a 1-d array) and its list slot (measured: 40)
+PYTHON_NUMBER_BYTES = 48    # a Python float in a list (the object, the list's pointer: measured 40 with tracemalloc)
 _NODE = 1_000               # one autograd node that backward visits
 _MAX_NODES = 100_000        # nodes walked to estimate backward (beyond: charged as this many)
 
@@ -144,6 +155,8 @@ def split_pieces(name: str, shape: Sequence[int], args: Sequence[Any], kwargs: M
         "split_size", kwargs.get("chunks", kwargs.get("indices_or_sections", kwargs.get("sections")))))
     if isinstance(first, (list, tuple)):
         return len(first) + (1 if name == "tensor_split" else 0)
+    if name == "tensor_split" and isinstance(first, torch.Tensor) and first.dim() == 1:
+        return first.numel() + 1  # a 1-d tensor of indices: one piece more than indices
     if isinstance(first, int) and not isinstance(first, bool):
         if name == "split":
             return math.ceil(size / first) if first > 0 else None
@@ -290,16 +303,11 @@ def format_length(template: str, args: Any, limit: int) -> int:
     return total
 
 
-def backward_work(tensor: torch.Tensor) -> tuple[int, int]:
-    """(element-operations, bytes of new gradients) that ``tensor.backward()`` may ask for.
-
-    Walks the graph from ``tensor.grad_fn`` (each node once): each node costs a
-    visit and the elements of the largest tensor flowing through the graph; each
-    leaf without a gradient yet gets one as large as itself.
-    """
+def _graph(tensor: torch.Tensor) -> tuple[int, list[torch.Tensor]]:
+    """(nodes, leaves) of the autograd graph behind ``tensor`` (each node once, up to :data:`_MAX_NODES`)."""
     root = tensor.grad_fn
     if root is None:
-        return 0, 0
+        return 0, []
     seen = {id(root)}
     queue = [root]
     leaves: list[torch.Tensor] = []
@@ -314,8 +322,31 @@ def backward_work(tensor: torch.Tensor) -> tuple[int, int]:
             if child is not None and id(child) not in seen:
                 seen.add(id(child))
                 queue.append(child)
-    if queue:
-        nodes = _MAX_NODES
+    return (_MAX_NODES if queue else nodes), leaves
+
+
+def backward_work(tensor: torch.Tensor) -> tuple[int, int]:
+    """(element-operations, bytes of new gradients) that ``tensor.backward()`` may ask for.
+
+    Walks the graph from ``tensor.grad_fn`` (each node once): each node costs a
+    visit and the elements of the largest tensor flowing through the graph; each
+    leaf without a gradient yet gets one as large as itself.
+    """
+    nodes, leaves = _graph(tensor)
+    if not nodes:
+        return 0, 0
     widest = max([tensor.numel(), *(leaf.numel() for leaf in leaves)])
     new_grads = sum(leaf.numel() * leaf.element_size() for leaf in leaves if leaf.grad is None)
     return nodes * (_NODE + widest), new_grads
+
+
+def backward_bytes(tensor: torch.Tensor) -> int:
+    """Memory ``tensor.backward()`` may hold at its peak: the new gradients of leaves, and two gradients
+    of the widest tensor in flight (a node's incoming gradient and the one it computes: `x * x` makes
+    two of x's size before they are summed into x.grad)."""
+    nodes, leaves = _graph(tensor)
+    if not nodes:
+        return 0
+    widest = max([tensor, *leaves], key=lambda t: t.numel() * t.element_size())
+    new_grads = sum(leaf.numel() * leaf.element_size() for leaf in leaves if leaf.grad is None)
+    return new_grads + 2 * widest.numel() * widest.element_size()

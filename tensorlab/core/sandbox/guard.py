@@ -2,7 +2,8 @@
 
 The interpreter asks the guard before every call, operator and subscript, and
 shows it every tensor a call or subscript returns. From shapes, sizes and types
-alone (:mod:`tensorlab.core.sandbox.estimates`) the guard estimates how many elements a
+alone (:mod:`tensorlab.core.sandbox.estimates`), by the rule each allowlisted callable has
+(:mod:`tensorlab.core.sandbox.torch_rules`: a callable without one is refused), the guard estimates how many elements a
 result will have, how much memory it will take and how many element-operations
 it will cost, and refuses with a :class:`~tensorlab.core.protocol.limits.LimitError` that
 names the problem when a step would exceed:
@@ -12,7 +13,8 @@ names the problem when a step would exceed:
   plus the new result) — tensors, Python lists and strings, copies alike;
 - the cost limit of one statement (a ``with`` block counts as one): arithmetic,
   matmul, backward, Python-level work such as tolist, printing and comparisons;
-- the number of tensors one ``split``/``unbind``/``chunk`` may return;
+- the number of tensors one ``split``/``unbind``/``chunk`` may return, or iterating a tensor makes
+  (``a, b = x``, ``l += x``, ``l[0:0] = x``: torch unbinds it whole, one tensor object per row);
 - the length of a Python sequence or string, or the width of a ``%`` format.
 
 Nested lists are checked too: a list that contains itself, or one nested deeper
@@ -27,7 +29,6 @@ from typing import Any
 
 import torch
 
-from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.limits import (
     LimitError,
@@ -43,6 +44,7 @@ from tensorlab.core.protocol.limits import (
     subject,
 )
 from tensorlab.core.sandbox import estimates as est
+from tensorlab.core.sandbox import torch_rules as rules
 from tensorlab.core.sandbox.census import Census
 from tensorlab.core.sandbox.guard_operators import OperatorChecks
 
@@ -50,18 +52,6 @@ __all__ = ["Guard", "MAX_NESTING"]
 
 MAX_NESTING = est.MAX_NESTING
 _CHECK_MEMORY_FROM = 1 << 20  # bytes approved since the last census before the next one
-
-# Methods that make no new elements (views, queries, bookkeeping).
-_NO_ALLOCATION = allow.VIEW_METHODS | allow.QUERY_METHODS | frozenset(
-    {"detach", "detach_", "requires_grad_", "retain_grad", "register_hook", "item", "numpy",
-     "is_tensor", "manual_seed", "equal", "broadcast_shapes", "view_as_real", "view_as_complex", "device",
-     "no_grad", "enable_grad", "inference_mode", "from_numpy", "data_ptr", "nbytes", "size", "name"}
-)
-_MULTI_VIEW = frozenset({"split", "chunk", "unbind", "tensor_split"})
-_REDUCTIONS = frozenset({"sum", "mean", "max", "min"})
-_COMPARISONS = frozenset({"equal", "allclose"})
-_FROM_DATA = frozenset({"tensor", "as_tensor", "new_tensor"})
-
 
 def _plain(value: Any) -> Any:
     """Sizes given as one-element tensors or NumPy scalars, as Python numbers (for the estimates)."""
@@ -89,6 +79,19 @@ def _arrays(values: Iterable[Any]) -> list[Any]:
         elif isinstance(value, (list, tuple)):
             found.extend(v for v in value if est.is_array(v))
     return found
+
+
+# In-place methods whose tensor operands are values computed with (not masks, indices or sources).
+_VALUE_OPERANDS = frozenset({"add_", "sub_", "mul_", "div_", "pow_", "clamp_"})
+
+
+def _is_contiguous(tensor: torch.Tensor, kwargs: Mapping[str, Any]) -> bool:
+    """Whether `.contiguous(memory_format=...)` returns the tensor itself (else it copies)."""
+    memory_format = kwargs.get("memory_format", torch.contiguous_format)
+    try:
+        return bool(tensor.is_contiguous(memory_format=memory_format))
+    except (TypeError, RuntimeError):
+        return True  # torch refuses the format itself
 
 
 class Guard(OperatorChecks):
@@ -146,6 +149,31 @@ class Guard(OperatorChecks):
         """Bytes the session holds now (see :mod:`tensorlab.core.sandbox.census`)."""
         return self.census.held(self.namespace)
 
+    def objects(self, count: int, nbytes: int, what: Message, work: int = est.VIEW_OBJECT) -> None:
+        """``count`` new Python objects (tensor objects, NumPy items) of ``nbytes`` each."""
+        self.reserve(count * nbytes, what)
+        self.charge(count * work)
+
+    # -- iteration -----------------------------------------------------------------
+    def iterate(self, value: Any, whole: bool = True) -> None:
+        """Iterating ``value``: a tensor is unbound whole (torch's ``__iter__`` is ``unbind(0)``), one tensor
+        object per row; a NumPy array yields one object per item, all of them when ``whole``
+        (``l += a``, ``l[0:0] = a``), only as many as are taken otherwise (``a, b = arr``)."""
+        if isinstance(value, torch.Tensor):
+            if value.dim() == 0:
+                return  # torch: iteration over a 0-d tensor
+            rows = int(value.shape[0])
+            if rows > self.limits.max_views:
+                raise LimitError(msg("limit.iteration", count=count_param(rows), limit=self.limits.max_views,
+                                     size=format_size(rows * est.VIEW_OBJECT_BYTES)))
+            self.objects(rows, est.VIEW_OBJECT_BYTES, subject("result"))
+        elif whole and est.is_array(value) and value.ndim:
+            items = int(value.shape[0])
+            if items > self.limits.max_sequence:
+                raise LimitError(msg("limit.sequence", count=count_param(items), limit=self.limits.max_sequence))
+            size = est.ARRAY_ITEM_BYTES if value.ndim > 1 else est.ARRAY_SCALAR_BYTES
+            self.objects(items, size, subject("sequence"), est.ARRAY_ITEM)
+
     # -- nested lists --------------------------------------------------------------
     def nested(self, value: Any, what: Message | None = None) -> est.Nested:
         """What a nested list/tuple holds; LimitError if it contains itself, nests too deep or is too big."""
@@ -177,6 +205,8 @@ class Guard(OperatorChecks):
     def call(self, owner: Any, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """Refuse a call whose result, memory or cost would exceed the limits."""
         if owner is None:
+            if name not in rules.OTHER_RULES:
+                raise LimitError(msg("limit.no_estimate", name=f"{name}(...)"))
             if name == "print":
                 self._print(args)
             return  # print, len and id walk nothing unbounded
@@ -188,6 +218,8 @@ class Guard(OperatorChecks):
             if owner == "torch":
                 self._torch_call(name, args, kwargs)
             elif owner == "copy":
+                if f"copy.{name}" not in rules.OTHER_RULES:
+                    raise LimitError(msg("limit.no_estimate", name=f"copy.{name}(...)"))
                 self._deepcopy(args)
         elif isinstance(owner, torch.Tensor):
             self._tensor_call(owner, name, args, kwargs)
@@ -218,97 +250,253 @@ class Guard(OperatorChecks):
         return operands
 
     def _torch_call(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
-        plain_args, plain_kwargs = [_plain(a) for a in args], {k: _plain(v) for k, v in kwargs.items()}
-        try:
-            numel = factory_numel(name, plain_args, plain_kwargs, self.limits)
-        except (TypeError, ValueError, IndexError, OverflowError):
-            numel = None  # torch reports its own error for arguments it cannot use
-        if numel is not None:
-            default = 8 if name in ("arange", "randint") else 4
-            self.allocate(numel, _dtype_size(kwargs, default), code_subject(f"torch.{name}(...)"))
-            self.charge(numel)
+        rule = rules.TORCH_RULES.get(name)
+        if rule is None:
+            raise LimitError(msg("limit.no_estimate", name=f"torch.{name}"))
+        what = code_subject(f"torch.{name}(...)")
+        if rule == "factory":
+            plain_args, plain_kwargs = [_plain(a) for a in args], {k: _plain(v) for k, v in kwargs.items()}
+            try:
+                numel = factory_numel(name, plain_args, plain_kwargs, self.limits)
+            except (TypeError, ValueError, IndexError, OverflowError):
+                return  # torch reports its own error for arguments it cannot use
+            if numel is not None:
+                default = 8 if name in ("arange", "randint") else 4
+                self.allocate(numel, _dtype_size(kwargs, default), what)
+                self.charge(numel)
             return
-        if name in _FROM_DATA:
-            self._from_data(args[0] if args else kwargs.get("data"), kwargs, code_subject(f"torch.{name}(...)"))
+        if rule == "data":
+            self._from_data(args[0] if args else kwargs.get("data"), kwargs, what, shares=name == "as_tensor")
             return
         operands = self._operands(None, args, kwargs)
-        if name in _NO_ALLOCATION or not operands:
+        if rule in ("none", "view") or not operands:
             return
-        positional = [_plain(a) for a in args[1:] if not est.is_array(a)]
-        self._result_of(name, operands, kwargs, code_subject(f"torch.{name}(...)"), positional)
+        if rule == "concat":
+            self._concat(operands, what)
+            return
+        # The first tensor is the one the function works on (`torch.add(x, y)` is `x.add(y)`).
+        first = operands[0]
+        position = next((i for i, a in enumerate(args) if a is first), None)
+        rest = args[:position] + args[position + 1:] if position is not None else list(args)
+        self._estimate(rule, name, first, rest, {k: v for k, v in kwargs.items() if v is not first}, what)
 
     def _tensor_call(self, owner: torch.Tensor, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
-        try:
-            numel = new_factory_numel(name, [_plain(a) for a in args], kwargs, self.limits)
-        except (TypeError, ValueError, IndexError, OverflowError):
-            numel = None
-        if numel is not None:
-            self.allocate(numel, _dtype_size(kwargs, owner.element_size()), code_subject(f".{name}(...)"))
-            self.charge(numel)
+        rule = rules.METHOD_RULES.get(name)
+        if rule is None:
+            raise LimitError(msg("limit.no_estimate", name=f".{name}(...)"))
+        what = code_subject(f".{name}(...)")
+        if rule == "new_factory":
+            try:
+                numel = new_factory_numel(name, [_plain(a) for a in args], kwargs, self.limits)
+            except (TypeError, ValueError, IndexError, OverflowError):
+                return
+            if numel is not None:
+                self.allocate(numel, _dtype_size(kwargs, owner.element_size()), what)
+                self.charge(numel)
             return
-        if name == "new_tensor":
-            self._from_data(args[0] if args else kwargs.get("data"), kwargs, code_subject(".new_tensor(...)"))
+        if rule == "data":
+            self._from_data(args[0] if args else kwargs.get("data"), kwargs, what)
             return
-        if name in _MULTI_VIEW:
+        if rule == "split":
             self._views(owner, name, args, kwargs)
             return
-        if name == "tolist":
+        if rule == "tolist":
             self._tolist(owner)
             return
-        if name == "repeat":
+        if rule == "repeat":
             self._repeat_tensor(owner, args, kwargs)
             return
-        if name == "backward":
-            self._backward(owner)
+        if rule == "backward":
+            self._backward(owner, bool(kwargs.get("create_graph", False)))
             return
-        if name in _NO_ALLOCATION:
+        if rule == "none":
             return
-        operands = self._operands(owner, args, kwargs)
-        size = est.conversion_itemsize(name, args, kwargs, 0)
-        self._result_of(name, operands, kwargs, code_subject(f".{name}(...)"),
-                        [_plain(a) for a in args if not est.is_array(a)],
-                        size or None)
+        if rule not in ("view", "reshape", "contiguous", "conversion"):
+            # A view of a huge expanded tensor is fine; what copies is checked as its result.
+            self._operands(owner, args, kwargs)
+        self._estimate(rule, name, owner, args, kwargs, what)
 
-    def _result_of(self, name: str, operands: list[Any], kwargs: dict[str, Any], what: Message,
-                   positional: list[Any], itemsize: int | None = None) -> None:
-        """Size, memory and cost of an operation on ``operands`` (the first is ``self`` for a method)."""
-        size = itemsize or max(max((est.itemsize(o) for o in operands), default=4), 4)
-        if name in ("cat", "stack", "concat"):
-            total = sum(est.numel(o) for o in operands)
-            self.allocate(total, size, what)
-            self.charge(total)
+    def _estimate(self, rule: str, name: str, first: Any, rest: list[Any], kwargs: dict[str, Any],
+                  what: Message) -> None:
+        """What the call ``name(first, *rest, **kwargs)`` allocates and costs, by its ``rule``.
+
+        ``first`` is the tensor a method is called on (or a function's first argument).
+        """
+        if not est.is_array(first):
+            return  # a function given no tensor first: torch says what it expects
+        first_tensor = first
+        others = _arrays(rest) + _arrays(kwargs.values())
+        positional = [_plain(a) for a in rest if not est.is_array(a)]
+        plain_kwargs = {k: _plain(v) for k, v in kwargs.items() if not est.is_array(v)}
+        if rule == "view":
             return
-        if name == "matmul" and len(operands) >= 2:
-            self._matmul(operands[0], operands[1], what)
+        if rule == "reshape":
+            self._reshape(first_tensor, name, rest, positional, plain_kwargs, what)
             return
-        if name == "index_select" and len(operands) >= 2:
-            source, index = operands[0], operands[1]
-            dim = kwargs.get("dim", positional[0] if positional else None)
-            shape = tuple(source.shape)
-            numel = est.numel(index) * (math.prod(shape) // max(shape[int(dim)], 1) if isinstance(dim, int)
-                                        and -len(shape) <= dim < len(shape) else est.numel(source))
-            self.allocate(numel, size, what)
+        if rule == "contiguous":
+            if isinstance(first_tensor, torch.Tensor) and not _is_contiguous(first_tensor, kwargs):
+                self.allocate(first_tensor.numel(), first_tensor.element_size(), what)
+                self.charge(first_tensor.numel())
+            return
+        if rule == "conversion":
+            self._conversion(first_tensor, name, rest, kwargs, what)
+            return
+        if rule == "clone":
+            self.allocate(est.numel(first_tensor), est.itemsize(first_tensor), what)
+            self.charge(est.numel(first_tensor))
+            return
+        if rule == "like":
+            self.allocate(est.numel(first_tensor), _dtype_size(kwargs, est.itemsize(first_tensor)), what)
+            self.charge(est.numel(first_tensor))
+            return
+        if rule in ("inplace", "pow_inplace"):
+            self._inplace(rule, name, first_tensor, rest, kwargs)
+            return
+        if rule == "matmul" and others:
+            self._matmul(first_tensor, others[0], what)
+            return
+        if rule == "index_select" and others:
+            dim = plain_kwargs.get("dim", positional[0] if positional else None)
+            shape = tuple(first_tensor.shape)
+            numel = est.numel(others[0]) * (math.prod(shape) // max(shape[int(dim)], 1) if isinstance(dim, int)
+                                            and -len(shape) <= dim < len(shape) else est.numel(first_tensor))
+            self.allocate(numel, est.itemsize(first_tensor), what)
             self.charge(numel)
             return
-        if name == "gather" and len(operands) >= 2:
-            self.allocate(est.numel(operands[-1]), size, what)
-            self.charge(est.numel(operands[-1]))
+        if rule == "gather" and others:
+            self.allocate(est.numel(others[-1]), est.itemsize(first_tensor), what)
+            self.charge(est.numel(others[-1]))
             return
-        if name in _REDUCTIONS or name in _COMPARISONS:
-            self.charge(sum(est.numel(o) for o in operands))
-            if name in _REDUCTIONS:
-                numel = est.reduction_numel(tuple(operands[0].shape), positional, kwargs)
-                self.allocate(numel, size + (8 if name in ("max", "min") else 0), what)
+        if rule == "close":
+            self._close(first_tensor, others, what)
             return
+        if rule == "equal":
+            self._equal(first_tensor, others)
+            return
+        if rule == "maxmin" and others:
+            rule = "elementwise"  # a.max(b), torch.min(a, b): elementwise, with broadcasting
+        if rule in ("reduction", "maxmin"):
+            self._reduction(name, first_tensor, positional, plain_kwargs, what)
+            return
+        if rule in ("elementwise", "float_elementwise", "pow"):
+            values = [first_tensor, *(a if est.is_array(a) else _plain(a) for a in rest),
+                      *(v if est.is_array(v) else _plain(v) for k, v in kwargs.items()
+                        if k in ("other", "exponent", "mask", "value"))]
+            keeps = first_tensor.dtype if name == "masked_fill" and isinstance(first_tensor, torch.Tensor) else None
+            self.elementwise(rule, values, kwargs, what, result_dtype=keeps)
+            return
+        if rule in ("matmul", "index_select", "gather"):
+            return  # one operand: torch says what is missing
+        raise LimitError(msg("limit.no_estimate", name=name))  # pragma: no cover - every rule is handled above
+
+    def _reshape(self, tensor: Any, name: str, rest: list[Any], positional: list[Any],
+                 kwargs: dict[str, Any], what: Message) -> None:
+        """reshape/reshape_as/flatten view when torch can view the strides, else copy (its computeStride)."""
+        if not isinstance(tensor, torch.Tensor):
+            return
+        shape = list(tensor.shape)
+        if name == "reshape_as":
+            if not rest or not isinstance(rest[0], torch.Tensor):
+                return
+            target: list[int] | None = list(rest[0].shape)
+        elif name == "flatten":
+            target = rules.flatten_target(shape, positional, kwargs)
+        else:
+            target = rules.reshape_target(tensor.numel(), positional, kwargs)
+        if target is None or (name == "flatten" and len(shape) <= 1):
+            return  # torch explains a shape it cannot use; flatten of 0-d/1-d returns a view (or self)
+        if rules.view_strides(shape, list(tensor.stride()), target) is None:
+            self.allocate(tensor.numel(), tensor.element_size(), what)
+            self.charge(tensor.numel())
+
+    def _conversion(self, tensor: Any, name: str, rest: list[Any], kwargs: dict[str, Any], what: Message) -> None:
+        """`.to(...)`, `.float()`, `.cpu()` ... copy only when the dtype or device changes (else torch returns self)."""
+        if not isinstance(tensor, torch.Tensor):
+            return
+        dtype, device = rules.conversion_target(name, tensor, rest, kwargs)
+        if dtype == tensor.dtype and device == tensor.device.type and not kwargs.get("copy", False):
+            return
+        self.allocate(tensor.numel(), dtype.itemsize, what)
+        self.charge(tensor.numel())
+
+    def _inplace(self, rule: str, name: str, tensor: Any, rest: list[Any], kwargs: dict[str, Any]) -> None:
+        """In place: the work on every element, and a converted copy of an operand of another dtype."""
+        operands = [tensor, *_arrays(rest), *_arrays(kwargs.values())]
         try:
             numel = broadcast_numel([tuple(o.shape) for o in operands])
         except ValueError:
-            return  # torch explains shapes that do not broadcast
-        if name.endswith("_"):
-            self.charge(numel)  # in place: no new memory
             return
-        self.allocate(numel, size, what)
-        self.charge(numel)
+        rounds = 1
+        if rule == "pow_inplace" and isinstance(tensor, torch.Tensor):
+            exponent = _plain(rest[0]) if rest else _plain(kwargs.get("exponent"))
+            rounds = 2 * rules.power_iterations(tensor.dtype, exponent)
+        self.charge(numel * rounds)
+        if isinstance(tensor, torch.Tensor) and name in _VALUE_OPERANDS:
+            # x.add_(y) computes in the promoted dtype: where it is not x's own, torch converts x and each
+            # operand of another dtype, and computes into a temporary that is copied back into x.
+            compute = rules.promoted_dtype([tensor, *rest])
+            if compute != tensor.dtype:
+                converted = sum(o.numel() for o in operands if isinstance(o, torch.Tensor) and o.dtype != compute)
+                self.reserve((converted + numel) * compute.itemsize, subject("result"))
+
+    def _concat(self, tensors: list[Any], what: Message) -> None:
+        total = sum(est.numel(t) for t in tensors)
+        dtypes = [t.dtype for t in tensors if isinstance(t, torch.Tensor)]
+        size = max([est.itemsize(t) for t in tensors], default=4)
+        if dtypes:
+            promoted = dtypes[0]
+            for dtype in dtypes[1:]:
+                promoted = torch.promote_types(promoted, dtype)
+            size = promoted.itemsize
+            # Operands of another dtype are converted to the result's first.
+            converted = sum(t.numel() for t in tensors if isinstance(t, torch.Tensor) and t.dtype != promoted)
+            if converted:
+                self.reserve(converted * size, what)
+        self.allocate(total, size, what)
+        self.charge(total)
+
+    def _close(self, first: Any, others: list[Any], what: Message) -> None:
+        """allclose/isclose broadcast both operands and keep three temporaries of that size, plus the bools."""
+        operands = [first, *others[:1]]
+        try:
+            numel = broadcast_numel([tuple(o.shape) for o in operands])
+        except ValueError:
+            return
+        size = rules.promoted_dtype(operands).itemsize if all(isinstance(o, torch.Tensor) for o in operands) \
+            else max(est.itemsize(o) for o in operands)
+        check_numel(numel, self.limits, what)
+        self.reserve(numel * (3 * size + 4), what)
+        self.charge(numel * 6)
+
+    def _equal(self, first: Any, others: list[Any]) -> None:
+        """torch.equal compares without broadcasting; operands of two dtypes are converted to one first."""
+        if not others or not isinstance(first, torch.Tensor) or not isinstance(others[0], torch.Tensor):
+            return
+        other = others[0]
+        if first.shape != other.shape:
+            return
+        self.charge(first.numel())
+        if first.dtype != other.dtype:
+            promoted = torch.promote_types(first.dtype, other.dtype)
+            converted = sum(t.numel() for t in (first, other) if t.dtype != promoted)
+            self.reserve(converted * promoted.itemsize, subject("result"))
+
+    def _reduction(self, name: str, tensor: Any, positional: list[Any], kwargs: dict[str, Any],
+                   what: Message) -> None:
+        """sum/mean/max/min over ``dim`` (all of it without one); sums of integers are converted to int64 first."""
+        numel = est.reduction_numel(tuple(tensor.shape), positional, kwargs)
+        self.charge(est.numel(tensor))
+        if not isinstance(tensor, torch.Tensor):
+            self.allocate(numel, est.itemsize(tensor), what)
+            return
+        if name in ("max", "min"):
+            has_dim = kwargs.get("dim", positional[0] if positional else None) is not None
+            self.allocate(numel, tensor.element_size() + (8 if has_dim else 0), what)  # values and int64 indices
+            return
+        dtype = rules.sum_dtype(tensor, kwargs)
+        if dtype != tensor.dtype:
+            self.reserve(tensor.numel() * dtype.itemsize, what)
+        self.allocate(numel, dtype.itemsize, what)
 
     def _matmul(self, a: Any, b: Any, what: Message) -> None:
         shape_a, shape_b = tuple(a.shape), tuple(b.shape)
@@ -317,8 +505,13 @@ class Guard(OperatorChecks):
         except (ValueError, IndexError):
             return
         inner = shape_a[-1] if shape_a else 1
-        self.allocate(numel, max(est.itemsize(a), est.itemsize(b)), what)
+        size = max(est.itemsize(a), est.itemsize(b))
+        self.allocate(numel, size, what)
         self.charge(numel * max(inner, 1))
+        # An operand BLAS cannot read as it is (expanded, or broadcast over batches) is copied first.
+        copies = sum(rules.matmul_copy_numel(o, shape_a, shape_b) for o in (a, b) if isinstance(o, torch.Tensor))
+        if copies:
+            self.reserve(copies * size, what)
 
     def _views(self, owner: torch.Tensor, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """split/chunk/unbind/tensor_split return one tensor object per piece: count them first."""
@@ -348,12 +541,21 @@ class Guard(OperatorChecks):
         self.reserve(numel * est.PYTHON_NUMBER_BYTES, code_subject(".tolist()"))
         self.charge(numel * est.PYTHON_ITEM)
 
-    def _backward(self, owner: torch.Tensor) -> None:
-        work, new_grads = est.backward_work(owner)
-        self.reserve(new_grads, subject("gradients"))
+    def _backward(self, owner: torch.Tensor, create_graph: bool = False) -> None:
+        work, _ = est.backward_work(owner)
+        # With create_graph the gradients keep their own graph (what it saves, about as much again).
+        self.reserve(est.backward_bytes(owner) * (2 if create_graph else 1), subject("gradients"))
         self.charge(work)
 
-    def _from_data(self, data: Any, kwargs: Mapping[str, Any], what: Message) -> None:
+    def _from_data(self, data: Any, kwargs: Mapping[str, Any], what: Message, shares: bool = False) -> None:
+        """torch.tensor/as_tensor/new_tensor of ``data``; ``shares``: as_tensor, which returns a tensor or an
+        array of the same dtype (on the same device) as it is, without a copy."""
+        if shares and est.is_array(data):
+            dtype = kwargs.get("dtype")
+            device = kwargs.get("device")
+            same_dtype = dtype is None or (isinstance(data, torch.Tensor) and dtype == data.dtype)
+            if same_dtype and device in (None, "cpu") and (isinstance(data, torch.Tensor) or data.dtype.isnative):
+                return
         if est.is_array(data):
             self.allocate(est.numel(data), _dtype_size(kwargs, est.itemsize(data)), what)
             self.charge(est.numel(data))

@@ -10,6 +10,7 @@ import ast
 import math
 import operator
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import torch
@@ -24,6 +25,7 @@ from tensorlab.core.protocol.limits import (
     subject,
 )
 from tensorlab.core.sandbox import estimates as est
+from tensorlab.core.sandbox import torch_rules as rules
 
 __all__ = ["OperatorChecks"]
 
@@ -62,6 +64,7 @@ class OperatorChecks:
     def nested(self, value: Any, what: Message | None = None) -> est.Nested:  # pragma: no cover
         raise NotImplementedError
     def _matmul(self, a: Any, b: Any, what: Message) -> None: ...  # pragma: no cover
+    def iterate(self, value: Any, whole: bool = True) -> None: ...  # pragma: no cover
 
     # -- arithmetic ------------------------------------------------------------------
     def binary(self, op: ast.operator, left: Any, right: Any, inplace: bool = False) -> None:
@@ -70,6 +73,9 @@ class OperatorChecks:
             self._format(left, right)
             return
         if isinstance(op, ast.Mult) and self._repeat(left, right):
+            return
+        if inplace and isinstance(op, ast.Add) and isinstance(left, list) and isinstance(right, torch.Tensor):
+            self.iterate(right)  # `l += x` extends the list with every row of x (torch unbinds it whole)
             return
         if est.is_array(left) or est.is_array(right):
             self._arrays(op, left, right, inplace)
@@ -92,7 +98,7 @@ class OperatorChecks:
             self.reserve(total * max(_item_bytes(left), _item_bytes(right)), subject("sequence"))
             self.charge(total)
 
-    def _arrays(self, op: ast.operator, left: Any, right: Any, inplace: bool) -> None:
+    def _arrays(self, op: ast.operator | ast.cmpop, left: Any, right: Any, inplace: bool) -> None:
         for side in (left, right):
             if isinstance(side, (list, tuple)):
                 self.nested(side, subject("expression_list"))
@@ -102,13 +108,43 @@ class OperatorChecks:
         if len(arrays) == 2 and isinstance(op, ast.MatMult):
             self._matmul(left, right, subject("product"))
             return
+        rule = ("pow" if isinstance(op, ast.Pow) else "float_elementwise" if isinstance(op, ast.Div)
+                else "elementwise")
+        self.elementwise(rule, [left, right], {}, subject("result"), inplace=inplace,
+                         comparison=isinstance(op, ast.cmpop))
+
+    def elementwise(self, rule: str, values: list[Any], kwargs: Mapping[str, Any], what: Message,
+                    inplace: bool = False, result_dtype: torch.dtype | None = None,
+                    comparison: bool = False) -> None:
+        """An elementwise operation on ``values`` (tensors, arrays, numbers), by torch's rules.
+
+        The result has the broadcast shape, in the promoted dtype (bool for a comparison, floating for
+        ``float_elementwise`` of integers); each tensor operand of another dtype than the one torch
+        computes in is converted first (a temporary as large as that operand); an integer power loops
+        over the exponent's bits (``pow``).
+        """
+        arrays = [v for v in values if est.is_array(v)]
         try:
             numel = broadcast_numel([tuple(a.shape) for a in arrays])
         except ValueError:
-            return
-        self.charge(numel)
+            return  # torch explains shapes that do not broadcast
+        exponent = values[1] if len(values) > 1 else None
+        temporaries = 0
+        tensors = [a for a in arrays if isinstance(a, torch.Tensor)]
+        if len(tensors) == len(arrays):
+            compute = rules.compute_dtype(rule, values, kwargs)
+            size = (torch.bool if comparison else result_dtype or compute).itemsize
+            temporaries = sum(t.numel() for t in tensors if t.dim() and t.dtype != compute) * compute.itemsize
+            rounds = 2 * rules.power_iterations(compute, exponent) if rule == "pow" else 1
+        else:  # NumPy promotes by its own rules (and a tensor with an array: torch converts the array)
+            size = 1 if comparison else max(max(est.itemsize(a) for a in arrays), 8 if rule != "elementwise" else 1)
+            integral = all(getattr(a.dtype, "kind", "f") in "biu" for a in arrays)
+            rounds = 128 if rule == "pow" and integral else 1
+        self.charge(numel * rounds)
+        if temporaries:
+            self.reserve(temporaries, what)
         if not inplace:
-            self.allocate(numel, max(max(est.itemsize(a) for a in arrays), 4), subject("result"))
+            self.allocate(numel, size, what)
 
     def _repeat(self, left: Any, right: Any) -> bool:
         """`seq * n` (n may be an int tensor: Python takes its __index__) builds len(seq) * n items."""
@@ -163,7 +199,8 @@ class OperatorChecks:
                 if isinstance(left, (list, tuple)):
                     self.nested(left, subject("comparison_list"))
                 check_numel(est.numel(right), self.limits, subject("searched"))
-                self.charge(est.numel(right))
+                # `v in x` is `(v == x).any()`: a bool for every element of the broadcast.
+                self.elementwise("elementwise", [right, left], {}, subject("searched"), comparison=True)
             elif isinstance(right, str) and isinstance(left, str):
                 self.charge(len(left) + len(right))
             elif isinstance(right, (list, tuple)):
@@ -171,7 +208,7 @@ class OperatorChecks:
                 self.charge(len(right) * (size + 1) + visits * est.WALK_ITEM)
             return
         if est.is_array(left) or est.is_array(right):
-            self._arrays(ast.Eq(), left, right, False)  # type: ignore[arg-type]
+            self._arrays(op, left, right, False)
             return
         if isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
             left_size, left_visits = est.text_size(left, limit)
@@ -187,6 +224,8 @@ class OperatorChecks:
                 self.nested(part, subject("index_list"))
         if assigning and isinstance(value, (list, tuple)):
             self.nested(value, subject("assigned_list"))
+        if assigning and isinstance(container, list) and isinstance(index, slice):
+            self.iterate(value)  # `l[0:0] = x` makes a list of every row (or item) of x first
         if isinstance(container, _SEQUENCES) and isinstance(index, slice) and not assigning:
             try:
                 items = len(range(*index.indices(len(container))))
@@ -201,14 +240,19 @@ class OperatorChecks:
         if not advanced:
             return
         shapes, consumed = [], 0
+        indices = 0   # bytes of the int64 indices torch makes first: of a list, or of a mask's nonzero()
         for part in advanced:
             if isinstance(part, list):
-                shapes.append((self.nested(part, subject("index_list")).leaves,))
+                leaves = self.nested(part, subject("index_list")).leaves
+                shapes.append((leaves,))
+                indices += 8 * leaves
                 consumed += 1
             else:
                 shapes.append(tuple(part.shape))
                 is_mask = part.dtype == torch.bool if isinstance(part, torch.Tensor) else part.dtype == bool
                 consumed += max(len(part.shape), 1) if is_mask else 1
+                if is_mask and isinstance(part, torch.Tensor) and not assigning:
+                    indices += 8 * est.numel(part) * max(len(part.shape), 1)  # torch reads a mask as nonzero()
         try:
             selected = broadcast_numel(shapes)
         except ValueError:
@@ -217,5 +261,7 @@ class OperatorChecks:
         rest = math.prod(shape[consumed:]) if consumed <= len(shape) else 1
         numel = selected * rest
         self.charge(numel)
+        if indices:
+            self.reserve(indices, subject("indexing"))
         if not assigning:
             self.allocate(numel, est.itemsize(container), subject("indexing"))

@@ -144,10 +144,10 @@ class Interpreter:
             self.namespace[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             names = [element.id for element in target.elts]  # type: ignore[attr-defined]
-            try:
-                iterator = iter(value)
-            except TypeError:
-                raise TypeError(f"cannot unpack non-iterable {_type_name(value)} object") from None
+            self.guard.iterate(value, whole=False)  # a tensor is unbound whole before the first item
+            if not hasattr(type(value), "__iter__") and not hasattr(type(value), "__getitem__"):
+                raise TypeError(f"cannot unpack non-iterable {_type_name(value)} object")
+            iterator = iter(value)  # a 0-d tensor raises torch's own TypeError, as in plain Python
             items = list(itertools.islice(iterator, len(names) + 1))
             if len(items) < len(names):
                 raise ValueError(f"not enough values to unpack (expected {len(names)}, got {len(items)})")

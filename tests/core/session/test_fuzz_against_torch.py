@@ -14,6 +14,8 @@ exec its own code; TensorLab never does). After every step:
   hooks that are not print/len/id, private methods, ...) are refused and nothing
   of them ran: the same names, the same objects, the same snapshot, no file;
 - the step's error (type and text), warnings and printed output are torch's;
+- iteration (`a, b = x`, `l += x`, `l[0:0] = x`), comparisons that broadcast (allclose, equal, `in`),
+  binary max/min, integer powers and reshapes that copy are estimated and run as torch runs them;
 - every tensor name's snapshot equals what plain torch reports (values, shape,
   dtype, storage partition with labels numbered in order of first appearance,
   offset, strides, version, grad, grad_fn, is_leaf, requires_grad), and every
@@ -118,6 +120,22 @@ LOOKS = ["print({s})", "print({s}.is_leaf, {s}.requires_grad, {s}.grad_fn)", "pr
          "print({s}.is_set_to({o}), {s}.stride(), {s}.untyped_storage().nbytes())", "{t} = copy.deepcopy([{s}, {o}])",
          "print({s}.dtype, {s}.shape, {s}.ndim, {s}.numel(), {s}.element_size())", "{t} = {s}.tolist()"]
 
+# Issue #15: iterating a tensor (torch unbinds it whole), comparisons that broadcast, binary max/min,
+# integer powers and reshapes that copy — each estimated by its own rule, each run as torch runs it.
+ITERATION = ["{t}, {u} = {s}", "{t}, = {s}", "{t} = [{s}]", "{t} = []", "{t} = [1, 2]"]
+LIST_ITERATION = ["{l} += {s}", "{l}[0:0] = {s}", "{l}[:] = {s}", "{t}, {u} = {l}", "{l}[1:] = {s}",
+                  "print(len({l}))"]
+BROADCAST_COMPARISONS = [
+    "{t} = {s} < {o}", "{t} = {s} == {s}.unsqueeze(-1)", "{t} = torch.allclose({s}, {o})", "{t} = {s}.allclose({o})",
+    "{t} = torch.equal({s}, {o})", "{t} = {s}.equal({o})", "{t} = {s} > {o}.unsqueeze(0)", "{t} = 0.5 in {s}",
+    "{t} = {s} in {o}", "{t} = {s} != {o}", "{t} = torch.allclose({s}, {s}.unsqueeze(-1))",
+]
+MAX_MIN = ["{t} = {s}.max({o})", "{t} = {s}.min({o})", "{t} = {s}.max(other={o})", "{t} = {s}.min({s}.unsqueeze(-1))",
+           "{t} = {s}.max(dim=0)", "{t} = {s}.min(0, keepdim=True)", "{t} = {s}.max({o}.unsqueeze(0))",
+           "{t} = {s} ** {o}", "{t} = {s} ** 3", "{t} = 2 ** {s}", "{t} = {s}.pow({o})",
+           "{t} = {s}.t().reshape(-1)", "{t} = {s}.t().flatten()", "{t} = {s}.t().contiguous()",
+           "{t} = {s}.unsqueeze(0).expand_as(torch.stack([{s}, {s}])).reshape(-1)", "{t} = {s}.reshape_as({o})"]
+
 
 PWNED = "/tmp/tensorlab-fuzz-pwned"
 FORBIDDEN = [
@@ -210,6 +228,8 @@ class TensorLabAgainstTorch(RuleBasedStateMachine):
             fields["o"] = self._tensor(data, "other")
         if "{a}" in template:
             fields["a"] = data.draw(st.sampled_from(_names(self.ns, numpy.ndarray)), label="array")
+        if "{l}" in template:
+            fields["l"] = data.draw(st.sampled_from(_names(self.ns, list)), label="list")
         return template.format(**fields)
 
     @rule(data=st.data(), floats=st.booleans())
@@ -228,12 +248,17 @@ class TensorLabAgainstTorch(RuleBasedStateMachine):
         if not _names(self.ns, torch.Tensor):
             self._create(data)  # every rule is always enabled: no example is given up for want of one
             return
-        kinds = ["copy", "view", "in place", "set item", "compute", "backward", "numpy", "look"]
+        kinds = ["copy", "view", "in place", "set item", "compute", "backward", "numpy", "look", "iterate",
+                 "compare", "max/min"]
         if _names(self.ns, numpy.ndarray):
             kinds.append("array")
+        if _names(self.ns, list):
+            kinds.append("list")
         kind = data.draw(st.sampled_from(kinds), label="kind")
         templates = {"copy": COPIES, "view": VIEWS, "in place": IN_PLACE, "set item": SET_ITEMS,
-                     "compute": COMPUTE, "backward": BACKWARD, "numpy": NUMPY, "look": LOOKS, "array": ARRAYS}[kind]
+                     "compute": COMPUTE, "backward": BACKWARD, "numpy": NUMPY, "look": LOOKS, "array": ARRAYS,
+                     "iterate": ITERATION, "list": LIST_ITERATION, "compare": BROADCAST_COMPARISONS,
+                     "max/min": MAX_MIN}[kind]
         self.step(self._fill(data, data.draw(st.sampled_from(templates), label=kind)))
 
     @rule(data=st.data())
