@@ -165,7 +165,7 @@ class Guard(OperatorChecks):
             rows = int(value.shape[0])
             if rows > self.limits.max_views:
                 raise LimitError(msg("limit.iteration", count=count_param(rows), limit=self.limits.max_views,
-                                     size=format_size(rows * est.VIEW_OBJECT_BYTES)))
+                                     size=size_message(rows * est.VIEW_OBJECT_BYTES)))
             self.objects(rows, est.VIEW_OBJECT_BYTES, subject("result"))
         elif whole and est.is_array(value) and value.ndim:
             items = int(value.shape[0])
