@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
                                               "(exit 1 when something is wrong)")
     check.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
     check.add_argument("--language", dest="check_language", default="en", choices=["en", "ko"])
+    check.add_argument("--device", dest="check_device", default="cpu", metavar="DEV", help="cpu, cuda:N or mps")
+    add_limit_arguments(check, "check_memory_limit")
     return parser
 
 
@@ -113,14 +115,18 @@ def _lessons(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from tensorlab.core.checks.lesson_checks import lesson_warnings
+    from tensorlab.cli.commands import check_in_worker
     from tensorlab.core.lessons.lesson import LessonError, find_lesson
 
     try:
         lesson = find_lesson(args.lesson)
     except LessonError as exc:
         return _fail(exc, args.check_language)
-    warnings = lesson_warnings(lesson, args.check_language)
+    if not args.in_process:
+        return check_in_worker(args, lesson)
+    from tensorlab.core.checks.lesson_checks import lesson_warnings
+
+    warnings = lesson_warnings(lesson, args.check_language, args.check_device)
     for warning in warnings:
         print(warning)
     return 1 if warnings else 0

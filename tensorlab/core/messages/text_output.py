@@ -49,6 +49,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "단계가 {seconds}초보다 오래 실행되어 멈췄습니다"),
     "engine.time_limit": ("not run: the run's time limit of {seconds} s was reached",
                           "실행하지 않음: 실행 시간 한도 {seconds}초에 도달했습니다"),
+    # -- bounded commands (issue 15): a step of a fresh run (check, export) that stopped the worker --------
+    "engine.step_lost": ("the worker stopped on this step: {reason}", "워커가 이 단계에서 멈췄습니다: {reason}"),
     "engine.stopped_worker": ("the worker was stopped", "워커가 멈춰 있었습니다"),
     "engine.device_gone": ("the device is not available", "그 장치를 쓸 수 없습니다"),
     "engine.closed": ("the engine was closed", "엔진이 닫혔습니다"),

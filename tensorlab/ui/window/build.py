@@ -49,7 +49,8 @@ def _fit_screen(window: MainWindow, first_start: bool) -> None:
 
 def build_window(settings: QSettings | None = None, *, lesson: str | None = None, device: str | None = None,
                  language: str | None = None, wait: bool = True, data_dir: str | Path | None = None,
-                 limits: Limits | None = None, memory_limit: int | None = None) -> MainWindow:
+                 limits: Limits | None = None, memory_limit: int | None = None,
+                 time_limit: float | None = None, run_time_limit: float | None = None) -> MainWindow:
     """The main window, first (or remembered) lesson loading, without entering the event loop.
 
     ``settings`` is a QSettings (tests pass an isolated one); by default the user's.
@@ -57,7 +58,8 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
     ``wait``: return once the worker has loaded the lesson (tools, tests); the app
     itself shows the window at once and lets the worker catch up. ``limits`` and
     ``memory_limit`` (bytes) bound the session (default: the settings, else 2 GB
-    or a quarter of memory).
+    or a quarter of memory); ``time_limit`` each step and ``run_time_limit`` all the worker runs
+    (``export --png``; the window itself has Esc).
     """
     application()
     from PySide6.QtCore import QSettings
@@ -83,7 +85,8 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
 
     if memory_limit is None:
         memory_limit = remembered_memory_limit(remembered)
-    controller = LabController(device=wanted_device, limits=limits or DEFAULT_LIMITS, memory_limit=memory_limit)
+    controller = LabController(device=wanted_device, limits=limits or DEFAULT_LIMITS, memory_limit=memory_limit,
+                               time_limit=time_limit, run_time_limit=run_time_limit)
     window = MainWindow(controller, lessons, settings, data_dir=Path(data_dir) if data_dir is not None else None)
     first_start = remembered.geometry is None
     window.restore_settings()
