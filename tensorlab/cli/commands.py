@@ -16,7 +16,7 @@ from typing import Any
 
 from tensorlab.core.messages.catalogue import Message, MessageError, message_of, msg, render
 
-__all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch"]
+__all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch", "check_in_worker", "say_if_trimmed"]
 
 COMMANDS = ("measure", "copies", "export")
 
@@ -206,9 +206,8 @@ def _export(args: argparse.Namespace) -> int:
         if status:
             return status
     if args.png:
-        from tensorlab.ui.window.offscreen import export_slides
-
         from tensorlab.core.protocol.limits import parse_size
+        from tensorlab.ui.window.offscreen import export_slides
 
         try:
             # The window's worker under the same limits as `run`: the budget, a step's time, the run's time.
@@ -245,6 +244,7 @@ def _export_code(args: argparse.Namespace, lesson: Any) -> int:
         return _fail(exc.message, language)
     finally:
         engine.close()
+    say_if_trimmed(engine, language)
     try:
         if args.py:
             write_text_atomic(args.py, export_script(lesson, errors, language, engine.device))
@@ -283,6 +283,13 @@ def check_in_worker(args: argparse.Namespace, lesson: Any) -> int:
     for message in found:
         print(message.render(language) if isinstance(message, Message) else str(message))
     return 1 if found else 0
+
+
+def say_if_trimmed(engine: object, language: str) -> None:
+    """On stderr: the engine's kept history was trimmed (what was written is whole; memory stayed bounded)."""
+    steps = getattr(engine, "history_trimmed", 0)
+    if steps:
+        print("tensorlab: " + render("history.trimmed", {"step": steps}, language), file=sys.stderr)
 
 
 def dispatch(args: argparse.Namespace) -> int:

@@ -71,20 +71,27 @@ def _run(args: argparse.Namespace) -> int:
     except (LessonError, LessonEngineError) as exc:
         return _fail(exc, args.run_language)
     from tensorlab.core.protocol.engine_api import EngineError
+    from tensorlab.core.protocol.history import trimmed_result
 
     device = engine.device
     try:
         results = iter_lesson(lesson, engine, time_limit=args.time_limit)
         if args.json:
-            write_lesson_json(lesson, device, results, sys.stdout)
+            write_lesson_json(lesson, device, results, sys.stdout)   # each step whole, as it comes (contract 3)
         else:
-            sys.stdout.write(transcript(lesson, device, list(results), color=sys.stdout.isatty(),
+            # The transcript shows no values: every result is kept without them.
+            kept = [trimmed_result(result) for result in results]
+            sys.stdout.write(transcript(lesson, device, kept, color=sys.stdout.isatty(),
                                         language=args.run_language))
     except EngineError as exc:  # the worker could not be started again after a crash
         return _fail(exc, args.run_language)
     finally:
         engine.close()
+    from tensorlab.cli.commands import say_if_trimmed
+
+    say_if_trimmed(engine, args.run_language)
     return 0
+
 
 
 def _lessons(args: argparse.Namespace) -> int:

@@ -48,13 +48,13 @@ from tensorlab.core.protocol.results import ErrorInfo, StepResult
 from tensorlab.core.protocol.snapshot import Snapshot
 from tensorlab.core.sandbox.interpreter import Interpreter
 from tensorlab.core.session.fresh_run import run_fresh
+from tensorlab.core.session.session import Session
+
+__all__ = ["AskReport", "LessonCheck", "check_lesson", "lesson_warnings", "lesson_checks_job", "NOT_RUN"]
 
 # A step whose result is one of these did not run (the worker crashed or was stopped, or the run's
 # time was up): nothing about it can be checked; the check says so instead.
 NOT_RUN = frozenset({"WorkerCrash", "WorkerTimeout", "TimeLimit", "Cancelled"})
-from tensorlab.core.session.session import Session
-
-__all__ = ["AskReport", "LessonCheck", "check_lesson", "lesson_warnings", "lesson_checks_job"]
 
 # Calls a check may not make: they would change the state (or the random stream) of the run.
 _CHANGING = frozenset({"backward", "retain_grad", "requires_grad_", "register_hook", "manual_seed",

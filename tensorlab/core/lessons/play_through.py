@@ -8,6 +8,7 @@ restarted where it stood and the run goes on with the next step.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -121,9 +122,11 @@ class _SnapshotEncoder:
         with_grad = self._fits(_count(tensor.grad))
 
         def encode() -> str:
-            data = tensor.to_json()
-            data["values"] = data["values"] if with_values else None
-            data["grad"] = data["grad"] if with_grad else None
+            # The values as they are kept (nested tuples: JSON arrays), never turned into lists first:
+            # past the run's cap they are not written at all, so they are not copied either.
+            data = dataclasses.replace(tensor, values=None, grad=None).to_json()
+            data["values"] = tensor.values if with_values else None
+            data["grad"] = tensor.grad if with_grad else None
             return _dumps(data)
 
         return self._part(tensor, (with_values, with_grad), used, encode)

@@ -70,7 +70,7 @@ def parse_size(text: str) -> int:
     match = _SIZE.match(str(text))
     if match is None:
         raise SizeError(msg("limit.memory_size", text=text))
-    factor = 1024 ** " kmgt".index(match.group(2).lower() or " ")
+    factor: int = 1024 ** " kmgt".index(match.group(2).lower() or " ")
     whole, _, fraction = match.group(1).partition(".")
     # Exact arithmetic: 9999999999G or a 400-digit number is a size too large, never a float infinity.
     size = int(whole) * factor + (int(fraction) * factor // 10 ** len(fraction) if fraction else 0)

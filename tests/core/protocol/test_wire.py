@@ -38,3 +38,22 @@ def test_the_classes_that_may_cross_are_the_protocols_own_and_the_catalogues_mes
     assert WIRE_MODULES == {f"tensorlab.core.protocol.{name}"
                             for name in ("snapshot", "results", "explanation", "measure_results", "copy_rows")} | {
         "tensorlab.core.messages.catalogue"}
+
+
+def test_parts_the_worker_let_go_of_are_dropped_by_the_receiver_too():
+    import gc
+
+    from tensorlab.core.protocol.snapshot import TensorInfo
+
+    def info(name: str) -> TensorInfo:
+        return TensorInfo(name, (1,), "float32", "cpu", (1.0,), False, True, None, 0, None, None, "S0", 0, (1,),
+                          1, 4, False)
+
+    sender, receiver = InfoSender(), InfoReceiver()
+    kept, dropped = info("kept"), info("dropped")
+    receiver.loads(sender.dumps(("ok", (kept, dropped))))
+    assert len(receiver.infos) == 2
+    del dropped
+    gc.collect()
+    receiver.loads(sender.dumps(("ok", kept)))
+    assert list(receiver.infos.values()) == [kept]
