@@ -193,25 +193,27 @@ def _export(args: argparse.Namespace) -> int:
         lesson = find_lesson(args.lesson)
     except LessonError as exc:
         return _fail(exc.message, language)
-    if args.png:
-        from tensorlab.ui.window.offscreen import window_size
+    from tensorlab.core.protocol.limits import parse_size
 
-        try:
-            window_size(args.png_size)   # refused before anything runs or is written
-        except ValueError as exc:
-            return _fail(message_of(exc), language)
+    try:
+        # Refused before anything runs or is written: a budget the machine cannot honour, a bad size.
+        memory = parse_size(args.export_memory_limit) if args.export_memory_limit else None
+        if args.png:
+            from tensorlab.ui.window.offscreen import window_size
+
+            window_size(args.png_size)
+    except ValueError as exc:
+        return _fail(message_of(exc), language)
 
     if args.py or args.ipynb or not args.png:
         status = _export_code(args, lesson)
         if status:
             return status
     if args.png:
-        from tensorlab.core.protocol.limits import parse_size
         from tensorlab.ui.window.offscreen import export_slides
 
         try:
             # The window's worker under the same limits as `run`: the budget, a step's time, the run's time.
-            memory = parse_size(args.export_memory_limit) if args.export_memory_limit else None
             saved = export_slides(lesson, Path(args.png), size=args.png_size, language=language,
                                   presentation=args.png_presentation, map_only=args.map_only,
                                   device=args.tool_device, memory_limit=memory,

@@ -83,6 +83,8 @@ def run_fresh(statements: Sequence[Statement], device: str = "cpu", limits: Limi
     deadline = None if seconds is None else time.monotonic() + seconds
     with random_state_kept():
         session = Session(device=device, limits=limits)
+        if progress is not None:
+            progress(0, len(statements))   # set up: from here each step's time is its own
         try:
             for index, statement in enumerate(statements):
                 if cancelled():
