@@ -89,9 +89,13 @@ class _Worker(QObject):
                 "Stopped: the step did not finish, so its worker process was ended; the session was restarted "
                 "at step {position}.").format(position=exc.position)
         except EngineCrashed as exc:
-            problem = tr("The step crashed PyTorch ({reason}); the session was restarted at step {position}. "
-                         "The window and your steps are safe.").format(reason=exc.why.render(current_language()),
-                                                                        position=exc.position)
+            if exc.kind in ("TimeLimit", "WorkerTimeout"):
+                # A limit (export --png has `run`'s), not a crash of PyTorch: said as the catalogue says it.
+                problem = (exc.why if exc.kind == "TimeLimit" else exc.message).render(current_language())
+            else:
+                problem = tr("The step crashed PyTorch ({reason}); the session was restarted at step {position}. "
+                             "The window and your steps are safe.").format(reason=exc.why.render(current_language()),
+                                                                            position=exc.position)
         except LanguageError as exc:
             problem = exc.render(current_language())
         except EngineError as exc:
