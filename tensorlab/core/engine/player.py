@@ -15,7 +15,7 @@ This module imports no torch.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -240,7 +240,9 @@ class Player:
             self.engine.restore(codes[:again], known[:again], cancelled, progress)
             self.results = known[:again]
             for index in range(again, position):
-                self.results.append(self.engine.run(codes[index], self.focus, cancelled))
+                # Only the snapshot is read again: the rest of the result (its notes, explanations) is known.
+                ran = self.engine.run(codes[index], self.focus, cancelled)
+                self.results.append(replace(known[index], snapshot=ran.snapshot))
         except (Cancelled, EngineCrashed) as exc:
             self._settle(exc.position)
             raise

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["window_size", "isolated_window", "settle", "screenshot", "export_slides"]
 
 MIN_SIDE, MAX_SIDE = 200, 8000
+RUN_STEP_SECONDS, RUN_SECONDS = 10.0, 60.0   # `tensorlab run`'s default --step-time-limit and --time-limit
 SETTLE_MS = 80   # the window's deferred layout work (zero-delay timers, some chained) is done by then
 
 
@@ -107,10 +108,16 @@ def settle(milliseconds: int = SETTLE_MS) -> None:
 
 def screenshot(path: str, lesson: str | None, step: int | None, size: str, device: str | None,
                presentation: bool = False, language: str | None = None,
-               memory_limit: int | None = None) -> None:
-    """Render the window at ``step`` of ``lesson`` to the PNG ``path`` (OSError if it cannot be written)."""
+               memory_limit: int | None = None, step_time_limit: float | None = RUN_STEP_SECONDS,
+               time_limit: float | None = RUN_SECONDS) -> None:
+    """Render the window at ``step`` of ``lesson`` to the PNG ``path`` (OSError if it cannot be written).
+
+    Its worker runs under `tensorlab run`'s default limits: a step that runs too long or a lesson
+    that would run past ``time_limit`` cannot keep a screenshot from ending.
+    """
     with isolated_window(lesson=lesson, device=device, language=language, size=window_size(size),
-                         presentation=presentation, memory_limit=memory_limit) as window:
+                         presentation=presentation, memory_limit=memory_limit, time_limit=step_time_limit,
+                         run_time_limit=time_limit) as window:
         if step is not None:
             total = len(window.controller.state.program)
             if not 0 <= step <= total:
