@@ -64,7 +64,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "메모리 한도 `{text}`에는 2G, 500M, 1048576 같은 크기를 쓰세요"),
     "limit.memory_small": ("the memory limit `{text}` is too small (at least 16M)",
                            "메모리 한도 `{text}`의 값이 너무 작습니다(최소 16M)"),
-    # -- bounded commands (issue 15): a budget this machine cannot honour, kept history ------------
+    # -- bounded commands (issue 15): a budget this machine cannot honour -----------------------------
     "limit.memory_large": ("the memory limit `{text}` is more than this machine has ({size})",
                            "메모리 한도 `{text}`의 값이 이 컴퓨터의 메모리({size})보다 큽니다"),
     # -- what a limit is about -------------------------------------------------------------------------
