@@ -168,9 +168,10 @@ class MainWindow(QMainWindow):
         previous, self._shown = self._shown, state
         ran = previous is None or (state.last is not previous.last and state.position >= previous.position)
         if state.trimmed and (previous is None or previous.trimmed == 0):
-            # The kept history was trimmed to its share of the budget: said once, in the window's language.
-            self.statusBar().showMessage(msg("history.trimmed", step=state.trimmed).render(current_language()),
-                                         15000)
+            # The kept history was trimmed to its share of the budget: said once, in the window's language,
+            # after the "Ready" that ends the run (so that it stays readable).
+            text = msg("history.trimmed", step=state.trimmed).render(current_language())
+            QTimer.singleShot(0, lambda: self.statusBar().showMessage(text, 15000))
         self.position_label.setText(f"{state.position} / {len(state.program)}")
         followed = followed_tensor(state) if ran else None
         self.selected = followed or self._choose_selection(state)

@@ -40,10 +40,15 @@ def test_stepping_back_in_a_trimmed_history_shows_the_right_values(qtbot):
     small = DEFAULT_LIMITS.with_memory(16 * 1024**2)
     with isolated_window(limits=small, memory_limit=16 * 1024**2) as window:
         controller = window.controller
+        said = []
+        window.statusBar().messageChanged.connect(said.append)
         controller.load_lesson(_long_lesson())
         controller.run_to_end()
         controller.wait_idle()
         assert controller.state.trimmed > 0 and controller.state.whole
+        # The window says so, once, and it is the last word of the run (after its "Ready").
+        qtbot.waitUntil(lambda: bool(said) and said[-1].startswith("a long run: to stay within the memory budget"))
+        assert sum(1 for text in said if text.startswith("a long run")) == 1
         shown = []
         controller.stateChanged.connect(lambda state: shown.append(state))
         controller.go_to(3)
