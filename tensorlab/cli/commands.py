@@ -22,14 +22,17 @@ COMMANDS = ("measure", "copies", "export")
 
 
 def add_limit_arguments(parser: argparse.ArgumentParser, memory_dest: str, in_process: bool = True,
-                        time_limit: float = 60.0) -> None:
+                        time_limit: float | None = None) -> None:
     """The isolation flags of a command that runs in the worker: budget, time limits, and (``in_process``) the
     debugging flag that runs it in this process instead (`run`, `check`, `export`; not `measure`, `copies`)."""
     parser.add_argument("--memory-limit", dest=memory_dest, metavar="SIZE", default=None,
                         help="memory budget of the session, e.g. 2G or 500M (default: the smaller of 2 GB "
                              "and a quarter of this machine's memory)")
-    parser.add_argument("--step-time-limit", type=float, default=10.0, metavar="SECONDS",
-                        help="stop a step that runs longer (default 10)")
+    from tensorlab.core.protocol.limits import RUN_SECONDS, STEP_SECONDS
+
+    time_limit = RUN_SECONDS if time_limit is None else time_limit
+    parser.add_argument("--step-time-limit", type=float, default=STEP_SECONDS, metavar="SECONDS",
+                        help=f"stop a step that runs longer (default {STEP_SECONDS:g})")
     parser.add_argument("--time-limit", type=float, default=time_limit, metavar="SECONDS",
                         help=f"steps not reached after this many seconds are not run (default {time_limit:g})")
     if in_process:

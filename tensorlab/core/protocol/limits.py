@@ -238,3 +238,8 @@ def matmul_numel(a: Sequence[int], b: Sequence[int]) -> int:
 
 
 DEFAULT_LIMITS = Limits(max_memory_bytes=session_memory_limit())
+
+# Time limits of every command that runs steps (`run`'s --step-time-limit and --time-limit): the
+# window has the step limit too (and Esc); a run that ends (`run`, `check`, `export`) has both.
+STEP_SECONDS = 10.0
+RUN_SECONDS = 60.0

@@ -131,6 +131,7 @@ class LabController(QObject):
         super().__init__(parent)
         self.limits = limits
         self.memory_limit = memory_limit
+        self.time_limits = (time_limit, run_time_limit)
         self._thread = QThread(self)
         self._thread.setObjectName("tensorlab-worker")
         self._worker = _Worker(device, make_engine or process_engine_factory(limits.with_memory(memory_limit),
@@ -203,7 +204,7 @@ class LabController(QObject):
     def set_memory_limit(self, limit: int) -> None:
         """A new memory budget: the worker restarts with it, where the session stands."""
         self.memory_limit = limit
-        make = process_engine_factory(self.limits.with_memory(limit), limit)
+        make = process_engine_factory(self.limits.with_memory(limit), limit, *self.time_limits)
         self._worker.make_engine = make
         restarted = self._worker.restarted.emit
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tensorlab.core.lessons.lesson import LessonError, builtin_lessons, find_lesson
 from tensorlab.core.protocol.device_names import DeviceError, canonical_device
+from tensorlab.core.protocol.limits import STEP_SECONDS
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
@@ -50,7 +51,7 @@ def _fit_screen(window: MainWindow, first_start: bool) -> None:
 def build_window(settings: QSettings | None = None, *, lesson: str | None = None, device: str | None = None,
                  language: str | None = None, wait: bool = True, data_dir: str | Path | None = None,
                  limits: Limits | None = None, memory_limit: int | None = None,
-                 time_limit: float | None = None, run_time_limit: float | None = None) -> MainWindow:
+                 time_limit: float | None = STEP_SECONDS, run_time_limit: float | None = None) -> MainWindow:
     """The main window, first (or remembered) lesson loading, without entering the event loop.
 
     ``settings`` is a QSettings (tests pass an isolated one); by default the user's.
@@ -58,8 +59,9 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
     ``wait``: return once the worker has loaded the lesson (tools, tests); the app
     itself shows the window at once and lets the worker catch up. ``limits`` and
     ``memory_limit`` (bytes) bound the session (default: the settings, else 2 GB
-    or a quarter of memory); ``time_limit`` each step and ``run_time_limit`` all the worker runs
-    (``export --png``; the window itself has Esc).
+    or a quarter of memory); ``time_limit`` each step (as in ``tensorlab run``: a step over it is
+    stopped and is that step's ``WorkerTimeout``; Esc stops one sooner) and ``run_time_limit`` all
+    the worker runs (``export --png``; the window itself has none).
     """
     application()
     from PySide6.QtCore import QSettings

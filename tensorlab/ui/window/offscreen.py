@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from tensorlab.core.files.atomic_write import write_atomic
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.messages.catalogue import MessageError, msg
-from tensorlab.core.protocol.limits import Limits
+from tensorlab.core.protocol.limits import RUN_SECONDS, STEP_SECONDS, Limits
 from tensorlab.ui.export.slides import grab_steps, png_bytes
 from tensorlab.ui.window.build import build_window
 
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["window_size", "isolated_window", "settle", "screenshot", "export_slides"]
 
 MIN_SIDE, MAX_SIDE = 200, 8000
-RUN_STEP_SECONDS, RUN_SECONDS = 10.0, 60.0   # `tensorlab run`'s default --step-time-limit and --time-limit
 SETTLE_MS = 80   # the window's deferred layout work (zero-delay timers, some chained) is done by then
 
 
@@ -108,7 +107,7 @@ def settle(milliseconds: int = SETTLE_MS) -> None:
 
 def screenshot(path: str, lesson: str | None, step: int | None, size: str, device: str | None,
                presentation: bool = False, language: str | None = None,
-               memory_limit: int | None = None, step_time_limit: float | None = RUN_STEP_SECONDS,
+               memory_limit: int | None = None, step_time_limit: float | None = STEP_SECONDS,
                time_limit: float | None = RUN_SECONDS) -> None:
     """Render the window at ``step`` of ``lesson`` to the PNG ``path`` (OSError if it cannot be written).
 
