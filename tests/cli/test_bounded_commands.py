@@ -109,3 +109,19 @@ def test_a_long_run_keeps_its_history_bounded_and_the_json_full(tmp_path, capsys
 def test_measure_and_copies_run_under_the_limits(capsys):
     assert main(["copies", "--json", "--step-time-limit", "60", "--memory-limit", "512M"]) == 0
     assert json.loads(capsys.readouterr().out)
+
+
+def test_every_command_s_engine_is_the_worker_with_the_budget_and_the_step_limit():
+    from tensorlab.cli.commands import open_lesson_engine
+    from tensorlab.core.engine.process_engine import ProcessEngine
+    from tensorlab.core.protocol.limits import session_memory_limit
+
+    engine = open_lesson_engine("cpu", None, 7.0, False)
+    try:
+        # The same engine `run`, `check`, `export`, `measure` and `copies` use: its address space is capped
+        # a little above the budget, and a step past 7 s is stopped.
+        assert isinstance(engine, ProcessEngine)
+        assert engine.memory_limit == session_memory_limit() == engine.limits.max_memory_bytes
+        assert engine.time_limit == 7.0
+    finally:
+        engine.close()
