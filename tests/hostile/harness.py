@@ -19,7 +19,7 @@ with HOME and TMPDIR pointed into a private folder, polls the resident memory
     # args: --memory-limit 1G                   extra arguments for `tensorlab run`
     # mode: transcript                          run without --json
     # optional: TYPE[|TYPE...]                 any step may also raise this (a limit a loaded machine may reach)
-    # check: 0 | 1 | 2                          also run `tensorlab check` on the file: its exit status
+    # check: 0 | 1 | 2 | 0|1                    also run `tensorlab check` on the file: its exit status (or statuses)
     # check-output: TEXT                        what `tensorlab check` prints contains TEXT
     # rss: 1G                                   a tighter watchdog on the whole process tree (run and export)
 
@@ -56,7 +56,7 @@ class Expectations:
     args: list[str] = field(default_factory=list)
     transcript: bool = False
     optional: frozenset[str] = frozenset()
-    check: int | None = None
+    check: frozenset[int] | None = None
     check_output: str | None = None
     rss: int | None = None
 
@@ -100,7 +100,7 @@ def read_expectations(path: Path) -> Expectations:
     expectations.transcript = "transcript" in fields.get("mode", [])
     expectations.optional = frozenset(k.strip() for line in fields.get("optional", []) for k in line.split("|"))
     if fields.get("check"):
-        expectations.check = int(fields["check"][0])
+        expectations.check = frozenset(int(code) for code in fields["check"][0].split("|"))
     expectations.check_output = (fields.get("check-output") or [None])[0]
     if fields.get("rss"):
         text = fields["rss"][0].strip().upper()

@@ -363,7 +363,7 @@ def test_check_of_corpus_file_is_contained(name, pool):
     _check_contained(Outcome(outcome.check, outcome.folder, None, None, None), pool, f"check {name}", (0, 1, 2))
     check = outcome.check
     out = check.stdout.read_text(encoding="utf-8", errors="replace")
-    assert check.returncode == expectations.check, f"{name}: {check.describe()}\n{out[-2000:]}{check.stderr[-2000:]}"
+    assert check.returncode in expectations.check, f"{name}: {check.describe()}\n{out[-2000:]}{check.stderr[-2000:]}"
     if expectations.check_output:
         assert expectations.check_output in out, out[-2000:]
 
