@@ -14,24 +14,31 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tensorlab.core.files.safe_text import visible
 from tensorlab.core.messages.catalogue import Message, MessageError, message_of, msg, render
 
-__all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch"]
+__all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch", "check_in_worker", "say_if_trimmed"]
 
 COMMANDS = ("measure", "copies", "export")
 
 
-def add_limit_arguments(parser: argparse.ArgumentParser, memory_dest: str) -> None:
-    """The isolation flags of a command that runs a lesson (`run`, `export`): budget, time limits, in-process."""
+def add_limit_arguments(parser: argparse.ArgumentParser, memory_dest: str, in_process: bool = True,
+                        time_limit: float | None = None) -> None:
+    """The isolation flags of a command that runs in the worker: budget, time limits, and (``in_process``) the
+    debugging flag that runs it in this process instead (`run`, `check`, `export`; not `measure`, `copies`)."""
     parser.add_argument("--memory-limit", dest=memory_dest, metavar="SIZE", default=None,
                         help="memory budget of the session, e.g. 2G or 500M (default: the smaller of 2 GB "
                              "and a quarter of this machine's memory)")
-    parser.add_argument("--step-time-limit", type=float, default=10.0, metavar="SECONDS",
-                        help="stop a step that runs longer (default 10)")
-    parser.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
-                        help="steps not reached after this many seconds are not run (default 60)")
-    parser.add_argument("--in-process", action="store_true",
-                        help="run in this process, without the isolating worker (for debugging)")
+    from tensorlab.core.protocol.limits import RUN_SECONDS, STEP_SECONDS
+
+    time_limit = RUN_SECONDS if time_limit is None else time_limit
+    parser.add_argument("--step-time-limit", type=float, default=STEP_SECONDS, metavar="SECONDS",
+                        help=f"stop a step that runs longer (default {STEP_SECONDS:g})")
+    parser.add_argument("--time-limit", type=float, default=time_limit, metavar="SECONDS",
+                        help=f"steps not reached after this many seconds are not run (default {time_limit:g})")
+    if in_process:
+        parser.add_argument("--in-process", action="store_true",
+                            help="run in this process, without the isolating worker (for debugging)")
 
 
 def add_parsers(commands: Any) -> None:
@@ -51,11 +58,13 @@ def add_parsers(commands: Any) -> None:
     measure.add_argument("--json", action="store_true", help="print JSON (English) instead of a table")
     measure.add_argument("--language", dest="tool_language", default="en", choices=["en", "ko"],
                          help="language of the table and of TensorLab's messages")
+    add_limit_arguments(measure, "tool_memory_limit", in_process=False, time_limit=600.0)
     copies = commands.add_parser("copies", help="every way to get a second tensor from x, facts read from torch")
     copies.add_argument("--device", dest="tool_device", default="cpu", metavar="DEV", help="cpu, cuda:N or mps")
     copies.add_argument("--json", action="store_true", help="print JSON (English) instead of a table")
     copies.add_argument("--language", dest="tool_language", default="en", choices=["en", "ko"],
                         help="language of the table and of TensorLab's messages")
+    add_limit_arguments(copies, "tool_memory_limit", in_process=False, time_limit=600.0)
     export = commands.add_parser("export", help="a lesson as a script, a notebook or one PNG per step")
     export.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
     export.add_argument("--py", metavar="OUT.py", help="write a runnable PyTorch script")
@@ -76,7 +85,8 @@ class LessonEngineError(MessageError):
 
 
 def open_lesson_engine(device: str, memory_limit: str | None, step_time_limit: float, in_process: bool) -> Any:
-    """The engine a lesson runs in for `run` and `export`: the isolating worker unless ``in_process``."""
+    """The engine a command runs in (`run`, `check`, `export`, `measure`, `copies`): the isolating worker
+    under the memory budget (its address space capped) and the step time limit, unless ``in_process``."""
     from tensorlab.core.protocol.device_names import DeviceError, canonical_device
     from tensorlab.core.protocol.engine_api import EngineError
     from tensorlab.core.protocol.limits import DEFAULT_LIMITS, parse_size, session_memory_limit
@@ -107,19 +117,18 @@ def fail(message: Message, language: str = "en") -> int:
 _fail = fail
 
 
-def _with_engine(device: str, work: Callable[[Any], int], language: str = "en") -> int:
-    """Run ``work(engine)`` with a worker-process engine on ``device``; exit status 2 if it cannot start."""
-    from tensorlab.core.engine.process_engine import ProcessEngine
-    from tensorlab.core.protocol.device_names import DeviceError, canonical_device
+def _with_engine(args: argparse.Namespace, work: Callable[[Any], int]) -> int:
+    """Run ``work(engine)`` with a worker-process engine under the command's limits; exit status 2 if it
+    cannot start, or if the worker died or ran past a limit during the work."""
     from tensorlab.core.protocol.engine_api import Cancelled, EngineError
 
+    language = args.tool_language
     try:
-        engine = ProcessEngine(canonical_device(device))
-    except DeviceError as exc:
+        engine = open_lesson_engine(args.tool_device, args.tool_memory_limit, args.step_time_limit, False)
+    except LessonEngineError as exc:
         return _fail(exc.message, language)
-    except EngineError as exc:
-        return _fail(msg("engine.no_start_reason", detail=exc.message), language)
     try:
+        engine.run_within(args.time_limit)
         return work(engine)
     except Cancelled:
         return _fail(msg("cli.stopped"), language)
@@ -167,7 +176,7 @@ def _measure(args: argparse.Namespace) -> int:
                             progress=lambda done, total: _progress(done, total, args.tool_language))
         return _write(args, result.to_json(), lambda: measure_table(result, args.tool_language))
 
-    return _with_engine(args.tool_device, work, args.tool_language)
+    return _with_engine(args, work)
 
 
 def _copies(args: argparse.Namespace) -> int:
@@ -177,7 +186,7 @@ def _copies(args: argparse.Namespace) -> int:
         matrix = engine.job("copies", {})
         return _write(args, matrix.to_json(), lambda: copies_table(matrix, args.tool_language))
 
-    return _with_engine(args.tool_device, work, args.tool_language)
+    return _with_engine(args, work)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -188,13 +197,17 @@ def _export(args: argparse.Namespace) -> int:
         lesson = find_lesson(args.lesson)
     except LessonError as exc:
         return _fail(exc.message, language)
-    if args.png:
-        from tensorlab.ui.window.offscreen import window_size
+    from tensorlab.core.protocol.limits import parse_size
 
-        try:
-            window_size(args.png_size)   # refused before anything runs or is written
-        except ValueError as exc:
-            return _fail(message_of(exc), language)
+    try:
+        # Refused before anything runs or is written: a budget the machine cannot honour, a bad size.
+        memory = parse_size(args.export_memory_limit) if args.export_memory_limit else None
+        if args.png:
+            from tensorlab.ui.window.offscreen import window_size
+
+            window_size(args.png_size)
+    except ValueError as exc:
+        return _fail(message_of(exc), language)
 
     if args.py or args.ipynb or not args.png:
         status = _export_code(args, lesson)
@@ -204,9 +217,11 @@ def _export(args: argparse.Namespace) -> int:
         from tensorlab.ui.window.offscreen import export_slides
 
         try:
+            # The window's worker under the same limits as `run`: the budget, a step's time, the run's time.
             saved = export_slides(lesson, Path(args.png), size=args.png_size, language=language,
                                   presentation=args.png_presentation, map_only=args.map_only,
-                                  device=args.tool_device)
+                                  device=args.tool_device, memory_limit=memory,
+                                  step_time_limit=args.step_time_limit, time_limit=args.time_limit)
         except (OSError, ValueError) as exc:
             return _fail(msg("cli.screenshots_failed", detail=message_of(exc)), language)
         print(render("cli.screenshots_saved", {"count": len(saved), "path": args.png}, language), file=sys.stderr)
@@ -235,6 +250,7 @@ def _export_code(args: argparse.Namespace, lesson: Any) -> int:
         return _fail(exc.message, language)
     finally:
         engine.close()
+    say_if_trimmed(engine, language)
     try:
         if args.py:
             write_text_atomic(args.py, export_script(lesson, errors, language, engine.device))
@@ -247,6 +263,39 @@ def _export_code(args: argparse.Namespace, lesson: Any) -> int:
     except OSError as exc:
         return _fail(msg("cli.export_failed", detail=exc.strerror or str(exc)), language)
     return 0
+
+
+def check_in_worker(args: argparse.Namespace, lesson: Any) -> int:
+    """`tensorlab check`: the ``lesson_checks`` job in the isolating worker, under `run`'s limits.
+
+    A step that crashes torch (a SIGFPE), runs past ``--step-time-limit`` or is past ``--time-limit``
+    is a finding (the check goes on with the next step); exit 1 when anything was found.
+    """
+    from tensorlab.core.lessons.lesson import dump_lesson
+    from tensorlab.core.protocol.engine_api import EngineError
+
+    language = args.check_language
+    try:
+        engine = open_lesson_engine(args.check_device, args.check_memory_limit, args.step_time_limit, False)
+    except LessonEngineError as exc:
+        return _fail(exc.message, language)
+    try:
+        found = engine.job("lesson_checks", {"text": dump_lesson(lesson), "source": lesson.source or lesson.id,
+                                             "seconds": args.time_limit})
+    except EngineError as exc:   # the check itself could not be finished
+        return _fail(exc.message, language)
+    finally:
+        engine.close()
+    for message in found:   # one line each: a choice or fact the lesson wrote with line breaks stays one line
+        print(visible(message.render(language) if isinstance(message, Message) else str(message)))
+    return 1 if found else 0
+
+
+def say_if_trimmed(engine: object, language: str) -> None:
+    """On stderr: the engine's kept history was trimmed (what was written is whole; memory stayed bounded)."""
+    steps = getattr(engine, "history_trimmed", 0)
+    if steps:
+        print("tensorlab: " + render("history.trimmed", {"step": steps}, language), file=sys.stderr)
 
 
 def dispatch(args: argparse.Namespace) -> int:

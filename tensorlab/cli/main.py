@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
                                               "(exit 1 when something is wrong)")
     check.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
     check.add_argument("--language", dest="check_language", default="en", choices=["en", "ko"])
+    check.add_argument("--device", dest="check_device", default="cpu", metavar="DEV", help="cpu, cuda:N or mps")
+    add_limit_arguments(check, "check_memory_limit")
     return parser
 
 
@@ -69,20 +71,27 @@ def _run(args: argparse.Namespace) -> int:
     except (LessonError, LessonEngineError) as exc:
         return _fail(exc, args.run_language)
     from tensorlab.core.protocol.engine_api import EngineError
+    from tensorlab.core.protocol.history import trimmed_result
 
     device = engine.device
     try:
         results = iter_lesson(lesson, engine, time_limit=args.time_limit)
         if args.json:
-            write_lesson_json(lesson, device, results, sys.stdout)
+            write_lesson_json(lesson, device, results, sys.stdout)   # each step whole, as it comes (contract 3)
         else:
-            sys.stdout.write(transcript(lesson, device, list(results), color=sys.stdout.isatty(),
+            # The transcript shows no values: every result is kept without them.
+            kept = [trimmed_result(result) for result in results]
+            sys.stdout.write(transcript(lesson, device, kept, color=sys.stdout.isatty(),
                                         language=args.run_language))
     except EngineError as exc:  # the worker could not be started again after a crash
         return _fail(exc, args.run_language)
     finally:
         engine.close()
+    from tensorlab.cli.commands import say_if_trimmed
+
+    say_if_trimmed(engine, args.run_language)
     return 0
+
 
 
 def _lessons(args: argparse.Namespace) -> int:
@@ -113,14 +122,18 @@ def _lessons(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from tensorlab.core.checks.lesson_checks import lesson_warnings
+    from tensorlab.cli.commands import check_in_worker
     from tensorlab.core.lessons.lesson import LessonError, find_lesson
 
     try:
         lesson = find_lesson(args.lesson)
     except LessonError as exc:
         return _fail(exc, args.check_language)
-    warnings = lesson_warnings(lesson, args.check_language)
+    if not args.in_process:
+        return check_in_worker(args, lesson)
+    from tensorlab.core.checks.lesson_checks import lesson_warnings
+
+    warnings = lesson_warnings(lesson, args.check_language, args.check_device)
     for warning in warnings:
         print(warning)
     return 1 if warnings else 0

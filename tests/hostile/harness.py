@@ -18,6 +18,10 @@ with HOME and TMPDIR pointed into a private folder, polls the resident memory
     # stderr: TEXT                              (exit 2) the message on stderr contains TEXT
     # args: --memory-limit 1G                   extra arguments for `tensorlab run`
     # mode: transcript                          run without --json
+    # optional: TYPE[|TYPE...]                 any step may also raise this (a limit a loaded machine may reach)
+    # check: 0 | 1 | 2 | 0|1                    also run `tensorlab check` on the file: its exit status (or statuses)
+    # check-output: TEXT                        what `tensorlab check` prints contains TEXT
+    # rss: 1G                                   a tighter watchdog on the whole process tree (run and export)
 
 Every step not named by an ``error:`` line must succeed.
 """
@@ -51,6 +55,10 @@ class Expectations:
     stderr: str | None = None
     args: list[str] = field(default_factory=list)
     transcript: bool = False
+    optional: frozenset[str] = frozenset()
+    check: frozenset[int] | None = None
+    check_output: str | None = None
+    rss: int | None = None
 
 
 def _error_pattern(text: str) -> tuple[frozenset[str] | None, str | None]:
@@ -68,7 +76,8 @@ def read_expectations(path: Path) -> Expectations:
             break
         text = raw[1:].strip()
         key, colon, value = text.partition(":")
-        if colon and key.strip() in {"attack", "expect", "exit", "error", "output", "stderr", "args", "mode"}:
+        if colon and key.strip() in {"attack", "expect", "exit", "error", "output", "stderr", "args", "mode",
+                                                "optional", "check", "check-output", "rss"}:
             last = key.strip()
             fields.setdefault(last, []).append(value.strip())
         elif last in ("attack", "expect") and text:
@@ -89,6 +98,13 @@ def read_expectations(path: Path) -> Expectations:
     expectations.stderr = (fields.get("stderr") or [None])[0]
     expectations.args = " ".join(fields.get("args", [])).split()
     expectations.transcript = "transcript" in fields.get("mode", [])
+    expectations.optional = frozenset(k.strip() for line in fields.get("optional", []) for k in line.split("|"))
+    if fields.get("check"):
+        expectations.check = frozenset(int(code) for code in fields["check"][0].split("|"))
+    expectations.check_output = (fields.get("check-output") or [None])[0]
+    if fields.get("rss"):
+        text = fields["rss"][0].strip().upper()
+        expectations.rss = int(float(text[:-1]) * 1024 ** " KMG".index(text[-1])) if text[-1] in "KMG" else int(text)
     return expectations
 
 

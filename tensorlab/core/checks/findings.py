@@ -33,6 +33,7 @@ class FindingKind(enum.Enum):
     NOTE = "note"                        # a note's sentence that is false
     NO_FACTS = "no_facts"                # strict: a note about leaves, versions or storage without facts
     QUOTE = "quote"                      # text quoted from torch that torch did not print
+    NOT_RUN = "not_run"                  # the step crashed the worker, ran too long, or was past the time limit
 
 
 @dataclass(frozen=True)

@@ -44,14 +44,19 @@ from tensorlab.core.lessons.lesson import Ask, Lesson, parse_lesson
 from tensorlab.core.messages.catalogue import Message, message_of, msg
 from tensorlab.core.observe.inspector import take_snapshot
 from tensorlab.core.protocol.engine_api import Cancelled
+from tensorlab.core.protocol.history import History, history_allowance
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
-from tensorlab.core.protocol.results import StepResult
+from tensorlab.core.protocol.results import ErrorInfo, StepResult
 from tensorlab.core.protocol.snapshot import Snapshot
 from tensorlab.core.sandbox.interpreter import Interpreter
 from tensorlab.core.session.fresh_run import run_fresh
 from tensorlab.core.session.session import Session
 
-__all__ = ["AskReport", "LessonCheck", "check_lesson", "lesson_warnings", "lesson_checks_job"]
+__all__ = ["AskReport", "LessonCheck", "check_lesson", "lesson_warnings", "lesson_checks_job", "NOT_RUN"]
+
+# A step whose result is one of these did not run (the worker crashed or was stopped, or the run's
+# time was up): nothing about it can be checked; the check says so instead.
+NOT_RUN = frozenset({"WorkerCrash", "WorkerTimeout", "TimeLimit", "Cancelled"})
 
 # Calls a check may not make: they would change the state (or the random stream) of the run.
 _CHANGING = frozenset({"backward", "retain_grad", "requires_grad_", "register_hook", "manual_seed",
@@ -287,15 +292,20 @@ def _check_step(lesson: Lesson, number: int, result: StepResult, strict: bool,
 
 def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
                  strict: bool = False, cancelled: Callable[[], bool] = lambda: False,
-                 progress: Callable[[int, int], None] | None = None) -> LessonCheck:
+                 progress: Callable[[int, int], None] | None = None,
+                 given: dict[int, ErrorInfo] | None = None, seconds: float | None = None) -> LessonCheck:
     """Run ``lesson`` from a fresh seeded session and check it (see the module docstring).
 
     ``strict`` (the test suite) also asks every note that speaks of leaves,
-    versions or storage to list its ``facts``.
+    versions or storage to list its ``facts``. ``given`` and ``seconds`` are
+    :func:`~tensorlab.core.session.fresh_run.run_fresh`'s: steps that crashed the worker in an
+    earlier try, and the run's time limit; such a step is a ``not_run`` finding.
     """
     findings: list[Finding] = []
     asks: list[AskReport] = []
     results: list[StepResult] = []
+
+    kept = History(history_allowance(limits))
 
     def add(kind: FindingKind, step: int | None = None, **fields: Any) -> None:
         findings.append(Finding(kind, step, tuple(sorted(fields.items()))))
@@ -306,6 +316,10 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
         step = lesson.steps[number - 1]
         before = results[-1] if results else None
         results.append(result)
+        kept.trim(results)   # the quotes need the errors and warnings only; the values of old steps may go
+        if result.error is not None and result.error.type in NOT_RUN:
+            add(FindingKind.NOT_RUN, number, detail=result.error.own or result.error.message)
+            return
         if step.ask is not None:
             report = _check_ask(lesson, number, step.ask, session, result, before, add)
             if report is not None:
@@ -313,7 +327,7 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
         _check_step(lesson, number, result, strict, add)
 
     with contextlib.suppress(Cancelled):   # a cancelled check reports what it found so far
-        run_fresh(lesson.statements, device, limits, cancelled, progress, after)
+        run_fresh(lesson.statements, device, limits, cancelled, progress, after, given, seconds)
     # Torch's own words only: a note may not quote, as torch's, what a message repeats of a step.
     messages = [normalize(m if own else own_words(m, kind)) for r in results for kind, m, own in
                 ([(r.error.type, r.error.message, r.error.own is not None)] if r.error else [])
@@ -340,15 +354,18 @@ def lesson_warnings(lesson: Lesson, language: str = "en", device: str = "cpu", s
 
     Each sentence is one line: the lesson's texts it quotes (a choice, a fact) may hold line breaks
     and controls, written as escapes, so that a choice cannot print what looks like another finding.
+    In this process, unbounded: ``tensorlab check`` runs the ``lesson_checks`` job in the worker instead.
     """
     return [visible(m.render(language)) for m in lesson_findings(lesson, device, strict, cancelled, progress)]
 
 
 def lesson_findings(lesson: Lesson, device: str = "cpu", strict: bool = False,
                     cancelled: Callable[[], bool] = lambda: False,
-                    progress: Callable[[int, int], None] | None = None) -> list[Message]:
+                    progress: Callable[[int, int], None] | None = None, limits: Limits = DEFAULT_LIMITS,
+                    given: dict[int, ErrorInfo] | None = None, seconds: float | None = None) -> list[Message]:
     """What :func:`check_lesson` found, one catalogue message each (empty: all is well)."""
-    found = check_lesson(lesson, device, strict=strict, cancelled=cancelled, progress=progress)
+    found = check_lesson(lesson, device, limits, strict=strict, cancelled=cancelled, progress=progress,
+                         given=given, seconds=seconds)
     return [finding_message(f) for f in found.findings]
 
 
@@ -356,8 +373,15 @@ def lesson_checks_job(session: Any, params: dict[str, Any], cancelled: Callable[
                       progress: Callable[[int, int], None]) -> tuple[Message, ...]:
     """The ``lesson_checks`` job: params ``text`` (the lesson's TOML) and ``source``.
 
-    Runs beside the session in the worker, in a session of its own; the result is the findings as
-    catalogue messages (keys and parameters), which the window renders in its language.
+    Runs beside the session in the worker, in a session of its own on the session's device and
+    limits; the result is the findings as catalogue messages (keys and parameters), which the
+    window or ``tensorlab check`` renders in its language. It is a fresh-run job (see
+    :data:`tensorlab.core.engine.process_engine.FRESH_RUN_JOBS`): ``given`` and ``seconds`` as
+    :func:`~tensorlab.core.session.fresh_run.run_fresh` takes them.
     """
     lesson = parse_lesson(str(params["text"]), str(params.get("source", "<lesson>")))
-    return tuple(lesson_findings(lesson, cancelled=cancelled, progress=progress))
+    given = {int(k): v for k, v in dict(params.get("given") or {}).items() if isinstance(v, ErrorInfo)}
+    seconds = params.get("seconds")
+    return tuple(lesson_findings(lesson, session.device, cancelled=cancelled, progress=progress,
+                                 limits=getattr(session, "limits", DEFAULT_LIMITS), given=given,
+                                 seconds=float(seconds) if isinstance(seconds, (int, float)) else None))

@@ -4,7 +4,10 @@ The player owns the program and the results; an :mod:`engine <tensorlab.core.pro
 holds the live session (in this process, or in a worker process for the window).
 Position k means the first k steps have run. Going back restores the state after
 k steps from a fresh, seeded session; its results are already known, so only
-the torch state is rebuilt. A step the user builds is inserted at the current
+the torch state is rebuilt. The results kept stay within the history's share of the
+memory budget (:mod:`tensorlab.core.protocol.history`): old snapshots lose their values,
+and going back to one runs its steps again to read them (the panels show the state
+and the one before it, so both are whole). A step the user builds is inserted at the current
 position and run, so nothing of the lesson (nor anything the user made) is lost.
 This module imports no torch.
 """
@@ -12,13 +15,14 @@ This module imports no torch.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, Progress
+from tensorlab.core.protocol.history import KEEP_LAST, History, history_allowance
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import GraphInfo, Snapshot
@@ -57,6 +61,7 @@ class PlayerState:
     results: tuple[StepResult, ...]   # results of program[:position]
     device: str
     devices: tuple[str, ...] = ("cpu",)
+    trimmed: int = 0                   # steps at the start whose values the kept history dropped
 
     @property
     def snapshot(self) -> Snapshot:
@@ -87,7 +92,12 @@ class PlayerState:
         """This state as it was at an earlier ``position`` (known without running anything)."""
         position = max(0, min(position, self.position))
         return PlayerState(self.lesson, self.program, position, self.results[:position], self.device,
-                           self.devices)
+                           self.devices, min(self.trimmed, position))
+
+    @property
+    def whole(self) -> bool:
+        """Whether the snapshots the panels show (the last and the one before) still hold their values."""
+        return not any(r.snapshot.trimmed for r in self.results[-KEEP_LAST:])
 
 
 def program_from(lesson: Lesson | None) -> list[ProgramStep]:
@@ -127,6 +137,7 @@ class Player:
         self.results: list[StepResult] = []
         self.focus: tuple[str, ...] = ()
         self._kept: dict[str, list[ProgramStep]] = {}
+        self.history = History(history_allowance(getattr(engine, "limits", limits)))
 
     # -- state -----------------------------------------------------------------
     @property
@@ -150,7 +161,7 @@ class Player:
     def state(self) -> PlayerState:
         """An immutable picture of the player now."""
         return PlayerState(self.lesson, tuple(self.program), self.position, tuple(self.results),
-                           self.engine.device, tuple(self.engine.devices))
+                           self.engine.device, tuple(self.engine.devices), self.history.trimmed_steps)
 
     # -- loading ---------------------------------------------------------------
     def load(self, lesson: Lesson | None, program: Sequence[ProgramStep] | None = None) -> None:
@@ -187,6 +198,7 @@ class Player:
             return None
         result = self.engine.run(self.program[self.position].code, self.focus, cancelled)
         self.results.append(result)
+        self.history.trim(self.results)
         return result
 
     def go_to(self, position: int, cancelled: Callable[[], bool] = NEVER,
@@ -219,12 +231,22 @@ class Player:
 
     def _restore(self, position: int, cancelled: Callable[[], bool], progress: Progress | None) -> None:
         codes = [step.code for step in self.program[:position]]
+        known = self.results[:position]
+        # Snapshots the panels will show whose values the history dropped: replay to the first of them,
+        # then run the steps from there again, which reads their values (the run is deterministic).
+        again = next((i for i in range(max(position - KEEP_LAST, 0), position) if known[i].snapshot.trimmed),
+                     position)
         try:
-            self.engine.restore(codes, self.results[:position], cancelled, progress)
+            self.engine.restore(codes[:again], known[:again], cancelled, progress)
+            self.results = known[:again]
+            for index in range(again, position):
+                # Only the snapshot is read again: the rest of the result (its notes, explanations) is known.
+                ran = self.engine.run(codes[index], self.focus, cancelled)
+                self.results.append(replace(known[index], snapshot=ran.snapshot))
         except (Cancelled, EngineCrashed) as exc:
             self._settle(exc.position)
             raise
-        self.results = self.results[:position]
+        self.history.trim(self.results)
 
     def _settle(self, position: int | None) -> None:
         """After a cancel or a crash: keep the results of the steps the engine still stands on."""

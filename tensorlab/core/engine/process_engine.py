@@ -9,8 +9,16 @@ plain data back (:mod:`tensorlab.core.protocol.wire`). It never imports torch it
 - **Crash**: when the worker dies (a native crash, an out-of-memory kill), a
   new one replays to the last position known to be good, and the request raises
   :class:`~tensorlab.core.protocol.engine_api.EngineCrashed`.
-- **Time**: an optional limit per request; a step over it is killed like a crash
-  (``kind`` "WorkerTimeout").
+- **Time**: an optional limit per step (``time_limit``); a step over it is killed like a crash
+  (``kind`` "WorkerTimeout"). A request that reports progress (a replay, a job) gets it per
+  step: the clock restarts at each progress. :meth:`ProcessEngine.run_within` bounds a whole
+  run: past that deadline a running step is killed and nothing more runs (``kind`` "TimeLimit"),
+  and the replay after a crash ends by the deadline too, so a run ends within its time limit
+  plus one step's.
+- **Fresh-run jobs** (:data:`FRESH_RUN_JOBS`: checking a lesson, the errors of an export) run a
+  whole program in a session of their own; a step of it that crashes the worker or runs too
+  long is that step's result (``given`` to the next try, which does not run it again), as in
+  ``tensorlab run``.
 """
 
 from __future__ import annotations
@@ -29,12 +37,18 @@ from typing import Any, Protocol
 from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.device_names import DeviceError
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, EngineCrashed, EngineError, Progress, Reply
+from tensorlab.core.protocol.history import History, history_allowance
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
-from tensorlab.core.protocol.results import StepResult
+from tensorlab.core.protocol.results import ErrorInfo, StepResult
 from tensorlab.core.protocol.snapshot import GraphInfo
 from tensorlab.core.protocol.wire import InfoReceiver
 
-__all__ = ["stop_fork_server", "ProcessEngine", "prestart", "KILL_AFTER"]
+__all__ = ["stop_fork_server", "ProcessEngine", "prestart", "KILL_AFTER", "FRESH_RUN_JOBS"]
+
+# Jobs that run a whole program with the worker's one fresh-run loop (core/session/fresh_run.py),
+# reporting progress after each step, and take ``given`` (step index -> the error it met) and
+# ``seconds`` (the time left for the run).
+FRESH_RUN_JOBS = frozenset({"lesson_checks", "export_errors"})
 
 KILL_AFTER = 0.5        # seconds a cancelled step may take to stop before its worker is killed
 _POLL = 0.02
@@ -223,9 +237,30 @@ class ProcessEngine:
         # What a new worker must replay to stand where the old one stood.
         self._codes: list[str] = []
         self._results: list[StepResult] = []
+        # Within the session's budget: old snapshots lose their values (the worker keeps its own the same way).
+        self._history = History(history_allowance(limits))
+        self.history_trimmed = 0   # the most steps whose values the kept history dropped at once
         self.restarts = 0
         self._closing = False
+        # time.monotonic() by which every request and replay ends (run_within); None: no deadline.
+        self.deadline: float | None = None
+        self._run_seconds = 0.0
         self._start()
+
+    def run_within(self, seconds: float | None) -> None:
+        """Bound what runs from now on to ``seconds`` (a run's ``--time-limit``; None: unbounded).
+
+        A step still running at the deadline is killed (``TimeLimit``), later requests raise
+        :class:`EngineCrashed` (``TimeLimit``) without running, and a replay after a crash stops there.
+        """
+        self._run_seconds = seconds or 0.0
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+
+    def _time_is_up(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def _time_limit_message(self) -> Message:
+        return msg("engine.time_limit", seconds=f"{self._run_seconds:g}")
 
     # -- process -----------------------------------------------------------------
     def _start(self) -> None:
@@ -275,11 +310,11 @@ class ProcessEngine:
 
     # -- requests ----------------------------------------------------------------
     def _read(self, timeout: float | None, cancelled: Callable[[], bool],
-              progress: Progress | None) -> tuple[str, Any]:
+              progress: Progress | None, deadline: float | None = None) -> tuple[str, Any]:
         """The next answer: (a :class:`Reply`: ok, failed or cancelled; payload); progress on the way.
 
-        Raises _Died when the worker dies, stops answering after a cancel, or runs
-        over ``timeout``.
+        Raises _Died when the worker dies, stops answering after a cancel, runs over ``timeout``
+        (counted from the request or from its last progress), or past ``deadline`` (the engine's).
         """
         started = time.monotonic()
         cancel_asked: float | None = None
@@ -296,6 +331,7 @@ class ProcessEngine:
                     raise _Died("crash") from None
                 kind, payload = self._receiver.loads(data)
                 if kind == Reply.PROGRESS:
+                    started = time.monotonic()   # each step of a replay or a job has its own time
                     if progress is not None:
                         progress(*payload)
                     continue
@@ -315,15 +351,21 @@ class ProcessEngine:
                 raise _Died("cancel")
             if timeout is not None and now - started > timeout:
                 raise _Died("timeout")
+            if deadline is not None and now > deadline:
+                raise _Died("deadline")
 
     def _request(self, command: str, arguments: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
                  progress: Progress | None = None, timeout: float | None = None) -> Any:
+        if self._time_is_up() and command in ("run", "restore", "job"):
+            # Nothing more runs once the run's time is up (not even a replay that would take long).
+            raise EngineCrashed(len(self._codes), self._time_limit_message(), "TimeLimit")
         if self._conn is None:
             self._revive(msg("engine.stopped_worker"))
         self._flag.value = 0
         try:
             self._conn.send((command, arguments))
-            kind, payload = self._read(timeout if timeout is not None else self.time_limit, cancelled, progress)
+            kind, payload = self._read(timeout if timeout is not None else self.time_limit, cancelled, progress,
+                                       self.deadline)
         except (OSError, EOFError, BrokenPipeError):
             kind, payload = Reply.DIED, _Died("crash")
         except _Died as died:
@@ -349,6 +391,8 @@ class ProcessEngine:
             reason, kind = msg("engine.stopped"), "Cancelled"
         elif died.why == "timeout":
             reason, kind = msg("engine.timeout", seconds=f"{self.time_limit:g}"), "WorkerTimeout"
+        elif died.why == "deadline":
+            reason, kind = self._time_limit_message(), "TimeLimit"
         else:
             reason, kind = _signal_name(exitcode), "WorkerCrash"
         position = self._revive(reason)
@@ -361,12 +405,16 @@ class ProcessEngine:
         self.restarts += 1
         self._start()
         codes, results = self._codes, self._results
-        if codes:
+        if codes and self._time_is_up():
+            self._codes, self._results = [], []   # no time left to replay: nothing more runs anyway
+        elif codes:
             self._conn.send(("restore", {"codes": list(codes), "results": list(results)}))
             try:
-                kind, payload = self._read(None, NEVER, None)
+                # Each replayed step within the step time limit, the whole replay within the deadline.
+                kind, payload = self._read(self.time_limit, NEVER, None, self.deadline)
             except _Died:
-                # Replaying what ran before cannot crash in a fresh worker; if it does, start empty.
+                # Replaying what ran before cannot crash in a fresh worker, but it may run out of time:
+                # start empty then.
                 self._kill()
                 self._start()
                 self._codes, self._results = [], []
@@ -386,6 +434,8 @@ class ProcessEngine:
         result: StepResult = self._request("run", {"code": code, "focus": tuple(focus)}, cancelled)
         self._codes.append(code)
         self._results.append(result)
+        self._history.trim(self._results)
+        self.history_trimmed = max(self.history_trimmed, self._history.trimmed_steps)
         return result
 
     def restore(self, codes: Sequence[str], results: Sequence[StepResult],
@@ -421,7 +471,40 @@ class ProcessEngine:
 
     def job(self, name: str, params: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
             progress: Progress | None = None) -> Any:
+        if name in FRESH_RUN_JOBS:
+            return self._fresh_run_job(name, params, cancelled, progress)
         return self._request("job", {"name": name, "params": params}, cancelled, progress)
+
+    def _fresh_run_job(self, name: str, params: dict[str, Any], cancelled: Callable[[], bool],
+                       progress: Progress | None) -> Any:
+        """Run a fresh-run job; a step that kills the worker becomes that step's error, and the job goes on.
+
+        The job reports progress after each step, so when the worker dies the step it was on is known:
+        the next try is ``given`` that step's error and does not run it again (the steps before it
+        run again, in a new worker: the time they take counts against ``seconds``, the run's limit).
+        """
+        given: dict[int, ErrorInfo] = dict(params.get("given") or {})
+        seconds = params.get("seconds")
+        started = time.monotonic()
+        while True:
+            done = 0
+
+            def seen(count: int, total: int) -> None:
+                nonlocal done
+                done = count
+                if progress is not None:
+                    progress(count, total)
+
+            left = None if seconds is None else max(float(seconds) - (time.monotonic() - started), 0.0)
+            try:
+                return self._request("job", {"name": name, "params": {**params, "given": given, "seconds": left}},
+                                     cancelled, seen)
+            except EngineCrashed as exc:
+                if done in given or exc.kind == "TimeLimit" and self._time_is_up():
+                    raise   # no step was reached this time (or the engine's own deadline passed)
+                # Like `tensorlab run`'s error of such a step: the reason, and where the session is now.
+                text = msg("engine.step_lost", reason=exc.why)
+                given[done] = ErrorInfo(exc.kind, text.render("en"), None, text)
 
     def abort(self) -> None:
         """End the worker now, from any thread (the window is closing): a running request stops at once."""

@@ -18,6 +18,8 @@ def hidden_writes(before: Snapshot, after: Snapshot) -> tuple[Explanation, ...]:
     without moving the counter autograd checks, exactly as torch does; the storage
     map shows the change (it compares values), and this says why the counter did not move.
     """
+    if before.trimmed:
+        return ()   # its cells were dropped from kept history: nothing to compare with (never a false note)
     old = {s.id: s for s in before.storages}
     notes = []
     for storage in after.storages:

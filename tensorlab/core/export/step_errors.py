@@ -21,10 +21,17 @@ __all__ = ["program_errors", "errors_job"]
 
 def program_errors(codes: Sequence[str], device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
                    cancelled: Callable[[], bool] = lambda: False,
-                   progress: Callable[[int, int], None] | None = None) -> tuple[ErrorInfo | None, ...]:
-    """What each statement raised (None: nothing) when run in order from a fresh, seeded session."""
+                   progress: Callable[[int, int], None] | None = None,
+                   given: dict[int, ErrorInfo] | None = None, seconds: float | None = None,
+                   ) -> tuple[ErrorInfo | None, ...]:
+    """What each statement raised (None: nothing) when run in order from a fresh, seeded session.
+
+    ``given`` and ``seconds``: as :func:`~tensorlab.core.session.fresh_run.run_fresh` takes them
+    (a step that crashed the worker before is that step's error, not run again).
+    """
     statements = [parse_one(code, limits) for code in codes]
-    return tuple(result.error for result in run_fresh(statements, device, limits, cancelled, progress))
+    return tuple(result.error for result in run_fresh(statements, device, limits, cancelled, progress,
+                                                      given=given, seconds=seconds))
 
 
 def errors_job(session: Any, params: dict[str, Any], cancelled: Callable[[], bool],
@@ -33,4 +40,7 @@ def errors_job(session: Any, params: dict[str, Any], cancelled: Callable[[], boo
     codes = params.get("codes")
     if not isinstance(codes, (list, tuple)) or not all(isinstance(c, str) for c in codes):
         raise ValueError("export_errors needs `codes`, a list of statements")
-    return program_errors(codes, session.device, getattr(session, "limits", DEFAULT_LIMITS), cancelled, progress)
+    given = {int(k): v for k, v in dict(params.get("given") or {}).items() if isinstance(v, ErrorInfo)}
+    seconds = params.get("seconds")
+    return program_errors(codes, session.device, getattr(session, "limits", DEFAULT_LIMITS), cancelled, progress,
+                          given, float(seconds) if isinstance(seconds, (int, float)) else None)

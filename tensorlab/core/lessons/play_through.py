@@ -8,6 +8,7 @@ restarted where it stood and the run goes on with the next step.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -31,8 +32,14 @@ def iter_lesson(lesson: Lesson, engine: Engine, time_limit: float | None = None)
 
     The caller owns the engine (the worker, or the in-process one of ``--in-process`` and tests).
     ``time_limit``: seconds for the whole run; steps not reached by then are reported as not run.
+    An engine that can bound its work (the worker's ``run_within``) is told the deadline too: a
+    step still running then is stopped, and so is the replay after a crash, so the run ends
+    within ``time_limit`` plus one step's time limit.
     """
     started = time.monotonic()
+    run_within = getattr(engine, "run_within", None)
+    if run_within is not None:
+        run_within(time_limit)
     snapshot = Snapshot()
     for index, step in enumerate(lesson.steps):
         if time_limit is not None and time.monotonic() - started > time_limit:
@@ -43,13 +50,15 @@ def iter_lesson(lesson: Lesson, engine: Engine, time_limit: float | None = None)
         try:
             result = engine.run(step.code)
         except EngineCrashed as exc:
-            result = StepResult(index, step.code, ErrorInfo(exc.kind, str(exc), None, exc.message), (), "", None,
-                                snapshot)
+            # Past the deadline the reason is the time limit alone (no session was restarted for it).
+            message = exc.why if exc.kind == "TimeLimit" else exc.message
+            result = StepResult(index, step.code, ErrorInfo(exc.kind, message.render("en"), None, message), (), "",
+                                None, snapshot)
         else:
             if result.index != index:
                 # After a crash the worker has one step fewer: the index is the lesson's.
                 result = StepResult(index, result.code, result.error, result.warnings, result.output,
-                                    result.value, result.snapshot, result.seconds, result.notes)
+                                    result.value, result.snapshot, result.seconds, result.notes, result.memory)
         snapshot = result.snapshot
         yield result
 
@@ -113,9 +122,11 @@ class _SnapshotEncoder:
         with_grad = self._fits(_count(tensor.grad))
 
         def encode() -> str:
-            data = tensor.to_json()
-            data["values"] = data["values"] if with_values else None
-            data["grad"] = data["grad"] if with_grad else None
+            # The values as they are kept (nested tuples: JSON arrays), never turned into lists first:
+            # past the run's cap they are not written at all, so they are not copied either.
+            data = dataclasses.replace(tensor, values=None, grad=None).to_json()
+            data["values"] = tensor.values if with_values else None
+            data["grad"] = tensor.grad if with_grad else None
             return _dumps(data)
 
         return self._part(tensor, (with_values, with_grad), used, encode)

@@ -35,6 +35,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                          "설명이 리프 텐서, 버전, 저장소를 말하지만 이를 확인할 `facts`가 단계에 없습니다"),
     "finding.quote": ("the text quoted from torch (“{detail}”) is not what this torch printed in the lesson",
                       "torch에서 인용한 문장(“{detail}”)이 이 레슨에서 지금 torch가 출력한 것과 다릅니다"),
+    # -- bounded commands (issue 15): a step the check could not run -------------------------------------
+    "finding.not_run": ("not run, so its question and notes were not checked: {detail}",
+                        "실행되지 않아 질문과 설명을 확인하지 못했습니다: {detail}"),
     # -- what a check read, and why a check cannot be used ---------------------------------------------------
     "check.value": ("{value}", "`{value}`"),
     "check.error": ("{type}: {text}", "{type}: “{text}”"),

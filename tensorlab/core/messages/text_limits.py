@@ -72,6 +72,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                         "TensorLab은 최대 {limit:,}개까지 허용합니다"),
     "limit.no_estimate": ("TensorLab has no memory estimate for {name} yet, so it does not run it",
                           "TensorLab에 아직 `{name}`의 메모리 추정 규칙이 없어서 실행하지 않습니다"),
+    # -- bounded commands (issue 15): a budget this machine cannot honour -----------------------------
+    "limit.memory_large": ("the memory limit `{text}` is more than this machine has ({size})",
+                           "메모리 한도 `{text}`의 값이 이 컴퓨터의 메모리({size})보다 큽니다"),
     # -- what a limit is about -------------------------------------------------------------------------
     "limit.what.code": ("{code}", "`{code}`"),
     "limit.what.tensor": ("this tensor", "이 텐서"),

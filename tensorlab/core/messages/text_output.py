@@ -49,6 +49,13 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "단계가 {seconds}초보다 오래 실행되어 멈췄습니다"),
     "engine.time_limit": ("not run: the run's time limit of {seconds} s was reached",
                           "실행하지 않음: 실행 시간 한도 {seconds}초에 도달했습니다"),
+    # -- bounded commands (issue 15): a step of a fresh run (check, export) that stopped the worker --------
+    "engine.step_lost": ("the worker stopped on this step: {reason}", "워커가 이 단계에서 멈췄습니다: {reason}"),
+    # -- bounded commands (issue 15): kept history trimmed to its share of the memory budget -----------
+    "history.trimmed": ("a long run: to stay within the memory budget, the values of steps 1 to {step} are no "
+                        "longer kept in memory (going back to one of them runs the steps again to show them)",
+                        "긴 실행입니다: 메모리 한도를 넘지 않도록 1단계부터 {step}단계까지의 값은 더 이상 메모리에 "
+                        "두지 않습니다(그 단계로 돌아가면 단계를 다시 실행해 값을 보여 줍니다)"),
     "engine.stopped_worker": ("the worker was stopped", "워커가 멈춰 있었습니다"),
     "engine.device_gone": ("the device is not available", "그 장치를 쓸 수 없습니다"),
     "engine.closed": ("the engine was closed", "엔진이 닫혔습니다"),

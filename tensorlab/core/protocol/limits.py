@@ -64,15 +64,25 @@ _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.I)
 
 
 def parse_size(text: str) -> int:
-    """`2G`, `500M`, `1.5GB`, `1048576` as bytes; ValueError names what is wrong."""
+    """`2G`, `500M`, `1.5GB`, `1048576` as bytes; ValueError names what is wrong.
+
+    Refused: a size under 16 MB, and one over this machine's memory (which it cannot honour).
+    """
     match = _SIZE.match(str(text))
     if match is None:
         raise SizeError(msg("limit.memory_size", text=text))
-    number = float(match.group(1))
-    factor = 1024 ** " kmgt".index(match.group(2).lower() or " ")
-    size = int(number * factor)
+    factor: int = 1024 ** " kmgt".index(match.group(2).lower() or " ")
+    whole, _, fraction = match.group(1).partition(".")
+    # Exact arithmetic: 9999999999G or a 400-digit number is a size too large, never a float infinity.
+    size = int(whole) * factor + (int(fraction) * factor // 10 ** len(fraction) if fraction else 0)
     if size < 16 * 1024**2:
         raise SizeError(msg("limit.memory_small", text=text))
+    total = physical_memory()
+    ceiling = total if total is not None else 1 << 50
+    if size > ceiling:
+        # A budget the machine cannot honour: the address-space cap would overflow, and the
+        # guard would let a step allocate what the system then kills the worker for.
+        raise SizeError(msg("limit.memory_large", text=text, size=format_size(ceiling)))
     return size
 
 
@@ -236,3 +246,8 @@ def matmul_numel(a: Sequence[int], b: Sequence[int]) -> int:
 
 
 DEFAULT_LIMITS = Limits(max_memory_bytes=session_memory_limit())
+
+# Time limits of every command that runs steps (`run`'s --step-time-limit and --time-limit): the
+# window has the step limit too (and Esc); a run that ends (`run`, `check`, `export`) has both.
+STEP_SECONDS = 10.0
+RUN_SECONDS = 60.0

@@ -176,6 +176,9 @@ class Snapshot:
     tensors: tuple[TensorInfo, ...] = ()
     storages: tuple[StorageInfo, ...] = ()
     others: tuple[OtherInfo, ...] = ()
+    # The values of its tensors, gradients and storage cells were dropped from kept history
+    # (core/protocol/history.py); replaying to this step reads them again.
+    trimmed: bool = False
 
     def tensor(self, name: str) -> TensorInfo | None:
         """The tensor bound to ``name``, or None."""

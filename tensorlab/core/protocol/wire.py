@@ -91,6 +91,10 @@ class InfoSender:
         self._next = 0
         self._fresh: dict[int, _Part] = {}
         self._cleared = False
+        # Tokens of parts this process let go of (kept history trimmed): the receiver drops them too,
+        # so the window's side keeps no more of the history than the worker does.
+        self._dead: list[int] = []
+        self._generation = 0
 
     def token(self, info: _Part) -> int:
         key = id(info)
@@ -101,15 +105,23 @@ class InfoSender:
             self._tokens[key] = token
             self._fresh[token] = info
             try:
-                weakref.finalize(info, self._tokens.pop, key, None)
+                weakref.finalize(info, self._died, key, token, self._generation)
             except TypeError:  # pragma: no cover - dataclasses accept weak references
                 pass
         return token
+
+    def _died(self, key: int, token: int, generation: int) -> None:
+        if self._tokens.get(key) == token:
+            del self._tokens[key]
+        if generation == self._generation:
+            self._dead.append(token)
 
     def forget(self) -> None:
         """Send everything afresh from now on; the receiver drops what it kept."""
         self._tokens.clear()
         self._fresh.clear()
+        self._dead.clear()
+        self._generation += 1
         self._cleared = True
 
     def dumps(self, message: Any) -> bytes:
@@ -118,7 +130,8 @@ class InfoSender:
         _TokenPickler(buffer, self).dump(message)
         fresh, self._fresh = self._fresh, {}
         cleared, self._cleared = self._cleared, False
-        return pickle.dumps((cleared, fresh, buffer.getvalue()), protocol=5)
+        dead, self._dead = self._dead, []
+        return pickle.dumps((cleared, fresh, buffer.getvalue(), dead), protocol=5)
 
 
 class InfoReceiver:
@@ -135,9 +148,11 @@ class InfoReceiver:
     def loads(self, data: bytes) -> Any:
         """The message in ``data`` (WireError if it holds anything but plain data)."""
         try:
-            cleared, fresh, payload = SafeUnpickler(io.BytesIO(data)).load()
+            cleared, fresh, payload, *rest = SafeUnpickler(io.BytesIO(data)).load()
             if cleared:
                 self.infos = {}
+            for token in rest[0] if rest else ():
+                self.infos.pop(token, None)   # the worker let go of it: nothing will name it again
             for token, info in dict(fresh).items():
                 if type(info) not in _SHARED or not isinstance(token, int):
                     raise WireError(msg("wire.bad_facts"))

@@ -104,6 +104,9 @@ class Guard(OperatorChecks):
         self.census = Census()
         self.cost = 0
         self.pending = 0           # bytes approved since the last census (across statements)
+        # Bytes the session holds outside its names, counted in the budget too: the values of the
+        # kept history (core/protocol/history.py), set by the worker after each step.
+        self.outside = 0
 
     def start(self) -> None:
         """A new statement: its cost starts from zero (and, on an empty session, memory too)."""
@@ -135,10 +138,10 @@ class Guard(OperatorChecks):
         self.pending += max(nbytes, 0)
         if self.pending < _CHECK_MEMORY_FROM:
             return
-        held = self.census.held(self.namespace)
+        held = self.census.held(self.namespace) + self.outside
         self.charge(self.census.walked * est.WALK_ITEM)
         if held + nbytes > budget:
-            held = self.census.held_after_release(self.namespace)
+            held = self.census.held_after_release(self.namespace) + self.outside
             if held + nbytes > budget:
                 self.pending -= max(nbytes, 0)  # refused: it will not be allocated
                 raise LimitError(msg("limit.memory", what=what, size=size_message(nbytes), held=size_message(held),
@@ -146,8 +149,8 @@ class Guard(OperatorChecks):
         self.pending = nbytes
 
     def memory_held(self) -> int:
-        """Bytes the session holds now (see :mod:`tensorlab.core.sandbox.census`)."""
-        return self.census.held(self.namespace)
+        """Bytes the session holds now (see :mod:`tensorlab.core.sandbox.census`), kept history included."""
+        return self.census.held(self.namespace) + self.outside
 
     def objects(self, count: int, nbytes: int, what: Message, work: int = est.VIEW_OBJECT) -> None:
         """``count`` new Python objects (tensor objects, NumPy items) of ``nbytes`` each."""

@@ -102,6 +102,11 @@ class Session:
         return self._namespace
 
     @property
+    def guard(self) -> Any:
+        """The guard of this session's interpreter (the worker tells it what the kept history holds)."""
+        return self._interpreter.guard
+
+    @property
     def statements(self) -> list[Statement]:
         """The statements run since the last reset, in order."""
         return list(self._history)

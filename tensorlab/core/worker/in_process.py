@@ -13,6 +13,7 @@ from tensorlab.core.lang.parse import parse_one
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.lessons.play_through import iter_lesson
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Progress
+from tensorlab.core.protocol.history import History, history_allowance
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import GraphInfo
@@ -20,7 +21,7 @@ from tensorlab.core.session.devices import available_devices
 from tensorlab.core.session.session import Session
 from tensorlab.core.worker.jobs import run_job
 
-__all__ = ["LocalEngine", "restore_session", "run_lesson"]
+__all__ = ["LocalEngine", "restore_session", "run_lesson", "keep_history"]
 
 
 class LocalEngine:
@@ -31,6 +32,7 @@ class LocalEngine:
         self.session = Session(device=device, limits=limits)
         self.device = self.session.device
         self.devices = tuple(available_devices())
+        self.history = History(history_allowance(limits))
 
     @property
     def position(self) -> int:
@@ -41,11 +43,14 @@ class LocalEngine:
 
     def run(self, code: str, focus: Sequence[str] = (), cancelled: Callable[[], bool] = NEVER) -> StepResult:
         self.session.focus = frozenset(focus)
-        return self.session.execute(parse_one(code, self.limits))
+        result = self.session.execute(parse_one(code, self.limits))
+        keep_history(self.session, self.history)
+        return result
 
     def restore(self, codes: Sequence[str], results: Sequence[StepResult],
                 cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> None:
         restore_session(self.session, codes, results, cancelled, progress)
+        keep_history(self.session, self.history)
 
     def graph(self, name: str) -> GraphInfo | None:
         info = self.session.take_snapshot(graphs={name}).tensor(name)
@@ -61,6 +66,12 @@ class LocalEngine:
 
     def close(self) -> None:
         self.session.reset()
+
+
+def keep_history(session: Any, history: History) -> None:
+    """Trim what ``session`` keeps of its results to ``history``'s allowance; its guard counts what is left."""
+    history.trim(session.results)
+    session.guard.outside = history.held
 
 
 def restore_session(session: Any, codes: Sequence[str], results: Sequence[StepResult],

@@ -19,11 +19,12 @@ import torch  # noqa: F401 - imported here so the fork server loads it once
 from tensorlab.core.lang.parse import parse_one
 from tensorlab.core.protocol.device_names import DeviceError
 from tensorlab.core.protocol.engine_api import Cancelled, Reply
+from tensorlab.core.protocol.history import History, history_allowance
 from tensorlab.core.protocol.limits import Limits
 from tensorlab.core.protocol.wire import InfoSender
 from tensorlab.core.session.devices import available_devices
 from tensorlab.core.session.session import Session
-from tensorlab.core.worker.in_process import restore_session
+from tensorlab.core.worker.in_process import keep_history, restore_session
 
 __all__ = ["serve"]
 
@@ -54,6 +55,7 @@ class _Server:
         self.limits = limits
         self.session = Session(device=device, limits=limits)
         self.sender = InfoSender()
+        self.history = History(history_allowance(limits))
 
     # -- plumbing ----------------------------------------------------------------
     def send(self, kind: Reply, payload: Any = None) -> None:
@@ -77,13 +79,16 @@ class _Server:
 
     def run(self, code: str, focus: tuple[str, ...] = ()) -> Any:
         self.session.focus = frozenset(focus)
-        return self.session.execute(parse_one(code, self.limits))
+        result = self.session.execute(parse_one(code, self.limits))
+        keep_history(self.session, self.history)
+        return result
 
     def restore(self, codes: list[str], results: list[Any] | None = None) -> int:
         # Results this process made itself need not cross the wire again.
         known = list(results if results is not None else self.session.results)
         self.sender.forget()
         restore_session(self.session, codes, known, self.cancelled, self.progress)
+        keep_history(self.session, self.history)
         return self.session.position
 
     def graph(self, name: str) -> Any:

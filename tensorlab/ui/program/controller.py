@@ -31,13 +31,21 @@ Job = Callable[[Player, Callable[[], bool], Callable[[int, int], None]], Any]
 EngineFactory = Callable[[str, Callable[[int, str], None]], Any]
 
 
-def process_engine_factory(limits: Limits = DEFAULT_LIMITS, memory_limit: int | None = None) -> EngineFactory:
-    """Engines in a worker process (the window's default)."""
+def process_engine_factory(limits: Limits = DEFAULT_LIMITS, memory_limit: int | None = None,
+                           time_limit: float | None = None, run_time_limit: float | None = None) -> EngineFactory:
+    """Engines in a worker process (the window's default).
+
+    ``time_limit`` bounds each step, ``run_time_limit`` everything the engine runs from its start
+    (``export --png`` passes `run`'s limits; the window itself has Esc, and neither).
+    """
 
     def make(device: str, on_restart: Callable[[int, str], None]) -> Any:
         from tensorlab.core.engine.process_engine import ProcessEngine
 
-        return ProcessEngine(device, limits, memory_limit=memory_limit, on_restart=on_restart)
+        engine = ProcessEngine(device, limits, memory_limit=memory_limit, time_limit=time_limit,
+                               on_restart=on_restart)
+        engine.run_within(run_time_limit)
+        return engine
 
     return make
 
@@ -81,9 +89,13 @@ class _Worker(QObject):
                 "Stopped: the step did not finish, so its worker process was ended; the session was restarted "
                 "at step {position}.").format(position=exc.position)
         except EngineCrashed as exc:
-            problem = tr("The step crashed PyTorch ({reason}); the session was restarted at step {position}. "
-                         "The window and your steps are safe.").format(reason=exc.why.render(current_language()),
-                                                                        position=exc.position)
+            if exc.kind in ("TimeLimit", "WorkerTimeout"):
+                # A limit (export --png has `run`'s), not a crash of PyTorch: said as the catalogue says it.
+                problem = (exc.why if exc.kind == "TimeLimit" else exc.message).render(current_language())
+            else:
+                problem = tr("The step crashed PyTorch ({reason}); the session was restarted at step {position}. "
+                             "The window and your steps are safe.").format(reason=exc.why.render(current_language()),
+                                                                            position=exc.position)
         except LanguageError as exc:
             problem = exc.render(current_language())
         except EngineError as exc:
@@ -114,14 +126,17 @@ class LabController(QObject):
 
     def __init__(self, device: str = "cpu", parent: QObject | None = None,
                  make_engine: EngineFactory | None = None, limits: Limits = DEFAULT_LIMITS,
-                 memory_limit: int | None = None) -> None:
+                 memory_limit: int | None = None, time_limit: float | None = None,
+                 run_time_limit: float | None = None) -> None:
         super().__init__(parent)
         self.limits = limits
         self.memory_limit = memory_limit
+        self.time_limits = (time_limit, run_time_limit)
         self._thread = QThread(self)
         self._thread.setObjectName("tensorlab-worker")
         self._worker = _Worker(device, make_engine or process_engine_factory(limits.with_memory(memory_limit),
-                                                                            memory_limit))
+                                                                            memory_limit, time_limit,
+                                                                            run_time_limit))
         self._worker.moveToThread(self._thread)
         self._submit.connect(self._worker.execute)
         self._worker.done.connect(self._on_done)
@@ -177,7 +192,8 @@ class LabController(QObject):
 
     def go_to(self, position: int) -> None:
         """Go to ``position``; going back shows the known earlier state immediately."""
-        if position < self._state.position:
+        if position < self._state.position and self._state.at(position).whole:
+            # Known at once; a state whose values the kept history dropped waits for the worker to re-read them.
             self._set_state(self._state.at(position))
         self._run(lambda p, c, r: p.go_to(position, c, r))
 
@@ -196,7 +212,7 @@ class LabController(QObject):
     def set_memory_limit(self, limit: int) -> None:
         """A new memory budget: the worker restarts with it, where the session stands."""
         self.memory_limit = limit
-        make = process_engine_factory(self.limits.with_memory(limit), limit)
+        make = process_engine_factory(self.limits.with_memory(limit), limit, *self.time_limits)
         self._worker.make_engine = make
         restarted = self._worker.restarted.emit
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tensorlab.core.lessons.lesson import LessonError, builtin_lessons, find_lesson
 from tensorlab.core.protocol.device_names import DeviceError, canonical_device
+from tensorlab.core.protocol.limits import STEP_SECONDS
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
@@ -50,7 +51,8 @@ def _fit_screen(window: MainWindow, first_start: bool) -> None:
 
 def build_window(settings: QSettings | None = None, *, lesson: str | None = None, device: str | None = None,
                  language: str | None = None, wait: bool = True, data_dir: str | Path | None = None,
-                 limits: Limits | None = None, memory_limit: int | None = None) -> MainWindow:
+                 limits: Limits | None = None, memory_limit: int | None = None,
+                 time_limit: float | None = STEP_SECONDS, run_time_limit: float | None = None) -> MainWindow:
     """The main window, first (or remembered) lesson loading, without entering the event loop.
 
     ``settings`` is a QSettings (tests pass an isolated one); by default the user's.
@@ -58,7 +60,9 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
     ``wait``: return once the worker has loaded the lesson (tools, tests); the app
     itself shows the window at once and lets the worker catch up. ``limits`` and
     ``memory_limit`` (bytes) bound the session (default: the settings, else 2 GB
-    or a quarter of memory).
+    or a quarter of memory); ``time_limit`` each step (as in ``tensorlab run``: a step over it is
+    stopped and is that step's ``WorkerTimeout``; Esc stops one sooner) and ``run_time_limit`` all
+    the worker runs (``export --png``; the window itself has none).
     """
     application()
     from PySide6.QtCore import QSettings
@@ -84,7 +88,8 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
 
     if memory_limit is None:
         memory_limit = remembered_memory_limit(remembered)
-    controller = LabController(device=wanted_device, limits=limits or DEFAULT_LIMITS, memory_limit=memory_limit)
+    controller = LabController(device=wanted_device, limits=limits or DEFAULT_LIMITS, memory_limit=memory_limit,
+                               time_limit=time_limit, run_time_limit=run_time_limit)
     window = MainWindow(controller, lessons, settings, data_dir=Path(data_dir) if data_dir is not None else None)
     first_start = remembered.geometry is None
     window.restore_settings()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QWidget
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.engine_api import Reply
 from tensorlab.core.protocol.limits import format_size
 from tensorlab.core.protocol.snapshot import GraphInfo
@@ -166,6 +167,11 @@ class MainWindow(QMainWindow):
         the state current when it is shown again)."""
         previous, self._shown = self._shown, state
         ran = previous is None or (state.last is not previous.last and state.position >= previous.position)
+        if state.trimmed and (previous is None or previous.trimmed == 0):
+            # The kept history was trimmed to its share of the budget: said once, in the window's language,
+            # after the "Ready" that ends the run (so that it stays readable).
+            text = msg("history.trimmed", step=state.trimmed).render(current_language())
+            QTimer.singleShot(0, lambda: self.statusBar().showMessage(text, 15000))
         self.position_label.setText(f"{state.position} / {len(state.program)}")
         followed = followed_tensor(state) if ran else None
         self.selected = followed or self._choose_selection(state)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from tensorlab.core.files.atomic_write import write_atomic
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.messages.catalogue import MessageError, msg
-from tensorlab.core.protocol.limits import Limits
+from tensorlab.core.protocol.limits import RUN_SECONDS, STEP_SECONDS, Limits
 from tensorlab.ui.export.slides import grab_steps, png_bytes
 from tensorlab.ui.window.build import build_window
 
@@ -57,11 +57,13 @@ def _offscreen_without_display() -> None:
 def isolated_window(*, lesson: str | None = None, device: str | None = None, language: str | None = None,
                     size: tuple[int, int] = (1280, 720), presentation: bool = False,
                     limits: Limits | None = None, memory_limit: int | None = None,
-                    flashes: bool = False) -> Iterator[MainWindow]:
+                    flashes: bool = False, time_limit: float | None = None,
+                    run_time_limit: float | None = None) -> Iterator[MainWindow]:
     """A shown window at ``size`` whose settings and user data live in a private temporary folder.
 
     The map flashes what a step changed only with ``flashes`` (a picture shows the state, not the
-    animation; tests and benchmarks of the window as a user sees it keep it). On exit the worker
+    animation; tests and benchmarks of the window as a user sees it keep it). ``time_limit`` and
+    ``run_time_limit`` bound each step and everything its worker runs. On exit the worker
     stops, the window closes, the folder is removed and the language of this process is what it was.
     """
     _offscreen_without_display()
@@ -76,7 +78,8 @@ def isolated_window(*, lesson: str | None = None, device: str | None = None, lan
     try:
         settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
         window = build_window(settings, lesson=lesson, device=device, language=language,
-                              data_dir=folder / "data", limits=limits, memory_limit=memory_limit)
+                              data_dir=folder / "data", limits=limits, memory_limit=memory_limit,
+                              time_limit=time_limit, run_time_limit=run_time_limit)
         window.storage_map.flashes = flashes
         window.resize(*size)
         window.set_presentation(presentation)
@@ -104,10 +107,16 @@ def settle(milliseconds: int = SETTLE_MS) -> None:
 
 def screenshot(path: str, lesson: str | None, step: int | None, size: str, device: str | None,
                presentation: bool = False, language: str | None = None,
-               memory_limit: int | None = None) -> None:
-    """Render the window at ``step`` of ``lesson`` to the PNG ``path`` (OSError if it cannot be written)."""
+               memory_limit: int | None = None, step_time_limit: float | None = STEP_SECONDS,
+               time_limit: float | None = RUN_SECONDS) -> None:
+    """Render the window at ``step`` of ``lesson`` to the PNG ``path`` (OSError if it cannot be written).
+
+    Its worker runs under `tensorlab run`'s default limits: a step that runs too long or a lesson
+    that would run past ``time_limit`` cannot keep a screenshot from ending.
+    """
     with isolated_window(lesson=lesson, device=device, language=language, size=window_size(size),
-                         presentation=presentation, memory_limit=memory_limit) as window:
+                         presentation=presentation, memory_limit=memory_limit, time_limit=step_time_limit,
+                         run_time_limit=time_limit) as window:
         if step is not None:
             total = len(window.controller.state.program)
             if not 0 <= step <= total:
@@ -119,16 +128,23 @@ def screenshot(path: str, lesson: str | None, step: int | None, size: str, devic
 
 
 def export_slides(lesson: Lesson, folder: Path, size: str = "1280x720", language: str = "en",
-                  presentation: bool = False, map_only: bool = False, device: str = "cpu") -> list[Path]:
+                  presentation: bool = False, map_only: bool = False, device: str = "cpu",
+                  memory_limit: int | None = None, step_time_limit: float | None = None,
+                  time_limit: float | None = None) -> list[Path]:
     """Render ``lesson`` offscreen, one PNG per step, into ``folder``; the paths written.
 
     The window is isolated (:func:`isolated_window`): the slides show the lesson as shipped,
-    without the steps a user added to it in the window.
+    without the steps a user added to it in the window. Its worker runs under `tensorlab run`'s
+    limits: ``memory_limit`` (bytes; None: the default budget, not the user's Preferences),
+    ``step_time_limit`` per step and ``time_limit`` for everything (a step past it is not run,
+    and its slide says so).
     """
+    from tensorlab.core.protocol.limits import session_memory_limit
     from tensorlab.ui.window.settings import SCRATCHPAD
 
     with isolated_window(lesson=SCRATCHPAD, device=device, language=language, size=window_size(size),
-                         presentation=presentation) as window:
+                         presentation=presentation, memory_limit=memory_limit or session_memory_limit(),
+                         time_limit=step_time_limit, run_time_limit=time_limit) as window:
         window.controller.load_lesson(lesson)
         window.controller.wait_idle()
         window.apply_default_layout()

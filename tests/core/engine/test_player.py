@@ -90,3 +90,28 @@ def test_the_program_as_a_lesson_is_the_lesson_until_a_step_is_yours():
 
     scratch = program_as_lesson(None, program[2:3])
     assert scratch.id == "my-steps" and [s.code for s in scratch.steps] == ["k = torch.zeros(2)"]
+
+
+def test_going_back_to_a_trimmed_step_reads_its_values_again_by_replay():
+    """A long run keeps the values of its last steps only; stepping back shows the right values anyway."""
+    from tensorlab.core.lessons.lesson import parse_lesson
+    from tensorlab.core.protocol.limits import DEFAULT_LIMITS
+
+    small = DEFAULT_LIMITS.with_memory(16 * 1024**2)   # 1 MB of kept history: about two such steps
+    steps = "".join('[[step]]\ncode = "x.add_(1)"\n' for _ in range(12))
+    lesson = parse_lesson('[lesson]\nid = "long"\ntitle = "Long"\n[[step]]\ncode = "x = torch.zeros(10000)"\n'
+                          '[[step]]\ncode = "y = x[:5]"\n' + steps)
+    player = Player(LocalEngine(limits=small), limits=small)
+    player.load(lesson)
+    player.go_to(len(lesson.steps))
+    state = player.state()
+    assert state.trimmed > 0 and state.whole
+    assert state.results[2].snapshot.trimmed and state.at(3).whole is False
+    player.go_to(4)   # after `x.add_(1)` twice
+    back = player.state()
+    assert back.whole and back.position == 4
+    assert back.snapshot.tensor("x").values == (2.0,) * 10000
+    assert back.previous_snapshot.tensor("x").values == (1.0,) * 10000
+    assert back.snapshot.tensor("y").storage == back.snapshot.tensor("x").storage
+    player.go_to(len(lesson.steps))
+    assert player.state().snapshot.tensor("x").values == (12.0,) * 10000

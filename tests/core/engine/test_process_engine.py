@@ -121,3 +121,54 @@ def test_what_did_not_change_crosses_to_the_window_once(engine):
     assert last.tensor("t0") is first.tensor("t0")
     assert last.storage(last.tensor("t0").storage) is first.storage(first.tensor("t0").storage)
     assert next(o for o in last.others if o.name == "l0") is next(o for o in first.others if o.name == "l0")
+
+
+def test_past_the_run_deadline_a_step_is_stopped_and_nothing_more_runs_not_even_a_replay():
+    engine = ProcessEngine(limits=GENEROUS, time_limit=30)
+    try:
+        engine.run("x = torch.ones(3)")
+        engine.run_within(0.5)
+        with pytest.raises(EngineCrashed) as stopped:
+            engine.run(LONG_STEP)
+        assert stopped.value.kind == "TimeLimit"
+        # No time left to replay what ran: the new worker stands at the start, and runs nothing more.
+        assert stopped.value.position == 0 and engine.position == 0
+        with pytest.raises(EngineCrashed) as refused:
+            engine.run("z = 1")
+        assert refused.value.kind == "TimeLimit" and engine.position == 0
+        engine.run_within(None)
+        assert engine.run("z = 1").ok
+    finally:
+        engine.close()
+
+
+def test_the_replay_after_a_timeout_has_the_step_time_limit():
+    # A replayed step that runs past the step limit ends the replay: the worker starts empty instead of
+    # taking as long again (before, a replay after a timeout had no limit at all).
+    engine = ProcessEngine(limits=GENEROUS, time_limit=0.3)
+    try:
+        engine._codes = [LONG_STEP]          # as if that step had run within the limit before
+        engine._results = [engine.run("x = 1")]
+        engine._codes = [LONG_STEP]
+        with pytest.raises(EngineCrashed) as crashed:
+            engine.run(LONG_STEP)
+        assert crashed.value.kind == "WorkerTimeout" and crashed.value.position == 0
+        assert engine.run("y = 2").ok
+    finally:
+        engine.close()
+
+
+def test_a_fresh_run_job_makes_a_step_that_crashes_the_worker_that_steps_error():
+    engine = ProcessEngine(limits=GENEROUS)
+    try:
+        engine.run("mine = torch.ones(2)")
+        # INT64_MIN / -1 traps (SIGFPE) in torch's integer division; INT64_MIN + 1 does not.
+        codes = ["a = torch.tensor(-2**63)", "b = a.div(-1, rounding_mode='trunc')", "c = a + 1",
+                 "d = c.div(-1, rounding_mode='trunc')", "e = a * 2"]
+        errors = engine.job("export_errors", {"codes": codes})
+        assert [e.type if e else None for e in errors] == [None, "WorkerCrash", None, None, None]
+        assert "SIGFPE" in errors[1].message
+        # The live session is where it was.
+        assert engine.run("n = mine + 1").snapshot.tensor("n").values == (2.0, 2.0)
+    finally:
+        engine.close()

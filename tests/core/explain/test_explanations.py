@@ -62,3 +62,19 @@ def test_the_inference_error_says_the_values_may_already_have_changed():
     result = _run(["w = torch.ones(3)", "with torch.inference_mode():\n    i = w * 2", "i.add_(1)"])
     assert "may already have changed" in result.error.explanation.text
     assert result.snapshot.tensor("i").values == (3.0, 3.0, 3.0)
+
+
+def test_no_hidden_write_is_claimed_against_a_snapshot_whose_values_were_trimmed():
+    """Kept history drops old cells (core/protocol/history.py): comparing with none must say nothing."""
+    from tensorlab.core.explain.hidden_writes import hidden_writes
+    from tensorlab.core.protocol.history import without_values
+    from tensorlab.core.session.session import Session
+
+    session = Session()
+    before = session.run("x = torch.zeros(4)").snapshot
+    after = session.run("y = x + 1").snapshot
+    assert hidden_writes(before, after) == ()
+    assert hidden_writes(without_values(before), after) == ()
+    written = session.run("x.data[0] = 5").snapshot
+    assert hidden_writes(after, written) != ()
+    assert hidden_writes(without_values(after), written) == ()

@@ -66,3 +66,21 @@ def test_a_refused_message_says_so_in_both_languages():
     assert "refused to read `posix.system`" in str(caught.value)
     assert "읽지 않았습니다" in caught.value.render("ko")
 
+
+def test_parts_the_worker_let_go_of_are_dropped_by_the_receiver_too():
+    import gc
+
+    from tensorlab.core.protocol.snapshot import TensorInfo
+
+    def info(name: str) -> TensorInfo:
+        return TensorInfo(name, (1,), "float32", "cpu", (1.0,), False, True, None, 0, None, None, "S0", 0, (1,),
+                          1, 4, False)
+
+    sender, receiver = InfoSender(), InfoReceiver()
+    kept, dropped = info("kept"), info("dropped")
+    receiver.loads(sender.dumps(("ok", (kept, dropped))))
+    assert len(receiver.infos) == 2
+    del dropped
+    gc.collect()
+    receiver.loads(sender.dumps(("ok", kept)))
+    assert list(receiver.infos.values()) == [kept]

@@ -50,7 +50,26 @@ def test_after_sees_each_step_with_the_session_standing_there_and_progress_count
     run_fresh(_statements(), progress=lambda done, total: progress.append((done, total)),
               after=lambda session, result: seen.append((result.index, session.names)))
     assert seen == [(0, ("a",)), (1, ("a", "b")), (2, ("a", "b", "c")), (3, ("a", "b", "c", "d"))]
-    assert progress == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    # (0, 4) once the fresh session is set up: a job's step time limit counts each step from there.
+    assert progress == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_given_steps_are_not_run_and_their_error_is_their_result():
+    from tensorlab.core.protocol.results import ErrorInfo
+
+    crashed = ErrorInfo("WorkerCrash", "the worker stopped on this step: PyTorch crashed (SIGFPE)", None)
+    results = run_fresh(_statements(), given={1: crashed})
+    assert [r.index for r in results] == [0, 1, 2, 3]
+    assert results[1].error is crashed and results[1].snapshot is results[0].snapshot
+    # `b` never came to be: the step after it raises as it would in `tensorlab run` after that crash.
+    assert results[2].error is not None and results[2].error.type == "NameError"
+    assert results[3].ok
+
+
+def test_steps_past_the_time_limit_are_not_run():
+    results = run_fresh(_statements(), seconds=0)
+    assert [r.error.type for r in results] == ["TimeLimit"] * 4
+    assert all(r.snapshot.names == () for r in results)
 
 
 def test_a_cancel_between_steps_stops_the_run_with_its_position():
