@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from tensorlab import __version__
+from tensorlab.core.messages.option_errors import OptionParser
 
 __all__ = ["COMMANDS", "main"]
 
@@ -21,7 +22,7 @@ COMMANDS = ("run", "lessons", "check", "export", "measure", "copies")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OptionParser(
         prog="tensorlab",
         description="TensorLab's headless commands (`tensorlab` without a command opens the desktop app).",
     )

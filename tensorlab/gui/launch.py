@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tensorlab import __version__
+from tensorlab.core.messages.option_errors import OptionParser
 
 if TYPE_CHECKING:
     from tensorlab.core.messages.catalogue import Message
@@ -28,7 +29,7 @@ HEADLESS = ("run", "lessons", "check", "export", "measure", "copies")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OptionParser(
         prog="tensorlab",
         usage="tensorlab [--lesson ID] [--step N] [--device DEV] [--language {en,ko}] [--presentation] "
               "[--screenshot PNG [--size WxH]] [--memory-limit SIZE]\n       tensorlab COMMAND ... "

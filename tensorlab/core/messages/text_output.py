@@ -100,6 +100,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                                   "원소 {size:,}개에서는 `t().contiguous()`를 재지 않았습니다. {size:,}에는 행이 "
                                   "둘 이상인 2차원 모양이 없어서 `x.t()`가 이미 연속(contiguous)이기 때문입니다"),
     "table.x": ("x: {kind}", "x: {kind}"),
+    "cli.bad_options": ("error: {detail}", "옵션을 쓸 수 없습니다: “{detail}”"),
     # The tensors table's columns that are words (lessons/tensor_rows.py; the window and the transcript).
     "table.column.name": ("name", "이름"),
     "table.column.shape": ("shape", "모양"),
