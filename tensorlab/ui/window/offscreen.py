@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -51,6 +52,31 @@ def window_size(text: str) -> tuple[int, int]:
 def _offscreen_without_display() -> None:
     if "QT_QPA_PLATFORM" not in os.environ and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+# What the offscreen platform says of every window it cannot size by hints: true, and not the user's
+# concern (it is printed before "saved …" on every picture).
+_OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints()"
+
+
+@contextmanager
+def _without_offscreen_noise() -> Iterator[None]:
+    """Qt's messages as usual, less the offscreen platform's note about size hints."""
+    from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
+
+    def handler(kind: QtMsgType, context: QMessageLogContext, text: str) -> None:
+        if text == _OFFSCREEN_NOISE:
+            return
+        if previous is not None:
+            previous(kind, context, text)
+        else:
+            sys.stderr.write(text + "\n")
+
+    previous = qInstallMessageHandler(handler)
+    try:
+        yield
+    finally:
+        qInstallMessageHandler(previous)
 
 
 @contextmanager
@@ -114,9 +140,10 @@ def screenshot(path: str, lesson: str | None, step: int | None, size: str, devic
     Its worker runs under `tensorlab run`'s default limits: a step that runs too long or a lesson
     that would run past ``time_limit`` cannot keep a screenshot from ending.
     """
-    with isolated_window(lesson=lesson, device=device, language=language, size=window_size(size),
-                         presentation=presentation, memory_limit=memory_limit, time_limit=step_time_limit,
-                         run_time_limit=time_limit) as window:
+    _offscreen_without_display()
+    with _without_offscreen_noise(), isolated_window(
+            lesson=lesson, device=device, language=language, size=window_size(size), presentation=presentation,
+            memory_limit=memory_limit, time_limit=step_time_limit, run_time_limit=time_limit) as window:
         if step is not None:
             total = len(window.controller.state.program)
             if not 0 <= step <= total:
@@ -142,9 +169,11 @@ def export_slides(lesson: Lesson, folder: Path, size: str = "1280x720", language
     from tensorlab.core.protocol.limits import session_memory_limit
     from tensorlab.ui.window.settings import SCRATCHPAD
 
-    with isolated_window(lesson=SCRATCHPAD, device=device, language=language, size=window_size(size),
-                         presentation=presentation, memory_limit=memory_limit or session_memory_limit(),
-                         time_limit=step_time_limit, run_time_limit=time_limit) as window:
+    _offscreen_without_display()
+    with _without_offscreen_noise(), isolated_window(
+            lesson=SCRATCHPAD, device=device, language=language, size=window_size(size), presentation=presentation,
+            memory_limit=memory_limit or session_memory_limit(), time_limit=step_time_limit,
+            run_time_limit=time_limit) as window:
         window.controller.load_lesson(lesson)
         window.controller.wait_idle()
         window.apply_default_layout()

@@ -59,3 +59,17 @@ def test_stepping_back_in_a_trimmed_history_shows_the_right_values(qtbot):
         assert state.position == 3 and state.snapshot.tensor("x").values == (2.0,) * 10000
         assert state.previous_snapshot.tensor("x").values == (1.0,) * 10000
         assert json.dumps(state.snapshot.tensor("x").values[:2]) == "[2.0, 2.0]"
+
+
+def test_a_screenshot_does_not_print_the_offscreen_platforms_size_hint_note(tmp_path):
+    """Run as a user runs it (pytest-qt would catch Qt's messages here): stderr says only "saved"."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-m", "tensorlab", "--lesson", "views-share-storage", "--step", "1",
+                           "--screenshot", str(tmp_path / "a.png"), "--size", "800x600"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "propagateSizeHints" not in done.stderr and (tmp_path / "a.png").stat().st_size > 0
