@@ -132,7 +132,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "from the quartiles)", "clone().detach()가 더 빠릅니다: detach().clone()의 {ratio}배만 "
                                             "걸립니다(사분위수로는 {low}–{high})"),
     "measure.unknown": ("unknown measure parameter(s): {names}", "알 수 없는 측정 매개변수: {names}"),
-    "measure.method": ("{method} is not a method TensorLab measures ({methods})",
+    "measure.method": ("`{method}` is not a method TensorLab measures ({methods})",
                        "{method:`은} TensorLab이 측정하는 방법이 아닙니다({methods})"),
     "measure.no_method": ("pick at least one method to measure", "측정할 방법을 하나 이상 고르세요"),
     "measure.no_size": ("pick at least one size to measure", "측정할 크기를 하나 이상 고르세요"),

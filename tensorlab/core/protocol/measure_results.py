@@ -92,7 +92,7 @@ class MeasureParams:
         methods = tuple(params.get("methods", METHODS))
         for method in methods:
             if method not in METHODS:
-                raise MeasureError(msg("measure.method", method=repr(method), methods=", ".join(METHODS)))
+                raise MeasureError(msg("measure.method", method=method[:80], methods=", ".join(METHODS)))
         if not methods:
             raise MeasureError(msg("measure.no_method"))
         sizes = tuple(params.get("sizes", DEFAULT_SIZES))

@@ -40,7 +40,7 @@ SAMPLES: dict[str, object] = {
     "first": msg("check.same_error"),
     "fn": "MulBackward0", "held": "1.5 GB", "high": 10, "key": "cod", "keyword": "def",
     "kind": msg("builder.kind.factory"), "known": "views-share-storage, four-ways-to-copy", "last": 1,
-    "length": 3000, "lesson": "views-share-storage", "limit": 100, "line": 1, "low": 1, "method": "'fast'",
+    "length": 3000, "lesson": "views-share-storage", "limit": 100, "line": 1, "low": 1, "method": "fast",
     "methods": "clone, copy_", "module": "os", "names": "`x`, `y`", "now": 1, "number": 3, "op": "<<",
     "other": "y", "path": "out.py", "position": 2, "present": "cpu, cuda:0", "reason": msg("subset.no_statement"),
     "reference": "('info', 7)", "column": 9, "digits": 5000, "format": "tensorlab-course",
