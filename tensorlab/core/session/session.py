@@ -26,7 +26,7 @@ from tensorlab.core.observe.reprs import bounded_repr
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import ErrorInfo, StepResult, WarningInfo
 from tensorlab.core.protocol.snapshot import MAX_REPR, SavedTensor, Snapshot
-from tensorlab.core.sandbox.interpreter import NO_VALUE, Interpreter
+from tensorlab.core.sandbox.interpreter import NO_VALUE, Interpreter, raised_by_operation
 from tensorlab.core.session.devices import resolve_device
 
 __all__ = ["ErrorInfo", "WarningInfo", "StepResult", "Session"]
@@ -140,7 +140,9 @@ class Session:
                 saved = saved_in_graphs({n: v for n, v in self._namespace.items() if isinstance(v, torch.Tensor)})
             own = error.message if isinstance(error, MessageError) else None  # TensorLab's own: key and params
             error_info = ErrorInfo(type(error).__name__, message,
-                                   explain(message, type(error).__name__, history, saved), own)
+                                   explain(message, type(error).__name__, history, saved), own,
+                                   "torch" if raised_by_operation(error) else "tensorlab",
+                                   self._interpreter.started or None)
         warning_infos = tuple(
             WarningInfo(w.category.__name__, clean_message(str(w.message)),
                         explain(str(w.message), w.category.__name__, history))
