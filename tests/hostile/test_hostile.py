@@ -253,8 +253,18 @@ def _step_problems(expectations: Expectations, steps: list[dict]) -> list[str]:
     return problems
 
 
+def _flat(node: ast.stmt, depth: int = 0) -> list[str]:
+    """``node`` as the statements TensorLab runs, in order, each with its depth: a `with` block as its
+    header, then its lines (an export keeps the lines of a block that ran before a refused one, and
+    comments out the rest)."""
+    if not isinstance(node, ast.With):
+        return [f"{depth}:{ast.dump(node)}"]
+    header = ast.With(items=node.items, body=[], type_comment=node.type_comment)
+    return [f"{depth}:{ast.dump(header)}"] + [dump for child in node.body for dump in _flat(child, depth + 1)]
+
+
 def _statements(code: str) -> list[str]:
-    return [ast.dump(node) for node in ast.parse(code).body]
+    return [dump for node in ast.parse(code).body for dump in _flat(node)]
 
 
 # How an exported script goes on after a step that raised in TensorLab (core/export.py writes it).
@@ -273,9 +283,9 @@ def _exported_statements(script: str) -> list[str]:
     for node in body:
         if (isinstance(node, ast.Try) and len(node.handlers) == 1 and not node.orelse and not node.finalbody
                 and ast.dump(node.handlers[0]) == _HANDLER):
-            statements += [ast.dump(inner) for inner in node.body]
+            statements += [dump for inner in node.body for dump in _flat(inner)]
         else:
-            statements.append(ast.dump(node))
+            statements += _flat(node)
     return statements
 
 

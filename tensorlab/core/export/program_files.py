@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -205,11 +206,24 @@ def _refused_from(code: str, at: int | None) -> int | None:
     return line
 
 
-def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, language: str) -> list[str]:
-    """One step's code as the script runs it: plain, wrapped in try/except, or (from the refused
-    statement on) commented out."""
+def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, language: str,
+                wrap: bool = True) -> list[str]:
+    """One step's code as the script (``wrap``) or a notebook cell runs it: plain, wrapped in try/except
+    (a script's step that raised in torch), or (from the refused statement on) commented out.
+
+    Code that Python itself cannot compile (TensorLab walks the tree, so it runs, say, ``with`` blocks
+    nested deeper than CPython's 20) is written commented out too, saying why: the file always compiles.
+    """
     code = _source(step.code)
-    if error is None:
+    lines = _runnable_lines(code, error, error_name, language, wrap)
+    problem = _compile_problem("\n".join(lines))
+    if problem is None:
+        return lines
+    return comment_lines(_label("not_compiled", language, detail=problem)) + commented_code(code)
+
+
+def _runnable_lines(code: str, error: ErrorInfo | None, error_name: str, language: str, wrap: bool) -> list[str]:
+    if error is None or (not wrap and not refused(error)):
         return code.split("\n")
     if refused(error):
         lines = code.split("\n")
@@ -221,6 +235,19 @@ def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, lang
                 + commented_code("\n".join(lines[line - 1:])))
     return (comment_lines(_label("raised", language, type=error.type))
             + ["try:", *_indented(code), *handler_source(error_name)])
+
+
+def _compile_problem(code: str) -> str | None:
+    """Why Python cannot compile ``code`` (None: it can)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")   # an invalid escape in a string is a warning, not a failure
+            compile(code, "<step>", "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return str(exc.msg)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return type(exc).__name__
+    return None
 
 
 def _error_name(lesson: Lesson) -> str:
@@ -356,13 +383,10 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
     for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
         if step.ask is not None:
             cells.append(_markdown(_question_markdown(step, language), f"step-{number}-ask"))
-        if refused(error):
-            source = "\n".join(_code_lines(step, error, error_name, language))
-        else:
-            source = _source(step.code)
+        source = "\n".join(_code_lines(step, error, error_name, language, wrap=False))
         cell = v4.new_code_cell(source)
         cell.id = f"step-{number}"
-        if error is not None and not refused(error):
+        if error is not None and not refused(error) and source == _source(step.code):
             cell.metadata["tags"] = ["raises-exception"]
         cells.append(cell)
         note = step.text(language)

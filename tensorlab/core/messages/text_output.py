@@ -30,6 +30,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- export: refused statements and the check of the written file (issue #15, class 1) -------------
     "export.not_run_rest": ("TensorLab refused this line and did not run the rest of this step ({type}: {text})",
                             "TensorLab이 이 줄을 거부해 이 단계의 나머지를 실행하지 않았습니다({type}: {text})"),
+    "export.not_compiled": ("Python cannot compile this step ({detail}): TensorLab ran it, the script does not",
+                            "Python이 이 단계를 컴파일할 수 없습니다({detail}). TensorLab은 실행했지만 스크립트는 "
+                            "실행하지 않습니다"),
     "export.refused": ("TensorLab did not write the export: {detail}",
                        "TensorLab이 내보내기 파일을 쓰지 않았습니다. {detail}"),
     "export.refused_compile": ("the file it made does not compile ({detail})",
