@@ -10,8 +10,8 @@ address-space cap and an alarm. The notebook's Markdown must hold no math delimi
 URL, and each of its code cells must compile.
 
 CI runs the ``exp-*`` files (this class's own corpus) and one in five of the other files that
-exit 0, under shorter time limits (about 40 s on 2 cores); ``TENSORLAB_HOSTILE=all python -m pytest tests/hostile/test_exported_scripts.py`` runs every
-file (the same switch as the corpus run).
+exit 0, under shorter time limits (about 40 s on 2 cores); every file, under the corpus's limits:
+``TENSORLAB_HOSTILE=all python -m pytest tests/hostile/test_exported_scripts.py`` (the corpus's switch).
 """
 
 from __future__ import annotations

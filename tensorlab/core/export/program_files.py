@@ -19,12 +19,11 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from tensorlab.core.export.escaping import comment_lines, commented_code, markdown_text
-from tensorlab.core.export.verify import ExportRefused, check_cells, check_script, handler_source
+from tensorlab.core.export.verify import ExportRefused, check_cells, check_script, compile_problem, handler_source
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
 from tensorlab.core.messages.catalogue import render
@@ -216,7 +215,7 @@ def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, lang
     """
     code = _source(step.code)
     lines = _runnable_lines(code, error, error_name, language, wrap)
-    problem = _compile_problem("\n".join(lines))
+    problem = compile_problem("\n".join(lines))
     if problem is None:
         return lines
     return comment_lines(_label("not_compiled", language, detail=problem)) + commented_code(code)
@@ -235,19 +234,6 @@ def _runnable_lines(code: str, error: ErrorInfo | None, error_name: str, languag
                 + commented_code("\n".join(lines[line - 1:])))
     return (comment_lines(_label("raised", language, type=error.type))
             + ["try:", *_indented(code), *handler_source(error_name)])
-
-
-def _compile_problem(code: str) -> str | None:
-    """Why Python cannot compile ``code`` (None: it can)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")   # an invalid escape in a string is a warning, not a failure
-            compile(code, "<step>", "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        return str(exc.msg)
-    except (ValueError, RecursionError, MemoryError) as exc:
-        return type(exc).__name__
-    return None
 
 
 def _error_name(lesson: Lesson) -> str:

@@ -17,7 +17,7 @@ from tensorlab.core.lang.subset_rules import Checker, LanguageError
 from tensorlab.core.messages.catalogue import Message, MessageError, msg
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["ExportRefused", "check_script", "check_cells", "handler_source"]
+__all__ = ["ExportRefused", "check_script", "check_cells", "compile_problem", "handler_source"]
 
 
 class ExportRefused(MessageError, ValueError):
@@ -43,18 +43,33 @@ def _handler_dump(name: str) -> str:
     return ast.dump(node.handlers[0])
 
 
-def _tree(code: str) -> ast.Module:
-    """``code`` compiled (as Python would, to a code object) and parsed; ExportRefused if either fails."""
+def compile_problem(code: str) -> str | None:
+    """Why Python cannot compile ``code`` (None: it can), as ``python file.py`` would compile it.
+
+    The one place TensorLab compiles text: the code object is dropped at once, never run (the
+    architecture test allows ``compile`` here and nowhere else on the window side). The compiler
+    refuses what the parser accepts, such as blocks nested deeper than CPython's 20.
+    """
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")   # an invalid escape in a string is a warning, not a failure
             compile(code, "<export>", "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return f"{exc.msg}, line {exc.lineno}" if exc.lineno else str(exc.msg)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return type(exc).__name__
+    return None
+
+
+def _tree(code: str) -> ast.Module:
+    """``code`` compiled (as Python would, to a code object) and parsed; ExportRefused if either fails."""
+    problem = compile_problem(code)
+    if problem is None:
+        try:
             return ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        detail = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
-        line = getattr(exc, "lineno", None)
-        raise ExportRefused(msg("export.refused_compile",
-                                detail=f"{detail}, line {line}" if line else detail)) from None
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:  # pragma: no cover - compiled
+            problem = type(exc).__name__
+    raise ExportRefused(msg("export.refused_compile", detail=problem))
 
 
 def _check_subset(statements: Sequence[ast.stmt], limits: Limits) -> None:

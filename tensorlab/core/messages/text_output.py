@@ -38,7 +38,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "export.refused_compile": ("the file it made does not compile ({detail})",
                                "만든 파일이 컴파일되지 않습니다({detail})"),
     "export.refused_scaffold": ("the file it made does not start with its own imports and seed",
-                                "만든 파일이 TensorLab 자신의 import와 시드로 시작하지 않습니다"),
+                                "만든 파일이 TensorLab 자신의 가져오기 문과 시드로 시작하지 않습니다"),
     "export.refused_subset": ("the file it made holds code outside the TensorLab subset ({detail})",
                               "만든 파일에 TensorLab 코드 범위 밖의 코드가 있습니다({detail})"),
     # -- pictures of the window (ui/window/offscreen.py) -------------------------------------------------

@@ -177,7 +177,7 @@ def test_the_check_accepts_its_own_scaffold_and_subset_code():
 @pytest.mark.parametrize("text", [
     f"{SETUP}\nimport os\n",                                         # outside the subset
     f"{SETUP}\nx = open('f')\n",
-    f"import torch\nx = 1\n",                                        # the seed is missing
+    "import torch\nx = 1\n",                                        # the seed is missing
     f"import os\n{SETUP}\n",                                         # something before the scaffold
     f"{SETUP}\ntry:\n    x = 1\nexcept Exception as error:\n    import os\n",     # another handler
     f"{SETUP}\ntry:\n    x = 1\n    import os\nexcept Exception as error:\n"
@@ -221,3 +221,33 @@ def test_a_failed_check_writes_no_file_and_exits_2(monkeypatch, tmp_path, capsys
     assert main(["export", str(lesson), "--in-process", "--language", "ko"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "TensorLab이 내보내기 파일을 쓰지 않았습니다" in captured.err
+
+
+def test_the_check_compiles_but_never_runs_what_it_compiled():
+    """verify.py is the one module of the window side that may call compile (tests/test_architecture.py):
+    the code object is dropped at once, and nothing there executes or imports anything by name."""
+    from tensorlab.core.export import verify
+
+    tree = ast.parse(Path(verify.__file__).read_text(encoding="utf-8"))
+    names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    assert not names & {"exec", "eval", "__import__", "importlib", "runpy"}
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Name) and node.func.id == "compile"]
+    assert len(calls) == 1
+    statements = [node for node in ast.walk(tree) if isinstance(node, ast.Expr) and node.value is calls[0]]
+    assert len(statements) == 1      # a statement of its own: the code object is never kept
+
+
+def test_a_step_python_cannot_compile_is_written_as_comments_saying_why(tmp_path):
+    deep = "\n".join("    " * depth + "with torch.no_grad():" for depth in range(25)) + "\n" + "    " * 25 + "y = x + 1"
+    lesson = _lesson("x = torch.ones(2)", deep, "print(x)")
+    results = run_lesson(lesson)
+    assert results[1].error is None          # TensorLab walks the tree: it runs
+    text = export_script(lesson, [r.error for r in results])
+    assert "Python cannot compile this step (too many statically nested blocks" in text
+    assert "with" not in "".join(_live(text))
+    done = _run(text, tmp_path)
+    assert done.returncode == 0 and done.stdout == "tensor([1., 1.])\n"
+    notebook = export_notebook(lesson, [r.error for r in results])
+    cell = next(c for c in notebook.cells if c.get("id") == "step-2")
+    assert cell.source.startswith("# Python cannot compile this step")
