@@ -251,3 +251,15 @@ def test_a_step_python_cannot_compile_is_written_as_comments_saying_why(tmp_path
     notebook = export_notebook(lesson, [r.error for r in results])
     cell = next(c for c in notebook.cells if c.get("id") == "step-2")
     assert cell.source.startswith("# Python cannot compile this step")
+
+
+def test_the_origin_crosses_from_the_worker_process_and_the_cli_export_comments_the_refused_lines(tmp_path, capsys):
+    """`tensorlab export` runs the steps in the worker: who raised crosses the wire with the error."""
+    lesson = tmp_path / "block.toml"
+    lesson.write_text(f'[lesson]\nid = "b"\ntitle = "B"\n[[step]]\ncode = "x = torch.ones(2)"\n'
+                      f'[[step]]\ncode = {json.dumps(BLOCK)}\n', encoding="utf-8")
+    assert main(["export", str(lesson)]) == 0
+    script = capsys.readouterr().out
+    assert "with torch.no_grad():\n    y = x + 1\n    print(y)" in _live(script)
+    assert "#     s = x.untyped_storage().type('os')" in script
+    assert not any(isinstance(node, ast.Try) for node in ast.walk(ast.parse(script)))
