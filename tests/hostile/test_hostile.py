@@ -346,10 +346,19 @@ def test_export_of_corpus_file_holds_only_its_statements(name, pool):
     # comments, since they never ran: what runs is the lesson's statements, in order, and nothing else.
     assert _is_subsequence(exported, expected), "the exported script runs something the lesson does not say"
     if outcome.doc is not None:
-        # Every step that ran cleanly under `tensorlab run` is in the script as it is.
+        # Every step that ran cleanly under `tensorlab run` is in the script as it is (but one Python cannot
+        # compile, such as `with` blocks nested past CPython's 20, which TensorLab runs: it is a comment).
         clean = [statement for step, result in zip(lesson["step"], outcome.doc["steps"], strict=False)
-                 if result["error"] is None for statement in _statements(step["code"])]
+                 if result["error"] is None and _compiles(step["code"]) for statement in _statements(step["code"])]
         assert _is_subsequence(clean, exported), "a step that ran is missing from the exported script"
+
+
+def _compiles(code: str) -> bool:
+    try:
+        compile(code, "<step>", "exec")
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _is_subsequence(part: list[str], whole: list[str]) -> bool:
