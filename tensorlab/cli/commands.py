@@ -230,7 +230,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _export_code(args: argparse.Namespace, lesson: Any) -> int:
     """Write the lesson as a script and/or a notebook; what each step raised comes from running it as `run` does."""
-    from tensorlab.core.export.program_files import export_script, notebook_text
+    from tensorlab.core.export.program_files import ExportRefused, export_script, notebook_text
     from tensorlab.core.files.atomic_write import write_text_atomic
     from tensorlab.core.lessons.play_through import iter_lesson
 
@@ -252,14 +252,17 @@ def _export_code(args: argparse.Namespace, lesson: Any) -> int:
         engine.close()
     say_if_trimmed(engine, language)
     try:
-        if args.py:
-            write_text_atomic(args.py, export_script(lesson, errors, language, engine.device))
-            print(render("cli.saved", {"path": args.py}, language), file=sys.stderr)
-        if args.ipynb:
-            write_text_atomic(args.ipynb, notebook_text(lesson, errors, language, engine.device))
-            print(render("cli.saved", {"path": args.ipynb}, language), file=sys.stderr)
+        # Every file is made (and checked) before any is written: a refused export writes nothing.
+        made = [(path, write(lesson, errors, language, engine.device))
+                for path, write in ((args.py, export_script), (args.ipynb, notebook_text)) if path]
         if not (args.py or args.ipynb or args.png):
             sys.stdout.write(export_script(lesson, errors, language, engine.device))
+    except ExportRefused as exc:
+        return _fail(exc.message, language)
+    try:
+        for path, text in made:
+            write_text_atomic(path, text)
+            print(render("cli.saved", {"path": path}, language), file=sys.stderr)
     except OSError as exc:
         return _fail(msg("cli.export_failed", detail=exc.strerror or str(exc)), language)
     return 0

@@ -10,7 +10,6 @@ with its own rules here, after the one escaping of control and bidi characters
 
 from __future__ import annotations
 
-import re
 import textwrap
 
 from tensorlab.core.files.safe_text import visible
@@ -40,27 +39,42 @@ def commented_code(code: str) -> list[str]:
     return ["# " + visible(line) for line in code.splitlines()]
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~$&])")
-_MD_LINE_START = re.compile(r"^(\s*)([-=]|\d+[.)])")
+# Characters written as a numeric character reference, never as themselves: every ASCII punctuation
+# character (Markdown's and HTML's syntax, the `:`, `.`, `/` and `@` of the links GFM makes from bare
+# URLs and addresses, the `$` and `\\` of MathJax's delimiters). CommonMark never reads a reference as
+# syntax, and Jupyter looks for math in the cell's source before Markdown runs: none is found there.
+_MD_PUNCTUATION = frozenset(chr(code) for code in range(0x21, 0x7F) if not chr(code).isalnum())
+# After Markdown, Jupyter's MathJax typesets the rendered page, and a math delimiter cannot span an HTML
+# element: each `\\` and `$` in an element of its own is never read as the start of math.
+_MD_ALONE = {"\\": "<span>&#92;</span>", "$": "<span>&#36;</span>"}
 
 
 def markdown_text(text: str) -> str:
-    """``text`` as Markdown that renders exactly these characters (no markup, no HTML, no math).
+    """``text`` as Markdown that renders exactly these characters in Jupyter (no markup, HTML, link or math).
 
-    Every Markdown, HTML and MathJax character is backslash-escaped; a line that
-    would start a list, a heading underline or a rule is escaped at its start;
-    line breaks are kept as Markdown line breaks within one paragraph.
+    Every ASCII punctuation character is a numeric character reference (``&#40;``), ``\\`` and ``$``
+    each in a ``<span>`` of its own (MathJax runs on the rendered page too), spaces at the start or end
+    of a line are references too (no code block, no line break); line breaks are kept as Markdown line
+    breaks within one paragraph. Control and bidi characters are escaped first (:func:`visible`).
     """
     lines = []
     for raw in text.splitlines():
-        line = _MD_SPECIAL.sub(r"\\\1", visible(raw))
-        line = _MD_LINE_START.sub(lambda m: m.group(1) + _escape_start(m.group(2)), line)
-        lines.append(line)
+        line = visible(raw)
+        body = line.strip(" \t")
+        lead = line[: len(line) - len(line.lstrip(" \t"))]
+        trail = line[len(lead) + len(body):]
+        lines.append(_references(lead) + "".join(_md_char(char) for char in body) + _references(trail))
     # A blank line would end the paragraph (and any HTML block around it): keep one paragraph.
     return "  \n".join(line if line.strip() else "&#8203;" for line in lines)
 
 
-def _escape_start(token: str) -> str:
-    if token[0].isdigit():
-        return token[:-1] + "\\" + token[-1]
-    return "\\" + token
+def _references(spaces: str) -> str:
+    return "".join(f"&#{ord(char)};" for char in spaces)
+
+
+def _md_char(char: str) -> str:
+    if char in _MD_ALONE:
+        return _MD_ALONE[char]
+    if char in _MD_PUNCTUATION or char == "\t":
+        return f"&#{ord(char)};"
+    return char

@@ -1,13 +1,17 @@
 """Write a lesson (or a session's steps) as a plain PyTorch script or a Jupyter notebook.
 
 Both are made from the lesson and what each step raised in a TensorLab run of it
-(``errors``, one per step): a step that raised there is wrapped so the script goes
-on, printing the error as the app shows it (``RuntimeError: message``), and its
-notebook cell carries the ``raises-exception`` tag, so "Run all" continues. A step
-TensorLab itself refused or stopped (over a limit, a crash, a time limit) is
-written commented out, as it did not run. Imports are written only when a step
-uses them. Every lesson text is escaped for its format (:mod:`tensorlab.core.export.escaping`).
-This module imports no torch.
+(``errors``, one per step). A step whose own operation raised there (torch, or Python on
+its values: ``ErrorInfo.origin == "torch"``, as plain Python raises it too) is wrapped so
+the script goes on, printing the error as the app shows it (``RuntimeError: message``),
+and its notebook cell carries the ``raises-exception`` tag, so "Run all" continues. A
+statement TensorLab itself refused or stopped (the allowlist, a type check, the guard, a
+limit, a crash, a time limit) is written commented out, as it did not run, and so is every
+later line of its ``with`` block; the lines of the block before it, which ran, stay code.
+Imports are written only when a step uses them. Every lesson text is escaped for its
+format (:mod:`tensorlab.core.export.escaping`). Before the text is returned it passes
+:mod:`tensorlab.core.export.verify` (its own scaffold removed by the syntax tree, the rest
+subset code, the whole compiled), else :class:`ExportRefused`. This module imports no torch.
 """
 
 from __future__ import annotations
@@ -19,15 +23,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from tensorlab.core.export.escaping import comment_lines, commented_code, markdown_text
+from tensorlab.core.export.verify import ExportRefused, check_cells, check_script, compile_problem, handler_source
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.results import ErrorInfo
 
-__all__ = ["NOT_RUN", "export_script", "export_notebook", "notebook_text", "script_from_code", "used_modules"]
+__all__ = ["NOT_RUN", "ExportRefused", "export_script", "export_notebook", "notebook_text", "refused",
+           "script_from_code", "used_modules"]
 
-# Error kinds that mean TensorLab did not let the step run to its end (not torch's errors).
+# Error kinds that mean TensorLab did not let the step run to its end, whatever the origin says.
 NOT_RUN = frozenset({"TensorLabError", "LimitError", "WorkerCrash", "WorkerTimeout", "TimeLimit", "Cancelled"})
+
+
+def refused(error: ErrorInfo | None) -> bool:
+    """Whether ``error`` means TensorLab refused or stopped the statement (it did not run as in plain Python)."""
+    return error is not None and (error.refused or error.type in NOT_RUN)
+
 def _torch_setup(device: str, language: str, end: str = "") -> list[str]:
     """The seed (and the device, if not the CPU) for a program that uses torch."""
     lines = ["", *comment_lines(_label("seed_note", language)), "torch.manual_seed(0)" + end]
@@ -80,9 +92,29 @@ def _indented(code: str, indent: str = "    ") -> list[str]:
 
 
 def _source(code: str) -> str:
-    """A step's code with Python's own line breaks (\\r\\n, \\r) as \\n, without blank ends, and its string
-    literals and comments written without control or bidi characters (see :func:`_escaped_literals`)."""
-    return _escaped_literals(code.replace("\r\n", "\n").replace("\r", "\n").strip("\n"))
+    """A step's code with Python's own line breaks (\\r\\n, \\r) as \\n, without blank ends, its indentation
+    without form feeds (:func:`_without_form_feeds`), and its string literals and comments written without
+    control or bidi characters (see :func:`_escaped_literals`)."""
+    return _escaped_literals(_without_form_feeds(code.replace("\r\n", "\n").replace("\r", "\n").strip("\n")))
+
+
+def _without_form_feeds(code: str) -> str:
+    """``code`` with each line's leading whitespace cut after its last form feed: the same program.
+
+    Python's tokenizer resets the indentation it counts at a form feed, so ``"\\f    y"`` is indented
+    by 4 whatever comes before the form feed: indented once more (in a ``try``) it would no longer be.
+    What follows the last form feed is the indentation Python reads. Lines inside a multi-line string
+    keep every character.
+    """
+    if "\f" not in code:
+        return code
+    keep = _string_lines(code)
+    lines = code.split("\n")
+    for number, line in enumerate(lines, start=1):
+        lead = line[: len(line) - len(line.lstrip(" \t\f"))]
+        if "\f" in lead and number not in keep:
+            lines[number - 1] = lead.rsplit("\f", 1)[1] + line[len(lead):]
+    return "\n".join(lines)
 
 
 def _escaped_literals(code: str) -> str:
@@ -114,17 +146,94 @@ def _escaped_literals(code: str) -> str:
     return code
 
 
-def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, language: str) -> list[str]:
-    """One step's code as the script runs it: plain, wrapped in try/except, or commented out."""
+def _statements_in_order(node: ast.stmt) -> list[ast.stmt] | None:
+    """``node`` and the statements of its ``with`` blocks in the order TensorLab runs them (source order);
+    None when it holds any other compound statement (whose lines may run more than once, or not at all)."""
+    found = [node]
+    if isinstance(node, ast.With):
+        for child in node.body:
+            inner = _statements_in_order(child)
+            if inner is None:
+                return None
+            found += inner
+    elif hasattr(node, "body") or hasattr(node, "orelse") or hasattr(node, "handlers"):
+        return None
+    return found
+
+
+def _refused_from(code: str, at: int | None) -> int | None:
+    """The line of ``code`` from which it did not run, when TensorLab refused its ``at``-th statement
+    inside a ``with`` block (the lines before it ran); None when the whole step is written as not run.
+
+    A refused first line of a block leaves the block empty: the block itself is cut (entering a grad
+    mode and leaving it at once does nothing). The cut must fall between lines: a statement before it
+    ending on the line it starts on (``a = 1; b = ...``) leaves the whole step commented out.
+    """
+    if at is None or at < 2:
+        return None
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(tree.body) != 1:
+        return None
+    order = _statements_in_order(tree.body[0])
+    if order is None or at > len(order):
+        return None
+    parent: dict[int, ast.With] = {}
+    for node in order:
+        if isinstance(node, ast.With):
+            parent.update((id(child), node) for child in node.body)
+    cut = order[at - 1]
+    while id(cut) in parent and parent[id(cut)].body[0] is cut:
+        cut = parent[id(cut)]
+    if cut is tree.body[0]:
+        return None
+    line = cut.lineno
+    ancestors = set()
+    walk: ast.stmt = cut
+    while id(walk) in parent:
+        walk = parent[id(walk)]
+        ancestors.add(id(walk))
+    for node in order[: order.index(cut)]:
+        last = node.lineno if id(node) in ancestors else (node.end_lineno or node.lineno)
+        if last >= line:
+            return None
+    text = code.split("\n")[line - 1]
+    if text.encode("utf-8")[: cut.col_offset].decode("utf-8", "replace").strip():
+        return None
+    return line
+
+
+def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, language: str,
+                wrap: bool = True) -> list[str]:
+    """One step's code as the script (``wrap``) or a notebook cell runs it: plain, wrapped in try/except
+    (a script's step that raised in torch), or (from the refused statement on) commented out.
+
+    Code that Python itself cannot compile (TensorLab walks the tree, so it runs, say, ``with`` blocks
+    nested deeper than CPython's 20) is written commented out too, saying why: the file always compiles.
+    """
     code = _source(step.code)
-    if error is None:
+    lines = _runnable_lines(code, error, error_name, language, wrap)
+    problem = compile_problem("\n".join(lines))
+    if problem is None:
+        return lines
+    return comment_lines(_label("not_compiled", language, detail=problem)) + commented_code(code)
+
+
+def _runnable_lines(code: str, error: ErrorInfo | None, error_name: str, language: str, wrap: bool) -> list[str]:
+    if error is None or (not wrap and not refused(error)):
         return code.split("\n")
-    if error.type in NOT_RUN:
-        return (comment_lines(_label("not_run", language, type=error.type, text=error.text(language)))
-                + commented_code(code))
+    if refused(error):
+        lines = code.split("\n")
+        line = _refused_from(code, error.at)
+        why = {"type": error.type, "text": error.text(language)}
+        if line is None:
+            return comment_lines(_label("not_run", language, **why)) + commented_code(code)
+        return (lines[: line - 1] + comment_lines(_label("not_run_rest", language, **why))
+                + commented_code("\n".join(lines[line - 1:])))
     return (comment_lines(_label("raised", language, type=error.type))
-            + ["try:", *_indented(code), f"except Exception as {error_name}:",
-               f'    print(f"{{type({error_name}).__name__}}: {{{error_name}}}")'])
+            + ["try:", *_indented(code), *handler_source(error_name)])
 
 
 def _error_name(lesson: Lesson) -> str:
@@ -165,7 +274,10 @@ def _answer_comment(step: LessonStep, language: str) -> list[str]:
 
 def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: str = "en",
                   device: str = "cpu") -> str:
-    """``lesson`` as a runnable script; ``errors``: what each step raised in a TensorLab run on ``device``."""
+    """``lesson`` as a runnable script; ``errors``: what each step raised in a TensorLab run on ``device``.
+
+    :class:`ExportRefused` when the script fails its own check (:func:`~tensorlab.core.export.verify.check_script`).
+    """
     errors = _check(lesson, errors)
     error_name = _error_name(lesson)
     # Line 1 fixes the encoding, so no lesson text below can declare another one.
@@ -174,12 +286,9 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
     out += comment_lines(_label("exported", language, lesson=lesson.id) + ".")
     if lesson.text("summary", language):
         out += ["#", *comment_lines(lesson.text("summary", language))]
-    modules = used_modules([s.code for s in lesson.steps])
-    if modules:
-        out.append("")
-        out += [f"import {module}" for module in modules]
-    if "torch" in modules:
-        out += _torch_setup(device, language)
+    setup = _setup(lesson, device, language)
+    if setup:
+        out += ["", *setup]
     for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
         note = step.text(language)
         out.append("")
@@ -187,7 +296,18 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
         out += _ask_comment(step, language)
         out += _code_lines(step, error, error_name, language)
         out += _answer_comment(step, language)
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    check_script(text, "\n".join(setup), error_name)
+    return text
+
+
+def _setup(lesson: Lesson, device: str, language: str, end: str = "") -> list[str]:
+    """The statements a program starts with (its scaffold): the modules its steps read, the seed, the device."""
+    modules = used_modules([s.code for s in lesson.steps])
+    setup = [f"import {module}" for module in modules]
+    if "torch" in modules:
+        setup += _torch_setup(device, language, end)
+    return setup
 
 
 def script_from_code(codes: Sequence[str], title: str = "") -> str:
@@ -240,10 +360,7 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
         header += ["", markdown_text(lesson.text("summary", language))]
     header += ["", f"*{markdown_text(_label('exported', language, lesson=lesson.id))}\\.*"]
     cells = [_markdown("\n".join(header), "title")]
-    modules = used_modules([s.code for s in lesson.steps])
-    setup = [f"import {module}" for module in modules]
-    if "torch" in modules:
-        setup += _torch_setup(device, language, ";")
+    setup = _setup(lesson, device, language, ";")
     if setup:
         cell = v4.new_code_cell("\n".join(setup))
         cell.id = "setup"
@@ -252,13 +369,10 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
     for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
         if step.ask is not None:
             cells.append(_markdown(_question_markdown(step, language), f"step-{number}-ask"))
-        if error is not None and error.type in NOT_RUN:
-            source = "\n".join(_code_lines(step, error, error_name, language))
-        else:
-            source = _source(step.code)
+        source = "\n".join(_code_lines(step, error, error_name, language, wrap=False))
         cell = v4.new_code_cell(source)
         cell.id = f"step-{number}"
-        if error is not None and error.type not in NOT_RUN:
+        if error is not None and not refused(error) and source == _source(step.code):
             cell.metadata["tags"] = ["raises-exception"]
         cells.append(cell)
         note = step.text(language)
@@ -269,6 +383,7 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
     notebook.metadata["language_info"] = {"name": "python"}
     notebook.metadata["tensorlab"] = {"lesson": lesson.id, "language": language}
     nbformat.validate(notebook)
+    check_cells([cell.source for cell in cells if cell.cell_type == "code"], "\n".join(setup))
     return notebook
 
 

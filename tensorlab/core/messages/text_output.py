@@ -27,6 +27,20 @@ TEXTS: dict[str, tuple[str, str]] = {
                          "TensorLab이 쓰는 시드입니다. 그래서 난수가 앱에서와 같습니다."),
     "export.device_note": ("TensorLab ran these steps on this device: new tensors are made there.",
                            "TensorLab은 이 단계들을 이 장치에서 실행했습니다. 새 텐서는 그 장치에 만들어집니다."),
+    # -- export: refused statements and the check of the written file (issue #15, class 1) -------------
+    "export.not_run_rest": ("TensorLab refused this line and did not run the rest of this step ({type}: {text})",
+                            "TensorLab이 이 줄을 거부해 이 단계의 나머지를 실행하지 않았습니다({type}: {text})"),
+    "export.not_compiled": ("Python cannot compile this step ({detail}): TensorLab ran it, the script does not",
+                            "Python이 이 단계를 컴파일할 수 없습니다({detail}). TensorLab은 실행했지만 스크립트는 "
+                            "실행하지 않습니다"),
+    "export.refused": ("TensorLab did not write the export: {detail}",
+                       "TensorLab이 내보내기 파일을 쓰지 않았습니다. {detail}"),
+    "export.refused_compile": ("the file it made does not compile ({detail})",
+                               "만든 파일이 컴파일되지 않습니다({detail})"),
+    "export.refused_scaffold": ("the file it made does not start with its own imports and seed",
+                                "만든 파일이 TensorLab 자신의 가져오기 문과 시드로 시작하지 않습니다"),
+    "export.refused_subset": ("the file it made holds code outside the TensorLab subset ({detail})",
+                              "만든 파일에 TensorLab 코드 범위 밖의 코드가 있습니다({detail})"),
     # -- pictures of the window (ui/window/offscreen.py) -------------------------------------------------
     "picture.size_format": ("--size must be WIDTHxHEIGHT, like 1280x720, not `{text}`",
                             "--size는 1280x720처럼 너비x높이여야 합니다({text:`은} 안 됩니다)"),

@@ -22,12 +22,26 @@ class ErrorInfo:
     ``message`` is the text as it was raised (TensorLab's own in English); for TensorLab's
     own messages (a refusal, a limit, a crashed worker) ``own`` is the catalogue key and
     parameters, so that the window and the transcript say it in their language.
+
+    ``origin`` says who raised it, from where it was raised (never from its text):
+    ``"torch"`` when the step's own operation raised it (torch, or Python's own operator on the
+    step's values), as plain Python would; ``"tensorlab"`` (the default) when TensorLab did (a
+    refusal, a type check, the guard, a limit, a crash or time limit): the statement was refused.
+    ``at``: the statement that was running, counted in source order from 1 (the step itself; a
+    ``with`` block's lines after it); None when not known.
     """
 
     type: str
     message: str
     explanation: Explanation | None = None
     own: Message | None = None
+    origin: str = "tensorlab"
+    at: int | None = None
+
+    @property
+    def refused(self) -> bool:
+        """True when TensorLab itself stopped the statement (it did not run as plain Python runs it)."""
+        return self.origin != "torch"
 
     def text(self, language: str = "en") -> str:
         """The message in ``language``: TensorLab's own rendered in it, torch's as torch wrote it."""

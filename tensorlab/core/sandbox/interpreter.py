@@ -24,7 +24,7 @@ from tensorlab.core.observe.reprs import bounded_str
 from tensorlab.core.protocol.limits import Limits
 from tensorlab.core.sandbox.guard import Guard
 
-__all__ = ["Interpreter", "TensorLabError", "NO_VALUE"]
+__all__ = ["Interpreter", "TensorLabError", "NO_VALUE", "ORIGIN", "raised_by_interpreter", "raised_by_operation"]
 
 
 class TensorLabError(MessageError):
@@ -37,6 +37,48 @@ class _NoValue:
 
 
 NO_VALUE: Any = _NoValue()
+
+# Where an exception of a step came from (for export: only what the step's own operation raised, as
+# plain Python would raise it, may be written as code that raises; anything TensorLab raised means the
+# statement was refused). Set on the exception object where it is raised, never read from its text.
+ORIGIN = "_tensorlab_origin"
+_OPERATION, _TENSORLAB = "operation", "tensorlab"
+
+
+def _mark(exc: BaseException, origin: str) -> None:
+    """Say where ``exc`` was raised, unless something nearer to its raise said it first."""
+    if not isinstance(exc, MessageError) and getattr(exc, ORIGIN, None) is None:
+        try:
+            setattr(exc, ORIGIN, origin)
+        except (AttributeError, TypeError):  # pragma: no cover - an exception without a __dict__
+            pass
+
+
+def _own(exc: BaseException) -> BaseException:
+    """``exc``, raised by TensorLab itself (a check of its own that reads like Python's error)."""
+    _mark(exc, _TENSORLAB)
+    return exc
+
+
+def _operation(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)``: one operation the step itself asks for (torch's, or Python's own
+    on the step's values), which plain Python runs the same way; what it raises is the operation's."""
+    try:
+        return function(*args, **kwargs)
+    except Exception as exc:
+        _mark(exc, _OPERATION)
+        raise
+
+
+def raised_by_interpreter(exc: BaseException) -> bool:
+    """Whether TensorLab's interpreter raised ``exc`` itself in Python's words (a check of its own)."""
+    return not isinstance(exc, MessageError) and getattr(exc, ORIGIN, None) == _TENSORLAB
+
+
+def raised_by_operation(exc: BaseException) -> bool:
+    """Whether ``exc`` came out of the step's own operation (torch or Python raised it, as plain Python
+    would), not from TensorLab (a refusal, a check, the guard, a limit, anything else)."""
+    return not isinstance(exc, MessageError) and getattr(exc, ORIGIN, None) == _OPERATION
 
 _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -87,7 +129,7 @@ def _check_attribute(obj: object, name: str) -> None:
     if name in _allowed_on(obj):
         return
     if not hasattr(type(obj), name):
-        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+        raise _own(AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'"))
     kind = msg("subset.type.tensor") if isinstance(obj, torch.Tensor) else msg("subset.type.other",
                                                                                 name=_type_name(obj))
     raise TensorLabError(msg("subset.not_on_type", name=name, type=kind))
@@ -110,15 +152,20 @@ class Interpreter:
         self.write = write
         self._builtins: dict[str, Callable[..., Any]] = {"print": self._print, "len": len, "id": id}
         self.guard = Guard(namespace, limits, self._builtins.values())
+        # Statements started since run_statement, in source order (a `with` block's lines count):
+        # after an error, the position of the one that raised.
+        self.started = 0
 
     def run_statement(self, node: ast.stmt) -> Any:
         """Run one top-level statement (a `with` block is one): its cost is counted from zero."""
+        self.started = 0
         self.guard.start()
         return self.execute(node)
 
     # -- statements ------------------------------------------------------------
     def execute(self, node: ast.stmt) -> Any:
         """Run one statement; return the value of an expression statement, else NO_VALUE."""
+        self.started += 1
         if isinstance(node, ast.Import):
             return NO_VALUE
         if isinstance(node, ast.Expr):
@@ -146,25 +193,25 @@ class Interpreter:
             names = [element.id for element in target.elts]  # type: ignore[attr-defined]
             self.guard.iterate(value, whole=False)  # a tensor is unbound whole before the first item
             if not hasattr(type(value), "__iter__") and not hasattr(type(value), "__getitem__"):
-                raise TypeError(f"cannot unpack non-iterable {_type_name(value)} object")
-            iterator = iter(value)  # a 0-d tensor raises torch's own TypeError, as in plain Python
-            items = list(itertools.islice(iterator, len(names) + 1))
+                raise _own(TypeError(f"cannot unpack non-iterable {_type_name(value)} object"))
+            iterator = _operation(iter, value)  # a 0-d tensor raises torch's own TypeError, as in plain Python
+            items = _operation(list, itertools.islice(iterator, len(names) + 1))
             if len(items) < len(names):
-                raise ValueError(f"not enough values to unpack (expected {len(names)}, got {len(items)})")
+                raise _own(ValueError(f"not enough values to unpack (expected {len(names)}, got {len(items)})"))
             if len(items) > len(names):
-                raise ValueError(f"too many values to unpack (expected {len(names)})")
+                raise _own(ValueError(f"too many values to unpack (expected {len(names)})"))
             for name, item in zip(names, items):
                 self.namespace[name] = item
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
             index = self.index(target.slice)
             self.guard.subscript(container, index, value, assigning=True)
-            operator.setitem(container, index, value)
+            _operation(operator.setitem, container, index, value)
         elif isinstance(target, ast.Attribute):
             obj = self.evaluate(target.value)
             if not isinstance(obj, torch.Tensor) or target.attr not in allow.TENSOR_SETTABLE:
                 raise TensorLabError(msg("subset.cannot_assign", target=dotted(target)))
-            setattr(obj, target.attr, value)
+            _operation(setattr, obj, target.attr, value)
         else:  # pragma: no cover - the language refuses other targets
             raise TensorLabError(msg("subset.cannot_assign_here"))
 
@@ -174,7 +221,7 @@ class Interpreter:
             current = self.lookup(node.target.id)
             value = self.evaluate(node.value)
             self.guard.binary(node.op, current, value, inplace=True)
-            self.namespace[node.target.id] = update(current, value)
+            self.namespace[node.target.id] = _operation(update, current, value)
             return
         target = node.target
         assert isinstance(target, ast.Subscript)
@@ -182,9 +229,9 @@ class Interpreter:
         index = self.index(target.slice)
         value = self.evaluate(node.value)
         self.guard.subscript(container, index)
-        current = operator.getitem(container, index)
+        current = _operation(operator.getitem, container, index)
         self.guard.binary(node.op, current, value, inplace=True)
-        operator.setitem(container, index, update(current, value))
+        _operation(operator.setitem, container, index, _operation(update, current, value))
 
     # -- expressions -----------------------------------------------------------
     def lookup(self, name: str) -> Any:
@@ -192,7 +239,7 @@ class Interpreter:
             return self.namespace[name]
         except KeyError:
             # Python's own error, as plain torch code would raise it.
-            raise NameError(f"name '{name}' is not defined") from None
+            raise _own(NameError(f"name '{name}' is not defined")) from None
 
     def evaluate(self, node: ast.expr) -> Any:
         """The value of an expression of the subset."""
@@ -213,18 +260,18 @@ class Interpreter:
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)
             self.guard.binary(node.op, left, right)
-            return _BINARY[type(node.op)](left, right)
+            return _operation(_BINARY[type(node.op)], left, right)
         if isinstance(node, ast.UnaryOp):
             operand = self.evaluate(node.operand)
             self.guard.unary(operand, node.op)
-            return _UNARY[type(node.op)](operand)
+            return _operation(_UNARY[type(node.op)], operand)
         if isinstance(node, ast.Compare):
             left = self.evaluate(node.left)
             result: Any = True
             for op, comparator in zip(node.ops, node.comparators):
                 right = self.evaluate(comparator)
                 self.guard.compare(op, left, right)
-                result = _COMPARE[type(op)](left, right)
+                result = _operation(_COMPARE[type(op)], left, right)
                 if len(node.ops) > 1 and not result:
                     return result
                 left = right
@@ -233,7 +280,7 @@ class Interpreter:
             container = self.evaluate(node.value)
             index = self.index(node.slice)
             self.guard.subscript(container, index)
-            return self.guard.result(operator.getitem(container, index))
+            return self.guard.result(_operation(operator.getitem, container, index))
         if isinstance(node, ast.Call):
             return self.call(node)
         raise TensorLabError(msg("subset.not_available", name=type(node).__name__))
@@ -259,7 +306,7 @@ class Interpreter:
             return copy.deepcopy
         obj = self.evaluate(base)
         _check_attribute(obj, name)
-        return getattr(obj, name)
+        return _operation(getattr, obj, name)
 
     def call(self, node: ast.Call) -> Any:
         func_node = node.func
@@ -277,14 +324,16 @@ class Interpreter:
             else:
                 owner = self.evaluate(base)
                 _check_attribute(owner, name)
-                function = getattr(owner, name)
+                function = _operation(getattr, owner, name)
         args = [self.evaluate(a) for a in node.args]
         kwargs: dict[str, Any] = {}
         for keyword in node.keywords:
             assert keyword.arg is not None  # the language has no `**` unpacking (subset_rules)
             kwargs[keyword.arg] = self.evaluate(keyword.value)
         self.guard.call(owner, name, args, kwargs)
-        return self.guard.result(function(*args, **kwargs))
+        if function is self._builtins["print"]:   # TensorLab's own print: what it raises is TensorLab's
+            return self.guard.result(function(*args, **kwargs))
+        return self.guard.result(_operation(function, *args, **kwargs))
 
     # -- builtins --------------------------------------------------------------
     def _print(self, *values: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None,
@@ -297,6 +346,13 @@ class Interpreter:
         Characters that cannot be written as UTF-8 (lone surrogates) are written as
         their escapes.
         """
+        try:
+            self._print_values(values, sep, end, file)
+        except Exception as exc:  # print is TensorLab's code (also when a hook calls it inside torch)
+            _mark(exc, _TENSORLAB)
+            raise
+
+    def _print_values(self, values: tuple[Any, ...], sep: str | None, end: str | None, file: Any) -> None:
         sep = " " if sep is None else sep
         end = "\n" if end is None else end
         if not isinstance(sep, str) or not isinstance(end, str):

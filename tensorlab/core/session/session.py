@@ -29,7 +29,7 @@ from tensorlab.core.observe.reprs import bounded_repr
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import ErrorInfo, StepResult, WarningInfo
 from tensorlab.core.protocol.snapshot import MAX_REPR, SavedTensor, Snapshot
-from tensorlab.core.sandbox.interpreter import NO_VALUE, Interpreter
+from tensorlab.core.sandbox.interpreter import NO_VALUE, Interpreter, raised_by_interpreter, raised_by_operation
 from tensorlab.core.session.devices import resolve_device
 
 __all__ = ["ErrorInfo", "WarningInfo", "StepResult", "Session", "origin_of"]
@@ -49,6 +49,12 @@ def origin_of(error: BaseException) -> str:
     """
     if isinstance(error, MessageError):
         return "tensorlab"
+    # The interpreter marks what it raised and what the step's own operation raised; the traceback
+    # decides only for an error it did not mark.
+    if raised_by_operation(error):
+        return "torch"
+    if raised_by_interpreter(error):
+        return "interpreter"
     trace = error.__traceback__
     if trace is None:
         return "other"
@@ -179,7 +185,11 @@ class Session:
             own = error.message if isinstance(error, MessageError) else None  # TensorLab's own: key and params
             explanation = (explain_own(own) if own is not None else
                            explain(message, type(error).__name__, history, saved, origin_of(error)))
-            error_info = ErrorInfo(type(error).__name__, message, explanation, own)
+            # The export's origin is the interpreter's mark alone: what no operation of the step raised
+            # counts as refused (a script must never run on what TensorLab did not).
+            error_info = ErrorInfo(type(error).__name__, message, explanation, own,
+                                   "torch" if raised_by_operation(error) else "tensorlab",
+                                   self._interpreter.started or None)
         # A step cannot warn by itself (the subset has no `warnings`): every warning is torch's or Python's.
         warning_infos = tuple(
             WarningInfo(w.category.__name__, clean_message(str(w.message)),

@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QKeySequence, QPixmap
 from PySide6.QtWidgets import QFileDialog, QMenu, QStatusBar, QWidget
 
 from tensorlab.core.engine.player import PlayerState, program_as_lesson
-from tensorlab.core.export.program_files import export_script, notebook_text
+from tensorlab.core.export.program_files import ExportRefused, export_script, notebook_text
 from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.protocol.results import ErrorInfo
@@ -101,6 +101,13 @@ class Exporter(QObject):
         try:
             found = cast("Sequence[ErrorInfo | None]", errors)  # what the export_errors job returns
             text = (export_script if kind == "py" else notebook_text)(lesson, found, language, device)
+        except ExportRefused as exc:   # the export failed its own check: nothing is written
+            self._say(exc.render(language))
+            return
+        except ValueError as exc:
+            self._say(tr("The export could not be written: {reason}").format(reason=exc))
+            return
+        try:
             write_text_atomic(path, text)
         except (OSError, ValueError) as exc:
             self._say(tr("The export could not be written: {reason}").format(reason=exc))

@@ -104,3 +104,22 @@ def test_the_window_process_never_imports_torch_for_the_new_docks_and_exports(tm
     done = subprocess.run([sys.executable, str(script), str(tmp_path / "s.ini"), str(tmp_path / "n.ipynb")],
                           capture_output=True, text=True, timeout=300)
     assert done.stdout.split() == ["False", "True", "True"], done.stderr
+
+
+def test_an_export_that_fails_its_own_check_writes_nothing_and_says_why(window, qtbot, tmp_path, monkeypatch):
+    """Issue #15: the export checks what it made before writing; refused, the window says so in its language."""
+    from tensorlab.core.export.verify import ExportRefused
+    from tensorlab.core.messages.catalogue import msg
+    from tensorlab.ui.export import export_actions
+
+    def refused(*args, **kwargs):
+        raise ExportRefused(msg("export.refused_subset", detail="import os"))
+
+    monkeypatch.setattr(export_actions, "export_script", refused)
+    said: list[str] = []
+    monkeypatch.setattr(window.exporter, "_say", said.append)
+    script = tmp_path / "s.py"
+    window.exporter.export("py", script)
+    qtbot.waitUntil(lambda: bool(said), timeout=30_000)
+    assert not script.exists()
+    assert said[0].startswith("TensorLab did not write the export") and "import os" in said[0]
