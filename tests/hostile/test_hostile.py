@@ -300,15 +300,8 @@ def _exported_statements(script: str) -> list[str]:
     return statements
 
 
-# Known findings not fixed yet; each fails as an xfail with what is wrong (see the issue #9 note).
-_RUNNER_JSON = ("the contract-3 JSON repeats every tensor at every step: 500 steps of new 10,000-element tensors "
-                "write ~240 MB of JSON in ~14 s on 2 cores, close to the run's 15 s limit")
-_INSPECTOR_OTHERS = ("every snapshot describes every non-tensor name again (a bounded repr of each list, ~50 us): "
-                     "500 list names take ~17 s on 2 cores, over the run's 15 s limit")
-XFAIL_RUN = {
-    "long-500-steps-new-names.toml": _RUNNER_JSON,
-    "long-500-steps-list-names.toml": _INSPECTOR_OTHERS,
-}
+# Known findings not fixed yet; each fails as an xfail with what is wrong.
+XFAIL_RUN: dict[str, str] = {}   # the two long-500 files pass now (history kept within the budget, reprs reused)
 XFAIL_EXPORT: dict[str, str] = {}
 XFAIL_SPECIAL: dict[str, str] = {}
 
