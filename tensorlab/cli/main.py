@@ -80,8 +80,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.json:
             write_lesson_json(lesson, device, results, sys.stdout)   # each step whole, as it comes (contract 3)
         else:
-            # The transcript shows no values: every result is kept without them.
-            kept = [trimmed_result(result) for result in results]
+            # The transcript shows no values but each gradient's (cut) text: a result is kept without values.
+            kept = [trimmed_result(result, keep_grad=True) for result in results]
             sys.stdout.write(transcript(lesson, device, kept, color=sys.stdout.isatty(),
                                         language=args.run_language))
     except EngineError as exc:  # the worker could not be started again after a crash

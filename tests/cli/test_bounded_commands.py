@@ -125,3 +125,14 @@ def test_every_command_s_engine_is_the_worker_with_the_budget_and_the_step_limit
         assert engine.time_limit == 7.0
     finally:
         engine.close()
+
+
+def test_the_transcript_shows_the_gradients_backward_wrote(capsys):
+    """The transcript keeps no values, but its table's grad column is what torch holds."""
+    from tensorlab.cli.main import main
+
+    assert main(["run", "leaves-and-grad"]) == 0
+    text = capsys.readouterr().out
+    after_backward = text.split("[4/9]", 1)[1].split("[5/9]", 1)[0]
+    w_row = next(line for line in after_backward.splitlines() if line.strip().startswith("w "))
+    assert w_row.rstrip().endswith("[2.0, 2.0, 2.0]"), w_row

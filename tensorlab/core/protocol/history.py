@@ -77,10 +77,11 @@ def own_bytes(snapshot: Snapshot, before: Snapshot | None) -> int:
     return sum(_part_bytes(part) for part in _parts(snapshot) if id(part) not in shared)
 
 
-def without_values(snapshot: Snapshot, memo: dict[int, Any] | None = None) -> Snapshot:
+def without_values(snapshot: Snapshot, memo: dict[int, Any] | None = None, keep_grad: bool = False) -> Snapshot:
     """``snapshot`` without the values of its tensors, gradients and storage cells (``trimmed``).
 
-    ``memo`` (id of a part -> its trimmed copy) keeps parts that consecutive snapshots share shared.
+    ``memo`` (id of a part -> its trimmed copy) keeps parts that consecutive snapshots share shared;
+    ``keep_grad`` keeps the gradients (the transcript's table shows them).
     """
     if snapshot.trimmed:
         return snapshot
@@ -90,7 +91,7 @@ def without_values(snapshot: Snapshot, memo: dict[int, Any] | None = None) -> Sn
         copy = memo.get(id(part))
         if copy is None or copy[0]() is not part:
             if isinstance(part, TensorInfo):
-                trimmed: Any = dataclasses.replace(part, values=None, grad=None)
+                trimmed: Any = dataclasses.replace(part, values=None, grad=part.grad if keep_grad else None)
             else:
                 trimmed = dataclasses.replace(part, cells=())
             copy = (weakref.ref(part), trimmed)
@@ -101,11 +102,11 @@ def without_values(snapshot: Snapshot, memo: dict[int, Any] | None = None) -> Sn
                     snapshot.others, trimmed=True)
 
 
-def trimmed_result(result: StepResult, memo: dict[int, Any] | None = None) -> StepResult:
-    """``result`` with its snapshot :func:`without_values`."""
+def trimmed_result(result: StepResult, memo: dict[int, Any] | None = None, keep_grad: bool = False) -> StepResult:
+    """``result`` with its snapshot :func:`without_values` (its gradients too, unless ``keep_grad``)."""
     if result.snapshot.trimmed:
         return result
-    return dataclasses.replace(result, snapshot=without_values(result.snapshot, memo))
+    return dataclasses.replace(result, snapshot=without_values(result.snapshot, memo, keep_grad))
 
 
 class History:
