@@ -16,6 +16,7 @@ from typing import Any
 
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.messages.catalogue import Message, MessageError, message_of, msg, render
+from tensorlab.core.messages.option_errors import seconds
 
 __all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch", "check_in_worker", "say_if_trimmed"]
 
@@ -32,9 +33,9 @@ def add_limit_arguments(parser: argparse.ArgumentParser, memory_dest: str, in_pr
     from tensorlab.core.protocol.limits import RUN_SECONDS, STEP_SECONDS
 
     time_limit = RUN_SECONDS if time_limit is None else time_limit
-    parser.add_argument("--step-time-limit", type=float, default=STEP_SECONDS, metavar="SECONDS",
+    parser.add_argument("--step-time-limit", type=seconds, default=STEP_SECONDS, metavar="SECONDS",
                         help=f"stop a step that runs longer (default {STEP_SECONDS:g})")
-    parser.add_argument("--time-limit", type=float, default=time_limit, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=seconds, default=time_limit, metavar="SECONDS",
                         help=f"steps not reached after this many seconds are not run (default {time_limit:g})")
     if in_process:
         parser.add_argument("--in-process", action="store_true",
@@ -52,7 +53,7 @@ def add_parsers(commands: Any) -> None:
                          help="methods separated by ';' (default all: " + "; ".join(METHODS) + ")")
     measure.add_argument("--requires-grad", choices=["both", "yes", "no"], default="both",
                          help="measure with requires_grad=True, False or both (default both)")
-    measure.add_argument("--min-run-time", type=float, default=0.2, metavar="SECONDS",
+    measure.add_argument("--min-run-time", type=seconds, default=0.2, metavar="SECONDS",
                          help="seconds of timing per measurement (default 0.2)")
     measure.add_argument("--device", dest="tool_device", default="cpu", metavar="DEV", help="cpu, cuda:N or mps")
     measure.add_argument("--json", action="store_true", help="print JSON (English) instead of a table")

@@ -15,7 +15,9 @@ from typing import NoReturn
 
 from tensorlab.core.messages.catalogue import LANGUAGES, render
 
-__all__ = ["OptionParser", "language_asked"]
+__all__ = ["OptionParser", "language_asked", "seconds"]
+
+MAX_SECONDS = 10**6   # about eleven days: a longer limit is no limit, and says so
 
 
 def language_asked(argv: Sequence[str] | None = None) -> str:
@@ -47,3 +49,19 @@ class OptionParser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         language = language_asked(OptionParser.words)
         self.exit(2, f"{self.prog}: {render('cli.bad_options', {'detail': message}, language)}\n")
+
+
+def seconds(text: str) -> float:
+    """A time limit in seconds, for ``type=`` of an option: a finite number over 0, at most :data:`MAX_SECONDS`.
+
+    ``nan`` would mean no limit at all and ``-1`` a limit nothing can meet: both are refused, in the
+    command line's language.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= MAX_SECONDS:   # false for nan too
+        raise argparse.ArgumentTypeError(render("cli.bad_seconds", {"text": text[:40], "limit": MAX_SECONDS},
+                                                language_asked(OptionParser.words)))
+    return value

@@ -115,6 +115,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                                   "둘 이상인 2차원 모양이 없어서 `x.t()`가 이미 연속(contiguous)이기 때문입니다"),
     "table.x": ("x: {kind}", "x: {kind}"),
     "cli.bad_options": ("error: {detail}", "옵션을 쓸 수 없습니다: “{detail}”"),
+    "cli.bad_seconds": ("`{text}` is not a time limit: give seconds over 0, at most {limit:,}",
+                        "{text:`은} 시간 한도가 아닙니다. 0보다 크고 {limit:,} 이하인 초를 쓰세요"),
     # The tensors table's columns that are words (lessons/tensor_rows.py; the window and the transcript).
     "table.column.name": ("name", "이름"),
     "table.column.shape": ("shape", "모양"),

@@ -33,3 +33,18 @@ def test_the_language_is_found_anywhere_on_the_line():
     assert language_asked(["--language=ko", "run"]) == "ko"
     assert language_asked(["run", "--language", "fr"]) == "en"
     assert language_asked(["run", "--language"]) == "en"
+
+
+@pytest.mark.parametrize("text", ["nan", "-1", "0", "inf", "1e400", "abc", "9999999"])
+def test_a_time_limit_that_is_no_limit_is_refused(text, capsys):
+    """`nan` would run without a limit and `-1` stop every step at once: both are refused, exit 2."""
+    with pytest.raises(SystemExit) as exited:
+        main(["run", "views-share-storage", "--time-limit", text])
+    assert exited.value.code == 2
+    assert f"`{text}` is not a time limit" in capsys.readouterr().err
+
+
+def test_a_time_limit_in_seconds_is_taken():
+    from tensorlab.core.messages.option_errors import seconds
+
+    assert seconds("2.5") == 2.5 and seconds("600") == 600.0
