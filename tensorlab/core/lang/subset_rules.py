@@ -255,9 +255,14 @@ class Checker:
             self.expr(node.operand, depth)
             return
         if isinstance(node, ast.Compare):
-            self.expr(node.left, depth)
-            for comparator in node.comparators:
-                self.expr(comparator, depth)
+            operands = [node.left, *node.comparators]
+            for op, left, right in zip(node.ops, operands, operands[1:]):
+                # `1000 is 1000` depends on how Python compiled the file (TensorLab and an exported
+                # script would disagree): identity is for names and None, as CPython's warning says.
+                if isinstance(op, (ast.Is, ast.IsNot)) and (_literal(left) or _literal(right)):
+                    raise self.fail(node, msg("subset.is_literal"))
+            for operand in operands:
+                self.expr(operand, depth)
             return
         if isinstance(node, ast.Subscript):
             self.expr(node.value, depth)
@@ -321,11 +326,19 @@ class Checker:
                     raise self.fail(func, msg("subset.not_available", name=func.id))
                 raise self.fail(func, msg("subset.cannot_call", name=func.id))
         elif isinstance(func, ast.Attribute):
+            if func.attr == "type":
+                # `device.type` is read; called, `.type(name)` of a storage imports the module it names.
+                raise self.fail(func, msg("subset.type_call"))
             self.attribute(func, depth)
             if isinstance(func.value, ast.Name) and func.value.id == "torch" and func.attr in allow.GRAD_MODES:
                 raise self.fail(func, msg("subset.grad_mode_call", call=f"torch.{func.attr}()"))
         else:
             raise self.fail(func, msg("subset.only_callables"))
+        if isinstance(func, ast.Name) and func.id == "id" and not (
+                len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name)):
+            # The id of a temporary or a literal depends on when Python frees and merges objects:
+            # TensorLab and the exported script would not agree.
+            raise self.fail(func, msg("subset.id_of_name"))
         hook = isinstance(func, ast.Attribute) and func.attr == "register_hook"
         for arg in node.args:
             if isinstance(arg, ast.Starred):
@@ -360,6 +373,14 @@ class Checker:
 
 class _NotConstant(Exception):
     pass
+
+
+def _literal(node: ast.expr) -> bool:
+    """Whether ``node`` makes a new object each time Python reads it, or one the compiler may share."""
+    if isinstance(node, ast.Constant):
+        return not (node.value is None or node.value is Ellipsis or isinstance(node.value, bool))
+    return isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.JoinedStr, ast.ListComp, ast.SetComp,
+                             ast.DictComp, ast.GeneratorExp))
 
 
 def _constant(node: ast.expr) -> object:

@@ -11,6 +11,19 @@ _CALLABLE_KO = "torch 함수, 텐서 메서드, `print`, `len`, `id`, `copy.deep
 _GRAD_MODES = "torch.no_grad(), torch.enable_grad(), torch.inference_mode()"
 
 TEXTS: dict[str, tuple[str, str]] = {
+    # -- what an exported script could read differently (issue #15) -------------------------------------
+    "subset.is_literal": ("`is` with a literal is not available in TensorLab: whether two equal literals are one "
+                          "object depends on how Python compiled the file; compare with `==`",
+                          "TensorLab에서는 리터럴에 `is`를 쓸 수 없습니다. 같은 값의 리터럴이 한 객체인지는 Python이 "
+                          "파일을 어떻게 컴파일했는지에 달려 있습니다. `==`로 비교하세요"),
+    "subset.type_call": ("calling `.type(...)` is not available in TensorLab (`x.device.type` is read, not "
+                         "called); use `.to(dtype)`",
+                         "TensorLab에서는 `.type(...)`을 호출할 수 없습니다(`x.device.type`은 읽기만 합니다). "
+                         "`.to(dtype)`을 쓰세요"),
+    "subset.id_of_name": ("`id()` takes one name in TensorLab (`id(x)`): the id of anything else depends on when "
+                          "Python frees and shares objects",
+                          "TensorLab에서 `id()`에는 이름 하나만 씁니다(`id(x)`). 다른 것의 id는 Python이 객체를 "
+                          "언제 해제하고 공유하는지에 달려 있습니다"),
     # -- where: a line (and column) of the code ------------------------------------------------------
     "subset.at_line": ("line {line}: {reason}", "{line}번째 줄: {reason}"),
     "subset.at_line_col": ("line {line}, col {col}: {reason}", "{line}번째 줄, {col}번째 글자: {reason}"),

@@ -65,6 +65,11 @@ def _operation(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     on the step's values), which plain Python runs the same way; what it raises is the operation's."""
     try:
         return function(*args, **kwargs)
+    except (RecursionError, MemoryError) as exc:
+        # How deep Python may go and how much it may take depend on TensorLab's own frames and limits:
+        # plain Python may well finish this operation, so it counts as TensorLab's, not the step's.
+        _mark(exc, _TENSORLAB)
+        raise
     except Exception as exc:
         _mark(exc, _OPERATION)
         raise

@@ -111,7 +111,7 @@ def test_tensorlabs_own_errors_are_explained_by_their_key_never_their_text():
     assert result.error.own is not None and result.error.own.key.startswith("limit.")
     assert result.error.explanation.key == "explain.too_large"
     # A refusal whose text quotes torch's words (the step's string) is still only a refusal.
-    refused = Session().run("y = torch.ones(2).untyped_storage().type('a leaf Variable that requires grad is "
+    refused = Session().run("y = torch.ones(2).numpy().view('a leaf Variable that requires grad is "
                             "being used in an in-place operation.')")
     assert refused.error.own is not None and refused.error.explanation.key == "explain.not_subset"
 

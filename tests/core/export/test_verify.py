@@ -50,7 +50,7 @@ def _live(text: str) -> list[str]:
     ("y = x @ torch.ones(3)", "torch"),                           # torch's RuntimeError
     ("y = [1, 2][5]", "torch"),                                    # Python's IndexError on the step's list
     ("y = x.grad.zero_()", "tensorlab"),                           # TensorLab's type check (AttributeError)
-    ("y = x.untyped_storage().type('os')", "tensorlab"),           # the allowlist on storages
+    ("y = x.untyped_storage().view('os')", "tensorlab"),           # the allowlist on storages
     ("a, b = 5", "tensorlab"),                                     # TensorLab's own unpacking check
     ("print(x, sep=1)", "tensorlab"),                              # TensorLab's print
     ("y = x.expand(100000, 2).clone().repeat(10000, 1)", "tensorlab"),  # the guard: a limit
@@ -74,7 +74,7 @@ BLOCK = ("with torch.no_grad():\n"
          "    y = x + 1\n"
          "    print(y)\n"
          "    z = x.grad.zero_()\n"
-         "    s = x.untyped_storage().type('os')\n"
+         "    s = x.untyped_storage().view('os')\n"
          "    print('after')")
 
 
@@ -87,7 +87,7 @@ def test_a_refused_line_and_the_rest_of_its_block_are_comments_the_lines_before_
     live = _live(text)
     assert "with torch.no_grad():\n    y = x + 1\n    print(y)" in live
     assert not any("zero_" in line or "type(" in line or "after" in line for line in live)
-    assert "#     z = x.grad.zero_()" in text and "#     s = x.untyped_storage().type('os')" in text
+    assert "#     z = x.grad.zero_()" in text and "#     s = x.untyped_storage().view('os')" in text
     assert "TensorLab refused this line and did not run the rest of this step (AttributeError:" in text
     assert not any(isinstance(node, ast.Try) for node in ast.walk(ast.parse(text)))
     done = _run(text, tmp_path)
@@ -104,10 +104,10 @@ def test_a_refused_first_line_cuts_its_block_and_a_refused_nested_line_keeps_the
     nested = ("with torch.no_grad():\n"
               "    y = x + 1\n"
               "    with torch.enable_grad():\n"
-              "        z = x.untyped_storage().type('os')\n"
+              "        z = x.untyped_storage().view('os')\n"
               "        w = 2\n"
               "    v = 3")
-    first = "with torch.no_grad():\n    z = x.untyped_storage().type('os')\n    w = 2"
+    first = "with torch.no_grad():\n    z = x.untyped_storage().view('os')\n    w = 2"
     lesson = _lesson("x = torch.ones(2)", nested, first, "print(y)")
     results = run_lesson(lesson)
     assert [r.error.at if r.error else None for r in results] == [None, 4, 2, None]
@@ -117,7 +117,7 @@ def test_a_refused_first_line_cuts_its_block_and_a_refused_nested_line_keeps_the
     assert "with torch.no_grad():\n    y = x + 1" in live
     assert not any("enable_grad" in line or "w = 2" in line or "v = 3" in line for line in live)
     # The step whose refused line is the first of its block is all comments.
-    assert "# with torch.no_grad():\n#     z = x.untyped_storage().type('os')\n#     w = 2" in text
+    assert "# with torch.no_grad():\n#     z = x.untyped_storage().view('os')\n#     w = 2" in text
     done = _run(text, tmp_path)
     assert done.returncode == 0 and done.stdout == "tensor([2., 2.])\n", done.stderr
 
@@ -261,5 +261,5 @@ def test_the_origin_crosses_from_the_worker_process_and_the_cli_export_comments_
     assert main(["export", str(lesson)]) == 0
     script = capsys.readouterr().out
     assert "with torch.no_grad():\n    y = x + 1\n    print(y)" in _live(script)
-    assert "#     s = x.untyped_storage().type('os')" in script
+    assert "#     s = x.untyped_storage().view('os')" in script
     assert not any(isinstance(node, ast.Try) for node in ast.walk(ast.parse(script)))

@@ -161,9 +161,8 @@ def test_runtime_attribute_check_follows_the_type():
     result = session.run("y = n.view()")  # `view` is a tensor method, not allowed on ndarray
     assert not result.ok
     assert "not available on a ndarray" in result.error.message
-    result = session.run("t = torch.ones(2).type(torch.float64)")  # `type` is allowed on devices only
-    assert result.error.type == "TensorLabError"
-    assert result.error.message == "`type` is not available on a tensor in TensorLab"
+    result = session.run("t = torch.ones(2).untyped_storage().view(2)")  # `view` is a tensor's, not a storage's
+    assert not result.ok and result.error.origin == "tensorlab"
     assert session.take_snapshot().tensor("t") is None
     session.run("g = torch.ones(2, requires_grad=True)")
     result = session.run("g.grad.zero_()")
@@ -186,3 +185,19 @@ def test_runtime_size_limits_refuse_before_allocating():
     assert "TensorLab allows at most" in session.run("c = a @ b").error.message
     assert "too large a number" in session.run("k = 2 ** 10 ** 8").error.message
     assert "sequence" in session.run("s = [0] * 10**9").error.message
+
+
+
+@pytest.mark.parametrize("code", ["s = x.untyped_storage().type('os')", "t = x.type(torch.float64)",
+                                  "b = 1000 is 1000", "b = x is [1]", "b = id(1000) == id(1000)", "i = id(x.grad)"])
+def test_what_an_exported_script_would_read_differently_is_refused_before_it_runs(code):
+    """`.type(name)` of a storage imports a module; identity of literals and ids of temporaries depend on how
+    Python compiled and freed them: TensorLab and the exported script would disagree (issue #15)."""
+    with pytest.raises(LanguageError):
+        parse_one(code)
+
+
+@pytest.mark.parametrize("code", ["b = x is None", "b = x is y", "b = x.grad is not None", "i = id(x)",
+                                  "d = x.device.type"])
+def test_identity_of_names_and_reading_device_type_stay(code):
+    parse_one(code)
