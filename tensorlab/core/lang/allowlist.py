@@ -103,7 +103,9 @@ ALL_ATTRIBUTES: frozenset[str] = (
 MODULES: frozenset[str] = frozenset({"torch", "copy"})
 COPY_FUNCTIONS: frozenset[str] = frozenset({"deepcopy"})
 BUILTINS: frozenset[str] = frozenset({"print", "len", "id"})
-RESERVED_NAMES: frozenset[str] = MODULES | BUILTINS | frozenset({"True", "False", "None"})
+# Names a step may not bind: the modules and builtins it uses, and the two an exported script's
+# `except Exception as error: print(f"{type(error).__name__}: ...")` reads (a step's `type = x` would break it).
+RESERVED_NAMES: frozenset[str] = MODULES | BUILTINS | frozenset({"True", "False", "None", "type", "Exception"})
 
 # torch functions that allocate a new tensor from a size.
 SIZE_FACTORIES: frozenset[str] = frozenset({"ones", "zeros", "empty", "rand", "randn"})
