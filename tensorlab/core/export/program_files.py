@@ -282,7 +282,7 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
     error_name = _error_name(lesson)
     # Line 1 fixes the encoding, so no lesson text below can declare another one.
     out = ["# -*- coding: utf-8 -*-"]
-    out += comment_lines(lesson.text("title", language))
+    out += comment_lines(visible(lesson.text("title", language)))   # a title is one line
     out += comment_lines(_label("exported", language, lesson=lesson.id) + ".")
     if lesson.text("summary", language):
         out += ["#", *comment_lines(lesson.text("summary", language))]
@@ -355,7 +355,7 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
     from nbformat import v4
 
     errors = _check(lesson, errors)
-    header = [f"# {markdown_text(lesson.text('title', language))}"]
+    header = [f"# {markdown_text(visible(lesson.text('title', language)))}"]   # a heading is one line
     if lesson.text("summary", language):
         header += ["", markdown_text(lesson.text("summary", language))]
     header += ["", f"*{markdown_text(_label('exported', language, lesson=lesson.id))}\\.*"]

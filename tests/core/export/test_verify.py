@@ -263,3 +263,20 @@ def test_the_origin_crosses_from_the_worker_process_and_the_cli_export_comments_
     assert "with torch.no_grad():\n    y = x + 1\n    print(y)" in _live(script)
     assert "#     s = x.untyped_storage().view('os')" in script
     assert not any(isinstance(node, ast.Try) for node in ast.walk(ast.parse(script)))
+
+
+def test_a_title_with_a_line_break_is_one_line_in_the_script_and_the_notebook(tmp_path):
+    """A title that says "\\nimport os" must not become a line of its own (a comment now, code later)."""
+    import json
+
+    from tensorlab.cli.main import main
+
+    path = tmp_path / "t.toml"
+    path.write_text('[lesson]\nid = "t"\ntitle = "T\\nimport os"\n[[step]]\ncode = "x = torch.ones(2)"\n',
+                    encoding="utf-8")
+    assert main(["export", str(path), "--py", str(tmp_path / "t.py"), "--ipynb", str(tmp_path / "t.ipynb")]) == 0
+    script = (tmp_path / "t.py").read_text(encoding="utf-8")
+    assert "\nimport os" not in script and "\n# import os" not in script
+    heading = json.loads((tmp_path / "t.ipynb").read_text(encoding="utf-8"))["cells"][0]["source"]
+    first, *rest = "".join(heading).splitlines()
+    assert "import" in first and not any("import" in line for line in rest)   # the heading holds the whole title
