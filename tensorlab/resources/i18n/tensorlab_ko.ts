@@ -662,6 +662,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>표</translation>
     </message>
     <message>
+        <source>TensorLab hit an internal error:</source>
+        <translation>TensorLab에서 내부 오류가 발생했습니다:</translation>
+    </message>
+    <message>
         <source>TensorLab hit an unexpected error. The window keeps running; what you see may be incomplete until the next step.</source>
         <translation>TensorLab에서 예상하지 못한 오류가 발생했습니다. 창은 계속 동작하지만, 다음 단계까지는 보이는 내용이 불완전할 수 있습니다.</translation>
     </message>
@@ -738,8 +742,8 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>문장: y는 연산이 x로부터 반환한 것입니다.</translation>
     </message>
     <message>
-        <source>The step crashed PyTorch ({reason}); the session was restarted at step {position}. The window and your steps are safe.</source>
-        <translation>이 단계에서 PyTorch가 비정상 종료되었습니다({reason}). 세션을 {position}단계에서 다시 시작했습니다. 창과 작성한 단계는 그대로입니다.</translation>
+        <source>The step stopped the worker: {reason}. The session was restarted at step {position}; the window and your steps are safe.</source>
+        <translation>이 단계에서 워커가 멈췄습니다: {reason}. 세션을 {position}단계에서 다시 시작했습니다. 창과 작성한 단계는 그대로입니다.</translation>
     </message>
     <message>
         <source>The steps you added could not be saved: {reason}</source>

@@ -93,15 +93,15 @@ class _Worker(QObject):
                 # A limit (export --png has `run`'s), not a crash of PyTorch: said as the catalogue says it.
                 problem = (exc.why if exc.kind == "TimeLimit" else exc.message).render(current_language())
             else:
-                problem = tr("The step crashed PyTorch ({reason}); the session was restarted at step {position}. "
-                             "The window and your steps are safe.").format(reason=exc.why.render(current_language()),
-                                                                            position=exc.position)
+                problem = tr("The step stopped the worker: {reason}. The session was restarted at step {position}; "
+                             "the window and your steps are safe.").format(reason=exc.why.render(current_language()),
+                                                                           position=exc.position)
         except LanguageError as exc:
             problem = exc.render(current_language())
         except EngineError as exc:
             problem = exc.render(current_language())
         except Exception:  # a bug must not take the window down: report it as content
-            problem = "TensorLab hit an internal error:\n" + traceback.format_exc(limit=4)
+            problem = tr("TensorLab hit an internal error:") + "\n" + traceback.format_exc(limit=4)
         self.cancel_event.clear()
         state = self.player.state() if self.player is not None else None
         self.done.emit(job_id, state, problem)

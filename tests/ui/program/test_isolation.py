@@ -46,7 +46,7 @@ def test_a_crash_in_torch_costs_a_message_not_the_window(patient, qtbot):
     qtbot.keyClick(patient, Qt.Key.Key_Right)
     idle(qtbot, patient)
     text = patient.output_view.toPlainText()
-    assert "crashed PyTorch" in text and "restarted at step 2" in text
+    assert "stopped the worker: PyTorch crashed" in text and "restarted at step 2" in text
     assert patient.position_label.text().startswith("2 /")
     assert _worker_pid(patient) != old
     qtbot.keyClick(patient, Qt.Key.Key_Right)
