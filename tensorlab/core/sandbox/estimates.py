@@ -349,4 +349,30 @@ def backward_bytes(tensor: torch.Tensor) -> int:
         return 0
     widest = max([tensor, *leaves], key=lambda t: t.numel() * t.element_size())
     new_grads = sum(leaf.numel() * leaf.element_size() for leaf in leaves if leaf.grad is None)
-    return new_grads + 2 * widest.numel() * widest.element_size()
+    # The gradients inside the graph can be far wider than its ends: `(x * b).sum()` of a row and a column
+    # sends an outer product's gradient through MulBackward. Each node says what it receives.
+    inner = _widest_gradient(tensor)
+    return new_grads + 2 * max(widest.numel() * widest.element_size(), inner)
+
+
+def _widest_gradient(tensor: torch.Tensor) -> int:
+    """Bytes of the widest gradient a node of ``tensor``'s graph receives (its input metadata), 0 if unknown."""
+    root = tensor.grad_fn
+    if root is None:
+        return 0
+    seen, queue, widest, nodes = {id(root)}, [root], 0, 0
+    while queue and nodes < _MAX_NODES:
+        node = queue.pop()
+        nodes += 1
+        for meta in getattr(node, "_input_metadata", ()):
+            try:
+                numel = math.prod(meta.shape)
+                size = torch.empty((), dtype=meta.dtype).element_size()
+            except (RuntimeError, TypeError, AttributeError):
+                continue
+            widest = max(widest, numel * size)
+        for child, _ in getattr(node, "next_functions", ()):
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                queue.append(child)
+    return widest

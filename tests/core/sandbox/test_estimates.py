@@ -392,3 +392,21 @@ def test_view_strides_agrees_with_torch_on_when_a_reshape_can_view():
             assert (strides is None) == (viewed is None), (shape, x.stride(), target)
             if viewed is not None and n:
                 assert list(viewed.stride()) == strides or 1 in target or 0 in shape, (shape, x.stride(), target)
+
+
+def test_backward_is_charged_for_the_widest_gradient_inside_its_graph():
+    """`(x * b).sum()` of a row and a column: MulBackward receives an outer product's gradient, far wider
+    than x, b or the sum (5 GB at 10^4 complex128 went uncharged)."""
+    from tensorlab.core.sandbox.estimates import backward_bytes
+
+    x = torch.ones(1, 1500, dtype=torch.complex128, requires_grad=True)
+    b = torch.ones(1500, 1, dtype=torch.complex128, requires_grad=True)
+    s = (x * b).real.sum()
+    # Two of the outer product's gradients in flight (what MulBackward receives and what it computes).
+    assert backward_bytes(s) >= 2 * 1500 * 1500 * 16
+    session = Session(limits=DEFAULT_LIMITS.with_memory(200 * 2**20))
+    for code in ("x = torch.ones(1, 3000, dtype=torch.complex128, requires_grad=True)",
+                 "b = torch.ones(3000, 1, dtype=torch.complex128, requires_grad=True)", "s = (x * b).real.sum()"):
+        assert session.run(code).ok, code
+    refused = session.run("s.backward()")
+    assert refused.error is not None and refused.error.type == "LimitError"
