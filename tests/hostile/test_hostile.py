@@ -359,10 +359,10 @@ def test_export_of_corpus_file_holds_only_its_statements(name, pool):
         deadline = _TIME_NOTE.search(outcome.export_script)
         if deadline is not None:
             try:
-                before = set(_exported_statements(outcome.export_script[:deadline.start()] + "\n"))
+                before = _exported_statements(outcome.export_script[:deadline.start()] + "\n")
             except SyntaxError:   # the note stands inside a block: nothing before it to hold the export to
-                before = set()
-            ran = [(step, result) for step, result in ran if set(_statements(step["code"])) <= before]
+                before = []
+            ran = _steps_within(ran, before)
         clean = [statement for step, _ in ran for statement in _statements(step["code"])]
         assert _is_subsequence(clean, exported), "a step that ran is missing from the exported script"
 
@@ -392,6 +392,18 @@ def _compiles(code: str) -> bool:
     except (SyntaxError, ValueError):
         return False
     return True
+
+
+def _steps_within(ran: list, before: list[str]) -> list:
+    """The steps of ``ran``, in order, as long as each one's statements follow in ``before`` (the script up to
+    its first time-limit note): a step repeated later in the lesson is not excused by an earlier copy."""
+    remaining = iter(before)
+    kept = []
+    for step, result in ran:
+        if not all(any(statement == candidate for candidate in remaining) for statement in _statements(step["code"])):
+            break
+        kept.append((step, result))
+    return kept
 
 
 def _is_subsequence(part: list[str], whole: list[str]) -> bool:
