@@ -205,8 +205,17 @@ def _refused_from(code: str, at: int | None) -> int | None:
     return line
 
 
+def _diverged_at(errors: Sequence[ErrorInfo | None]) -> int | None:
+    """The step (from 1) TensorLab refused after part of it had run, if any: what ran of it (a random draw,
+    a flag set) is not in the script, so the script's state differs from TensorLab's from there on."""
+    for number, error in enumerate(errors, start=1):
+        if error is not None and refused(error) and error.partial:
+            return number
+    return None
+
+
 def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, language: str,
-                wrap: bool = True) -> list[str]:
+                wrap: bool = True, diverged: int | None = None) -> list[str]:
     """One step's code as the script (``wrap``) or a notebook cell runs it: plain, wrapped in try/except
     (a script's step that raised in torch), or (from the refused statement on) commented out.
 
@@ -214,6 +223,8 @@ def _code_lines(step: LessonStep, error: ErrorInfo | None, error_name: str, lang
     nested deeper than CPython's 20) is written commented out too, saying why: the file always compiles.
     """
     code = _source(step.code)
+    if diverged is not None:
+        return comment_lines(_label("after_partial", language, step=diverged)) + commented_code(code)
     lines = _runnable_lines(code, error, error_name, language, wrap)
     problem = compile_problem("\n".join(lines))
     if problem is None:
@@ -289,12 +300,14 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
     setup = _setup(lesson, device, language)
     if setup:
         out += ["", *setup]
+    diverged = _diverged_at(errors)
     for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
         note = step.text(language)
         out.append("")
         out += comment_lines(_label("step", language, number=number) + (f": {note}" if note else ""))
         out += _ask_comment(step, language)
-        out += _code_lines(step, error, error_name, language)
+        out += _code_lines(step, error, error_name, language,
+                           diverged=diverged if diverged is not None and number > diverged else None)
         out += _answer_comment(step, language)
     text = "\n".join(out) + "\n"
     check_script(text, "\n".join(setup), error_name)
@@ -366,10 +379,12 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
         cell.id = "setup"
         cells.append(cell)
     error_name = _error_name(lesson)
+    diverged = _diverged_at(errors)
     for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
         if step.ask is not None:
             cells.append(_markdown(_question_markdown(step, language), f"step-{number}-ask"))
-        source = "\n".join(_code_lines(step, error, error_name, language, wrap=False))
+        source = "\n".join(_code_lines(step, error, error_name, language, wrap=False,
+                                        diverged=diverged if diverged is not None and number > diverged else None))
         cell = v4.new_code_cell(source)
         cell.id = f"step-{number}"
         if error is not None and not refused(error) and source == _source(step.code):

@@ -30,6 +30,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- export: refused statements and the check of the written file (issue #15, class 1) -------------
     "export.not_run_rest": ("TensorLab refused this line and did not run the rest of this step ({type}: {text})",
                             "TensorLab이 이 줄을 거부해 이 단계의 나머지를 실행하지 않았습니다({type}: {text})"),
+    "export.after_partial": ("Not run here: TensorLab refused step {step} after part of it had run, so from there "
+                             "on this script would not hold the state TensorLab showed",
+                             "여기서는 실행하지 않습니다. TensorLab이 {step}단계의 일부를 실행한 뒤 거부했으므로, "
+                             "그 뒤로는 이 스크립트의 상태가 TensorLab이 보여 준 상태와 같지 않습니다"),
     "export.not_compiled": ("Python cannot compile this step ({detail}): TensorLab ran it, the script does not",
                             "Python이 이 단계를 컴파일할 수 없습니다({detail}). TensorLab은 실행했지만 스크립트는 "
                             "실행하지 않습니다"),

@@ -37,6 +37,7 @@ class ErrorInfo:
     own: Message | None = None
     origin: str = "tensorlab"
     at: int | None = None
+    partial: bool = False   # refused after some of the statement had run (the export stops there)
 
     @property
     def refused(self) -> bool:

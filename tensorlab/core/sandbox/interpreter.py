@@ -60,9 +60,24 @@ def _own(exc: BaseException) -> BaseException:
     return exc
 
 
+_BEGUN = [0]   # operations begun in this process that change some state (see _changes_state)
+# Calls that change state a later step can read: autograd's, and torch's random draws (the generator moves).
+_CHANGING = frozenset({"backward", "retain_grad", "register_hook", "rand", "randn", "randint", "randperm",
+                       "rand_like", "randn_like", "randint_like", "normal", "bernoulli", "multinomial", "poisson"})
+
+
+def _changes_state(function: Callable[..., Any]) -> bool:
+    """Whether calling ``function`` may change what a later step reads: an in-place method (`add_`,
+    `requires_grad_`), autograd's calls, a random draw. Reading (`untyped_storage()`, `clone()`) does not."""
+    name = getattr(function, "__name__", "")
+    return (name.endswith("_") and not name.startswith("_")) or name in _CHANGING
+
+
 def _operation(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``function(*args, **kwargs)``: one operation the step itself asks for (torch's, or Python's own
     on the step's values), which plain Python runs the same way; what it raises is the operation's."""
+    if _changes_state(function):
+        _BEGUN[0] += 1
     try:
         return function(*args, **kwargs)
     except (RecursionError, MemoryError) as exc:
@@ -160,10 +175,17 @@ class Interpreter:
         # Statements started since run_statement, in source order (a `with` block's lines count):
         # after an error, the position of the one that raised.
         self.started = 0
+        self._begun_before = 0
+
+    def partly_ran(self) -> bool:
+        """Whether the statement now running (or that just stopped) began an operation that changes state:
+        then a refusal came after some of it ran (a value drawn, a flag set), which an export cannot replay."""
+        return _BEGUN[0] > self._begun_before
 
     def run_statement(self, node: ast.stmt) -> Any:
         """Run one top-level statement (a `with` block is one): its cost is counted from zero."""
         self.started = 0
+        self._begun_before = _BEGUN[0]
         self.guard.start()
         return self.execute(node)
 

@@ -187,9 +187,10 @@ class Session:
                            explain(message, type(error).__name__, history, saved, origin_of(error)))
             # The export's origin is the interpreter's mark alone: what no operation of the step raised
             # counts as refused (a script must never run on what TensorLab did not).
+            by_torch = raised_by_operation(error)
             error_info = ErrorInfo(type(error).__name__, message, explanation, own,
-                                   "torch" if raised_by_operation(error) else "tensorlab",
-                                   self._interpreter.started or None)
+                                   "torch" if by_torch else "tensorlab", self._interpreter.started or None,
+                                   partial=not by_torch and self._interpreter.partly_ran())
         # A step cannot warn by itself (the subset has no `warnings`): every warning is torch's or Python's.
         warning_infos = tuple(
             WarningInfo(w.category.__name__, clean_message(str(w.message)),

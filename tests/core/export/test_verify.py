@@ -280,3 +280,24 @@ def test_a_title_with_a_line_break_is_one_line_in_the_script_and_the_notebook(tm
     heading = json.loads((tmp_path / "t.ipynb").read_text(encoding="utf-8"))["cells"][0]["source"]
     first, *rest = "".join(heading).splitlines()
     assert "import" in first and not any("import" in line for line in rest)   # the heading holds the whole title
+
+
+def test_after_a_statement_refused_once_part_of_it_ran_no_later_step_is_code(tmp_path, capsys):
+    """`x.requires_grad_()` ran before the refusal: TensorLab's x requires grad, the script's would not."""
+    from tensorlab.cli.main import main
+    from tensorlab.core.session.session import Session
+
+    session = Session()
+    session.run("x = torch.ones(2)")
+    partly = session.run("s = [x.requires_grad_(), x.untyped_storage().view('this')]").error
+    assert partly is not None and partly.refused and partly.partial
+    whole = Session().run("s = torch.ones(2).numpy().view('this')").error
+    assert whole is not None and whole.refused
+    path = tmp_path / "p.toml"
+    path.write_text('[lesson]\nid = "p"\ntitle = "P"\n[[step]]\ncode = "x = torch.ones(2)"\n'
+                    '[[step]]\ncode = "s = [x.requires_grad_(), x.untyped_storage().view(\'this\')]"\n'
+                    '[[step]]\ncode = "print(x)"\n', encoding="utf-8")
+    assert main(["export", str(path)]) == 0
+    script = capsys.readouterr().out
+    assert "\nx = torch.ones(2)\n" in script and "\n# print(x)" in script and "\nprint(x)" not in script
+    assert "refused step 2 after part of it had run" in script
