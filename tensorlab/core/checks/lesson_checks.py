@@ -293,7 +293,8 @@ def _check_step(lesson: Lesson, number: int, result: StepResult, strict: bool,
 def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
                  strict: bool = False, cancelled: Callable[[], bool] = lambda: False,
                  progress: Callable[[int, int], None] | None = None,
-                 given: dict[int, ErrorInfo] | None = None, seconds: float | None = None) -> LessonCheck:
+                 given: dict[int, ErrorInfo] | None = None, seconds: float | None = None,
+                 limit: float | None = None) -> LessonCheck:
     """Run ``lesson`` from a fresh seeded session and check it (see the module docstring).
 
     ``strict`` (the test suite) also asks every note that speaks of leaves,
@@ -327,7 +328,7 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
         _check_step(lesson, number, result, strict, add)
 
     with contextlib.suppress(Cancelled):   # a cancelled check reports what it found so far
-        run_fresh(lesson.statements, device, limits, cancelled, progress, after, given, seconds)
+        run_fresh(lesson.statements, device, limits, cancelled, progress, after, given, seconds, limit)
     # Torch's own words only: a note may not quote, as torch's, what a message repeats of a step.
     messages = [normalize(m if own else own_words(m, kind)) for r in results for kind, m, own in
                 ([(r.error.type, r.error.message, r.error.own is not None)] if r.error else [])
@@ -362,10 +363,11 @@ def lesson_warnings(lesson: Lesson, language: str = "en", device: str = "cpu", s
 def lesson_findings(lesson: Lesson, device: str = "cpu", strict: bool = False,
                     cancelled: Callable[[], bool] = lambda: False,
                     progress: Callable[[int, int], None] | None = None, limits: Limits = DEFAULT_LIMITS,
-                    given: dict[int, ErrorInfo] | None = None, seconds: float | None = None) -> list[Message]:
+                    given: dict[int, ErrorInfo] | None = None, seconds: float | None = None,
+                    limit: float | None = None) -> list[Message]:
     """What :func:`check_lesson` found, one catalogue message each (empty: all is well)."""
     found = check_lesson(lesson, device, limits, strict=strict, cancelled=cancelled, progress=progress,
-                         given=given, seconds=seconds)
+                         given=given, seconds=seconds, limit=limit)
     return [finding_message(f) for f in found.findings]
 
 
@@ -381,7 +383,8 @@ def lesson_checks_job(session: Any, params: dict[str, Any], cancelled: Callable[
     """
     lesson = parse_lesson(str(params["text"]), str(params.get("source", "<lesson>")))
     given = {int(k): v for k, v in dict(params.get("given") or {}).items() if isinstance(v, ErrorInfo)}
-    seconds = params.get("seconds")
+    seconds, limit = params.get("seconds"), params.get("limit")
     return tuple(lesson_findings(lesson, session.device, cancelled=cancelled, progress=progress,
                                  limits=getattr(session, "limits", DEFAULT_LIMITS), given=given,
-                                 seconds=float(seconds) if isinstance(seconds, (int, float)) else None))
+                                 seconds=float(seconds) if isinstance(seconds, (int, float)) else None,
+                                 limit=float(limit) if isinstance(limit, (int, float)) else None))

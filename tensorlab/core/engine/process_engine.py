@@ -497,8 +497,8 @@ class ProcessEngine:
 
             left = None if seconds is None else max(float(seconds) - (time.monotonic() - started), 0.0)
             try:
-                return self._request("job", {"name": name, "params": {**params, "given": given, "seconds": left}},
-                                     cancelled, seen)
+                return self._request("job", {"name": name, "params": {**params, "given": given, "seconds": left,
+                                                                       "limit": seconds}}, cancelled, seen)
             except EngineCrashed as exc:
                 if done in given or exc.kind == "TimeLimit" and self._time_is_up():
                     raise   # no step was reached this time (or the engine's own deadline passed)

@@ -23,7 +23,7 @@ def program_errors(codes: Sequence[str], device: str = "cpu", limits: Limits = D
                    cancelled: Callable[[], bool] = lambda: False,
                    progress: Callable[[int, int], None] | None = None,
                    given: dict[int, ErrorInfo] | None = None, seconds: float | None = None,
-                   ) -> tuple[ErrorInfo | None, ...]:
+                   limit: float | None = None) -> tuple[ErrorInfo | None, ...]:
     """What each statement raised (None: nothing) when run in order from a fresh, seeded session.
 
     ``given`` and ``seconds``: as :func:`~tensorlab.core.session.fresh_run.run_fresh` takes them
@@ -31,7 +31,7 @@ def program_errors(codes: Sequence[str], device: str = "cpu", limits: Limits = D
     """
     statements = [parse_one(code, limits) for code in codes]
     return tuple(result.error for result in run_fresh(statements, device, limits, cancelled, progress,
-                                                      given=given, seconds=seconds))
+                                                      given=given, seconds=seconds, limit=limit))
 
 
 def errors_job(session: Any, params: dict[str, Any], cancelled: Callable[[], bool],
@@ -41,6 +41,7 @@ def errors_job(session: Any, params: dict[str, Any], cancelled: Callable[[], boo
     if not isinstance(codes, (list, tuple)) or not all(isinstance(c, str) for c in codes):
         raise ValueError("export_errors needs `codes`, a list of statements")
     given = {int(k): v for k, v in dict(params.get("given") or {}).items() if isinstance(v, ErrorInfo)}
-    seconds = params.get("seconds")
+    seconds, limit = params.get("seconds"), params.get("limit")
     return program_errors(codes, session.device, getattr(session, "limits", DEFAULT_LIMITS), cancelled, progress,
-                          given, float(seconds) if isinstance(seconds, (int, float)) else None)
+                          given, float(seconds) if isinstance(seconds, (int, float)) else None,
+                          float(limit) if isinstance(limit, (int, float)) else None)

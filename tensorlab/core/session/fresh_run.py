@@ -65,7 +65,8 @@ def not_run(index: int, code: str, error: ErrorInfo, before: StepResult | None) 
 def run_fresh(statements: Sequence[Statement], device: str = "cpu", limits: Limits = DEFAULT_LIMITS,
               cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None,
               after: Callable[[Session, StepResult], None] | None = None,
-              given: Mapping[int, ErrorInfo] | None = None, seconds: float | None = None) -> list[StepResult]:
+              given: Mapping[int, ErrorInfo] | None = None, seconds: float | None = None,
+              limit: float | None = None) -> list[StepResult]:
     """Run ``statements`` in order from a fresh, seeded session on ``device``; every step's result.
 
     ``after(session, result)`` is called after each step, while the session stands there (a
@@ -73,7 +74,8 @@ def run_fresh(statements: Sequence[Statement], device: str = "cpu", limits: Limi
     steps run so far as its position) ends the run. Torch's random state is kept
     (:func:`random_state_kept`), and the session's names are dropped at the end.
     ``given`` (index -> error): steps not run, whose result is that error (see the module
-    docstring); ``seconds``: steps not reached by then are not run (``TimeLimit``).
+    docstring); ``seconds``: steps not reached by then are not run (``TimeLimit``); ``limit``: the run's
+    whole time limit, which their error names (``seconds`` is what is left of it when a run is retried).
     ``progress(done, total)`` is called after each step and its ``after``.
     """
     results: list[StepResult] = []
@@ -93,7 +95,7 @@ def run_fresh(statements: Sequence[Statement], device: str = "cpu", limits: Limi
                 if index in given:
                     result = not_run(index, statement.source, given[index], before)
                 elif deadline is not None and seconds is not None and time.monotonic() > deadline:
-                    result = not_run(index, statement.source, time_limit_error(seconds), before)
+                    result = not_run(index, statement.source, time_limit_error(limit or seconds), before)
                 else:
                     result = session.execute(statement)
                     if result.index != index:   # the session did not run the steps given
