@@ -34,6 +34,15 @@ class FindingKind(enum.Enum):
     NO_FACTS = "no_facts"                # strict: a note about leaves, versions or storage without facts
     QUOTE = "quote"                      # text quoted from torch that torch did not print
     NOT_RUN = "not_run"                  # the step crashed the worker, ran too long, or was past the time limit
+    # The texts' own rules (checks/text_rules.py): answer cues, error questions, Korean.
+    LONG_ANSWER = "long_answer"          # the right choice is over 1.5 times as long as every other
+    ALWAYS_LONGEST = "always_longest"    # the right choice is the longest in every question of the lesson
+    COURSE_LONGEST = "course_longest"    # ... in over a third of the course's questions
+    ERROR_CHOICES = "error_choices"      # an error question with fewer than two choices that claim an error
+    ONLY_QUOTE = "only_quote"            # an error question whose right choice alone quotes torch
+    BANNED_KO = "banned_ko"              # a phrase the glossary never writes
+    GLOSS_KO = "gloss_ko"                # a term not glossed at its first use in the lesson
+    UNLISTED_FACT = "unlisted_fact"      # strict: a note's sentence states a fact the step's `facts` do not list
 
 
 @dataclass(frozen=True)

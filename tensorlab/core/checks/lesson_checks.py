@@ -37,6 +37,7 @@ import torch
 from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize, written_claim
 from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
 from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, note_claims
+from tensorlab.core.checks.text_rules import lesson_text_findings
 from tensorlab.core.explain.torch_messages import own_words
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
@@ -345,6 +346,7 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
                 # Quoted English in any language is torch's text (a quote in Korean is not).
                 if fragment.isascii() and len(fragment.split()) >= 4 and not any(fragment in m for m in messages):
                     add(FindingKind.QUOTE, number, detail=quoted)
+    findings.extend(lesson_text_findings(lesson))   # answer cues, error questions, Korean: no torch needed
     return LessonCheck(tuple(asks), tuple(findings), tuple(results))
 
 

@@ -38,6 +38,28 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- bounded commands (issue 15): a step the check could not run -------------------------------------
     "finding.not_run": ("not run, so its question and notes were not checked: {detail}",
                         "실행되지 않아 질문과 설명을 확인하지 못했습니다: {detail}"),
+    # -- the texts' own rules (issue 18, checks/text_rules.py) -------------------------------------------
+    "finding.long_answer": ("in `{key}`, the right choice is over 1.5 times as long as every other choice: "
+                            "its length gives the answer away",
+                            "`{key}`에서 맞는 선택지가 다른 모든 선택지보다 1.5배 넘게 깁니다. 길이만 보고도 답을 알 수 있습니다"),
+    "finding.always_longest": ("in `{key}`, the right choice is the longest in every question of the lesson",
+                               "`{key}`에서 이 레슨의 모든 질문마다 맞는 선택지가 가장 깁니다"),
+    "finding.course_longest": ("in `{key}`, the right choice is the longest in {count} of the course's {total} "
+                               "questions: at most a third may be",
+                               "`{key}`에서 코스 전체 질문 {total}개 가운데 {count}개에서 맞는 선택지가 가장 깁니다. "
+                               "3분의 1을 넘으면 안 됩니다"),
+    "finding.error_choices": ("an error or warning question needs at least two choices that claim an error or a "
+                              "warning of a type torch raises (it has {count})",
+                              "오류나 경고를 묻는 질문에는 torch가 발생시키는 종류의 오류나 경고를 주장하는 선택지가 "
+                              "두 개 이상 있어야 합니다(지금은 {count}개)"),
+    "finding.only_quote": ("choice {choice}, the right one, is the only choice that quotes torch's message",
+                           "맞는 선택지인 {choice}번만 torch의 메시지를 인용합니다"),
+    "finding.banned_ko": ("the Korean text writes “{detail}”, which the glossary never writes (write: {instead})",
+                          "한국어 문장에 용어집이 쓰지 않는 “{detail}”이라는 표현이 있습니다(대신: {instead})"),
+    "finding.gloss_ko": ("the Korean text uses “{detail}” before glossing it as “{instead}” in this lesson",
+                         "이 레슨에서 “{detail}”를 “{instead}”로 풀이하기 전에 먼저 사용합니다"),
+    "finding.unlisted_fact": ("the note says something about {detail} that the step's `facts` do not list",
+                              "설명이 {detail}에 대해 말하지만 단계의 `facts`에 그 사실이 없습니다"),
     # -- what a check read, and why a check cannot be used ---------------------------------------------------
     "check.value": ("{value}", "`{value}`"),
     "check.error": ("{type}: {text}", "{type}: “{text}”"),

@@ -1,0 +1,177 @@
+"""Rules a lesson's texts keep without running torch: no answer cue, error questions worth asking, Korean that reads native.
+
+- **Choice length** (both languages, counted in displayed characters, ties counting as longest):
+  the right choice is never more than 1.5 times as long as every other choice; in no lesson is it
+  the longest in all of its questions (:func:`lesson_text_findings`); over the whole course it is
+  the longest in at most a third of the questions (:func:`course_length_findings`).
+- **Error questions** (``check = "error"`` or ``"warning"``): at least two choices claim an error or
+  a warning of a type torch raises at a step (so that the right one is not the only one that
+  "sounds like torch"), and when the right one quotes torch's message, another one quotes too.
+- **Korean**: the glossary's banned phrases (its "never" column: phrases, not single words, since
+  "써 넣다" is right where "메모리를 쓰는" is wrong), and the terms a lesson glosses at its first
+  use (``stride(보폭)``).
+
+This module imports no torch: it reads the lesson's texts.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from tensorlab.core.checks.choice_claims import claim_of
+from tensorlab.core.checks.findings import Finding, FindingKind
+from tensorlab.core.lessons.lesson import Ask, Lesson
+
+__all__ = ["displayed_length", "right_is_longest", "lesson_text_findings", "course_length_findings",
+           "BANNED_KO", "GLOSSES_KO", "TORCH_RAISES", "LANGUAGES", "MAX_RATIO", "COURSE_SHARE"]
+
+LANGUAGES = ("en", "ko")
+MAX_RATIO = 1.5          # the right choice is never more than this many times as long as every other
+COURSE_SHARE = 1 / 3     # ... and the longest in at most this share of the course's questions
+
+# Exception and warning types torch raises at a step of the subset (what an error question's choices may claim).
+TORCH_RAISES = frozenset({"RuntimeError", "TypeError", "ValueError", "IndexError", "NotImplementedError",
+                          "UserWarning", "DeprecationWarning", "FutureWarning"})
+
+# The glossary's "never" column for phrases (docs/glossary.md): (phrase, what the glossary says instead).
+BANNED_KO: tuple[tuple[str, str], ...] = (
+    ("메모리를 쓰는", "메모리를 공유하는 / 사용하는"),
+    ("도 쓰는 메모리", "도 사용하는 메모리"),
+    ("쓰기를 거부", "써 넣기를 거부"),
+    ("무엇을 하나요", "실행하면 어떻게 되나요?"),
+    ("무엇을 발생시키나요", "경고나 오류가 발생하나요? 발생한다면 무엇인가요?"),
+    ("항목 대입", "인덱스 대입(x[i] = v)"),
+    ("아무도 알아채지 못", "autograd가 알아채지 못"),
+    ("무엇이라고 할까요", "무엇일까요"),
+)
+
+# Terms a lesson glosses at its first use in Korean: (the term as a word, its gloss right after it).
+GLOSSES_KO: tuple[tuple[str, str], ...] = (
+    ("stride", "stride(보폭)"),
+)
+
+_TYPE = re.compile(r"^([A-Z]\w*(?:Error|Exception|Warning))\s*(:)?")
+_CODE = re.compile(r"`[^`]*`")
+
+
+def displayed_length(text: str) -> int:
+    """How many characters ``text`` shows: combining marks and zero-width characters take no place."""
+    return sum(1 for ch in unicodedata.normalize("NFC", text)
+               if not unicodedata.combining(ch) and unicodedata.category(ch) not in ("Cf", "Mn", "Me"))
+
+
+def _choices(ask: Ask, language: str) -> Sequence[str] | None:
+    choices = ask.text("choices", language)
+    if not isinstance(choices, (list, tuple)) or not all(isinstance(c, str) for c in choices):
+        return None
+    return choices if 0 <= ask.answer < len(choices) else None
+
+
+def right_is_longest(ask: Ask, language: str = "en") -> bool:
+    """Whether the right choice is (one of) the longest in ``language`` (a tie counts as longest)."""
+    choices = _choices(ask, language)
+    if choices is None or len(choices) < 2:
+        return False
+    lengths = [displayed_length(c) for c in choices]
+    return lengths[ask.answer] >= max(lengths)
+
+
+def _too_long(ask: Ask, language: str) -> bool:
+    choices = _choices(ask, language)
+    if choices is None or len(choices) < 2:
+        return False
+    lengths = [displayed_length(c) for c in choices]
+    others = [n for i, n in enumerate(lengths) if i != ask.answer]
+    return lengths[ask.answer] > MAX_RATIO * max(others)
+
+
+def _key(language: str) -> str:
+    return "choices" if language == "en" else f"choices_{language}"
+
+
+def _asks(lesson: Lesson) -> Iterator[tuple[int, Ask]]:
+    for number, step in enumerate(lesson.steps, start=1):
+        if step.ask is not None:
+            yield number, step.ask
+
+
+def _languages(ask: Ask) -> tuple[str, ...]:
+    return tuple(lang for lang in LANGUAGES if lang == "en" or f"choices_{lang}" in ask.translations)
+
+
+def _error_findings(number: int, ask: Ask) -> Iterator[Finding]:
+    if ask.check not in ("error", "warning"):
+        return
+    claims = [claim_of(c) for c in ask.choices]
+    typed = [i for i, c in enumerate(claims) if (m := _TYPE.match(c)) and m.group(1) in TORCH_RAISES]
+    if len(typed) < 2:
+        yield Finding(FindingKind.ERROR_CHOICES, number, (("count", len(typed)),))
+        return
+    quoting = [i for i in typed if (m := _TYPE.match(claims[i])) and m.group(2)]
+    if ask.answer in quoting and len(quoting) < 2:
+        yield Finding(FindingKind.ONLY_QUOTE, number, (("choice", ask.answer + 1),))
+
+
+def _korean_texts(lesson: Lesson) -> Iterator[tuple[int | None, str]]:
+    """Every Korean text of ``lesson`` after its title, in reading order, with its step (None: the summary)."""
+    yield None, lesson.translations.get("summary_ko", "")
+    for number, step in enumerate(lesson.steps, start=1):
+        yield number, step.translations.get("note_ko", "")
+        if step.ask is not None:
+            yield number, str(step.ask.translations.get("question_ko", ""))
+            yield from ((number, str(c)) for c in step.ask.translations.get("choices_ko", ()))
+            yield number, str(step.ask.translations.get("explain_ko", ""))
+
+
+def _korean_findings(lesson: Lesson) -> Iterator[Finding]:
+    unglossed = dict(GLOSSES_KO)
+    title = lesson.translations.get("title_ko", "")
+    for phrase, instead in BANNED_KO:   # a title is a name: banned phrases only, no gloss
+        if phrase in title:
+            yield Finding(FindingKind.BANNED_KO, None, (("detail", phrase), ("instead", instead)))
+    for number, text in _korean_texts(lesson):
+        for phrase, instead in BANNED_KO:
+            if phrase in text:
+                yield Finding(FindingKind.BANNED_KO, number, (("detail", phrase), ("instead", instead)))
+        words = _CODE.sub(" ", text)   # `x.stride()` is code, not the word
+        for term, gloss in list(unglossed.items()):
+            at = re.search(rf"(?<![A-Za-z0-9_.`]){re.escape(term)}(?![A-Za-z0-9_(])", words)
+            glossed = words.find(gloss)
+            if glossed >= 0 and (at is None or glossed <= at.start()):
+                del unglossed[term]
+            elif at is not None:
+                del unglossed[term]
+                yield Finding(FindingKind.GLOSS_KO, number, (("detail", term), ("instead", gloss)))
+
+
+def lesson_text_findings(lesson: Lesson) -> list[Finding]:
+    """What the rules of this module find in ``lesson`` (empty: none)."""
+    found: list[Finding] = []
+    asks = list(_asks(lesson))
+    for number, ask in asks:
+        for language in _languages(ask):
+            if _too_long(ask, language):
+                found.append(Finding(FindingKind.LONG_ANSWER, number, (("key", _key(language)),)))
+        found.extend(_error_findings(number, ask))
+    for language in LANGUAGES:
+        mine = [ask for _, ask in asks if language in _languages(ask)]
+        if mine and all(right_is_longest(ask, language) for ask in mine):
+            found.append(Finding(FindingKind.ALWAYS_LONGEST, None, (("key", _key(language)),)))
+    found.extend(_korean_findings(lesson))
+    return found
+
+
+def course_length_findings(lessons: Iterable[Lesson]) -> list[Finding]:
+    """The course-wide rule: the right choice is the longest in at most a third of the questions."""
+    found: list[Finding] = []
+    asks = [ask for lesson in lessons for _, ask in _asks(lesson)]
+    for language in LANGUAGES:
+        mine = [ask for ask in asks if language in _languages(ask)]
+        longest = sum(right_is_longest(ask, language) for ask in mine)
+        if mine and longest > COURSE_SHARE * len(mine):
+            fields: tuple[tuple[str, Any], ...] = (("key", _key(language)), ("count", longest), ("total", len(mine)))
+            found.append(Finding(FindingKind.COURSE_LONGEST, None, fields))
+    return found
