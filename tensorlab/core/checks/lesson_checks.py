@@ -36,7 +36,7 @@ import torch
 
 from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize, written_claim
 from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
-from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, note_claims
+from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, listed_facts, note_claims, stated_facts
 from tensorlab.core.checks.text_rules import lesson_text_findings
 from tensorlab.core.explain.torch_messages import own_words
 from tensorlab.core.files.safe_text import visible
@@ -289,6 +289,12 @@ def _check_step(lesson: Lesson, number: int, result: StepResult, strict: bool,
         add(FindingKind.NOTE, number, detail=problem)
     if strict and FACT_KEYWORDS.search(step.note) and not step.facts:
         add(FindingKind.NO_FACTS, number)
+    # A sentence that states a fact of the vocabulary about a tensor lists it in `facts`, so that it is checked.
+    listed = listed_facts(step.facts)
+    names = {t.name for t in result.snapshot.tensors}
+    for sentence, name, kind in stated_facts(step.note, names):
+        if (name, kind) not in listed:
+            add(FindingKind.UNLISTED_FACT, number, detail=sentence, name=name, fact=msg(f"fact.kind.{kind}"))
 
 
 def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_LIMITS,

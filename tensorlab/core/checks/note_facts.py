@@ -27,7 +27,7 @@ from collections.abc import Callable
 from tensorlab.core.messages.catalogue import Message, MessageError, msg
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
 
-__all__ = ["check_fact", "note_claims", "FACT_KEYWORDS"]
+__all__ = ["check_fact", "note_claims", "FACT_KEYWORDS", "stated_facts", "listed_facts", "FACT_KINDS"]
 
 # Words that make a note state a checkable fact: a step whose note uses one lists its facts.
 FACT_KEYWORDS = re.compile(r"\b(leaf|leaves|version|storage|shares?|shared)\b", re.I)
@@ -184,3 +184,61 @@ def note_claims(note: str, snapshot: Snapshot) -> list[Message]:
             if problem is not None:
                 problems.append(msg("fact.note_false", fact=problem.values["fact"]))
     return problems
+
+
+# -- which facts a note states, and which a step lists (issue 18: a stated fact must be listed) -------------------------
+
+# The kind of fact each vocabulary form checks (what a note's sentence about a tensor must have a `facts` entry for).
+FACT_KINDS = ("leaf", "requires", "storage", "version", "grad_fn", "grad")
+_KIND_OF = {"leaf": "leaf", "requires": "requires", "version": "version", "shares": "storage", "own": "storage",
+            "grad_fn": "grad_fn", "grad": "grad", "holds": "holds"}
+_N = r"`?(?P<name>[A-Za-z_]\w*)`?"
+# Sentence forms that state one of the kinds about a named tensor (English notes).
+_STATES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), kind) for p, kind in (
+    (_N + r",? (?:is|stays|becomes|remains|is still|is now|is no longer|is not|was) (?:not |still |now )?a (?:new )?leaf\b",
+     "leaf"),
+    (_N + r" (?:requires|does not require|no longer requires|still requires|stops requiring) grad\b", "requires"),
+    (_N + r" (?:shares|does not share) (?:`?\w+`?'s |the same |its )?(?:storage|memory)\b", "storage"),
+    (_N + r" has (?:a storage|memory|a strip) of its own\b", "storage"),
+    (_N + r" has its own (?:storage|memory)\b", "storage"),
+    (_N + r"'s version(?: counter)? (?:is|goes to|becomes|reads|is now|is still|moves to) \d+", "version"),
+    (_N + r" (?:is|stays|is still|goes to) (?:at )?version \d+", "version"),
+    (_N + r"'s grad_fn (?:is|becomes|is now) (?:None|\w+Backward\d*|CopySlices)", "grad_fn"),
+    (_N + r" has no grad_fn\b", "grad_fn"),
+    (_N + r"\.grad (?:is|stays|holds|is still) ", "grad"),
+))
+_SENTENCES = re.compile(r"(?<=[.;:!?])\s+")
+
+
+def listed_facts(facts: tuple[str, ...] | list[str]) -> set[tuple[str, str]]:
+    """The (tensor, kind) pairs the step's ``facts`` cover (a storage fact covers both of its tensors)."""
+    listed: set[tuple[str, str]] = set()
+    for fact in facts:
+        for pattern, kind, _test in _FACTS:
+            match = pattern.match(fact.strip())
+            if match is not None:
+                listed.add((match["name"], _KIND_OF[kind]))
+                if kind == "shares":
+                    listed.add((match["other"], "storage"))
+                break
+    return listed
+
+
+def stated_facts(note: str, names: set[str]) -> list[tuple[str, str, str]]:
+    """(sentence, tensor, kind) for each fact of :data:`FACT_KINDS` the English ``note`` states about a tensor in ``names``.
+
+    Only the forms above are read, about a name bound to a tensor; other sentences ("a clone is
+    not a leaf", "a leaf that requires grad") state nothing about a tensor.
+    """
+    found: list[tuple[str, str, str]] = []
+    for sentence in _SENTENCES.split(note):
+        for pattern, kind in _STATES:
+            for match in pattern.finditer(sentence):
+                name = match["name"]
+                start = match.start("name")
+                # "a" and "I" are words too: a one-letter English word counts as a name only in backticks.
+                quoted = start > 0 and sentence[start - 1] == "`"
+                if name in names and (quoted or name not in ("a", "A", "I")) and \
+                        (sentence.strip(), name, kind) not in found:
+                    found.append((sentence.strip(), name, kind))
+    return found

@@ -55,11 +55,19 @@ TEXTS: dict[str, tuple[str, str]] = {
     "finding.only_quote": ("choice {choice}, the right one, is the only choice that quotes torch's message",
                            "맞는 선택지인 {choice}번만 torch의 메시지를 인용합니다"),
     "finding.banned_ko": ("the Korean text writes “{detail}”, which the glossary never writes (write: {instead})",
-                          "한국어 문장에 용어집이 쓰지 않는 “{detail}”이라는 표현이 있습니다(대신: {instead})"),
+                          "한국어 문장에 용어집이 금지한 표현이 있습니다: “{detail}”(대신: {instead})"),
     "finding.gloss_ko": ("the Korean text uses “{detail}” before glossing it as “{instead}” in this lesson",
-                         "이 레슨에서 “{detail}”를 “{instead}”로 풀이하기 전에 먼저 사용합니다"),
-    "finding.unlisted_fact": ("the note says something about {detail} that the step's `facts` do not list",
-                              "설명이 {detail}에 대해 말하지만 단계의 `facts`에 그 사실이 없습니다"),
+                         "이 레슨에서 처음 나오는 용어 “{detail}”에 풀이가 없습니다(처음 나올 때는 “{instead}”로 씁니다)"),
+    "finding.unlisted_fact": ("the note's sentence “{detail}” states a fact about `{name}` ({fact}) that the step's "
+                              "`facts` do not list",
+                              "설명의 문장 “{detail}”는 `{name}`에 대한 사실({fact})을 말하지만 단계의 `facts`에 그 사실이 "
+                              "없습니다"),
+    "fact.kind.leaf": ("whether it is a leaf", "리프 텐서인지"),
+    "fact.kind.requires": ("whether it requires grad", "requires_grad=True인지"),
+    "fact.kind.storage": ("its storage", "저장소"),
+    "fact.kind.version": ("its version", "버전"),
+    "fact.kind.grad_fn": ("its grad_fn", "grad_fn"),
+    "fact.kind.grad": ("its .grad", ".grad"),
     # -- what a check read, and why a check cannot be used ---------------------------------------------------
     "check.value": ("{value}", "`{value}`"),
     "check.error": ("{type}: {text}", "{type}: “{text}”"),
