@@ -186,7 +186,7 @@ def note_claims(note: str, snapshot: Snapshot) -> list[Message]:
     return problems
 
 
-# -- which facts a note states, and which a step lists (issue 18: a stated fact must be listed) -------------------------
+# -- which facts a note states, and which a step lists (issue 18: a stated fact must be listed) ---------------
 
 # The kind of fact each vocabulary form checks (what a note's sentence about a tensor must have a `facts` entry for).
 FACT_KINDS = ("leaf", "requires", "storage", "version", "grad_fn", "grad")
@@ -195,8 +195,8 @@ _KIND_OF = {"leaf": "leaf", "requires": "requires", "version": "version", "share
 _N = r"`?(?P<name>[A-Za-z_]\w*)`?"
 # Sentence forms that state one of the kinds about a named tensor (English notes).
 _STATES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), kind) for p, kind in (
-    (_N + r",? (?:is|stays|becomes|remains|is still|is now|is no longer|is not|was) (?:not |still |now )?a (?:new )?leaf\b",
-     "leaf"),
+    (_N + r",? (?:is|stays|becomes|remains|is still|is now|is no longer|is not|was) "
+     r"(?:not |still |now )?a (?:new )?leaf\b", "leaf"),
     (_N + r" (?:requires|does not require|no longer requires|still requires|stops requiring) grad\b", "requires"),
     (_N + r" (?:shares|does not share) (?:`?\w+`?'s |the same |its )?(?:storage|memory)\b", "storage"),
     (_N + r" has (?:a storage|memory|a strip) of its own\b", "storage"),
@@ -225,7 +225,9 @@ def listed_facts(facts: tuple[str, ...] | list[str]) -> set[tuple[str, str]]:
 
 
 def stated_facts(note: str, names: set[str]) -> list[tuple[str, str, str]]:
-    """(sentence, tensor, kind) for each fact of :data:`FACT_KINDS` the English ``note`` states about a tensor in ``names``.
+    """(sentence, tensor, kind) for each fact of :data:`FACT_KINDS` the English ``note`` states about a tensor.
+
+    ``names`` are the tensors bound after the step.
 
     Only the forms above are read, about a name bound to a tensor; other sentences ("a clone is
     not a leaf", "a leaf that requires grad") state nothing about a tensor.

@@ -1,4 +1,4 @@
-"""Rules a lesson's texts keep without running torch: no answer cue, error questions worth asking, Korean that reads native.
+"""Rules a lesson's texts keep without torch: no answer cue, error questions worth asking, native Korean.
 
 - **Choice length** (both languages, counted in displayed characters, ties counting as longest):
   the right choice is never more than 1.5 times as long as every other choice; in no lesson is it
@@ -49,8 +49,11 @@ BANNED_KO: tuple[tuple[str, str], ...] = (
 )
 
 # Terms a lesson glosses at its first use in Korean: (the term as a word, its gloss right after it).
+# In reading order (the summary, then each step's question, choices, explanation and note), the first use
+# of the term must be the gloss (docs/glossary.md, "gloss at first use in a lesson").
 GLOSSES_KO: tuple[tuple[str, str], ...] = (
-    ("stride", "stride(보폭)"),
+    ("기울기", "기울기(gradient)"), ("인플레이스", "인플레이스(in-place)"), ("리프", "리프(leaf) 텐서"),
+    ("저장소", "저장소(storage)"), ("역전파", "역전파(backward)"), ("뷰", "뷰(view)"), ("stride", "stride(보폭)"),
 )
 
 _TYPE = re.compile(r"^([A-Z]\w*(?:Error|Exception|Warning))\s*(:)?")
@@ -119,11 +122,11 @@ def _korean_texts(lesson: Lesson) -> Iterator[tuple[int | None, str]]:
     """Every Korean text of ``lesson`` after its title, in reading order, with its step (None: the summary)."""
     yield None, lesson.translations.get("summary_ko", "")
     for number, step in enumerate(lesson.steps, start=1):
-        yield number, step.translations.get("note_ko", "")
-        if step.ask is not None:
+        if step.ask is not None:   # asked before its step runs; the note comes with the step
             yield number, str(step.ask.translations.get("question_ko", ""))
             yield from ((number, str(c)) for c in step.ask.translations.get("choices_ko", ()))
             yield number, str(step.ask.translations.get("explain_ko", ""))
+        yield number, step.translations.get("note_ko", "")
 
 
 def _korean_findings(lesson: Lesson) -> Iterator[Finding]:
@@ -138,7 +141,9 @@ def _korean_findings(lesson: Lesson) -> Iterator[Finding]:
                 yield Finding(FindingKind.BANNED_KO, number, (("detail", phrase), ("instead", instead)))
         words = _CODE.sub(" ", text)   # `x.stride()` is code, not the word
         for term, gloss in list(unglossed.items()):
-            at = re.search(rf"(?<![A-Za-z0-9_.`]){re.escape(term)}(?![A-Za-z0-9_(])", words)
+            # An English term is a word (not `e.stride()`); a Korean one is found anywhere (리프 in 리프 텐서).
+            word = rf"(?<![A-Za-z0-9_.`]){re.escape(term)}(?![A-Za-z0-9_(])" if term.isascii() else re.escape(term)
+            at = re.search(word, words)
             glossed = words.find(gloss)
             if glossed >= 0 and (at is None or glossed <= at.start()):
                 del unglossed[term]

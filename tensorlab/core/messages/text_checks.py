@@ -41,7 +41,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- the texts' own rules (issue 18, checks/text_rules.py) -------------------------------------------
     "finding.long_answer": ("in `{key}`, the right choice is over 1.5 times as long as every other choice: "
                             "its length gives the answer away",
-                            "`{key}`에서 맞는 선택지가 다른 모든 선택지보다 1.5배 넘게 깁니다. 길이만 보고도 답을 알 수 있습니다"),
+                            "`{key}`에서 맞는 선택지가 다른 모든 선택지보다 1.5배 넘게 깁니다. "
+                            "길이만 보고도 답을 알 수 있습니다"),
     "finding.always_longest": ("in `{key}`, the right choice is the longest in every question of the lesson",
                                "`{key}`에서 이 레슨의 모든 질문마다 맞는 선택지가 가장 깁니다"),
     "finding.course_longest": ("in `{key}`, the right choice is the longest in {count} of the course's {total} "
@@ -57,17 +58,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "finding.banned_ko": ("the Korean text writes “{detail}”, which the glossary never writes (write: {instead})",
                           "한국어 문장에 용어집이 금지한 표현이 있습니다: “{detail}”(대신: {instead})"),
     "finding.gloss_ko": ("the Korean text uses “{detail}” before glossing it as “{instead}” in this lesson",
-                         "이 레슨에서 처음 나오는 용어 “{detail}”에 풀이가 없습니다(처음 나올 때는 “{instead}”로 씁니다)"),
+                         "이 레슨에서 처음 나오는 용어 “{detail}”에 풀이가 없습니다"
+                         "(처음 나올 때는 “{instead}” 형태로 씁니다)"),
     "finding.unlisted_fact": ("the note's sentence “{detail}” states a fact about `{name}` ({fact}) that the step's "
                               "`facts` do not list",
-                              "설명의 문장 “{detail}”는 `{name}`에 대한 사실({fact})을 말하지만 단계의 `facts`에 그 사실이 "
-                              "없습니다"),
+                              "설명의 문장 “{detail}”에서 `{name}`에 대한 사실({fact})을 말하지만 "
+                              "단계의 `facts`에는 그 사실이 없습니다"),
     "fact.kind.leaf": ("whether it is a leaf", "리프 텐서인지"),
     "fact.kind.requires": ("whether it requires grad", "requires_grad=True인지"),
     "fact.kind.storage": ("its storage", "저장소"),
     "fact.kind.version": ("its version", "버전"),
-    "fact.kind.grad_fn": ("its grad_fn", "grad_fn"),
-    "fact.kind.grad": ("its .grad", ".grad"),
+    "fact.kind.grad_fn": ("its grad_fn", "grad_fn 값"),
+    "fact.kind.grad": ("its .grad", ".grad 값"),
     # -- what a check read, and why a check cannot be used ---------------------------------------------------
     "check.value": ("{value}", "`{value}`"),
     "check.error": ("{type}: {text}", "{type}: “{text}”"),

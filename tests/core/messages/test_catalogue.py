@@ -51,7 +51,7 @@ SAMPLES: dict[str, object] = {
     "threads": 2, "torch": "2.13.0", "ratio": "1.32", "title": "제목", "advice": "다른 방법을 쓰세요.",
     "type": "RuntimeError",
     "value": "tensor([1., 2.])", "values": "[1.0, 2.0]", "version": 1, "what": msg("limit.what.result"),
-    "where": "[[step]]", "who": "`a`", "width": "1,000,000",
+    "where": "[[step]]", "who": "`a`", "width": "1,000,000", "instead": "stride(보폭)",
 }
 BY_KEY: dict[str, dict[str, object]] = {
     "file.special": {"kind": msg("file.kind.fifo")},
