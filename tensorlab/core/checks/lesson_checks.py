@@ -36,7 +36,8 @@ import torch
 
 from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize, written_claim
 from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
-from tensorlab.core.checks.note_facts import FACT_KEYWORDS, check_fact, listed_facts, note_claims, stated_facts
+from tensorlab.core.checks.note_facts import (FACT_KEYWORDS, check_fact, listed_facts, note_claims, read_in_note,
+                                              stated_facts)
 from tensorlab.core.checks.text_rules import lesson_text_findings
 from tensorlab.core.explain.torch_messages import own_words
 from tensorlab.core.files.safe_text import visible
@@ -290,7 +291,7 @@ def _check_step(lesson: Lesson, number: int, result: StepResult, strict: bool,
     if strict and FACT_KEYWORDS.search(step.note) and not step.facts:
         add(FindingKind.NO_FACTS, number)
     # A sentence that states a fact of the vocabulary about a tensor lists it in `facts`, so that it is checked.
-    listed = listed_facts(step.facts)
+    listed = listed_facts(step.facts) | read_in_note(step.note)   # the forms note_claims reads are checked already
     names = {t.name for t in result.snapshot.tensors}
     for sentence, name, kind in stated_facts(step.note, names):
         if (name, kind) not in listed:

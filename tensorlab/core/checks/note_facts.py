@@ -27,7 +27,7 @@ from collections.abc import Callable
 from tensorlab.core.messages.catalogue import Message, MessageError, msg
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
 
-__all__ = ["check_fact", "note_claims", "FACT_KEYWORDS", "stated_facts", "listed_facts", "FACT_KINDS"]
+__all__ = ["check_fact", "note_claims", "FACT_KEYWORDS", "stated_facts", "listed_facts", "read_in_note", "FACT_KINDS"]
 
 # Words that make a note state a checkable fact: a step whose note uses one lists its facts.
 FACT_KEYWORDS = re.compile(r"\b(leaf|leaves|version|storage|shares?|shared)\b", re.I)
@@ -222,6 +222,12 @@ def listed_facts(facts: tuple[str, ...] | list[str]) -> set[tuple[str, str]]:
                     listed.add((match["other"], "storage"))
                 break
     return listed
+
+
+def read_in_note(note: str) -> set[tuple[str, str]]:
+    """The (tensor, kind) pairs :func:`note_claims` checks straight from the note's words (no `facts` needed)."""
+    kinds = ("leaf", "version")
+    return {(m.group(1), kind) for (pattern, _), kind in zip(_NOTE_FORMS, kinds) for m in pattern.finditer(note)}
 
 
 def stated_facts(note: str, names: set[str]) -> list[tuple[str, str, str]]:

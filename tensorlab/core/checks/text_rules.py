@@ -1,8 +1,8 @@
 """Rules a lesson's texts keep without torch: no answer cue, error questions worth asking, native Korean.
 
 - **Choice length** (both languages, counted in displayed characters, ties counting as longest):
-  the right choice is never more than 1.5 times as long as every other choice; in no lesson is it
-  the longest in all of its questions (:func:`lesson_text_findings`); over the whole course it is
+  the right choice is never more than 1.5 times as long as every other choice; in no lesson (of two
+  questions or more) is it the longest in all of its questions (:func:`lesson_text_findings`); over the whole course it is
   the longest in at most a third of the questions (:func:`course_length_findings`).
 - **Error questions** (``check = "error"`` or ``"warning"``): at least two choices claim an error or
   a warning of a type torch raises at a step (so that the right one is not the only one that
@@ -163,7 +163,8 @@ def lesson_text_findings(lesson: Lesson) -> list[Finding]:
         found.extend(_error_findings(number, ask))
     for language in LANGUAGES:
         mine = [ask for _, ask in asks if language in _languages(ask)]
-        if mine and all(right_is_longest(ask, language) for ask in mine):
+        # A pattern needs two questions; one question's cue is the 1.5 times rule's and the course's.
+        if len(mine) >= 2 and all(right_is_longest(ask, language) for ask in mine):
             found.append(Finding(FindingKind.ALWAYS_LONGEST, None, (("key", _key(language)),)))
     found.extend(_korean_findings(lesson))
     return found

@@ -1,0 +1,183 @@
+"""The rules a lesson's texts keep (issue 18): no answer cue, error questions worth asking, Korean that reads native,
+and every fact a note states listed in its step's `facts`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tensorlab.core.checks.findings import FindingKind, describe
+from tensorlab.core.checks.lesson_checks import check_lesson, lesson_warnings
+from tensorlab.core.checks.note_facts import listed_facts, stated_facts
+from tensorlab.core.checks.text_rules import (BANNED_KO, COURSE_SHARE, course_length_findings, displayed_length,
+                                              lesson_text_findings, right_is_longest)
+from tensorlab.core.lessons.lesson import builtin_lessons, parse_lesson
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _ask(choices: list[str], answer: int, check: str = "x", ko: list[str] | None = None, extra: str = "") -> str:
+    body = f'[step.ask]\nquestion = "Q?"\ncheck = "{check}"\nchoices = {choices!r}\nanswer = {answer}\n'
+    if ko is not None:
+        body += f"choices_ko = {ko!r}\n"
+    return body.replace("'", '"') + extra
+
+
+def _lesson(*steps: str, header: str = "") -> str:
+    text = '[lesson]\nid = "t"\ntitle = "T"\n' + header
+    for number, ask in enumerate(steps):
+        text += f'\n[[step]]\ncode = "x{number} = torch.ones(2)"\nnote = "n"\n' + ask
+    return text
+
+
+def _kinds(text: str) -> list[FindingKind]:
+    return [f.kind for f in lesson_text_findings(parse_lesson(text, "t.toml"))]
+
+
+# -- the length of the right choice ----------------------------------------------------------------------
+
+def test_length_counts_what_is_displayed():
+    assert displayed_length("abc") == 3
+    assert displayed_length("e\u0301") == 1          # a letter and its combining accent: one character shown
+    assert displayed_length("a\u200bb") == 2         # a zero-width space takes no place
+    assert displayed_length("기울기") == 3
+
+
+def test_a_tie_counts_as_longest():
+    lesson = parse_lesson(_lesson(_ask(["aaaa", "bbbb", "cc"], 0)), "t.toml")
+    ask = lesson.steps[0].ask
+    assert ask is not None and right_is_longest(ask, "en")
+
+
+def test_a_right_choice_much_longer_than_every_other_is_a_finding_in_each_language():
+    long_en = _ask(["a much longer right choice here", "short one", "short two"], 0, ko=["짧다", "짧은 것", "긴"])
+    assert FindingKind.LONG_ANSWER in _kinds(_lesson(long_en))
+    long_ko = _ask(["same size", "same size", "same size"], 1, ko=["짧다", "아주 아주 길고 긴 맞는 선택지", "짧다"])
+    found = lesson_text_findings(parse_lesson(_lesson(long_ko), "t.toml"))
+    assert [f.get("key") for f in found if f.kind is FindingKind.LONG_ANSWER] == ["choices_ko"]
+    # exactly 1.5 times is allowed; more is not
+    assert FindingKind.LONG_ANSWER not in _kinds(_lesson(_ask(["a" * 15, "b" * 10, "c" * 9], 0)))
+    assert FindingKind.LONG_ANSWER in _kinds(_lesson(_ask(["a" * 16, "b" * 10, "c" * 9], 0)))
+
+
+def test_the_right_choice_may_not_be_the_longest_in_every_question_of_a_lesson():
+    longest = _ask(["right, longest", "short", "short"], 0)
+    other = _ask(["right", "a longer wrong one", "short"], 0)
+    assert FindingKind.ALWAYS_LONGEST in _kinds(_lesson(longest, longest))
+    assert FindingKind.ALWAYS_LONGEST not in _kinds(_lesson(longest, other))
+    assert FindingKind.ALWAYS_LONGEST not in _kinds(_lesson(longest))   # one question is no pattern
+
+
+def test_the_course_rule_counts_every_question_of_every_lesson():
+    longest = _ask(["right, longest", "short", "short"], 0)
+    other = _ask(["right", "a longer wrong one", "short"], 0)
+    many = parse_lesson(_lesson(longest, longest, other), "t.toml")
+    few = parse_lesson(_lesson(longest, other, other, other), "u.toml")
+    found = course_length_findings([many, few])       # 3 of 7: over a third
+    assert [(f.kind, f.get("key"), f.get("count"), f.get("total")) for f in found] == \
+        [(FindingKind.COURSE_LONGEST, "choices", 3, 7)]
+    assert "3 of the course's 7" in describe(found[0])
+    assert course_length_findings([few, few]) == []   # 2 of 8
+
+
+def test_the_built_in_course_gives_no_length_cue():
+    lessons = builtin_lessons()
+    assert course_length_findings(lessons) == []
+    asks = [s.ask for lesson in lessons for s in lesson.steps if s.ask is not None]
+    for language in ("en", "ko"):
+        assert sum(right_is_longest(a, language) for a in asks) <= COURSE_SHARE * len(asks)
+
+
+# -- error questions ---------------------------------------------------------------------------------------
+
+def test_an_error_question_needs_two_choices_that_claim_what_torch_raises():
+    one = _ask(["no error — fine", "RuntimeError: boom", "no error — other", "x becomes 2"], 1, check="error")
+    assert FindingKind.ERROR_CHOICES in _kinds(_lesson(one))
+    invented = _ask(["no error", "RuntimeError: boom", "LessonError — not torch", "x is 2"], 1, check="error")
+    assert FindingKind.ERROR_CHOICES in _kinds(_lesson(invented))
+    two = _ask(["no error", "RuntimeError: boom", "UserWarning: careful", "x is 2"], 1, check="error")
+    assert FindingKind.ERROR_CHOICES not in _kinds(_lesson(two))
+
+
+def test_the_right_choice_may_not_be_the_only_one_quoting_torch():
+    alone = _ask(["no error", "RuntimeError: the real message", "UserWarning — a type only"], 1, check="error")
+    assert FindingKind.ONLY_QUOTE in _kinds(_lesson(alone))
+    both = _ask(["no error", "RuntimeError: the real message", "UserWarning: another message"], 1, check="error")
+    assert FindingKind.ONLY_QUOTE not in _kinds(_lesson(both))
+
+
+# -- Korean -------------------------------------------------------------------------------------------------
+
+def test_banned_phrases_are_found_but_a_word_alone_is_not():
+    note = '\n[[step]]\ncode = "x = torch.ones(2)"\nnote = "n"\nnote_ko = "{}"\n'
+    text = '[lesson]\nid = "t"\ntitle = "T"\n'
+    bad = lesson_text_findings(parse_lesson(text + note.format("n은 x의 메모리를 쓰는 배열입니다."), "t.toml"))
+    assert [(f.kind, f.get("detail")) for f in bad] == [(FindingKind.BANNED_KO, "메모리를 쓰는")]
+    assert "메모리를 공유하는" in describe(bad[0], "ko")
+    assert lesson_text_findings(parse_lesson(text + note.format("x에 값을 써 넣습니다."), "t.toml")) == []
+
+
+def test_the_glossary_lists_every_banned_phrase():
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    section = glossary.split("## Phrases never written", 1)[1]
+    rows = re.findall(r"^\| ([^|]+?) \| ([^|]+?) \|$", section, re.M)
+    assert {never for never, _ in rows if never not in ("never", "---")} == {phrase for phrase, _ in BANNED_KO}
+
+
+def test_a_term_is_glossed_at_its_first_use_in_reading_order():
+    def found(summary: str, question: str, note: str) -> list[tuple[FindingKind, str]]:
+        text = (f'[lesson]\nid = "t"\ntitle = "T"\nsummary = "s"\nsummary_ko = "{summary}"\n'
+                f'[[step]]\ncode = "x = torch.ones(2)"\nnote = "n"\nnote_ko = "{note}"\n'
+                f'[step.ask]\nquestion = "Q?"\ncheck = "x"\nchoices = ["a", "bb"]\nanswer = 0\n'
+                f'question_ko = "{question}"\n')
+        return [(f.kind, f.get("detail")) for f in lesson_text_findings(parse_lesson(text, "t.toml"))]
+
+    assert found("요약", "x.stride()는 무엇인가요?", "stride(보폭)는 칸 수입니다.") == []   # code is not the word
+    assert found("요약", "stride는 무엇인가요?", "stride(보폭)는 칸 수입니다.") == [(FindingKind.GLOSS_KO, "stride")]
+    assert found("stride(보폭)를 봅니다", "stride는?", "stride입니다.") == []
+    # the question is read before the step's note
+    assert found("요약", "뷰(view)인가요?", "뷰입니다.") == []
+    assert found("요약", "뷰인가요?", "뷰(view)입니다.") == [(FindingKind.GLOSS_KO, "뷰")]
+
+
+@pytest.mark.parametrize("lesson", builtin_lessons(), ids=lambda lesson: lesson.id)
+def test_every_built_in_lesson_keeps_the_text_rules(lesson):
+    assert [describe(f) for f in lesson_text_findings(lesson)] == []
+
+
+# -- facts a note states -------------------------------------------------------------------------------------
+
+def test_the_facts_a_note_states_are_read_by_sentence():
+    names = {"x", "y", "a"}
+    stated = stated_facts("x is a leaf. y shares x's storage, and y's version is 2. A clone is not a leaf.", names)
+    assert [(name, kind) for _, name, kind in stated] == [("x", "leaf"), ("y", "storage"), ("y", "version")]
+    # "a" is a word: only `a` in backticks is the tensor
+    assert stated_facts("a leaf that requires grad", names) == []
+    assert [(n, k) for _, n, k in stated_facts("`a` requires grad.", names)] == [("a", "requires")]
+    assert stated_facts("z is a leaf.", names) == []     # not a tensor of the step
+
+
+def test_a_storage_fact_covers_both_tensors():
+    assert listed_facts(["y shares storage with x", "x is a leaf"]) == {("y", "storage"), ("x", "storage"),
+                                                                         ("x", "leaf")}
+
+
+def test_a_stated_fact_without_its_facts_entry_is_a_finding():
+    step = '[lesson]\nid = "t"\ntitle = "T"\n[[step]]\ncode = "x = torch.ones(2, requires_grad=True)"\n'
+    found = check_lesson(parse_lesson(step + 'note = "x requires grad."\n', "t.toml")).findings
+    assert [(f.kind, f.get("name")) for f in found] == [(FindingKind.UNLISTED_FACT, "x")]
+    assert "whether it requires grad" in describe(found[0])
+    listed = step + 'note = "x requires grad."\nfacts = ["x requires grad"]\n'
+    assert check_lesson(parse_lesson(listed, "t.toml")).findings == ()
+    # "x is a leaf" is read from the note's own words and checked there: no `facts` entry is needed
+    assert check_lesson(parse_lesson(step + 'note = "x is a leaf."\n', "t.toml")).findings == ()
+
+
+def test_the_check_a_teacher_runs_reports_the_text_rules_in_both_languages():
+    text = ('[lesson]\nid = "t"\ntitle = "T"\n[[step]]\ncode = "x = torch.ones(2)"\nnote = "n"\n'
+            'note_ko = "무엇을 하나요?"\n')
+    assert lesson_warnings(parse_lesson(text, "t.toml"), "en") == \
+        ["step 1: the Korean text writes “무엇을 하나요”, which the glossary never writes (write: 실행하면 어떻게 되나요?)"]
+    assert "용어집이 금지한 표현" in lesson_warnings(parse_lesson(text, "t.toml"), "ko")[0]
