@@ -36,8 +36,14 @@ import torch
 
 from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize, written_claim
 from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
-from tensorlab.core.checks.note_facts import (FACT_KEYWORDS, check_fact, listed_facts, note_claims, read_in_note,
-                                              stated_facts)
+from tensorlab.core.checks.note_facts import (
+    FACT_KEYWORDS,
+    check_fact,
+    listed_facts,
+    note_claims,
+    read_in_note,
+    stated_facts,
+)
 from tensorlab.core.checks.text_rules import lesson_text_findings
 from tensorlab.core.explain.torch_messages import own_words
 from tensorlab.core.files.safe_text import visible

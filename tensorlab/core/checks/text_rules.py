@@ -2,8 +2,8 @@
 
 - **Choice length** (both languages, counted in displayed characters, ties counting as longest):
   the right choice is never more than 1.5 times as long as every other choice; in no lesson (of two
-  questions or more) is it the longest in all of its questions (:func:`lesson_text_findings`); over the whole course it is
-  the longest in at most a third of the questions (:func:`course_length_findings`).
+  questions or more) is it the longest in all of its questions (:func:`lesson_text_findings`); over
+  the whole course it is the longest in at most a third of the questions (:func:`course_length_findings`).
 - **Error questions** (``check = "error"`` or ``"warning"``): at least two choices claim an error or
   a warning of a type torch raises at a step (so that the right one is not the only one that
   "sounds like torch"), and when the right one quotes torch's message, another one quotes too.

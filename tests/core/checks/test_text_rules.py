@@ -11,8 +11,14 @@ import pytest
 from tensorlab.core.checks.findings import FindingKind, describe
 from tensorlab.core.checks.lesson_checks import check_lesson, lesson_warnings
 from tensorlab.core.checks.note_facts import listed_facts, stated_facts
-from tensorlab.core.checks.text_rules import (BANNED_KO, COURSE_SHARE, course_length_findings, displayed_length,
-                                              lesson_text_findings, right_is_longest)
+from tensorlab.core.checks.text_rules import (
+    BANNED_KO,
+    COURSE_SHARE,
+    course_length_findings,
+    displayed_length,
+    lesson_text_findings,
+    right_is_longest,
+)
 from tensorlab.core.lessons.lesson import builtin_lessons, parse_lesson
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -178,6 +184,6 @@ def test_a_stated_fact_without_its_facts_entry_is_a_finding():
 def test_the_check_a_teacher_runs_reports_the_text_rules_in_both_languages():
     text = ('[lesson]\nid = "t"\ntitle = "T"\n[[step]]\ncode = "x = torch.ones(2)"\nnote = "n"\n'
             'note_ko = "무엇을 하나요?"\n')
-    assert lesson_warnings(parse_lesson(text, "t.toml"), "en") == \
-        ["step 1: the Korean text writes “무엇을 하나요”, which the glossary never writes (write: 실행하면 어떻게 되나요?)"]
+    assert lesson_warnings(parse_lesson(text, "t.toml"), "en") == [
+        "step 1: the Korean text writes “무엇을 하나요”, which the glossary never writes (write: 실행하면 어떻게 되나요?)"]
     assert "용어집이 금지한 표현" in lesson_warnings(parse_lesson(text, "t.toml"), "ko")[0]
