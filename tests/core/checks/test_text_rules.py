@@ -185,5 +185,6 @@ def test_the_check_a_teacher_runs_reports_the_text_rules_in_both_languages():
     text = ('[lesson]\nid = "t"\ntitle = "T"\n[[step]]\ncode = "x = torch.ones(2)"\nnote = "n"\n'
             'note_ko = "무엇을 하나요?"\n')
     assert lesson_warnings(parse_lesson(text, "t.toml"), "en") == [
-        "step 1: the Korean text writes “무엇을 하나요”, which the glossary never writes (write: 실행하면 어떻게 되나요?)"]
+        "step 1: the Korean text writes “무엇을 하나요”, which the glossary never writes "
+        "(write: 실행하면 어떻게 되나요?)"]
     assert "용어집이 금지한 표현" in lesson_warnings(parse_lesson(text, "t.toml"), "ko")[0]
