@@ -53,7 +53,8 @@ BANNED_KO: tuple[tuple[str, str], ...] = (
 # of the term must be the gloss (docs/glossary.md, "gloss at first use in a lesson").
 GLOSSES_KO: tuple[tuple[str, str], ...] = (
     ("기울기", "기울기(gradient)"), ("인플레이스", "인플레이스(in-place)"), ("리프", "리프(leaf) 텐서"),
-    ("저장소", "저장소(storage)"), ("역전파", "역전파(backward)"), ("뷰", "뷰(view)"), ("stride", "stride(보폭)"),
+    ("저장소", "저장소(storage)"), ("역전파", "역전파(backward)"), ("뷰", "뷰(view)"), ("원본", "원본(base)"),
+    ("stride", "stride(보폭)"),
 )
 
 _TYPE = re.compile(r"^([A-Z]\w*(?:Error|Exception|Warning))\s*(:)?")
