@@ -130,11 +130,19 @@ def _check(args: argparse.Namespace) -> int:
         lesson = find_lesson(args.lesson)
     except LessonError as exc:
         return _fail(exc, args.check_language)
+    from tensorlab.core.checks.text_rules import course_findings_with
+    from tensorlab.core.files.safe_text import visible
+
+    # A built-in lesson is also one of the course's questions: the course-wide rule counts it in its place.
+    course = [visible(m.render(args.check_language)) for m in course_findings_with(lesson)]
     if not args.in_process:
-        return check_in_worker(args, lesson)
+        status = check_in_worker(args, lesson)
+        for line in course:
+            print(line)
+        return 1 if course else status
     from tensorlab.core.checks.lesson_checks import lesson_warnings
 
-    warnings = lesson_warnings(lesson, args.check_language, args.check_device)
+    warnings = lesson_warnings(lesson, args.check_language, args.check_device) + course
     for warning in warnings:
         print(warning)
     return 1 if warnings else 0

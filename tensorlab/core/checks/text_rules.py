@@ -22,11 +22,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from tensorlab.core.checks.choice_claims import claim_of
-from tensorlab.core.checks.findings import Finding, FindingKind
-from tensorlab.core.lessons.lesson import Ask, Lesson
+from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
+from tensorlab.core.lessons.lesson import Ask, Lesson, builtin_lessons
+from tensorlab.core.messages.catalogue import Message
 
 __all__ = ["displayed_length", "right_is_longest", "lesson_text_findings", "course_length_findings",
-           "BANNED_KO", "GLOSSES_KO", "TORCH_RAISES", "LANGUAGES", "MAX_RATIO", "COURSE_SHARE"]
+           "BANNED_KO", "GLOSSES_KO", "TORCH_RAISES", "LANGUAGES", "MAX_RATIO", "COURSE_SHARE",
+           "course_findings_with"]
 
 LANGUAGES = ("en", "ko")
 MAX_RATIO = 1.5          # the right choice is never more than this many times as long as every other
@@ -182,3 +184,15 @@ def course_length_findings(lessons: Iterable[Lesson]) -> list[Finding]:
             fields: tuple[tuple[str, Any], ...] = (("key", _key(language)), ("count", longest), ("total", len(mine)))
             found.append(Finding(FindingKind.COURSE_LONGEST, None, fields))
     return found
+
+
+def course_findings_with(lesson: Lesson) -> list[Message]:
+    """The course-wide rule, with ``lesson`` in place of the built-in lesson of its id (`tensorlab check`).
+
+    Empty for a lesson that is not one of the built-in course's: a teacher's own lesson is checked on its own.
+    """
+    course = builtin_lessons()
+    if lesson.id not in {known.id for known in course}:
+        return []
+    return [finding_message(f) for f in course_length_findings([lesson if known.id == lesson.id else known
+                                                                for known in course])]

@@ -188,3 +188,15 @@ def test_the_check_a_teacher_runs_reports_the_text_rules_in_both_languages():
         "step 1: the Korean text writes “무엇을 하나요”, which the glossary never writes "
         "(write: 실행하면 어떻게 되나요?)"]
     assert "용어집이 금지한 표현" in lesson_warnings(parse_lesson(text, "t.toml"), "ko")[0]
+
+
+def test_tensorlab_check_counts_a_built_in_lesson_in_its_place_in_the_course(monkeypatch):
+    from tensorlab.core.checks import text_rules
+    from tensorlab.core.lessons.lesson import find_lesson
+
+    lesson = find_lesson("expand-is-not-repeat")
+    assert text_rules.course_findings_with(lesson) == []
+    monkeypatch.setattr(text_rules, "COURSE_SHARE", 0.0)      # any longest right choice is now one too many
+    assert [m.key for m in text_rules.course_findings_with(lesson)] == ["finding.course_longest"] * 2
+    own = parse_lesson(_lesson(_ask(["right, longest", "short"], 0)).replace('id = "t"', 'id = "mine"'), "m.toml")
+    assert text_rules.course_findings_with(own) == []        # a teacher's own lesson is checked on its own
