@@ -29,6 +29,7 @@ _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
 _PIN_KEY = 1            # data key of an item of the name column (pinned at the left while strips scroll)
 VALUE_PX = 15           # cell values, at text scale 1
 READABLE_PX = 11        # the smallest value text the map shrinks to
+NORMAL_FLOOR = 0.8      # normal mode: the map shrinks to fit down to this share of the text scale (the zoom stays)
 STRETCH_MAX = 2.2       # projector mode: cells at most this much wider than their values need
 FLASH_MS = 1200
 
@@ -69,6 +70,7 @@ class StorageMapView(SceneView):
         self._language = 0
         self.text_scale = 1.0      # the scale asked for; ``scale_factor`` is what the map is drawn at (fitted)
         self.stretch = False       # projector mode: cells grow to use the map's width
+        self.floor: float | None = None   # the smallest scale a fit may draw at (None: NORMAL_FLOOR × the scale)
         self._stretch = 1.0        # how much wider than needed the cells are drawn
         self.name_width = 0.0      # the name column (pinned at the left while the strips scroll)
         self._pinned: list[tuple[QGraphicsItem, float]] = []
@@ -90,10 +92,11 @@ class StorageMapView(SceneView):
 
     set_scale = set_text_scale
 
-    def set_stretch(self, on: bool) -> None:
-        """Projector mode: the cells grow to use the map's width."""
-        if on != self.stretch:
-            self.stretch = on
+    def set_stretch(self, on: bool, floor: float | None = None) -> None:
+        """Projector mode (``on``): the cells grow to use the map's width, and the map is drawn no smaller
+        than ``floor`` (the scale of normal mode at this zoom) where it must shrink to fit."""
+        if (on, floor) != (self.stretch, self.floor):
+            self.stretch, self.floor = on, floor
             self._draw()
 
     def render_view(self, view: View) -> None:
@@ -339,13 +342,18 @@ class StorageMapView(SceneView):
                     for st in self.strips)
         needed = self._name_width() + self._cell_width() * cells
         if needed > room:
-            low = min(base, READABLE_PX / VALUE_PX)
-            self._digits = 5   # three significant digits
+            # Never below readable values, nor below what the zoom asked for (normal mode: most of it).
+            floor = self.floor if self.floor is not None else NORMAL_FLOOR * base
+            low = min(base, max(READABLE_PX / VALUE_PX, floor))
             scale = base
-            for _ in range(4):
-                scale = self.scale_factor = max(low, scale * room / needed)
-                needed = self._name_width() + self._cell_width() * cells
-                if needed <= room or scale <= low:
+            for digits in (6, 5):   # then three significant digits, when smaller is not enough
+                self._digits = digits
+                for _ in range(4):
+                    scale = self.scale_factor = max(low, scale * room / needed)
+                    needed = self._name_width() + self._cell_width() * cells
+                    if needed <= room or scale <= low:
+                        break
+                if needed <= room:
                     break
             return scale
         if self.stretch:

@@ -119,7 +119,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("quit", QT_TR_NOOP("Quit"), "quitAction", (Key.Quit,), lambda w: w.close()),
     ActionSpec("about", QT_TR_NOOP("About TensorLab"), "aboutAction", (), lambda w: w.about()),
     ActionSpec("log", QT_TR_NOOP("Where is the log?"), "logAction", (), lambda w: w.show_log_location()),
-    # One key per tab of the projector's right column (its panels by dock name; the text is the dock's title).
+    # One key per tab of the projector's right column (its panels by dock name; the text is the dock's title,
+    # so they stay out of the View menu, where each dock's own toggle has that text).
     ActionSpec("show_narration", QT_TR_NOOP("Narration"), "showNarrationAction", ("Ctrl+1",),
                lambda w: w.show_panel("narrationDock")),
     ActionSpec("show_tensors", QT_TR_NOOP("Tensors"), "showTensorsAction", ("Ctrl+2",),
@@ -180,8 +181,7 @@ MENUS: list[tuple[Marked, list[str | None]]] = [
     (QT_TR_NOOP("&Lesson"), ["open", "save", "export", None, "preferences", None, "quit"]),
     (QT_TR_NOOP("&Step"), ["step_back", "step_forward", "run_to_end", "reset", "focus_code", "run_code", "cancel", None,
                "undo", "clear_steps", None, "class_vote"]),
-    (QT_TR_NOOP("&View"), ["docks", None, "show_narration", "show_tensors", "show_values", "show_graph", "show_build",
-                           None, "presentation", "zoom_in", "zoom_out", "zoom_reset", None, "reset_layout"]),
+    (QT_TR_NOOP("&View"), ["docks", None, "presentation", "zoom_in", "zoom_out", "zoom_reset", None, "reset_layout"]),
     (QT_TR_NOOP("&Help"), ["about", "log"]),
 ]
 

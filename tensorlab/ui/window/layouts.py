@@ -28,11 +28,11 @@ LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.R
 # Each mode's area sizes, as fractions of the window (normal: the map keeps at least 30% of a 1280x720
 # window; the right column's top, the tensors table, is sized for TABLE_ROWS rows instead).
 SIZES: dict[str, dict[str, float]] = {
-    "normal": {"left": 0.17, "right": 0.31, "bottom": 0.26, "right_top": 0.26},
+    "normal": {"left": 0.155, "right": 0.34, "bottom": 0.24, "right_top": 0.26},
     "projector": {"right": 0.33, "bottom": 0.3},
 }
 TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors table shows without scrolling)
-NARRATION_MAX = {"normal": 0.34, "projector": 0.5}   # how tall the narration's bottom dock may grow for a question
+NARRATION_MAX = {"normal": 0.5, "projector": 0.5}   # how tall the narration's bottom dock may grow for a question
 BOTTOM_SHARES = (1.5, 1.0, 1.0)    # the bottom row: the narration (or code) wider than the rest
 # The groups placed side by side or stacked: (group, area, orientation of a group's docks).
 _PLACED: tuple[tuple[Group, Qt.DockWidgetArea, Qt.Orientation], ...] = (

@@ -380,7 +380,8 @@ class MainWindow(QMainWindow):
     def apply_text_scale(self) -> None:
         """Every panel's text at the zoom (and its projector factor, from the registry)."""
         projector = self.layouts.projector
-        self.storage_map.set_stretch(projector)   # projector mode: the strips use the map's width
+        # Projector mode: the strips use the map's width, and shrink to fit no further than normal mode's size.
+        self.storage_map.set_stretch(projector, panel_scale(1.0, self.zoom.factor, False) if projector else None)
         for widget, factor in self.panels.scaled():
             apply_scale(widget, panel_scale(factor, self.zoom.factor, projector))
         QTimer.singleShot(0, self.storage_map.show_followed)   # once the docks have their new sizes
