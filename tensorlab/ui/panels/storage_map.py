@@ -74,6 +74,7 @@ class StorageMapView(SceneView):
         self._stretch = 1.0        # how much wider than needed the cells are drawn
         self.name_width = 0.0      # the name column (pinned at the left while the strips scroll)
         self._pinned: list[tuple[QGraphicsItem, float]] = []
+        self._marks: list[QGraphicsItem] = []   # the "+N more" marks at the viewport's edges
         # storage id -> (x of its first cell, cell width, top of its cells in the scene, cell height, and
         # the rows of its gradients: (top, changed))
         self.cell_rows: dict[str, tuple[float, float, float, float]] = {}
@@ -188,13 +189,16 @@ class StorageMapView(SceneView):
         """Scroll sideways until ``run`` lies right of the pinned names and left of the edge (its start first)."""
         left = self.mapToScene(0, 0).x()
         width = self.viewport().width() / max(self.transform().m11(), 1e-6)
+        # Room for the "+N more" marks at either edge, so that they never cover a changed cell.
+        mark = _text_width("+000", self._font(14, True)) + 20 * self.scale_factor
+        lead = self.name_width + mark if run.left() > self.name_width + 1 else self.name_width
         start = left
-        if run.right() + 8 > left + width:
-            start = run.right() + 8 - width
-        # Never past the run's start: the first changed cells show, the rest say "… more".
-        start = min(start, run.left() - self.name_width - 8)
-        if run.left() - self.name_width - 8 < left:
-            start = run.left() - self.name_width - 8
+        if run.right() + mark > left + width:
+            start = run.right() + mark - width
+        # Never past the run's start: the first changed cells show, the rest say "+N more".
+        start = min(start, run.left() - lead)
+        if run.left() - lead < left:
+            start = run.left() - lead
         bar = self.horizontalScrollBar()
         if abs(start - left) >= 1:
             bar.setValue(bar.value() + round(start - left))
@@ -248,6 +252,7 @@ class StorageMapView(SceneView):
 
     def _clear(self) -> None:
         self._stop_flash()
+        self._marks, self._pinned = [], []   # scene.clear() deletes them
         self.scene().clear()
         self._drawn = {}
         self._header = None
@@ -315,6 +320,7 @@ class StorageMapView(SceneView):
             scene.setSceneRect(rect)
         self._pinned = [(item, float(item.data(_PIN_KEY))) for entry in drawn.values()
                         for item in _descendants(entry.group) if item.data(_PIN_KEY) is not None]
+        self._pinned.append((self._header, 10 * s))
         self._pin()
 
     def _pin(self, offset: float | None = None) -> None:
@@ -324,6 +330,45 @@ class StorageMapView(SceneView):
         for item, x in self._pinned:
             if item.x() != x + offset:
                 item.setX(x + offset)
+        self._mark_hidden_cells()
+
+    def _mark_hidden_cells(self) -> None:
+        """"+N more" at the viewport's edge of each strip whose cells go on beyond it (or under the names)."""
+        scene = self.scene()
+        for item in self._marks:
+            scene.removeItem(item)
+        self._marks = []
+        if not self.strips:
+            return
+        s = self.scale_factor
+        left = self.mapToScene(0, 0).x() + self.name_width
+        right = self.mapToScene(self.viewport().width(), 0).x()
+        font = self._font(14, True)
+        for strip in self.strips:
+            row = self.cell_rows.get(strip.storage.id)
+            if row is None:
+                continue
+            x0, cell_w, top, cell_h = row
+            shown = min(len(strip.values), MAX_CELLS)
+            before = sum(1 for i in range(shown) if x0 + i * cell_w < left - 1)
+            after = sum(1 for i in range(shown) if x0 + (i + 1) * cell_w > right + 1)
+            if after:
+                after += max(0, strip.storage.cell_count - shown)
+            for count, at_right in ((before, False), (after, True)):
+                if not count:
+                    continue
+                text = f"+{count:,}"
+                width = _text_width(text, font) + 12 * s
+                x = right - width - 4 * s if at_right else left
+                backing = scene.addRect(QRectF(x, top, width, cell_h), QPen(QColor("#f57f17"), 1.5),
+                                        QBrush(QColor("#fff3e0")))
+                backing.setZValue(7)
+                backing.setToolTip(tr("… {count} more cells").format(count=f"{count:,}"))
+                mark = scene.addSimpleText(text, font)
+                mark.setBrush(QBrush(QColor("#e65100")))
+                mark.setPos(x + 6 * s, top + (cell_h - mark.boundingRect().height()) / 2)
+                mark.setZValue(8)
+                self._marks += [backing, mark]
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt's name
         super().scrollContentsBy(dx, dy)
@@ -447,15 +492,16 @@ class StorageMapView(SceneView):
             # .data gives a tensor with a counter of its own over the same memory.
             listed = ", ".join(f"{n} {v}" for n, v in versions.items())
             details.append(tr("versions {list} (separate counters)").format(list=listed))
-        title = self._text(header, 10 * s, y, 16, True)
+        # The heading stays in view with the names while the cells scroll sideways.
+        title = self._pinned_text(header, 10 * s, y, 16, True, None)
         if strip.new:
-            tag = self._text(tr("new"), 10 * s + title.boundingRect().width() + 12 * s, y + 2 * s, 13, True,
-                             QColor("#2e7d32"))
+            tag = self._pinned_text(tr("new"), 10 * s + title.boundingRect().width() + 12 * s, y + 2 * s, 13, True,
+                                    QColor("#2e7d32"))
             tag.setToolTip(tr("this storage was allocated by the last step"))
         y += title.boundingRect().height() + 2 * s
         if details:
             # A second line, so the header never makes the map wider than its cells.
-            line = self._text("  ·  ".join(details), 10 * s, y, 13, False, QColor("#37474f"))
+            line = self._pinned_text("  ·  ".join(details), 10 * s, y, 13, False, QColor("#37474f"))
             y += line.boundingRect().height() + 2 * s
         x0 = name_w
         # The cells' numbers (indices above, values inside) are painted by one item, not two dozen.

@@ -181,3 +181,24 @@ def test_class_vote_and_each_projector_tab_have_a_key(qtbot, settings):
         dock = window.findChild(QDockWidget, name)
         assert not dock.visibleRegion().isEmpty(), name
     window.close()
+
+
+def test_a_strip_wider_than_the_map_marks_its_hidden_cells_and_shows_the_changed_ones(qtbot, settings):
+    window = _fresh(qtbot, settings, (1024, 768), projector=True, lesson="scratchpad")
+    run_line(window, qtbot, "a = torch.arange(10.)")
+    run_line(window, qtbot, "a[8] = 7")
+    _settle(qtbot)
+    view = window.storage_map
+    run = _on_screen(view, view.changed_run())
+    viewport = view.viewport().rect()
+    assert viewport.contains(run)
+    marks = [(text, _on_screen(view, box)) for text, _, box in view.text_boxes() if text.startswith("+")]
+    assert marks, view.texts()
+    # Every cell is on screen or counted by a mark, and no mark covers a changed cell.
+    x0, cell_w, top, cell_h = view.cell_rows[view.followed[0]]
+    name_right = _on_screen(view, QRectF(x0, top, 1, 1)).left() - (x0 - view.name_width)
+    hidden = sum(1 for i in range(10) if not viewport.contains(_on_screen(view, QRectF(x0 + i * cell_w, top,
+                                                                                       cell_w, cell_h))))
+    assert sum(int(text[1:]) for text, _ in marks) >= hidden > 0, (marks, hidden, name_right)
+    assert all(not box.intersects(run) for _, box in marks)
+    window.close()
