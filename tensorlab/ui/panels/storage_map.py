@@ -75,6 +75,7 @@ class StorageMapView(SceneView):
         self.name_width = 0.0      # the name column (pinned at the left while the strips scroll)
         self._pinned: list[tuple[QGraphicsItem, float]] = []
         self._marks: list[QGraphicsItem] = []   # the "+N more" marks at the viewport's edges
+        self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
         # storage id -> (x of its first cell, cell width, top of its cells in the scene, cell height, and
         # the rows of its gradients: (top, changed))
         self.cell_rows: dict[str, tuple[float, float, float, float]] = {}
@@ -175,6 +176,7 @@ class StorageMapView(SceneView):
             x0, cell_w, top, cell_h = row
             shown = min(len(strip.values), MAX_CELLS)
             changed = set(range(shown)) if strip.new else {i for i in strip.changed if i < shown}
+            self._run_ends = x0 + shown * cell_w   # where the strip's cells end (no mark is needed past them)
             if changed:
                 lo, hi = _first_run(changed)
                 return QRectF(x0 + lo * cell_w, top, (hi - lo + 1) * cell_w, cell_h)
@@ -187,21 +189,19 @@ class StorageMapView(SceneView):
 
     def _show_columns(self, run: QRectF) -> None:
         """Scroll sideways until ``run`` lies right of the pinned names and left of the edge (its start first)."""
-        left = self.mapToScene(0, 0).x()
+        bar = self.horizontalScrollBar()
+        scrolled = bar.value() - bar.minimum()
+        start = self.mapToScene(0, 0).x() - scrolled   # the scene's x at the viewport's left, not scrolled
         width = self.viewport().width() / max(self.transform().m11(), 1e-6)
         # Room for the "+N more" marks at either edge, so that they never cover a changed cell.
         mark = _text_width("+000", self._font(14, True)) + 20 * self.scale_factor
         lead = self.name_width + mark if run.left() > self.name_width + 1 else self.name_width
-        start = left
-        if run.right() + mark > left + width:
-            start = run.right() + mark - width
+        trail = mark if run.right() < self._run_ends - 1 else 12 * self.scale_factor
+        wanted = max(0.0, run.right() + trail - (start + width))
         # Never past the run's start: the first changed cells show, the rest say "+N more".
-        start = min(start, run.left() - lead)
-        if run.left() - lead < left:
-            start = run.left() - lead
-        bar = self.horizontalScrollBar()
-        if abs(start - left) >= 1:
-            bar.setValue(bar.value() + round(start - left))
+        wanted = min(wanted, max(0.0, run.left() - lead))
+        if abs(wanted - scrolled) >= 1:
+            bar.setValue(bar.minimum() + round(wanted))
 
     def show_selected(self) -> None:
         """Scroll (without flashing) until the selected tensor's strip is in view."""
@@ -209,6 +209,8 @@ class StorageMapView(SceneView):
         if home in self.strip_rects:
             rect = self.strip_rects[home]
             self.ensureVisible(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
+            # From the strip's start (every strip starts at the left): no cell under the names.
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
 
     # -- drawing ---------------------------------------------------------------
     def _stop_flash(self) -> None:
@@ -317,7 +319,11 @@ class StorageMapView(SceneView):
         self._drawn = drawn
         rect = scene.itemsBoundingRect().adjusted(-10, -10, 20, 20)
         if rect != scene.sceneRect():
+            bar = self.horizontalScrollBar()
+            scrolled = bar.value() - bar.minimum()
             scene.setSceneRect(rect)
+            # As far from the start as before (Qt keeps a scene point instead, which scrolls a map that grew).
+            bar.setValue(bar.minimum() + scrolled)
         self._pinned = [(item, float(item.data(_PIN_KEY))) for entry in drawn.values()
                         for item in _descendants(entry.group) if item.data(_PIN_KEY) is not None]
         self._pinned.append((self._header, 10 * s))
@@ -326,7 +332,8 @@ class StorageMapView(SceneView):
     def _pin(self, offset: float | None = None) -> None:
         """Keep the name column at the viewport's left edge (``offset`` scene pixels right of its place)."""
         if offset is None:
-            offset = max(0.0, self.mapToScene(0, 0).x() - self.sceneRect().left())
+            bar = self.horizontalScrollBar()   # how far from its start the map is scrolled sideways
+            offset = float(max(0, bar.value() - bar.minimum()))
         for item, x in self._pinned:
             if item.x() != x + offset:
                 item.setX(x + offset)
@@ -341,7 +348,8 @@ class StorageMapView(SceneView):
         if not self.strips:
             return
         s = self.scale_factor
-        left = self.mapToScene(0, 0).x() + self.name_width
+        bar = self.horizontalScrollBar()
+        left = (bar.value() - bar.minimum()) + self.name_width   # where the pinned names end
         right = self.mapToScene(self.viewport().width(), 0).x()
         font = self._font(14, True)
         for strip in self.strips:
@@ -457,7 +465,7 @@ class StorageMapView(SceneView):
         """A band's shape/stride label, on two lines when one would widen the name column past a quarter
         of the map (a narrower column leaves the room to the cells)."""
         font = self._font(12)
-        if _text_width(label, font) <= max(160.0, self.viewport().width() * 0.25):
+        if _text_width(label, font) <= max(60.0, self.viewport().width() * 0.22):
             return label
         # At the space nearest its middle: two lines.
         spaces = [i for i, c in enumerate(label) if c == " "]
@@ -558,7 +566,7 @@ class StorageMapView(SceneView):
             for grad in strip.grads:
                 if grad.owner == band.name:   # a gradient right under its tensor's band
                     self._grad_tops.append((y, grad.changed))
-                    y = self._draw_grad(grad, x0, y, cell_w, cell_h) + 8 * s
+                    y = self._draw_grad(grad, x0, y, cell_w, cell_h) + 14 * s
         return y, bands
 
     def _pinned_backing(self, top: float, height: float, width: float, z: float) -> None:

@@ -55,7 +55,7 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
         return changed_uses[0]
     if changed:
         return changed[0]
-    for position in range(state.position - 1, max(since or state.position, 1) - 1, -1):
+    for position in range(state.position - 1, max(state.position if since is None else since, 1) - 1, -1):
         made = [n for n in state.program[position - 1].statement.defines if snapshot.tensor(n) is not None]
         if made:
             return made[-1]
