@@ -11,6 +11,8 @@ its own) is a band of its own under its tensor's bands, labelled ``x.grad``.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
@@ -24,6 +26,9 @@ from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.scene_view import SceneView, font_metrics
 
 __all__ = ["StorageMapView", "StripModel", "strip_models"]
+
+# A write to one element (`x[3] = 0`, `x[3] += 1`, `x[3].add_(1)`): the map outlines its cell when it is refused.
+_WRITE = re.compile(r"\s*([A-Za-z_]\w*)\[(\d+)\]\s*(?:[-+*/]?=[^=]|\.\w+_\()")
 
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
 _PIN_KEY = 1            # data key of an item of the name column (pinned at the left while strips scroll)
@@ -76,6 +81,7 @@ class StorageMapView(SceneView):
         self._pinned: list[tuple[QGraphicsItem, float]] = []
         self._marks: list[QGraphicsItem] = []   # the "+N more" marks at the viewport's edges
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
+        self.refused: tuple[str, int] | None = None   # the tensor and element of a write torch refused
         # storage id -> (x of its first cell, cell width, top of its cells in the scene, cell height, and
         # the rows of its gradients: (top, changed))
         self.cell_rows: dict[str, tuple[float, float, float, float]] = {}
@@ -104,9 +110,34 @@ class StorageMapView(SceneView):
     def render_view(self, view: View) -> None:
         """Show the view's snapshot; a step just run is followed (its storages in view, flashed)."""
         state = view.state
+        last = state.last
+        # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
+        match = _WRITE.match(last.code) if view.ran and last is not None and not last.ok else None
+        self.refused = (match.group(1), int(match.group(2))) if match else None
         self.show_snapshot(state.snapshot, state.previous_snapshot, state.device, view.selected, follow=view.ran)
-        if view.followed and not self.followed:
+        refused = self.refused_cell()
+        if refused is not None:
+            self.ensureVisible(refused, 0, 10)
+            self._show_columns(refused)
+        elif view.followed and not self.followed:
             self.show_selected()   # memory unchanged (a backward()): show the tensor it changed
+
+    def refused_cell(self) -> QRectF | None:
+        """Where the cell of the refused write is drawn (None: the last step wrote nothing refused)."""
+        if self.refused is None:
+            return None
+        name, element = self.refused
+        for strip in self.strips:
+            band = next((b for b in strip.bands if b.name == name), None)
+            row = self.cell_rows.get(strip.storage.id)
+            if band is None or row is None or not 0 <= element < len(band.cells):
+                continue
+            cell = band.cells[element]
+            x0, cell_w, top, cell_h = row
+            if cell < MAX_CELLS:
+                self._run_ends = x0 + min(len(strip.values), MAX_CELLS) * cell_w   # (for the marks' room)
+                return QRectF(x0 + cell * cell_w, top, cell_w, cell_h)
+        return None
 
     @contained
     def show_snapshot(self, snapshot: Snapshot, previous: Snapshot, device: str = "cpu",
@@ -348,6 +379,12 @@ class StorageMapView(SceneView):
         if not self.strips:
             return
         s = self.scale_factor
+        refused = self.refused_cell()
+        if refused is not None:
+            outline = scene.addRect(refused.adjusted(-3, -3, 3, 3), QPen(QColor("#c62828"), 3.5),
+                                    QBrush(Qt.BrushStyle.NoBrush))
+            outline.setZValue(9)
+            self._marks.append(outline)
         bar = self.horizontalScrollBar()
         left = (bar.value() - bar.minimum()) + self.name_width   # where the pinned names end
         right = self.mapToScene(self.viewport().width(), 0).x()

@@ -202,3 +202,19 @@ def test_a_strip_wider_than_the_map_marks_its_hidden_cells_and_shows_the_changed
     assert sum(int(text[1:]) for text, _ in marks) >= hidden > 0, (marks, hidden, name_right)
     assert all(not box.intersects(run) for _, box in marks)
     window.close()
+
+
+def test_a_refused_write_outlines_its_cell_on_screen(qtbot, settings):
+    window = _fresh(qtbot, settings, (1024, 768), projector=True, lesson="scratchpad")
+    run_line(window, qtbot, "x = torch.arange(10., requires_grad=True)")
+    window.controller.submit("x[8] = 0")   # torch refuses: a leaf that requires grad
+    idle(qtbot, window)
+    _settle(qtbot)
+    assert not window.controller.state.last.ok
+    view = window.storage_map
+    cell = view.refused_cell()
+    assert view.refused == ("x", 8) and cell is not None
+    assert view.viewport().rect().contains(_on_screen(view, cell))
+    marks = [_on_screen(view, box) for text, _, box in view.text_boxes() if text.startswith("+")]
+    assert all(not box.intersects(_on_screen(view, cell)) for box in marks)
+    window.close()
