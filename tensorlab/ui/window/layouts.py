@@ -34,6 +34,7 @@ SIZES: dict[str, dict[str, float]] = {
 TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors table shows without scrolling)
 NARRATION_MAX = {"normal": 0.5, "projector": 0.5}   # how tall the narration's bottom dock may grow for a question
 BOTTOM_SHARES = (1.5, 1.0, 1.0)    # the bottom row: the narration (or code) wider than the rest
+NARRATION_WIDE = 0.58   # normal mode: a question first widens the narration to this share of the window
 # The groups placed side by side or stacked: (group, area, orientation of a group's docks).
 _PLACED: tuple[tuple[Group, Qt.DockWidgetArea, Qt.Orientation], ...] = (
     ("left", LEFT, Qt.Orientation.Vertical),
@@ -202,11 +203,13 @@ class LayoutModes:
         if area == BOTTOM and self.narration_rest_width is not None and needed < shown * 0.6 and attempt == 0:
             window.resizeDocks([dock], [self.narration_rest_width], Qt.Orientation.Horizontal)
             self.narration_rest_width = None
-        if needed > shown and area == BOTTOM and not self.projector and dock.width() < window.width() * 0.5 - 8:
-            # Wider first (the code and output give up some width): the map keeps its height.
+        if needed > shown and area == BOTTOM and not self.projector and attempt < 2 \
+                and dock.width() < window.width() * NARRATION_WIDE - 8:
+            # Wider first (the code and output give up some width; the docks move in steps, so twice at most):
+            # the map keeps its height.
             if self.narration_rest_width is None:
                 self.narration_rest_width = dock.width()
-            window.resizeDocks([dock], [int(window.width() * 0.5)], Qt.Orientation.Horizontal)
+            window.resizeDocks([dock], [int(window.width() * NARRATION_WIDE)], Qt.Orientation.Horizontal)
         elif needed > shown and area == BOTTOM:
             if self.narration_rest is None:
                 self.narration_rest = dock.height()
