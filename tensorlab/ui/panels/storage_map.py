@@ -1,19 +1,24 @@
 """The storage map: each storage a strip of memory cells, each tensor a band over its cells.
 
-The map is drawn at the chosen text scale and never shrunk to fit: when it does not
-fit it scrolls, and after each step it scrolls to the strips the step created or
-changed and flashes them briefly. Cells are as wide as the widest value, so no
-number is cut.
+The map is drawn at the chosen text scale, made smaller when the widest strip does
+not fit its width (never below the readable size: values of 11 px), and, in projector
+mode, its cells wider to use the room it has. What still does not fit scrolls, the
+column of names staying pinned at the left; after each step the map scrolls to the
+cells the step created or changed (both directions) and flashes them briefly. Cells
+are as wide as the widest value, so no number is cut. A tensor's ``.grad`` (memory of
+its own) is a band of its own under its tensor's bands, labelled ``x.grad``.
 """
 
 from __future__ import annotations
+
+import re
 
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.protocol.snapshot import Snapshot
-from tensorlab.ui.panels.storage_strips import MAX_CELLS, BandModel, StripModel, strip_models
+from tensorlab.ui.panels.storage_strips import MAX_CELLS, BandModel, GradModel, StripModel, strip_models
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, MUTED, format_value, tensor_color
 from tensorlab.ui.widgets.panel import View
@@ -22,8 +27,15 @@ from tensorlab.ui.widgets.scene_view import SceneView, font_metrics
 
 __all__ = ["StorageMapView", "StripModel", "strip_models"]
 
+# A write to one element (`x[3] = 0`, `x[3] += 1`, `x[3].add_(1)`): the map outlines its cell when it is refused.
+_WRITE = re.compile(r"\s*([A-Za-z_]\w*)\[(\d+)\]\s*(?:[-+*/]?=[^=]|\.\w+_\()")
+
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
+_PIN_KEY = 1            # data key of an item of the name column (pinned at the left while strips scroll)
 VALUE_PX = 15           # cell values, at text scale 1
+READABLE_PX = 11        # the smallest value text the map shrinks to
+NORMAL_FLOOR = 0.8      # normal mode: the map shrinks to fit down to this share of the text scale (the zoom stays)
+STRETCH_MAX = 2.2       # projector mode: cells at most this much wider than their values need
 FLASH_MS = 1200
 
 
@@ -61,14 +73,71 @@ class StorageMapView(SceneView):
         self._header_scale = 0.0        # the text scale the header was made at
         self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values, font) -> widest
         self._language = 0
+        self.text_scale = 1.0      # the scale asked for; ``scale_factor`` is what the map is drawn at (fitted)
+        self.stretch = False       # projector mode: cells grow to use the map's width
+        self.floor: float | None = None   # the smallest scale a fit may draw at (None: NORMAL_FLOOR × the scale)
+        self._stretch = 1.0        # how much wider than needed the cells are drawn
+        self.name_width = 0.0      # the name column (pinned at the left while the strips scroll)
+        self._pinned: list[tuple[QGraphicsItem, float]] = []
+        self._marks: list[QGraphicsItem] = []   # the "+N more" marks at the viewport's edges
+        self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
+        self.refused: tuple[str, int] | None = None   # the tensor and element of a write torch refused
+        # storage id -> (x of its first cell, cell width, top of its cells in the scene, cell height, and
+        # the rows of its gradients: (top, changed))
+        self.cell_rows: dict[str, tuple[float, float, float, float]] = {}
+        self._grad_rows: dict[str, list[tuple[float, frozenset[int]]]] = {}
+        self._digits = 6           # format_value's width: 5 (three significant digits) when drawn smaller
+        self._cells_top = 0.0      # set while a strip is drawn: where its cells start, and its gradients' rows
+        self._grad_tops: list[tuple[float, frozenset[int]]] = []
 
     # -- public ----------------------------------------------------------------
+    @contained
+    def set_text_scale(self, factor: float) -> None:
+        """Draw at ``factor`` times the normal size (zoom, projector mode), less where the strips need it."""
+        if factor != self.text_scale:
+            self.text_scale = factor
+            self._draw()
+
+    set_scale = set_text_scale
+
+    def set_stretch(self, on: bool, floor: float | None = None) -> None:
+        """Projector mode (``on``): the cells grow to use the map's width, and the map is drawn no smaller
+        than ``floor`` (the scale of normal mode at this zoom) where it must shrink to fit."""
+        if (on, floor) != (self.stretch, self.floor):
+            self.stretch, self.floor = on, floor
+            self._draw()
+
     def render_view(self, view: View) -> None:
         """Show the view's snapshot; a step just run is followed (its storages in view, flashed)."""
         state = view.state
+        last = state.last
+        # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
+        match = _WRITE.match(last.code) if view.ran and last is not None and not last.ok else None
+        self.refused = (match.group(1), int(match.group(2))) if match else None
         self.show_snapshot(state.snapshot, state.previous_snapshot, state.device, view.selected, follow=view.ran)
-        if view.followed and not self.followed:
+        refused = self.refused_cell()
+        if refused is not None:
+            self.ensureVisible(refused, 0, 10)
+            self._show_columns(refused)
+        elif view.followed and not self.followed:
             self.show_selected()   # memory unchanged (a backward()): show the tensor it changed
+
+    def refused_cell(self) -> QRectF | None:
+        """Where the cell of the refused write is drawn (None: the last step wrote nothing refused)."""
+        if self.refused is None:
+            return None
+        name, element = self.refused
+        for strip in self.strips:
+            band = next((b for b in strip.bands if b.name == name), None)
+            row = self.cell_rows.get(strip.storage.id)
+            if band is None or row is None or not 0 <= element < len(band.cells):
+                continue
+            cell = band.cells[element]
+            x0, cell_w, top, cell_h = row
+            if cell < MAX_CELLS:
+                self._run_ends = x0 + min(len(strip.values), MAX_CELLS) * cell_w   # (for the marks' room)
+                return QRectF(x0 + cell * cell_w, top, cell_w, cell_h)
+        return None
 
     @contained
     def show_snapshot(self, snapshot: Snapshot, previous: Snapshot, device: str = "cpu",
@@ -117,6 +186,53 @@ class StorageMapView(SceneView):
         self.ensureVisible(QRectF(union.left(), union.top(), 1, min(union.height(), height)), 0, 10)
         if union.width() <= width:
             self.ensureVisible(union, 10, 10)
+        run = self.changed_run()
+        if run is not None:
+            # The cells themselves, both directions: below the fold, or right of the viewport's edge (with
+            # their strip's heading when both fit).
+            span = run.bottom() - union.top()
+            if span <= height:
+                self.ensureVisible(QRectF(run.left(), union.top(), 1, span), 0, 10)
+            else:
+                self.ensureVisible(QRectF(run.left(), run.top(), 1, min(run.height(), height)), 0, 10)
+            self._show_columns(run)
+
+    def changed_run(self) -> QRectF | None:
+        """Where the first run of cells the last step changed is drawn (its storage's, else a gradient's)."""
+        strips = {s.storage.id: s for s in self.strips}
+        for key in self.followed:
+            strip, row = strips.get(key), self.cell_rows.get(key)
+            if strip is None or row is None:
+                continue
+            x0, cell_w, top, cell_h = row
+            shown = min(len(strip.values), MAX_CELLS)
+            changed = set(range(shown)) if strip.new else {i for i in strip.changed if i < shown}
+            self._run_ends = x0 + shown * cell_w   # where the strip's cells end (no mark is needed past them)
+            if changed:
+                lo, hi = _first_run(changed)
+                return QRectF(x0 + lo * cell_w, top, (hi - lo + 1) * cell_w, cell_h)
+            for grad_top, grad_changed in self._grad_rows.get(key, []):
+                visible = {i for i in grad_changed if i < MAX_CELLS}
+                if visible:
+                    lo, hi = _first_run(visible)
+                    return QRectF(x0 + lo * cell_w, grad_top, (hi - lo + 1) * cell_w, cell_h)
+        return None
+
+    def _show_columns(self, run: QRectF) -> None:
+        """Scroll sideways until ``run`` lies right of the pinned names and left of the edge (its start first)."""
+        bar = self.horizontalScrollBar()
+        scrolled = bar.value() - bar.minimum()
+        start = self.mapToScene(0, 0).x() - scrolled   # the scene's x at the viewport's left, not scrolled
+        width = self.viewport().width() / max(self.transform().m11(), 1e-6)
+        # Room for the "+N more" marks at either edge, so that they never cover a changed cell.
+        mark = _text_width("+000", self._font(14, True)) + 20 * self.scale_factor
+        lead = self.name_width + mark if run.left() > self.name_width + 1 else self.name_width
+        trail = mark if run.right() < self._run_ends - 1 else 12 * self.scale_factor
+        wanted = max(0.0, run.right() + trail - (start + width))
+        # Never past the run's start: the first changed cells show, the rest say "+N more".
+        wanted = min(wanted, max(0.0, run.left() - lead))
+        if abs(wanted - scrolled) >= 1:
+            bar.setValue(bar.minimum() + round(wanted))
 
     def show_selected(self) -> None:
         """Scroll (without flashing) until the selected tensor's strip is in view."""
@@ -124,6 +240,8 @@ class StorageMapView(SceneView):
         if home in self.strip_rects:
             rect = self.strip_rects[home]
             self.ensureVisible(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
+            # From the strip's start (every strip starts at the left): no cell under the names.
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
 
     # -- drawing ---------------------------------------------------------------
     def _stop_flash(self) -> None:
@@ -167,6 +285,7 @@ class StorageMapView(SceneView):
 
     def _clear(self) -> None:
         self._stop_flash()
+        self._marks, self._pinned = [], []   # scene.clear() deletes them
         self.scene().clear()
         self._drawn = {}
         self._header = None
@@ -175,6 +294,10 @@ class StorageMapView(SceneView):
         self._stop_flash()
         scene = self.scene()
         self.strip_rects = {}
+        self.cell_rows, self._grad_rows = {}, {}
+        self._pin(0.0)   # the name column back at x = 0 while the scene is measured
+        self._pinned = []   # (some of its items go with the strips drawn again)
+        self.scale_factor = self._fitted_scale()
         s = self.scale_factor
         y = 10 * s
         if not self.strips:
@@ -196,13 +319,13 @@ class StorageMapView(SceneView):
             # From the empty map, or at a new text scale (every strip is drawn again then anyway).
             self._clear()
             self._header, self._header_scale = self._text("", 10 * s, y, 13, False, MUTED), s
-        header = tr("Memory on {device}: one strip per storage, one band per tensor viewing it").format(
-            device=self.device)
+        header = _wrapped(tr("Memory on {device}: one strip per storage, one band per tensor viewing it").format(
+            device=self.device), self._header.font(), max(200.0, self.viewport().width() - 30 * s))
         if self._header.text() != header:
             self._header.setText(header)
-        y += 30 * s
+        y += self._header.boundingRect().height() + 12 * s
         cell_w = self._cell_width()
-        name_w = self._name_width()
+        name_w = self.name_width = self._name_width()
         drawn: dict[str, _Drawn] = {}
         for strip in self.strips:
             key = strip.storage.id
@@ -219,13 +342,114 @@ class StorageMapView(SceneView):
                 self.cell_rect = entry.first_cell.translated(0, y)
             cells = max(1, min(len(strip.values), MAX_CELLS))
             self.strip_rects[key] = QRectF(4 * s, y - 4 * s, name_w + cell_w * cells, entry.height + 4 * s)
+            self.cell_rows[key] = (name_w, cell_w, y + entry.cells_top, entry.cell_h)
+            self._grad_rows[key] = [(y + top, changed) for top, changed in entry.grad_rows]
             y += entry.height + 22 * s
         for entry in self._drawn.values():   # storages no name views any more
             scene.removeItem(entry.group)
         self._drawn = drawn
         rect = scene.itemsBoundingRect().adjusted(-10, -10, 20, 20)
         if rect != scene.sceneRect():
+            bar = self.horizontalScrollBar()
+            scrolled = bar.value() - bar.minimum()
             scene.setSceneRect(rect)
+            # As far from the start as before (Qt keeps a scene point instead, which scrolls a map that grew).
+            bar.setValue(bar.minimum() + scrolled)
+        self._pinned = [(item, float(item.data(_PIN_KEY))) for entry in drawn.values()
+                        for item in _descendants(entry.group) if item.data(_PIN_KEY) is not None]
+        self._pinned.append((self._header, 10 * s))
+        self._pin()
+
+    def _pin(self, offset: float | None = None) -> None:
+        """Keep the name column at the viewport's left edge (``offset`` scene pixels right of its place)."""
+        if offset is None:
+            bar = self.horizontalScrollBar()   # how far from its start the map is scrolled sideways
+            offset = float(max(0, bar.value() - bar.minimum()))
+        for item, x in self._pinned:
+            if item.x() != x + offset:
+                item.setX(x + offset)
+        self._mark_hidden_cells()
+
+    def _mark_hidden_cells(self) -> None:
+        """"+N more" at the viewport's edge of each strip whose cells go on beyond it (or under the names)."""
+        scene = self.scene()
+        for item in self._marks:
+            scene.removeItem(item)
+        self._marks = []
+        if not self.strips:
+            return
+        s = self.scale_factor
+        refused = self.refused_cell()
+        if refused is not None:
+            outline = scene.addRect(refused.adjusted(-3, -3, 3, 3), QPen(QColor("#c62828"), 3.5),
+                                    QBrush(Qt.BrushStyle.NoBrush))
+            outline.setZValue(9)
+            self._marks.append(outline)
+        bar = self.horizontalScrollBar()
+        left = (bar.value() - bar.minimum()) + self.name_width   # where the pinned names end
+        right = self.mapToScene(self.viewport().width(), 0).x()
+        font = self._font(14, True)
+        for strip in self.strips:
+            row = self.cell_rows.get(strip.storage.id)
+            if row is None:
+                continue
+            x0, cell_w, top, cell_h = row
+            shown = min(len(strip.values), MAX_CELLS)
+            before = sum(1 for i in range(shown) if x0 + i * cell_w < left - 1)
+            after = sum(1 for i in range(shown) if x0 + (i + 1) * cell_w > right + 1)
+            if after:
+                after += max(0, strip.storage.cell_count - shown)
+            for count, at_right in ((before, False), (after, True)):
+                if not count:
+                    continue
+                text = f"+{count:,}"
+                width = _text_width(text, font) + 12 * s
+                x = right - width - 4 * s if at_right else left
+                backing = scene.addRect(QRectF(x, top, width, cell_h), QPen(QColor("#f57f17"), 1.5),
+                                        QBrush(QColor("#fff3e0")))
+                backing.setZValue(7)
+                backing.setToolTip(tr("… {count} more cells").format(count=f"{count:,}"))
+                mark = scene.addSimpleText(text, font)
+                mark.setBrush(QBrush(QColor("#e65100")))
+                mark.setPos(x + 6 * s, top + (cell_h - mark.boundingRect().height()) / 2)
+                mark.setZValue(8)
+                self._marks += [backing, mark]
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt's name
+        super().scrollContentsBy(dx, dy)
+        if dx:
+            self._pin()
+
+    def _fitted_scale(self) -> float:
+        """The scale the strips are drawn at: the text scale, less until the widest strip fits (never
+        below readable values), and in projector mode cells wider to use the room."""
+        base = self.scale_factor = self.text_scale
+        self._stretch, self._digits = 1.0, 6
+        room = self.viewport().width() - 44   # the margins, and a vertical scroll bar that may come
+        if room < 160 or not self.strips:
+            return base
+        cells = max(max(1, min(max([len(st.values), *(len(g.values) for g in st.grads)]), MAX_CELLS))
+                    for st in self.strips)
+        needed = self._name_width() + self._cell_width() * cells
+        if needed > room:
+            # Never below readable values, nor below what the zoom asked for (normal mode: most of it).
+            floor = self.floor if self.floor is not None else NORMAL_FLOOR * base
+            low = min(base, max(READABLE_PX / VALUE_PX, floor))
+            scale = base
+            for digits in (6, 5):   # then three significant digits, when smaller is not enough
+                self._digits = digits
+                for _ in range(4):
+                    scale = self.scale_factor = max(low, scale * room / needed)
+                    needed = self._name_width() + self._cell_width() * cells
+                    if needed <= room or scale <= low:
+                        break
+                if needed <= room:
+                    break
+            return scale
+        if self.stretch:
+            spare = (room - self._name_width()) / (self._cell_width() * cells)
+            self._stretch = max(1.0, min(STRETCH_MAX, spare))
+        return base
 
     def _look(self, strip: StripModel, cell_w: float, name_w: float) -> tuple[object, ...]:
         """Everything a strip's drawing depends on: the same look, the same items."""
@@ -233,8 +457,8 @@ class StorageMapView(SceneView):
         selected = self.selected if any(b.name == self.selected for b in strip.bands) else None
         storage = strip.storage
         return (storage.nbytes, storage.cell_count, storage.dtype, storage.device, storage.tensors, strip.values,
-                strip.changed, strip.new, strip.bands, versions, selected, cell_w, name_w, self.scale_factor,
-                self._language)
+                strip.changed, strip.new, strip.bands, strip.grads, versions, selected, cell_w, name_w,
+                self.scale_factor, self._digits, self.viewport().width() // 40, self._language)
 
     def _draw_group(self, strip: StripModel, look: tuple[object, ...], cell_w: float, name_w: float,
                     old_bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]]) -> _Drawn:
@@ -242,35 +466,57 @@ class StorageMapView(SceneView):
         group.setPen(QPen(Qt.PenStyle.NoPen))
         self.scene().addItem(group)
         self.parent_item, self._first_cell = group, None
+        self._cells_top, self._grad_tops = 0.0, []
         try:
             height, bands = self._draw_strip(strip, 0.0, cell_w, name_w, old_bands)
         finally:
             self.parent_item = None
-        return _Drawn(look, group, height, self._first_cell, bands)
+        cell_h = self._first_cell.height() if self._first_cell is not None else 0.0
+        return _Drawn(look, group, height, self._first_cell, bands, self._cells_top, cell_h, self._grad_tops)
 
     def _cell_width(self) -> float:
         """Cells as wide as the widest value drawn (at least 64 px at scale 1)."""
         font = self._font(VALUE_PX, True, mono=True)
-        widest = max((self._widest(strip.values[:MAX_CELLS], font) for strip in self.strips), default=0.0)
-        return max(64 * self.scale_factor, widest + 14 * self.scale_factor)
+        widest = max((self._widest(values[:MAX_CELLS], font) for strip in self.strips
+                      for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
+        return max(64 * self.scale_factor, widest + 14 * self.scale_factor) * self._stretch
 
     def _widest(self, values: tuple[object, ...], font: QFont) -> float:
         """The widest of a strip's values as the map writes them, kept while they stay the same."""
-        key = (values, id(font))
+        key = (values, id(font), self._digits)
         try:
             widest = self._widths.get(key)
         except TypeError:   # a value that cannot be a key (a list): measured afresh
-            return max((_text_width(format_value(v), font) for v in values), default=0.0)
+            return max((_text_width(self._format(v), font) for v in values), default=0.0)
         if widest is None:
             if len(self._widths) > 4096:
                 self._widths.clear()
-            widest = self._widths[key] = max((_text_width(format_value(v), font) for v in values), default=0.0)
+            widest = self._widths[key] = max((_text_width(self._format(v), font) for v in values), default=0.0)
         return widest
+
+    def _format(self, value: object) -> str:
+        """A cell's value as the map writes it (three significant digits when the map is made smaller)."""
+        return format_value(value, self._digits)
+
+    def _label(self, label: str) -> str:
+        """A band's shape/stride label, on two lines when one would widen the name column past a quarter
+        of the map (a narrower column leaves the room to the cells)."""
+        font = self._font(12)
+        if _text_width(label, font) <= max(60.0, self.viewport().width() * 0.22):
+            return label
+        # At the space nearest its middle: two lines.
+        spaces = [i for i, c in enumerate(label) if c == " "]
+        if not spaces:
+            return label
+        cut = min(spaces, key=lambda i: abs(_text_width(label[:i], font) - _text_width(label[i + 1:], font)))
+        return label[:cut] + "\n" + label[cut + 1:]
 
     def _name_width(self) -> float:
         """The column of band names and their shape/stride labels, as wide as the widest."""
-        widths = [max(_text_width(b.name, self._font(16, True)), _text_width(b.label, self._font(12)))
+        name_font, label_font = self._font(16, True), self._font(12)
+        widths = [max(_text_width(b.name, name_font), _lines_width(self._label(b.label), label_font))
                   for strip in self.strips for b in strip.bands]
+        widths += [_text_width(g.name, name_font) for strip in self.strips for g in strip.grads]
         return max(widths, default=0.0) + 24 * self.scale_factor
 
     def _draw_strip(self, strip: StripModel, y: float, cell_w: float, name_w: float,
@@ -291,15 +537,16 @@ class StorageMapView(SceneView):
             # .data gives a tensor with a counter of its own over the same memory.
             listed = ", ".join(f"{n} {v}" for n, v in versions.items())
             details.append(tr("versions {list} (separate counters)").format(list=listed))
-        title = self._text(header, 10 * s, y, 16, True)
+        # The heading stays in view with the names while the cells scroll sideways.
+        title = self._pinned_text(header, 10 * s, y, 16, True, None)
         if strip.new:
-            tag = self._text(tr("new"), 10 * s + title.boundingRect().width() + 12 * s, y + 2 * s, 13, True,
-                             QColor("#2e7d32"))
+            tag = self._pinned_text(tr("new"), 10 * s + title.boundingRect().width() + 12 * s, y + 2 * s, 13, True,
+                                    QColor("#2e7d32"))
             tag.setToolTip(tr("this storage was allocated by the last step"))
         y += title.boundingRect().height() + 2 * s
         if details:
             # A second line, so the header never makes the map wider than its cells.
-            line = self._text("  ·  ".join(details), 10 * s, y, 13, False, QColor("#37474f"))
+            line = self._pinned_text("  ·  ".join(details), 10 * s, y, 13, False, QColor("#37474f"))
             y += line.boundingRect().height() + 2 * s
         x0 = name_w
         # The cells' numbers (indices above, values inside) are painted by one item, not two dozen.
@@ -307,8 +554,11 @@ class StorageMapView(SceneView):
         index_font = self._font(11)
         for i in range(shown):
             numbers.add(str(i), x0 + i * cell_w + 4 * s, y, index_font, MUTED)
+        top = y
         y += self._px(11) + 6 * s
         cell_h = max(40 * s, self._px(VALUE_PX) + 16 * s)
+        self._cells_top = y
+        self._pinned_backing(top, y + cell_h - top + 4 * s, x0, 2)
         pen = QPen(QColor("#424242"), 1.2)
         value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
         black = QColor("black")
@@ -320,7 +570,7 @@ class StorageMapView(SceneView):
             if i == 0:
                 self._first_cell = QRectF(rect)
             item.setToolTip((tr("changed by the last step") + "\n" if changed else "") + str(strip.values[i]))
-            numbers.add(format_value(strip.values[i]), 0, 0, changed_font if changed else value_font, black,
+            numbers.add(self._format(strip.values[i]), 0, 0, changed_font if changed else value_font, black,
                         center=rect.center())
         if storage.cell_count > shown:
             more = storage.cell_count - shown
@@ -347,19 +597,71 @@ class StorageMapView(SceneView):
             else:
                 kept[0].setParentItem(strip_group)
             kept[0].setPos(0, y)
+            kept[0].setZValue(3)   # over the pinned column's backing of the cells
             bands[key] = kept
             y += kept[1] + 8 * s
+            for grad in strip.grads:
+                if grad.owner == band.name:   # a gradient right under its tensor's band
+                    self._grad_tops.append((y, grad.changed))
+                    y = self._draw_grad(grad, x0, y, cell_w, cell_h) + 14 * s
         return y, bands
+
+    def _pinned_backing(self, top: float, height: float, width: float, z: float) -> None:
+        """An opaque rectangle under the name column, pinned with it (cells scroll under it, unseen)."""
+        backing = self._rect(QRectF(0, top, width - 2 * self.scale_factor, height), QPen(Qt.PenStyle.NoPen),
+                             QBrush(QColor("#fafafa")))
+        backing.setZValue(z)
+        backing.setData(_PIN_KEY, 0.0)
+
+    def _pinned_text(self, text: str, x: float, y: float, size: float, bold: bool,
+                     color: QColor | None) -> QGraphicsSimpleTextItem:
+        item = self._text(text, x, y, size, bold, color)
+        item.setZValue(6)
+        item.setData(_PIN_KEY, x)
+        return item
+
+    def _draw_grad(self, grad: GradModel, x0: float, y: float, cell_w: float, cell_h: float) -> float:
+        """``x.grad``: its own memory, a row of cells under its tensor's band (changed cells highlighted)."""
+        s = self.scale_factor
+        color = tensor_color(grad.color_index)
+        self._pinned_backing(y - 2 * s, cell_h + 4 * s, x0, 5)
+        name = self._pinned_text(grad.name, 8 * s, y, 16, True, color)
+        shape = "[" + ", ".join(map(str, grad.shape)) + "]"
+        self._pinned_text(shape, 8 * s, y + name.boundingRect().height(), 12, False, QColor("#424242"))
+        numbers = self._batch()
+        pen = QPen(color, 1.5, Qt.PenStyle.DashLine)   # dashed: memory of its own, not the strip's cells
+        value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
+        black = QColor("black")
+        for i, value in enumerate(grad.values[:MAX_CELLS]):
+            rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
+            changed = i in grad.changed
+            item = self._rect(rect, QPen(QColor("#f57f17"), 2.5) if changed else pen,
+                              QBrush(CHANGED if changed else QColor("white")))
+            item.setToolTip((tr("changed by the last step") + "\n" if changed else "") + f"{grad.name}: {value}")
+            numbers.add(self._format(value), 0, 0, changed_font if changed else value_font, black,
+                        center=rect.center())
+        count = 1
+        for size in grad.shape:
+            count *= size
+        shown = min(len(grad.values), MAX_CELLS)
+        if count > shown:
+            self._text(tr("… {count} more cells").format(count=f"{count - shown:,}"), x0 + shown * cell_w + 8 * s,
+                       y + cell_h / 3, 13, False, MUTED)
+        return y + max(cell_h, name.boundingRect().height() + self._px(12) + 4 * s)
 
     def _draw_band(self, band: BandModel, x0: float, y: float, cell_w: float, shown: int) -> float:
         s = self.scale_factor
         band_h = max(28 * s, self._px(11) + 12 * s)
         color = tensor_color(band.color_index)
         selected = band.name == self.selected
-        # Name, then shape, stride, offset and version under it: the map stays narrow.
-        name = self._text(band.name, 8 * s, y - 6 * s, 16, True, color)
+        # Name, then shape, stride, offset and version under it (on two lines when long): the map stays narrow.
+        label_text = self._label(band.label)
+        name = self._pinned_text(band.name, 8 * s, y - 6 * s, 16, True, color)
         name.setToolTip(band.label)
-        self._text(band.label, 8 * s, y - 6 * s + name.boundingRect().height(), 12, False, QColor("#424242"))
+        label = self._pinned_text(label_text, 8 * s, y - 6 * s + name.boundingRect().height(), 12, False,
+                                  QColor("#424242"))
+        row_h = max(band_h, name.boundingRect().height() + label.boundingRect().height())
+        self._pinned_backing(y - 6 * s, row_h + 6 * s, x0, 5)
         visible = [c for c in band.cells if 0 <= c < shown]
         if visible:
             lo, hi = min(visible), max(visible)
@@ -396,7 +698,7 @@ class StorageMapView(SceneView):
                 list=", ".join(map(str, elements)), name=band.name))
         if band.cells and not visible:
             self._text(tr("(its cells lie beyond those shown)"), x0, y + 3 * s, 12, False, MUTED)
-        return y + max(band_h, name.boundingRect().height() + self._px(12))
+        return y + max(band_h, name.boundingRect().height() + label.boundingRect().height() - 4 * s)
 
     def band_items(self) -> list[QGraphicsRectItem]:
         """The band rectangles drawn (for tests)."""
@@ -404,8 +706,12 @@ class StorageMapView(SceneView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
-        if not self.strips and event.size().width() != event.oldSize().width():
-            self._draw()    # the empty map's hint wraps to the new width
+        if event.size().width() != event.oldSize().width():
+            # The empty map's hint wraps to the new width; strips fit it again, and what the step changed
+            # stays in view.
+            self._draw()
+            if self.strips:
+                self.show_followed()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
@@ -425,15 +731,53 @@ class StorageMapView(SceneView):
 class _Drawn:
     """One strip's items (children of ``group``, drawn at y = 0), and the look they show."""
 
-    __slots__ = ("look", "group", "height", "first_cell", "bands")
+    __slots__ = ("look", "group", "height", "first_cell", "bands", "cells_top", "cell_h", "grad_rows")
 
     def __init__(self, look: tuple[object, ...], group: QGraphicsRectItem, height: float,
                  first_cell: QRectF | None,
-                 bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]]) -> None:
+                 bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]],
+                 cells_top: float = 0.0, cell_h: float = 0.0,
+                 grad_rows: list[tuple[float, frozenset[int]]] | None = None) -> None:
         self.look, self.group, self.height, self.first_cell = look, group, height, first_cell
         self.bands = bands   # band look -> (its items' holder, child of group; its height)
+        self.cells_top, self.cell_h = cells_top, cell_h   # the storage's cells, from the group's top
+        self.grad_rows = grad_rows or []                  # the gradients' cells: (top, changed)
 
 
 def _text_width(text: str, font: QFont) -> float:
     """``text``'s width in ``font`` (one of the view's own fonts, whose metrics are kept)."""
     return font_metrics(font).horizontalAdvance(text)
+
+
+def _lines_width(text: str, font: QFont) -> float:
+    """The widest line of ``text``."""
+    return max(_text_width(line, font) for line in text.split("\n"))
+
+
+def _wrapped(text: str, font: QFont, width: float) -> str:
+    """``text`` broken at spaces into lines no wider than ``width`` (a word wider than it keeps a line)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and _text_width(lines[-1] + " " + word, font) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
+def _first_run(cells: set[int]) -> tuple[int, int]:
+    """The first run of consecutive indices in ``cells``: (first, last)."""
+    lo = hi = min(cells)
+    while hi + 1 in cells:
+        hi += 1
+    return lo, hi
+
+
+def _descendants(item: QGraphicsItem) -> list[QGraphicsItem]:
+    """``item``'s children, theirs, and so on."""
+    found, stack = [], list(item.childItems())
+    while stack:
+        child = stack.pop()
+        found.append(child)
+        stack.extend(child.childItems())
+    return found

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from tensorlab.core.protocol.snapshot import Snapshot, StorageInfo, TensorInfo, covered_cells
 
-__all__ = ["MAX_CELLS", "BandModel", "StripModel", "strip_models"]
+__all__ = ["MAX_CELLS", "BandModel", "GradModel", "StripModel", "strip_models"]
 
 MAX_CELLS = 12          # cells drawn per strip; the rest is counted
 
@@ -23,14 +23,31 @@ class BandModel:
 
 
 @dataclass(frozen=True)
+class GradModel:
+    """A tensor's ``.grad``: memory of its own, drawn as a band of its own next to its tensor's band."""
+
+    owner: str                      # the tensor whose gradient it is
+    color_index: int
+    shape: tuple[int, ...]
+    values: tuple[object, ...]      # its first elements, in order
+    changed: frozenset[int]         # elements the last step set or changed (all of them: a new gradient)
+
+    @property
+    def name(self) -> str:
+        """How the map labels it (``x.grad``)."""
+        return f"{self.owner}.grad"
+
+
+@dataclass(frozen=True)
 class StripModel:
-    """One storage as drawn: its cells, which changed, and its bands."""
+    """One storage as drawn: its cells, which changed, and its bands (and its tensors' gradients)."""
 
     storage: StorageInfo
     values: tuple[object, ...]
     changed: frozenset[int]
     new: bool
     bands: tuple[BandModel, ...]
+    grads: tuple[GradModel, ...] = ()
 
 
 def _band_cells(info: TensorInfo, storage: StorageInfo) -> tuple[int, ...]:
@@ -58,10 +75,43 @@ def _band_label(info: TensorInfo) -> str:
     return f"{shape} stride {stride} offset {info.storage_offset} v{version}"
 
 
+def _flat(values: object, depth: int, limit: int = MAX_CELLS) -> tuple[object, ...]:
+    """The first ``limit`` elements of ``depth``-deep nested tuples of values, in order (a complex value is
+    a pair, so the depth, the tensor's number of dimensions, says where the elements are)."""
+    out: list[object] = []
+
+    def walk(value: object, level: int) -> None:
+        if len(out) >= limit:
+            return
+        if level > 0 and isinstance(value, (tuple, list)):
+            for item in value:
+                walk(item, level - 1)
+        else:
+            out.append(value)
+
+    walk(values, depth)
+    return tuple(out)
+
+
+def _grad_model(info: TensorInfo, old: TensorInfo | None, color_index: int) -> GradModel | None:
+    if info.grad is None:
+        return None
+    depth = len(info.grad_shape or ())
+    values = _flat(info.grad, depth)
+    before = _flat(old.grad, depth) if old is not None and old.grad is not None and old.object_id == info.object_id \
+        else None
+    if before is None:
+        changed = frozenset(range(len(values)))
+    else:
+        changed = frozenset(i for i, v in enumerate(values) if i >= len(before) or before[i] != v)
+    return GradModel(info.name, color_index, tuple(info.grad_shape or ()), values, changed)
+
+
 def strip_models(snapshot: Snapshot, previous: Snapshot) -> list[StripModel]:
     """What the map draws for ``snapshot``, with cells changed since ``previous`` marked."""
     order = {t.name: i for i, t in enumerate(snapshot.tensors)}
     infos = {t.name: t for t in snapshot.tensors}
+    old_infos = {t.name: t for t in previous.tensors}
     # A storage keeps its label while it lives: the label is its identity across snapshots (its
     # address is not, once the worker restored the state in a new process).
     before = {s.id: s for s in previous.storages}
@@ -76,11 +126,15 @@ def strip_models(snapshot: Snapshot, previous: Snapshot) -> list[StripModel]:
             if old_values != values:
                 changed = {i for i, v in enumerate(values) if i >= len(old_values) or old_values[i] != v}
         bands = []
+        grads = []
         for name in storage.tensors:
             info = infos.get(name)
             if info is None:
                 continue
             bands.append(BandModel(name, order[name], _band_cells(info, storage), _band_label(info)))
+            grad = _grad_model(info, old_infos.get(name), order[name])
+            if grad is not None:
+                grads.append(grad)
         strips.append(StripModel(storage, values, frozenset(changed), old is None and bool(previous.tensors),
-                                 tuple(bands)))
+                                 tuple(bands), tuple(grads)))
     return strips

@@ -228,6 +228,11 @@ class TensorTable(QTableView):
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.fit_columns()
 
+    def height_for_rows(self, rows: int) -> int:
+        """The widget height that shows its header and ``rows`` rows without a scroll bar."""
+        header = self.horizontalHeader().sizeHint().height()
+        return header + rows * self.verticalHeader().defaultSectionSize() + 2 * self.frameWidth() + 2
+
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:

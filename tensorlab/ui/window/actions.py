@@ -53,6 +53,7 @@ class Commands(Protocol):
     def focus_code_line(self) -> None: ...
     def cancel(self) -> None: ...
     def set_class_vote(self, on: bool | None = None) -> None: ...
+    def show_panel(self, dock: str) -> None: ...
     def toggle_presentation(self) -> None: ...
     def edit_preferences(self) -> None: ...
     def open_lesson_dialog(self) -> None: ...
@@ -96,7 +97,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                lambda w: w.editing.undo()),
     ActionSpec("clear_steps", QT_TR_NOOP("Clear my steps"), "clearStepsAction", (), lambda w: w.editing.clear(),
                QT_TR_NOOP("Remove every step you added to this lesson")),
-    ActionSpec("class_vote", QT_TR_NOOP("Class vote"), "classVoteAction", (), lambda w: w.set_class_vote(),
+    ActionSpec("class_vote", QT_TR_NOOP("Class vote"), "classVoteAction", ("V",), lambda w: w.set_class_vote(),
                QT_TR_NOOP("Choosing marks a choice; → reveals the answer and runs the step"), checkable=True),
     ActionSpec("presentation", QT_TR_NOOP("Projector mode"), "presentationAction", ("F5",),
                lambda w: w.toggle_presentation(),
@@ -118,6 +119,18 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("quit", QT_TR_NOOP("Quit"), "quitAction", (Key.Quit,), lambda w: w.close()),
     ActionSpec("about", QT_TR_NOOP("About TensorLab"), "aboutAction", (), lambda w: w.about()),
     ActionSpec("log", QT_TR_NOOP("Where is the log?"), "logAction", (), lambda w: w.show_log_location()),
+    # One key per tab of the projector's right column (its panels by dock name; the text is the dock's title,
+    # so they stay out of the View menu, where each dock's own toggle has that text).
+    ActionSpec("show_narration", QT_TR_NOOP("Narration"), "showNarrationAction", ("Ctrl+1",),
+               lambda w: w.show_panel("narrationDock")),
+    ActionSpec("show_tensors", QT_TR_NOOP("Tensors"), "showTensorsAction", ("Ctrl+2",),
+               lambda w: w.show_panel("tensorsDock")),
+    ActionSpec("show_values", QT_TR_NOOP("Values and gradient"), "showValuesAction", ("Ctrl+3",),
+               lambda w: w.show_panel("valuesDock")),
+    ActionSpec("show_graph", QT_TR_NOOP("Autograd graph"), "showGraphAction", ("Ctrl+4",),
+               lambda w: w.show_panel("graphDock")),
+    ActionSpec("show_build", QT_TR_NOOP("Build"), "showBuildAction", ("Ctrl+5",),
+               lambda w: w.show_panel("buildDock")),
 )
 CHOICE_KEYS = ("1", "2", "3", "4")   # keys 1-4 choose an answer of the question shown (a field keeps the digit)
 
@@ -147,6 +160,11 @@ class WindowActions:
     quit: QAction
     about: QAction
     log: QAction
+    show_narration: QAction
+    show_tensors: QAction
+    show_values: QAction
+    show_graph: QAction
+    show_build: QAction
     choices: tuple[QAction, ...]   # Choose answer 1-4 (:data:`CHOICE_KEYS`)
 
     def named(self, name: str) -> QAction | None:

@@ -29,8 +29,14 @@ def changed_tensors(snapshot: Snapshot, previous: Snapshot) -> tuple[str, ...]:
     return tuple(changed)
 
 
-def followed_tensor(state: PlayerState) -> str | None:
-    """The tensor the last step assigned (the last one it binds), or else the one it changed in place."""
+def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
+    """The tensor the last step assigned (the last one it binds), or else the one it changed in place.
+
+    A step that failed is about the tensor it used: a failing ``y.sum().backward()`` is about ``y``
+    (its graph holds the saved tensor that changed), a refused write about the tensor written.
+    ``since``: the position shown before (End ran several steps): when the last step made nothing,
+    the newest tensor an earlier step of the run made (and that still exists).
+    """
     if state.position == 0 or state.position > len(state.program):
         return None
     snapshot = state.snapshot
@@ -38,8 +44,19 @@ def followed_tensor(state: PlayerState) -> str | None:
     defines = [n for n in step.statement.defines if snapshot.tensor(n) is not None]
     if defines:
         return defines[-1]
+    uses = [n for n in step.statement.uses if snapshot.tensor(n) is not None]
+    last = state.last
+    if last is not None and not last.ok and uses:
+        graphs = [n for n in uses if (info := snapshot.tensor(n)) is not None and info.grad_fn is not None]
+        return (graphs or uses)[0]
     changed = changed_tensors(snapshot, state.previous_snapshot)
-    uses = [n for n in step.statement.uses if n in changed]
-    if uses:
-        return uses[0]
-    return changed[0] if changed else None
+    changed_uses = [n for n in uses if n in changed]
+    if changed_uses:
+        return changed_uses[0]
+    if changed:
+        return changed[0]
+    for position in range(state.position - 1, max(state.position if since is None else since, 1) - 1, -1):
+        made = [n for n in state.program[position - 1].statement.defines if snapshot.tensor(n) is not None]
+        if made:
+            return made[-1]
+    return None

@@ -16,6 +16,7 @@ from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 
 from tensorlab.ui.panels.narration import NarrationPanel
+from tensorlab.ui.panels.tensor_table import TensorTable
 from tensorlab.ui.widgets.settings import LAYOUT_VERSION, Settings
 from tensorlab.ui.window.panels import Group, PanelSet
 
@@ -24,11 +25,16 @@ __all__ = ["LayoutModes", "SIZES"]
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
 
-# Each mode's area sizes, as fractions of the window.
+# Each mode's area sizes, as fractions of the window (normal: the map keeps at least 30% of a 1280x720
+# window; the right column's top, the tensors table, is sized for TABLE_ROWS rows instead).
 SIZES: dict[str, dict[str, float]] = {
-    "normal": {"left": 0.2, "right": 0.36, "bottom": 0.3, "right_top": 0.26},
+    "normal": {"left": 0.155, "right": 0.34, "bottom": 0.24, "right_top": 0.26},
     "projector": {"right": 0.33, "bottom": 0.3},
 }
+TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors table shows without scrolling)
+NARRATION_MAX = {"normal": 0.5, "projector": 0.5}   # how tall the narration's bottom dock may grow for a question
+BOTTOM_SHARES = (1.5, 1.0, 1.0)    # the bottom row: the narration (or code) wider than the rest
+NARRATION_WIDE = 0.58   # normal mode: a question first widens the narration to this share of the window
 # The groups placed side by side or stacked: (group, area, orientation of a group's docks).
 _PLACED: tuple[tuple[Group, Qt.DockWidgetArea, Qt.Orientation], ...] = (
     ("left", LEFT, Qt.Orientation.Vertical),
@@ -45,6 +51,9 @@ class LayoutModes:
         self.panels = panels
         self.settings = settings
         self.projector = False
+        # The narration dock's height before a question made it grow: it goes back once the question is gone.
+        self.narration_rest: int | None = None
+        self.narration_rest_width: int | None = None   # ... and its width (normal mode widens it first)
 
     @property
     def mode(self) -> str:
@@ -155,11 +164,18 @@ class LayoutModes:
             window.resizeDocks([bottom], [int(height * sizes["bottom"])], Qt.Orientation.Vertical)
         top = first("right")
         if top is not None and "right_top" in sizes:
-            window.resizeDocks([top], [int(height * sizes["right_top"])], Qt.Orientation.Vertical)
+            wanted_top = int(height * sizes["right_top"])
+            table = self.panels.widgets.get("table")
+            if isinstance(table, TensorTable) and top.widget() is table:
+                rows = next(n for at_least, n in TABLE_ROWS if height >= at_least)
+                chrome = top.height() - table.height() if top.height() > table.height() else 24
+                wanted_top = min(table.height_for_rows(rows) + chrome, int(height * 0.5))
+            window.resizeDocks([top], [wanted_top], Qt.Orientation.Vertical)
+        self.narration_rest = self.narration_rest_width = None
         # The bottom row: narration (or code) a little wider than the rest.
         row = [docks[n] for n in layout["bottom"] if n in docks]
         if len(row) > 1:
-            shares = [1.2] + [1.0] * (len(row) - 1)
+            shares = [BOTTOM_SHARES[min(i, len(BOTTOM_SHARES) - 1)] for i in range(len(row))]
             # The bottom area spans the window's whole width.
             window.resizeDocks(row, [int(width * s / sum(shares)) for s in shares], Qt.Orientation.Horizontal)
 
@@ -175,9 +191,30 @@ class LayoutModes:
         needed, shown = narration.needed_height(), narration.height()
         area = window.dockWidgetArea(dock)
         before = dock.size()
-        if needed > shown and area == BOTTOM:
+        rest = self.narration_rest
+        if area == BOTTOM and rest is not None and needed <= shown and dock.height() > rest and attempt == 0:
+            # The question is answered (or gone): the dock goes back to its height before it, as far as
+            # the text now shown allows.
+            back = max(rest, dock.height() - (shown - needed) + 12)
+            if back < dock.height():
+                window.resizeDocks([dock], [back], Qt.Orientation.Vertical)
+                if back <= rest:
+                    self.narration_rest = None
+        if area == BOTTOM and self.narration_rest_width is not None and needed < shown * 0.6 and attempt == 0:
+            window.resizeDocks([dock], [self.narration_rest_width], Qt.Orientation.Horizontal)
+            self.narration_rest_width = None
+        if needed > shown and area == BOTTOM and not self.projector and attempt < 2 \
+                and dock.width() < window.width() * NARRATION_WIDE - 8:
+            # Wider first (the code and output give up some width; the docks move in steps, so twice at most):
+            # the map keeps its height.
+            if self.narration_rest_width is None:
+                self.narration_rest_width = dock.width()
+            window.resizeDocks([dock], [int(window.width() * NARRATION_WIDE)], Qt.Orientation.Horizontal)
+        elif needed > shown and area == BOTTOM:
+            if self.narration_rest is None:
+                self.narration_rest = dock.height()
             # A little slack: borders and fonts of restyled choices settle a moment later.
-            taller = min(dock.height() + needed - shown + 12, int(window.height() * 0.5))
+            taller = min(dock.height() + needed - shown + 12, int(window.height() * NARRATION_MAX[self.mode]))
             window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
         elif needed > shown and area in (LEFT, RIGHT):
             wider = int(dock.width() * min(1.6, needed / max(shown, 1) * 1.15))

@@ -173,9 +173,13 @@ class MainWindow(QMainWindow):
             text = msg("history.trimmed", step=state.trimmed).render(current_language())
             QTimer.singleShot(0, lambda: self.statusBar().showMessage(text, 15000))
         self.position_label.setText(f"{state.position} / {len(state.program)}")
-        followed = followed_tensor(state) if ran else None
+        followed = followed_tensor(state, previous.position if previous is not None else None) if ran else None
         self.selected = followed or self._choose_selection(state)
         self.panels.render(View(state, self.selected, ran, followed is not None, self.problem))
+        last = state.last
+        if ran and last is not None and not last.ok and followed is not None and "backward" in last.code:
+            # A failing backward() is explained by its graph (the saved tensor that changed): forward.
+            self.show_panel("graphDock")
         self.problem = ""
         self._focus_selected()
         key = SCRATCHPAD if state.lesson is None else state.lesson.id
@@ -376,6 +380,8 @@ class MainWindow(QMainWindow):
     def apply_text_scale(self) -> None:
         """Every panel's text at the zoom (and its projector factor, from the registry)."""
         projector = self.layouts.projector
+        # Projector mode: the strips use the map's width, and shrink to fit no further than normal mode's size.
+        self.storage_map.set_stretch(projector, panel_scale(1.0, self.zoom.factor, False) if projector else None)
         for widget, factor in self.panels.scaled():
             apply_scale(widget, panel_scale(factor, self.zoom.factor, projector))
         QTimer.singleShot(0, self.storage_map.show_followed)   # once the docks have their new sizes
@@ -386,6 +392,14 @@ class MainWindow(QMainWindow):
         self.commands.class_vote.setChecked(on)
         self.narration.set_class_vote(on)
         self.settings.class_vote = on
+
+    def show_panel(self, dock_name: str) -> None:
+        """Ctrl+1…5: bring a panel forward (its tab raised, its dock shown), keys staying with the map."""
+        dock = self.panels.docks.get(dock_name)
+        if dock is None:
+            return
+        dock.show()
+        dock.raise_()
 
     def apply_default_layout(self) -> None:
         """The current mode's dock sizes in proportion to the window."""

@@ -18,3 +18,25 @@ def test_a_storage_that_starts_inside_the_memory_is_drawn_where_its_bytes_are():
     assert strip.values == (0.0, 1.0, 2.0, 3.0)
     snapshot = session.run("z = torch.view_as_real(torch.from_numpy(x.numpy()[2:]).to(torch.complex64))").snapshot
     assert snapshot.tensor("z").storage != snapshot.tensor("x").storage   # .to() copied: new memory
+
+
+def test_a_gradient_is_a_band_of_its_own_next_to_its_tensor_with_the_cells_the_step_changed():
+    session = Session()
+    session.run("x = torch.arange(3.0, requires_grad=True)")
+    before = session.run("y = (x * x).sum()").snapshot
+    (strip, _) = strip_models(before, before)
+    assert strip.grads == ()
+    after = session.run("y.backward()").snapshot
+    (strip, _) = strip_models(after, before)
+    (grad,) = strip.grads
+    assert grad.name == "x.grad" and grad.owner == "x" and grad.shape == (3,)
+    assert grad.values == (0.0, 2.0, 4.0)   # d(x*x)/dx = 2x, as torch computes it
+    assert grad.changed == {0, 1, 2}        # a new gradient: every cell
+    again = session.run("x.grad[1] = 7").snapshot
+    (strip, _) = strip_models(again, after)
+    assert strip.grads[0].values == (0.0, 7.0, 4.0) and strip.grads[0].changed == {1}
+    # A 2-d gradient, element by element in order.
+    session.run("m = torch.ones(2, 2, requires_grad=True)")
+    shown = session.run("(m * 3).sum().backward()").snapshot
+    grads = [g for s in strip_models(shown, again) for g in s.grads if g.owner == "m"]
+    assert grads[0].values == (3.0, 3.0, 3.0, 3.0)

@@ -1,0 +1,222 @@
+"""The stage fits the room (issue 17, items 1 and 5): the map's cells, its share of the window, the table's
+rows, the narration dock after a question, the gradient on the map, the panels that follow the step."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtWidgets import QApplication, QDockWidget
+
+from tensorlab.ui.window.build import build_window
+from tests.ui.conftest import idle
+from tests.ui.support import go, open_lesson, run_line
+
+
+def _fresh(qtbot, settings, size, projector=False, lesson=None):
+    window = build_window(settings)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    window.set_presentation(projector)
+    window.apply_default_layout()
+    QApplication.processEvents()
+    if lesson is not None:
+        open_lesson(window, qtbot, lesson)
+    return window
+
+
+def _settle(qtbot):
+    qtbot.wait(30)
+    QApplication.processEvents()
+
+
+def _on_screen(view, rect: QRectF) -> QRect:
+    return view.mapFromScene(rect).boundingRect()
+
+
+def _strip_cells(view, storage_id):
+    x0, cell_w, top, cell_h = view.cell_rows[storage_id]
+    strip = next(s for s in view.strips if s.storage.id == storage_id)
+    return [QRectF(x0 + i * cell_w, top, cell_w, cell_h) for i in range(min(len(strip.values), 12))]
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_after_z3_in_projector_mode_every_cell_of_the_strip_lies_inside_the_maps_viewport(qtbot, settings, size):
+    window = _fresh(qtbot, settings, size, projector=True, lesson="detach-shares-memory")
+    go(window, qtbot, 7)   # z[3] = 0: x changes too
+    _settle(qtbot)
+    view = window.storage_map
+    changed = view.followed[0]
+    viewport = view.viewport().rect()
+    for cell in _strip_cells(view, changed):
+        assert viewport.contains(_on_screen(view, cell)), (size, cell, viewport)
+    # Readable: the values are never below 11 px.
+    assert view.smallest_text_px() >= 11
+    window.close()
+
+
+def test_a_changed_cell_right_of_the_edge_is_scrolled_to_with_the_names_pinned(qtbot, settings):
+    window = _fresh(qtbot, settings, (1024, 768), projector=True, lesson="scratchpad")
+    run_line(window, qtbot, "a = torch.zeros(12)")
+    run_line(window, qtbot, "a[11] = 7")
+    _settle(qtbot)
+    view = window.storage_map
+    run = view.changed_run()
+    assert run is not None
+    where = _on_screen(view, run)
+    assert view.viewport().rect().contains(where)
+    # The band's name is still on screen, left of the cells (pinned while the strip scrolls).
+    names = [box for text, _, box in view.text_boxes() if text == "a"]
+    assert names and all(_on_screen(view, box).left() >= 0 for box in names)
+    assert all(_on_screen(view, box).right() <= where.left() for box in names)
+    window.close()
+
+
+def test_at_1920x1080_projector_the_strips_use_the_maps_width(qtbot, settings):
+    window = _fresh(qtbot, settings, (1920, 1080), projector=True, lesson="detach-shares-memory")
+    go(window, qtbot, 3)
+    _settle(qtbot)
+    view = window.storage_map
+    cells = _strip_cells(view, view.strips[0].storage.id)
+    right = _on_screen(view, cells[-1]).right()
+    assert right >= 0.8 * view.viewport().width()
+    assert view.viewport().rect().contains(_on_screen(view, cells[-1]))
+    window.close()
+
+
+def test_the_maps_viewport_is_at_least_30_percent_of_the_window_at_1280x720_normal(qtbot, settings):
+    window = _fresh(qtbot, settings, (1280, 720), lesson="detach-shares-memory")
+    # Steps with no question waiting (a question widens the narration, then makes it taller: see
+    # test_the_narration_dock_goes_back_to_its_height_after_a_question_is_answered).
+    for position in (1, 3, 7, 9):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        viewport = window.storage_map.viewport()
+        share = viewport.width() * viewport.height() / (window.width() * window.height())
+        assert share >= 0.30, (position, share)
+    window.close()
+
+
+@pytest.mark.parametrize(("size", "rows"), [((1280, 720), 6), ((1920, 1080), 12)])
+def test_the_table_shows_every_row_of_its_tensors(qtbot, settings, size, rows):
+    window = _fresh(qtbot, settings, size, lesson="scratchpad")
+    for n in range(rows):
+        run_line(window, qtbot, f"t{n} = torch.ones(2)")
+    _settle(qtbot)
+    table = window.table
+    assert table.model().rowCount() == rows
+    viewport = table.viewport().rect()
+    for row in range(rows):
+        rect = table.visualRect(table.model().index(row, 0))
+        assert viewport.contains(rect), (size, row, rect, viewport)
+    window.close()
+
+
+def test_the_narration_dock_goes_back_to_its_height_after_a_question_is_answered(qtbot, settings):
+    window = _fresh(qtbot, settings, (1280, 720), lesson="detach-shares-memory")
+    dock = window.findChild(QDockWidget, "narrationDock")
+    go(window, qtbot, 1)
+    _settle(qtbot)
+    before = dock.height()
+    go(window, qtbot, 2)      # the next step asks a question: the dock makes room for it
+    _settle(qtbot)
+    window.narration.choose_key(0)
+    _settle(qtbot)
+    window.step_forward()
+    idle(qtbot, window)
+    _settle(qtbot)
+    assert abs(dock.height() - before) <= 10, (before, dock.height())
+    window.close()
+
+
+def test_after_backward_the_gradient_is_a_band_of_its_own_on_the_map(qtbot, settings):
+    window = _fresh(qtbot, settings, (1024, 768), projector=True, lesson="detach-shares-memory")
+    go(window, qtbot, 4)
+    view = window.storage_map
+    assert "x.grad" not in view.texts()
+    window.controller.step_forward()   # total.backward()
+    idle(qtbot, window)
+    _settle(qtbot)
+    boxes = [box for text, _, box in view.text_boxes() if text == "x.grad"]
+    assert boxes
+    # On screen: the step changed the gradient, so the map shows it.
+    assert view.viewport().rect().intersects(_on_screen(view, boxes[0]))
+    x = window.controller.state.snapshot.tensor("x")
+    grad = next(g for s in view.strips for g in s.grads if g.owner == "x")
+    assert grad.values == tuple(float(v) for v in x.grad) and grad.changed
+    window.close()
+
+
+def test_after_a_failing_backward_the_graph_shows_the_failing_node(qtbot, settings):
+    window = _fresh(qtbot, settings, (1280, 720), projector=True, lesson="saved-tensors")
+    go(window, qtbot, 4)
+    window.controller.step_forward()   # y.sum().backward() fails: p changed after y = p * w saved it
+    idle(qtbot, window)
+    qtbot.waitUntil(lambda: "MulBackward0" in " ".join(window.graph_view.texts()), timeout=10_000)
+    assert not window.controller.state.last.ok
+    assert window.selected == "y"
+    graph_dock = window.findChild(QDockWidget, "graphDock")
+    assert not graph_dock.visibleRegion().isEmpty()
+    window.close()
+
+
+def test_end_selects_what_the_last_steps_made(qtbot, settings):
+    window = _fresh(qtbot, settings, (1280, 720), lesson="detach-shares-memory")
+    go(window, qtbot, 1)
+    window.controller.run_to_end()   # the last steps print: the last tensor made is total
+    idle(qtbot, window)
+    assert window.selected == "total"
+    window.close()
+
+
+def test_class_vote_and_each_projector_tab_have_a_key(qtbot, settings):
+    window = _fresh(qtbot, settings, (1280, 720), projector=True, lesson="detach-shares-memory")
+    window.focus_map()
+    vote = window.commands.class_vote.isChecked()
+    qtbot.keyClick(window.storage_map, Qt.Key.Key_V)
+    assert window.commands.class_vote.isChecked() != vote
+    for key, name in ((Qt.Key.Key_2, "tensorsDock"), (Qt.Key.Key_3, "valuesDock"), (Qt.Key.Key_4, "graphDock"),
+                      (Qt.Key.Key_5, "buildDock"), (Qt.Key.Key_1, "narrationDock")):
+        qtbot.keyClick(window.storage_map, key, Qt.KeyboardModifier.ControlModifier)
+        _settle(qtbot)
+        dock = window.findChild(QDockWidget, name)
+        assert not dock.visibleRegion().isEmpty(), name
+    window.close()
+
+
+def test_a_strip_wider_than_the_map_marks_its_hidden_cells_and_shows_the_changed_ones(qtbot, settings):
+    window = _fresh(qtbot, settings, (1024, 768), projector=True, lesson="scratchpad")
+    run_line(window, qtbot, "a = torch.arange(10.)")
+    run_line(window, qtbot, "a[8] = 7")
+    _settle(qtbot)
+    view = window.storage_map
+    run = _on_screen(view, view.changed_run())
+    viewport = view.viewport().rect()
+    assert viewport.contains(run)
+    marks = [(text, _on_screen(view, box)) for text, _, box in view.text_boxes() if text.startswith("+")]
+    assert marks, view.texts()
+    # Every cell is on screen or counted by a mark, and no mark covers a changed cell.
+    x0, cell_w, top, cell_h = view.cell_rows[view.followed[0]]
+    name_right = _on_screen(view, QRectF(x0, top, 1, 1)).left() - (x0 - view.name_width)
+    hidden = sum(1 for i in range(10) if not viewport.contains(_on_screen(view, QRectF(x0 + i * cell_w, top,
+                                                                                       cell_w, cell_h))))
+    assert sum(int(text[1:]) for text, _ in marks) >= hidden > 0, (marks, hidden, name_right)
+    assert all(not box.intersects(run) for _, box in marks)
+    window.close()
+
+
+def test_a_refused_write_outlines_its_cell_on_screen(qtbot, settings):
+    window = _fresh(qtbot, settings, (1024, 768), projector=True, lesson="scratchpad")
+    run_line(window, qtbot, "x = torch.arange(10., requires_grad=True)")
+    window.controller.submit("x[8] = 0")   # torch refuses: a leaf that requires grad
+    idle(qtbot, window)
+    _settle(qtbot)
+    assert not window.controller.state.last.ok
+    view = window.storage_map
+    cell = view.refused_cell()
+    assert view.refused == ("x", 8) and cell is not None
+    assert view.viewport().rect().contains(_on_screen(view, cell))
+    marks = [_on_screen(view, box) for text, _, box in view.text_boxes() if text.startswith("+")]
+    assert all(not box.intersects(_on_screen(view, cell)) for box in marks)
+    window.close()
