@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-__all__ = ["tensor_color", "format_value", "CHANGED", "ERROR", "WARNING", "MUTED"]
+__all__ = ["tensor_color", "format_value", "contrast_ratio", "text_color_on", "CHANGED", "ERROR", "WARNING", "MUTED"]
 
 # Twelve distinct colours that stay apart on a projector and for common colour blindness.
 _COLORS = (
@@ -20,6 +20,26 @@ MUTED = QColor("#757575")
 def tensor_color(index: int) -> QColor:
     """The colour of the tensor at ``index`` in the snapshot's order."""
     return QColor(_COLORS[index % len(_COLORS)])
+
+
+def _luminance(color: QColor) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    return 0.2126 * linear(color.red()) + 0.7152 * linear(color.green()) + 0.0722 * linear(color.blue())
+
+
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG 2 contrast ratio of two colours, from 1 (none) to 21 (black on white)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_color_on(fill: QColor) -> QColor:
+    """Black or white text, whichever contrasts more with ``fill`` (never under 4.58:1)."""
+    black, white = QColor("black"), QColor("white")
+    return black if contrast_ratio(black, fill) >= contrast_ratio(white, fill) else white
 
 
 def _exponent(value: float, digits: int = 1) -> str:
