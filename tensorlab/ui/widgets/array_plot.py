@@ -13,7 +13,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QFrame, QWidget
 
-from tensorlab.ui.widgets.palette import text_color_on
+from tensorlab.ui.widgets.palette import BAND_COLORS, text_color_on
 from tensorlab.ui.widgets.scene_view import SceneView
 from tensorlab.ui.widgets.text_zoom import px
 
@@ -50,7 +50,7 @@ class ArrayPlot(SceneView):
         self.heights: list[float] = []          # 1-D: the bar heights (NaN and inf drawn as 0)
         self.grid: list[list[float]] = []       # 2-D: the cell values
         self.value_texts: list[str] = []        # the number written on each bar or cell (row-major)
-        self.color = QColor("#1f77b4")
+        self.color = QColor(BAND_COLORS[0])
         self.labels_shown = False
 
     def set_array(self, mode: str, data: list, texts: list[str], color: object = None) -> None:
