@@ -947,23 +947,23 @@ or press → to run the lesson&apos;s first step.</source>
     </message>
     <message>
         <source>saved {label}: changed in place after it was saved</source>
-        <translation>저장된 {label}: 저장된 뒤 인플레이스로 바뀜</translation>
+        <translation>저장된 텐서({label}): 저장한 뒤 인플레이스 연산으로 바뀜</translation>
     </message>
     <message>
         <source>saved {label}: freed by backward()</source>
-        <translation>저장된 {label}: backward()가 해제함</translation>
+        <translation>저장된 텐서({label}): backward()가 메모리를 해제함</translation>
     </message>
     <message>
         <source>saved {label}: unavailable</source>
-        <translation>저장된 {label}: 볼 수 없음</translation>
+        <translation>저장된 텐서({label}): 볼 수 없음</translation>
     </message>
     <message>
         <source>saved {label}: {who}</source>
-        <translation>저장된 {label}: {who}</translation>
+        <translation>저장된 텐서({label}): {who}</translation>
     </message>
     <message>
         <source>saved {label}: {who}, version {version}</source>
-        <translation>저장된 {label}: {who}, 버전 {version}</translation>
+        <translation>저장된 텐서({label}): {who}, 버전 {version}</translation>
     </message>
     <message>
         <source>scalar to differentiate</source>
@@ -1088,6 +1088,10 @@ its base was changed in place after split/unbind/chunk.</source>
     <message>
         <source>{name}: click to select</source>
         <translation>{name}: 클릭해서 선택</translation>
+    </message>
+    <message>
+        <source>{shape} stride {stride} offset {offset} v{version}</source>
+        <translation>{shape} stride {stride} 오프셋 {offset} v{version}</translation>
     </message>
     <message>
         <source>… {count} more cells</source>
