@@ -310,6 +310,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>레슨 확인에서 문제 {count}개를 찾았습니다:</translation>
     </message>
     <message>
+        <source>Likely noise (ringed on the plot):</source>
+        <translation>잡음일 가능성이 큰 결과(그래프에 빨간 원으로 표시):</translation>
+    </message>
+    <message>
         <source>Log</source>
         <translation>로그</translation>
     </message>
@@ -924,6 +928,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>no measurable difference: {ratio}× ({low}–{high})</source>
         <translation>측정할 만한 차이 없음: {ratio}배 ({low}–{high})</translation>
+    </message>
+    <message>
+        <source>noise?</source>
+        <translation>잡음?</translation>
     </message>
     <message>
         <source>operation</source>

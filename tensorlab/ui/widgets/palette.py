@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-__all__ = ["BAND_COLORS", "tensor_color", "format_value", "contrast_ratio", "text_color_on", "CHANGED", "ERROR", "WARNING", "MUTED"]
+__all__ = ["BAND_COLORS", "tensor_color", "format_value", "contrast_ratio", "text_color_on", "CHANGED", "ERROR",
+           "WARNING", "MUTED"]
 
 # The band colours, in the order tensors get them. The first eight and the changed-cell amber stay
 # apart (CIEDE2000 >= 13) for normal vision and under deuteranopia and protanopia (Machado 2009,
