@@ -123,3 +123,32 @@ def test_an_export_that_fails_its_own_check_writes_nothing_and_says_why(window, 
     qtbot.waitUntil(lambda: bool(said), timeout=30_000)
     assert not script.exists()
     assert said[0].startswith("TensorLab did not write the export") and "import os" in said[0]
+
+
+def test_map_only_slides_hold_every_strip_uncut_without_scroll_bars(qtbot, tmp_path):
+    """At 1024x768 in projector mode the map scrolls; its slide is the whole map, never a view of part of it."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage
+
+    from tensorlab.ui.export.slides import map_slide
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    with isolated_window(lesson="views-share-storage", size=(1024, 768), presentation=True) as window:
+        window.controller.run_to_end()
+        idle(qtbot, window)
+        view = window.storage_map
+        scale = view.transform().m11()
+        scene = view.scene().sceneRect()
+        picture = map_slide(view).toImage()
+        size = picture.deviceIndependentSize()
+        assert size.width() >= scene.width() * scale - 1 and size.height() >= scene.height() * scale - 1
+        assert size.width() >= view.viewport().width() and size.height() >= view.viewport().height()
+        # Every strip lies inside the picture (the scene's origin at the picture's corner).
+        inside = QRectF(0, 0, size.width(), size.height())
+        for rect in view.strip_rects.values():
+            moved = QRectF((rect.left() - scene.left()) * scale, (rect.top() - scene.top()) * scale,
+                           rect.width() * scale, rect.height() * scale)
+            assert inside.contains(moved), (moved, inside)
+        saved = window.exporter.slides(tmp_path / "slides", map_only=True)
+        last = QImage(str(saved[-1]))
+        assert last.width() >= picture.width() - 2 and last.height() >= picture.height() - 2
