@@ -822,6 +822,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>직접 추가한 단계:</translation>
     </message>
     <message>
+        <source>Your latest step. Add the next with a builder or the code line; ← steps back.</source>
+        <translation>가장 최근에 추가한 단계입니다. 다음 단계는 만들기 패널이나 코드 줄로 추가하세요. ←는 한 단계 뒤로 갑니다.</translation>
+    </message>
+    <message>
         <source>a</source>
         <translation>a</translation>
     </message>
