@@ -14,7 +14,7 @@ from typing import Any, Protocol, cast
 
 from PySide6.QtCore import QObject, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence, QPixmap
-from PySide6.QtWidgets import QFileDialog, QMenu, QStatusBar, QWidget
+from PySide6.QtWidgets import QFileDialog, QGraphicsView, QMenu, QStatusBar, QWidget
 
 from tensorlab.core.engine.player import PlayerState, program_as_lesson
 from tensorlab.core.export.program_files import ExportRefused, export_script, notebook_text
@@ -50,7 +50,7 @@ class ExportWindow(Protocol):
     @property
     def i18n(self) -> Texts: ...
     @property
-    def storage_map(self) -> QWidget: ...
+    def storage_map(self) -> QGraphicsView: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
     def addAction(self, action: QAction, /) -> None: ...  # noqa: N802 - Qt's name

@@ -402,7 +402,8 @@ def test_a_scripts_question_comes_before_its_code_and_the_note_after_it(language
                           'note_ko = "NOTE-ONE: x는 리스트입니다."\n'
                           '[step.ask]\nquestion = "QUESTION-ONE: what is x?"\nquestion_ko = "QUESTION-ONE: x는?"\n'
                           'choices = ["a list", "a tuple"]\nchoices_ko = ["리스트", "튜플"]\nanswer = 0\n'
-                          '[[step]]\ncode = "print(x)"\nnote = "NOTE-TWO: it prints."\nnote_ko = "NOTE-TWO: 출력합니다."\n')
+                          '[[step]]\ncode = "print(x)"\nnote = "NOTE-TWO: it prints."\n'
+                          'note_ko = "NOTE-TWO: 출력합니다."\n')
     lines = export_script(lesson, [None, None], language).splitlines()
 
     def at(fragment: str) -> int:
