@@ -302,13 +302,17 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
         out += ["", *setup]
     diverged = _diverged_at(errors)
     for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
+        # As the app narrates a step: the question before its code (predict, then run), the answer and
+        # the note (which says what happened) after it, as in the notebook.
         note = step.text(language)
         out.append("")
-        out += comment_lines(_label("step", language, number=number) + (f": {note}" if note else ""))
+        out += comment_lines(_label("step", language, number=number))
         out += _ask_comment(step, language)
         out += _code_lines(step, error, error_name, language,
                            diverged=diverged if diverged is not None and number > diverged else None)
         out += _answer_comment(step, language)
+        if note:
+            out += comment_lines(note)
     text = "\n".join(out) + "\n"
     check_script(text, "\n".join(setup), error_name)
     return text

@@ -113,6 +113,18 @@ TEXTS: dict[str, tuple[str, str]] = {
                                            "엇갈려 나눈 비(q1/q3에서 q3/q1까지):"),
     "table.at_size": ("{size} elements, requires_grad={grad}", "원소 {size}개, requires_grad={grad}"),
     "table.skipped": ("skipped: {note}", "건너뜀: {note}"),
+    # -- #17 measure noise flag (protocol/measure_results.py: noise) --
+    "measure.noise_spread": ("`{method}` at {size} elements, requires_grad={grad}: its timings spread too widely to "
+                             "trust (IQR/median {ratio}, over {limit}): likely noise, measure again",
+                             "`{method}`, 원소 {size}개, requires_grad={grad}: 측정값이 너무 넓게 흩어져 "
+                             "믿기 어렵습니다(사분위 범위/중앙값 {ratio}, {limit} 초과). "
+                             "잡음일 가능성이 크니 다시 측정하세요"),
+    "measure.noise_off_line": ("`{method}` at {size} elements, requires_grad={grad}: {ratio}× off the log-log line "
+                               "through its neighbouring sizes (over {limit}×): likely noise, measure again",
+                               "`{method}`, 원소 {size}개, requires_grad={grad}: 이웃한 크기들을 잇는 "
+                               "로그-로그 직선에서 {ratio}배 벗어났습니다({limit}배 초과). "
+                               "잡음일 가능성이 크니 다시 측정하세요"),
+    "table.noise": ("likely noise (marked ! above):", "잡음일 가능성이 큰 결과(위에서 !로 표시):"),
     "measure.skipped_transpose": ("t().contiguous() at {size:,} elements: {size:,} has no 2-D shape with two rows "
                                   "or more, so x.t() would already be contiguous",
                                   "원소 {size:,}개에서는 `t().contiguous()`를 재지 않았습니다. {size:,}에는 행이 "

@@ -38,6 +38,10 @@ __all__ = [
     "matrix_shape",
     "verdict_for",
     "verdicts",
+    "Noise",
+    "noise",
+    "NOISE_SPREAD",
+    "NOISE_FACTOR",
 ]
 
 # Every method the measure panel offers, named by its code as written after `x`, and the
@@ -271,3 +275,86 @@ def verdicts(measurements: Iterable[Measurement]) -> tuple[Verdict, ...]:
             if verdict is not None:
                 out.append(verdict)
     return tuple(out)
+
+
+# -- #17: results that are noise ------------------------------------------------------------------------
+NOISE_SPREAD = 0.5     # IQR / median above this: the blocks disagree with each other
+NOISE_FACTOR = 10.0    # this many times off the log-log line through its neighbours: it disagrees with them
+
+
+@dataclass(frozen=True)
+class Noise:
+    """A measurement whose numbers say it is noise: ``reason`` "spread" (IQR/median, in ``value``) or
+    "off_line" (how many times off the log-log line through its neighbours, in ``value``)."""
+
+    measurement: Measurement
+    reason: str
+    value: float
+
+    def message(self) -> Message:
+        """What the flag says, for the plot's text and the table."""
+        m = self.measurement
+        where = {"method": m.method, "size": f"{m.size:,}", "grad": m.requires_grad}
+        if self.reason == "spread":
+            return msg("measure.noise_spread", ratio=f"{self.value:.2f}", limit=NOISE_SPREAD, **where)
+        return msg("measure.noise_off_line", ratio=f"{self.value:.0f}", limit=f"{NOISE_FACTOR:.0f}", **where)
+
+
+def _off_line(point: Measurement, neighbours: Sequence[Measurement]) -> float:
+    """How many times ``point``'s median is off the log-log line through its two ``neighbours`` (1: on it),
+    or, with one neighbour (an end point), off every line through it of slope 0 to 1: a copy of more
+    elements takes no less time, and at most proportionally more (extrapolating the line through the
+    two nearest would call the flat start of every real curve noise)."""
+    x, y = math.log10(point.size), math.log10(point.median_s)
+    if len(neighbours) == 2:
+        a, b = neighbours
+        xa, xb = math.log10(a.size), math.log10(b.size)
+        ya, yb = math.log10(a.median_s), math.log10(b.median_s)
+        return float(10 ** abs(y - (ya + (yb - ya) * (x - xa) / (xb - xa))))
+    (n,) = neighbours
+    rise = x - math.log10(n.size)
+    low, high = math.log10(n.median_s) + min(0.0, rise), math.log10(n.median_s) + max(0.0, rise)
+    return float(10 ** max(low - y, y - high, 0.0))
+
+
+def _neighbours(points: Sequence[Measurement], i: int, excluded: set[int]) -> list[Measurement]:
+    """The nearest point on each side of ``points[i]`` (at an end, the one nearest), never an excluded one."""
+    left = [p for j, p in enumerate(points[:i]) if j not in excluded]
+    right = [p for j, p in enumerate(points[i + 1:], start=i + 1) if j not in excluded]
+    return left[-1:] + right[:1]
+
+
+def noise(measurements: Iterable[Measurement]) -> tuple[Noise, ...]:
+    """Every measurement that is likely noise, in the order given.
+
+    Its own blocks disagree (IQR/median over :data:`NOISE_SPREAD`), or its median sits more than
+    :data:`NOISE_FACTOR` times off the log-log line through its neighbouring sizes of the same method
+    and ``requires_grad`` (an end point: off every line of slope 0 to 1 through its one neighbour).
+    The worst such point is flagged first and is no one's neighbour after, so one bad point does not
+    make the good ones beside it look bad too.
+    """
+    given = list(measurements)
+    flagged: dict[Measurement, Noise] = {}
+    for m in given:
+        if m.median_s > 0 and m.iqr_s / m.median_s > NOISE_SPREAD:
+            flagged[m] = Noise(m, "spread", m.iqr_s / m.median_s)
+    curves: dict[tuple[str, bool], list[Measurement]] = {}
+    for m in given:
+        if m.median_s > 0:
+            curves.setdefault((m.method, m.requires_grad), []).append(m)
+    for points in curves.values():
+        points.sort(key=lambda p: p.size)
+        excluded: set[int] = set()
+        while True:
+            worst, worst_factor = -1, NOISE_FACTOR
+            for i, point in enumerate(points):
+                near = [] if i in excluded else _neighbours(points, i, excluded)
+                if near and len({p.size for p in near} | {point.size}) == len(near) + 1:
+                    factor = _off_line(point, near)
+                    if factor > worst_factor:
+                        worst, worst_factor = i, factor
+            if worst < 0:
+                break
+            excluded.add(worst)
+            flagged.setdefault(points[worst], Noise(points[worst], "off_line", worst_factor))
+    return tuple(flagged[m] for m in given if m in flagged)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from tensorlab.core.files.safe_text import display_width
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.copy_rows import COLUMNS, CopyMatrix
-from tensorlab.core.protocol.measure_results import MeasureResult
+from tensorlab.core.protocol.measure_results import MeasureResult, noise
 
 __all__ = ["format_seconds", "measure_table", "measure_csv", "copies_table", "copy_header", "aligned"]
 
@@ -54,10 +54,16 @@ def measure_table(result: MeasureResult, language: str = "en") -> str:
     rows = [[render("table.method", None, language), render("table.elements", None, language), "requires_grad",
              render("table.median", None, language), render("table.iqr", None, language),
              render("table.runs", None, language)]]
+    noisy = noise(result.measurements)
+    marked = {n.measurement for n in noisy}
     for x in result.measurements:
         rows.append([x.method, f"{x.size:,}", str(x.requires_grad), format_seconds(x.median_s),
-                     format_seconds(x.iqr_s), str(x.runs)])
-    lines += aligned(rows, [False, True, False, True, True, True])
+                     format_seconds(x.iqr_s), str(x.runs), "!" if x in marked else ""])
+    rows[0].append("")
+    lines += aligned(rows, [False, True, False, True, True, True, False])
+    if noisy:
+        lines += ["", render("table.noise", None, language)]
+        lines += [f"  ! {n.message().render(language)}" for n in noisy]
     if result.verdicts:
         lines += ["", render("table.verdicts", None, language)]
         at = [render("table.at_size", {"size": f"{v.size:,}", "grad": v.requires_grad}, language)

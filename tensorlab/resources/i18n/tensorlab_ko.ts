@@ -310,6 +310,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>레슨 확인에서 문제 {count}개를 찾았습니다:</translation>
     </message>
     <message>
+        <source>Likely noise (ringed on the plot):</source>
+        <translation>잡음일 가능성이 큰 결과(그래프에 빨간 원으로 표시):</translation>
+    </message>
+    <message>
         <source>Log</source>
         <translation>로그</translation>
     </message>
@@ -818,6 +822,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>직접 추가한 단계:</translation>
     </message>
     <message>
+        <source>Your latest step. Add the next with a builder or the code line; ← steps back.</source>
+        <translation>가장 최근에 추가한 단계입니다. 다음 단계는 만들기 패널이나 코드 줄로 추가하세요. ←는 한 단계 뒤로 갑니다.</translation>
+    </message>
+    <message>
         <source>a</source>
         <translation>a</translation>
     </message>
@@ -926,6 +934,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>측정할 만한 차이 없음: {ratio}배 ({low}–{high})</translation>
     </message>
     <message>
+        <source>noise?</source>
+        <translation>잡음?</translation>
+    </message>
+    <message>
         <source>operation</source>
         <translation>연산</translation>
     </message>
@@ -947,23 +959,23 @@ or press → to run the lesson&apos;s first step.</source>
     </message>
     <message>
         <source>saved {label}: changed in place after it was saved</source>
-        <translation>저장된 {label}: 저장된 뒤 인플레이스로 바뀜</translation>
+        <translation>저장된 텐서({label}): 저장한 뒤 인플레이스 연산으로 바뀜</translation>
     </message>
     <message>
         <source>saved {label}: freed by backward()</source>
-        <translation>저장된 {label}: backward()가 해제함</translation>
+        <translation>저장된 텐서({label}): backward()가 메모리를 해제함</translation>
     </message>
     <message>
         <source>saved {label}: unavailable</source>
-        <translation>저장된 {label}: 볼 수 없음</translation>
+        <translation>저장된 텐서({label}): 볼 수 없음</translation>
     </message>
     <message>
         <source>saved {label}: {who}</source>
-        <translation>저장된 {label}: {who}</translation>
+        <translation>저장된 텐서({label}): {who}</translation>
     </message>
     <message>
         <source>saved {label}: {who}, version {version}</source>
-        <translation>저장된 {label}: {who}, 버전 {version}</translation>
+        <translation>저장된 텐서({label}): {who}, 버전 {version}</translation>
     </message>
     <message>
         <source>scalar to differentiate</source>
@@ -1088,6 +1100,10 @@ its base was changed in place after split/unbind/chunk.</source>
     <message>
         <source>{name}: click to select</source>
         <translation>{name}: 클릭해서 선택</translation>
+    </message>
+    <message>
+        <source>{shape} stride {stride} offset {offset} v{version}</source>
+        <translation>{shape} stride {stride} 오프셋 {offset} v{version}</translation>
     </message>
     <message>
         <source>… {count} more cells</source>

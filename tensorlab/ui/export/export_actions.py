@@ -14,7 +14,7 @@ from typing import Any, Protocol, cast
 
 from PySide6.QtCore import QObject, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence, QPixmap
-from PySide6.QtWidgets import QFileDialog, QMenu, QStatusBar, QWidget
+from PySide6.QtWidgets import QFileDialog, QGraphicsView, QMenu, QStatusBar, QWidget
 
 from tensorlab.core.engine.player import PlayerState, program_as_lesson
 from tensorlab.core.export.program_files import ExportRefused, export_script, notebook_text
@@ -50,7 +50,7 @@ class ExportWindow(Protocol):
     @property
     def i18n(self) -> Texts: ...
     @property
-    def storage_map(self) -> QWidget: ...
+    def storage_map(self) -> QGraphicsView: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
     def addAction(self, action: QAction, /) -> None: ...  # noqa: N802 - Qt's name
@@ -65,7 +65,41 @@ JOB = "export_errors"
 
 
 def _program(state: PlayerState) -> Lesson:
-    return program_as_lesson(state.lesson, state.program)  # the one Save as lesson uses too
+    lesson = program_as_lesson(state.lesson, state.program)  # the one Save as lesson uses too
+    return lesson if state.lesson is not None else _echoed(lesson, state)
+
+
+def _echoed(lesson: Lesson, state: PlayerState) -> Lesson:
+    """The scratchpad's steps with each bare expression whose value TensorLab showed (`x`, `x.grad`,
+    `x.add_(1)`) written as ``print(...)``: a script shows nothing of an expression by itself, and a
+    scratchpad is mostly such looks. A step run in the window shows what its value was (None is not
+    shown); one not run yet, unless it is a call (`s.backward()` returns None)."""
+    import ast
+    import dataclasses
+
+    from tensorlab.core.lang.parse import parse_one
+
+    steps = []
+    for index, step in enumerate(lesson.steps):
+        try:
+            body = ast.parse(step.code).body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            body = []
+        expression = body[0].value if len(body) == 1 and isinstance(body[0], ast.Expr) else None
+        printed = (isinstance(expression, ast.Call) and isinstance(expression.func, ast.Name)
+                   and expression.func.id == "print")
+        if expression is None or printed:
+            steps.append(step)
+            continue
+        if state.trimmed <= index < len(state.results):
+            shown = state.results[index].value is not None and state.results[index].error is None
+        else:
+            shown = not isinstance(expression, ast.Call)
+        if shown:
+            code = f"print({ast.get_source_segment(step.code, expression) or step.code.strip()})"  # no comment
+            step = dataclasses.replace(step, code=code, statement=parse_one(code))
+        steps.append(step)
+    return dataclasses.replace(lesson, steps=tuple(steps))
 
 
 class Exporter(QObject):

@@ -15,9 +15,10 @@ from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.files.atomic_write import write_atomic
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QPixmap
+    from PySide6.QtGui import QBrush, QPixmap, QTransform
+    from PySide6.QtWidgets import QGraphicsScene, QWidget
 
-__all__ = ["grab_steps", "png_bytes", "slide_name", "SlidesController", "SlidesWindow"]
+__all__ = ["grab_steps", "map_slide", "png_bytes", "slide_name", "SlidesController", "SlidesWindow"]
 
 
 class SlidesController(Protocol):
@@ -34,13 +35,23 @@ class _Grabbed(Protocol):
     def grab(self) -> QPixmap: ...
 
 
+class _Map(_Grabbed, Protocol):
+    """The storage map as the slides draw it: a graphics view."""
+
+    def scene(self) -> QGraphicsScene: ...
+    def transform(self) -> QTransform: ...
+    def backgroundBrush(self) -> QBrush: ...  # noqa: N802 - Qt's name
+    def viewport(self) -> QWidget: ...
+    def devicePixelRatioF(self) -> float: ...  # noqa: N802 - Qt's name
+
+
 class SlidesWindow(Protocol):
     """What the slides use of the window (a ``MainWindow``): its controller, and pictures of it or of its map."""
 
     @property
     def controller(self) -> SlidesController: ...
     @property
-    def storage_map(self) -> _Grabbed: ...
+    def storage_map(self) -> _Map: ...
 
     def grab(self) -> QPixmap: ...
 
@@ -64,6 +75,38 @@ def png_bytes(pixmap: QPixmap) -> bytes:
     return bytes(data.data())
 
 
+def map_slide(view: _Map) -> QPixmap:
+    """The whole storage map as one picture: every strip uncut, no scroll bars.
+
+    Its scene drawn at the view's scale, at least the size of the map on screen (so the slides of
+    one lesson share a size unless a step's map is larger), on the map's own background.
+    """
+    import math
+
+    from PySide6.QtCore import QRectF, Qt
+    from PySide6.QtGui import QPainter, QPixmap
+
+    scene = view.scene()
+    source = scene.sceneRect()
+    scale = view.transform().m11()
+    viewport = view.viewport()
+    width = max(math.ceil(source.width() * scale), viewport.width())
+    height = max(math.ceil(source.height() * scale), viewport.height())
+    ratio = view.devicePixelRatioF()
+    pixmap = QPixmap(math.ceil(width * ratio), math.ceil(height * ratio))
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(view.backgroundBrush().color())
+    painter = QPainter(pixmap)
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        target = QRectF(0, 0, source.width() * scale, source.height() * scale)
+        scene.render(painter, target, source, Qt.AspectRatioMode.IgnoreAspectRatio)
+    finally:
+        painter.end()
+    return pixmap
+
+
 def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: bool = False,
                progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Step ``window`` through its program from step 1 to the end and save each state as a PNG.
@@ -83,9 +126,9 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
             controller.wait_idle()
             for _ in range(5):
                 QApplication.processEvents()
-            widget: _Grabbed = window.storage_map if map_only else window
+            picture = map_slide(window.storage_map) if map_only else window.grab()
             path = folder / slide_name(lesson_id, position, total)
-            write_atomic(path, png_bytes(widget.grab()))
+            write_atomic(path, png_bytes(picture))
             saved.append(path)
             if progress is not None:
                 progress(position, total)

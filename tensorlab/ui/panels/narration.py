@@ -185,7 +185,10 @@ class NarrationPanel(QScrollArea):
             else:
                 text = inline_code(step.text(language)) or f"<code>{inline_code(step.code)}</code>"
             if state.position == total and total:
-                text += "<br><br><i>" + escape(tr("End of the lesson. ← steps back; Home starts again.")) + "</i>"
+                # The scratchpad has no end: the last step is only the latest one added.
+                last = (tr("End of the lesson. ← steps back; Home starts again.") if lesson is not None else
+                        tr("Your latest step. Add the next with a builder or the code line; ← steps back."))
+                text += "<br><br><i>" + escape(last) + "</i>"
             _set_text(self.note, text)
         self._show_answer(state)
         self._show_ask(state)

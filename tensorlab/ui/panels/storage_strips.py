@@ -6,6 +6,7 @@ import functools
 from dataclasses import dataclass
 
 from tensorlab.core.protocol.snapshot import Snapshot, StorageInfo, TensorInfo, covered_cells
+from tensorlab.ui.widgets.i18n import tr
 
 __all__ = ["MAX_CELLS", "BandModel", "GradModel", "StripModel", "strip_models"]
 
@@ -72,7 +73,9 @@ def _band_label(info: TensorInfo) -> str:
     shape = "[" + ", ".join(map(str, info.shape)) + "]"
     stride = "(" + ", ".join(map(str, info.stride or ())) + ")"
     version = info.version if info.version is not None else "-"
-    return f"{shape} stride {stride} offset {info.storage_offset} v{version}"
+    # Translated when the model is made: a language change renders the snapshot again.
+    return tr("{shape} stride {stride} offset {offset} v{version}").format(
+        shape=shape, stride=stride, offset=info.storage_offset, version=version)
 
 
 def _flat(values: object, depth: int, limit: int = MAX_CELLS) -> tuple[object, ...]:

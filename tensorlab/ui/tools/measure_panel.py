@@ -43,12 +43,14 @@ from tensorlab.core.protocol.measure_results import (
     MeasureParams,
     MeasureResult,
     Verdict,
+    noise,
 )
 from tensorlab.core.tools.tables import format_seconds, measure_csv
 from tensorlab.ui.tools.measure_colors import method_color
 from tensorlab.ui.tools.tool_controller import ToolController
-from tensorlab.ui.widgets.html import escape
+from tensorlab.ui.widgets.html import escape, inline_code
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr, tr_marked
+from tensorlab.ui.widgets.palette import ERROR
 
 if TYPE_CHECKING:
     from tensorlab.ui.tools.measure_plot import MeasurePlot
@@ -298,13 +300,19 @@ class MeasurePanel(QScrollArea):
             self.machine.setText("")
             self._render_buttons()
             return
+        noisy = {n.measurement: n for n in noise(result.measurements)}
         for m in result.measurements:
-            cells = [m.method, f"{m.size:,}", str(m.requires_grad), format_seconds(m.median_s),
+            flag = noisy.get(m)
+            cells = [m.method, f"{m.size:,}", str(m.requires_grad),
+                     format_seconds(m.median_s) + (" !" if flag is not None else ""),
                      f"{format_seconds(m.q1_s)} – {format_seconds(m.q3_s)}", str(m.runs)]
             items = [QStandardItem(text) for text in cells]
             items[0].setForeground(method_color(m.method).darker(130))
             for item in items[1:]:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if flag is not None:
+                items[3].setForeground(ERROR)
+                items[3].setToolTip(flag.message().render(current_language()))
             self.model.appendRow(items)
         heading = tr("clone().detach() / detach().clone(): the ratio of the medians, and of the quartiles "
                      "crosswise (q1/q3 to q3/q1)")
@@ -315,6 +323,11 @@ class MeasurePanel(QScrollArea):
             parts.append(escape(tr("Measure both clone().detach() and detach().clone() for a verdict.")))
         parts += [escape(tr("Skipped: {reason}").format(reason=note.render(current_language())))
                   for note in result.skipped]
+        if noisy:
+            title = escape(tr("Likely noise (ringed on the plot):"))
+            parts.append(f"<b style='color:{ERROR.name()}'>{title}</b>")
+            parts += [f"<span style='color:{ERROR.name()}'>{inline_code(n.message().render(current_language()))}"
+                      "</span>" for n in noisy.values()]
         self.verdict.setText("<br>".join(parts))
         machine = result.machine
         self.machine.setText(tr("Measured on {device} ({name}), torch {torch}, {threads} threads.").format(

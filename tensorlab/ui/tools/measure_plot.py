@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, Qt  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QFontInfo  # noqa: E402
 from PySide6.QtWidgets import QWidget  # noqa: E402
 
-from tensorlab.core.protocol.measure_results import MeasureResult  # noqa: E402
+from tensorlab.core.protocol.measure_results import MeasureResult, noise  # noqa: E402
 from tensorlab.ui.tools.measure_colors import method_color  # noqa: E402
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr  # noqa: E402
 
@@ -39,6 +39,7 @@ class MeasurePlot(pg.PlotWidget):
         self.curves: dict[tuple[str, bool], pg.PlotDataItem] = {}
         self.spreads: dict[tuple[str, bool], pg.FillBetweenItem] = {}
         self.result: MeasureResult | None = None
+        self.noise_marks: list[tuple[int, float]] = []   # (size, median) of each point marked as noise
         self.i18n.on_change(self._label_axes)
         self._label_axes()
 
@@ -68,7 +69,14 @@ class MeasurePlot(pg.PlotWidget):
         self.result = result
         item = self.getPlotItem()
         item.clear()
-        self.curves, self.spreads = {}, {}
+        self.curves, self.spreads, self.noise_marks = {}, {}, []
+        # Nothing measured: no ticks and no grid (an empty log axis numbers a range that means nothing).
+        empty = result is None or not result.measurements
+        for name in ("bottom", "left"):
+            axis = item.getAxis(name)
+            axis.setTicks([[], []] if empty else None)
+            axis.setStyle(showValues=not empty)
+        item.showGrid(x=not empty, y=not empty, alpha=0.25)
         if result is None:
             return
         keys = list(dict.fromkeys((m.method, m.requires_grad) for m in result.measurements))
@@ -92,6 +100,17 @@ class MeasurePlot(pg.PlotWidget):
                               symbolSize=7, symbolBrush=color, symbolPen=color)
             self.curves[(method, grad)] = curve
             self.spreads[(method, grad)] = spread
+        # A point the numbers call noise (a wide spread, far off its neighbours' line) gets a red ring.
+        marked = [n.measurement for n in noise(result.measurements)]
+        if marked:
+            ring = pg.mkPen("#c62828", width=2.5)
+            item.plot([float(m.size) for m in marked], [m.median_s for m in marked], pen=None, symbol="o",
+                      symbolSize=20, symbolBrush=None, symbolPen=ring)
+            for m in marked:
+                mark = pg.TextItem(tr("noise?"), color="#c62828", anchor=(0.5, 1.2))
+                mark.setPos(math.log10(m.size), math.log10(m.median_s))
+                item.addItem(mark)
+            self.noise_marks = [(m.size, m.median_s) for m in marked]
         # The range of the data itself, in the view's log10 coordinates (the shading's path has no
         # bounds of its own to trust before it is drawn).
         measured = result.measurements

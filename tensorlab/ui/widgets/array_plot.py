@@ -13,6 +13,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QFrame, QWidget
 
+from tensorlab.ui.widgets.palette import BAND_COLORS, text_color_on
 from tensorlab.ui.widgets.scene_view import SceneView
 from tensorlab.ui.widgets.text_zoom import px
 
@@ -49,7 +50,7 @@ class ArrayPlot(SceneView):
         self.heights: list[float] = []          # 1-D: the bar heights (NaN and inf drawn as 0)
         self.grid: list[list[float]] = []       # 2-D: the cell values
         self.value_texts: list[str] = []        # the number written on each bar or cell (row-major)
-        self.color = QColor("#1f77b4")
+        self.color = QColor(BAND_COLORS[0])
         self.labels_shown = False
 
     def set_array(self, mode: str, data: list, texts: list[str], color: object = None) -> None:
@@ -153,19 +154,42 @@ class ArrayPlot(SceneView):
         rows, cols = len(self.grid), len(self.grid[0])
         finite = [v for row in self.grid for v in row if math.isfinite(v)]
         low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
-        middle = (low + high) / 2
-        cell = min(width / cols, height / rows)
+        s = self.scale_factor
+        # Row indices on the left and column indices on top, so a cell can be named ("[1, 2]").
+        index_font = QFontMetricsF(self._font(11))
+        left = index_font.horizontalAdvance(str(rows - 1)) + 6 * s
+        top = index_font.height() + 2 * s
+        cell = max(min((width - left) / cols, (height - top) / rows), 1.0)
         labels = rows * cols <= MAX_IMAGE_LABELS and self._label_fits(cell, cell)
         self.labels_shown = labels
         scene = self.scene()
         no_pen = QPen(Qt.PenStyle.NoPen)
+        index_color = QColor("#616161")    # 6.2:1 on the white background
+        step_r, step_c = _index_step(index_font, rows, cell, vertical=True), _index_step(index_font, cols, cell)
+        for r in range(0, rows, step_r):
+            index = self._text(str(r), size=11, color=index_color)
+            bounds = index.boundingRect()
+            index.setPos(left - bounds.width() - 3 * s, top + r * cell + (cell - bounds.height()) / 2)
+        for c in range(0, cols, step_c):
+            index = self._text(str(c), size=11, color=index_color)
+            bounds = index.boundingRect()
+            index.setPos(left + c * cell + (cell - bounds.width()) / 2, 0)
         for r, row in enumerate(self.grid):
             for c, value in enumerate(row):
                 t = 0.0 if not math.isfinite(value) or high == low else (value - low) / (high - low)
-                scene.addRect(QRectF(c * cell, r * cell, cell, cell), no_pen, QBrush(viridis(t)))
+                fill = viridis(t)
+                scene.addRect(QRectF(left + c * cell, top + r * cell, cell, cell), no_pen, QBrush(fill))
                 if labels:
-                    dark = math.isfinite(value) and value < middle
+                    # Black or white, whichever contrasts more with this cell's own colour (at least
+                    # 4.58:1 on any colour: the two contrasts are equal at luminance 0.179).
                     text = self._text(self.value_texts[r * cols + c], size=12, mono=True,
-                                      color=QColor("white" if dark else "black"))
+                                      color=text_color_on(fill))
                     bounds = text.boundingRect()
-                    text.setPos(c * cell + (cell - bounds.width()) / 2, r * cell + (cell - bounds.height()) / 2)
+                    text.setPos(left + c * cell + (cell - bounds.width()) / 2,
+                                top + r * cell + (cell - bounds.height()) / 2)
+
+
+def _index_step(metrics: QFontMetricsF, count: int, cell: float, vertical: bool = False) -> int:
+    """Every how many rows or columns an index is written so that the indices do not overlap."""
+    room = metrics.height() if vertical else metrics.horizontalAdvance(str(count - 1)) + 4
+    return max(1, math.ceil(room / max(cell, 1.0)))

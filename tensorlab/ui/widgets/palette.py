@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-__all__ = ["tensor_color", "format_value", "CHANGED", "ERROR", "WARNING", "MUTED"]
+__all__ = ["BAND_COLORS", "tensor_color", "format_value", "contrast_ratio", "text_color_on", "CHANGED", "ERROR",
+           "WARNING", "MUTED"]
 
-# Twelve distinct colours that stay apart on a projector and for common colour blindness.
+# The band colours, in the order tensors get them. The first eight and the changed-cell amber stay
+# apart (CIEDE2000 >= 13) for normal vision and under deuteranopia and protanopia (Machado 2009,
+# severity 1), so a colour-blind student tells the bands apart (tests/ui/widgets/test_palette.py);
+# each is dark enough to read as text on white (contrast >= 2.9:1) and under a band's white labels.
 _COLORS = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-    "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79", "#637939",
+    "#0970b2", "#ba3600", "#079f75", "#cc79a6", "#8a2454", "#32218d", "#167d46", "#999933",
+    "#7570b3", "#7f7f7f", "#6a3d9a", "#b15928",
 )
+BAND_COLORS = _COLORS
 CHANGED = QColor("#ffd54f")
 ERROR = QColor("#c62828")
 WARNING = QColor("#ef6c00")
@@ -20,6 +25,26 @@ MUTED = QColor("#757575")
 def tensor_color(index: int) -> QColor:
     """The colour of the tensor at ``index`` in the snapshot's order."""
     return QColor(_COLORS[index % len(_COLORS)])
+
+
+def _luminance(color: QColor) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    return 0.2126 * linear(color.red()) + 0.7152 * linear(color.green()) + 0.0722 * linear(color.blue())
+
+
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG 2 contrast ratio of two colours, from 1 (none) to 21 (black on white)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_color_on(fill: QColor) -> QColor:
+    """Black or white text, whichever contrasts more with ``fill`` (never under 4.58:1)."""
+    black, white = QColor("black"), QColor("white")
+    return black if contrast_ratio(black, fill) >= contrast_ratio(white, fill) else white
 
 
 def _exponent(value: float, digits: int = 1) -> str:

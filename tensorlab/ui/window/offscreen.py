@@ -65,7 +65,11 @@ def _without_offscreen_noise() -> Iterator[None]:
     from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
 
     def handler(kind: QtMsgType, context: QMessageLogContext, text: str) -> None:
-        if text == _OFFSCREEN_NOISE:
+        # Qt writes the note in its default category (a plain qWarning), so it is told by its text; the
+        # platform plugin's own category (`qt.qpa.*`: fonts, screens, input of a window nobody sees) says
+        # nothing a picture's user can act on either.
+        category = str(getattr(context, "category", "") or "")
+        if text == _OFFSCREEN_NOISE or category.startswith("qt.qpa"):
             return
         if previous is not None:
             previous(kind, context, text)

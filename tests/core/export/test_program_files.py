@@ -392,3 +392,23 @@ def test_control_and_bidi_characters_in_code_are_written_as_escapes_and_mean_the
     namespace: dict[str, object] = {}
     exec(compile(script, "exported.py", "exec"), namespace)   # the test runs what it wrote; TensorLab never does
     assert namespace["s"] == "a\u202eb\x1bc"
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_a_scripts_question_comes_before_its_code_and_the_note_after_it(language):
+    # The note says what happened; above the question it would give the answer away.
+    lesson = parse_lesson('[lesson]\nid = "order"\ntitle = "Order"\n'
+                          '[[step]]\ncode = "x = [1.0, 2.0]"\nnote = "NOTE-ONE says x is a list."\n'
+                          'note_ko = "NOTE-ONE: x는 리스트입니다."\n'
+                          '[step.ask]\nquestion = "QUESTION-ONE: what is x?"\nquestion_ko = "QUESTION-ONE: x는?"\n'
+                          'choices = ["a list", "a tuple"]\nchoices_ko = ["리스트", "튜플"]\nanswer = 0\n'
+                          '[[step]]\ncode = "print(x)"\nnote = "NOTE-TWO: it prints."\n'
+                          'note_ko = "NOTE-TWO: 출력합니다."\n')
+    lines = export_script(lesson, [None, None], language).splitlines()
+
+    def at(fragment: str) -> int:
+        return next(i for i, line in enumerate(lines) if fragment in line)
+
+    assert at("QUESTION-ONE") < at("x = [1.0, 2.0]") < at("NOTE-ONE") < at("print(x)") < at("NOTE-TWO")
+    heading = lines[at("QUESTION-ONE") - 1]
+    assert heading.startswith("#") and "NOTE" not in heading

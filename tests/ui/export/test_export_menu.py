@@ -123,3 +123,69 @@ def test_an_export_that_fails_its_own_check_writes_nothing_and_says_why(window, 
     qtbot.waitUntil(lambda: bool(said), timeout=30_000)
     assert not script.exists()
     assert said[0].startswith("TensorLab did not write the export") and "import os" in said[0]
+
+
+def test_map_only_slides_hold_every_strip_uncut_without_scroll_bars(qtbot, tmp_path):
+    """At 1024x768 in projector mode the map scrolls; its slide is the whole map, never a view of part of it."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage
+
+    from tensorlab.ui.export.slides import map_slide
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    with isolated_window(lesson="views-share-storage", size=(1024, 768), presentation=True) as window:
+        window.controller.run_to_end()
+        idle(qtbot, window)
+        view = window.storage_map
+        scale = view.transform().m11()
+        scene = view.scene().sceneRect()
+        picture = map_slide(view).toImage()
+        size = picture.deviceIndependentSize()
+        assert size.width() >= scene.width() * scale - 1 and size.height() >= scene.height() * scale - 1
+        assert size.width() >= view.viewport().width() and size.height() >= view.viewport().height()
+        # Every strip lies inside the picture (the scene's origin at the picture's corner).
+        inside = QRectF(0, 0, size.width(), size.height())
+        for rect in view.strip_rects.values():
+            moved = QRectF((rect.left() - scene.left()) * scale, (rect.top() - scene.top()) * scale,
+                           rect.width() * scale, rect.height() * scale)
+            assert inside.contains(moved), (moved, inside)
+        saved = window.exporter.slides(tmp_path / "slides", map_only=True)
+        last = QImage(str(saved[-1]))
+        assert last.width() >= picture.width() - 2 and last.height() >= picture.height() - 2
+
+
+def test_a_scratchpad_export_prints_what_its_steps_showed(window, qtbot, tmp_path):
+    """A scratchpad is mostly looks (`x`, `x.grad`): its script prints each value TensorLab showed, as
+    the app's Output did, and nothing where it showed nothing (`s.backward()` returns None)."""
+    window.open_lesson(None)
+    idle(qtbot, window)
+    codes = ["x = torch.ones(2, requires_grad=True)", "print(x * 2)", "x  # look at it", "s = (x * 3).sum()",
+             "s.backward()", "x.grad", "x.grad.add_(1)", "x.view(3)"]
+    for code in codes:
+        assert window.controller.submit(code) is None
+        idle(qtbot, window)
+    results = window.controller.state.results
+    script = tmp_path / "pad.py"
+    window.exporter.export("py", script)
+    qtbot.waitUntil(script.exists, timeout=30_000)
+    text = script.read_text(encoding="utf-8")
+    assert "print(x)\n" in text and "print(x.grad)\n" in text and "\ns.backward()\n" in text
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    shown = "".join(r.output + (f"{r.value}\n" if r.value is not None and r.error is None else "")
+                    + (f"{r.error.type}: {r.error.message}\n" if r.error is not None else "") for r in results)
+    assert done.stdout == shown
+
+
+def test_the_scratchpads_last_step_is_not_the_end_of_a_lesson(window, qtbot):
+    window.open_lesson(None)
+    idle(qtbot, window)
+    assert window.controller.submit("x = torch.ones(2)") is None
+    idle(qtbot, window)
+    note = window.narration.note.text()
+    assert "End of the lesson" not in note and "latest step" in note
+    window.controller.go_to(0)
+    idle(qtbot, window)
+    window.controller.run_to_end()
+    idle(qtbot, window)
+    assert "End of the lesson" not in window.narration.note.text()

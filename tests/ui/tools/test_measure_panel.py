@@ -113,3 +113,55 @@ def test_the_verdict_reads_in_korean(qtbot, panel):
     text = panel.verdict.text()
     assert "중앙값" in text and ("차이 없음" in text or "더 빠름" in text)
     assert panel.tabs.tabText(0) == "그래프"
+
+
+def test_the_empty_plot_shows_no_ticks_and_a_result_brings_them_back(panel):
+    from PySide6.QtGui import QImage, QPainter
+
+    from tensorlab.core.protocol.measure_results import Machine, Measurement
+
+    def drawn(axis):
+        """(tick marks, tick texts) the axis would paint now."""
+        image = QImage(400, 400, QImage.Format.Format_ARGB32)
+        painter = QPainter(image)
+        try:
+            _, ticks, texts = axis.generateDrawSpecs(painter)
+        finally:
+            painter.end()
+        return ticks, texts
+
+    plot = panel.plot
+    plot.show_result(None)
+    for name in ("bottom", "left"):
+        axis = plot.getPlotItem().getAxis(name)
+        assert axis.style["showValues"] is False
+        assert drawn(axis) == ([], [])
+    result = MeasureResult(Machine("cpu", "test cpu", "2.13.0", 2),
+                           tuple(Measurement("clone()", s, True, s * 1e-9, s * 0.9e-9, s * 1.1e-9, 10)
+                                 for s in (10, 1000, 100_000)))
+    plot.show_result(result)
+    for name in ("bottom", "left"):
+        ticks, texts = drawn(plot.getPlotItem().getAxis(name))
+        assert ticks and texts
+
+
+def test_a_noisy_result_is_ringed_on_the_plot_and_said_in_the_table_and_the_text(panel):
+    from tensorlab.core.protocol.measure_results import Machine, Measurement
+
+    def m(size, median, spread=0.1):
+        return Measurement("clone()", size, True, median, median * (1 - spread / 2), median * (1 + spread / 2), 10)
+
+    sizes = (10, 1000, 100_000, 1_000_000, 10_000_000)
+    points = [m(s, 2e-6 + s * 5e-10) for s in sizes]
+    points[3] = m(1_000_000, 7.97e-3)              # the issue's 1000x cliff
+    points[1] = m(1000, points[1].median_s, 0.9)   # blocks that disagree
+    panel.show_result(MeasureResult(Machine("cpu", "test cpu", "2.13.0", 2), tuple(points)))
+    assert sorted(size for size, _ in panel.plot.noise_marks) == [1000, 1_000_000]
+    medians = [panel.model.item(r, 3).text() for r in range(panel.model.rowCount())]
+    assert [t.endswith("!") for t in medians] == [False, True, False, True, False]
+    assert "off the log-log line" in panel.model.item(3, 3).toolTip()
+    text = panel.verdict.text()
+    assert "Likely noise" in text and "1,000,000 elements" in text and "IQR/median 0.90" in text
+    i18n.set_language("ko")
+    panel.show_result(panel.result)
+    assert "잡음일 가능성" in panel.verdict.text()

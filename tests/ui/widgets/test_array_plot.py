@@ -41,3 +41,57 @@ def test_few_bars_are_items_with_their_numbers(plot):
     assert plot.labels_shown
     texts = {item.text() for item in plot.scene().items() if hasattr(item, "text")}
     assert {"1.0", "2.0", "3.0"} <= texts
+
+
+def _wcag_luminance(color: QColor) -> float:
+    """WCAG 2 relative luminance, written here again so the test does not trust the app's own."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(v / 255) for v in (color.red(), color.green(), color.blue()))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: QColor, b: QColor) -> float:
+    la, lb = sorted((_wcag_luminance(a), _wcag_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_every_colour_of_the_colormap_takes_a_text_colour_of_contrast_4_5():
+    from tensorlab.ui.widgets.array_plot import viridis
+    from tensorlab.ui.widgets.palette import text_color_on
+    for i in range(1001):
+        fill = viridis(i / 1000)
+        assert _contrast(text_color_on(fill), fill) >= 4.5, (i, fill.name())
+
+
+def test_heat_map_numbers_contrast_with_their_own_cell_and_rows_and_columns_are_numbered(qtbot):
+    from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsSimpleTextItem
+    shown = ArrayPlot()
+    qtbot.addWidget(shown)
+    shown.resize(900, 700)
+    shown.show()
+    qtbot.waitExposed(shown)
+    rows, cols = 6, 8     # 48 values spread over the whole colour map, and a NaN (drawn at its low end)
+    grid = [[float(r * cols + c) for c in range(cols)] for r in range(rows)]
+    grid[2][3] = float("nan")
+    texts = [f"v{r * cols + c}" for r in range(rows) for c in range(cols)]
+    shown.set_array("image", grid, texts)
+    assert shown.labels_shown
+    cells = [item for item in shown.scene().items() if isinstance(item, QGraphicsRectItem)]
+    items = [item for item in shown.scene().items() if isinstance(item, QGraphicsSimpleTextItem)]
+    written = {item.text(): item for item in items}
+    for text in texts:
+        item = written[text]
+        centre = item.sceneBoundingRect().center()
+        under = [cell for cell in cells if cell.sceneBoundingRect().contains(centre)]
+        assert len(under) == 1, text
+        fill = under[0].brush().color()
+        assert _contrast(item.brush().color(), fill) >= 4.5, (text, fill.name(), item.brush().color().name())
+        assert under[0].sceneBoundingRect().contains(item.sceneBoundingRect()), text
+    # The indices: 0..rows-1 left of the cells' rows, 0..cols-1 above their columns.
+    left = min(cell.sceneBoundingRect().left() for cell in cells)
+    top = min(cell.sceneBoundingRect().top() for cell in cells)
+    row_marks = {item.text() for item in items if item.sceneBoundingRect().right() <= left + 0.5}
+    col_marks = {item.text() for item in items if item.sceneBoundingRect().bottom() <= top + 0.5}
+    assert row_marks == {str(r) for r in range(rows)}
+    assert col_marks == {str(c) for c in range(cols)}

@@ -117,6 +117,9 @@ def _visible_texts(window) -> list[tuple[str, str]]:
     def plain(text: str) -> str:
         # A header hyphenates a word over two lines ("ver-\nsion"); a label may be rich text.
         text = text.replace("-\n", "").replace("_\n", "_").replace("\u200b", "")   # a code label's break points
+        # Code shown as code (`<code>with torch.no_grad(): ...</code>`) is code, as a backticked span is.
+        text = re.sub(r"<code>(.*?)</code>", lambda m: "`" + re.sub(r"<[^>]+>", " ", m.group(1)).replace("`", "") + "`",
+                      text, flags=re.S)
         return html.unescape(re.sub(r"<[^>]+>", " ", text)).replace("&", "")
 
     found: list[tuple[str, str]] = []
@@ -168,3 +171,42 @@ def test_every_visible_text_of_the_korean_window_is_korean(qtbot, presentation):
         english = {(where, text, tuple(left)) for where, text in _visible_texts(window)
                    if (left := latin_words(text, names=code))}
     assert english == set()
+
+
+@pytest.mark.parametrize("presentation", [False, True], ids=["normal", "projector"])
+def test_every_dock_page_builder_and_drawn_label_of_the_korean_window_is_korean(qtbot, presentation):
+    """Beyond the page shown: every dock brought forward in turn (the Build panel with every builder, its
+    Backward part and a refusal under a field), and the texts the storage map and the graph draw (their
+    labels "stride … offset", a saved tensor's state), in a lesson played past a failing backward()."""
+    from PySide6.QtWidgets import QDockWidget
+
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    code = set(FACTORIES) | set(COPY_OPERATIONS) | set(MUTATIONS) | set(DTYPES) | set(COLUMNS) | {"req.", "grad"}
+    found: set[tuple[str, str, tuple[str, ...]]] = set()
+
+    def look(window, names) -> None:
+        texts = _visible_texts(window)
+        texts += [("storage map", t) for t in window.storage_map.texts()]
+        texts += [("graph", t) for t in window.graph_view.texts()]
+        found.update((where, text, tuple(left)) for where, text in texts
+                     if (left := latin_words(text, names=code | names)))
+
+    with isolated_window(lesson="saved-tensors", language="ko", presentation=presentation) as window:
+        window.controller.run_to_end()
+        idle(qtbot, window)
+        names = {t.name for t in window.controller.state.snapshot.tensors}
+        for tensor in names:
+            window.table.select_name(tensor)
+            idle(qtbot, window)
+            look(window, names)
+        window.builders.mutate.no_grad.setChecked(True)
+        for dock in window.findChildren(QDockWidget):
+            if dock.isVisibleTo(window) or dock.toggleViewAction().isChecked():
+                dock.raise_()
+                idle(qtbot, window)
+                look(window, names)
+        # The bands' labels: shape, stride (a name the glossary keeps), offset, version.
+        labels = [t for t in window.storage_map.texts() if " stride (" in t]
+        assert labels and all("오프셋" in t and "offset" not in t for t in labels)
+    assert found == set()

@@ -73,3 +73,19 @@ def test_a_screenshot_does_not_print_the_offscreen_platforms_size_hint_note(tmp_
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "propagateSizeHints" not in done.stderr and (tmp_path / "a.png").stat().st_size > 0
+
+
+def test_export_png_and_map_only_slides_print_no_qt_platform_noise(tmp_path):
+    """`tensorlab export ID --png DIR` (both kinds, projector too), run as a user runs it: no Qt note."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    for flags in (["--map-only"], ["--presentation", "--size", "1024x768"]):
+        folder = tmp_path / "-".join(flags)
+        done = subprocess.run([sys.executable, "-m", "tensorlab.cli", "export", "views-share-storage", "--png",
+                               str(folder), *flags], capture_output=True, text=True, env=env, timeout=180)
+        assert done.returncode == 0, done.stderr
+        assert "propagateSizeHints" not in done.stderr + done.stdout and "qt.qpa" not in done.stderr, done.stderr
+        assert sorted(folder.glob("*.png"))
