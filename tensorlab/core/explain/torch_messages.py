@@ -116,6 +116,7 @@ FORMS: tuple[_Form, ...] = (
     _form("multi_view_inplace", r"Output (?P<output>\d+) of (?P<node>\w+) is a view and (?:its base or another "
           r"view of its base has been modified inplace|is being modified inplace\. This view is the output of a "
           r"function that returns multiple views)", *_ERRORS),
+    _form("detach_view", r"Can't detach views in-place\. Use detach\(\) instead\.", *_ERRORS),
     _form("grad_shape", r"attempting to assign a gradient of size '\[(?P<grad>[\d, ]*)\]' to a tensor of size "
           r"'\[(?P<size>[\d, ]*)\]'", *_ERRORS),
     # Python's words, as TensorLab's interpreter raises them: the only parts they repeat are identifiers.

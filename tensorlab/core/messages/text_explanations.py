@@ -367,6 +367,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "use the out-of-place operation, or `clone()` the piece first.",
         "인플레이스가 아닌 연산을 쓰거나, 그 조각을 먼저 `clone()`하세요.",
     ),
+    # -- explain.detach_view (h18b: the detach-in-place-and-data lesson) -------------------------------------
+    "explain.detach_view.title": ("A view cannot be detached in place", "뷰는 인플레이스로 분리할 수 없습니다"),
+    "explain.detach_view.text": (
+        "`detach_()` cuts the tensor itself out of the graph, and torch refuses to do that to a view.",
+        "`detach_()`는 텐서 자체를 계산 그래프에서 분리하는데, torch는 뷰에 대해서는 이를 거부합니다.",
+    ),
+    "explain.detach_view.advice": (
+        "use `detach()`, which returns a new tensor that shares the memory.",
+        "메모리를 공유하는 새 텐서를 반환하는 `detach()`를 쓰세요.",
+    ),
     # -- explain.grad_shape ----------------------------------------------------------------------------------
     "explain.grad_shape.title": ("A gradient must match its tensor", "기울기는 텐서와 모양이 같아야 합니다"),
     "explain.grad_shape.text": (
