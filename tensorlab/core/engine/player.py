@@ -148,6 +148,21 @@ class Player:
         self._kept: dict[str, list[ProgramStep]] = {}
         self.history = History(history_allowance(getattr(engine, "limits", limits)))
 
+    def use_engine(self, engine: Engine) -> None:
+        """Run on ``engine`` from now on (a new memory budget): the kept history's allowance is its budget's share,
+        and what the player keeps is trimmed to it at once. The caller restores the engine to the position."""
+        self.engine = engine
+        self.history.allowance = history_allowance(getattr(engine, "limits", self.limits))
+        self._trim()
+
+    def _trim(self) -> None:
+        """Keep the results within the history's allowance, and tell the engine what that leaves (the worker counts
+        it in the session's budget, with what the engine and the worker keep)."""
+        self.history.trim(self.results)
+        count = getattr(self.engine, "count_kept", None)
+        if count is not None:
+            count(self.history.held)
+
     # -- state -----------------------------------------------------------------
     @property
     def position(self) -> int:
@@ -209,7 +224,7 @@ class Player:
         if result.index != self.position:
             result = replace(result, index=self.position)   # after a lost step the engine counts one fewer
         self.results.append(result)
-        self.history.trim(self.results)
+        self._trim()
         return result
 
     def go_to(self, position: int, cancelled: Callable[[], bool] = NEVER,
@@ -256,7 +271,7 @@ class Player:
         self.results.append(StepResult(index, self.program[index].code,
                                        ErrorInfo(exc.kind, message.render("en"), None, message), (), "", None,
                                        before))
-        self.history.trim(self.results)
+        self._trim()
         return True
 
     def _engine_steps(self, position: int) -> int:
@@ -286,7 +301,7 @@ class Player:
         except (Cancelled, EngineCrashed) as exc:
             self._settle(exc.position)
             raise
-        self.history.trim(self.results)
+        self._trim()
 
     def _settle(self, position: int | None) -> None:
         """After a cancel or a crash: keep the results of the steps the engine still stands on.

@@ -222,7 +222,7 @@ class LabController(QObject):
 
         def job(p: Player, c: Callable[[], bool], r: Callable[[int, int], None]) -> None:
             old = p.engine
-            p.engine = make(old.device, restarted)
+            p.use_engine(make(old.device, restarted))   # the kept history's share follows the new budget
             old.close()
             p.engine.restore([s.code for s in p.program[: p.position]], p.results, c, r)
 
