@@ -18,7 +18,8 @@ from tensorlab.core.files.safe_text import visible
 from tensorlab.core.messages.catalogue import Message, MessageError, message_of, msg, render
 from tensorlab.core.messages.option_errors import seconds
 
-__all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch", "check_in_worker", "in_worker", "say_if_trimmed"]
+__all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch", "check_in_worker", "in_worker",
+           "say_if_trimmed"]
 
 COMMANDS = ("measure", "copies", "export")
 
