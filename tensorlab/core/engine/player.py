@@ -361,7 +361,8 @@ class Player:
             # Every later result may differ now: replay from the step removed.
             kept = self.results[:index]
             self.results = kept
-            self.engine.restore([s.code for s in self.program[:index]], kept, cancelled, progress)
+            ran = [i for i in range(index) if not lost(kept[i])]   # a lost step is never sent to an engine again
+            self.engine.restore([self.program[i].code for i in ran], [kept[i] for i in ran], cancelled, progress)
             self.go_to(position - 1, cancelled, progress)
 
     def close(self) -> None:

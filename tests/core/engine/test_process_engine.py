@@ -216,3 +216,30 @@ def test_every_request_tells_the_worker_what_the_window_side_keeps_of_the_histor
         assert restore and restore[-1]["outside"] > 0
     finally:
         player.close()
+
+
+def test_the_player_goes_past_a_step_that_crashes_the_worker_when_asked_and_never_reruns_it():
+    """Slides (``past_crashes``): the crashed step is its result (over the state before it), later steps run on
+    the restarted worker, going back replays without the lost step; without it the player stops there."""
+    from tensorlab.core.lessons.lesson import parse_lesson
+
+    codes = ["a = torch.tensor(-2**63)", "b = a.div(-1, rounding_mode='trunc')", "c = a + 1", "e = c * 2"]
+    lesson = parse_lesson('[lesson]\nid = "f"\ntitle = "F"\n' + "".join(f'[[step]]\ncode = "{c}"\n' for c in codes))
+    engine = ProcessEngine()
+    player = Player(engine)
+    try:
+        player.load(lesson)
+        with pytest.raises(EngineCrashed):
+            player.go_to(4)
+        assert player.position == 1
+        player.go_to(4, past_crashes=True)
+        state = player.state()
+        assert [None if r.error is None else r.error.type for r in state.results] == [None, "WorkerCrash", None, None]
+        assert state.results[1].snapshot is state.results[0].snapshot and "SIGFPE" in state.results[1].error.message
+        assert [r.index for r in state.results] == [0, 1, 2, 3] and state.names == ("a", "c", "e")
+        restarts = engine.restarts
+        player.go_to(2)
+        player.go_to(4)
+        assert engine.restarts == restarts and player.state().names == ("a", "c", "e")
+    finally:
+        player.close()
