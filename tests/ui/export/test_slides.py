@@ -90,23 +90,26 @@ def test_slides_after_a_step_past_the_step_time_limit_go_on(tmp_path):
 
 @pytest.mark.parametrize("step", [3, 5])
 def test_a_screenshot_past_a_crashing_step_shows_that_step(tmp_path, monkeypatch, step):
+    from contextlib import contextmanager
+
     from tensorlab.ui.window import offscreen
 
     shown = {}
-    real = offscreen.write_atomic
+    real_window, real_write = offscreen.isolated_window, offscreen.write_atomic
+
+    @contextmanager
+    def window_kept(**options):
+        with real_window(**options) as window:
+            shown["window"] = window
+            yield window
 
     def keep(path, data):
-        # The window at the moment of the picture (the function is called inside the isolated window).
-        import gc
+        shown["state"] = shown["window"].controller.state   # the window at the moment of the picture
+        real_write(path, data)
 
-        from tensorlab.ui.window.main_window import MainWindow
-
-        window = next(o for o in gc.get_objects() if isinstance(o, MainWindow) and o.isVisible())
-        shown["state"] = window.controller.state
-        real(path, data)
-
+    monkeypatch.setattr(offscreen, "isolated_window", window_kept)
     monkeypatch.setattr(offscreen, "write_atomic", keep)
     offscreen.screenshot(str(tmp_path / "shot.png"), str(HOSTILE), step, "800x600", None)
     state = shown["state"]
-    assert state.position == step
+    assert state.position == step and (tmp_path / "shot.png").stat().st_size > 0
     assert state.names == {3: ("a", "c"), 5: ("a", "c", "e")}[step]
