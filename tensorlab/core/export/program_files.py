@@ -297,7 +297,7 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
     out += comment_lines(_label("exported", language, lesson=lesson.id) + ".")
     if lesson.text("summary", language):
         out += ["#", *comment_lines(lesson.text("summary", language))]
-    setup = _setup(lesson, device, language)
+    setup = _setup(lesson, device, language, prints=_prints(lesson, errors))
     if setup:
         out += ["", *setup]
     diverged = _diverged_at(errors)
@@ -318,13 +318,27 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
     return text
 
 
-def _setup(lesson: Lesson, device: str, language: str, end: str = "") -> list[str]:
-    """The statements a program starts with (its scaffold): the modules its steps read, the seed, the device."""
+def _setup(lesson: Lesson, device: str, language: str, end: str = "", prints: bool = False) -> list[str]:
+    """The statements a program starts with (its scaffold): the modules its steps read, the seed, the device,
+    and (``prints``: a script that prints) an output that can write every string."""
     modules = used_modules([s.code for s in lesson.steps])
     setup = [f"import {module}" for module in modules]
+    if prints:
+        # A string may hold a lone surrogate ('\ud800'): TensorLab shows it, but a terminal's encoder
+        # (UTF-8, or ASCII under LC_ALL=C) raises UnicodeEncodeError on it and the script would stop there.
+        # Backslash escapes keep the script going and say which character it was.
+        setup = ["import sys", *setup, *comment_lines(_label("print_note", language)),
+                 'sys.stdout.reconfigure(errors="backslashreplace")' + end]
     if "torch" in modules:
         setup += _torch_setup(device, language, end)
     return setup
+
+
+def _prints(lesson: Lesson, errors: Sequence[ErrorInfo | None]) -> bool:
+    """Whether the script prints: a step calls ``print``, or a step that raised in torch is wrapped (its handler
+    prints the error)."""
+    return "print" in _all_names([s.code for s in lesson.steps]) or any(
+        error is not None and not refused(error) for error in errors)
 
 
 def script_from_code(codes: Sequence[str], title: str = "") -> str:

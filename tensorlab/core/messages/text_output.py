@@ -194,6 +194,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                              "--step은 0(첫 단계 전) 이상이어야 합니다({step:은} 안 됩니다)"),
     "launch.cannot_write": ("could not write {path}: {detail}", "`{path}`에 쓸 수 없습니다: “{detail}”"),
     "cli.export_failed": ("could not write the export: {detail}", "내보낸 파일을 쓸 수 없습니다: “{detail}”"),
+    # -- h15 (issue #15 leftovers): exported scripts print any string; saved work merged per step ----------
+    "export.print_note": ("Print every character, even one the terminal cannot encode (written as its escape).",
+                          "터미널이 인코딩할 수 없는 문자도 출력합니다(이스케이프로 씁니다)."),
 }
 
 CODE_ONLY = frozenset({"text.verbatim", "text.lesson_text", "explain.paragraph", "table.x", "copies.column.grad_fn",

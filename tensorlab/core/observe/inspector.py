@@ -104,11 +104,35 @@ def _readable(tensor: torch.Tensor) -> torch.Tensor | None:
     return tensor.detach()
 
 
+def _tupled(values: Any) -> Nested:
+    """``tolist()``'s nested lists as tuples, the numbers as they are (they need no conversion)."""
+    if isinstance(values, list):
+        if values and isinstance(values[0], list):
+            return tuple(_tupled(v) for v in values)
+        return tuple(values)
+    return values
+
+
+def _plain_already(data: torch.Tensor) -> bool:
+    """Whether every element of ``data`` lists as a plain number (no NaN, infinity or complex pair to convert):
+    asked of torch once, not of each of the Python numbers (a long run reads millions of them)."""
+    if data.is_complex():
+        return False
+    if not data.is_floating_point():
+        return True
+    try:
+        return bool(torch.isfinite(data).all())
+    except (RuntimeError, TypeError):   # a dtype without isfinite: each number is looked at
+        return False
+
+
 def _listed(data: torch.Tensor) -> Nested:
     if data.device.type != "cpu":
         data = data.cpu()
     if data.dtype in (torch.bfloat16, torch.float16):
         data = data.float()
+    if _plain_already(data):
+        return _tupled(data.tolist())
     return _freeze(data.tolist())
 
 

@@ -130,7 +130,9 @@ def test_the_script_imports_only_what_it_uses(lesson_id, runs):
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     assert imported <= used
-    assert imported == set(used_modules([s.code for s in lesson.steps]))
+    # `sys` is the scaffold's, for a script that prints (its stdout writes every string: see the surrogate test).
+    assert imported - {"sys"} == set(used_modules([s.code for s in lesson.steps]))
+    assert ("sys" in imported) == ("print(" in export_script(lesson, _errors(runs[lesson.id])))
 
 
 def test_a_refused_step_is_commented_out_and_names_are_not_clobbered(tmp_path):
@@ -200,7 +202,9 @@ def test_a_note_or_title_with_line_breaks_never_runs_in_a_script(template, tmp_p
     assert done.stdout == "[1.0, 2.0]\n"
     # Every line that is not code is a comment: the code lines are exactly the statements.
     code_lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    assert code_lines == ["x = [1.0, 2.0]", "print(x)"]
+    # (the scaffold first: a script that prints writes every string, see the surrogate test)
+    assert code_lines == ["import sys", 'sys.stdout.reconfigure(errors="backslashreplace")', "x = [1.0, 2.0]",
+                          "print(x)"]
 
 
 def test_the_issue_repro_in_a_notebook_stays_text(tmp_path):
@@ -359,6 +363,41 @@ def test_export_runs_the_lesson_under_the_limits_run_has(tmp_path, capsys):
     assert "# big = torch.zeros(10**8)" in script and "#     y = x + 1" in script
     ran = _run_script(script, tmp_path)
     assert ran.returncode == 0 and "tensor([2., 2., 2.])" in ran.stdout
+
+
+@pytest.mark.parametrize("environment", [{"PYTHONIOENCODING": "utf-8"}, {"LC_ALL": "C", "LANG": "C"}],
+                         ids=["utf-8", "C-locale"])
+def test_a_script_that_prints_a_lone_surrogate_runs_to_its_end(tmp_path, capsys, environment):
+    """TensorLab shows a string holding a lone surrogate; plain Python's stdout encoder (UTF-8, or the C
+    locale's) would stop the script with UnicodeEncodeError. The script's scaffold writes it as its escape."""
+    import os
+
+    lesson = tmp_path / "surrogate.toml"
+    lesson.write_text(tomli_w.dumps({"lesson": {"id": "surrogate", "title": "Surrogate"}, "step": [
+        {"code": "s = '\\ud800'"}, {"code": "print(s)"}, {"code": "x = torch.tensor([1.0])"},
+        {"code": "print(s + 'é', x)"}]}), encoding="utf-8")
+    assert main(["export", str(lesson), "--in-process"]) == 0
+    script = capsys.readouterr().out
+    path = tmp_path / "surrogate.py"
+    path.write_text(script, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING", "LC_ALL", "LANG", "PYTHONUTF8")}
+    env.update(environment)
+    ran = subprocess.run([sys.executable, str(path)], capture_output=True, timeout=120, cwd=tmp_path, env=env)
+    assert ran.returncode == 0, ran.stderr.decode("utf-8", "replace")
+    lines = ran.stdout.decode("utf-8").splitlines()
+    assert lines[0] == "\\ud800"
+    assert lines[1].startswith("\\ud800") and lines[1].endswith("tensor([1.])")
+    # The scaffold, not a step: the rest of the file is what TensorLab ran, and a program that prints nothing
+    # gets no such line.
+    assert "sys" not in _all_names_of_steps(script)
+    quiet = export_script(parse_lesson('[lesson]\nid = "q"\ntitle = "Q"\n[[step]]\ncode = "x = 1"\n'), [None])
+    assert "import sys" not in quiet and "reconfigure" not in quiet
+
+
+def _all_names_of_steps(script: str) -> set[str]:
+    """The names the script's statements read, less its scaffold (everything before the first step's comment)."""
+    body = script.split("\n# Step 1", 1)[1]
+    return {node.id for node in ast.walk(ast.parse(body)) if isinstance(node, ast.Name)}
 
 
 def test_a_program_run_on_another_device_is_exported_for_that_device(runs):
