@@ -57,8 +57,7 @@ def iter_lesson(lesson: Lesson, engine: Engine, time_limit: float | None = None)
         else:
             if result.index != index:
                 # After a crash the worker has one step fewer: the index is the lesson's.
-                result = StepResult(index, result.code, result.error, result.warnings, result.output,
-                                    result.value, result.snapshot, result.seconds, result.notes, result.memory)
+                result = dataclasses.replace(result, index=index)
         snapshot = result.snapshot
         yield result
 
