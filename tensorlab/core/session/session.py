@@ -24,7 +24,7 @@ from tensorlab.core.explain.torch_messages import parse_message
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
 from tensorlab.core.messages.catalogue import MessageError
 from tensorlab.core.observe.autograd_graph import saved_in_graphs
-from tensorlab.core.observe.inspector import Inspector, clean_message
+from tensorlab.core.observe.inspector import Inspector, clean_message, reached_tensors
 from tensorlab.core.observe.reprs import bounded_repr
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -270,8 +270,9 @@ class Session:
         Nothing is read: the next snapshot compares with what it reads then.
         """
         labelled = []
+        reached = reached_tensors(self._namespace)   # `parts[0]` too: the names the snapshot lists
         for info in snapshot.tensors:
-            value = self._namespace.get(info.name)
+            value = reached.get(info.name, (None, None))[1]
             if isinstance(value, torch.Tensor) and info.storage is not None:
                 labelled.append((value, info.storage))
         used = [int(label[1:]) for result in self.results for label in
