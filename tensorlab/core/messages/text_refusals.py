@@ -13,7 +13,8 @@ _GRAD_MODES = "torch.no_grad(), torch.enable_grad(), torch.inference_mode()"
 TEXTS: dict[str, tuple[str, str]] = {
     # -- for loops (issue #16, h16b) --------------------------------------------------------------------
     "subset.for_nested": ("a for loop inside a for loop is not available in TensorLab (one loop is one step)",
-                          "TensorLab에서는 `for` 반복문 안에 `for` 반복문을 쓸 수 없습니다(반복문 하나가 한 단계입니다)"),
+                          "TensorLab에서는 `for` 반복문 안에 `for` 반복문을 쓸 수 없습니다"
+                          "(반복문 하나가 한 단계입니다)"),
     "subset.for_else": ("`else:` after a for loop is not available in TensorLab",
                         "TensorLab에서는 `for` 반복문 뒤에 `else:`를 쓸 수 없습니다"),
     "subset.for_range": ("`range` takes one to three numbers in TensorLab (`range(n)`, `range(a, b)`, "

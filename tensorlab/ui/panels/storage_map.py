@@ -13,7 +13,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, Q
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.protocol.snapshot import Snapshot
-from tensorlab.ui.panels.storage_strips import MAX_CELLS, BandModel, StripModel, strip_models
+from tensorlab.ui.panels.storage_strips import MAX_CELLS, BandModel, StripModel, module_groups, strip_models
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, MUTED, format_value, tensor_color
 from tensorlab.ui.widgets.panel import View
@@ -23,6 +23,7 @@ from tensorlab.ui.widgets.scene_view import SceneView, font_metrics
 __all__ = ["StorageMapView", "StripModel", "strip_models"]
 
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
+_GROUP_KEY = 1          # ... holding a module group header's module name (a click collapses or opens it)
 VALUE_PX = 15           # cell values, at text scale 1
 FLASH_MS = 1200
 
@@ -61,6 +62,9 @@ class StorageMapView(SceneView):
         self._header_scale = 0.0        # the text scale the header was made at
         self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values, font) -> widest
         self._language = 0
+        self.groups: list[tuple[str | None, list[StripModel]]] = []   # strips by module (module_groups)
+        self.collapsed: set[str] = set()          # module groups shown as their header only
+        self._group_items: list[QGraphicsItem] = []
 
     # -- public ----------------------------------------------------------------
     def render_view(self, view: View) -> None:
@@ -76,6 +80,7 @@ class StorageMapView(SceneView):
         """Render ``snapshot`` (cells that differ from ``previous`` highlighted); ``follow``: show what changed."""
         self.device, self.selected = device, selected
         self.strips = strip_models(snapshot, previous)
+        self.groups = module_groups(self.strips, snapshot)
         self._versions = {t.name: t.version for t in snapshot.tensors}
         self.followed = tuple(s.storage.id for s in self.strips if s.changed or s.new)
         self._draw()
@@ -170,6 +175,7 @@ class StorageMapView(SceneView):
         self.scene().clear()
         self._drawn = {}
         self._header = None
+        self._group_items = []
 
     def _draw(self) -> None:
         self._stop_flash()
@@ -204,7 +210,13 @@ class StorageMapView(SceneView):
         cell_w = self._cell_width()
         name_w = self._name_width()
         drawn: dict[str, _Drawn] = {}
-        for strip in self.strips:
+        for item in self._group_items:
+            scene.removeItem(item)
+        self._group_items = []
+        for strip in self._shown_strips():
+            if isinstance(strip, str):   # a module's group header, then its strips unless collapsed
+                y = self._group_header(strip, y)
+                continue
             key = strip.storage.id
             look = self._look(strip, cell_w, name_w)
             entry = self._drawn.pop(key, None)
@@ -226,6 +238,35 @@ class StorageMapView(SceneView):
         rect = scene.itemsBoundingRect().adjusted(-10, -10, 20, 20)
         if rect != scene.sceneRect():
             scene.setSceneRect(rect)
+
+    def _shown_strips(self) -> list[StripModel | str]:
+        """The strips in drawing order, a module's group led by its name (and left out when collapsed)."""
+        shown: list[StripModel | str] = []
+        for owner, strips in self.groups or [(None, self.strips)]:
+            if owner is not None:
+                shown.append(owner)
+                if owner in self.collapsed:
+                    continue
+            shown.extend(strips)
+        return shown
+
+    def _group_header(self, owner: str, y: float) -> float:
+        """A module group's header line (▾ open, ▸ collapsed; a click toggles it); the y below it."""
+        s = self.scale_factor
+        count = sum(len(strips) for name, strips in self.groups if name == owner)
+        mark = "▸" if owner in self.collapsed else "▾"
+        text = tr("{mark} module {name}: {count} storages of its parameters and buffers").format(
+            mark=mark, name=owner, count=count)
+        item = self._text(text, 10 * s, y, 13, True, MUTED)
+        item.setData(_GROUP_KEY, owner)
+        item.setCursor(Qt.CursorShape.PointingHandCursor)
+        self._group_items.append(item)
+        return y + item.boundingRect().height() + 10 * s
+
+    def toggle_group(self, owner: str) -> None:
+        """Collapse a module's group to its header, or open it again."""
+        self.collapsed ^= {owner}
+        self._draw()
 
     def _look(self, strip: StripModel, cell_w: float, name_w: float) -> tuple[object, ...]:
         """Everything a strip's drawing depends on: the same look, the same items."""
@@ -415,6 +456,10 @@ class StorageMapView(SceneView):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
         for item in self.items(event.position().toPoint()):
+            owner = item.data(_GROUP_KEY)
+            if isinstance(owner, str):
+                self.toggle_group(owner)
+                break
             name = item.data(_NAME_KEY)
             if isinstance(name, str):
                 self.tensorClicked.emit(name)

@@ -18,3 +18,43 @@ def test_a_storage_that_starts_inside_the_memory_is_drawn_where_its_bytes_are():
     assert strip.values == (0.0, 1.0, 2.0, 3.0)
     snapshot = session.run("z = torch.view_as_real(torch.from_numpy(x.numpy()[2:]).to(torch.complex64))").snapshot
     assert snapshot.tensor("z").storage != snapshot.tensor("x").storage   # .to() copied: new memory
+
+
+def _module_snapshot():
+    import torch
+
+    from tensorlab.core.observe.inspector import take_snapshot
+    torch.manual_seed(0)
+    x = torch.ones(2)
+    net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU(), torch.nn.Linear(2, 1))
+    return take_snapshot({"x": x, "net": net, "parts": [x * 2], "sd": {"w": x}})
+
+
+def test_a_modules_parameters_are_one_group_under_its_name():
+    from tensorlab.ui.panels.storage_strips import module_groups, module_of
+    snapshot = _module_snapshot()
+    others = frozenset(o.name for o in snapshot.others)
+    assert module_of("net[0].weight", others) == "net" and module_of("net.fc.bias", others) == "net"
+    assert module_of("parts[0]", others) is None and module_of("sd['w']", others) is None
+    assert module_of("x.grad", frozenset()) is None
+    groups = module_groups(strip_models(snapshot, snapshot), snapshot)
+    assert [(owner, [s.bands[0].name for s in strips]) for owner, strips in groups] == [
+        (None, ["x"]), ("net", ["net[0].weight", "net[0].bias", "net[2].weight", "net[2].bias"]), (None, ["parts[0]"])]
+
+
+def test_the_map_collapses_a_modules_group_to_its_header_and_opens_it_again(qtbot):
+    from tensorlab.ui.panels.storage_map import StorageMapView
+    snapshot = _module_snapshot()
+    view = StorageMapView()
+    qtbot.addWidget(view)
+    view.show_snapshot(snapshot, snapshot, follow=False)
+    names = {item.data(0) for item in view.band_items()}
+    assert {"net[0].weight", "net[2].bias", "x", "parts[0]"} <= names
+    headers = [item for item in view.scene().items() if item.data(1) == "net"]
+    assert len(headers) == 1 and "net" in headers[0].text() and "▾" in headers[0].text()
+    view.toggle_group("net")
+    names = {item.data(0) for item in view.band_items()}
+    assert "net[0].weight" not in names and {"x", "parts[0]"} <= names
+    assert "▸" in next(i for i in view.scene().items() if i.data(1) == "net").text()
+    view.toggle_group("net")
+    assert "net[0].weight" in {item.data(0) for item in view.band_items()}
