@@ -1098,6 +1098,10 @@ its base was changed in place after split/unbind/chunk.</source>
         <translation>… 칸 {count}개 더</translation>
     </message>
     <message>
+        <source>↻ The loop ran {count} iterations to their end.</source>
+        <translation>↻ 반복문의 반복 {count}번이 끝까지 실행되었습니다.</translation>
+    </message>
+    <message>
         <source>✔ Ran without output, warnings or errors.</source>
         <translation>✔ 출력, 경고, 오류 없이 실행했습니다.</translation>
     </message>

@@ -171,3 +171,30 @@ def test_the_export_writes_the_loop_as_code_and_comments_out_a_refused_one(tmp_p
     done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "".join(r.output for r in results)
+
+
+def test_a_loop_refused_after_some_iterations_ran_is_where_the_export_stops(tmp_path):
+    lesson = parse_lesson('[lesson]\nid = "t"\ntitle = "T"\n'
+                          '[[step]]\ncode = "n = 0"\n'
+                          '[[step]]\ncode = """for i in range(3):\n    n = n + 1\n    y = [1][n - 1]"""\n'
+                          '[[step]]\ncode = "print(n)"\n')
+    results = run_lesson(lesson)
+    assert results[1].error is not None and results[1].error.type == "IndexError" and results[1].iterations == 1
+    text = export_script(lesson, [r.error for r in results])
+    path = tmp_path / "loop.py"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    # Python's own IndexError in iteration 2: the script raises it there too, and goes on with n == 2.
+    assert done.returncode == 0 and done.stdout.endswith("2\n") and results[2].output == "2\n"
+
+
+def test_a_loop_tensorlab_stopped_after_some_iterations_is_where_the_script_stops_running():
+    lesson = parse_lesson('[lesson]\nid = "t"\ntitle = "T"\n'
+                          '[[step]]\ncode = "a = torch.ones(100, 100)"\n'
+                          '[[step]]\ncode = """for i in range(20):\n    b = a @ a"""\n'
+                          '[[step]]\ncode = "print(i)"\n')
+    results = run_lesson(lesson, limits=Limits(max_cost=10**7))
+    assert results[1].error is not None and results[1].error.partial and results[1].iterations == 1
+    text = export_script(lesson, [r.error for r in results])
+    # The script cannot run one iteration of twenty: the loop and every step after it are comments.
+    assert "# for i in range(20):" in text and "# print(i)" in text and "\nprint(i)" not in text
