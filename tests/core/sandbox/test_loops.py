@@ -198,3 +198,9 @@ def test_a_loop_tensorlab_stopped_after_some_iterations_is_where_the_script_stop
     text = export_script(lesson, [r.error for r in results])
     # The script cannot run one iteration of twenty: the loop and every step after it are comments.
     assert "# for i in range(20):" in text and "# print(i)" in text and "\nprint(i)" not in text
+
+
+def test_a_loop_on_one_line_as_the_code_line_takes_it():
+    session = _session("x = torch.zeros(2)")
+    result = session.run("for i in range(3): x.add_(1); y = x * 2")
+    assert result.ok and result.iterations == 3 and session.namespace["y"].tolist() == [6.0, 6.0]
