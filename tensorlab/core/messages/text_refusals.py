@@ -30,9 +30,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "텐서가 하나씩 생깁니다(`{code}.unbind()`). `range({code}.shape[0])`이나 리스트를 "
                           "순회하세요"),
     "subset.for_iterable": ("a for loop over `{code}` ({type}) is not available in TensorLab: loop over "
-                            "`range(...)`, a list, a tuple or a module's `parameters()`",
+                            "`range(...)`, a list, a tuple, a dict or a module's `parameters()`",
                             "TensorLab에서는 `for` 반복문으로 `{code}`({type})를 순회할 수 없습니다. `range(...)`, "
-                            "리스트, 튜플, 모듈의 `parameters()`를 순회하세요"),
+                            "리스트, 튜플, 딕셔너리, 모듈의 `parameters()`를 순회하세요"),
     # -- what an exported script could read differently (issue #15) -------------------------------------
     "subset.is_literal": ("`is` with a literal is not available in TensorLab: whether two equal literals are one "
                           "object depends on how Python compiled the file; compare with `==`",

@@ -13,7 +13,7 @@ import copy
 import itertools
 import operator
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, ItemsView, Iterable, KeysView, Sequence, ValuesView
 from typing import Any
 
 import torch
@@ -156,6 +156,9 @@ def _check_attribute(obj: object, name: str) -> None:
     raise TensorLabError(msg("subset.not_on_type", name=name, type=kind))
 
 
+_DICT_VIEWS = (dict, KeysView, ValuesView, ItemsView)   # a dict's own views are these ABCs' subclasses
+
+
 def _range_length(steps: range) -> int:
     """How many numbers ``steps`` has (``len`` overflows past ``sys.maxsize``)."""
     start, stop, step = steps.start, steps.stop, steps.step
@@ -254,8 +257,10 @@ class Interpreter:
         self.iterations = self.iterations or 0
         before = self.guard.cost
         costliest = 0
+        sequence = items if isinstance(items, Sequence) else None
+        live = None if sequence is not None else _operation(iter, items)
         for number in range(count):
-            if number >= len(items):   # the body shrank the list it iterates: Python's loop ends here
+            if sequence is not None and number >= len(sequence):   # the body shrank its list: Python ends here
                 break
             self.stopped_in = (number + 1, count)
             if number:
@@ -264,7 +269,12 @@ class Interpreter:
                     raise LimitError(msg("limit.loop_cost", iteration=number + 1, count=count,
                                          cost=f"{self.guard.cost + costliest * left:.1e}",
                                          limit=f"{self.limits.max_cost:.0e}"))
-            item = items[number]
+            if sequence is not None:
+                item = sequence[number]
+            else:   # a dict or its view, read as Python reads it (a body that resizes the dict: Python's error)
+                item = _operation(next, live, NO_VALUE)
+                if item is NO_VALUE:
+                    break
             self.assign(node.target, item)
             self._loop_ran = True
             for child in node.body:
@@ -275,7 +285,7 @@ class Interpreter:
             self.iterations += 1
         self.stopped_in = None
 
-    def loop_items(self, node: ast.expr) -> tuple[Sequence[Any], int]:
+    def loop_items(self, node: ast.expr) -> tuple[Sequence[Any] | Iterable[Any], int]:
         """What a loop iterates (read by position) and how many iterations it may run, refused up front when
         that is over the limit or the value is not a range, a list, a tuple or a module's parameters."""
         limit = self.limits.max_iterations
@@ -290,6 +300,10 @@ class Interpreter:
         if isinstance(value, torch.Tensor):
             raise TensorLabError(msg("subset.for_tensor", code=dotted(node)))
         if isinstance(value, (list, tuple)):
+            if len(value) > limit:
+                raise LimitError(msg("limit.loop_iterations", count=count_text(len(value)), limit=limit))
+            return value, len(value)
+        if isinstance(value, _DICT_VIEWS):   # `for key in sd`, `for key, value in sd.items()`
             if len(value) > limit:
                 raise LimitError(msg("limit.loop_iterations", count=count_text(len(value)), limit=limit))
             return value, len(value)

@@ -204,3 +204,17 @@ def test_a_loop_on_one_line_as_the_code_line_takes_it():
     session = _session("x = torch.zeros(2)")
     result = session.run("for i in range(3): x.add_(1); y = x * 2")
     assert result.ok and result.iterations == 3 and session.namespace["y"].tolist() == [6.0, 6.0]
+
+
+def test_a_loop_over_a_dict_reads_it_as_python_does_and_a_resize_raises_pythons_error():
+    # (dict literals are another branch: the dict is bound directly.)
+    session = _session("x = torch.ones(1)")
+    session.namespace["sd"] = {"a": torch.ones(1), "b": torch.zeros(1)}
+    result = session.run("for k in sd:\n    print(k)")
+    assert result.ok and result.output == "a\nb\n" and result.iterations == 2
+    result = session.run("for k in sd:\n    sd[k + k] = x")
+    namespace = {"sd": {"a": torch.ones(1), "b": torch.zeros(1)}, "x": torch.ones(1)}
+    with pytest.raises(RuntimeError) as plain:
+        exec("for k in sd:\n    sd[k + k] = x", {}, namespace)  # noqa: S102 - the oracle
+    assert result.error is not None and result.error.message == str(plain.value) and result.error.origin == "torch"
+    assert list(session.namespace["sd"]) == list(namespace["sd"]) and session.namespace["k"] == namespace["k"]
