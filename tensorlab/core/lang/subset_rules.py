@@ -117,6 +117,7 @@ class Checker:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.events: list[tuple[str, str, int, int]] = []
+        self._in_loop = False
 
     # -- helpers ---------------------------------------------------------------
     def fail(self, node: ast.AST, message: Message) -> LanguageError:
@@ -179,7 +180,44 @@ class Checker:
         if isinstance(node, ast.With):
             self.with_statement(node, depth)
             return
+        if isinstance(node, ast.For):
+            self.for_statement(node, depth)
+            return
         raise self.refuse_construct(node)
+
+    # -- for loops (issue #16) ---------------------------------------------------------------------------
+    def for_statement(self, node: ast.For, depth: int) -> None:
+        """`for NAME in ITERABLE:` (or `for a, b in ...`) over `range(...)` or an expression of the subset
+        (what it is, a list, a tuple or a module's parameters, is checked when it runs), with a body of
+        subset statements. No `else:`, no loop inside a loop (one loop is one step of at most
+        ``limits.max_iterations`` iterations)."""
+        if self._in_loop:
+            raise self.fail(node, msg("subset.for_nested"))
+        if node.orelse:
+            raise self.fail(node.orelse[0], msg("subset.for_else"))
+        iterable = node.iter
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range":
+            if iterable.keywords or not 1 <= len(iterable.args) <= 3:
+                raise self.fail(iterable, msg("subset.for_range"))
+            for arg in iterable.args:
+                if isinstance(arg, ast.Starred):
+                    raise self.refuse_construct(arg)
+                self.expr(arg, depth)
+        else:
+            self.expr(iterable, depth)
+        target = node.target
+        names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+        if not names or not all(isinstance(name, ast.Name) for name in names):
+            raise self.fail(target, msg("subset.for_target"))
+        for name in names:
+            assert isinstance(name, ast.Name)
+            self.bind(name)
+        self._in_loop = True
+        try:
+            for child in node.body:
+                self.statement(child, depth)
+        finally:
+            self._in_loop = False
 
     def with_statement(self, node: ast.With, depth: int) -> None:
         if len(node.items) != 1:

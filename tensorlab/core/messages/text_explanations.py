@@ -449,4 +449,13 @@ TEXTS: dict[str, tuple[str, str]] = {
         "change tensors through `detach()` (which shares the counter) when autograd must notice.",
         "autograd가 알아야 하는 변경은 버전 카운터를 공유하는 `detach()`를 통해 하세요.",
     ),
+    # -- explain.loop_stopped (issue #16, h16b) ----------------------------------------------------------
+    "explain.loop_stopped.title": ("The loop stopped in iteration {iteration} of {count}",
+                                   "반복문이 {count}번 중 {iteration}번째 반복에서 멈췄습니다"),
+    "explain.loop_stopped.text": (
+        "The iterations before it ran to their end, and the names hold what they left, as Python leaves them "
+        "when a loop raises.",
+        "그 앞의 반복은 끝까지 실행되었고, 이름에는 그 반복들이 남긴 값이 들어 있습니다. 반복문에서 오류가 나면 "
+        "Python도 이렇게 남깁니다.",
+    ),
 }

@@ -7,6 +7,15 @@
 from __future__ import annotations
 
 TEXTS: dict[str, tuple[str, str]] = {
+    # -- for loops (issue #16, h16b) --------------------------------------------------------------------
+    "limit.loop_iterations": ("this loop would run {count} iterations; TensorLab allows at most {limit:,} in one loop",
+                              "이 반복문은 {count}번 반복합니다. TensorLab은 반복문 하나에 최대 {limit:,}번까지 "
+                              "허용합니다"),
+    "limit.loop_cost": ("stopped before iteration {iteration} of {count}: at the cost of the iterations so far, "
+                        "the loop would need about {cost} element-operations; TensorLab allows {limit} per step",
+                        "{count}번 중 {iteration}번째 반복 전에 멈췄습니다. 지금까지의 반복 비용으로 보면 "
+                        "이 반복문에는 원소 연산이 약 {cost}번 필요합니다. "
+                        "TensorLab은 한 단계에 {limit}번까지 허용합니다"),
     "size.bytes": ("{count} bytes", "{count}바이트"),
     "limit.count_about": ("about 10^{exponent}", "약 10^{exponent}"),
     "limit.elements": ("{what} would have {count} elements; TensorLab allows at most {limit:,} per tensor",

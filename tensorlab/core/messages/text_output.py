@@ -14,6 +14,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.paragraph_advice": ("{title}: {text} Instead: {advice}", "{title}: {text} 대신: {advice}"),
     # -- lessons/transcript.py ---------------------------------------------------------------------------
     "transcript.where": ("({lesson}, on {device})", "({lesson}, {device}에서)"),
+    # -- for loops (issue #16, h16b) ----------------------------------------------------------------------
+    "transcript.loop_iterations": ("the loop ran {count} iterations to their end",
+                                   "반복문의 반복 {count}번이 끝까지 실행되었습니다"),
     # -- export/program_files.py -------------------------------------------------------------------------
     "export.step": ("Step {number}", "{number}단계"),
     "export.question": ("Predict before you run", "실행하기 전에 예측해 보세요"),

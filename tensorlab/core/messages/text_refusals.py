@@ -11,6 +11,28 @@ _CALLABLE_KO = "torch 함수, 텐서 메서드, `print`, `len`, `id`, `copy.deep
 _GRAD_MODES = "torch.no_grad(), torch.enable_grad(), torch.inference_mode()"
 
 TEXTS: dict[str, tuple[str, str]] = {
+    # -- for loops (issue #16, h16b) --------------------------------------------------------------------
+    "subset.for_nested": ("a for loop inside a for loop is not available in TensorLab (one loop is one step)",
+                          "TensorLab에서는 `for` 반복문 안에 `for` 반복문을 쓸 수 없습니다"
+                          "(반복문 하나가 한 단계입니다)"),
+    "subset.for_else": ("`else:` after a for loop is not available in TensorLab",
+                        "TensorLab에서는 `for` 반복문 뒤에 `else:`를 쓸 수 없습니다"),
+    "subset.for_range": ("`range` takes one to three numbers in TensorLab (`range(n)`, `range(a, b)`, "
+                         "`range(a, b, step)`)",
+                         "TensorLab에서 `range`에는 숫자를 한 개에서 세 개까지 씁니다(`range(n)`, `range(a, b)`, "
+                         "`range(a, b, step)`)"),
+    "subset.for_target": ("a for loop assigns to a name or to names (`for i in ...`, `for name, p in ...`)",
+                          "`for` 반복문은 이름 하나나 여러 이름에 대입합니다(`for i in ...`, `for name, p in ...`)"),
+    "subset.for_tensor": ("a for loop over the tensor `{code}` is not available in TensorLab: iterating a tensor "
+                          "makes one tensor per row (`{code}.unbind()`); loop over `range({code}.shape[0])` "
+                          "or a list",
+                          "TensorLab에서는 텐서 {code:`을} `for` 반복문으로 순회할 수 없습니다. 텐서를 순회하면 행마다 "
+                          "텐서가 하나씩 생깁니다(`{code}.unbind()`). `range({code}.shape[0])`이나 리스트를 "
+                          "순회하세요"),
+    "subset.for_iterable": ("a for loop over `{code}` ({type}) is not available in TensorLab: loop over "
+                            "`range(...)`, a list, a tuple, a dict or a module's `parameters()`",
+                            "TensorLab에서는 `for` 반복문으로 `{code}`({type})를 순회할 수 없습니다. `range(...)`, "
+                            "리스트, 튜플, 딕셔너리, 모듈의 `parameters()`를 순회하세요"),
     # -- what an exported script could read differently (issue #15) -------------------------------------
     "subset.is_literal": ("`is` with a literal is not available in TensorLab: whether two equal literals are one "
                           "object depends on how Python compiled the file; compare with `==`",

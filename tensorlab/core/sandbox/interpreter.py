@@ -12,7 +12,8 @@ import ast
 import copy
 import itertools
 import operator
-from collections.abc import Callable
+import types
+from collections.abc import Callable, ItemsView, Iterable, KeysView, Sequence, ValuesView
 from typing import Any
 
 import torch
@@ -21,7 +22,7 @@ from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.lang.parse import dotted
 from tensorlab.core.messages.catalogue import MessageError, msg
 from tensorlab.core.observe.reprs import bounded_str
-from tensorlab.core.protocol.limits import Limits
+from tensorlab.core.protocol.limits import LimitError, Limits
 from tensorlab.core.sandbox.guard import Guard
 
 __all__ = ["Interpreter", "TensorLabError", "NO_VALUE", "ORIGIN", "raised_by_interpreter", "raised_by_operation"]
@@ -155,6 +156,22 @@ def _check_attribute(obj: object, name: str) -> None:
     raise TensorLabError(msg("subset.not_on_type", name=name, type=kind))
 
 
+_DICT_VIEWS = (dict, KeysView, ValuesView, ItemsView)   # a dict's own views are these ABCs' subclasses
+
+
+def _range_length(steps: range) -> int:
+    """How many numbers ``steps`` has (``len`` overflows past ``sys.maxsize``)."""
+    start, stop, step = steps.start, steps.stop, steps.step
+    if step > 0:
+        return max(0, (stop - start + step - 1) // step)
+    return max(0, (start - stop - step - 1) // -step)
+
+
+def count_text(count: int) -> str:
+    """A count for a message, with thousands separators (a huge one as a power of ten)."""
+    return f"{count:,}" if count < 10**12 else f"{count:.1e}"
+
+
 def _type_name(obj: object) -> str:
     if obj is None:
         return "None"
@@ -176,16 +193,25 @@ class Interpreter:
         # after an error, the position of the one that raised.
         self.started = 0
         self._begun_before = 0
+        # The loops of the statement now running (or that just stopped): iterations that ran to their end
+        # (None: the statement has no loop), and the iteration a stop came in, as (k, n).
+        self.iterations: int | None = None
+        self.stopped_in: tuple[int, int] | None = None
+        self._loop_ran = False
 
     def partly_ran(self) -> bool:
         """Whether the statement now running (or that just stopped) began an operation that changes state:
-        then a refusal came after some of it ran (a value drawn, a flag set), which an export cannot replay."""
-        return _BEGUN[0] > self._begun_before
+        then a refusal came after some of it ran (a value drawn, a flag set, a loop's names bound by the
+        iterations that ran), which an export cannot replay."""
+        return _BEGUN[0] > self._begun_before or self._loop_ran
 
     def run_statement(self, node: ast.stmt) -> Any:
-        """Run one top-level statement (a `with` block is one): its cost is counted from zero."""
+        """Run one top-level statement (a `with` block, a `for` loop is one): its cost is counted from zero."""
         self.started = 0
         self._begun_before = _BEGUN[0]
+        self.iterations = None
+        self.stopped_in = None
+        self._loop_ran = False
         self.guard.start()
         return self.execute(node)
 
@@ -211,7 +237,82 @@ class Interpreter:
                 for child in node.body:
                     self.execute(child)
             return NO_VALUE
+        if isinstance(node, ast.For):
+            self.loop(node)
+            return NO_VALUE
         raise TensorLabError(msg("subset.not_available", name=type(node).__name__))
+
+    # -- for loops ---------------------------------------------------------------
+    def loop(self, node: ast.For) -> None:
+        """Run a `for` loop as Python does, at most ``limits.max_iterations`` iterations counted as they run.
+
+        A list is read by position up to the length it had when the loop began (an item the body
+        changes is seen, as in Python; a list the body grows does not loop longer; one it shrinks ends
+        the loop where Python's would). Before each iteration after the first, the guard's count of the
+        statement's cost so far and the costliest iteration yet say whether the next may still fit: the
+        first iteration's cost times the iterations left over the statement's limit is refused before the
+        second begins. A stop leaves the names as the iterations that ran left them.
+        """
+        items, count = self.loop_items(node.iter)
+        self.iterations = self.iterations or 0
+        before = self.guard.cost
+        costliest = 0
+        sequence = items if isinstance(items, Sequence) else None
+        live = None if sequence is not None else _operation(iter, items)
+        for number in range(count):
+            if sequence is not None and number >= len(sequence):   # the body shrank its list: Python ends here
+                break
+            self.stopped_in = (number + 1, count)
+            if number:
+                left = count - number
+                if self.guard.cost + costliest * left > self.limits.max_cost:
+                    raise LimitError(msg("limit.loop_cost", iteration=number + 1, count=count,
+                                         cost=f"{self.guard.cost + costliest * left:.1e}",
+                                         limit=f"{self.limits.max_cost:.0e}"))
+            if sequence is not None:
+                item = sequence[number]
+            else:   # a dict or its view, read as Python reads it (a body that resizes the dict: Python's error)
+                item = _operation(next, live, NO_VALUE)
+                if item is NO_VALUE:
+                    break
+            self.assign(node.target, item)
+            self._loop_ran = True
+            for child in node.body:
+                self.execute(child)
+            spent = self.guard.cost - before
+            before = self.guard.cost
+            costliest = max(costliest, spent)
+            self.iterations += 1
+        self.stopped_in = None
+
+    def loop_items(self, node: ast.expr) -> tuple[Sequence[Any] | Iterable[Any], int]:
+        """What a loop iterates (read by position) and how many iterations it may run, refused up front when
+        that is over the limit or the value is not a range, a list, a tuple or a module's parameters."""
+        limit = self.limits.max_iterations
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+            bounds = [self.evaluate(a) for a in node.args]
+            steps = _operation(range, *bounds)   # Python's own TypeError for a bound that is not an integer
+            count = _range_length(steps)
+            if count > limit:
+                raise LimitError(msg("limit.loop_iterations", count=count_text(count), limit=limit))
+            return steps, count
+        value = self.evaluate(node)
+        if isinstance(value, torch.Tensor):
+            raise TensorLabError(msg("subset.for_tensor", code=dotted(node)))
+        if isinstance(value, (list, tuple)):
+            if len(value) > limit:
+                raise LimitError(msg("limit.loop_iterations", count=count_text(len(value)), limit=limit))
+            return value, len(value)
+        if isinstance(value, _DICT_VIEWS):   # `for key in sd`, `for key, value in sd.items()`
+            if len(value) > limit:
+                raise LimitError(msg("limit.loop_iterations", count=count_text(len(value)), limit=limit))
+            return value, len(value)
+        if isinstance(value, types.GeneratorType):   # what an allowlisted method returns (`model.parameters()`)
+            items = _operation(list, itertools.islice(value, limit + 1))
+            if len(items) > limit:
+                raise LimitError(msg("limit.loop_iterations", count=f"> {limit:,}", limit=limit))
+            return items, len(items)
+        raise TensorLabError(msg("subset.for_iterable", code=dotted(node), type=_type_name(value)))
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):

@@ -85,6 +85,7 @@ class BuildersPanel(QScrollArea):
             builder.set_names(tensors, names, newest)
         self.compute.set_scalars(snapshot, newest)
         self.code_line.edit.names = names
+        self.code_line.edit.rows = tuple(t for t in tensors if t not in names)
 
     def set_enabled(self, enabled: bool) -> None:
         """Disable every button while a step runs."""
