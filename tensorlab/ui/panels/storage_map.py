@@ -92,7 +92,7 @@ class StorageMapView(SceneView):
         self._grad_tops: list[tuple[float, frozenset[int]]] = []
         self.groups: list[tuple[str | None, list[StripModel]]] = []   # strips by module (module_groups)
         self.collapsed: set[str] = set()          # module groups shown as their header only
-        self._group_items: list[QGraphicsItem] = []
+        self._group_items: list[QGraphicsSimpleTextItem] = []
 
     # -- public ----------------------------------------------------------------
     @contained
@@ -486,6 +486,10 @@ class StorageMapView(SceneView):
         item.setCursor(Qt.CursorShape.PointingHandCursor)
         self._group_items.append(item)
         return y + item.boundingRect().height() + 10 * s
+
+    def group_headers(self) -> dict[str, str]:
+        """The module groups' header lines as drawn, by module name."""
+        return {str(item.data(_GROUP_KEY)): item.text() for item in self._group_items}
 
     def toggle_group(self, owner: str) -> None:
         """Collapse a module's group to its header, or open it again."""
