@@ -178,9 +178,11 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "({count}개를 넘겼습니다)"),
     "subset.call_value": ("`{code}` is a {type}: only a module (nn.Linear, nn.Sequential, ...) can be called "
                           "like a function",
-                          "{code:`은} {type}입니다. 함수처럼 호출할 수 있는 것은 모듈(nn.Linear, nn.Sequential 등)뿐입니다"),
+                          "{code:`은} {type}입니다. 함수처럼 호출할 수 있는 것은 "
+                          "모듈(nn.Linear, nn.Sequential 등)뿐입니다"),
     "subset.dict_key_type": ("a dict takes string keys in TensorLab (`sd['weight']`), not a {type}",
-                             "TensorLab에서 딕셔너리의 키는 문자열이어야 합니다(`sd['weight']`). {type}는 쓸 수 없습니다"),
+                             "TensorLab에서 딕셔너리의 키는 문자열이어야 합니다(`sd['weight']`). "
+                             "{type:은} 쓸 수 없습니다"),
     "subset.dict_key_long": ("this dict key is {length:,} characters long; TensorLab allows keys of at most {limit}",
                              "이 딕셔너리 키는 {length:,}자입니다. TensorLab은 {limit}자까지의 키만 허용합니다"),
     "subset.module_item": ("a module's submodules are read (`net[0]`), not replaced, in TensorLab",

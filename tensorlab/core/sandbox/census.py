@@ -3,7 +3,8 @@
 Two measures, and the budget is checked against the larger:
 
 - the bytes of the storages its names hold (tensors, their gradients, NumPy
-  arrays and storages, also inside lists and tuples), on any device;
+  arrays and storages, also inside lists, tuples and dicts, a module's parameters and
+  buffers, an optimizer's state), on any device;
 - on Linux, how much the process's resident memory grew since the session
   started: that also counts what no name holds but the session still keeps —
   tensors autograd saved for backward, Python lists, strings and numbers, and
@@ -91,9 +92,33 @@ def tensor_bytes(namespace: Mapping[str, Any]) -> tuple[int, int]:
     holders: tuple[type, ...] = (torch.Tensor, torch.UntypedStorage, torch.TypedStorage)
     if numpy is not None:
         holders += (numpy.ndarray,)
+    def tensors_of(value: Any) -> list[Any]:
+        """The tensors a module (parameters, buffers), an optimizer (its params and state) or a dict holds."""
+        if isinstance(value, torch.nn.Module):
+            found: list[Any] = []
+            for module in value.modules():   # each submodule once (the memo of modules())
+                found.extend(module._parameters.values())
+                found.extend(module._buffers.values())
+                if len(found) > _MAX_ITEMS:
+                    break
+            return found
+        if isinstance(value, torch.optim.Optimizer):
+            found = [p for group in value.param_groups for p in group.get("params", [])][:_MAX_ITEMS]
+            for state in list(value.state.values())[:_MAX_ITEMS]:
+                found.extend(state.values() if isinstance(state, dict) else ())
+            return found
+        return list(value.values())[:_MAX_ITEMS]
+
     for value in list(namespace.values()):
         if walked > _MAX_WALK:
             break
+        if isinstance(value, (dict, torch.nn.Module, torch.optim.Optimizer)):
+            items = tensors_of(value)
+            for item in items:
+                if isinstance(item, holders):
+                    add(item)
+            walked += len(items) + 1
+            continue
         if isinstance(value, (list, tuple)):
             for item in value[:_MAX_ITEMS]:
                 if isinstance(item, holders):  # most items of a long list are numbers: skip the call

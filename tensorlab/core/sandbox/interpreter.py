@@ -19,10 +19,10 @@ import torch
 
 from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.lang.parse import dotted
+from tensorlab.core.lang.subset_rules import keyword_problem, module_names
 from tensorlab.core.messages.catalogue import MessageError, msg
 from tensorlab.core.observe.reprs import bounded_str
 from tensorlab.core.protocol.limits import Limits
-from tensorlab.core.lang.subset_rules import keyword_problem, module_names
 from tensorlab.core.sandbox import nn_rules
 from tensorlab.core.sandbox.guard import Guard
 

@@ -111,10 +111,12 @@ class ModuleChecks:
     def charge(self, operations: int) -> None: ...  # pragma: no cover
     def allocate(self, elements: int, itemsize: int, what: Message | None = None) -> None: ...  # pragma: no cover
     def reserve(self, nbytes: int, what: Message) -> None: ...  # pragma: no cover
-    def objects(self, count: int, nbytes: int, what: Message, work: int = est.VIEW_OBJECT) -> None: ...  # pragma: no cover
+    def objects(self, count: int, nbytes: int, what: Message,
+                work: int = est.VIEW_OBJECT) -> None: ...  # pragma: no cover
     def iterate(self, value: Any, whole: bool = True) -> None: ...  # pragma: no cover
     def elementwise(self, rule: str, values: list[Any], kwargs: Mapping[str, Any], what: Message,
-                    result_dtype: torch.dtype | None = None) -> None: ...  # pragma: no cover
+                    inplace: bool = False, result_dtype: torch.dtype | None = None,
+                    comparison: bool = False) -> None: ...  # pragma: no cover
 
     # -- constructors ------------------------------------------------------------------
     def nn_call(self, owner: str, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
