@@ -156,6 +156,8 @@ class Checker:
             return
         if isinstance(node, ast.ImportFrom):
             # The contract's forms only: `from torch import nn`, `from torch import optim`.
+            if node.level or node.module != "torch":
+                raise self.refuse_construct(node)
             for alias in node.names:
                 if node.level or (node.module or "", alias.name, alias.asname) not in allow.IMPORT_FROM_FORMS:
                     written = alias.name if alias.asname is None else f"{alias.name} as {alias.asname}"

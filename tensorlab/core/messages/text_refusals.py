@@ -85,9 +85,10 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "{name:`은} `{name}.<함수>` 형태로만 쓸 수 있습니다"),
     "subset.builtin_use": ("`{name}` can only be called: `{name}(...)`",
                            "{name:`은} 호출만 할 수 있습니다: `{name}(...)`"),
-    "subset.not_listed": ("`{what}` is not available in TensorLab: `{name}` is not on the list of tensor methods "
-                          "and attributes",
-                          "TensorLab에서는 {what:`을} 쓸 수 없습니다. {name:`은} 텐서 메서드와 속성 목록에 없습니다"),
+    "subset.not_listed": ("`{what}` is not available in TensorLab: `{name}` is not on the list of methods "
+                          "and attributes (of tensors, modules, optimizers and dicts)",
+                          "TensorLab에서는 {what:`을} 쓸 수 없습니다. {name:`은} (텐서, 모듈, 옵티마이저, 딕셔너리의) "
+                          "메서드와 속성 목록에 없습니다"),
     "subset.copy_only": ("`copy.{name}` is not available in TensorLab (only copy.deepcopy)",
                          "TensorLab에서는 `copy.{name}` 함수를 쓸 수 없습니다(copy.deepcopy만 됩니다)"),
     "subset.cannot_call": (f"`{{name}}` cannot be called: only {_CALLABLE} can be called",
@@ -168,10 +169,10 @@ TEXTS: dict[str, tuple[str, str]] = {
                            "`from torch import nn` and `from torch import optim`)",
                            "`from {module} import {name}` 문은 쓸 수 없습니다(`from torch import nn`과 "
                            "`from torch import optim`만 됩니다)"),
-    "subset.dict_keys": ("a dict's keys must be strings written in quotes in TensorLab, like {{'weight': w}}",
-                         "TensorLab에서 딕셔너리의 키는 {{'weight': w}}처럼 따옴표로 쓴 문자열이어야 합니다"),
-    "subset.keyword": ("`{call}(...)` does not take `{keyword}=` in TensorLab (it takes: {allowed})",
-                       "TensorLab에서 `{call}(...)`에는 `{keyword}=`를 쓸 수 없습니다(쓸 수 있는 것: {allowed})"),
+    "subset.dict_keys": ("a dict's keys must be strings written in quotes in TensorLab, like 'weight'",
+                         "TensorLab에서 딕셔너리의 키는 'weight'처럼 따옴표로 쓴 문자열이어야 합니다"),
+    "subset.keyword": ("`{call}(...)` does not take `{keyword}=` in TensorLab (it takes: `{allowed}`)",
+                       "TensorLab에서 `{call}(...)`에는 `{keyword}=`를 쓸 수 없습니다(쓸 수 있는 것: `{allowed}`)"),
     "subset.positional": ("`{call}(...)` takes at most {limit} arguments without a keyword in TensorLab, "
                           "not {count}",
                           "TensorLab에서 `{call}(...)`에는 키워드 없는 인자를 {limit}개까지만 넘길 수 있습니다"

@@ -28,6 +28,7 @@ from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.limits import LimitError, check_numel, code_subject, count_param, subject
 from tensorlab.core.sandbox import estimates as est
+from tensorlab.core.sandbox import torch_rules as rules
 
 __all__ = ["ModuleChecks", "allowed_on", "call_key", "is_module", "is_optimizer", "module_shape",
            "MAX_MODULE_DEPTH", "MAX_MODULE_PATHS", "MODULE_OBJECT_BYTES"]
@@ -121,10 +122,8 @@ class ModuleChecks:
     # -- constructors ------------------------------------------------------------------
     def nn_call(self, owner: str, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """`nn.Linear(...)`, `F.relu(...)`, `optim.SGD(...)`: estimated by the rule of torch_rules.NN_RULES."""
-        from tensorlab.core.sandbox.torch_rules import NN_RULES
-
         key = f"{owner}.{name}"
-        rule = NN_RULES.get(key)
+        rule = rules.NN_RULES.get(key)
         if rule is None:
             raise LimitError(msg("limit.no_estimate", name=f"{key}(...)"))
         what = code_subject(f"{key}(...)")
@@ -224,10 +223,8 @@ class ModuleChecks:
     # -- methods ---------------------------------------------------------------------------
     def object_call(self, owner: Any, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """A method of a module, an optimizer or a dict, by its rule in torch_rules.NN_RULES."""
-        from tensorlab.core.sandbox.torch_rules import NN_RULES
-
         key = call_key(owner, name)
-        rule = NN_RULES.get(key) if key is not None else None
+        rule = rules.NN_RULES.get(key) if key is not None else None
         if rule is None:
             raise LimitError(msg("limit.no_estimate", name=f".{name}(...)"))
         what = code_subject(f".{name}(...)")
