@@ -424,20 +424,21 @@ def module_names(alias: str) -> frozenset[str]:
     return {"nn": allow.NN_CLASSES, "F": allow.FUNCTIONAL, "optim": allow.OPTIMIZERS}.get(alias, frozenset())
 
 
-def keyword_problem(key: str, positional: int, keywords: list[str]) -> Message | None:
-    """Why a call of ``key`` ("nn.Linear", "module.load_state_dict") with these arguments is refused, or None."""
+def keyword_problem(key: str, positional: int, keywords: list[str], shown: str | None = None) -> Message | None:
+    """Why a call of ``key`` ("nn.Linear", "module.load_state_dict") with these arguments is refused, or None.
+
+    ``shown`` is the call as the step wrote it (`model`, `opt.step`), else the key without its kind."""
     entry = allow.CALL_KEYWORDS.get(key)
     if entry is None:
         return None
     most, allowed = entry
+    call = shown if shown is not None else key.split(".", 1)[-1] if key.startswith(("module.", "optimizer.",
+                                                                                   "dict.")) else key
     for keyword in keywords:
         if keyword not in allowed:
-            return msg("subset.keyword", call=key.removeprefix("module.").removeprefix("optimizer.")
-                       .removeprefix("dict."), keyword=keyword,
-                       allowed=", ".join(sorted(allowed)) or "-")
+            return msg("subset.keyword", call=call, keyword=keyword, allowed=", ".join(sorted(allowed)) or "-")
     if positional > most:
-        return msg("subset.positional", call=key.removeprefix("module.").removeprefix("optimizer.")
-                   .removeprefix("dict."), count=positional, limit=most)
+        return msg("subset.positional", call=call, count=positional, limit=most)
     return None
 
 

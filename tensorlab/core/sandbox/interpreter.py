@@ -410,7 +410,7 @@ class Interpreter:
             raise TensorLabError(msg("subset.call_value", type=_type_name(module), code=dotted(node.func)))
         args = [self.evaluate(a) for a in node.args]
         kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords if k.arg is not None}
-        problem = keyword_problem("module()", len(args), list(kwargs))
+        problem = keyword_problem("module()", len(args), list(kwargs), shown=dotted(node.func))
         if problem is not None:
             raise TensorLabError(problem)
         self.guard.module_call(module, args)

@@ -127,7 +127,8 @@ def test_the_script_runs_and_prints_what_the_lesson_printed(lesson_id, runs, scr
 def test_the_script_imports_only_what_it_uses(lesson_id, runs):
     lesson = next(l for l in LESSONS if l.id == lesson_id)
     tree = ast.parse(export_script(lesson, _errors(runs[lesson_id])))
-    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
     used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     assert imported <= used
     assert imported == set(used_modules([s.code for s in lesson.steps]))
