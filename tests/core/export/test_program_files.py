@@ -19,7 +19,14 @@ import tomli_w
 
 from tensorlab.cli.main import main
 from tensorlab.core.export.escaping import comment_lines, markdown_text
-from tensorlab.core.export.program_files import NOT_RUN, export_notebook, export_script, notebook_text, used_modules
+from tensorlab.core.export.program_files import (
+    NOT_RUN,
+    export_notebook,
+    export_script,
+    notebook_text,
+    script_from_code,
+    used_modules,
+)
 from tensorlab.core.lessons.lesson import builtin_lessons, parse_lesson
 from tensorlab.core.protocol.results import ErrorInfo
 from tensorlab.core.worker.in_process import run_lesson
@@ -393,3 +400,25 @@ def test_control_and_bidi_characters_in_code_are_written_as_escapes_and_mean_the
     namespace: dict[str, object] = {}
     exec(compile(script, "exported.py", "exec"), namespace)   # the test runs what it wrote; TensorLab never does
     assert namespace["s"] == "a\u202eb\x1bc"
+
+
+def test_a_training_step_exports_the_imports_it_needs_and_runs_as_in_tensorlab(tmp_path):
+    # issue #16: nn, F, optim and copy are imported in the contract's forms; the verify step accepts them.
+    codes = ["model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))",
+             "opt = optim.SGD(model.parameters(), lr=0.1)",
+             "loss = F.mse_loss(model(torch.ones(4, 2)), torch.zeros(4, 1))",
+             "loss.backward()", "opt.step()", "target = copy.deepcopy(model)", "sd = {'w': target[0].weight}",
+             "print(loss.item(), sd['w'].shape)"]
+    text = script_from_code(codes)
+    imports = [ast.unparse(node) for node in ast.parse(text).body if isinstance(node, ast.Import)]
+    assert imports == ["import copy", "import torch", "import torch.nn as nn", "import torch.nn.functional as F",
+                       "import torch.optim as optim"]
+    assert used_modules(["m = nn.Linear(1, 1)"]) == ["torch", "nn"]  # layers draw from torch's seed
+    path = tmp_path / "step.py"
+    path.write_text(text, encoding="utf-8")
+    ran = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    from tensorlab.core.session.session import Session
+    session = Session()
+    outputs = [session.run(code).output for code in codes]
+    assert ran.stdout == "".join(outputs)

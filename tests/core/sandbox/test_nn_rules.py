@@ -386,3 +386,30 @@ def test_module_reprs_are_torchs_own():
     assert result.output == str(session.namespace["m"]) + "\n"
     other = {o.name: o for o in session.take_snapshot().others}
     assert other["m"].repr == repr(copy.deepcopy(session.namespace["m"]))
+
+
+def test_a_deepcopied_target_network_has_its_own_memory_and_copy_syncs_it():
+    session, _ = compare([
+        "torch.manual_seed(0)",
+        "online = nn.Linear(2, 2)",
+        "target = copy.deepcopy(online)",
+        "alias = online",
+        "with torch.no_grad():\n    online.weight.mul_(2)",
+        "with torch.no_grad():\n    target.weight.copy_(online.weight)",
+        "same = target.weight.data_ptr() == online.weight.data_ptr()",
+        "online.requires_grad_(False)",
+        "y = online(torch.ones(2))",
+    ])
+    ns = session.namespace
+    assert ns["same"] is False and ns["alias"] is ns["online"]
+    assert torch.equal(ns["target"].weight, ns["online"].weight)
+
+
+def test_dict_keys_are_escaped_and_capped_where_shown():
+    session = Session()
+    session.run("x = torch.ones(1)")
+    session.run("d = {'\u202eevil\x1b[31m': 1}")
+    session.run("d['k' * 150] = 2")
+    shown = {o.name: o.repr for o in session.take_snapshot().others}["d"]
+    assert "\u202e" not in shown and "\x1b" not in shown and "\\u202e" in shown
+    assert "k" * 100 + "...'" in shown and "k" * 101 not in shown
