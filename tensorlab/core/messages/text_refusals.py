@@ -6,8 +6,10 @@ particle from the spec (``{name:`을}``). Registered in :mod:`tensorlab.core.mes
 
 from __future__ import annotations
 
-_CALLABLE = "torch functions, tensor methods, print, len, id and copy.deepcopy"
-_CALLABLE_KO = "torch 함수, 텐서 메서드, `print`, `len`, `id`, `copy.deepcopy`"
+_CALLABLE = ("torch, nn, F and optim functions, tensor, module, optimizer and dict methods, modules, print, len, id, "
+             "list and copy.deepcopy")
+_CALLABLE_KO = ("torch, `nn`, `F`, `optim`의 함수, 텐서·모듈·옵티마이저·딕셔너리의 메서드, 모듈, `print`, `len`, `id`, "
+                "`list`, `copy.deepcopy`")
 _GRAD_MODES = "torch.no_grad(), torch.enable_grad(), torch.inference_mode()"
 
 TEXTS: dict[str, tuple[str, str]] = {

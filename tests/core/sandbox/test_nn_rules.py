@@ -413,3 +413,23 @@ def test_dict_keys_are_escaped_and_capped_where_shown():
     shown = {o.name: o.repr for o in session.take_snapshot().others}["d"]
     assert "\u202e" not in shown and "\x1b" not in shown and "\\u202e" in shown
     assert "k" * 100 + "...'" in shown and "k" * 101 not in shown
+
+
+@pytest.mark.parametrize("line, text", [
+    ("s = o.state_dict()", "`state_dict` is not available on a SGD"),      # a module's method, not an optimizer's
+    ("o.load_state_dict(d)", "`load_state_dict` is not available on a SGD"),
+    ("v = x.values()", "`values` is not available on a tensor"),          # a dict's method, not a tensor's
+    ("k = m.keys()", None),                                               # no such attribute: Python's own error
+    ("w = d.weight", None),
+    ("g = m.grad", None),
+])
+def test_each_type_has_its_own_attribute_allowlist(line, text):
+    session = Session()
+    for setup in ["m = nn.Linear(2, 2)", "x = torch.ones(2)", "d = {'a': x}", "o = optim.SGD(m.parameters(), lr=0.1)"]:
+        assert session.run(setup).error is None
+    error = session.run(line).error
+    assert error is not None
+    if text is None:
+        assert error.type == "AttributeError" and "object has no attribute" in error.message
+    else:
+        assert error.type == "TensorLabError" and text in error.message
