@@ -118,6 +118,11 @@ def _setup() -> dict[str, Any]:
     }
     w = torch.rand(10**6, requires_grad=True)
     ns["w"], ns["s"] = w, (w * w).sum()
+    # The training step (issue #16): a layer, and optimizers over a parameter with a gradient (no state yet).
+    p = torch.rand(10**6, requires_grad=True)
+    p.grad = torch.ones(10**6)
+    ns.update(nn=torch.nn, F=torch.nn.functional, lin=torch.nn.Linear(1000, 1000), p=p,
+              sgd=torch.optim.SGD([p], lr=0.1, momentum=0.9), adam=torch.optim.Adam([p], lr=0.1))
     return ns
 
 
@@ -244,7 +249,12 @@ TENSOR_CASES = {
              "y = a.is_set_to(a2)", "y = a.is_inference()", "y = torch.device('cpu')", "torch.manual_seed(1)",
              "y = w.retain_grad()", "y = w.register_hook(print)", "y = a.equal(col)"],
     "backward": ["s.backward()", "s.backward(retain_graph=True)", "w.sum().backward()"],
-    "deepcopy": ["y = copy.deepcopy(a)", "y = copy.deepcopy(e)", "y = copy.deepcopy([a, a])"],
+    "deepcopy": ["y = copy.deepcopy(a)", "y = copy.deepcopy(e)", "y = copy.deepcopy([a, a])",
+                 "y = copy.deepcopy(lin)", "y = copy.deepcopy({'w': a})"],
+    # The training step (core/sandbox/nn_rules.py).
+    "module": ["y = nn.Linear(1000, 1000)", "y = nn.BatchNorm1d(10**6)", "y = nn.Linear(1000, 1000, bias=False)"],
+    "forward": ["y = lin(a)", "y = F.relu(a)", "y = F.sigmoid(a)", "y = F.mse_loss(a, a2, reduction='none')"],
+    "step": ["adam.step()", "sgd.step()"],
 }
 
 OBJECT_CASES = {
