@@ -357,8 +357,8 @@ class Checker:
                     raise self.fail(func, msg("subset.cannot_call", name=func.id))
                 # A user name: only a module of the subset may be called (`model(x)`), checked at run time.
                 self.use(func)
-        elif isinstance(func, ast.Subscript):
-            self.expr(func, depth)  # `net[0](x)`: the same run-time check
+        elif isinstance(func, (ast.Subscript, ast.Call)):
+            self.expr(func, depth)  # `net[0](x)`, `nn.ReLU()(x)`: the same run-time check
         elif isinstance(func, ast.Attribute):
             if func.attr == "type":
                 # `device.type` is read; called, `.type(name)` of a storage imports the module it names.

@@ -376,7 +376,7 @@ class Interpreter:
         if isinstance(func_node, ast.Name) and func_node.id in self._builtins:
             function = self._builtins[func_node.id]
             name = func_node.id
-        elif isinstance(func_node, (ast.Name, ast.Subscript)):
+        elif isinstance(func_node, (ast.Name, ast.Subscript, ast.Call)):
             return self.call_module(node, self.evaluate(func_node))
         else:
             assert isinstance(func_node, ast.Attribute)

@@ -120,6 +120,7 @@ def test_adam_and_the_modules_of_the_subset_match_plain_torch():
         "net.train()",
         "net.requires_grad_(False)",
         "z = F.relu(x - 0.5)",
+        "r = nn.ReLU()(x - 0.5)",
         "s = F.sigmoid(x)",
     ])
 
@@ -263,6 +264,8 @@ def test_what_stays_out_is_refused_when_read(line):
     ("m.load_state_dict(o)", "load_state_dict takes a dict of tensors"),
     ("m(x, y)", "at most 1 arguments"),
     ("x(1)", "only a module"),
+    ("x.clone()(1)", "only a module"),
+    ("m.parameters()()", "only a module"),
     ("s[0] = m", "read (`net[0]`), not replaced"),
     ("d[1] = x", "string keys"),
     ("d[x] = x", "string keys"),
