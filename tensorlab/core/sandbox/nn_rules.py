@@ -165,7 +165,9 @@ class ModuleChecks:
     def _sequential(self, args: list[Any]) -> None:
         depth, paths = 1, 1
         seen: dict[int, tuple[int, int]] = {}
-        for child in args:
+        # `nn.Sequential(sd)` of an OrderedDict (a state_dict given modules as values) adds its values.
+        children = list(args[0].values()) if len(args) == 1 and isinstance(args[0], dict) else args
+        for child in children:
             if isinstance(child, torch.nn.Module):
                 child_depth, child_paths = module_shape(child, seen)
                 depth = max(depth, child_depth + 1)

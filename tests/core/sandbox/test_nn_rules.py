@@ -335,6 +335,15 @@ def test_nesting_a_module_in_itself_is_capped():
     assert len(session.results[-1].output) <= DEFAULT_LIMITS.max_output_chars + 100
 
 
+def test_nesting_through_an_ordered_dict_is_capped_too():
+    session = Session()
+    for line in ["net = nn.Linear(2, 2)"] + ["net = nn.Sequential(net, net)"] * 8 + [
+            "sd = net.state_dict()", "sd['a'] = net", "sd['b'] = net"]:
+        assert session.run(line).error is None, line
+    error = session.run("big = nn.Sequential(sd)").error
+    assert error is not None and error.type == "LimitError" and "submodules" in error.message
+
+
 def test_adam_state_is_estimated_at_the_first_step():
     session = Session()
     for line in ["w = torch.zeros(10**6, requires_grad=True)", "o = optim.Adam([w])", "(w * 2).sum().backward()"]:
