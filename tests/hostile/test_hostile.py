@@ -291,9 +291,11 @@ def _exported_statements(script: str) -> list[str]:
     step wrapped in the standard try/except unwrapped (anything else in a try, or any other handler, stays as it
     is and fails)."""
     body = ast.parse(script).body
-    while body and (isinstance(body[0], ast.Import) or (
-            isinstance(body[0], ast.Expr) and "manual_seed" in ast.dump(body[0])) or (
-            ast.dump(body[0]) == _PRINTS_ANY)):
+    # The scaffold: its imports and the print set-up, then the seed (a lesson's own `import torch.nn as nn`
+    # after it is a step).
+    while body and (isinstance(body[0], ast.Import) or ast.dump(body[0]) == _PRINTS_ANY):
+        body = body[1:]
+    while body and isinstance(body[0], ast.Expr) and "manual_seed" in ast.dump(body[0]):
         body = body[1:]
     statements = []
     for node in body:

@@ -20,9 +20,11 @@ import torch
 
 from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.lang.parse import dotted
+from tensorlab.core.lang.subset_rules import keyword_problem, module_names
 from tensorlab.core.messages.catalogue import MessageError, msg
 from tensorlab.core.observe.reprs import bounded_str
 from tensorlab.core.protocol.limits import LimitError, Limits
+from tensorlab.core.sandbox import nn_rules
 from tensorlab.core.sandbox.guard import Guard
 
 __all__ = ["Interpreter", "TensorLabError", "NO_VALUE", "ORIGIN", "raised_by_interpreter", "raised_by_operation"]
@@ -132,6 +134,9 @@ def _allowed_on(obj: object) -> frozenset[str]:
         return allow.DEVICE_ATTRIBUTES
     if isinstance(obj, torch.dtype):
         return allow.DTYPE_ATTRIBUTES
+    trained = nn_rules.allowed_on(obj)  # modules, optimizers, dicts: each class its own list
+    if trained is not None:
+        return trained
     try:
         import numpy
     except ImportError:  # pragma: no cover - numpy is a dependency
@@ -149,7 +154,9 @@ def _check_attribute(obj: object, name: str) -> None:
     """
     if name in _allowed_on(obj):
         return
-    if not hasattr(type(obj), name):
+    # A module's parameters and an optimizer's state live on the object, not its type (TensorLab reads them).
+    trained = nn_rules.is_module(obj) or nn_rules.is_optimizer(obj)
+    if not (hasattr(obj, name) if trained else hasattr(type(obj), name)):
         raise _own(AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'"))
     kind = msg("subset.type.tensor") if isinstance(obj, torch.Tensor) else msg("subset.type.other",
                                                                                 name=_type_name(obj))
@@ -172,6 +179,21 @@ def count_text(count: int) -> str:
     return f"{count:,}" if count < 10**12 else f"{count:.1e}"
 
 
+_ALIASED: dict[str, Any] = {"nn": torch.nn, "F": torch.nn.functional, "optim": torch.optim}
+_MAX_KEY = 200  # characters of a dict key a step may make (keys are shown and exported)
+
+
+def _check_item(container: Any, index: Any, assigning: bool = False) -> None:
+    """A dict takes string keys only (`sd['weight']`); a module's items are read, never written."""
+    if isinstance(container, dict):
+        if not isinstance(index, str):
+            raise TensorLabError(msg("subset.dict_key_type", type=_type_name(index)))
+        if assigning and len(index) > _MAX_KEY:
+            raise TensorLabError(msg("subset.dict_key_long", length=len(index), limit=_MAX_KEY))
+    elif assigning and isinstance(container, torch.nn.Module):
+        raise TensorLabError(msg("subset.module_item"))
+
+
 def _type_name(obj: object) -> str:
     if obj is None:
         return "None"
@@ -188,7 +210,9 @@ class Interpreter:
         self.limits = limits
         self.write = write
         self._builtins: dict[str, Callable[..., Any]] = {"print": self._print, "len": len, "id": id}
-        self.guard = Guard(namespace, limits, self._builtins.values())
+        # register_hook takes TensorLab's print, len and id only (list is no hook).
+        self.guard = Guard(namespace, limits, tuple(self._builtins.values()))
+        self._builtins["list"] = list
         # Statements started since run_statement, in source order (a `with` block's lines count):
         # after an error, the position of the one that raised.
         self.started = 0
@@ -219,8 +243,8 @@ class Interpreter:
     def execute(self, node: ast.stmt) -> Any:
         """Run one statement; return the value of an expression statement, else NO_VALUE."""
         self.started += 1
-        if isinstance(node, ast.Import):
-            return NO_VALUE
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            return NO_VALUE  # the language accepted only the contract's forms; the names are TensorLab's own
         if isinstance(node, ast.Expr):
             return self.evaluate(node.value)
         if isinstance(node, ast.Assign):
@@ -333,6 +357,7 @@ class Interpreter:
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
             index = self.index(target.slice)
+            _check_item(container, index, assigning=True)
             self.guard.subscript(container, index, value, assigning=True)
             _operation(operator.setitem, container, index, value)
         elif isinstance(target, ast.Attribute):
@@ -356,6 +381,7 @@ class Interpreter:
         container = self.evaluate(target.value)
         index = self.index(target.slice)
         value = self.evaluate(node.value)
+        _check_item(container, index, assigning=True)
         self.guard.subscript(container, index)
         current = _operation(operator.getitem, container, index)
         self.guard.binary(node.op, current, value, inplace=True)
@@ -384,6 +410,10 @@ class Interpreter:
             return values
         if isinstance(node, ast.Tuple):
             return tuple(self.evaluate(e) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            # String keys only (the language checked them); values in order, as Python evaluates them.
+            return {key.value: self.evaluate(value)  # type: ignore[union-attr]
+                    for key, value in zip(node.keys, node.values)}
         if isinstance(node, ast.BinOp):
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)
@@ -407,6 +437,7 @@ class Interpreter:
         if isinstance(node, ast.Subscript):
             container = self.evaluate(node.value)
             index = self.index(node.slice)
+            _check_item(container, index)
             self.guard.subscript(container, index)
             return self.guard.result(_operation(operator.getitem, container, index))
         if isinstance(node, ast.Call):
@@ -432,6 +463,10 @@ class Interpreter:
             if name not in allow.COPY_FUNCTIONS:
                 raise TensorLabError(msg("subset.not_available", name=f"copy.{name}"))
             return copy.deepcopy
+        if isinstance(base, ast.Name) and base.id in allow.MODULE_ALIASES:
+            if name not in module_names(base.id):
+                raise TensorLabError(msg("subset.not_available", name=f"{base.id}.{name}"))
+            return getattr(_ALIASED[base.id], name)
         obj = self.evaluate(base)
         _check_attribute(obj, name)
         return _operation(getattr, obj, name)
@@ -439,9 +474,11 @@ class Interpreter:
     def call(self, node: ast.Call) -> Any:
         func_node = node.func
         owner: Any = None
-        if isinstance(func_node, ast.Name):
+        if isinstance(func_node, ast.Name) and func_node.id in self._builtins:
             function = self._builtins[func_node.id]
             name = func_node.id
+        elif isinstance(func_node, (ast.Name, ast.Subscript, ast.Call)):
+            return self.call_module(node, self.evaluate(func_node))
         else:
             assert isinstance(func_node, ast.Attribute)
             name = func_node.attr
@@ -458,10 +495,27 @@ class Interpreter:
         for keyword in node.keywords:
             assert keyword.arg is not None  # the language has no `**` unpacking (subset_rules)
             kwargs[keyword.arg] = self.evaluate(keyword.value)
+        key = nn_rules.call_key(owner, name) if not isinstance(owner, str) else None
+        if key is not None or function is list:
+            problem = keyword_problem(key or "list", len(args), list(kwargs))
+            if problem is not None:
+                raise TensorLabError(problem)
         self.guard.call(owner, name, args, kwargs)
         if function is self._builtins["print"]:   # TensorLab's own print: what it raises is TensorLab's
             return self.guard.result(function(*args, **kwargs))
         return self.guard.result(_operation(function, *args, **kwargs))
+
+    def call_module(self, node: ast.Call, module: Any) -> Any:
+        """`model(x)`, `net[0](x)`: only a module of the subset may be called, with one tensor."""
+        if not nn_rules.is_module(module):
+            raise TensorLabError(msg("subset.call_value", type=_type_name(module), code=dotted(node.func)))
+        args = [self.evaluate(a) for a in node.args]
+        kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords if k.arg is not None}
+        problem = keyword_problem("module()", len(args), list(kwargs), shown=dotted(node.func))
+        if problem is not None:
+            raise TensorLabError(problem)
+        self.guard.module_call(module, args)
+        return self.guard.result(_operation(module, *args, **kwargs))
 
     # -- builtins --------------------------------------------------------------
     def _print(self, *values: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None,

@@ -19,7 +19,14 @@ import tomli_w
 
 from tensorlab.cli.main import main
 from tensorlab.core.export.escaping import comment_lines, markdown_text
-from tensorlab.core.export.program_files import NOT_RUN, export_notebook, export_script, notebook_text, used_modules
+from tensorlab.core.export.program_files import (
+    NOT_RUN,
+    export_notebook,
+    export_script,
+    notebook_text,
+    script_from_code,
+    used_modules,
+)
 from tensorlab.core.lessons.lesson import builtin_lessons, parse_lesson
 from tensorlab.core.protocol.results import ErrorInfo
 from tensorlab.core.worker.in_process import run_lesson
@@ -127,7 +134,8 @@ def test_the_script_runs_and_prints_what_the_lesson_printed(lesson_id, runs, scr
 def test_the_script_imports_only_what_it_uses(lesson_id, runs):
     lesson = next(l for l in LESSONS if l.id == lesson_id)
     tree = ast.parse(export_script(lesson, _errors(runs[lesson_id])))
-    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
     used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     assert imported <= used
     # `sys` is the scaffold's, for a script that prints (its stdout writes every string: see the surrogate test).
@@ -451,3 +459,25 @@ def test_a_scripts_question_comes_before_its_code_and_the_note_after_it(language
     assert at("QUESTION-ONE") < at("x = [1.0, 2.0]") < at("NOTE-ONE") < at("print(x)") < at("NOTE-TWO")
     heading = lines[at("QUESTION-ONE") - 1]
     assert heading.startswith("#") and "NOTE" not in heading
+
+
+def test_a_training_step_exports_the_imports_it_needs_and_runs_as_in_tensorlab(tmp_path):
+    # issue #16: nn, F, optim and copy are imported in the contract's forms; the verify step accepts them.
+    codes = ["model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))",
+             "opt = optim.SGD(model.parameters(), lr=0.1)",
+             "loss = F.mse_loss(model(torch.ones(4, 2)), torch.zeros(4, 1))",
+             "loss.backward()", "opt.step()", "target = copy.deepcopy(model)", "sd = {'w': target[0].weight}",
+             "print(loss.item(), sd['w'].shape)"]
+    text = script_from_code(codes)
+    imports = [ast.unparse(node) for node in ast.parse(text).body if isinstance(node, ast.Import)]
+    assert imports == ["import copy", "import torch", "import torch.nn as nn", "import torch.nn.functional as F",
+                       "import torch.optim as optim"]
+    assert used_modules(["m = nn.Linear(1, 1)"]) == ["torch", "nn"]  # layers draw from torch's seed
+    path = tmp_path / "step.py"
+    path.write_text(text, encoding="utf-8")
+    ran = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    from tensorlab.core.session.session import Session
+    session = Session()
+    outputs = [session.run(code).output for code in codes]
+    assert ran.stdout == "".join(outputs)

@@ -52,6 +52,7 @@ SAMPLES: dict[str, object] = {
     "type": "RuntimeError",
     "value": "tensor([1., 2.])", "values": "[1.0, 2.0]", "version": 1, "what": msg("limit.what.result"),
     "where": "[[step]]", "who": "`a`", "width": "1,000,000", "instead": "stride(보폭)",
+    "depth": 10, "paths": "1,023", "depth_limit": 16, "paths_limit": 1000, "flag": "fused",
 }
 BY_KEY: dict[str, dict[str, object]] = {
     "file.special": {"kind": msg("file.kind.fifo")},
