@@ -13,9 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QShowEvent
-from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QShowEvent
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QMainWindow, QWidget
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Lesson
@@ -146,6 +146,13 @@ class MainWindow(QMainWindow):
         self.apply_text_scale()
         use_lean_style(self)
         self.show_state(controller.state)
+        # Keys pressed before the lesson's first state is shown (→ in the first half second) are kept,
+        # and replayed once it is: the step actions are disabled until then, and would drop them.
+        self._early_keys: list[QKeyEvent] | None = []
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+        controller.busyChanged.connect(self._release_early_keys)
 
     # -- construction ------------------------------------------------------------
     def fill_lessons(self) -> None:
@@ -160,6 +167,36 @@ class MainWindow(QMainWindow):
         picker.blockSignals(False)
 
     _fill_lessons = fill_lessons
+
+    # -- keys before the first state ----------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        """Until the first state is shown, every key pressed in this window is queued."""
+        if self._early_keys is None or not isinstance(watched, QWidget) or watched.window() is not self:
+            return False
+        kind = event.type()
+        if kind == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            event.accept()   # no shortcut now (a disabled action would drop it): the key comes as a press
+            return True
+        if kind == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            self._early_keys.append(QKeyEvent(QEvent.Type.KeyPress, event.key(), event.modifiers(), event.text(),
+                                              event.isAutoRepeat(), event.count()))
+            return True
+        return kind == QEvent.Type.KeyRelease
+
+    def _release_early_keys(self, busy: bool) -> None:
+        """The first state is shown (the worker is idle): the queued keys, in order, as if pressed now."""
+        if busy or self._early_keys is None:
+            return
+        keys, self._early_keys = self._early_keys, None
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+        for key in keys:
+            target = QApplication.focusWidget()
+            if target is None or target.window() is not self:
+                target = self.storage_map
+            QApplication.postEvent(target, key)
+            QApplication.postEvent(target, QKeyEvent(QEvent.Type.KeyRelease, key.key(), key.modifiers(), key.text()))
 
     # -- state -------------------------------------------------------------------
     def show_state(self, state: PlayerState) -> None:
@@ -443,6 +480,11 @@ class MainWindow(QMainWindow):
             warm_up_when_idle(self.controller)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        if self._early_keys is not None:
+            self._early_keys = None   # closed before the first state: the keys go with the window
+            app = QApplication.instance()
+            if app is not None:
+                app.removeEventFilter(self)
         self.save_settings()
         self.editing.flush()
         self.controller.shutdown()
