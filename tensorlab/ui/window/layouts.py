@@ -159,7 +159,9 @@ class LayoutModes:
         # The bottom row: narration (or code) a little wider than the rest.
         row = [docks[n] for n in layout["bottom"] if n in docks]
         if len(row) > 1:
-            shares = [1.2] + [1.0] * (len(row) - 1)
+            # Projector: the code (first there) wider still, so that a 20-character statement at its
+            # large size stays on one line at 1024x768.
+            shares = [1.8 if self.projector else 1.2] + [1.0] * (len(row) - 1)
             # The bottom area spans the window's whole width.
             window.resizeDocks(row, [int(width * s / sum(shares)) for s in shares], Qt.Orientation.Horizontal)
 

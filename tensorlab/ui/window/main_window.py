@@ -54,7 +54,7 @@ from tensorlab.ui.window.memory_label import MemoryLabel
 from tensorlab.ui.window.panels import PanelSet
 from tensorlab.ui.window.preferences import PreferencesDialog
 from tensorlab.ui.window.settings import keep_on_screen
-from tensorlab.ui.window.toolbar import build_toolbar
+from tensorlab.ui.window.toolbar import build_code_bar, build_toolbar
 
 __all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir", "BUSY_AFTER_MS"]
 
@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         self.export_menu = build_export_menu(self)  # script, notebook, slides
         self.toolbar = build_toolbar(self, self.i18n, self.commands, controller.state.devices, controller.state.device)
         self.lesson_picker = self.toolbar.lesson_picker
+        self.code_bar = build_code_bar(self, self.i18n, self.builders.code_bar)
         self.position_label = self.toolbar.position_label
         self.device_picker = self.toolbar.device_picker
         self.language_picker = self.toolbar.language_picker
@@ -321,13 +322,9 @@ class MainWindow(QMainWindow):
             self.focus_map()
 
     def focus_code_line(self) -> None:
-        """Ctrl+L: the cursor in the code line (its dock shown and raised first)."""
-        dock = self.builders.parentWidget()
-        if isinstance(dock, QDockWidget):
-            dock.show()
-            dock.raise_()
+        """Ctrl+L: the cursor in the code line (in its bar across the window, in both modes)."""
+        self.code_bar.show()
         self.builders.code_line.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.builders.ensureWidgetVisible(self.builders.code_line.edit)
 
     def step_forward(self) -> None:
         """→: reveal a class vote's answer, then run the next step."""
