@@ -160,8 +160,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "builder.values_not_list": ("the values `{text}` are not a list of numbers", "값 {text:`은} 숫자 목록이 아닙니다"),
     "builder.values_numbers": ("the values `{text}` must be numbers in (nested) lists",
                                "값 `{text}`에는 (중첩된) 리스트 안의 숫자를 쓰세요"),
-    "builder.follow_up": ("the follow-up `{text}` must be an operator and a number, like * 2",
-                          "이어서 쓸 식 `{text}`에는 * 2처럼 연산자와 숫자를 쓰세요"),
+    "builder.follow_up": ("the follow-up `{text}` must be an operator and a number, like * 2, *2 or .mul(2)",
+                          "이어서 쓸 식 `{text}`에는 * 2, *2, .mul(2)처럼 연산자와 숫자를 쓰세요"),
 }
 
 CODE_ONLY = frozenset({"subset.type.other", "construct.lambda", "construct.keyword", "builder.kind.dtype"})
