@@ -8,14 +8,22 @@ table, values and graph are tabs behind the narration, one click away. Whatever 
 user changes in a mode (a dock moved, closed, resized) is saved for that mode;
 View → Reset layout puts the mode's default back. A panel with no place in a mode
 joins the tabs of the right area.
+
+A tool shown on demand (Measure, Copy matrix) is *placed* in a mode once it has been shown there;
+whether it is placed is saved with the mode's arrangement, never apart from it (a flag saved alone
+left the tool docked in the narrow right column after a session that did not quit cleanly). An
+arrangement saved for other docks (another :data:`LAYOUT_VERSION`, a dock renamed) is not applied:
+the mode starts from its default and the status bar says why.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 
+from tensorlab.core.messages.catalogue import msg
 from tensorlab.ui.panels.narration import NarrationPanel
+from tensorlab.ui.widgets.i18n import current_language
 from tensorlab.ui.widgets.settings import LAYOUT_VERSION, Settings
 from tensorlab.ui.window.panels import Group, PanelSet
 
@@ -45,6 +53,8 @@ class LayoutModes:
         self.panels = panels
         self.settings = settings
         self.projector = False
+        self.placed: set[str] = set()   # the tools (on-demand docks) placed in this mode's arrangement
+        self.reset_notice = ""          # why a saved arrangement was not applied (shown once)
 
     @property
     def mode(self) -> str:
@@ -58,9 +68,25 @@ class LayoutModes:
     def _docks(self) -> dict[str, QDockWidget]:
         return dict(self.panels.docks)
 
+    def _tools(self) -> list[str]:
+        return [name for name, dock in self.panels.docks.items() if dock.property("onDemand")]
+
     def remember(self) -> None:
-        """Save the current mode's dock arrangement."""
+        """Save the current mode's dock arrangement, and with it which tools have their place in it."""
         self.settings.set_layout(self.mode, self.window.saveState(LAYOUT_VERSION))
+        for name in self._tools():
+            self.settings.set_dock_placed(name, self.mode, name in self.placed)
+
+    def place_tool(self, name: str) -> None:
+        """Tool ``name`` was given its place in this mode: saved at once, with the arrangement it is in."""
+        self.placed.add(name)
+        self.remember()
+        self.settings.sync()
+
+    def fits(self, state: QByteArray) -> bool:
+        """A saved arrangement names every dock this window has (one saved before a dock was renamed does not)."""
+        data = bytes(state.data())
+        return all(name.encode("utf-16-be") in data for name in self.panels.docks)
 
     def switch(self, projector: bool) -> None:
         """Save this mode's arrangement, then show the other mode's (saved, or its default)."""
@@ -81,19 +107,37 @@ class LayoutModes:
         """The saved arrangement of the current mode, or its default."""
         self._corners()
         saved = self.settings.layout(self.mode)
-        if not (saved is not None and self.window.restoreState(saved, LAYOUT_VERSION)):
+        if saved is not None and not self.fits(saved):
+            self.settings.forget_layout(self.mode)
+            saved = None
+            self._reset_said()
+        elif saved is None and self.settings.old_layouts(self.mode):
+            self._reset_said()
+        self.settings.forget_old_layouts(self.mode)
+        # Known before the state is applied: a tool it shows is where the state put it, not placed anew.
+        self.placed = {name for name in self._tools() if self.settings.dock_placed(name, self.mode)}
+        if saved is None or not self.window.restoreState(saved, LAYOUT_VERSION):
             self.apply_default()
         QTimer.singleShot(0, self.unelide_tabs)
+
+    def _reset_said(self) -> None:
+        """The status bar says that this mode's saved arrangement was for other panels, and was reset."""
+        self.reset_notice = msg("window.layout_reset").render(current_language())
+        # After the "Ready" of a window being built, so that it stays readable.
+        QTimer.singleShot(0, lambda: self.window.statusBar().showMessage(self.reset_notice, 20000))
 
     def reset(self) -> None:
         """View → Reset layout: this mode's default, and forget what was saved for it."""
         self.settings.forget_layout(self.mode)
+        for name in self._tools():
+            self.settings.set_dock_placed(name, self.mode, False)
         self.apply_default()
 
     def apply_default(self) -> None:
         """Place every dock where the current mode's layout says."""
         layout = self.panels.layout(self.projector)
         self._corners()
+        self.placed = set()   # every tool hidden again: placed anew the first time it is shown
         window, docks = self.window, self._docks()
         for dock in docks.values():
             window.removeDockWidget(dock)

@@ -38,7 +38,7 @@ from tensorlab.ui.program.lesson_check_report import LessonCheckReport
 from tensorlab.ui.program.lesson_picker import fill_lesson_picker
 from tensorlab.ui.program.step_editing import StepEditing
 from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
-from tensorlab.ui.tools.lab_docks import place_lab_docks
+from tensorlab.ui.tools.lab_docks import bring_back_floating, place_lab_docks
 from tensorlab.ui.tools.measure_panel import MeasurePanel
 from tensorlab.ui.widgets.i18n import Texts, current_language, set_language, tr
 from tensorlab.ui.widgets.lean_style import use_lean_style
@@ -421,6 +421,14 @@ class MainWindow(QMainWindow):
         self.narration.set_class_vote(on)
         self.settings.class_vote = on
 
+    def tool_placed(self, dock: str) -> bool:
+        """The tool ``dock`` has its place in this mode's layout (shown there once)."""
+        return dock in self.layouts.placed
+
+    def place_tool(self, dock: str) -> None:
+        """The tool ``dock`` was given its place: saved with the layout now (not only at a clean quit)."""
+        self.layouts.place_tool(dock)
+
     def apply_default_layout(self) -> None:
         """The current mode's dock sizes in proportion to the window."""
         self.layouts.apply_sizes()
@@ -474,6 +482,8 @@ class MainWindow(QMainWindow):
                 QTimer.singleShot(0, self.layouts.apply_sizes)
             QTimer.singleShot(0, self.toolbar.fit)
             QTimer.singleShot(150, lambda: keep_on_screen(self))
+            # A tool floating in the restored layout, in front of the window now that it is shown.
+            QTimer.singleShot(200, lambda: bring_back_floating(self, self.docks))
             warm_up_when_idle(self.controller)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
