@@ -90,12 +90,12 @@ class BuildersPanel(QScrollArea):
             newest = made[-1] if made else None
         self._last_result = state.last
         # The tensors the steps run so far made, each at its last making (what Compute proposes).
-        made: dict[str, None] = {}
+        order: dict[str, None] = {}
         for step in state.program[:state.position]:
             for name in step.statement.defines:
-                made.pop(name, None)
-                made[name] = None
-        self.compute.recent = tuple(n for n in made if n in tensors)
+                order.pop(name, None)
+                order[name] = None
+        self.compute.recent = tuple(n for n in order if n in tensors)
         for builder in self.builders:
             builder.set_names(tensors, names, newest)
         self.compute.set_scalars(snapshot, newest)
