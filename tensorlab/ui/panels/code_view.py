@@ -37,8 +37,8 @@ _OPERATORS = set("=+-*/@%<>&|^~!")
 def break_points(line: str) -> tuple[list[int], ...]:
     """Where ``line`` may wrap, as the lengths of the part kept on the first line, best first.
 
-    Best: after a space or a comma, after an operator (never between the two characters of ``**``,
-    ``==``, ``+=``). Then after an opening bracket. Last, *before* the dot of a method call
+    Best: after a space or a comma. Then after an operator written without spaces (never between the
+    two characters of ``**``, ``==``, ``+=``) or an opening bracket. Last, *before* the dot of a method call
     (``(n * n).sum()`` / ``.backward()``, as chained calls are written). Never inside a name, a
     number or a string, and never after a dot (``x.`` / ``detach()`` reads as two statements).
     """
@@ -55,9 +55,11 @@ def break_points(line: str) -> tuple[list[int], ...]:
             quote = char
             continue
         after = line[i + 1]
-        if char in " ," or (char in _OPERATORS and after not in _OPERATORS):
+        if char in " ,":
             preferred.append(i + 1)
-        elif char in "([{" and after not in ")]}":
+        elif (char in _OPERATORS and after not in _OPERATORS) or (char in "([{" and after not in ")]}"):
+            # An operator written without spaces binds tighter (`requires_grad=True`): only where no
+            # space or comma will do.
             brackets.append(i + 1)
         if after == "." and i + 2 < len(line) and not line[i + 2].isdigit() and not char.isdigit():
             dots.append(i + 1)
