@@ -104,6 +104,13 @@ def _status(window) -> str:
     return window.statusBar().currentMessage()
 
 
+def _wait_for(qtbot, window, text: str) -> None:
+    try:
+        qtbot.waitUntil(lambda: text in _status(window), timeout=5_000)
+    except Exception:
+        raise AssertionError(f"status bar: {_status(window)!r}, notice: {window.layouts.reset_notice!r}") from None
+
+
 def test_a_layout_saved_for_other_docks_resets_with_a_message_in_the_windows_language(qtbot, settings):
     first = _window(qtbot, settings)
     first.findChild(QDockWidget, "graphDock").toggleViewAction().trigger()    # the user's own arrangement
@@ -116,7 +123,7 @@ def test_a_layout_saved_for_other_docks_resets_with_a_message_in_the_windows_lan
     settings.setValue(key, renamed)
     settings.setValue("session/language", "ko")
     second = _window(qtbot, settings)
-    qtbot.waitUntil(lambda: "패널" in _status(second), timeout=5_000)
+    _wait_for(qtbot, second, "패널")
     assert "처음 자리로" in _status(second)
     assert not second.findChild(QDockWidget, "graphDock").isHidden()      # the default, not the saved one
     assert settings.value(key) != renamed
@@ -127,7 +134,7 @@ def test_a_layout_saved_for_other_docks_resets_with_a_message_in_the_windows_lan
 def test_a_layout_of_an_older_version_is_forgotten_with_a_message(qtbot, settings):
     settings.setValue(f"layout/normal-v{LAYOUT_VERSION - 1}", QByteArray(b"\x00\x00\x00\xff old state"))
     window = _window(qtbot, settings)
-    qtbot.waitUntil(lambda: "panels changed" in _status(window), timeout=5_000)
+    _wait_for(qtbot, window, "panels changed")
     assert settings.value(f"layout/normal-v{LAYOUT_VERSION - 1}") is None
     window.close()
     again = _window(qtbot, settings)
