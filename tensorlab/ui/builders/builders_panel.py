@@ -70,8 +70,12 @@ class BuildersPanel(QScrollArea):
     @contained
     def set_text_scale(self, scale: float) -> None:
         """Every text of the panel at ``scale``."""
-        self.setFont(pixel_font(base_px(), scale))
-        self.code_bar.setFont(pixel_font(base_px(), scale))   # in the window's bar, not a child of the panel
+        font = pixel_font(base_px(), scale)
+        self.setFont(font)
+        # The code line is in the window's bar, not a child of the panel; its refusal is styled (a styled
+        # label keeps the font it was polished with), so it is given the size too.
+        for widget in (self.code_bar, self.code_line.problem):
+            widget.setFont(font)
 
     def render_view(self, view: View) -> None:
         """Show the view's player state."""
