@@ -55,6 +55,8 @@ class LayoutModes:
         self.projector = False
         self.placed: set[str] = set()   # the tools (on-demand docks) placed in this mode's arrangement
         self.reset_notice = ""          # why a saved arrangement was not applied (shown once)
+        self._notice_pending = False
+        self.ready = False              # the window has shown its first state (a notice is said at once)
 
     @property
     def mode(self) -> str:
@@ -123,8 +125,18 @@ class LayoutModes:
     def _reset_said(self) -> None:
         """The status bar says that this mode's saved arrangement was for other panels, and was reset."""
         self.reset_notice = msg("window.layout_reset").render(current_language())
-        # After the "Ready" of a window being built, so that it stays readable.
-        QTimer.singleShot(0, lambda: self.window.statusBar().showMessage(self.reset_notice, 20000))
+        self._notice_pending = True
+        if self.ready:
+            self.say_reset_notice()
+
+    def say_reset_notice(self) -> None:
+        """The window has shown its first state: a reset is said now (said while the lesson loaded, the
+        busy indicator's "Ready" would have replaced it at once)."""
+        self.ready = True
+        if self._notice_pending:
+            self._notice_pending = False
+            text = self.reset_notice
+            QTimer.singleShot(0, lambda: self.window.statusBar().showMessage(text, 20000))
 
     def reset(self) -> None:
         """View → Reset layout: this mode's default, and forget what was saved for it."""

@@ -188,6 +188,7 @@ class MainWindow(QMainWindow):
         """The first state is shown (the worker is idle): the queued keys, in order, as if pressed now."""
         if busy or self._early_keys is None:
             return
+        self.layouts.say_reset_notice()   # a layout reset while the lesson loaded is said now
         keys, self._early_keys = self._early_keys, None
         app = QApplication.instance()
         if app is not None:
@@ -489,6 +490,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self._early_keys is not None:
             self._early_keys = None   # closed before the first state: the keys go with the window
+            self.layouts.ready = True
             app = QApplication.instance()
             if app is not None:
                 app.removeEventFilter(self)
