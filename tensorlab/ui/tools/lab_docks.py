@@ -102,7 +102,7 @@ def _float_over(window: LabWindow, dock: QDockWidget) -> None:
     # Nearly as large as the window, at least as large as the tool asks (its plot shown whole), never
     # larger than the screen.
     width = min(max(int(frame.width() * 0.9), wanted.width() + 24), screen.width() - 16)
-    height = min(max(int(frame.height() * 0.85), wanted.height() + 48), screen.height() - 48)
+    height = min(max(int(frame.height() * 0.92), wanted.height() + 48), screen.height() - 48)
     dock.setFloating(True)
     dock.resize(width, height)
     dock.move(frame.x() + (frame.width() - width) // 2, frame.y() + (frame.height() - height) // 2)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QRect, QSettings
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings
 from PySide6.QtWidgets import QDockWidget, QScrollArea
 
 from tensorlab.ui.widgets import i18n
@@ -41,6 +41,12 @@ def test_a_tool_shown_first_floats_on_screen_sized_for_its_plot(qtbot, settings)
         wanted = inner.sizeHint()
         assert dock.width() >= min(wanted.width(), screen.width() - 16)
         assert dock.height() >= min(wanted.height(), screen.height() - 48)
+    # The plot shows, not hidden below the controls: most of it inside the tool's view, as it opens.
+    panel = window.measure_panel
+    plot = panel.tabs     # the plot's tab (the plot itself is made with the first measurement)
+    viewport = panel.viewport()
+    shown = viewport.rect().intersected(QRect(plot.mapTo(viewport, QPoint(0, 0)), plot.size()))
+    assert plot.isVisible() and shown.height() >= max(200, 0.6 * plot.height()), (shown, plot.size())
     window.close()
 
 
