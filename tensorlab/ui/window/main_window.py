@@ -194,11 +194,10 @@ class MainWindow(QMainWindow):
         if app is not None:
             app.removeEventFilter(self)
         for key in keys:
-            target = QApplication.focusWidget()
-            if target is None or target.window() is not self:
-                target = self.storage_map
-            QApplication.postEvent(target, key)
-            QApplication.postEvent(target, QKeyEvent(QEvent.Type.KeyRelease, key.key(), key.modifiers(), key.text()))
+            # One at a time, each to the widget focused then (after Ctrl+L, the letters go to the code line).
+            target = self.focusWidget() or self.storage_map
+            QApplication.sendEvent(target, key)
+            QApplication.sendEvent(target, QKeyEvent(QEvent.Type.KeyRelease, key.key(), key.modifiers(), key.text()))
 
     # -- state -------------------------------------------------------------------
     def show_state(self, state: PlayerState) -> None:
