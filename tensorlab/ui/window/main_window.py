@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QShowEvent
-from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QMainWindow, QWidget
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLineEdit, QMainWindow, QWidget
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Lesson
@@ -194,10 +194,24 @@ class MainWindow(QMainWindow):
         if app is not None:
             app.removeEventFilter(self)
         for key in keys:
-            # One at a time, each to the widget focused then (after Ctrl+L, the letters go to the code line).
-            target = self.focusWidget() or self.storage_map
-            QApplication.sendEvent(target, key)
-            QApplication.sendEvent(target, QKeyEvent(QEvent.Type.KeyRelease, key.key(), key.modifiers(), key.text()))
+            self._replay_key(key)
+
+    def _replay_key(self, key: QKeyEvent) -> None:
+        """One queued key, as if pressed now: a field focused then takes what it types (after Ctrl+L, the
+        letters go to the code line); else the window's action with that key (looked up here, not by Qt's
+        shortcut map, which only serves the active window), else the focused widget."""
+        target = self.focusWidget() or self.storage_map
+        typing = isinstance(target, QLineEdit) and key.text().isprintable() and bool(key.text()) and not (
+            key.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier))
+        if not typing:
+            pressed = QKeySequence(key.keyCombination())
+            for action in self.findChildren(QAction):
+                if action.isEnabled() and any(s.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch
+                                              for s in action.shortcuts()):
+                    action.trigger()
+                    return
+        QApplication.sendEvent(target, key)
+        QApplication.sendEvent(target, QKeyEvent(QEvent.Type.KeyRelease, key.key(), key.modifiers(), key.text()))
 
     # -- state -------------------------------------------------------------------
     def show_state(self, state: PlayerState) -> None:
