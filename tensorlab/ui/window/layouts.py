@@ -136,7 +136,7 @@ class LayoutModes:
         if self._notice_pending:
             self._notice_pending = False
             text = self.reset_notice
-            QTimer.singleShot(0, lambda: self.window.statusBar().showMessage(text, 20000))
+            QTimer.singleShot(0, self.window, lambda: self.window.statusBar().showMessage(text, 20000))
 
     def reset(self) -> None:
         """View → Reset layout: this mode's default, and forget what was saved for it."""

@@ -497,7 +497,8 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.toolbar.fit)
             QTimer.singleShot(150, lambda: keep_on_screen(self))
             # A tool floating in the restored layout, in front of the window now that it is shown.
-            QTimer.singleShot(200, lambda: bring_back_floating(self, self.docks))
+            # (With the window as the timer's context: a window closed and deleted by then is left alone.)
+            QTimer.singleShot(200, self, lambda: bring_back_floating(self, self.docks))
             warm_up_when_idle(self.controller)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
