@@ -70,6 +70,11 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "단계가 {seconds}초보다 오래 실행되어 멈췄습니다"),
     "engine.time_limit": ("not run: the run's time limit of {seconds} s was reached",
                           "실행하지 않음: 실행 시간 한도 {seconds}초에 도달했습니다"),
+    # -- the window's saved layout (issue 17, docked tools) -----------------------------------------------
+    "window.layout_reset": ("The panels changed since this layout was saved: they are back in their first places "
+                            "(View → Reset layout does the same).",
+                            "이 배치를 저장한 뒤로 패널이 바뀌어 패널을 처음 자리로 되돌렸습니다"
+                            "(보기 → 배치 초기화와 같습니다)."),
     # -- bounded commands (issue 15): a step of a fresh run (check, export) that stopped the worker --------
     "engine.step_lost": ("the worker stopped on this step: {reason}", "워커가 이 단계에서 멈췄습니다: {reason}"),
     # -- bounded commands (issue 15): kept history trimmed to its share of the memory budget -----------

@@ -212,8 +212,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                              "이 딕셔너리 키는 {length:,}자입니다. TensorLab은 {limit}자까지의 키만 허용합니다"),
     "subset.module_item": ("a module's submodules are read (`net[0]`), not replaced, in TensorLab",
                            "TensorLab에서 모듈의 하위 모듈은 읽을 수만 있고(`net[0]`) 바꿀 수는 없습니다"),
-    "builder.follow_up": ("the follow-up `{text}` must be an operator and a number, like * 2",
-                          "이어서 쓸 식 `{text}`에는 * 2처럼 연산자와 숫자를 쓰세요"),
+    "builder.follow_up": ("the follow-up `{text}` must be an operator and a number, like * 2, *2 or .mul(2)",
+                          "이어서 쓸 식 `{text}`에는 * 2, *2, .mul(2)처럼 연산자와 숫자를 쓰세요"),
 }
 
 CODE_ONLY = frozenset({"subset.type.other", "construct.lambda", "construct.keyword", "builder.kind.dtype"})
