@@ -36,7 +36,7 @@ LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.R
 # Each mode's area sizes, as fractions of the window (normal: the map keeps at least 30% of a 1280x720
 # window; the right column's top, the tensors table, is sized for TABLE_ROWS rows instead).
 SIZES: dict[str, dict[str, float]] = {
-    "normal": {"left": 0.155, "right": 0.34, "bottom": 0.24, "right_top": 0.26},
+    "normal": {"left": 0.145, "right": 0.33, "bottom": 0.22, "right_top": 0.26},
     "projector": {"right": 0.33, "bottom": 0.3},
 }
 TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors table shows without scrolling)
@@ -259,7 +259,9 @@ class LayoutModes:
                 window.resizeDocks([dock], [back], Qt.Orientation.Vertical)
                 if back <= rest:
                     self.narration_rest = None
-        if area == BOTTOM and self.narration_rest_width is not None and needed < shown * 0.6 and attempt == 0:
+        if area in (BOTTOM, LEFT, RIGHT) and self.narration_rest_width is not None and needed < shown * 0.6 \
+                and attempt == 0:
+            # Widened for a question (a bottom dock in normal mode, a side dock in projector mode): back.
             window.resizeDocks([dock], [self.narration_rest_width], Qt.Orientation.Horizontal)
             self.narration_rest_width = None
         if needed > shown and area == BOTTOM and not self.projector and attempt < 2 \
@@ -276,6 +278,8 @@ class LayoutModes:
             taller = min(dock.height() + needed - shown + 12, int(window.height() * NARRATION_MAX[self.mode]))
             window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
         elif needed > shown and area in (LEFT, RIGHT):
+            if self.narration_rest_width is None:
+                self.narration_rest_width = dock.width()
             wider = int(dock.width() * min(1.6, needed / max(shown, 1) * 1.15))
             window.resizeDocks([dock], [min(wider, int(window.width() * 0.42))], Qt.Orientation.Horizontal)
         if needed > shown and attempt < 3:
