@@ -124,6 +124,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                         "같은 레슨의 단계가 파일 앞쪽에 이미 있습니다"),
     "steps.anchor_gone": ("the lesson step they followed ({code}) is no longer in the lesson",
                           "뒤따르던 레슨 단계({code})가 이제 레슨에 없습니다"),
+    # saved work follows rewritten lessons (issue 18, h18c)
+    "steps.lesson_steps": ("`lesson_steps` must be a list of at most {limit} texts, in a lesson's program only",
+                           "`lesson_steps`는 최대 {limit}개의 텍스트로 된 목록이어야 하며, 레슨의 프로그램에만 씁니다"),
     "steps.too_long": ("the program has {count} steps; at most {limit} are kept",
                        "프로그램에 단계가 {count}개 있습니다. 최대 {limit}개까지 보관합니다"),
     "steps.file_too_large": ("the file would be larger than {limit:,} bytes", "파일이 {limit:,}바이트보다 커집니다"),

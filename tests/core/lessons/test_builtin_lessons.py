@@ -50,6 +50,9 @@ def test_inplace_on_a_leaf_messages_are_torchs():
 def test_clone_keeps_the_graph():
     by_code, results = _run("clone-keeps-the-graph")
     prints = [r for r in results if r.code == "print(x.grad)"]
+    clone = by_code["c = x.clone()"].snapshot.tensor("c")   # the clone is named: on the map, apart from x
+    assert clone.storage != by_code["c = x.clone()"].snapshot.tensor("x").storage
+    assert (clone.grad_fn, clone.is_leaf) == ("CloneBackward0", False)
     x = torch.ones(5, requires_grad=True)
     ((x.clone() * 2) + (x.clone() * 3)).sum().backward()
     assert prints[0].output == f"{x.grad}\n"
