@@ -63,18 +63,17 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import logging
 import os
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from difflib import SequenceMatcher
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
-
-import json
 
 import tomli_w
 from PySide6.QtCore import QLockFile
@@ -90,7 +89,8 @@ from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.ui.widgets.i18n import current_language, tr
 
 __all__ = ["UserSteps", "FILE_NAME", "LOCK_NAME", "SavedProgram", "SavedStep", "Anchor", "StepsFileError",
-           "LockBusy", "Document", "program_key", "parse_steps_file", "anchored", "lesson_codes", "placements", "rebase", "validate"]
+           "LockBusy", "Document", "program_key", "parse_steps_file", "anchored", "lesson_codes",
+           "placements", "rebase", "validate"]
 
 FILE_NAME = "user-steps.toml"
 LOCK_NAME = FILE_NAME + ".lock"
