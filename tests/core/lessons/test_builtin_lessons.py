@@ -111,10 +111,11 @@ def test_deepcopy_refuses_a_tensor_inside_the_graph():
 
 
 def test_clone_detach_order():
-    _, results = _run("clone-detach-order")
-    snap = results[-1].snapshot
+    by_code, results = _run("clone-detach-order")
+    printed = by_code["print(a.requires_grad, b.requires_grad, a.grad_fn, b.grad_fn)"]
+    snap = printed.snapshot
     x, a, b = snap.tensor("x"), snap.tensor("a"), snap.tensor("b")
     assert len({x.storage, a.storage, b.storage}) == 3
     assert (a.requires_grad, b.requires_grad, a.grad_fn, b.grad_fn) == (False, False, None, None)
     assert x.values == (1.0,) * 5 and x.version == 0
-    assert results[-1].output == "False False None None\n"
+    assert printed.output == "False False None None\n"
