@@ -366,7 +366,7 @@ def noise(measurements: Iterable[Measurement]) -> tuple[Noise, ...]:
 
 # -- #18: a lesson question answered by a measurement ----------------------------------------------------
 VERDICT_KINDS: tuple[str, ...] = ("slower", "same", "faster")   # clone().detach() against detach().clone()
-QUESTION_RUN_TIME = 0.5    # seconds per method a lesson's measured question times (in QUESTION_ROUNDS turns)
+QUESTION_RUN_TIME = 1.0    # seconds per method a lesson's measured question times (in QUESTION_ROUNDS turns)
 QUESTION_ROUNDS = 3
 QUESTION_JOB = "lesson_measure"   # the worker's job for it: the measure job under its own name (jobs.JOBS)
 
