@@ -82,18 +82,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lesson.choices": ("`choices` in [step.ask] must be a list of at least two texts",
                        "[step.ask]의 `choices`는 텍스트가 두 개 이상인 리스트여야 합니다"),
     # a question answered by a measurement (issue 18, h18c)
-    "lesson.verdict_answer": ("a question with check = \"verdict\" is answered by a measurement on the session's "
+    "lesson.verdict_answer": ("a question with `check = \"verdict\"` is answered by a measurement on the session's "
                               "device: it has no `answer`",
-                              "check = \"verdict\"인 질문은 세션의 장치에서 잰 결과로 답이 정해지므로 `answer`를 "
+                              "`check = \"verdict\"`인 질문은 세션의 장치에서 잰 결과로 답이 정해지므로 `answer`를 "
                               "쓰지 않습니다"),
-    "lesson.verdict_fields": ("check = \"verdict\" needs `size` (a whole number of elements from {low} to {high}) "
-                              "and `verdicts` (for each choice, \"slower\", \"same\" or \"faster\", each exactly "
-                              "once), and `requires_grad` if given is true or false; these keys go with "
-                              "check = \"verdict\" only",
-                              "check = \"verdict\"에는 `size`({low}부터 {high}까지의 원소 개수)와 "
-                              "`verdicts`(선택지마다 \"slower\", \"same\", \"faster\" 중 하나, "
+    "lesson.verdict_fields": ("`check = \"verdict\"` needs `size` (a whole number of elements from {low} to {high}) "
+                              "and `verdicts` (for each choice, `\"slower\"`, `\"same\"` or `\"faster\"`, each "
+                              "exactly once), and `requires_grad` if given is `true` or `false`; these keys go with "
+                              "`check = \"verdict\"` only",
+                              "`check = \"verdict\"`에는 `size`({low}부터 {high}까지의 원소 개수)와 "
+                              "`verdicts`(선택지마다 `\"slower\"`, `\"same\"`, `\"faster\"` 중 하나, "
                               "각각 정확히 한 번)가 필요하고, `requires_grad`를 쓴다면 "
-                              "true나 false여야 합니다. 이 키들은 check = \"verdict\"에만 씁니다"),
+                              "`true`나 `false`여야 합니다. 이 키들은 `check = \"verdict\"`에만 씁니다"),
     "lesson.answer": ("`answer` in [step.ask] must be the index of a choice (0 to {last})",
                       "[step.ask]의 `answer`는 선택지의 인덱스(0부터 {last}까지)여야 합니다"),
     "lesson.choices_count": ("`{key}` must have as many choices as `choices`",
