@@ -121,7 +121,7 @@ class NarrationPanel(QScrollArea):
         self.choices_layout.setContentsMargins(0, 0, 0, 0)
         self.choices_layout.setSpacing(4)
         self.measure_row = ProgressRow("askMeasure")
-        self.measure_row.cancelRequested.connect(self.measureCancelRequested.emit)
+        self.measure_row.cancelRequested.connect(self.measureCancelRequested)
         for widget in (self.title, self.answer, self.note, self.question, self.choices_box, self.feedback,
                        self.measure_row):
             layout.addWidget(widget)

@@ -27,7 +27,7 @@ class ProgressRow(QWidget):
         self.cancel_button = QPushButton()
         self.cancel_button.setObjectName(f"{name}Cancel")
         self.i18n.bind(self.cancel_button.setText, QT_TR_NOOP("Cancel"))
-        self.cancel_button.clicked.connect(self.cancelRequested.emit)
+        self.cancel_button.clicked.connect(self.cancelRequested)
         layout.addWidget(self.bar, 1)
         layout.addWidget(self.cancel_button)
         self.hide()
