@@ -205,6 +205,34 @@ _STARTUP = textwrap.dedent("""
 """)
 
 
+_LOOP = "for i in range(1000):\n    y = x * 2\n    x.add_(1)\n    s = y.sum()\n"
+
+
+def loop_overhead(quick: bool) -> dict[str, float]:
+    """A 1,000-iteration loop of small statements (issue #16): TensorLab's interpreter (the worker's
+    Session, the statement's own time, not the snapshot after it) against the same loop run by plain
+    Python in the same process; the overhead per iteration is the median difference / 1,000."""
+    import torch
+
+    from tensorlab.core.session.session import Session
+
+    runs = 3 if quick else 11
+    ours, plain = [], []
+    for _ in range(runs):
+        session = Session()
+        session.run("x = torch.zeros(8)")
+        result = session.run(_LOOP)
+        assert result.ok and result.iterations == 1000, result.error
+        ours.append(result.seconds)
+        namespace = {"torch": torch, "x": torch.zeros(8)}
+        started = time.perf_counter()
+        exec(_LOOP, namespace)  # noqa: S102 - the benchmark's own code, the plain-torch baseline
+        plain.append(time.perf_counter() - started)
+    tensorlab_s, plain_s = statistics.median(ours), statistics.median(plain)
+    return {"tensorlab_ms": tensorlab_s * 1e3, "plain_ms": plain_s * 1e3,
+            "per_iteration_ms": (tensorlab_s - plain_s) / 1000 * 1e3}
+
+
 def _wall(command: list[str]) -> float:
     started = time.time()
     subprocess.run(command, check=True, capture_output=True)
@@ -256,6 +284,7 @@ TARGETS = [
     ("overhead with 60 live tensors / with 2", "scale.ratio", "x", "<= 2"),
     ("step back at 60 / at 2 (settled)", "back.back_ratio", "x", "<= 2"),
     ("next step forward at 60 / at 2", "back.forward_ratio", "x", "<= 2"),
+    ("1,000-iteration loop: overhead per iteration over plain torch", "loop.per_iteration_ms", "ms", "<= 1"),
     ("first paint / import torch + Qt", "startup.first_paint_ratio", "x", "<= 0.5"),
     ("interactive / import torch + Qt", "startup.interactive_ratio", "x", "<= 1.1"),
     ("window RSS over Qt + pyqtgraph", "startup.window_over_mb", "MB", "<= 80"),
@@ -273,7 +302,8 @@ def main() -> int:
     prestart()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        results: dict[str, dict[str, float]] = {"startup": startup_and_memory(folder, args.quick)}
+        results: dict[str, dict[str, float]] = {"startup": startup_and_memory(folder, args.quick),
+                                                "loop": loop_overhead(args.quick)}
         with contextlib.ExitStack() as stack:
             window = _window(stack)
             results["steps"] = step_overheads(window)

@@ -18,7 +18,8 @@ from tensorlab.core.files.safe_text import visible
 from tensorlab.core.messages.catalogue import Message, MessageError, message_of, msg, render
 from tensorlab.core.messages.option_errors import seconds
 
-__all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch", "check_in_worker", "say_if_trimmed"]
+__all__ = ["COMMANDS", "add_limit_arguments", "add_parsers", "dispatch", "check_in_worker", "in_worker",
+           "say_if_trimmed"]
 
 COMMANDS = ("measure", "copies", "export")
 
@@ -118,25 +119,34 @@ def fail(message: Message, language: str = "en") -> int:
 _fail = fail
 
 
-def _with_engine(args: argparse.Namespace, work: Callable[[Any], int]) -> int:
-    """Run ``work(engine)`` with a worker-process engine under the command's limits; exit status 2 if it
-    cannot start, or if the worker died or ran past a limit during the work."""
+def in_worker(work: Callable[[Any], int], language: str, device: str, memory_limit: str | None,
+              step_time_limit: float, time_limit: float | None = None) -> int:
+    """Run ``work(engine)`` with a worker-process engine under a command's limits (``time_limit``: everything it
+    runs, None: the work bounds itself) and stop the worker after; exit status 2 with a message if it cannot
+    start, or if the worker died or ran past a limit during the work (the one way `measure`, `copies` and
+    `check` open the worker)."""
     from tensorlab.core.protocol.engine_api import Cancelled, EngineError
 
-    language = args.tool_language
     try:
-        engine = open_lesson_engine(args.tool_device, args.tool_memory_limit, args.step_time_limit, False)
+        engine = open_lesson_engine(device, memory_limit, step_time_limit, False)
     except LessonEngineError as exc:
         return _fail(exc.message, language)
     try:
-        engine.run_within(args.time_limit)
+        if time_limit is not None:
+            engine.run_within(time_limit)
         return work(engine)
     except Cancelled:
         return _fail(msg("cli.stopped"), language)
-    except EngineError as exc:
+    except EngineError as exc:   # the work itself could not be finished
         return _fail(exc.message, language)
     finally:
         engine.close()
+
+
+def _with_engine(args: argparse.Namespace, work: Callable[[Any], int]) -> int:
+    """`measure` and `copies`: ``work(engine)`` :func:`in_worker`, under the tool's options."""
+    return in_worker(work, args.tool_language, args.tool_device, args.tool_memory_limit, args.step_time_limit,
+                     args.time_limit)
 
 
 def _progress(done: int, total: int, language: str = "en") -> None:
@@ -301,23 +311,18 @@ def check_in_worker(args: argparse.Namespace, lesson: Any) -> int:
     is a finding (the check goes on with the next step); exit 1 when anything was found.
     """
     from tensorlab.core.lessons.lesson import dump_lesson
-    from tensorlab.core.protocol.engine_api import EngineError
 
     language = args.check_language
-    try:
-        engine = open_lesson_engine(args.check_device, args.check_memory_limit, args.step_time_limit, False)
-    except LessonEngineError as exc:
-        return _fail(exc.message, language)
-    try:
+
+    def work(engine: Any) -> int:
+        # The job bounds itself by --time-limit (its fresh run gives a step past it as "not run").
         found = engine.job("lesson_checks", {"text": dump_lesson(lesson), "source": lesson.source or lesson.id,
                                              "seconds": args.time_limit})
-    except EngineError as exc:   # the check itself could not be finished
-        return _fail(exc.message, language)
-    finally:
-        engine.close()
-    for message in found:   # one line each: a choice or fact the lesson wrote with line breaks stays one line
-        print(visible(message.render(language) if isinstance(message, Message) else str(message)))
-    return 1 if found else 0
+        for message in found:   # one line each: a choice or fact the lesson wrote with line breaks stays one line
+            print(visible(message.render(language) if isinstance(message, Message) else str(message)))
+        return 1 if found else 0
+
+    return in_worker(work, language, args.check_device, args.check_memory_limit, args.step_time_limit)
 
 
 def say_if_trimmed(engine: object, language: str) -> None:

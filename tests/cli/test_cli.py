@@ -110,11 +110,15 @@ def test_streamed_json_is_the_document_of_the_run():
     from tensorlab.core.worker.in_process import run_lesson
 
     lesson = _lesson(["x = torch.arange(6.).requires_grad_()", "y = x.detach()", "n = [1, 2]", "y[0] = 5",
-                      "z = (x * 2).sum()", "z.backward()", "w = x.view(2, 3)", "print(w)", "y = w"])
+                      "z = (x * 2).sum()", "z.backward()", "w = x.view(2, 3)", "print(w)", "y = w",
+                      "for i in range(3):\n    y = y + i", "parts = x.unbind()", "for p in parts:\n    q = p[5]"])
     results = run_lesson(lesson)
     stream = io.StringIO()
     write_lesson_json(lesson, "cpu", results, stream)
     assert json.loads(stream.getvalue()) == json.loads(json.dumps(lesson_json(lesson, "cpu", results)))
+    steps = json.loads(stream.getvalue())["steps"]
+    assert [s.get("iterations") for s in steps[-3:]] == [3, None, 0]   # a loop step counts what ran to its end
+    assert "parts[5]" in steps[-1]["tensors"]
 
 
 def test_values_past_the_run_cap_are_null():

@@ -10,6 +10,7 @@ import copy
 import io
 import math
 import re
+import unicodedata
 import warnings
 from typing import Any
 
@@ -156,17 +157,64 @@ class StorageLabels:
         return labels
 
 
+# Contract 3 (issue #16), stated here on its own: a tensor inside a list, a tuple, a dict with string keys
+# or a module bound to a name is a row under the Python that reads it, right after the name, in the
+# container's order: the first 64 items of each; a key as its repr, control and bidi characters escaped,
+# cut to 40 characters ("…" and the quote); module parameters, then buffers, numeric parts as indices.
+PARTS = 64
+KEY_CHARS = 40
+
+
+def _key(key: str) -> str:
+    def escaped(c: str) -> str:
+        return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+    text = "".join(escaped(c) if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") and c != "\t" else c
+                   for c in repr(key))
+    return text if len(text) <= KEY_CHARS else text[: KEY_CHARS - 2] + "…" + text[0]
+
+
+def _dotted_to_python(path: str) -> str:
+    return "".join(("[" + p + "]") if re.fullmatch(r"[0-9]+", p) else ("." + p) for p in path.split("."))
+
+
+def rows(namespace: dict[str, Any]) -> dict[str, torch.Tensor]:
+    """Every tensor a name reaches, by the expression that reads it (the rule above)."""
+    found: dict[str, torch.Tensor] = {}
+
+    def add(expression: str, tensor: torch.Tensor) -> None:
+        unique, n = expression, 1
+        while unique in found:
+            n += 1
+            unique = f"{expression}~{n}"
+        found[unique] = tensor
+
+    for name, value in namespace.items():
+        if isinstance(value, torch.Tensor):
+            found[name] = value
+        elif isinstance(value, (list, tuple)):
+            for i in range(min(len(value), PARTS)):
+                if isinstance(value[i], torch.Tensor):
+                    add(f"{name}[{i}]", value[i])
+        elif isinstance(value, dict):
+            for key, item in list(value.items())[:PARTS]:
+                if isinstance(key, str) and isinstance(item, torch.Tensor):
+                    add(f"{name}[{_key(key)}]", item)
+        elif isinstance(value, torch.nn.Module):
+            for path, tensor in list(value.named_parameters())[:PARTS] + list(value.named_buffers())[:PARTS]:
+                add(name + _dotted_to_python(path), tensor)
+    return found
+
+
 def describe(namespace: dict[str, Any], labels: StorageLabels | None = None) -> dict[str, Any]:
-    """Every tensor name's facts, read directly from torch."""
+    """Every tensor row's facts (names and what they reach), read directly from torch."""
     tensors: dict[str, Any] = {}
     labels = labels or StorageLabels()
-    ids = labels.assign({name: t for name, t in namespace.items() if isinstance(t, torch.Tensor)},
-                        tuple(v for v in namespace.values() if type(v).__name__ == "ndarray"))
+    reached = rows(namespace)
+    ids = labels.assign(reached, tuple(v for v in namespace.values() if type(v).__name__ == "ndarray"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for name, t in namespace.items():
-            if not isinstance(t, torch.Tensor):
-                continue
+        for name, t in reached.items():
             sid = ids[name]
             try:
                 grad_fn = t.grad_fn

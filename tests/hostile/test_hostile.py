@@ -283,12 +283,19 @@ _HANDLER = ast.dump(ast.parse('try:\n    pass\nexcept Exception as error:\n'
                               '    print(f"{type(error).__name__}: {error}")\n').body[0].handlers[0])
 
 
+_PRINTS_ANY = ast.dump(ast.parse('sys.stdout.reconfigure(errors="backslashreplace")').body[0])
+
+
 def _exported_statements(script: str) -> list[str]:
-    """The lesson statements in ``script``: imports and the seed skipped, a step wrapped in the
-    standard try/except unwrapped (anything else in a try, or any other handler, stays as it is and fails)."""
+    """The lesson statements in ``script``: imports, the seed and the output that writes every string skipped, a
+    step wrapped in the standard try/except unwrapped (anything else in a try, or any other handler, stays as it
+    is and fails)."""
     body = ast.parse(script).body
-    while body and (isinstance(body[0], ast.Import) or (
-            isinstance(body[0], ast.Expr) and "manual_seed" in ast.dump(body[0]))):
+    # The scaffold: its imports and the print set-up, then the seed (a lesson's own `import torch.nn as nn`
+    # after it is a step).
+    while body and (isinstance(body[0], ast.Import) or ast.dump(body[0]) == _PRINTS_ANY):
+        body = body[1:]
+    while body and isinstance(body[0], ast.Expr) and "manual_seed" in ast.dump(body[0]):
         body = body[1:]
     statements = []
     for node in body:

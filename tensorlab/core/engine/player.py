@@ -24,13 +24,22 @@ from tensorlab.core.lessons.lesson import Lesson, LessonStep
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, Progress
 from tensorlab.core.protocol.history import KEEP_LAST, History, history_allowance
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
-from tensorlab.core.protocol.results import StepResult
+from tensorlab.core.protocol.results import ErrorInfo, StepResult
 from tensorlab.core.protocol.snapshot import GraphInfo, Snapshot
 
 __all__ = ["StepOrigin", "ProgramStep", "PlayerState", "Player", "Cancelled", "EngineCrashed", "program_from",
            "program_as_lesson"]
 
 EMPTY_SNAPSHOT = Snapshot()
+
+# What a step that stopped its worker is, when the player goes past it (``past_crashes``): a result whose
+# error is the crash, the engine restarted without it. Such a step is never sent to an engine again.
+LOST_KINDS = frozenset({"WorkerCrash", "WorkerTimeout", "TimeLimit"})
+
+
+def lost(result: StepResult) -> bool:
+    """Whether ``result`` is a step that stopped its worker and was recorded as content (not run in the session)."""
+    return result.error is not None and result.error.type in LOST_KINDS
 
 
 class StepOrigin(StrEnum):
@@ -139,6 +148,21 @@ class Player:
         self._kept: dict[str, list[ProgramStep]] = {}
         self.history = History(history_allowance(getattr(engine, "limits", limits)))
 
+    def use_engine(self, engine: Engine) -> None:
+        """Run on ``engine`` from now on (a new memory budget): the kept history's allowance is its budget's share,
+        and what the player keeps is trimmed to it at once. The caller restores the engine to the position."""
+        self.engine = engine
+        self.history.allowance = history_allowance(getattr(engine, "limits", self.limits))
+        self._trim()
+
+    def _trim(self) -> None:
+        """Keep the results within the history's allowance, and tell the engine what that leaves (the worker counts
+        it in the session's budget, with what the engine and the worker keep)."""
+        self.history.trim(self.results)
+        count = getattr(self.engine, "count_kept", None)
+        if count is not None:
+            count(self.history.held)
+
     # -- state -----------------------------------------------------------------
     @property
     def position(self) -> int:
@@ -197,16 +221,21 @@ class Player:
         if self.position >= len(self.program):
             return None
         result = self.engine.run(self.program[self.position].code, self.focus, cancelled)
+        if result.index != self.position:
+            result = replace(result, index=self.position)   # after a lost step the engine counts one fewer
         self.results.append(result)
-        self.history.trim(self.results)
+        self._trim()
         return result
 
     def go_to(self, position: int, cancelled: Callable[[], bool] = NEVER,
-              progress: Progress | None = None) -> None:
+              progress: Progress | None = None, past_crashes: bool = False) -> None:
         """Reach ``position``: forward from here, or back by restoring the earlier state.
 
         ``cancelled`` is polled between steps; on cancel the player stays at the
-        position reached so far and :class:`Cancelled` is raised.
+        position reached so far and :class:`Cancelled` is raised. A step that stops the worker (a crash,
+        its time limit, the run's) raises :class:`EngineCrashed` there, unless ``past_crashes`` (slides,
+        like ``tensorlab run``): then its result is that error, shown as content over the state before it,
+        and the later steps run on the session the engine restarted without it.
         """
         position = max(0, min(position, len(self.program)))
         if position < self.position:
@@ -223,11 +252,31 @@ class Player:
                 self._settle(exc.position)
                 raise
             except EngineCrashed as exc:
-                self._settle(exc.position)
-                raise
+                if not (past_crashes and self._record_lost(exc)):
+                    self._settle(exc.position)
+                    raise
             done += 1
             if progress is not None:
                 progress(done, total)
+
+    def _record_lost(self, exc: EngineCrashed) -> bool:
+        """The step the engine lost, as its result (``go_to(past_crashes=True)``); False when the engine does not
+        stand where it stood before the step (its replay ran out of time): then nothing after it can be shown."""
+        if exc.position != self._engine_steps(self.position) or self.engine.position != exc.position:
+            return False
+        # Past the run's deadline the reason is the time limit alone (no session was restarted for it), as in `run`.
+        message = exc.why if exc.kind == "TimeLimit" else exc.message
+        index = self.position
+        before = self.results[-1].snapshot if self.results else EMPTY_SNAPSHOT
+        self.results.append(StepResult(index, self.program[index].code,
+                                       ErrorInfo(exc.kind, message.render("en"), None, message), (), "", None,
+                                       before))
+        self._trim()
+        return True
+
+    def _engine_steps(self, position: int) -> int:
+        """How many of the first ``position`` steps the engine ran (a lost step it never kept)."""
+        return sum(1 for result in self.results[:position] if not lost(result))
 
     def _restore(self, position: int, cancelled: Callable[[], bool], progress: Progress | None) -> None:
         codes = [step.code for step in self.program[:position]]
@@ -237,21 +286,35 @@ class Player:
         again = next((i for i in range(max(position - KEEP_LAST, 0), position) if known[i].snapshot.trimmed),
                      position)
         try:
-            self.engine.restore(codes[:again], known[:again], cancelled, progress)
+            # A lost step is never run again (it would stop the worker again): the engine replays without it.
+            kept = [i for i in range(again) if not lost(known[i])]
+            self.engine.restore([codes[i] for i in kept], [known[i] for i in kept], cancelled, progress)
             self.results = known[:again]
             for index in range(again, position):
+                if lost(known[index]):
+                    self.results.append(replace(known[index], snapshot=self.results[-1].snapshot
+                                                if self.results else EMPTY_SNAPSHOT))
+                    continue
                 # Only the snapshot is read again: the rest of the result (its notes, explanations) is known.
                 ran = self.engine.run(codes[index], self.focus, cancelled)
                 self.results.append(replace(known[index], snapshot=ran.snapshot))
         except (Cancelled, EngineCrashed) as exc:
             self._settle(exc.position)
             raise
-        self.history.trim(self.results)
+        self._trim()
 
     def _settle(self, position: int | None) -> None:
-        """After a cancel or a crash: keep the results of the steps the engine still stands on."""
-        if position is not None:
-            self.results = self.results[: min(position, self.engine.position)]
+        """After a cancel or a crash: keep the results of the steps the engine still stands on.
+
+        ``position`` counts the engine's steps; a lost step before it (``past_crashes``) is kept with them.
+        """
+        if position is None:
+            return
+        stands = min(position, self.engine.position)
+        keep = 0
+        while keep < len(self.results) and (lost(self.results[keep]) or self._engine_steps(keep) < stands):
+            keep += 1
+        self.results = self.results[:keep]
 
     def reset(self) -> None:
         """Back to position 0."""
@@ -298,7 +361,8 @@ class Player:
             # Every later result may differ now: replay from the step removed.
             kept = self.results[:index]
             self.results = kept
-            self.engine.restore([s.code for s in self.program[:index]], kept, cancelled, progress)
+            ran = [i for i in range(index) if not lost(kept[i])]   # a lost step is never sent to an engine again
+            self.engine.restore([self.program[i].code for i in ran], [kept[i] for i in ran], cancelled, progress)
             self.go_to(position - 1, cancelled, progress)
 
     def close(self) -> None:

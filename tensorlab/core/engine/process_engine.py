@@ -240,6 +240,9 @@ class ProcessEngine:
         # Within the session's budget: old snapshots lose their values (the worker keeps its own the same way).
         self._history = History(history_allowance(limits))
         self.history_trimmed = 0   # the most steps whose values the kept history dropped at once
+        # Bytes of values the player beside this engine keeps (:meth:`count_kept`): the same results as the
+        # engine's, mostly the same objects, so this process holds the larger of the two.
+        self.player_held = 0
         self.restarts = 0
         self._closing = False
         # time.monotonic() by which every request and replay ends (run_within); None: no deadline.
@@ -408,7 +411,8 @@ class ProcessEngine:
         if codes and self._time_is_up():
             self._codes, self._results = [], []   # no time left to replay: nothing more runs anyway
         elif codes:
-            self._conn.send(("restore", {"codes": list(codes), "results": list(results)}))
+            self._conn.send(("restore", {"codes": list(codes), "results": list(results),
+                                         "outside": self.window_held}))
             try:
                 # Each replayed step within the step time limit, the whole replay within the deadline.
                 kind, payload = self._read(self.time_limit, NEVER, None, self.deadline)
@@ -425,13 +429,24 @@ class ProcessEngine:
             self.on_restart(len(self._codes), reason.render("en"))  # the window's notice says it in its words
         return len(self._codes)
 
+    @property
+    def window_held(self) -> int:
+        """Bytes of values this process keeps of the session's history (the engine's and the player's lists hold
+        the same results): sent with every run and restore, the worker's guard counts them in the budget."""
+        return max(self._history.held, self.player_held)
+
+    def count_kept(self, nbytes: int) -> None:
+        """What the player keeps (bytes of values after its last trim), counted from the next request on."""
+        self.player_held = nbytes
+
     # -- the engine interface ----------------------------------------------------------
     def reset(self) -> None:
         self._request("reset", {})
         self._codes, self._results = [], []
 
     def run(self, code: str, focus: Sequence[str] = (), cancelled: Callable[[], bool] = NEVER) -> StepResult:
-        result: StepResult = self._request("run", {"code": code, "focus": tuple(focus)}, cancelled)
+        result: StepResult = self._request("run", {"code": code, "focus": tuple(focus),
+                                                   "outside": self.window_held}, cancelled)
         self._codes.append(code)
         self._results.append(result)
         self._history.trim(self._results)
@@ -444,13 +459,14 @@ class ProcessEngine:
         # The worker keeps the results it made; send them only when it never saw these steps.
         mine = self._codes[: len(codes)] == codes[: len(self._codes)]
         try:
-            position = self._request("restore", {"codes": codes, "results": None if mine else results},
-                                     cancelled, progress)
+            position = self._request("restore", {"codes": codes, "results": None if mine else results,
+                                                 "outside": self.window_held}, cancelled, progress)
         except Cancelled as exc:
             done = exc.position or 0
             self._codes, self._results = codes[:done], results[:done]
             raise
         self._codes, self._results = codes[:position], results[:position]
+        self._history.trim(self._results)   # what it keeps now, within its allowance (counted from the next request)
 
     def graph(self, name: str) -> GraphInfo | None:
         graph: GraphInfo | None = self._request("graph", {"name": name})

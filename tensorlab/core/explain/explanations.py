@@ -33,7 +33,8 @@ EXPLAINED: frozenset[str] = frozenset({
     "view_strides", "shape_numel", "broadcast", "index_range", "expanded_write", "inplace_dtype", "matmul_shapes",
     "item_one", "truth_many", "hook_no_grad", "retain_no_grad", "leaf_requires_grad", "deepcopy_nonleaf",
     "inference_saved", "inference_readonly", "no_grad_view", "multi_view_inplace", "grad_shape",
-    "none_value", "no_name",
+    "none_value", "no_name", "detach_view",
+    "state_dict_size", "state_dict_keys", "invalid_lr", "nonleaf_optimize",
 })
 # Where an exception came from: torch (its code, or a compiled operator the interpreter called), the
 # interpreter (an error TensorLab raises in Python's words: a name not bound, an attribute of None),

@@ -116,8 +116,17 @@ FORMS: tuple[_Form, ...] = (
     _form("multi_view_inplace", r"Output (?P<output>\d+) of (?P<node>\w+) is a view and (?:its base or another "
           r"view of its base has been modified inplace|is being modified inplace\. This view is the output of a "
           r"function that returns multiple views)", *_ERRORS),
+    _form("detach_view", r"Can't detach views in-place\. Use detach\(\) instead\.", *_ERRORS),
     _form("grad_shape", r"attempting to assign a gradient of size '\[(?P<grad>[\d, ]*)\]' to a tensor of size "
           r"'\[(?P<size>[\d, ]*)\]'", *_ERRORS),
+    # The training step (issue #16): loading a state dict, making an optimizer.
+    _form("state_dict_size", r"Error\(s\) in loading state_dict for (?P<module>\w+):\s+size mismatch for "
+          r"(?P<echo>[\w.]+): copying a param with shape torch\.Size\(\[(?P<given>[\d, ]*)\]\) from checkpoint, "
+          r"the shape in current model is torch\.Size\(\[(?P<shape>[\d, ]*)\]\)", *_ERRORS),
+    _form("state_dict_keys", r"Error\(s\) in loading state_dict for (?P<module>\w+):\s+(?:Missing|Unexpected) "
+          r"key\(s\) in state_dict", *_ERRORS),
+    _form("invalid_lr", r"Invalid learning rate: (?P<echo>.*)\Z", "ValueError"),
+    _form("nonleaf_optimize", r"can't optimize a non-leaf Tensor\Z", "ValueError"),
     # Python's words, as TensorLab's interpreter raises them: the only parts they repeat are identifiers.
     _form("none_value", r"'NoneType' object has no attribute '(?P<attribute>\w+)'\Z", "AttributeError"),
     _form("no_name", r"name '(?P<name>\w+)' is not defined\Z", "NameError"),

@@ -30,7 +30,7 @@ from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.results import ErrorInfo
 
 __all__ = ["NOT_RUN", "ExportRefused", "export_script", "export_notebook", "notebook_text", "refused",
-           "script_from_code", "used_modules"]
+           "script_from_code", "used_modules", "IMPORT_LINES"]
 
 # Error kinds that mean TensorLab did not let the step run to its end, whatever the origin says.
 NOT_RUN = frozenset({"TensorLabError", "LimitError", "WorkerCrash", "WorkerTimeout", "TimeLimit", "Cancelled"})
@@ -56,8 +56,15 @@ def _measured_size(ask: Ask) -> str:
     return f"{ask.measured.size:,}" if ask.measured is not None else "?"
 
 
+# The import each module name of the subset needs (DESIGN.md's accepted forms), in import order.
+IMPORT_LINES: dict[str, str] = {"copy": "import copy", "torch": "import torch", "nn": "import torch.nn as nn",
+                                "F": "import torch.nn.functional as F", "optim": "import torch.optim as optim"}
+
+
 def used_modules(codes: Sequence[str]) -> list[str]:
-    """The modules (`copy`, `torch`) the statements read, in import order."""
+    """The modules (`copy`, `torch`, `nn`, `F`, `optim`) the statements read, in import order.
+
+    `nn`, `F` and `optim` need `torch` too: their layers and optimizers draw from torch's seed."""
     names: set[str] = set()
     for code in codes:
         try:
@@ -65,7 +72,9 @@ def used_modules(codes: Sequence[str]) -> list[str]:
         except SyntaxError:
             continue
         names.update(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
-    return [module for module in ("copy", "torch") if module in names]
+    if names & {"nn", "F", "optim"}:
+        names.add("torch")
+    return [module for module in IMPORT_LINES if module in names]
 
 
 def _all_names(codes: Sequence[str]) -> set[str]:
@@ -305,7 +314,7 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
     out += comment_lines(_label("exported", language, lesson=lesson.id) + ".")
     if lesson.text("summary", language):
         out += ["#", *comment_lines(lesson.text("summary", language))]
-    setup = _setup(lesson, device, language)
+    setup = _setup(lesson, device, language, prints=_prints(lesson, errors))
     if setup:
         out += ["", *setup]
     diverged = _diverged_at(errors)
@@ -326,13 +335,27 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
     return text
 
 
-def _setup(lesson: Lesson, device: str, language: str, end: str = "") -> list[str]:
-    """The statements a program starts with (its scaffold): the modules its steps read, the seed, the device."""
+def _setup(lesson: Lesson, device: str, language: str, end: str = "", prints: bool = False) -> list[str]:
+    """The statements a program starts with (its scaffold): the modules its steps read, the seed, the device,
+    and (``prints``: a script that prints) an output that can write every string."""
     modules = used_modules([s.code for s in lesson.steps])
-    setup = [f"import {module}" for module in modules]
+    setup = [IMPORT_LINES[module] for module in modules]
+    if prints:
+        # A string may hold a lone surrogate ('\ud800'): TensorLab shows it, but a terminal's encoder
+        # (UTF-8, or ASCII under LC_ALL=C) raises UnicodeEncodeError on it and the script would stop there.
+        # Backslash escapes keep the script going and say which character it was.
+        setup = ["import sys", *setup, *comment_lines(_label("print_note", language)),
+                 'sys.stdout.reconfigure(errors="backslashreplace")' + end]
     if "torch" in modules:
         setup += _torch_setup(device, language, end)
     return setup
+
+
+def _prints(lesson: Lesson, errors: Sequence[ErrorInfo | None]) -> bool:
+    """Whether the script prints: a step calls ``print``, or a step that raised in torch is wrapped (its handler
+    prints the error)."""
+    return "print" in _all_names([s.code for s in lesson.steps]) or any(
+        error is not None and not refused(error) for error in errors)
 
 
 def script_from_code(codes: Sequence[str], title: str = "") -> str:

@@ -94,15 +94,102 @@ DTYPE_ATTRIBUTES: frozenset[str] = frozenset({"is_floating_point", "is_complex",
 # Underscore names that are part of the subset; every other `_name` is refused.
 UNDERSCORE_ALLOWED: frozenset[str] = frozenset({"_version", "_base"})
 
+# -- the training step (issue #16): modules, functional, optimizers, dicts ------------------------------
+# torch.nn classes a step may make (`nn.Linear(3, 2)`); each has its own attributes below.
+NN_CLASSES: frozenset[str] = frozenset(
+    "Linear Sequential ReLU Tanh Sigmoid Identity Dropout BatchNorm1d".split()
+)
+# torch.nn.functional (`F.relu`).
+FUNCTIONAL: frozenset[str] = frozenset({"relu", "sigmoid", "mse_loss"})
+# torch.optim classes.
+OPTIMIZERS: frozenset[str] = frozenset({"SGD", "Adam"})
+
+# What every allowlisted module has (methods and the `training` flag).
+MODULE_METHODS: frozenset[str] = frozenset(
+    """
+    parameters named_parameters buffers named_buffers state_dict load_state_dict zero_grad
+    requires_grad_ train eval
+    """.split()
+)
+# Attributes of one class of module (its parameters, buffers and settings), on top of MODULE_METHODS.
+MODULE_CLASS_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "Linear": frozenset({"weight", "bias", "in_features", "out_features"}),
+    "BatchNorm1d": frozenset({"weight", "bias", "running_mean", "running_var", "num_batches_tracked",
+                              "num_features", "eps", "momentum"}),
+    "Dropout": frozenset({"p", "inplace"}),
+    "ReLU": frozenset({"inplace"}),
+    "Sequential": frozenset(),
+    "Tanh": frozenset(),
+    "Sigmoid": frozenset(),
+    "Identity": frozenset(),
+}
+MODULE_ATTRIBUTES: frozenset[str] = MODULE_METHODS | frozenset({"training"}).union(*MODULE_CLASS_ATTRIBUTES.values())
+OPTIMIZER_METHODS: frozenset[str] = frozenset({"step", "zero_grad"})
+OPTIMIZER_ATTRIBUTES: frozenset[str] = OPTIMIZER_METHODS | frozenset({"param_groups"})
+# A dict's methods, one by one: reading only (`sd['w'] = t` is a subscript).
+DICT_METHODS: frozenset[str] = frozenset({"keys", "values", "items", "get", "copy"})
+
+# Keywords each new call takes (any other keyword, and more positional arguments than listed, is refused):
+# (positional arguments at most, keywords). Keys: "nn.Linear", "F.relu", "optim.SGD", "module.state_dict",
+# "optimizer.step", "dict.get", "module()" (calling a module).
+CALL_KEYWORDS: dict[str, tuple[int, frozenset[str]]] = {
+    "nn.Linear": (3, frozenset({"in_features", "out_features", "bias"})),
+    "nn.Sequential": (64, frozenset()),
+    "nn.ReLU": (1, frozenset({"inplace"})),
+    "nn.Tanh": (0, frozenset()),
+    "nn.Sigmoid": (0, frozenset()),
+    "nn.Identity": (0, frozenset()),
+    "nn.Dropout": (2, frozenset({"p", "inplace"})),
+    "nn.BatchNorm1d": (5, frozenset({"num_features", "eps", "momentum", "affine", "track_running_stats"})),
+    "F.relu": (2, frozenset({"input", "inplace"})),
+    "F.sigmoid": (1, frozenset({"input"})),
+    "F.mse_loss": (3, frozenset({"input", "target", "reduction"})),
+    # fused=, capturable=, foreach=, differentiable=, maximize= are keyword-only in torch: refused here.
+    "optim.SGD": (6, frozenset({"params", "lr", "momentum", "dampening", "weight_decay", "nesterov"})),
+    "optim.Adam": (6, frozenset({"params", "lr", "betas", "eps", "weight_decay", "amsgrad"})),
+    "module()": (1, frozenset()),
+    "module.parameters": (1, frozenset({"recurse"})),
+    "module.named_parameters": (0, frozenset()),
+    "module.buffers": (1, frozenset({"recurse"})),
+    "module.named_buffers": (0, frozenset()),
+    "module.state_dict": (0, frozenset()),
+    # assign= would make the dict's tensors the parameters themselves: refused.
+    "module.load_state_dict": (2, frozenset({"state_dict", "strict"})),
+    "module.zero_grad": (1, frozenset({"set_to_none"})),
+    "module.requires_grad_": (1, frozenset({"requires_grad"})),
+    "module.train": (1, frozenset({"mode"})),
+    "module.eval": (0, frozenset()),
+    "optimizer.step": (0, frozenset()),
+    "optimizer.zero_grad": (1, frozenset({"set_to_none"})),
+    "dict.keys": (0, frozenset()),
+    "dict.values": (0, frozenset()),
+    "dict.items": (0, frozenset()),
+    "dict.get": (2, frozenset()),
+    "dict.copy": (0, frozenset()),
+    "list": (1, frozenset()),
+}
+
+# Module aliases a step may import (the contract decision of DESIGN.md): name -> what it is.
+MODULE_ALIASES: dict[str, str] = {"nn": "torch.nn", "F": "torch.nn.functional", "optim": "torch.optim"}
+# The accepted import forms: `import torch.nn as nn`, ... and `from torch import nn`.
+IMPORT_FORMS: frozenset[tuple[str, str | None]] = frozenset({
+    ("torch", None), ("copy", None), ("torch", "torch"), ("copy", "copy"),
+    ("torch.nn", "nn"), ("torch.nn.functional", "F"), ("torch.optim", "optim"),
+})
+IMPORT_FROM_FORMS: frozenset[tuple[str, str, str | None]] = frozenset({
+    ("torch", "nn", None), ("torch", "optim", None), ("torch", "nn", "nn"), ("torch", "optim", "optim"),
+})
+
 ALL_ATTRIBUTES: frozenset[str] = (
     TENSOR_METHODS | TENSOR_ATTRIBUTES | STORAGE_ATTRIBUTES | GRAD_FN_ATTRIBUTES
-    | NUMPY_ATTRIBUTES | DEVICE_ATTRIBUTES | DTYPE_ATTRIBUTES
+    | NUMPY_ATTRIBUTES | DEVICE_ATTRIBUTES | DTYPE_ATTRIBUTES | MODULE_ATTRIBUTES | OPTIMIZER_ATTRIBUTES
+    | DICT_METHODS
 )
 
 # Plain names with a meaning of their own.
-MODULES: frozenset[str] = frozenset({"torch", "copy"})
+MODULES: frozenset[str] = frozenset({"torch", "copy"}) | frozenset(MODULE_ALIASES)
 COPY_FUNCTIONS: frozenset[str] = frozenset({"deepcopy"})
-BUILTINS: frozenset[str] = frozenset({"print", "len", "id"})
+BUILTINS: frozenset[str] = frozenset({"print", "len", "id", "list"})
 # Names a step may not bind: the modules and builtins it uses, and the two an exported script's
 # `except Exception as error: print(f"{type(error).__name__}: ...")` reads (a step's `type = x` would break it).
 RESERVED_NAMES: frozenset[str] = MODULES | BUILTINS | frozenset({"True", "False", "None", "type", "Exception"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import keyword
 import math
+import re
 
 from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.messages.catalogue import Message, MessageError, msg
@@ -211,13 +212,27 @@ def copy_code(target: str, source: str, operation: str, argument: str = "", foll
         expression = f"copy.deepcopy({source})"
     else:
         expression = f"{source}.{operation}"
-    follow_up = follow_up.strip()
-    if follow_up:
-        parts = follow_up.split(None, 1)
-        if len(parts) != 2 or parts[0] not in ("*", "+", "-", "/", "**"):
-            raise BuilderError(msg("builder.follow_up", text=follow_up))
-        expression = f"{expression} {parts[0]} {parse_number(parts[1], 'follow_up_number')}"
-    return f"{target} = {expression}"
+    return f"{target} = {expression}{_follow_up(follow_up)}"
+
+
+# The follow-up ("then") of a copy: an operator and a number, spaced or not (`* 2`, `*2`, `**2`), or the
+# method that names the operator (`.mul(2)`).
+_FOLLOW_OPERATOR = re.compile(r"(\*\*|[*+\-/])\s*(\S.*)")
+_FOLLOW_METHOD = re.compile(r"\.(mul|add|sub|div|pow)\(\s*([^()]*?)\s*\)")
+
+
+def _follow_up(text: str) -> str:
+    """The code written after a copy's expression for its follow-up ``text`` ("" for none)."""
+    text = text.strip()
+    if not text:
+        return ""
+    operator = _FOLLOW_OPERATOR.fullmatch(text)
+    if operator is not None:
+        return f" {operator.group(1)} {parse_number(operator.group(2), 'follow_up_number')}"
+    method = _FOLLOW_METHOD.fullmatch(text)
+    if method is not None:
+        return f".{method.group(1)}({parse_number(method.group(2), 'follow_up_number')})"
+    raise BuilderError(msg("builder.follow_up", text=text))
 
 
 def mutate_code(target: str, operation: str, index: str = "0", value: str = "1", no_grad: bool = False) -> str:

@@ -16,7 +16,8 @@ from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.messages.catalogue import Message, MessageError, msg
 from tensorlab.core.protocol.limits import LimitError, Limits, factory_numel
 
-__all__ = ["Checker", "LanguageError", "construct_name", "dotted", "is_dunder", "undefined_name_message"]
+__all__ = ["Checker", "LanguageError", "construct_name", "dotted", "is_dunder", "keyword_problem", "module_names",
+           "undefined_name_message"]
 
 # Names a careless or hostile line may reach for; undefined, they read "not available".
 _FOREIGN_NAMES = frozenset(dir(builtins)) | frozenset(sys.stdlib_module_names)
@@ -37,7 +38,6 @@ _CONSTRUCT_KEYS: dict[type, str] = {
     ast.While: "construct.while",
     ast.IfExp: "construct.conditional",
     ast.NamedExpr: "construct.walrus",
-    ast.Dict: "construct.dict",
     ast.Set: "construct.set",
     ast.BoolOp: "construct.bool_op",
     ast.Starred: "construct.starred",
@@ -117,6 +117,7 @@ class Checker:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.events: list[tuple[str, str, int, int]] = []
+        self._in_loop = False
 
     # -- helpers ---------------------------------------------------------------
     def fail(self, node: ast.AST, message: Message) -> LanguageError:
@@ -150,8 +151,19 @@ class Checker:
         depth = self.deeper(node, depth)
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name not in allow.MODULES or alias.asname not in (None, alias.name):
-                    raise self.fail(node, msg("subset.import", module=alias.name))
+                if (alias.name, alias.asname) not in allow.IMPORT_FORMS:
+                    written = alias.name if alias.asname is None else f"{alias.name} as {alias.asname}"
+                    raise self.fail(node, msg("subset.import", module=written))
+            return
+        if isinstance(node, ast.ImportFrom):
+            # The contract's forms only: `from torch import nn`, `from torch import optim`.
+            if node.level or node.module != "torch":
+                raise self.refuse_construct(node)
+            for alias in node.names:
+                if node.level or (node.module or "", alias.name, alias.asname) not in allow.IMPORT_FROM_FORMS:
+                    written = alias.name if alias.asname is None else f"{alias.name} as {alias.asname}"
+                    raise self.fail(node, msg("subset.import_from", module="." * node.level + (node.module or ""),
+                                              name=written))
             return
         if isinstance(node, ast.Expr):
             self.expr(node.value, depth)
@@ -179,7 +191,44 @@ class Checker:
         if isinstance(node, ast.With):
             self.with_statement(node, depth)
             return
+        if isinstance(node, ast.For):
+            self.for_statement(node, depth)
+            return
         raise self.refuse_construct(node)
+
+    # -- for loops (issue #16) ---------------------------------------------------------------------------
+    def for_statement(self, node: ast.For, depth: int) -> None:
+        """`for NAME in ITERABLE:` (or `for a, b in ...`) over `range(...)` or an expression of the subset
+        (what it is, a list, a tuple or a module's parameters, is checked when it runs), with a body of
+        subset statements. No `else:`, no loop inside a loop (one loop is one step of at most
+        ``limits.max_iterations`` iterations)."""
+        if self._in_loop:
+            raise self.fail(node, msg("subset.for_nested"))
+        if node.orelse:
+            raise self.fail(node.orelse[0], msg("subset.for_else"))
+        iterable = node.iter
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range":
+            if iterable.keywords or not 1 <= len(iterable.args) <= 3:
+                raise self.fail(iterable, msg("subset.for_range"))
+            for arg in iterable.args:
+                if isinstance(arg, ast.Starred):
+                    raise self.refuse_construct(arg)
+                self.expr(arg, depth)
+        else:
+            self.expr(iterable, depth)
+        target = node.target
+        names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+        if not names or not all(isinstance(name, ast.Name) for name in names):
+            raise self.fail(target, msg("subset.for_target"))
+        for name in names:
+            assert isinstance(name, ast.Name)
+            self.bind(name)
+        self._in_loop = True
+        try:
+            for child in node.body:
+                self.statement(child, depth)
+        finally:
+            self._in_loop = False
 
     def with_statement(self, node: ast.With, depth: int) -> None:
         if len(node.items) != 1:
@@ -243,6 +292,9 @@ class Checker:
             for element in node.elts:
                 self.expr(element, depth)
             return
+        if isinstance(node, ast.Dict):
+            self.dict_literal(node, depth)
+            return
         if isinstance(node, ast.BinOp):
             if not isinstance(node.op, _BINOPS):
                 raise self.fail(node, msg("subset.operator", op=_op_text(node.op)))
@@ -273,6 +325,17 @@ class Checker:
             return
         raise self.refuse_construct(node)
 
+    def dict_literal(self, node: ast.Dict, depth: int) -> None:
+        """`{'weight': w}`: keys are string literals (no `**d`, no numbers, names or expressions)."""
+        if len(node.keys) > self.limits.max_sequence:
+            raise self.fail(node, msg("subset.dict_keys"))
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                raise self.fail(value, msg("subset.double_star"))
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                raise self.fail(key, msg("subset.dict_keys"))
+            self.expr(value, depth)
+
     def name(self, node: ast.Name, hook_argument: bool) -> None:
         if is_dunder(node.id):
             raise self.fail(node, msg("subset.dunder", name=node.id))
@@ -296,6 +359,10 @@ class Checker:
         if isinstance(base, ast.Name) and base.id == "copy":
             if name not in allow.COPY_FUNCTIONS:
                 raise self.fail(node, msg("subset.copy_only", name=name))
+            return
+        if isinstance(base, ast.Name) and base.id in allow.MODULE_ALIASES:
+            if name not in module_names(base.id):
+                raise self.fail(node, msg("subset.not_available", name=f"{base.id}.{name}"))
             return
         # The base first, so that `torch.hub.load` is refused for `torch.hub`.
         self.expr(base, depth)
@@ -324,7 +391,12 @@ class Checker:
                     raise self.fail(func, msg("subset.dunder", name=func.id))
                 if func.id in _FOREIGN_NAMES:
                     raise self.fail(func, msg("subset.not_available", name=func.id))
-                raise self.fail(func, msg("subset.cannot_call", name=func.id))
+                if func.id in allow.MODULES:
+                    raise self.fail(func, msg("subset.cannot_call", name=func.id))
+                # A user name: only a module of the subset may be called (`model(x)`), checked at run time.
+                self.use(func)
+        elif isinstance(func, (ast.Subscript, ast.Call)):
+            self.expr(func, depth)  # `net[0](x)`, `nn.ReLU()(x)`: the same run-time check
         elif isinstance(func, ast.Attribute):
             if func.attr == "type":
                 # `device.type` is read; called, `.type(name)` of a storage imports the module it names.
@@ -350,7 +422,21 @@ class Checker:
             if is_dunder(keyword.arg):
                 raise self.fail(keyword.value, msg("subset.dunder_short", name=keyword.arg))
             self.expr(keyword.value, depth, hook_argument=hook)
+        self.call_keywords(node)
         self.factory_size(node)
+
+    def call_keywords(self, node: ast.Call) -> None:
+        """A call of `nn.`, `F.` or `optim.` takes only its listed keywords and positional arguments."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id in allow.MODULE_ALIASES):
+            return
+        key = f"{func.value.id}.{func.attr}" if func.value.id != "F" else f"F.{func.attr}"
+        if func.value.id == "nn" and func.attr in allow.NN_CLASSES:
+            key = f"nn.{func.attr}"
+        problem = keyword_problem(key, len(node.args), [k.arg for k in node.keywords if k.arg is not None])
+        if problem is not None:
+            raise self.fail(node, problem)
 
     def factory_size(self, node: ast.Call) -> None:
         """Refuse, before anything runs, a factory whose literal size is over the limit."""
@@ -369,6 +455,29 @@ class Checker:
             raise self.fail(node, exc.message) from None
         except (TypeError, ValueError, OverflowError):
             return  # torch will say what is wrong with the arguments
+
+
+def module_names(alias: str) -> frozenset[str]:
+    """What `nn.`, `F.` and `optim.` may name."""
+    return {"nn": allow.NN_CLASSES, "F": allow.FUNCTIONAL, "optim": allow.OPTIMIZERS}.get(alias, frozenset())
+
+
+def keyword_problem(key: str, positional: int, keywords: list[str], shown: str | None = None) -> Message | None:
+    """Why a call of ``key`` ("nn.Linear", "module.load_state_dict") with these arguments is refused, or None.
+
+    ``shown`` is the call as the step wrote it (`model`, `opt.step`), else the key without its kind."""
+    entry = allow.CALL_KEYWORDS.get(key)
+    if entry is None:
+        return None
+    most, allowed = entry
+    call = shown if shown is not None else key.split(".", 1)[-1] if key.startswith(("module.", "optimizer.",
+                                                                                   "dict.")) else key
+    for keyword in keywords:
+        if keyword not in allowed:
+            return msg("subset.keyword", call=call, keyword=keyword, allowed=", ".join(sorted(allowed)) or "-")
+    if positional > most:
+        return msg("subset.positional", call=call, count=positional, limit=most)
+    return None
 
 
 class _NotConstant(Exception):

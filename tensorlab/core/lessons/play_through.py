@@ -57,8 +57,7 @@ def iter_lesson(lesson: Lesson, engine: Engine, time_limit: float | None = None)
         else:
             if result.index != index:
                 # After a crash the worker has one step fewer: the index is the lesson's.
-                result = StepResult(index, result.code, result.error, result.warnings, result.output,
-                                    result.value, result.snapshot, result.seconds, result.notes, result.memory)
+                result = dataclasses.replace(result, index=index)
         snapshot = result.snapshot
         yield result
 
@@ -81,7 +80,8 @@ def write_lesson_json(lesson: Lesson, device: str, results: Iterator[StepResult]
         head = {"index": result.index, "code": result.code, "ok": result.ok,
                 "error": None if result.error is None else result.error.to_json(),
                 "warnings": [w.message for w in result.warnings], "output": result.output}
-        stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.encode(result.snapshot) + "}")
+        loop = "" if result.iterations is None else f', "iterations": {int(result.iterations)}'   # a loop step
+        stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.encode(result.snapshot) + loop + "}")
     stream.write("]}\n")
 
 

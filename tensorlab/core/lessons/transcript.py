@@ -86,6 +86,9 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
         note = step.text(language)
         if note:
             out += _lines(v(note), width, initial_indent="  ", subsequent_indent="  ")
+        if result.iterations is not None:   # a loop step: one step, its iterations counted
+            out.append("  " + style.dim("↻ " + render("transcript.loop_iterations", {"count": result.iterations},
+                                                        language)))
         for line in result.output.splitlines():
             out.append("  " + style.dim("│ ") + v(line))
         if result.value is not None:

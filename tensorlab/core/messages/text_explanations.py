@@ -367,11 +367,68 @@ TEXTS: dict[str, tuple[str, str]] = {
         "use the out-of-place operation, or `clone()` the piece first.",
         "인플레이스가 아닌 연산을 쓰거나, 그 조각을 먼저 `clone()`하세요.",
     ),
+    # -- explain.detach_view (h18b: the detach-in-place-and-data lesson) -------------------------------------
+    "explain.detach_view.title": ("A view cannot be detached in place", "뷰는 인플레이스로 분리할 수 없습니다"),
+    "explain.detach_view.text": (
+        "`detach_()` cuts the tensor itself out of the graph, and torch refuses to do that to a view.",
+        "`detach_()`는 텐서 자체를 계산 그래프에서 분리하는데, torch는 뷰에 대해서는 이를 거부합니다.",
+    ),
+    "explain.detach_view.advice": (
+        "use `detach()`, which returns a new tensor that shares the memory.",
+        "메모리를 공유하는 새 텐서를 반환하는 `detach()`를 쓰세요.",
+    ),
     # -- explain.grad_shape ----------------------------------------------------------------------------------
     "explain.grad_shape.title": ("A gradient must match its tensor", "기울기는 텐서와 모양이 같아야 합니다"),
     "explain.grad_shape.text": (
         "`.grad` holds one number per element of the tensor, so it must have the same shape.",
         "`.grad`는 텐서의 원소마다 숫자 하나를 가지므로, 모양이 같아야 합니다.",
+    ),
+    # -- the training step (issue #16) -----------------------------------------------------------------------
+    "explain.state_dict_size.title": ("The saved weights have another shape", "저장된 가중치의 모양이 다릅니다"),
+    "explain.state_dict_size.text": (
+        "load_state_dict copies each saved tensor into the parameter of the same name, in place: the two must have "
+        "the same shape. The dict was saved from a module with other sizes (another in_features or out_features).",
+        "load_state_dict는 저장된 각 텐서를 같은 이름의 매개변수에 인플레이스로 복사하므로, 두 텐서의 모양이 같아야 "
+        "합니다. 이 딕셔너리는 크기가 다른 모듈(in_features나 out_features가 다른 모듈)에서 저장한 것입니다.",
+    ),
+    "explain.state_dict_size.advice": (
+        "make the module with the sizes the dict was saved with, or load into a module of the same layers.",
+        "딕셔너리를 저장한 모듈과 같은 크기로 모듈을 만들거나, 같은 층으로 된 모듈에 넘기세요.",
+    ),
+    "explain.state_dict_keys.title": ("The names do not match", "이름이 맞지 않습니다"),
+    "explain.state_dict_keys.text": (
+        "load_state_dict expects one entry for every parameter and buffer of the module, under its name "
+        "(`weight`, `0.bias`), and no other.",
+        "load_state_dict는 모듈의 모든 매개변수와 버퍼마다 그 이름(`weight`, `0.bias`)으로 된 항목을 하나씩, "
+        "그리고 그것만 기대합니다.",
+    ),
+    "explain.state_dict_keys.advice": (
+        "use the dict that state_dict() of the same kind of module returned, or pass `strict=False` to load only "
+        "the names that match.",
+        "같은 종류의 모듈에서 state_dict()가 반환한 딕셔너리를 쓰거나, 맞는 이름만 읽으려면 `strict=False`를 "
+        "넘기세요.",
+    ),
+    "explain.invalid_lr.title": ("The learning rate cannot be negative", "학습률은 음수일 수 없습니다"),
+    "explain.invalid_lr.text": (
+        "The optimizer checks its settings when it is made: a step moves each parameter against its gradient by "
+        "the learning rate, which must be 0 or more.",
+        "옵티마이저는 만들어질 때 설정을 검사합니다. 한 단계는 각 매개변수를 기울기의 반대 방향으로 학습률만큼 "
+        "움직이므로, 학습률은 0 이상이어야 합니다.",
+    ),
+    "explain.invalid_lr.advice": ("pass a positive `lr=`, such as `lr=0.1`.",
+                                  "`lr=0.1`처럼 양수인 `lr=`를 넘기세요."),
+    "explain.nonleaf_optimize.title": ("An optimizer updates leaves only", "옵티마이저는 리프 텐서만 갱신합니다"),
+    "explain.nonleaf_optimize.text": (
+        "The tensor given to the optimizer was computed from others (it has a grad_fn): backward() does not keep "
+        "its `.grad`, and writing it in place would change the graph it belongs to.",
+        "옵티마이저에 넘긴 텐서는 다른 텐서로부터 계산되었습니다(`grad_fn`이 있습니다). backward()는 이 텐서의 "
+        "`.grad`를 남기지 않고, 인플레이스로 쓰면 그 텐서가 속한 계산 그래프가 바뀝니다.",
+    ),
+    "explain.nonleaf_optimize.advice": (
+        "give it the leaves themselves (`model.parameters()`, or a tensor made with requires_grad=True), not a "
+        "result such as `w * 2`.",
+        "`w * 2` 같은 결과가 아니라 리프 텐서 자체(`model.parameters()`, 또는 requires_grad=True로 만든 텐서)를 "
+        "넘기세요.",
     ),
     # -- explain.none_value ----------------------------------------------------------------------------------
     "explain.none_value.title": ("This value is None", "이 값은 `None`입니다"),
@@ -438,5 +495,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.hidden_write.advice": (
         "change tensors through `detach()` (which shares the counter) when autograd must notice.",
         "autograd가 알아야 하는 변경은 버전 카운터를 공유하는 `detach()`를 통해 하세요.",
+    ),
+    # -- explain.loop_stopped (issue #16, h16b) ----------------------------------------------------------
+    "explain.loop_stopped.title": ("The loop stopped in iteration {iteration} of {count}",
+                                   "반복문이 {count}번 중 {iteration}번째 반복에서 멈췄습니다"),
+    "explain.loop_stopped.text": (
+        "The iterations before it ran to their end, and the names hold what they left, as Python leaves them "
+        "when a loop raises.",
+        "그 앞의 반복은 끝까지 실행되었고, 이름에는 그 반복들이 남긴 값이 들어 있습니다. 반복문에서 오류가 나면 "
+        "Python도 이렇게 남깁니다.",
     ),
 }

@@ -161,5 +161,17 @@ TEXTS: dict[str, tuple[str, str]] = {
                      "잠가 두었습니다. 이 단계는 이 창에 남아 있고, 다음에 바꿀 때나 창을 닫을 때 저장합니다."),
     "steps.too_many_in_program": ("a program holds at most {limit} steps: remove one before adding another",
                                   "프로그램에는 단계를 최대 {limit}개까지 둘 수 있습니다. 하나를 지운 뒤 추가하세요"),
+    # -- h15 (issue #15 leftovers): two windows changing the same program, merged step by step -----------------
+    "steps.merged_other": ("Another TensorLab window changed the steps you added to {lesson}: its steps and yours were "
+                           "merged in the saved file. This window shows them the next time TensorLab starts.",
+                           "다른 TensorLab 창이 {lesson}에 직접 추가한 단계를 바꾸었습니다. 그 창의 단계와 "
+                           "이 창의 단계를 저장 파일에서 합쳤습니다. 이 창에는 TensorLab을 다음에 시작할 때 "
+                           "보입니다."),
+    "steps.merged_conflict": ("Another TensorLab window and this one both changed the steps you added to {lesson} "
+                              "after the same lesson step: both are kept in the saved file, this window's first, "
+                              "then the other's. Remove the ones you do not want.",
+                              "다른 TensorLab 창과 이 창이 {lesson}의 같은 레슨 단계 뒤에 직접 추가한 단계를 둘 다 "
+                              "바꾸었습니다. 저장 파일에는 둘 다 남겼습니다(이 창의 단계가 먼저, 그다음 다른 창의 "
+                              "단계). 원하지 않는 단계는 지우세요."),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

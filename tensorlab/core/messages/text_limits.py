@@ -7,6 +7,15 @@
 from __future__ import annotations
 
 TEXTS: dict[str, tuple[str, str]] = {
+    # -- for loops (issue #16, h16b) --------------------------------------------------------------------
+    "limit.loop_iterations": ("this loop would run {count} iterations; TensorLab allows at most {limit:,} in one loop",
+                              "이 반복문은 {count}번 반복합니다. TensorLab은 반복문 하나에 최대 {limit:,}번까지 "
+                              "허용합니다"),
+    "limit.loop_cost": ("stopped before iteration {iteration} of {count}: at the cost of the iterations so far, "
+                        "the loop would need about {cost} element-operations; TensorLab allows {limit} per step",
+                        "{count}번 중 {iteration}번째 반복 전에 멈췄습니다. 지금까지의 반복 비용으로 보면 "
+                        "이 반복문에는 원소 연산이 약 {cost}번 필요합니다. "
+                        "TensorLab은 한 단계에 {limit}번까지 허용합니다"),
     "size.bytes": ("{count} bytes", "{count}바이트"),
     "limit.count_about": ("about 10^{exponent}", "약 10^{exponent}"),
     "limit.elements": ("{what} would have {count} elements; TensorLab allows at most {limit:,} per tensor",
@@ -95,6 +104,24 @@ TEXTS: dict[str, tuple[str, str]] = {
     "limit.what.sequence": ("this sequence", "이 시퀀스"),
     "limit.what.string": ("this string", "이 문자열"),
     "limit.what.slice": ("this slice", "이 슬라이스"),
+    # -- the training step (issue #16: core/sandbox/nn_rules.py) ----------------------------------------
+    "limit.what.parameters": ("the parameters of this module", "이 모듈의 매개변수"),
+    "limit.what.optimizer_state": ("the optimizer's state (momentum buffers, Adam's moments)",
+                                   "옵티마이저 상태(모멘텀 버퍼, `Adam`의 모멘트)"),
+    "limit.module_nesting": ("this module would nest {depth} deep with {paths} submodules along every path "
+                             "(a module listed twice counts twice); TensorLab allows at most {depth_limit} deep "
+                             "and {paths_limit:,} submodules",
+                             "이 모듈은 {depth}단계로 중첩되고 모든 경로를 따라 하위 모듈이 {paths}개가 됩니다"
+                             "(두 번 넣은 모듈은 두 번 셉니다). TensorLab은 {depth_limit}단계, 하위 모듈 "
+                             "{paths_limit:,}개까지만 허용합니다"),
+    "limit.load_state_dict": ("load_state_dict takes a dict of tensors with string keys in TensorLab "
+                              "(such as the one state_dict() returns)",
+                              "TensorLab에서 load_state_dict에는 문자열 키와 텐서 값으로 된 딕셔너리만 넘길 수 "
+                              "있습니다(`state_dict()`가 반환하는 것처럼)"),
+    "limit.optimizer_flag": ("the optimizer's param group sets `{flag}`, which TensorLab does not run: "
+                             "set it back to None or False",
+                             "옵티마이저의 매개변수 그룹에 TensorLab이 실행하지 않는 {flag:`이} 설정되어 "
+                             "있습니다. None이나 False로 되돌리세요"),
 }
 
 CODE_ONLY = frozenset({"limit.what.code"})

@@ -14,6 +14,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.paragraph_advice": ("{title}: {text} Instead: {advice}", "{title}: {text} 대신: {advice}"),
     # -- lessons/transcript.py ---------------------------------------------------------------------------
     "transcript.where": ("({lesson}, on {device})", "({lesson}, {device}에서)"),
+    # -- for loops (issue #16, h16b) ----------------------------------------------------------------------
+    "transcript.loop_iterations": ("the loop ran {count} iterations to their end",
+                                   "반복문의 반복 {count}번이 끝까지 실행되었습니다"),
     # -- export/program_files.py -------------------------------------------------------------------------
     "export.step": ("Step {number}", "{number}단계"),
     "export.question": ("Predict before you run", "실행하기 전에 예측해 보세요"),
@@ -72,6 +75,11 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "단계가 {seconds}초보다 오래 실행되어 멈췄습니다"),
     "engine.time_limit": ("not run: the run's time limit of {seconds} s was reached",
                           "실행하지 않음: 실행 시간 한도 {seconds}초에 도달했습니다"),
+    # -- the window's saved layout (issue 17, docked tools) -----------------------------------------------
+    "window.layout_reset": ("The panels changed since this layout was saved: they are back in their first places "
+                            "(View → Reset layout does the same).",
+                            "이 배치를 저장한 뒤로 패널이 바뀌어 패널을 처음 자리로 되돌렸습니다"
+                            "(보기 → 배치 초기화와 같습니다)."),
     # -- bounded commands (issue 15): a step of a fresh run (check, export) that stopped the worker --------
     "engine.step_lost": ("the worker stopped on this step: {reason}", "워커가 이 단계에서 멈췄습니다: {reason}"),
     # -- bounded commands (issue 15): kept history trimmed to its share of the memory budget -----------
@@ -212,6 +220,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                              "--step은 0(첫 단계 전) 이상이어야 합니다({step:은} 안 됩니다)"),
     "launch.cannot_write": ("could not write {path}: {detail}", "`{path}`에 쓸 수 없습니다: “{detail}”"),
     "cli.export_failed": ("could not write the export: {detail}", "내보낸 파일을 쓸 수 없습니다: “{detail}”"),
+    # -- h15 (issue #15 leftovers): exported scripts print any string; saved work merged per step ----------
+    "export.print_note": ("Print every character, even one the terminal cannot encode (written as its escape).",
+                          "터미널이 인코딩할 수 없는 문자도 출력합니다(이스케이프로 씁니다)."),
 }
 
 CODE_ONLY = frozenset({"text.verbatim", "text.lesson_text", "explain.paragraph", "table.x", "copies.column.grad_fn",

@@ -6,11 +6,35 @@ particle from the spec (``{name:`을}``). Registered in :mod:`tensorlab.core.mes
 
 from __future__ import annotations
 
-_CALLABLE = "torch functions, tensor methods, print, len, id and copy.deepcopy"
-_CALLABLE_KO = "torch 함수, 텐서 메서드, `print`, `len`, `id`, `copy.deepcopy`"
+_CALLABLE = ("torch, nn, F and optim functions, tensor, module, optimizer and dict methods, modules, print, len, id, "
+             "list and copy.deepcopy")
+_CALLABLE_KO = ("torch, `nn`, `F`, `optim`의 함수, 텐서·모듈·옵티마이저·딕셔너리의 메서드, 모듈, `print`, `len`, `id`, "
+                "`list`, `copy.deepcopy`")
 _GRAD_MODES = "torch.no_grad(), torch.enable_grad(), torch.inference_mode()"
 
 TEXTS: dict[str, tuple[str, str]] = {
+    # -- for loops (issue #16, h16b) --------------------------------------------------------------------
+    "subset.for_nested": ("a for loop inside a for loop is not available in TensorLab (one loop is one step)",
+                          "TensorLab에서는 `for` 반복문 안에 `for` 반복문을 쓸 수 없습니다"
+                          "(반복문 하나가 한 단계입니다)"),
+    "subset.for_else": ("`else:` after a for loop is not available in TensorLab",
+                        "TensorLab에서는 `for` 반복문 뒤에 `else:`를 쓸 수 없습니다"),
+    "subset.for_range": ("`range` takes one to three numbers in TensorLab (`range(n)`, `range(a, b)`, "
+                         "`range(a, b, step)`)",
+                         "TensorLab에서 `range`에는 숫자를 한 개에서 세 개까지 씁니다(`range(n)`, `range(a, b)`, "
+                         "`range(a, b, step)`)"),
+    "subset.for_target": ("a for loop assigns to a name or to names (`for i in ...`, `for name, p in ...`)",
+                          "`for` 반복문은 이름 하나나 여러 이름에 대입합니다(`for i in ...`, `for name, p in ...`)"),
+    "subset.for_tensor": ("a for loop over the tensor `{code}` is not available in TensorLab: iterating a tensor "
+                          "makes one tensor per row (`{code}.unbind()`); loop over `range({code}.shape[0])` "
+                          "or a list",
+                          "TensorLab에서는 텐서 {code:`을} `for` 반복문으로 순회할 수 없습니다. 텐서를 순회하면 행마다 "
+                          "텐서가 하나씩 생깁니다(`{code}.unbind()`). `range({code}.shape[0])`이나 리스트를 "
+                          "순회하세요"),
+    "subset.for_iterable": ("a for loop over `{code}` ({type}) is not available in TensorLab: loop over "
+                            "`range(...)`, a list, a tuple, a dict or a module's `parameters()`",
+                            "TensorLab에서는 `for` 반복문으로 `{code}`({type})를 순회할 수 없습니다. `range(...)`, "
+                            "리스트, 튜플, 딕셔너리, 모듈의 `parameters()`를 순회하세요"),
     # -- what an exported script could read differently (issue #15) -------------------------------------
     "subset.is_literal": ("`is` with a literal is not available in TensorLab: whether two equal literals are one "
                           "object depends on how Python compiled the file; compare with `==`",
@@ -53,8 +77,11 @@ TEXTS: dict[str, tuple[str, str]] = {
                             "`{name}`: 밑줄 두 개가 붙은 이름은 TensorLab에서 쓸 수 없습니다"),
     "subset.reserved": ("`{name}` is reserved in TensorLab and cannot be assigned",
                         "{name:`은} TensorLab이 예약한 이름이라 대입할 수 없습니다"),
-    "subset.import": ("`import {module}` is not available in TensorLab (only `import torch` and `import copy`)",
-                      "`import {module}` 문은 쓸 수 없습니다(`import torch`와 `import copy`만 됩니다)"),
+    "subset.import": ("`import {module}` is not available in TensorLab (only `import torch`, `import copy`, "
+                      "`import torch.nn as nn`, `import torch.nn.functional as F` and `import torch.optim as optim`)",
+                      "`import {module}` 문은 쓸 수 없습니다(`import torch`, `import copy`, "
+                      "`import torch.nn as nn`, `import torch.nn.functional as F`, "
+                      "`import torch.optim as optim`만 됩니다)"),
     "subset.operator": ("the operator `{op}` is not available in TensorLab",
                         "TensorLab에서는 연산자 {op:`을} 쓸 수 없습니다"),
     "subset.augassign_target": ("only a name or an item (`x[0]`) can be updated in place with `+=`",
@@ -82,9 +109,10 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "{name:`은} `{name}.<함수>` 형태로만 쓸 수 있습니다"),
     "subset.builtin_use": ("`{name}` can only be called: `{name}(...)`",
                            "{name:`은} 호출만 할 수 있습니다: `{name}(...)`"),
-    "subset.not_listed": ("`{what}` is not available in TensorLab: `{name}` is not on the list of tensor methods "
-                          "and attributes",
-                          "TensorLab에서는 {what:`을} 쓸 수 없습니다. {name:`은} 텐서 메서드와 속성 목록에 없습니다"),
+    "subset.not_listed": ("`{what}` is not available in TensorLab: `{name}` is not on the list of methods "
+                          "and attributes (of tensors, modules, optimizers and dicts)",
+                          "TensorLab에서는 {what:`을} 쓸 수 없습니다. {name:`은} (텐서, 모듈, 옵티마이저, 딕셔너리의) "
+                          "메서드와 속성 목록에 없습니다"),
     "subset.copy_only": ("`copy.{name}` is not available in TensorLab (only copy.deepcopy)",
                          "TensorLab에서는 `copy.{name}` 함수를 쓸 수 없습니다(copy.deepcopy만 됩니다)"),
     "subset.cannot_call": (f"`{{name}}` cannot be called: only {_CALLABLE} can be called",
@@ -160,8 +188,32 @@ TEXTS: dict[str, tuple[str, str]] = {
     "builder.values_not_list": ("the values `{text}` are not a list of numbers", "값 {text:`은} 숫자 목록이 아닙니다"),
     "builder.values_numbers": ("the values `{text}` must be numbers in (nested) lists",
                                "값 `{text}`에는 (중첩된) 리스트 안의 숫자를 쓰세요"),
-    "builder.follow_up": ("the follow-up `{text}` must be an operator and a number, like * 2",
-                          "이어서 쓸 식 `{text}`에는 * 2처럼 연산자와 숫자를 쓰세요"),
+    # -- the training step (issue #16: subset_rules.py, interpreter.py) ---------------------------------
+    "subset.import_from": ("`from {module} import {name}` is not available in TensorLab (only "
+                           "`from torch import nn` and `from torch import optim`)",
+                           "`from {module} import {name}` 문은 쓸 수 없습니다(`from torch import nn`과 "
+                           "`from torch import optim`만 됩니다)"),
+    "subset.dict_keys": ("a dict's keys must be strings written in quotes in TensorLab, like 'weight'",
+                         "TensorLab에서 딕셔너리의 키는 'weight'처럼 따옴표로 쓴 문자열이어야 합니다"),
+    "subset.keyword": ("`{call}(...)` does not take `{keyword}=` in TensorLab (it takes: `{allowed}`)",
+                       "TensorLab에서 `{call}(...)`에는 `{keyword}=`를 쓸 수 없습니다(쓸 수 있는 것: `{allowed}`)"),
+    "subset.positional": ("`{call}(...)` takes at most {limit} arguments without a keyword in TensorLab, "
+                          "not {count}",
+                          "TensorLab에서 `{call}(...)`에는 키워드 없는 인자를 {limit}개까지만 넘길 수 있습니다"
+                          "({count}개를 넘겼습니다)"),
+    "subset.call_value": ("`{code}` is a {type}: only a module (nn.Linear, nn.Sequential, ...) can be called "
+                          "like a function",
+                          "{code:`은} {type}입니다. 함수처럼 호출할 수 있는 것은 "
+                          "모듈(nn.Linear, nn.Sequential 등)뿐입니다"),
+    "subset.dict_key_type": ("a dict takes string keys in TensorLab (`sd['weight']`), not a {type}",
+                             "TensorLab에서 딕셔너리의 키는 문자열이어야 합니다(`sd['weight']`). "
+                             "{type:은} 쓸 수 없습니다"),
+    "subset.dict_key_long": ("this dict key is {length:,} characters long; TensorLab allows keys of at most {limit}",
+                             "이 딕셔너리 키는 {length:,}자입니다. TensorLab은 {limit}자까지의 키만 허용합니다"),
+    "subset.module_item": ("a module's submodules are read (`net[0]`), not replaced, in TensorLab",
+                           "TensorLab에서 모듈의 하위 모듈은 읽을 수만 있고(`net[0]`) 바꿀 수는 없습니다"),
+    "builder.follow_up": ("the follow-up `{text}` must be an operator and a number, like * 2, *2 or .mul(2)",
+                          "이어서 쓸 식 `{text}`에는 * 2, *2, .mul(2)처럼 연산자와 숫자를 쓰세요"),
 }
 
 CODE_ONLY = frozenset({"subset.type.other", "construct.lambda", "construct.keyword", "builder.kind.dtype"})

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 import torch
 
+from tensorlab.core.files.safe_text import visible
 from tensorlab.core.observe.autograd_graph import autograd_graph
 from tensorlab.core.observe.reprs import bounded_repr
 from tensorlab.core.protocol.snapshot import (
@@ -61,11 +62,68 @@ __all__ = [
     "MAX_STORAGE_CELLS",
     "MAX_REPR",
     "MAX_SNAPSHOT_VALUES",
+    "MAX_PARTS",
+    "MAX_KEY_CHARS",
+    "reached_tensors",
 ]
 
 # Values listed in one snapshot, over all tensors: beyond it, further tensors have values = None,
 # so that many names over large tensors cannot make every step's snapshot huge.
 MAX_SNAPSHOT_VALUES = 100_000
+
+# Contract 3 (issue #16): a tensor a name reaches inside a list, a tuple, a dict with string keys or a module
+# is a row under the Python that reads it (`parts[0]`, `sd['weight']`, `net[0].bias`): the first MAX_PARTS
+# items of each, a dict key written as its repr, escaped and cut to MAX_KEY_CHARS characters.
+MAX_PARTS = 64
+MAX_KEY_CHARS = 40
+
+
+def _key_text(key: str) -> str:
+    """``key`` as its repr in an index (`'weight'`), escaped and at most MAX_KEY_CHARS characters long."""
+    text = visible(repr(key))
+    if len(text) > MAX_KEY_CHARS:
+        text = text[: MAX_KEY_CHARS - 2] + "…" + text[0]
+    return text
+
+
+def _module_path(path: str) -> str:
+    """`0.weight` as `[0].weight`, `fc.bias` as `.fc.bias`: how Python reads a module's parameter."""
+    return "".join(f"[{part}]" if part.isdigit() else f".{part}" for part in path.split("."))
+
+
+def _parts(name: str, value: Any) -> Iterable[tuple[str, torch.Tensor]]:
+    """The tensors ``value`` (bound to ``name``) holds, each under the expression that reads it."""
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(itertools.islice(value, MAX_PARTS)):
+            if isinstance(item, torch.Tensor):
+                yield f"{name}[{index}]", item
+    elif isinstance(value, dict):
+        for key, item in itertools.islice(value.items(), MAX_PARTS):
+            if isinstance(key, str) and isinstance(item, torch.Tensor):
+                yield f"{name}[{_key_text(key)}]", item
+    elif isinstance(value, torch.nn.Module):
+        # torch's own walk (a module of the subset has no code of the user's); its cost is bounded by the
+        # cap on nesting the language keeps, and no more than MAX_PARTS entries of each are taken.
+        for path, tensor in itertools.chain(itertools.islice(value.named_parameters(), MAX_PARTS),
+                                            itertools.islice(value.named_buffers(), MAX_PARTS)):
+            yield f"{name}{_module_path(path)}", tensor
+
+
+def reached_tensors(namespace: Mapping[str, Any]) -> dict[str, tuple[str, torch.Tensor]]:
+    """Every tensor a name of ``namespace`` reaches, by the expression that reads it, with the name:
+    in order of the names, a container's tensors right after its name, in the container's own order."""
+    found: dict[str, tuple[str, torch.Tensor]] = {}
+    for name, value in namespace.items():
+        if isinstance(value, torch.Tensor):
+            found[name] = (name, value)
+            continue
+        for expression, tensor in _parts(name, value):
+            unique, number = expression, 1
+            while unique in found:   # two long keys cut to the same text
+                number += 1
+                unique = f"{expression}~{number}"
+            found[unique] = (name, tensor)
+    return found
 
 
 def dtype_name(dtype: torch.dtype) -> str:
@@ -104,11 +162,35 @@ def _readable(tensor: torch.Tensor) -> torch.Tensor | None:
     return tensor.detach()
 
 
+def _tupled(values: Any) -> Nested:
+    """``tolist()``'s nested lists as tuples, the numbers as they are (they need no conversion)."""
+    if isinstance(values, list):
+        if values and isinstance(values[0], list):
+            return tuple(_tupled(v) for v in values)
+        return tuple(values)
+    return values
+
+
+def _plain_already(data: torch.Tensor) -> bool:
+    """Whether every element of ``data`` lists as a plain number (no NaN, infinity or complex pair to convert):
+    asked of torch once, not of each of the Python numbers (a long run reads millions of them)."""
+    if data.is_complex():
+        return False
+    if not data.is_floating_point():
+        return True
+    try:
+        return bool(torch.isfinite(data).all())
+    except (RuntimeError, TypeError):   # a dtype without isfinite: each number is looked at
+        return False
+
+
 def _listed(data: torch.Tensor) -> Nested:
     if data.device.type != "cpu":
         data = data.cpu()
     if data.dtype in (torch.bfloat16, torch.float16):
         data = data.float()
+    if _plain_already(data):
+        return _tupled(data.tolist())
     return _freeze(data.tolist())
 
 
@@ -605,7 +687,8 @@ class Inspector:
     def _take(self, namespace: Mapping[str, Any], graphs: Collection[str] | bool) -> Snapshot:
         tensors: list[TensorInfo] = []
         others: list[OtherInfo] = []
-        named_tensors = {n: v for n, v in namespace.items() if isinstance(v, torch.Tensor)}
+        reached = reached_tensors(namespace)
+        named_tensors = {n: v for n, (_, v) in reached.items()}
         regions: list[tuple[str, torch.Tensor, _Region]] = []
         for name, value in named_tensors.items():
             region = _region(value)
@@ -627,10 +710,11 @@ class Inspector:
         for name, value in namespace.items():
             if not isinstance(value, torch.Tensor):
                 others.append(OtherInfo(name, type(value).__name__, self._reprs.text(name, value)))
-                continue
+        for name, (root, value) in reached.items():
             storage_id, start = where.get(name, (None, 0))
             info = self._tensor_info(name, value, storage_id, start, budget, named_tensors,
-                                     graphs is True or (not isinstance(graphs, bool) and name in graphs))
+                                     graphs is True or (not isinstance(graphs, bool)
+                                                        and (name in graphs or root in graphs)))
             if info.values is not None:
                 budget -= info.numel
             infos[name] = info

@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from tensorlab.core.files.safe_text import visible
+
 __all__ = ["bounded_repr", "bounded_str"]
 
 _MAX_DEPTH = 32
@@ -94,7 +96,82 @@ def _atom(value: Any, budget: int) -> str:
         return f"<{type(value).__name__}: repr failed: {exc}>"
 
 
+_MAX_KEY = 100  # characters of a dict key shown (then "...")
+
+
+def _is_module(value: Any) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.nn.Module)
+
+
+def _key_text(key: Any) -> str:
+    """A dict key as its repr, cut to :data:`_MAX_KEY` characters and with control and bidi characters escaped."""
+    if isinstance(key, str):
+        return visible(repr(key[:_MAX_KEY]) if len(key) <= _MAX_KEY else repr(key[:_MAX_KEY])[:-1] + "...'")
+    return visible(_atom(key, _MAX_KEY)[: _MAX_KEY + 3])
+
+
+def _write_dict(value: dict[Any, Any], out: _Writer, depth: int, active: set[int]) -> None:
+    """A dict (an OrderedDict as Python 3.11 writes it) item by item, its keys escaped and capped."""
+    ordered = type(value).__name__ == "OrderedDict"
+    if id(value) in active or depth >= _MAX_DEPTH:
+        out.write("{...}")
+        return
+    active.add(id(value))
+    try:
+        if ordered:
+            out.write("OrderedDict(" if not value else "OrderedDict([")
+        else:
+            out.write("{")
+        for i, (key, item) in enumerate(value.items()):
+            if i:
+                out.write(", ")
+            out.write(f"({_key_text(key)}, " if ordered else f"{_key_text(key)}: ")
+            if _is_array(item):
+                out.array()
+            _write(item, out, depth + 1, active, False)
+            if ordered:
+                out.write(")")
+        out.write(("])" if value else ")") if ordered else "}")
+    finally:
+        active.discard(id(value))
+
+
+def _write_module(module: Any, out: _Writer, indent: str, depth: int) -> None:
+    """A module as torch's ``Module.__repr__`` writes it, piece by piece (a nesting of shared modules can
+    have a number of paths exponential in its depth: the budget stops the walk, not the end of it)."""
+    if depth >= _MAX_DEPTH:
+        out.write(f"{type(module).__name__}(...)")
+        return
+    try:
+        extra = module.extra_repr()
+    except Exception as exc:
+        extra = f"<extra_repr failed: {exc}>"
+    extra_lines = extra.split("\n") if extra else []
+    children = [(key, child) for key, child in module._modules.items()]
+    out.write(type(module).__name__ + "(")
+    if len(extra_lines) == 1 and not children:
+        out.write(extra_lines[0])
+    elif extra_lines or children:
+        for line in extra_lines:
+            out.write(f"\n{indent}  {line}")
+        for key, child in children:
+            out.write(f"\n{indent}  ({key}): ")
+            if child is None:
+                out.write("None")
+            else:
+                _write_module(child, out, indent + "  ", depth + 1)
+        out.write(f"\n{indent}")
+    out.write(")")
+
+
 def _write(value: Any, out: _Writer, depth: int, active: set[int], as_str: bool) -> None:
+    if isinstance(value, dict):
+        _write_dict(value, out, depth, active)
+        return
+    if _is_module(value):
+        _write_module(value, out, "", 0)
+        return
     # Plain lists and tuples only: torch.Size and named tuples keep their own repr.
     if type(value) in (list, tuple):
         if id(value) in active:

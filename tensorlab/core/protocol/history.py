@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 import weakref
 from collections.abc import MutableSequence
 from typing import Any
@@ -109,6 +110,35 @@ def trimmed_result(result: StepResult, memo: dict[int, Any] | None = None, keep_
     return dataclasses.replace(result, snapshot=without_values(result.snapshot, memo, keep_grad))
 
 
+class _Trimmed:
+    """The trimmed copies made in this process, shared by every :class:`History` in it.
+
+    The engine and the player keep the same results (the engine to replay a new worker, the player to step
+    back): trimmed once, the two lists hold the same copies (one set of objects in memory, one copy made).
+    Entries whose original is gone are dropped as trimming goes on.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.parts: dict[int, Any] = {}      # id(part) -> (weak reference to it, its trimmed copy)
+        self.results: dict[int, tuple[weakref.ref[StepResult], StepResult]] = {}
+
+    def result(self, result: StepResult) -> StepResult:
+        kept = self.results.get(id(result))
+        if kept is not None and kept[0]() is result:
+            return kept[1]
+        trimmed = trimmed_result(result, self.parts)
+        self.results[id(result)] = (weakref.ref(result), trimmed)
+        return trimmed
+
+    def forget_dead(self) -> None:
+        self.parts = {k: v for k, v in self.parts.items() if v[0]() is not None}
+        self.results = {k: v for k, v in self.results.items() if v[0]() is not None}
+
+
+_TRIMMED = _Trimmed()
+
+
 class History:
     """Keeps a list of results within :func:`history_allowance` bytes of values (see the module docstring)."""
 
@@ -117,7 +147,6 @@ class History:
         self.keep_last = keep_last
         # id(snapshot) -> (weak reference, bytes it holds that the snapshot before it did not)
         self._own: dict[int, tuple[weakref.ref[Snapshot], int]] = {}
-        self._memo: dict[int, Any] = {}
         self.trimmed_steps = 0     # how many steps at the start are trimmed now (after the last trim)
         self.held = 0              # bytes of values the whole results held after the last trim
 
@@ -146,15 +175,14 @@ class History:
         count = 0
         if cut is not None:
             index = cut
-            while index >= 0 and not results[index].snapshot.trimmed:
-                results[index] = trimmed_result(results[index], self._memo)
-                count += 1
-                index -= 1
-            self._forget_dead()
+            with _TRIMMED.lock:
+                while index >= 0 and not results[index].snapshot.trimmed:
+                    results[index] = _TRIMMED.result(results[index])
+                    count += 1
+                    index -= 1
+                _TRIMMED.forget_dead()
+            self._own = {k: v for k, v in self._own.items() if v[0]() is not None}
         self.held = total
         self.trimmed_steps = next((i + 1 for i in range(len(results) - 1, -1, -1) if results[i].snapshot.trimmed), 0)
         return count
 
-    def _forget_dead(self) -> None:
-        self._own = {k: v for k, v in self._own.items() if v[0]() is not None}
-        self._memo = {k: v for k, v in self._memo.items() if v[0]() is not None}

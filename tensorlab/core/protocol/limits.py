@@ -53,6 +53,7 @@ class Limits:
     max_cost: int = 10**10             # element-operations one statement may ask for
     max_views: int = 10_000            # tensors one split/unbind/chunk may return
     max_dims: int = 64                 # dimensions of a tensor a step may make
+    max_iterations: int = 1000         # iterations one `for` loop may run
 
     def with_memory(self, limit: int | None) -> Limits:
         """These limits with a memory budget of ``limit`` bytes."""

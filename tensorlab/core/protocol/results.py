@@ -80,6 +80,7 @@ class StepResult:
     seconds: float = 0.0
     notes: tuple[Explanation, ...] = ()
     memory: int = 0            # bytes the session's names hold after the step (what the budget counts)
+    iterations: int | None = None  # a loop step: the iterations that ran to their end (contract 3's "iterations")
 
     @property
     def ok(self) -> bool:
@@ -96,4 +97,5 @@ class StepResult:
             "warnings": [w.message for w in self.warnings],
             "output": self.output,
             **self.snapshot.to_json(),
+            **({} if self.iterations is None else {"iterations": self.iterations}),
         }

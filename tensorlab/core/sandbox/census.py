@@ -3,7 +3,9 @@
 Two measures, and the budget is checked against the larger:
 
 - the bytes of the storages its names hold (tensors, their gradients, NumPy
-  arrays and storages, also inside lists and tuples), on any device;
+  arrays and storages, also inside lists, tuples and dicts, a module's parameters and
+  buffers, an optimizer's state, and what the autograd graphs behind them saved for
+  backward), on any device;
 - on Linux, how much the process's resident memory grew since the session
   started: that also counts what no name holds but the session still keeps —
   tensors autograd saved for backward, Python lists, strings and numbers, and
@@ -65,6 +67,8 @@ def tensor_bytes(namespace: Mapping[str, Any]) -> tuple[int, int]:
             seen.add(key)
             total += storage.nbytes()
 
+    roots: list[Any] = []   # the autograd nodes behind the tensors found: what they saved is held too
+
     def add(value: Any) -> None:
         nonlocal total
         if isinstance(value, torch.Tensor):
@@ -72,6 +76,13 @@ def tensor_bytes(namespace: Mapping[str, Any]) -> tuple[int, int]:
                 add_storage(str(value.device), value.untyped_storage())
             except (RuntimeError, NotImplementedError):
                 return
+            if value.requires_grad and len(roots) < _MAX_ITEMS:
+                try:
+                    node = value.grad_fn
+                except RuntimeError:   # a split output whose base changed: torch refuses to say (DESIGN.md)
+                    node = None
+                if node is not None:
+                    roots.append(node)
             try:
                 grad = value.grad if value.is_leaf else None
             except RuntimeError:
@@ -91,9 +102,33 @@ def tensor_bytes(namespace: Mapping[str, Any]) -> tuple[int, int]:
     holders: tuple[type, ...] = (torch.Tensor, torch.UntypedStorage, torch.TypedStorage)
     if numpy is not None:
         holders += (numpy.ndarray,)
+    def tensors_of(value: Any) -> list[Any]:
+        """The tensors a module (parameters, buffers), an optimizer (its params and state) or a dict holds."""
+        if isinstance(value, torch.nn.Module):
+            found: list[Any] = []
+            for module in value.modules():   # each submodule once (the memo of modules())
+                found.extend(module._parameters.values())
+                found.extend(module._buffers.values())
+                if len(found) > _MAX_ITEMS:
+                    break
+            return found
+        if isinstance(value, torch.optim.Optimizer):
+            found = [p for group in value.param_groups for p in group.get("params", [])][:_MAX_ITEMS]
+            for state in list(value.state.values())[:_MAX_ITEMS]:
+                found.extend(state.values() if isinstance(state, dict) else ())
+            return found
+        return list(value.values())[:_MAX_ITEMS]
+
     for value in list(namespace.values()):
         if walked > _MAX_WALK:
             break
+        if isinstance(value, (dict, torch.nn.Module, torch.optim.Optimizer)):
+            items = tensors_of(value)
+            for item in items:
+                if isinstance(item, holders):
+                    add(item)
+            walked += len(items) + 1
+            continue
         if isinstance(value, (list, tuple)):
             for item in value[:_MAX_ITEMS]:
                 if isinstance(item, holders):  # most items of a long list are numbers: skip the call
@@ -102,7 +137,41 @@ def tensor_bytes(namespace: Mapping[str, Any]) -> tuple[int, int]:
         else:
             add(value)
         walked += 1
+    walked += _saved_bytes(roots, add_storage, _MAX_GRAPH_NODES)
     return total, walked
+
+
+_MAX_GRAPH_NODES = 20_000   # autograd nodes looked into in all (the process measure sees the rest)
+_SAVED: dict[type, tuple[str, ...]] = {}   # each node type's `_saved_*` attributes (dir() is slow)
+
+
+def _saved_bytes(roots: list[Any], add_storage: Any, limit: int) -> int:
+    """Count the storages the graphs behind ``roots`` saved for backward (``total += loss`` in a loop keeps
+    every iteration's graph); returns how many nodes it looked at. A saved tensor already freed by backward
+    (or changed in place) reads as torch's error and holds nothing to count."""
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack and len(seen) < limit:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names = _SAVED.get(type(node))
+        if names is None:
+            names = _SAVED[type(node)] = tuple(a for a in dir(node) if a.startswith("_saved_"))
+        for name in names:
+            try:
+                value = getattr(node, name)
+            except (RuntimeError, AttributeError):
+                continue
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, torch.Tensor):
+                    try:
+                        add_storage(str(item.device), item.untyped_storage())
+                    except (RuntimeError, NotImplementedError):
+                        continue
+        stack.extend(next_node for next_node, _ in node.next_functions)
+    return len(seen)
 
 
 class Census:

@@ -47,6 +47,7 @@ from tensorlab.core.sandbox import estimates as est
 from tensorlab.core.sandbox import torch_rules as rules
 from tensorlab.core.sandbox.census import Census
 from tensorlab.core.sandbox.guard_operators import OperatorChecks
+from tensorlab.core.sandbox.nn_rules import MODULE_OBJECT_BYTES, ModuleChecks, is_module, is_optimizer
 
 __all__ = ["Guard", "MAX_NESTING"]
 
@@ -94,7 +95,7 @@ def _is_contiguous(tensor: torch.Tensor, kwargs: Mapping[str, Any]) -> bool:
         return True  # torch refuses the format itself
 
 
-class Guard(OperatorChecks):
+class Guard(OperatorChecks, ModuleChecks):
     """Checks the steps of one session against its :class:`~tensorlab.core.protocol.limits.Limits`."""
 
     def __init__(self, namespace: Mapping[str, Any], limits: Limits, hooks: Iterable[Any] = ()) -> None:
@@ -212,12 +213,18 @@ class Guard(OperatorChecks):
                 raise LimitError(msg("limit.no_estimate", name=f"{name}(...)"))
             if name == "print":
                 self._print(args)
-            return  # print, len and id walk nothing unbounded
+            elif name == "list":
+                self._list(args)
+            return  # len and id walk nothing unbounded
         self._nested_arguments(args)
         self._nested_arguments(kwargs.values())
         if name == "register_hook":
             self._hook(args, kwargs)
-        if isinstance(owner, str):
+        if isinstance(owner, str) and owner in ("nn", "F", "optim"):
+            self.nn_call(owner, name, args, kwargs)
+        elif is_module(owner) or is_optimizer(owner) or isinstance(owner, dict):
+            self.object_call(owner, name, args, kwargs)
+        elif isinstance(owner, str):
             if owner == "torch":
                 self._torch_call(name, args, kwargs)
             elif owner == "copy":
@@ -238,6 +245,23 @@ class Guard(OperatorChecks):
             else:
                 size, visits = est.text_size(value, self.limits.max_output_chars)
                 self.charge(min(size, self.limits.max_output_chars) * est.PYTHON_ITEM + visits * est.WALK_ITEM)
+
+    def _list(self, args: list[Any]) -> None:
+        """`list(x)`: a tensor is unbound whole; a sequence or a dict is copied one slot per item."""
+        if not args:
+            return
+        value = args[0]
+        if est.is_array(value):
+            self.iterate(value)
+            return
+        try:
+            items = len(value)
+        except TypeError:
+            return  # a generator of parameters: as many as the module has (its nesting is capped)
+        if items > self.limits.max_sequence:
+            raise LimitError(msg("limit.sequence", count=count_param(items), limit=self.limits.max_sequence))
+        self.reserve(8 * items + 64, subject("list"))
+        self.charge(items * est.PYTHON_ITEM)
 
     def _hook(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         for hook in list(args) + list(kwargs.values()):
@@ -607,5 +631,18 @@ class Guard(OperatorChecks):
             elif isinstance(value, (list, tuple)):
                 nbytes += 8 * len(value) + 64
                 stack.extend(value)
+            elif isinstance(value, dict):
+                nbytes += 100 * len(value) + 64
+                stack.extend(value.values())
+            elif isinstance(value, torch.nn.Module):
+                # Its parameters and buffers (and their grads), and each submodule's object and dicts.
+                nbytes += MODULE_OBJECT_BYTES
+                stack.extend(value._parameters.values())
+                stack.extend(value._buffers.values())
+                stack.extend(value._modules.values())
+            elif isinstance(value, torch.optim.Optimizer):
+                nbytes += MODULE_OBJECT_BYTES
+                stack.extend(value.param_groups)
+                stack.extend(value.state.values())
         self.charge(items * est.WALK_ITEM + nbytes)
         self.reserve(nbytes, code_subject("copy.deepcopy(...)"))

@@ -12,16 +12,19 @@ import ast
 import copy
 import itertools
 import operator
-from collections.abc import Callable
+import types
+from collections.abc import Callable, ItemsView, Iterable, KeysView, Sequence, ValuesView
 from typing import Any
 
 import torch
 
 from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.lang.parse import dotted
+from tensorlab.core.lang.subset_rules import keyword_problem, module_names
 from tensorlab.core.messages.catalogue import MessageError, msg
 from tensorlab.core.observe.reprs import bounded_str
-from tensorlab.core.protocol.limits import Limits
+from tensorlab.core.protocol.limits import LimitError, Limits
+from tensorlab.core.sandbox import nn_rules
 from tensorlab.core.sandbox.guard import Guard
 
 __all__ = ["Interpreter", "TensorLabError", "NO_VALUE", "ORIGIN", "raised_by_interpreter", "raised_by_operation"]
@@ -131,6 +134,9 @@ def _allowed_on(obj: object) -> frozenset[str]:
         return allow.DEVICE_ATTRIBUTES
     if isinstance(obj, torch.dtype):
         return allow.DTYPE_ATTRIBUTES
+    trained = nn_rules.allowed_on(obj)  # modules, optimizers, dicts: each class its own list
+    if trained is not None:
+        return trained
     try:
         import numpy
     except ImportError:  # pragma: no cover - numpy is a dependency
@@ -148,11 +154,44 @@ def _check_attribute(obj: object, name: str) -> None:
     """
     if name in _allowed_on(obj):
         return
-    if not hasattr(type(obj), name):
+    # A module's parameters and an optimizer's state live on the object, not its type (TensorLab reads them).
+    trained = nn_rules.is_module(obj) or nn_rules.is_optimizer(obj)
+    if not (hasattr(obj, name) if trained else hasattr(type(obj), name)):
         raise _own(AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'"))
     kind = msg("subset.type.tensor") if isinstance(obj, torch.Tensor) else msg("subset.type.other",
                                                                                 name=_type_name(obj))
     raise TensorLabError(msg("subset.not_on_type", name=name, type=kind))
+
+
+_DICT_VIEWS = (dict, KeysView, ValuesView, ItemsView)   # a dict's own views are these ABCs' subclasses
+
+
+def _range_length(steps: range) -> int:
+    """How many numbers ``steps`` has (``len`` overflows past ``sys.maxsize``)."""
+    start, stop, step = steps.start, steps.stop, steps.step
+    if step > 0:
+        return max(0, (stop - start + step - 1) // step)
+    return max(0, (start - stop - step - 1) // -step)
+
+
+def count_text(count: int) -> str:
+    """A count for a message, with thousands separators (a huge one as a power of ten)."""
+    return f"{count:,}" if count < 10**12 else f"{count:.1e}"
+
+
+_ALIASED: dict[str, Any] = {"nn": torch.nn, "F": torch.nn.functional, "optim": torch.optim}
+_MAX_KEY = 200  # characters of a dict key a step may make (keys are shown and exported)
+
+
+def _check_item(container: Any, index: Any, assigning: bool = False) -> None:
+    """A dict takes string keys only (`sd['weight']`); a module's items are read, never written."""
+    if isinstance(container, dict):
+        if not isinstance(index, str):
+            raise TensorLabError(msg("subset.dict_key_type", type=_type_name(index)))
+        if assigning and len(index) > _MAX_KEY:
+            raise TensorLabError(msg("subset.dict_key_long", length=len(index), limit=_MAX_KEY))
+    elif assigning and isinstance(container, torch.nn.Module):
+        raise TensorLabError(msg("subset.module_item"))
 
 
 def _type_name(obj: object) -> str:
@@ -171,21 +210,32 @@ class Interpreter:
         self.limits = limits
         self.write = write
         self._builtins: dict[str, Callable[..., Any]] = {"print": self._print, "len": len, "id": id}
-        self.guard = Guard(namespace, limits, self._builtins.values())
+        # register_hook takes TensorLab's print, len and id only (list is no hook).
+        self.guard = Guard(namespace, limits, tuple(self._builtins.values()))
+        self._builtins["list"] = list
         # Statements started since run_statement, in source order (a `with` block's lines count):
         # after an error, the position of the one that raised.
         self.started = 0
         self._begun_before = 0
+        # The loops of the statement now running (or that just stopped): iterations that ran to their end
+        # (None: the statement has no loop), and the iteration a stop came in, as (k, n).
+        self.iterations: int | None = None
+        self.stopped_in: tuple[int, int] | None = None
+        self._loop_ran = False
 
     def partly_ran(self) -> bool:
         """Whether the statement now running (or that just stopped) began an operation that changes state:
-        then a refusal came after some of it ran (a value drawn, a flag set), which an export cannot replay."""
-        return _BEGUN[0] > self._begun_before
+        then a refusal came after some of it ran (a value drawn, a flag set, a loop's names bound by the
+        iterations that ran), which an export cannot replay."""
+        return _BEGUN[0] > self._begun_before or self._loop_ran
 
     def run_statement(self, node: ast.stmt) -> Any:
-        """Run one top-level statement (a `with` block is one): its cost is counted from zero."""
+        """Run one top-level statement (a `with` block, a `for` loop is one): its cost is counted from zero."""
         self.started = 0
         self._begun_before = _BEGUN[0]
+        self.iterations = None
+        self.stopped_in = None
+        self._loop_ran = False
         self.guard.start()
         return self.execute(node)
 
@@ -193,8 +243,8 @@ class Interpreter:
     def execute(self, node: ast.stmt) -> Any:
         """Run one statement; return the value of an expression statement, else NO_VALUE."""
         self.started += 1
-        if isinstance(node, ast.Import):
-            return NO_VALUE
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            return NO_VALUE  # the language accepted only the contract's forms; the names are TensorLab's own
         if isinstance(node, ast.Expr):
             return self.evaluate(node.value)
         if isinstance(node, ast.Assign):
@@ -211,7 +261,82 @@ class Interpreter:
                 for child in node.body:
                     self.execute(child)
             return NO_VALUE
+        if isinstance(node, ast.For):
+            self.loop(node)
+            return NO_VALUE
         raise TensorLabError(msg("subset.not_available", name=type(node).__name__))
+
+    # -- for loops ---------------------------------------------------------------
+    def loop(self, node: ast.For) -> None:
+        """Run a `for` loop as Python does, at most ``limits.max_iterations`` iterations counted as they run.
+
+        A list is read by position up to the length it had when the loop began (an item the body
+        changes is seen, as in Python; a list the body grows does not loop longer; one it shrinks ends
+        the loop where Python's would). Before each iteration after the first, the guard's count of the
+        statement's cost so far and the costliest iteration yet say whether the next may still fit: the
+        first iteration's cost times the iterations left over the statement's limit is refused before the
+        second begins. A stop leaves the names as the iterations that ran left them.
+        """
+        items, count = self.loop_items(node.iter)
+        self.iterations = self.iterations or 0
+        before = self.guard.cost
+        costliest = 0
+        sequence = items if isinstance(items, Sequence) else None
+        live = None if sequence is not None else _operation(iter, items)
+        for number in range(count):
+            if sequence is not None and number >= len(sequence):   # the body shrank its list: Python ends here
+                break
+            self.stopped_in = (number + 1, count)
+            if number:
+                left = count - number
+                if self.guard.cost + costliest * left > self.limits.max_cost:
+                    raise LimitError(msg("limit.loop_cost", iteration=number + 1, count=count,
+                                         cost=f"{self.guard.cost + costliest * left:.1e}",
+                                         limit=f"{self.limits.max_cost:.0e}"))
+            if sequence is not None:
+                item = sequence[number]
+            else:   # a dict or its view, read as Python reads it (a body that resizes the dict: Python's error)
+                item = _operation(next, live, NO_VALUE)
+                if item is NO_VALUE:
+                    break
+            self.assign(node.target, item)
+            self._loop_ran = True
+            for child in node.body:
+                self.execute(child)
+            spent = self.guard.cost - before
+            before = self.guard.cost
+            costliest = max(costliest, spent)
+            self.iterations += 1
+        self.stopped_in = None
+
+    def loop_items(self, node: ast.expr) -> tuple[Sequence[Any] | Iterable[Any], int]:
+        """What a loop iterates (read by position) and how many iterations it may run, refused up front when
+        that is over the limit or the value is not a range, a list, a tuple or a module's parameters."""
+        limit = self.limits.max_iterations
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+            bounds = [self.evaluate(a) for a in node.args]
+            steps = _operation(range, *bounds)   # Python's own TypeError for a bound that is not an integer
+            count = _range_length(steps)
+            if count > limit:
+                raise LimitError(msg("limit.loop_iterations", count=count_text(count), limit=limit))
+            return steps, count
+        value = self.evaluate(node)
+        if isinstance(value, torch.Tensor):
+            raise TensorLabError(msg("subset.for_tensor", code=dotted(node)))
+        if isinstance(value, (list, tuple)):
+            if len(value) > limit:
+                raise LimitError(msg("limit.loop_iterations", count=count_text(len(value)), limit=limit))
+            return value, len(value)
+        if isinstance(value, _DICT_VIEWS):   # `for key in sd`, `for key, value in sd.items()`
+            if len(value) > limit:
+                raise LimitError(msg("limit.loop_iterations", count=count_text(len(value)), limit=limit))
+            return value, len(value)
+        if isinstance(value, types.GeneratorType):   # what an allowlisted method returns (`model.parameters()`)
+            items = _operation(list, itertools.islice(value, limit + 1))
+            if len(items) > limit:
+                raise LimitError(msg("limit.loop_iterations", count=f"> {limit:,}", limit=limit))
+            return items, len(items)
+        raise TensorLabError(msg("subset.for_iterable", code=dotted(node), type=_type_name(value)))
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
@@ -232,6 +357,7 @@ class Interpreter:
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
             index = self.index(target.slice)
+            _check_item(container, index, assigning=True)
             self.guard.subscript(container, index, value, assigning=True)
             _operation(operator.setitem, container, index, value)
         elif isinstance(target, ast.Attribute):
@@ -255,6 +381,7 @@ class Interpreter:
         container = self.evaluate(target.value)
         index = self.index(target.slice)
         value = self.evaluate(node.value)
+        _check_item(container, index, assigning=True)
         self.guard.subscript(container, index)
         current = _operation(operator.getitem, container, index)
         self.guard.binary(node.op, current, value, inplace=True)
@@ -283,6 +410,10 @@ class Interpreter:
             return values
         if isinstance(node, ast.Tuple):
             return tuple(self.evaluate(e) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            # String keys only (the language checked them); values in order, as Python evaluates them.
+            return {key.value: self.evaluate(value)  # type: ignore[union-attr]
+                    for key, value in zip(node.keys, node.values)}
         if isinstance(node, ast.BinOp):
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)
@@ -306,6 +437,7 @@ class Interpreter:
         if isinstance(node, ast.Subscript):
             container = self.evaluate(node.value)
             index = self.index(node.slice)
+            _check_item(container, index)
             self.guard.subscript(container, index)
             return self.guard.result(_operation(operator.getitem, container, index))
         if isinstance(node, ast.Call):
@@ -331,6 +463,10 @@ class Interpreter:
             if name not in allow.COPY_FUNCTIONS:
                 raise TensorLabError(msg("subset.not_available", name=f"copy.{name}"))
             return copy.deepcopy
+        if isinstance(base, ast.Name) and base.id in allow.MODULE_ALIASES:
+            if name not in module_names(base.id):
+                raise TensorLabError(msg("subset.not_available", name=f"{base.id}.{name}"))
+            return getattr(_ALIASED[base.id], name)
         obj = self.evaluate(base)
         _check_attribute(obj, name)
         return _operation(getattr, obj, name)
@@ -338,9 +474,11 @@ class Interpreter:
     def call(self, node: ast.Call) -> Any:
         func_node = node.func
         owner: Any = None
-        if isinstance(func_node, ast.Name):
+        if isinstance(func_node, ast.Name) and func_node.id in self._builtins:
             function = self._builtins[func_node.id]
             name = func_node.id
+        elif isinstance(func_node, (ast.Name, ast.Subscript, ast.Call)):
+            return self.call_module(node, self.evaluate(func_node))
         else:
             assert isinstance(func_node, ast.Attribute)
             name = func_node.attr
@@ -357,10 +495,27 @@ class Interpreter:
         for keyword in node.keywords:
             assert keyword.arg is not None  # the language has no `**` unpacking (subset_rules)
             kwargs[keyword.arg] = self.evaluate(keyword.value)
+        key = nn_rules.call_key(owner, name) if not isinstance(owner, str) else None
+        if key is not None or function is list:
+            problem = keyword_problem(key or "list", len(args), list(kwargs))
+            if problem is not None:
+                raise TensorLabError(problem)
         self.guard.call(owner, name, args, kwargs)
         if function is self._builtins["print"]:   # TensorLab's own print: what it raises is TensorLab's
             return self.guard.result(function(*args, **kwargs))
         return self.guard.result(_operation(function, *args, **kwargs))
+
+    def call_module(self, node: ast.Call, module: Any) -> Any:
+        """`model(x)`, `net[0](x)`: only a module of the subset may be called, with one tensor."""
+        if not nn_rules.is_module(module):
+            raise TensorLabError(msg("subset.call_value", type=_type_name(module), code=dotted(node.func)))
+        args = [self.evaluate(a) for a in node.args]
+        kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords if k.arg is not None}
+        problem = keyword_problem("module()", len(args), list(kwargs), shown=dotted(node.func))
+        if problem is not None:
+            raise TensorLabError(problem)
+        self.guard.module_call(module, args)
+        return self.guard.result(_operation(module, *args, **kwargs))
 
     # -- builtins --------------------------------------------------------------
     def _print(self, *values: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None,

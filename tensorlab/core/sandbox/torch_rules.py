@@ -26,7 +26,12 @@ run unestimated). Each rule names how torch sizes what the call allocates:
 - ``split``: one tensor object per piece;
 - ``view``: no new elements (a tensor object);
 - ``inplace``: work on the tensor, no new result (a temporary where it computes in another dtype);
-- ``none``: queries, bookkeeping, grad modes.
+- ``none``: queries, bookkeeping, grad modes;
+- ``list``: ``list(...)`` of a tensor (unbound whole), a dict, a sequence;
+- :data:`NN_RULES` (the training step's calls, :mod:`tensorlab.core.sandbox.nn_rules`): ``module`` (its parameters
+  and buffers), ``sequential`` (nesting capped), ``forward`` (each layer's output), ``optimizer``, ``step``
+  (state made at the first step, temporaries), ``state_dict`` (a tensor object per entry), ``load_state_dict``,
+  ``walk`` (a walk over the module's parameters), ``dict_copy``.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ __all__ = [
     "METHOD_RULES",
     "ATTRIBUTE_RULES",
     "OTHER_RULES",
+    "NN_RULES",
     "conversion_target",
     "matmul_copy_numel",
     "view_strides",
@@ -117,7 +123,28 @@ METHOD_RULES: Mapping[str, str] = {
 
 # copy.deepcopy (each storage and list once, its memo) and the builtins (print is bounded by what a step
 # may print; len and id make nothing).
-OTHER_RULES: Mapping[str, str] = {"copy.deepcopy": "deepcopy", "print": "print", "len": "none", "id": "none"}
+OTHER_RULES: Mapping[str, str] = {"copy.deepcopy": "deepcopy", "print": "print", "len": "none", "id": "none",
+                                  "list": "list"}
+
+# The training step (issue #16): `nn.` constructors, `F.` functions, `optim.` constructors, and the methods of
+# modules, optimizers and dicts (core/sandbox/nn_rules.py estimates each rule), and calling a module.
+NN_RULES: Mapping[str, str] = {
+    **dict.fromkeys(["nn.Linear", "nn.BatchNorm1d", "nn.ReLU", "nn.Tanh", "nn.Sigmoid", "nn.Identity",
+                     "nn.Dropout"], "module"),
+    "nn.Sequential": "sequential",
+    "F.relu": "elementwise",
+    **dict.fromkeys(["F.sigmoid", "F.mse_loss"], "float_elementwise"),
+    **dict.fromkeys(["optim.SGD", "optim.Adam"], "optimizer"),
+    "module()": "forward",
+    **dict.fromkeys(["module.parameters", "module.named_parameters", "module.buffers", "module.named_buffers",
+                     "module.zero_grad", "module.requires_grad_", "module.train", "module.eval"], "walk"),
+    "module.state_dict": "state_dict",
+    "module.load_state_dict": "load_state_dict",
+    "optimizer.step": "step",
+    "optimizer.zero_grad": "none",
+    **dict.fromkeys(["dict.keys", "dict.values", "dict.items", "dict.get"], "none"),
+    "dict.copy": "dict_copy",
+}
 
 # Attributes a step reads on a tensor: every one is a view or bookkeeping (`.H` of a complex tensor
 # sets the lazy conjugate bit, `.real` views the real halves): none allocates elements.

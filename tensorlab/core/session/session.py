@@ -24,8 +24,9 @@ from tensorlab.core.explain.torch_messages import parse_message
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
 from tensorlab.core.messages.catalogue import MessageError
 from tensorlab.core.observe.autograd_graph import saved_in_graphs
-from tensorlab.core.observe.inspector import Inspector, clean_message
+from tensorlab.core.observe.inspector import Inspector, clean_message, reached_tensors
 from tensorlab.core.observe.reprs import bounded_repr
+from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import ErrorInfo, StepResult, WarningInfo
 from tensorlab.core.protocol.snapshot import MAX_REPR, SavedTensor, Snapshot
@@ -198,6 +199,11 @@ class Session:
             for w in caught
         )
         before = self.results[-1].snapshot if self.results else Snapshot()
+        notes = hidden_writes(before, snapshot)
+        stopped = self._interpreter.stopped_in
+        if error is not None and stopped is not None:   # a loop stopped: say in which iteration
+            notes = (Explanation("explain.loop_stopped", (("iteration", stopped[0]), ("count", stopped[1]))),
+                     *notes)
         result = StepResult(
             index=len(self.results),
             code=statement.source,
@@ -207,8 +213,9 @@ class Session:
             value=_echo(value),
             snapshot=snapshot,
             seconds=seconds,
-            notes=hidden_writes(before, snapshot),
+            notes=notes,
             memory=self._interpreter.guard.memory_held(),
+            iterations=self._interpreter.iterations,
         )
         self._history.append(statement)
         self.results.append(result)
@@ -263,8 +270,9 @@ class Session:
         Nothing is read: the next snapshot compares with what it reads then.
         """
         labelled = []
+        reached = reached_tensors(self._namespace)   # `parts[0]` too: the names the snapshot lists
         for info in snapshot.tensors:
-            value = self._namespace.get(info.name)
+            value = reached.get(info.name, (None, None))[1]
             if isinstance(value, torch.Tensor) and info.storage is not None:
                 labelled.append((value, info.storage))
         used = [int(label[1:]) for result in self.results for label in

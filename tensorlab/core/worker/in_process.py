@@ -68,10 +68,11 @@ class LocalEngine:
         self.session.reset()
 
 
-def keep_history(session: Any, history: History) -> None:
-    """Trim what ``session`` keeps of its results to ``history``'s allowance; its guard counts what is left."""
+def keep_history(session: Any, history: History, elsewhere: int = 0) -> None:
+    """Trim what ``session`` keeps of its results to ``history``'s allowance; its guard counts what is left,
+    and ``elsewhere``: what the window's process keeps of the same history (its engine and player)."""
     history.trim(session.results)
-    session.guard.outside = history.held
+    session.guard.outside = history.held + elsewhere
 
 
 def restore_session(session: Any, codes: Sequence[str], results: Sequence[StepResult],

@@ -56,6 +56,9 @@ class _Server:
         self.session = Session(device=device, limits=limits)
         self.sender = InfoSender()
         self.history = History(history_allowance(limits))
+        # Bytes of values the window's process keeps of this session's history (each request says): counted in
+        # the budget with what this process keeps.
+        self.elsewhere = 0
 
     # -- plumbing ----------------------------------------------------------------
     def send(self, kind: Reply, payload: Any = None) -> None:
@@ -77,18 +80,24 @@ class _Server:
         self.sender.forget()
         return 0
 
-    def run(self, code: str, focus: tuple[str, ...] = ()) -> Any:
+    def _count_elsewhere(self, outside: int) -> None:
+        self.elsewhere = max(int(outside), 0)
+        self.session.guard.outside = self.history.held + self.elsewhere
+
+    def run(self, code: str, focus: tuple[str, ...] = (), outside: int = 0) -> Any:
         self.session.focus = frozenset(focus)
+        self._count_elsewhere(outside)
         result = self.session.execute(parse_one(code, self.limits))
-        keep_history(self.session, self.history)
+        keep_history(self.session, self.history, self.elsewhere)
         return result
 
-    def restore(self, codes: list[str], results: list[Any] | None = None) -> int:
+    def restore(self, codes: list[str], results: list[Any] | None = None, outside: int = 0) -> int:
         # Results this process made itself need not cross the wire again.
         known = list(results if results is not None else self.session.results)
         self.sender.forget()
+        self._count_elsewhere(outside)
         restore_session(self.session, codes, known, self.cancelled, self.progress)
-        keep_history(self.session, self.history)
+        keep_history(self.session, self.history, self.elsewhere)
         return self.session.position
 
     def graph(self, name: str) -> Any:

@@ -1100,6 +1100,10 @@ Everything shown is read from real torch objects.</source>
         <translation>{count}바이트</translation>
     </message>
     <message>
+        <source>{mark} module {name}: {count} storages of its parameters and buffers</source>
+        <translation>{mark} 모듈 {name}: 매개변수와 버퍼의 저장소 {count}개</translation>
+    </message>
+    <message>
         <source>{name} does not require grad: no gradient is computed for it,
 but an operation may still save it for backward() (x * {name} saves {name}).</source>
         <translation>{name:은} requires_grad=False입니다. 이 텐서의 기울기는 계산되지 않지만,
@@ -1128,6 +1132,10 @@ its base was changed in place after split/unbind/chunk.</source>
     <message>
         <source>… {count} more cells</source>
         <translation>… 칸 {count}개 더</translation>
+    </message>
+    <message>
+        <source>↻ The loop ran {count} iterations to their end.</source>
+        <translation>↻ 반복문의 반복 {count}번이 끝까지 실행되었습니다.</translation>
     </message>
     <message>
         <source>✔ Ran without output, warnings or errors.</source>

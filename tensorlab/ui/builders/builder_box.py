@@ -7,6 +7,7 @@ the builder.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
@@ -28,8 +29,8 @@ from tensorlab.core.lang.builder_code import BuilderError
 from tensorlab.ui.widgets.html import escape
 from tensorlab.ui.widgets.i18n import Marked, Texts, current_language, tr
 
-__all__ = ["BuilderBox", "WrappingCheckBox", "fill_names", "next_free_name", "narrow_combo", "heading",
-           "breakable"]
+__all__ = ["BuilderBox", "WrappingCheckBox", "fill_names", "remember_choice", "next_free_name", "narrow_combo",
+           "heading", "breakable"]
 
 _CANDIDATES = ("x", "y", "z", "w", "a", "b", "c", "d", "e", "f", "g", "h", "p", "q", "r", "s", "t", "u", "v")
 
@@ -45,22 +46,36 @@ def next_free_name(taken: set[str] | tuple[str, ...], preferred: str = "x") -> s
     return f"t{number}"
 
 
+_CHOSEN = "chosenName"   # a picker's property: the name the user chose in it (kept while it is bound)
+
+
 def fill_names(combo: QComboBox, names: tuple[str, ...], prefer_last: bool = False,
-               newest: str | None = None) -> None:
-    """Replace a combo's names: ``newest`` (a tensor the last step made) first, else the current one."""
+               newest: str | None = None, avoid: str | None = None) -> None:
+    """Replace a combo's names, keeping the one the user chose in it while it is bound; else ``newest``
+    (a tensor the last step made), else the current one, else the last (``prefer_last``) or first name
+    that is not ``avoid``."""
     current = combo.currentText()
+    chosen = combo.property(_CHOSEN)
     combo.blockSignals(True)
     if tuple(combo.itemText(i) for i in range(combo.count())) != tuple(names):
         # Refilled only when the names changed: a refill relays out (and repaints) the whole panel.
         combo.clear()
         combo.addItems(list(names))
-    if newest is not None and newest in names:
+    if isinstance(chosen, str) and chosen in names:
+        combo.setCurrentText(chosen)   # the Copy builder's source jumped to the newest tensor after a step
+    elif newest is not None and newest in names:
         combo.setCurrentText(newest)
-    elif current in names:
+    elif current in names and current != avoid:
         combo.setCurrentText(current)
     elif names:
-        combo.setCurrentIndex(len(names) - 1 if prefer_last else 0)
+        others = [n for n in names if n != avoid] or list(names)
+        combo.setCurrentText(others[-1] if prefer_last else others[0])
     combo.blockSignals(False)
+
+
+def remember_choice(combo: QComboBox) -> None:
+    """What the user picks in ``combo`` (not what :func:`fill_names` sets, with signals blocked) stays picked."""
+    combo.currentTextChanged.connect(lambda text: combo.setProperty(_CHOSEN, text or None))
 
 
 def narrow_combo(combo: QComboBox) -> QComboBox:
@@ -81,11 +96,12 @@ def heading(text: Marked, i18n: Texts) -> QLabel:
 
 
 def breakable(code: str) -> str:
-    """HTML of ``code`` that may wrap after `(`, `,` `.` and `=` too (never cut in a narrow panel)."""
+    """HTML of ``code`` that may wrap after `(`, `,` and `=` too, and before the dot of a method (never
+    inside a name, nor as `x.` / `clone()`), so it is never cut in a narrow panel."""
     text = escape(code).replace("\n", "<br>").replace("    ", "&nbsp;&nbsp;&nbsp;&nbsp;")
-    for mark in ("(", ",", ".", "="):
+    for mark in ("(", ",", "="):
         text = text.replace(mark, mark + "\u200b")
-    return text
+    return re.sub(r"(?<=[\w)\]])\.(?=[A-Za-z_])", "\u200b.", text)
 
 
 def code_choices(combo: QComboBox, choices: tuple[str, ...] | list[str], words: dict[str, Marked],
@@ -181,6 +197,7 @@ class BuilderBox(QGroupBox):
             self.i18n.bind(widget.setAccessibleName, name)
         if isinstance(widget, QComboBox):
             narrow_combo(widget)
+            remember_choice(widget)
         if isinstance(widget, QLineEdit):
             widget.setMinimumWidth(40)
             widget.returnPressed.connect(self.request)
@@ -224,6 +241,11 @@ class BuilderBox(QGroupBox):
         except BuilderError as exc:
             self.show_problem(exc.render(current_language()))
             return
+        # What this statement was made from stays picked for the next one (a second copy of `x` is not
+        # silently a copy of the `y` the first one made).
+        for combo in self.findChildren(QComboBox):
+            if combo.currentText():
+                combo.setProperty(_CHOSEN, combo.currentText())
         self.statementRequested.emit(code)
 
     def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:

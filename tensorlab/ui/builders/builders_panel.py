@@ -1,13 +1,15 @@
-"""The left panel: the builders and the code line, stacked in one scrollable column.
+"""The left panel: the builders, stacked in one scrollable column, and the code line, in a bar of its own.
 
 The column reflows to the dock's width; it scrolls sideways only if the dock is
-narrower than any field can get.
+narrower than any field can get. The code line (:attr:`BuildersPanel.code_bar`) is not
+in the column: a line of code needs the window's width (a side column left it 40 px at
+1024x768), so the window puts it in a bar across its whole width, in both modes.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QGroupBox, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.ui.builders.builder_box import BuilderBox, heading
@@ -44,16 +46,21 @@ class BuildersPanel(QScrollArea):
         self.mutate = MutateBuilder()
         self.compute = ComputeBuilder()
         self.code_line = CodeLinePanel()
-        code_box = QGroupBox()
         self.i18n = Texts(self)
-        box_layout = QVBoxLayout(code_box)
-        box_layout.addWidget(heading(QT_TR_NOOP("Code line"), self.i18n))
-        box_layout.addWidget(self.code_line)
+        # The code line's bar: its title beside the line (one row high), the line taking the width.
+        self.code_bar = QWidget()
+        self.code_bar.setObjectName("codeLineBar")
+        self.code_bar.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        bar_layout = QHBoxLayout(self.code_bar)
+        bar_layout.setContentsMargins(6, 2, 6, 2)
+        title = heading(QT_TR_NOOP("Code line"), self.i18n)
+        title.setWordWrap(False)
+        bar_layout.addWidget(title, 0, Qt.AlignmentFlag.AlignTop)
+        bar_layout.addWidget(self.code_line, 1)
         self.builders: tuple[BuilderBox, ...] = (self.create, self.copy, self.mutate, self.compute)
         for builder in self.builders:
             layout.addWidget(builder)
             builder.statementRequested.connect(lambda code, b=builder: self.statementRequested.emit(code, b))
-        layout.addWidget(code_box)
         layout.addStretch(1)
         self.code_line.statementRequested.connect(
             lambda code: self.statementRequested.emit(code, self.code_line))
@@ -63,7 +70,12 @@ class BuildersPanel(QScrollArea):
     @contained
     def set_text_scale(self, scale: float) -> None:
         """Every text of the panel at ``scale``."""
-        self.setFont(pixel_font(base_px(), scale))
+        font = pixel_font(base_px(), scale)
+        self.setFont(font)
+        # The code line is in the window's bar, not a child of the panel; its refusal is styled (a styled
+        # label keeps the font it was polished with), so it is given the size too.
+        for widget in (self.code_bar, self.code_line.problem):
+            widget.setFont(font)
 
     def render_view(self, view: View) -> None:
         """Show the view's player state."""
@@ -81,10 +93,18 @@ class BuildersPanel(QScrollArea):
             made = [n for n in state.program[state.position - 1].statement.defines if snapshot.tensor(n)]
             newest = made[-1] if made else None
         self._last_result = state.last
+        # The tensors the steps run so far made, each at its last making (what Compute proposes).
+        order: dict[str, None] = {}
+        for step in state.program[:state.position]:
+            for name in step.statement.defines:
+                order.pop(name, None)
+                order[name] = None
+        self.compute.recent = tuple(n for n in order if n in tensors)
         for builder in self.builders:
             builder.set_names(tensors, names, newest)
         self.compute.set_scalars(snapshot, newest)
         self.code_line.edit.names = names
+        self.code_line.edit.rows = tuple(t for t in tensors if t not in names)
 
     def set_enabled(self, enabled: bool) -> None:
         """Disable every button while a step runs."""

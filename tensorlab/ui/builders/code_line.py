@@ -15,6 +15,8 @@ from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 __all__ = ["CodeLineEdit", "CodeLinePanel"]
 
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*$")
+# A row's name may hold indices and keys (`parts[0]`, `sd['weight']`, `net[0].bias`: contract 3, issue #16).
+_ROW_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\[\]'\"]*$")
 
 
 class CodeLineEdit(QLineEdit):
@@ -23,6 +25,7 @@ class CodeLineEdit(QLineEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.names: tuple[str, ...] = ()
+        self.rows: tuple[str, ...] = ()     # tensors the names reach (`parts[0]`, `net[0].weight`)
         self._model = QStringListModel(self)
         self.completer_ = QCompleter(self._model, self)
         self.completer_.setWidget(self)
@@ -30,8 +33,19 @@ class CodeLineEdit(QLineEdit):
         self.completer_.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.completer_.activated.connect(self.insert_completion)
 
+    def token(self, text: str) -> re.Match[str] | None:
+        """The word before the end of ``text`` that completion replaces: a row's name with its indices when
+        one starts so (`parts[` completes to `parts[0]`), else a plain name or dotted name."""
+        row = _ROW_TOKEN.search(text)
+        if row is not None and any(r.startswith(row.group(0)) for r in self.rows):
+            return row
+        return _TOKEN.search(text)
+
     def candidates(self, token: str) -> list[str]:
         """Completions for the word being typed (after a dot: functions or methods)."""
+        rows = [r for r in self.rows if r.startswith(token) and r != token]
+        if "[" in token:
+            return rows
         if "." in token:
             base, _, _ = token.rpartition(".")
             if base == "torch":
@@ -40,13 +54,13 @@ class CodeLineEdit(QLineEdit):
                 members = ["deepcopy"]
             else:
                 members = sorted(allow.TENSOR_METHODS | allow.TENSOR_ATTRIBUTES)
-            return [f"{base}.{m}" for m in members]
-        return sorted(set(self.names) | {"torch", "copy", "print", "len", "id"})
+            return rows + [f"{base}.{m}" for m in members]
+        return sorted(set(self.names) | set(rows) | {"torch", "copy", "print", "len", "id"})
 
     def insert_completion(self, completion: str) -> None:
         """Replace the word before the cursor with ``completion``."""
         text, cursor = self.text(), self.cursorPosition()
-        match = _TOKEN.search(text[:cursor])
+        match = self.token(text[:cursor])
         start = match.start() if match else cursor
         self.setText(text[:start] + completion + text[cursor:])
         self.setCursorPosition(start + len(completion))
@@ -61,7 +75,7 @@ class CodeLineEdit(QLineEdit):
         super().keyPressEvent(event)
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             return
-        match = _TOKEN.search(self.text()[: self.cursorPosition()])
+        match = self.token(self.text()[: self.cursorPosition()])
         if not match or not event.text():
             popup.hide()
             return

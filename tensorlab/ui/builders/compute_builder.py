@@ -31,6 +31,7 @@ class ComputeBuilder(BuilderBox):
         ):
             widget.setObjectName(name)
             self.add_row(label, widget)
+        self.recent: tuple[str, ...] = ()   # the tensors made by the steps run, the last made last
         self.backward_target = narrow_combo(QComboBox())
         self.backward_target.setObjectName("backwardTarget")
         self.i18n.bind(self.backward_target.setAccessibleName, QT_TR_NOOP("scalar to differentiate"))
@@ -79,8 +80,12 @@ class ComputeBuilder(BuilderBox):
         self.backward_button.setEnabled(bool(scalars) and self.enabled)
 
     def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
-        fill_names(self.a, tensors, prefer_last=True, newest=newest)
-        fill_names(self.b, tensors, prefer_last=True)
+        # An expression of the tensors made last (`(y + z)`), not of the newest twice (`(z + z)`).
+        made = [n for n in self.recent if n in tensors]
+        fill_names(self.a, tensors, prefer_last=True, newest=made[-1] if made else newest)
+        a = self.a.currentText()
+        before = [n for n in made if n != a]
+        fill_names(self.b, tensors, prefer_last=True, newest=before[-1] if before else None, avoid=a)
         if self.target.text() in all_names:
             self.target.setText(next_free_name(set(all_names), "s"))
         super().set_names(tensors, all_names, newest)

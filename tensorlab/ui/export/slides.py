@@ -27,7 +27,7 @@ class SlidesController(Protocol):
     @property
     def state(self) -> PlayerState: ...
 
-    def go_to(self, position: int) -> None: ...
+    def go_to(self, position: int, past_crashes: bool = False) -> None: ...
     def wait_idle(self, timeout_ms: int = 30_000) -> bool: ...
 
 
@@ -111,6 +111,9 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
                progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Step ``window`` through its program from step 1 to the end and save each state as a PNG.
 
+    Each slide shows the state after its step; a step that stopped the worker shows its error over the state
+    before it, and the steps after it are shown as they ran without it.
+
     The window ends at the position it started from. Files are written atomically.
     """
     from PySide6.QtWidgets import QApplication
@@ -122,7 +125,9 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
     saved: list[Path] = []
     try:
         for position in range(1, total + 1):
-            controller.go_to(position)
+            # A step that stops the worker (a crash, a time limit) is its slide's content, and the next slides
+            # go on from the session restarted without it, as `tensorlab run` goes on.
+            controller.go_to(position, past_crashes=True)
             controller.wait_idle()
             for _ in range(5):
                 QApplication.processEvents()

@@ -24,30 +24,69 @@ from tensorlab.core.engine.player import PlayerState, StepOrigin
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
-from tensorlab.ui.widgets.text_zoom import mono_font
+from tensorlab.ui.widgets.text_zoom import MIN_PX, mono_font
 
-__all__ = ["CodeView"]
+__all__ = ["CodeView", "wrap_code", "break_points"]
 
 _ROLE = Qt.ItemDataRole.UserRole      # (marker, number, code, yours, ran, current, failed)
 
 
+_OPERATORS = set("=+-*/@%<>&|^~!")
+
+
+def break_points(line: str) -> tuple[list[int], ...]:
+    """Where ``line`` may wrap, as the lengths of the part kept on the first line, best first.
+
+    Best: after a space or a comma. Then after an operator written without spaces (never between the
+    two characters of ``**``, ``==``, ``+=``) or an opening bracket. Last, *before* the dot of a method call
+    (``(n * n).sum()`` / ``.backward()``, as chained calls are written). Never inside a name, a
+    number or a string, and never after a dot (``x.`` / ``detach()`` reads as two statements).
+    """
+    preferred: list[int] = []
+    brackets: list[int] = []
+    dots: list[int] = []
+    quote = ""
+    for i, char in enumerate(line[:-1]):
+        if quote:
+            if char == quote and (i == 0 or line[i - 1] != "\\"):
+                quote = ""
+            continue
+        if char in "'\"":
+            quote = char
+            continue
+        after = line[i + 1]
+        if char in " ,":
+            preferred.append(i + 1)
+        elif (char in _OPERATORS and after not in _OPERATORS) or (char in "([{" and after not in ")]}"):
+            # An operator written without spaces binds tighter (`requires_grad=True`): only where no
+            # space or comma will do.
+            brackets.append(i + 1)
+        if after == "." and i + 2 < len(line) and not line[i + 2].isdigit() and not char.isdigit():
+            dots.append(i + 1)
+    return preferred, brackets, dots
+
+
 def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
-    """``code`` in lines no wider than ``width`` (broken after a space, comma or bracket; continued indented)."""
+    """``code`` in lines no wider than ``width``, broken only between tokens (see :func:`break_points`);
+    continued lines are indented. Only a single name wider than ``width`` is ever cut."""
     lines: list[str] = []
+    # A continued line is indented, less so in a narrow panel (where `requires_grad=` must still fit).
+    indent = "    " if width >= metrics.horizontalAdvance("x" * 24) else "  "
     for line in code.split("\n"):
-        while metrics.horizontalAdvance(line) > width and len(line) > 8:
-            cut = len(line)
-            while cut > 1 and metrics.horizontalAdvance(line[:cut]) > width:
-                cut -= 1
-            # Break after a space or comma where possible, else after a bracket or `=`, else after a dot.
-            for marks in (" ,", "([=", "."):
-                breaks = [i + 1 for i in range(cut) if line[i] in marks and i + 1 > 4]
-                if breaks:
-                    cut = breaks[-1]
-                    break
-            lines.append(line[:cut])
-            line = "    " + line[cut:].lstrip()
-        lines.append(line)
+        while metrics.horizontalAdvance(line) > width and len(line.strip()) > 8:
+            fits = len(line)
+            while fits > 1 and metrics.horizontalAdvance(line[:fits]) > width:
+                fits -= 1
+            head = len(line) - len(line.lstrip())   # never break inside a continued line's indent
+            cut = next((c for group in break_points(line)
+                        for c in reversed(group) if head < c <= fits and line[:c].strip()), fits)
+            lines.append(line[:cut].rstrip())
+            rest = line[cut:].lstrip()
+            if not rest:
+                break
+            line = indent + rest
+        else:
+            lines.append(line)
     return lines
 
 
@@ -56,17 +95,28 @@ _RAN, _NOT_RAN, _YOURS = QColor("#000000"), QColor("#8a8a8a"), QColor("#6a1b9a")
 
 
 class _Fonts:
-    """A line's font, its bold, and their metrics."""
+    """A line's font, its bold, the margin's smaller font, and their metrics.
 
-    __slots__ = ("metrics", "bold", "bold_metrics", "marker_width", "space_width")
+    The margins (marker and number on the left, "(yours)" on the right) are in a smaller font:
+    at a projector's code size they would otherwise take the room a statement needs.
+    """
+
+    __slots__ = ("metrics", "bold", "bold_metrics", "margin", "margin_metrics", "marker_width", "indent")
 
     def __init__(self, font: QFont) -> None:
         self.metrics = QFontMetrics(font)
         self.bold = QFont(font)
         self.bold.setBold(True)
         self.bold_metrics = QFontMetrics(self.bold)
-        self.marker_width = self.metrics.horizontalAdvance("▶✗ ")
-        self.space_width = self.metrics.horizontalAdvance("  ")
+        self.margin = QFont(font)
+        self.margin.setPixelSize(max(MIN_PX, round(font.pixelSize() * 0.6)))
+        self.margin_metrics = QFontMetrics(self.margin)
+        self.marker_width = self.margin_metrics.horizontalAdvance("▶✗")
+        self.indent = 4 + self.marker_width + self.margin_metrics.horizontalAdvance(" 000") + 6
+
+    def yours_width(self) -> int:
+        """The right margin a step of yours keeps for its mark."""
+        return self.margin_metrics.horizontalAdvance(tr("(yours)")) + 8
 
 
 # A line's row: marker, number, code, yours, ran, current, failed.
@@ -97,14 +147,12 @@ class _LineDelegate(QStyledItemDelegate):
         return layout
 
     def _wrap(self, font: QFont, code: str, yours: bool) -> tuple[int, list[str]]:
-        metrics = QFontMetrics(font)
-        indent = metrics.horizontalAdvance("▶✗ 000  ") + 4
-        room = self.view.viewport().width() - indent - 8
+        fonts = self._fonts(font)
+        indent = fonts.indent
+        room = self.view.viewport().width() - indent - 4
         if yours:
-            room -= metrics.horizontalAdvance("  " + tr("(yours)"))
-        bold = QFont(font)
-        bold.setBold(True)
-        return indent, wrap_code(code, QFontMetrics(bold), max(room, metrics.horizontalAdvance("x" * 12)))
+            room -= fonts.yours_width()   # the mark sits in the right margin, beside every line of the step
+        return indent, wrap_code(code, fonts.bold_metrics, max(room, fonts.metrics.horizontalAdvance("x" * 18)))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
@@ -142,21 +190,21 @@ class _LineDelegate(QStyledItemDelegate):
         indent, lines = self._layout(font, code, yours)
         x = rect.left() + 4
         y = rect.top() + 3 + metrics.ascent()
-        painter.setFont(font)
+        # The margin's text on the code's first baseline, in its smaller font.
+        painter.setFont(fonts.margin)
         painter.setPen(_FAILED if failed else _MARKER)
         painter.drawText(x, y, marker)
         painter.setPen(_NUMBER)
         painter.drawText(x + fonts.marker_width, y, f"{number:>3}")
+        if yours:
+            painter.setPen(_YOURS)
+            mark = tr("(yours)")
+            painter.drawText(rect.right() - 4 - fonts.margin_metrics.horizontalAdvance(mark), y, mark)
         x = rect.left() + indent
         painter.setFont(fonts.bold if current else font)
         painter.setPen(_RAN if ran else _NOT_RAN)
-        widest = (fonts.bold_metrics if current else metrics).horizontalAdvance(lines[0])
         for i, line in enumerate(lines):
             painter.drawText(x, y + i * metrics.height(), line)
-        if yours:
-            painter.setFont(font)
-            painter.setPen(_YOURS)
-            painter.drawText(x + widest + fonts.space_width, y, tr("(yours)"))
         painter.restore()
 
     def _fonts(self, font: QFont) -> _Fonts:

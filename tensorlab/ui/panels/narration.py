@@ -13,8 +13,8 @@ makes right.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from tensorlab.core.engine.player import PlayerState, StepOrigin
@@ -30,11 +30,14 @@ from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
 __all__ = ["NarrationPanel", "ChoiceButton"]
 
-_STYLES = {
-    "plain": "QFrame#%s { border:1px solid #9e9e9e; border-radius:4px; background:#ffffff; }",
-    "marked": "QFrame#%s { border:3px solid #1565c0; border-radius:4px; background:#e3f2fd; }",
-    "right": "QFrame#%s { border:3px solid #2e7d32; border-radius:4px; background:#e8f5e9; }",
-    "wrong": "QFrame#%s { border:1px solid #c62828; border-radius:4px; background:#ffebee; }",
+# Each look: (border width, border colour, background). Painted, not a style sheet: a style sheet set on
+# a choice re-polishes its labels and resets their font to the default size (the choices shrank after
+# a reveal), so a look must never touch the fonts.
+_LOOKS = {
+    "plain": (1, "#9e9e9e", "#ffffff"),
+    "marked": (3, "#1565c0", "#e3f2fd"),
+    "right": (3, "#2e7d32", "#e8f5e9"),
+    "wrong": (1, "#c62828", "#ffebee"),
 }
 
 
@@ -74,9 +77,21 @@ class ChoiceButton(QFrame):
     def set_look(self, look: str) -> None:
         """plain, marked (a class vote), right or wrong."""
         if getattr(self, "look", None) == look:
-            return  # a style sheet is costly to apply again
+            return
         self.look = look
-        self.setStyleSheet(_STYLES[look] % self.objectName())
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        width, border, background = _LOOKS[self.look]
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pen = QPen(QColor(border))
+        pen.setWidth(width)
+        painter.setPen(pen)
+        painter.setBrush(QColor(background))
+        inset = width / 2
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(inset, inset, -inset, -inset), 4, 4)
+        painter.end()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
         if self.isEnabled() and self.rect().contains(event.position().toPoint()):
@@ -307,9 +322,9 @@ class NarrationPanel(QScrollArea):
             button = self._pool[i]
             button.set_choice(choice)
             font = self.font()
-            if button.font() != font:
-                # A styled widget keeps the font it is polished with: give it (and its labels) the panel's.
-                for widget in (button, button.key, button.label):
+            for widget in (button, button.key, button.label):
+                # Each label checked on its own: the button's font alone says nothing about its labels'.
+                if widget.font() != font:
                     widget.setFont(font)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.set_look("plain")

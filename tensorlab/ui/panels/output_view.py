@@ -73,6 +73,9 @@ class OutputView(QTextBrowser):
         code = escape(result.code).replace("\n", "<br>")
         step = escape(tr("Step {number}:").format(number=result.index + 1))
         parts.append(f"<p style='margin:2px 0;color:#616161'>{step} <code>{code}</code></p>")
+        if result.iterations is not None:   # a loop step (issue #16): one step, its iterations counted
+            ran = escape(tr("↻ The loop ran {count} iterations to their end.").format(count=result.iterations))
+            parts.append(f"<p style='margin:2px 0;color:#616161'>{ran}</p>")
         if result.output:
             parts.append("<pre style='background:#f5f5f5;padding:6px;margin:4px 0'>"
                          f"{escape(result.output.rstrip(chr(10)))}</pre>")

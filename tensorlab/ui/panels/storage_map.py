@@ -18,7 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, Q
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.protocol.snapshot import Snapshot
-from tensorlab.ui.panels.storage_strips import MAX_CELLS, BandModel, GradModel, StripModel, strip_models
+from tensorlab.ui.panels.storage_strips import MAX_CELLS, BandModel, GradModel, StripModel, module_groups, strip_models
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, MUTED, format_value, tensor_color
 from tensorlab.ui.widgets.panel import View
@@ -32,6 +32,7 @@ _WRITE = re.compile(r"\s*([A-Za-z_]\w*)\[(\d+)\]\s*(?:[-+*/]?=[^=]|\.\w+_\()")
 
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
 _PIN_KEY = 1            # data key of an item of the name column (pinned at the left while strips scroll)
+_GROUP_KEY = 2          # data key of a module group header's module name (a click collapses or opens it)
 VALUE_PX = 15           # cell values, at text scale 1
 READABLE_PX = 11        # the smallest value text the map shrinks to
 NORMAL_FLOOR = 0.8      # normal mode: the map shrinks to fit down to this share of the text scale (the zoom stays)
@@ -89,6 +90,9 @@ class StorageMapView(SceneView):
         self._digits = 6           # format_value's width: 5 (three significant digits) when drawn smaller
         self._cells_top = 0.0      # set while a strip is drawn: where its cells start, and its gradients' rows
         self._grad_tops: list[tuple[float, frozenset[int]]] = []
+        self.groups: list[tuple[str | None, list[StripModel]]] = []   # strips by module (module_groups)
+        self.collapsed: set[str] = set()          # module groups shown as their header only
+        self._group_items: list[QGraphicsSimpleTextItem] = []
 
     # -- public ----------------------------------------------------------------
     @contained
@@ -145,6 +149,7 @@ class StorageMapView(SceneView):
         """Render ``snapshot`` (cells that differ from ``previous`` highlighted); ``follow``: show what changed."""
         self.device, self.selected = device, selected
         self.strips = strip_models(snapshot, previous)
+        self.groups = module_groups(self.strips, snapshot)
         self._versions = {t.name: t.version for t in snapshot.tensors}
         self.followed = tuple(s.storage.id for s in self.strips if s.changed or s.new)
         self._draw()
@@ -289,6 +294,7 @@ class StorageMapView(SceneView):
         self.scene().clear()
         self._drawn = {}
         self._header = None
+        self._group_items = []
 
     def _draw(self) -> None:
         self._stop_flash()
@@ -327,7 +333,13 @@ class StorageMapView(SceneView):
         cell_w = self._cell_width()
         name_w = self.name_width = self._name_width()
         drawn: dict[str, _Drawn] = {}
-        for strip in self.strips:
+        for item in self._group_items:
+            scene.removeItem(item)
+        self._group_items = []
+        for strip in self._shown_strips():
+            if isinstance(strip, str):   # a module's group header, then its strips unless collapsed
+                y = self._group_header(strip, y)
+                continue
             key = strip.storage.id
             look = self._look(strip, cell_w, name_w)
             entry = self._drawn.pop(key, None)
@@ -450,6 +462,39 @@ class StorageMapView(SceneView):
             spare = (room - self._name_width()) / (self._cell_width() * cells)
             self._stretch = max(1.0, min(STRETCH_MAX, spare))
         return base
+
+    def _shown_strips(self) -> list[StripModel | str]:
+        """The strips in drawing order, a module's group led by its name (and left out when collapsed)."""
+        shown: list[StripModel | str] = []
+        for owner, strips in self.groups or [(None, self.strips)]:
+            if owner is not None:
+                shown.append(owner)
+                if owner in self.collapsed:
+                    continue
+            shown.extend(strips)
+        return shown
+
+    def _group_header(self, owner: str, y: float) -> float:
+        """A module group's header line (▾ open, ▸ collapsed; a click toggles it); the y below it."""
+        s = self.scale_factor
+        count = sum(len(strips) for name, strips in self.groups if name == owner)
+        mark = "▸" if owner in self.collapsed else "▾"
+        text = tr("{mark} module {name}: {count} storages of its parameters and buffers").format(
+            mark=mark, name=owner, count=count)
+        item = self._text(text, 10 * s, y, 13, True, MUTED)
+        item.setData(_GROUP_KEY, owner)
+        item.setCursor(Qt.CursorShape.PointingHandCursor)
+        self._group_items.append(item)
+        return y + item.boundingRect().height() + 10 * s
+
+    def group_headers(self) -> dict[str, str]:
+        """The module groups' header lines as drawn, by module name."""
+        return {str(item.data(_GROUP_KEY)): item.text() for item in self._group_items}
+
+    def toggle_group(self, owner: str) -> None:
+        """Collapse a module's group to its header, or open it again."""
+        self.collapsed ^= {owner}
+        self._draw()
 
     def _look(self, strip: StripModel, cell_w: float, name_w: float) -> tuple[object, ...]:
         """Everything a strip's drawing depends on: the same look, the same items."""
@@ -721,6 +766,10 @@ class StorageMapView(SceneView):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
         for item in self.items(event.position().toPoint()):
+            owner = item.data(_GROUP_KEY)
+            if isinstance(owner, str):
+                self.toggle_group(owner)
+                break
             name = item.data(_NAME_KEY)
             if isinstance(name, str):
                 self.tensorClicked.emit(name)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 from tensorlab.core.protocol.snapshot import Snapshot, StorageInfo, TensorInfo, covered_cells
 from tensorlab.ui.widgets.i18n import tr
 
-__all__ = ["MAX_CELLS", "BandModel", "GradModel", "StripModel", "strip_models"]
+__all__ = ["MAX_CELLS", "BandModel", "GradModel", "StripModel", "strip_models", "module_of", "module_groups"]
 
 MAX_CELLS = 12          # cells drawn per strip; the rest is counted
 
@@ -141,3 +142,30 @@ def strip_models(snapshot: Snapshot, previous: Snapshot) -> list[StripModel]:
         strips.append(StripModel(storage, values, frozenset(changed), old is None and bool(previous.tensors),
                                  tuple(bands), tuple(grads)))
     return strips
+
+
+# A module's parameter or buffer as contract 3 names it (issue #16): its name, then indices and attributes,
+# ending in an attribute: `net.weight`, `net[0].bias`, `model.fc.running_mean` (not `parts[0]`, `sd['w']`).
+_MODULE_ROW = re.compile(r"([A-Za-z_]\w*)(?:\[\d+\]|\.[A-Za-z_]\w*)*\.[A-Za-z_]\w*")
+
+
+def module_of(name: str, others: frozenset[str]) -> str | None:
+    """The module ``name`` (a tensor row) is a parameter or buffer of, when ``others`` has that name."""
+    match = _MODULE_ROW.fullmatch(name)
+    if match is None or match.group(1) not in others:
+        return None
+    return match.group(1)
+
+
+def module_groups(strips: list[StripModel], snapshot: Snapshot) -> list[tuple[str | None, list[StripModel]]]:
+    """``strips`` in runs: each run of strips whose first band is a parameter of one module, under its name
+    (the map draws them as one group that can be collapsed); every other strip on its own, under None."""
+    others = frozenset(o.name for o in snapshot.others)
+    runs: list[tuple[str | None, list[StripModel]]] = []
+    for strip in strips:
+        owner = module_of(strip.bands[0].name, others) if strip.bands else None
+        if owner is not None and runs and runs[-1][0] == owner:
+            runs[-1][1].append(strip)
+        else:
+            runs.append((owner, [strip]))
+    return runs

@@ -190,12 +190,16 @@ class LabController(QObject):
         if self._state.position > 0:
             self.go_to(self._state.position - 1)
 
-    def go_to(self, position: int) -> None:
-        """Go to ``position``; going back shows the known earlier state immediately."""
+    def go_to(self, position: int, past_crashes: bool = False) -> None:
+        """Go to ``position``; going back shows the known earlier state immediately.
+
+        ``past_crashes`` (slides): a step that stops the worker is shown as its error and the later steps run,
+        as in ``tensorlab run`` (:meth:`Player.go_to`); without it the player stops before such a step.
+        """
         if position < self._state.position and self._state.at(position).whole:
             # Known at once; a state whose values the kept history dropped waits for the worker to re-read them.
             self._set_state(self._state.at(position))
-        self._run(lambda p, c, r: p.go_to(position, c, r))
+        self._run(lambda p, c, r: p.go_to(position, c, r, past_crashes))
 
     def run_to_end(self) -> None:
         """Run every remaining step (cancellable)."""
@@ -218,7 +222,7 @@ class LabController(QObject):
 
         def job(p: Player, c: Callable[[], bool], r: Callable[[int, int], None]) -> None:
             old = p.engine
-            p.engine = make(old.device, restarted)
+            p.use_engine(make(old.device, restarted))   # the kept history's share follows the new budget
             old.close()
             p.engine.restore([s.code for s in p.program[: p.position]], p.results, c, r)
 

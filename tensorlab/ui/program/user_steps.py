@@ -44,9 +44,13 @@ its lesson came from::
   that age is matched by code and occurrence alone (nothing more was recorded).
 * **Two windows on one folder**: a save takes the folder's lock (:class:`QLockFile`, a stale
   lock of a killed process is taken over), re-reads the file, merges in only the programs this
-  window changed, writes atomically and unlocks. A lock that cannot be taken in time is said,
-  and the changes stay in memory for the next save (at close, they go to a file of their own
-  that the next start merges in), so no step is ever lost.
+  window changed, writes atomically and unlocks. A program both windows changed is merged step
+  by step (:func:`merge_program`): each window knows the version of each program it last read
+  or wrote (its *base*), and a save keeps both windows' changes since then; where both changed
+  the steps after the same lesson step differently, both are kept, in order, and a message says
+  so. A lock that cannot be taken in time is said, and the changes stay in memory for the next
+  save (at close, they go to a file of their own that the next start merges in), so no step is
+  ever lost.
 * **Never refused on the next start**: a program is validated before it is saved (at most
   ``max_lesson_steps`` steps, every name bound before it is read), and the loader sets aside
   only the program that fails; a file that cannot be read at all (for any reason, an exception
@@ -66,6 +70,7 @@ import functools
 import json
 import logging
 import os
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -90,7 +95,7 @@ from tensorlab.ui.widgets.i18n import current_language, tr
 
 __all__ = ["UserSteps", "FILE_NAME", "LOCK_NAME", "SavedProgram", "SavedStep", "Anchor", "StepsFileError",
            "LockBusy", "Document", "program_key", "parse_steps_file", "anchored", "lesson_codes",
-           "placements", "rebase", "validate"]
+           "placements", "rebase", "validate", "merge_program"]
 
 FILE_NAME = "user-steps.toml"
 LOCK_NAME = FILE_NAME + ".lock"
@@ -314,6 +319,79 @@ def rebase(lesson: Lesson | None, saved: SavedProgram, limits: Limits = DEFAULT_
     return program
 
 
+# -- two windows' changes of one program -------------------------------------------------------------------------
+def _merge_lists(base: list[str], mine: list[str], theirs: list[str]) -> tuple[list[str], bool]:
+    """A three-way merge of the codes after one anchor; True when both sides changed the same place differently.
+
+    Each side's changes since ``base`` are found by :class:`difflib.SequenceMatcher`: a base step either side
+    removed (or replaced) goes, the steps either side inserted at a place come in there; when both inserted
+    different steps at one place, this window's come first, then the other's.
+    """
+    if mine == theirs or theirs == base:
+        return list(mine), False
+    if mine == base:
+        return list(theirs), False
+    from difflib import SequenceMatcher
+
+    def changes(side: list[str]) -> tuple[list[bool], list[list[str]]]:
+        kept = [False] * len(base)
+        inserted: list[list[str]] = [[] for _ in range(len(base) + 1)]
+        for tag, i1, i2, j1, j2 in SequenceMatcher(None, base, side, autojunk=False).get_opcodes():
+            if tag == "equal":
+                kept[i1:i2] = [True] * (i2 - i1)
+            elif tag in ("insert", "replace"):
+                inserted[i1] += side[j1:j2]
+        return kept, inserted
+
+    kept_mine, in_mine = changes(mine)
+    kept_theirs, in_theirs = changes(theirs)
+    merged: list[str] = []
+    conflict = False
+    for place in range(len(base) + 1):
+        a, b = in_mine[place], in_theirs[place]
+        if a and b and a != b:
+            conflict = True
+            merged += a + b
+        else:
+            merged += a or b
+        if place < len(base) and kept_mine[place] and kept_theirs[place]:
+            merged.append(base[place])
+    return merged, conflict
+
+
+def _by_anchor(program: SavedProgram | None) -> dict[Anchor | None, list[str]]:
+    groups: dict[Anchor | None, list[str]] = {}
+    for step in program.steps if program is not None else ():
+        groups.setdefault(step.after, []).append(step.code)
+    return groups
+
+
+def merge_program(base: SavedProgram | None, mine: SavedProgram | None,
+                  theirs: SavedProgram | None) -> tuple[SavedProgram | None, bool]:
+    """This window's program (``mine``) and the file's (``theirs``), both changed since ``base``, merged step by step.
+
+    Steps are grouped by the lesson step they follow (their anchor); each group is merged three ways
+    (:func:`_merge_lists`), so both windows' additions stay and a step either removed goes. Returns the
+    merged program (None: no steps left) and whether both changed the same place differently.
+    """
+    groups = [_by_anchor(p) for p in (base, mine, theirs)]
+    anchors = list(dict.fromkeys([*groups[1], *groups[2], *groups[0]]))
+    steps: list[SavedStep] = []
+    conflict = False
+    for anchor in anchors:
+        codes, clash = _merge_lists(*(g.get(anchor, []) for g in groups))
+        conflict |= clash
+        steps += [SavedStep(code, anchor) for code in codes]
+    model = mine or theirs or base
+    if not steps or model is None:
+        return None, conflict
+    return replace(model, steps=tuple(steps)), conflict
+
+
+def _program_named(program: SavedProgram) -> Message:
+    return msg("steps.scratchpad") if program.source == SCRATCHPAD else msg("steps.lesson_id", lesson=program.lesson)
+
+
 # -- the file --------------------------------------------------------------------------------------------------
 @dataclass
 class Failure:
@@ -504,6 +582,10 @@ class UserSteps:
         self.problems: list[str] = []    # messages for the user (a file or a program set aside, a lock)
         self._refused: dict[str, str] = {}   # key -> the reason last said that its program is not saved
         self._seen: tuple[int, ...] | None = None   # the file's signature when this store last read or wrote it
+        # key -> the version of the program this window's copy was made from: as loaded, as opened from the
+        # file, or as this window last saved it (None: not in the file then). A save merges against it.
+        self.base: dict[str, SavedProgram | None] = {}
+        self._base_lock = threading.Lock()   # saves read and set it in the writing thread
 
     # -- loading -------------------------------------------------------------------------------------------------
     def load(self) -> None:
@@ -524,6 +606,8 @@ class UserSteps:
             log.exception("the saved steps could not be read")
             merged = Merged({}, [self._set_aside_file(verbatim(f"{type(exc).__name__}: {exc}"))], {})
         self.saved = merged.programs
+        with self._base_lock:
+            self.base = dict(merged.programs)
         self._seen = merged.seen
         self.problems.extend(merged.problems)
 
@@ -617,11 +701,14 @@ class UserSteps:
             lock.unlock()
 
     def _merge(self, changes: dict[str, SavedProgram | None], adopt_unsaved: bool = False,
-               write: bool = True) -> Merged:
+               write: bool = True, bases: dict[str, SavedProgram | None] | None = None) -> Merged:
         """Re-read the file, apply ``changes``, write it if anything changed.
 
+        ``bases``: the version of each changed program the change was made from; a program the file holds
+        in another version now (another window saved it) is merged step by step (:func:`merge_program`).
         The lock is held, unless ``write`` is False (then nothing is written or set aside).
         """
+        bases = bases or {}
         document, problems = self._read(move=write)
         before = dict(document.programs) if document is not None else {}
         programs = dict(before)
@@ -642,6 +729,13 @@ class UserSteps:
         for _, extra in unsaved:
             programs.update(extra)
         for key, program in changes.items():
+            theirs = programs.get(key)
+            if key in bases and theirs != bases[key] and program != theirs:
+                # Another window saved this program since this one read it: both windows' steps are kept.
+                program, conflict = merge_program(bases[key], program, theirs)
+                named = _program_named(next(p for p in (theirs, bases[key], program) if p is not None))
+                problems.append(msg("steps.merged_conflict" if conflict else "steps.merged_other",
+                                    lesson=named).render(current_language()))
             if program is None:
                 programs.pop(key, None)
             else:
@@ -677,6 +771,10 @@ class UserSteps:
     def save(self, changes: dict[str, SavedProgram | None] | None = None) -> Merged:
         """Merge ``changes`` (default: every pending one) into the file under the lock.
 
+        Each change is merged against its program's base (:attr:`base`), so another window's steps saved
+        since are merged in, not written over; once written, the change is the base of the next one (saves
+        run one after another, in the writing thread: a change made while one is on its way follows it).
+
         Raises :class:`LockBusy` when another window holds the lock too long, OSError when the
         file cannot be written, :class:`StepsFileError` when it would grow past what the loader reads;
         the changes then stay pending. Safe to call from a thread of its own: it reads nothing of this
@@ -685,10 +783,20 @@ class UserSteps:
         changes = dict(self.pending) if changes is None else changes
         self.folder.mkdir(parents=True, exist_ok=True)
         with self._locked():
-            return self._merge(changes)
+            with self._base_lock:
+                # A program not in this window's base was not in the file when it read it.
+                bases = {key: self.base.get(key) for key in changes}
+            merged = self._merge(changes, bases=bases)
+            with self._base_lock:
+                # This window's copy as it sent it (not the merge: another window's steps merged into the file
+                # stay theirs to the next merge, never read as removed by this window).
+                self.base.update(changes)
+            return merged
 
     def saved_as(self, merged: Merged) -> None:
-        """Take in what a save wrote: the file's programs (another window's included), the changes now merged."""
+        """Take in what a save wrote: the file's programs (another window's included), the changes now merged.
+
+        """
         for key, program in merged.written.items():
             if key in self.pending and self.pending[key] == program:
                 del self.pending[key]
@@ -715,10 +823,15 @@ class UserSteps:
     def program(self, key: str, lesson: Lesson | None) -> list[ProgramStep] | None:
         """The saved program of ``lesson`` rebased on it (None: nothing saved, or set aside now with a message)."""
         saved = self.saved.get(key)
+        if key not in self.pending:
+            with self._base_lock:
+                self.base[key] = saved   # the window's copy is made from this version now (no save of it is on its way)
         if saved is None and key.startswith("file:") and lesson is not None:
             # A lesson file opened from its path: version 1 filed it by id and file name.
             legacy = f"file-name:{lesson.id}@{lesson.source}"
             if legacy in self.saved:
+                with self._base_lock:
+                    self.base[legacy] = self.saved[legacy]
                 saved = replace(self.saved.pop(legacy), file=key[len("file:"):])
                 self.saved[key] = saved
                 self.pending[legacy], self.pending[key] = None, saved

@@ -42,8 +42,9 @@ def _layout_key(mode: str) -> str:
     return f"layout/{mode}-v{LAYOUT_VERSION}"
 
 
-def _placed_key(dock: str) -> str:
-    return f"docks/{dock}/placed"
+def _placed_key(dock: str, mode: str = "normal") -> str:
+    # The normal mode's key is the one 0.1.0 wrote (for both modes then).
+    return f"docks/{dock}/placed" if mode == "normal" else f"docks/{dock}/placed-{mode}"
 
 
 class Settings:
@@ -171,13 +172,23 @@ class Settings:
         """View → Reset layout: ``mode`` starts from its default again."""
         self.store.remove(_layout_key(mode))
 
-    def dock_placed(self, dock: str) -> bool:
-        """The dock named ``dock`` (a tool shown on demand) was placed the first time it was shown."""
-        return self._flag(_placed_key(dock))
+    def old_layouts(self, mode: str) -> list[str]:
+        """The keys of ``mode``'s arrangements saved at another :data:`LAYOUT_VERSION` (never applied)."""
+        prefix = f"layout/{mode}-v"
+        return [key for key in self.store.allKeys() if key.startswith(prefix) and key != _layout_key(mode)]
 
-    def set_dock_placed(self, dock: str) -> None:
-        """Remember that ``dock`` was placed once."""
-        self._set_flag(_placed_key(dock), True)
+    def forget_old_layouts(self, mode: str) -> None:
+        """Remove ``mode``'s arrangements of other versions (said once, then gone)."""
+        for key in self.old_layouts(mode):
+            self.store.remove(key)
+
+    def dock_placed(self, dock: str, mode: str = "normal") -> bool:
+        """The dock named ``dock`` (a tool shown on demand) has its place in ``mode``'s saved arrangement."""
+        return self._flag(_placed_key(dock, mode))
+
+    def set_dock_placed(self, dock: str, mode: str = "normal", placed: bool = True) -> None:
+        """Remember whether ``dock`` has its place in ``mode``'s arrangement (written with that arrangement)."""
+        self._set_flag(_placed_key(dock, mode), placed)
 
     def sync(self) -> None:
         """Write what changed to disk now."""

@@ -8,15 +8,23 @@ table, values and graph are tabs behind the narration, one click away. Whatever 
 user changes in a mode (a dock moved, closed, resized) is saved for that mode;
 View → Reset layout puts the mode's default back. A panel with no place in a mode
 joins the tabs of the right area.
+
+A tool shown on demand (Measure, Copy matrix) is *placed* in a mode once it has been shown there;
+whether it is placed is saved with the mode's arrangement, never apart from it (a flag saved alone
+left the tool docked in the narrow right column after a session that did not quit cleanly). An
+arrangement saved for other docks (another :data:`LAYOUT_VERSION`, a dock renamed) is not applied:
+the mode starts from its default and the status bar says why.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 
+from tensorlab.core.messages.catalogue import msg
 from tensorlab.ui.panels.narration import NarrationPanel
 from tensorlab.ui.panels.tensor_table import TensorTable
+from tensorlab.ui.widgets.i18n import current_language
 from tensorlab.ui.widgets.settings import LAYOUT_VERSION, Settings
 from tensorlab.ui.window.panels import Group, PanelSet
 
@@ -28,7 +36,7 @@ LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.R
 # Each mode's area sizes, as fractions of the window (normal: the map keeps at least 30% of a 1280x720
 # window; the right column's top, the tensors table, is sized for TABLE_ROWS rows instead).
 SIZES: dict[str, dict[str, float]] = {
-    "normal": {"left": 0.155, "right": 0.34, "bottom": 0.24, "right_top": 0.26},
+    "normal": {"left": 0.145, "right": 0.33, "bottom": 0.22, "right_top": 0.26},
     "projector": {"right": 0.33, "bottom": 0.3},
 }
 TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors table shows without scrolling)
@@ -54,6 +62,10 @@ class LayoutModes:
         # The narration dock's height before a question made it grow: it goes back once the question is gone.
         self.narration_rest: int | None = None
         self.narration_rest_width: int | None = None   # ... and its width (normal mode widens it first)
+        self.placed: set[str] = set()   # the tools (on-demand docks) placed in this mode's arrangement
+        self.reset_notice = ""          # why a saved arrangement was not applied (shown once)
+        self._notice_pending = False
+        self.ready = False              # the window has shown its first state (a notice is said at once)
 
     @property
     def mode(self) -> str:
@@ -67,9 +79,25 @@ class LayoutModes:
     def _docks(self) -> dict[str, QDockWidget]:
         return dict(self.panels.docks)
 
+    def _tools(self) -> list[str]:
+        return [name for name, dock in self.panels.docks.items() if dock.property("onDemand")]
+
     def remember(self) -> None:
-        """Save the current mode's dock arrangement."""
+        """Save the current mode's dock arrangement, and with it which tools have their place in it."""
         self.settings.set_layout(self.mode, self.window.saveState(LAYOUT_VERSION))
+        for name in self._tools():
+            self.settings.set_dock_placed(name, self.mode, name in self.placed)
+
+    def place_tool(self, name: str) -> None:
+        """Tool ``name`` was given its place in this mode: saved at once, with the arrangement it is in."""
+        self.placed.add(name)
+        self.remember()
+        self.settings.sync()
+
+    def fits(self, state: QByteArray) -> bool:
+        """A saved arrangement names every dock this window has (one saved before a dock was renamed does not)."""
+        data = bytes(state.data())
+        return all(name.encode("utf-16-be") in data for name in self.panels.docks)
 
     def switch(self, projector: bool) -> None:
         """Save this mode's arrangement, then show the other mode's (saved, or its default)."""
@@ -90,19 +118,47 @@ class LayoutModes:
         """The saved arrangement of the current mode, or its default."""
         self._corners()
         saved = self.settings.layout(self.mode)
-        if not (saved is not None and self.window.restoreState(saved, LAYOUT_VERSION)):
+        if saved is not None and not self.fits(saved):
+            self.settings.forget_layout(self.mode)
+            saved = None
+            self._reset_said()
+        elif saved is None and self.settings.old_layouts(self.mode):
+            self._reset_said()
+        self.settings.forget_old_layouts(self.mode)
+        # Known before the state is applied: a tool it shows is where the state put it, not placed anew.
+        self.placed = {name for name in self._tools() if self.settings.dock_placed(name, self.mode)}
+        if saved is None or not self.window.restoreState(saved, LAYOUT_VERSION):
             self.apply_default()
         QTimer.singleShot(0, self.unelide_tabs)
+
+    def _reset_said(self) -> None:
+        """The status bar says that this mode's saved arrangement was for other panels, and was reset."""
+        self.reset_notice = msg("window.layout_reset").render(current_language())
+        self._notice_pending = True
+        if self.ready:
+            self.say_reset_notice()
+
+    def say_reset_notice(self) -> None:
+        """The window has shown its first state: a reset is said now (said while the lesson loaded, the
+        busy indicator's "Ready" would have replaced it at once)."""
+        self.ready = True
+        if self._notice_pending:
+            self._notice_pending = False
+            text = self.reset_notice
+            QTimer.singleShot(0, self.window, lambda: self.window.statusBar().showMessage(text, 20000))
 
     def reset(self) -> None:
         """View → Reset layout: this mode's default, and forget what was saved for it."""
         self.settings.forget_layout(self.mode)
+        for name in self._tools():
+            self.settings.set_dock_placed(name, self.mode, False)
         self.apply_default()
 
     def apply_default(self) -> None:
         """Place every dock where the current mode's layout says."""
         layout = self.panels.layout(self.projector)
         self._corners()
+        self.placed = set()   # every tool hidden again: placed anew the first time it is shown
         window, docks = self.window, self._docks()
         for dock in docks.values():
             window.removeDockWidget(dock)
@@ -175,7 +231,10 @@ class LayoutModes:
         # The bottom row: narration (or code) a little wider than the rest.
         row = [docks[n] for n in layout["bottom"] if n in docks]
         if len(row) > 1:
-            shares = [BOTTOM_SHARES[min(i, len(BOTTOM_SHARES) - 1)] for i in range(len(row))]
+            # Projector: the code (first there) wider still, so that a 20-character statement at its
+            # large size stays on one line at 1024x768; normal mode: the narration wider than the rest.
+            shares = ([1.8] + [1.0] * (len(row) - 1) if self.projector else
+                      [BOTTOM_SHARES[min(i, len(BOTTOM_SHARES) - 1)] for i in range(len(row))])
             # The bottom area spans the window's whole width.
             window.resizeDocks(row, [int(width * s / sum(shares)) for s in shares], Qt.Orientation.Horizontal)
 
@@ -200,7 +259,9 @@ class LayoutModes:
                 window.resizeDocks([dock], [back], Qt.Orientation.Vertical)
                 if back <= rest:
                     self.narration_rest = None
-        if area == BOTTOM and self.narration_rest_width is not None and needed < shown * 0.6 and attempt == 0:
+        if area in (BOTTOM, LEFT, RIGHT) and self.narration_rest_width is not None and needed < shown * 0.6 \
+                and attempt == 0:
+            # Widened for a question (a bottom dock in normal mode, a side dock in projector mode): back.
             window.resizeDocks([dock], [self.narration_rest_width], Qt.Orientation.Horizontal)
             self.narration_rest_width = None
         if needed > shown and area == BOTTOM and not self.projector and attempt < 2 \
@@ -217,6 +278,8 @@ class LayoutModes:
             taller = min(dock.height() + needed - shown + 12, int(window.height() * NARRATION_MAX[self.mode]))
             window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
         elif needed > shown and area in (LEFT, RIGHT):
+            if self.narration_rest_width is None:
+                self.narration_rest_width = dock.width()
             wider = int(dock.width() * min(1.6, needed / max(shown, 1) * 1.15))
             window.resizeDocks([dock], [min(wider, int(window.width() * 0.42))], Qt.Orientation.Horizontal)
         if needed > shown and attempt < 3:

@@ -13,9 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QShowEvent
-from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLineEdit, QMainWindow, QWidget
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.lessons.lesson import Lesson
@@ -39,7 +39,7 @@ from tensorlab.ui.program.lesson_check_report import LessonCheckReport
 from tensorlab.ui.program.lesson_picker import fill_lesson_picker
 from tensorlab.ui.program.step_editing import StepEditing
 from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
-from tensorlab.ui.tools.lab_docks import place_lab_docks
+from tensorlab.ui.tools.lab_docks import bring_back_floating, place_lab_docks
 from tensorlab.ui.tools.measure_panel import MeasurePanel
 from tensorlab.ui.widgets.i18n import Texts, current_language, set_language, tr
 from tensorlab.ui.widgets.lean_style import use_lean_style
@@ -55,7 +55,7 @@ from tensorlab.ui.window.memory_label import MemoryLabel
 from tensorlab.ui.window.panels import PanelSet
 from tensorlab.ui.window.preferences import PreferencesDialog
 from tensorlab.ui.window.settings import keep_on_screen
-from tensorlab.ui.window.toolbar import build_toolbar
+from tensorlab.ui.window.toolbar import build_code_bar, build_toolbar
 
 __all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir", "BUSY_AFTER_MS"]
 
@@ -120,6 +120,7 @@ class MainWindow(QMainWindow):
         self.export_menu = build_export_menu(self)  # script, notebook, slides
         self.toolbar = build_toolbar(self, self.i18n, self.commands, controller.state.devices, controller.state.device)
         self.lesson_picker = self.toolbar.lesson_picker
+        self.code_bar = build_code_bar(self, self.i18n, self.builders.code_bar)
         self.position_label = self.toolbar.position_label
         self.device_picker = self.toolbar.device_picker
         self.language_picker = self.toolbar.language_picker
@@ -152,6 +153,13 @@ class MainWindow(QMainWindow):
         self.apply_text_scale()
         use_lean_style(self)
         self.show_state(controller.state)
+        # Keys pressed before the lesson's first state is shown (→ in the first half second) are kept,
+        # and replayed once it is: the step actions are disabled until then, and would drop them.
+        self._early_keys: list[QKeyEvent] | None = []
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+        controller.busyChanged.connect(self._release_early_keys)
 
     # -- construction ------------------------------------------------------------
     def fill_lessons(self) -> None:
@@ -166,6 +174,50 @@ class MainWindow(QMainWindow):
         picker.blockSignals(False)
 
     _fill_lessons = fill_lessons
+
+    # -- keys before the first state ----------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        """Until the first state is shown, every key pressed in this window is queued."""
+        if self._early_keys is None or not isinstance(watched, QWidget) or watched.window() is not self:
+            return False
+        kind = event.type()
+        if kind == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            event.accept()   # no shortcut now (a disabled action would drop it): the key comes as a press
+            return True
+        if kind == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            self._early_keys.append(QKeyEvent(QEvent.Type.KeyPress, event.key(), event.modifiers(), event.text(),
+                                              event.isAutoRepeat(), event.count()))
+            return True
+        return kind == QEvent.Type.KeyRelease
+
+    def _release_early_keys(self, busy: bool) -> None:
+        """The first state is shown (the worker is idle): the queued keys, in order, as if pressed now."""
+        if busy or self._early_keys is None:
+            return
+        self.layouts.say_reset_notice()   # a layout reset while the lesson loaded is said now
+        keys, self._early_keys = self._early_keys, None
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+        for key in keys:
+            self._replay_key(key)
+
+    def _replay_key(self, key: QKeyEvent) -> None:
+        """One queued key, as if pressed now: a field focused then takes what it types (after Ctrl+L, the
+        letters go to the code line); else the window's action with that key (looked up here, not by Qt's
+        shortcut map, which only serves the active window), else the focused widget."""
+        target = self.focusWidget() or self.storage_map
+        typing = isinstance(target, QLineEdit) and key.text().isprintable() and bool(key.text()) and not (
+            key.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier))
+        if not typing:
+            pressed = QKeySequence(key.keyCombination())
+            for action in self.findChildren(QAction):
+                if action.isEnabled() and any(s.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch
+                                              for s in action.shortcuts()):
+                    action.trigger()
+                    return
+        QApplication.sendEvent(target, key)
+        QApplication.sendEvent(target, QKeyEvent(QEvent.Type.KeyRelease, key.key(), key.modifiers(), key.text()))
 
     # -- state -------------------------------------------------------------------
     def show_state(self, state: PlayerState) -> None:
@@ -294,13 +346,9 @@ class MainWindow(QMainWindow):
             self.focus_map()
 
     def focus_code_line(self) -> None:
-        """Ctrl+L: the cursor in the code line (its dock shown and raised first)."""
-        dock = self.builders.parentWidget()
-        if isinstance(dock, QDockWidget):
-            dock.show()
-            dock.raise_()
+        """Ctrl+L: the cursor in the code line (in its bar across the window, in both modes)."""
+        self.code_bar.show()
         self.builders.code_line.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.builders.ensureWidgetVisible(self.builders.code_line.edit)
 
     def step_forward(self) -> None:
         """→: reveal a class vote's answer, then run the next step."""
@@ -407,6 +455,14 @@ class MainWindow(QMainWindow):
         dock.show()
         dock.raise_()
 
+    def tool_placed(self, dock: str) -> bool:
+        """The tool ``dock`` has its place in this mode's layout (shown there once)."""
+        return dock in self.layouts.placed
+
+    def place_tool(self, dock: str) -> None:
+        """The tool ``dock`` was given its place: saved with the layout now (not only at a clean quit)."""
+        self.layouts.place_tool(dock)
+
     def apply_default_layout(self) -> None:
         """The current mode's dock sizes in proportion to the window."""
         self.layouts.apply_sizes()
@@ -460,9 +516,18 @@ class MainWindow(QMainWindow):
                 QTimer.singleShot(0, self.layouts.apply_sizes)
             QTimer.singleShot(0, self.toolbar.fit)
             QTimer.singleShot(150, lambda: keep_on_screen(self))
+            # A tool floating in the restored layout, in front of the window now that it is shown.
+            # (With the window as the timer's context: a window closed and deleted by then is left alone.)
+            QTimer.singleShot(200, self, lambda: bring_back_floating(self, self.docks))
             warm_up_when_idle(self.controller)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        if self._early_keys is not None:
+            self._early_keys = None   # closed before the first state: the keys go with the window
+            self.layouts.ready = True
+            app = QApplication.instance()
+            if app is not None:
+                app.removeEventFilter(self)
         self.save_settings()
         self.editing.flush()
         self.controller.shutdown()

@@ -152,7 +152,8 @@ def screenshot(path: str, lesson: str | None, step: int | None, size: str, devic
             total = len(window.controller.state.program)
             if not 0 <= step <= total:
                 raise PictureError(msg("picture.step_range", step=step, total=total))
-            window.controller.go_to(step)
+            # Past a step that stops the worker, as the slides go (its error is content; later steps run).
+            window.controller.go_to(step, past_crashes=True)
             window.controller.wait_idle()
         settle()
         write_atomic(Path(path), png_bytes(window.grab()))

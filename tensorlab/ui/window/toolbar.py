@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QToolBar, QWidget
 from tensorlab.ui.widgets.i18n import LANGUAGES, QT_TR_NOOP, Texts, current_language
 from tensorlab.ui.window.actions import WindowActions
 
-__all__ = ["MainToolBar", "build_toolbar"]
+__all__ = ["MainToolBar", "build_toolbar", "build_code_bar"]
 
 
 class MainToolBar(QToolBar):
@@ -122,4 +122,17 @@ def build_toolbar(window: QMainWindow, i18n: Texts, actions: WindowActions, devi
         bar.language_picker.addItem(name, code)
     bar.language_picker.setCurrentIndex(bar.language_picker.findData(current_language()))
     bar.addWidget(bar.language_picker)
+    return bar
+
+
+def build_code_bar(window: QMainWindow, i18n: Texts, line: QWidget) -> QToolBar:
+    """The code line's bar, across the whole width of ``window`` under its docks, in both modes."""
+    bar = QToolBar(window)
+    bar.setObjectName("codeLineToolBar")
+    i18n.bind(bar.setWindowTitle, QT_TR_NOOP("Code line"))
+    bar.setMovable(False)
+    bar.setFloatable(False)
+    bar.toggleViewAction().setVisible(False)   # always there: Ctrl+L must find it
+    window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, bar)
+    bar.addWidget(line)
     return bar

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tensorlab.core.engine.player import Cancelled, Player
-from tensorlab.core.lang.parse import LanguageError
+from tensorlab.core.engine.player import Cancelled, Player, ProgramStep, StepOrigin
+from tensorlab.core.lang.parse import LanguageError, parse_one
 from tensorlab.core.lessons.lesson import find_lesson
+from tensorlab.core.protocol.history import history_allowance
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS
 from tensorlab.core.worker.in_process import LocalEngine
 
 
@@ -115,3 +117,16 @@ def test_going_back_to_a_trimmed_step_reads_its_values_again_by_replay():
     assert back.snapshot.tensor("y").storage == back.snapshot.tensor("x").storage
     player.go_to(len(lesson.steps))
     assert player.state().snapshot.tensor("x").values == (12.0,) * 10000
+
+
+def test_a_new_budget_gives_the_players_kept_history_its_new_share_at_once():
+    """Preferences → memory limit: the player runs on a new engine, and keeps no more than the new budget's share."""
+    big, small = DEFAULT_LIMITS.with_memory(1024**3), DEFAULT_LIMITS.with_memory(16 * 1024**2)
+    player = Player(LocalEngine(limits=big), big)
+    player.load(None, [ProgramStep(c, parse_one(c), origin=StepOrigin.USER)
+                       for c in ["x = torch.zeros(10000)"] + ["x.add_(1)"] * 8])
+    player.go_to(len(player.program))
+    assert player.history.allowance == history_allowance(big) and not player.state().trimmed
+    player.use_engine(LocalEngine(limits=small))
+    assert player.history.allowance == history_allowance(small) == 1024**2
+    assert player.state().trimmed > 0 and player.history.held <= 1024**2 and player.state().whole

@@ -172,3 +172,74 @@ def test_a_fresh_run_job_makes_a_step_that_crashes_the_worker_that_steps_error()
         assert engine.run("n = mine + 1").snapshot.tensor("n").values == (2.0, 2.0)
     finally:
         engine.close()
+
+
+
+
+class _Recording:
+    """A worker connection that remembers the requests sent through it."""
+
+    def __init__(self, conn):
+        self.conn, self.sent = conn, []
+
+    def send(self, request):
+        self.sent.append(request)
+        self.conn.send(request)
+
+    def __getattr__(self, name):
+        return getattr(self.conn, name)
+
+
+def test_every_request_tells_the_worker_what_the_window_side_keeps_of_the_history():
+    """The engine's and the player's kept history (this process) is sent with each run and restore: the
+    worker's guard counts it in the session's budget (tests/core/worker/test_serve.py)."""
+    from tensorlab.core.lessons.lesson import parse_lesson
+
+    small = DEFAULT_LIMITS.with_memory(16 * 1024**2)   # 1 MB of kept history per process
+    codes = ["x = torch.zeros(10000)"] + ["x.add_(1)"] * 6
+    lesson = parse_lesson('[lesson]\nid = "h"\ntitle = "H"\n' + "".join(f'[[step]]\ncode = "{c}"\n' for c in codes))
+    engine = ProcessEngine(limits=small)
+    player = Player(engine, small)
+    try:
+        player.load(lesson)
+        engine._conn = _Recording(engine._conn)
+        held = []
+        for _ in codes:
+            held.append(max(engine._history.held, player.history.held))
+            player.forward()
+        sent = [arguments["outside"] for command, arguments in engine._conn.sent if command == "run"]
+        assert sent == held and sent[-1] > 0
+        # Each keeps its own copy within its share (the two lists hold the same trimmed objects).
+        assert engine.window_held <= 1024**2 and player.history.held <= 1024**2 and player.state().trimmed
+        player.go_to(2)
+        restore = [arguments for command, arguments in engine._conn.sent if command == "restore"]
+        assert restore and restore[-1]["outside"] > 0
+    finally:
+        player.close()
+
+
+def test_the_player_goes_past_a_step_that_crashes_the_worker_when_asked_and_never_reruns_it():
+    """Slides (``past_crashes``): the crashed step is its result (over the state before it), later steps run on
+    the restarted worker, going back replays without the lost step; without it the player stops there."""
+    from tensorlab.core.lessons.lesson import parse_lesson
+
+    codes = ["a = torch.tensor(-2**63)", "b = a.div(-1, rounding_mode='trunc')", "c = a + 1", "e = c * 2"]
+    lesson = parse_lesson('[lesson]\nid = "f"\ntitle = "F"\n' + "".join(f'[[step]]\ncode = "{c}"\n' for c in codes))
+    engine = ProcessEngine()
+    player = Player(engine)
+    try:
+        player.load(lesson)
+        with pytest.raises(EngineCrashed):
+            player.go_to(4)
+        assert player.position == 1
+        player.go_to(4, past_crashes=True)
+        state = player.state()
+        assert [None if r.error is None else r.error.type for r in state.results] == [None, "WorkerCrash", None, None]
+        assert state.results[1].snapshot is state.results[0].snapshot and "SIGFPE" in state.results[1].error.message
+        assert [r.index for r in state.results] == [0, 1, 2, 3] and state.names == ("a", "c", "e")
+        restarts = engine.restarts
+        player.go_to(2)
+        player.go_to(4)
+        assert engine.restarts == restarts and player.state().names == ("a", "c", "e")
+    finally:
+        player.close()

@@ -35,9 +35,18 @@ RAISING = {
     "no_grad_view": ["x = torch.ones(3, requires_grad=True)", "with torch.no_grad():\n    v = x[:2]\n", "v.add_(1)"],
     "multi_view_inplace": ["x = torch.ones(3, requires_grad=True)", "a, b, c = (x * 1).split(1)", "a.add_(1)"],
     "grad_shape": ["y = torch.ones(3, requires_grad=True)", "y.grad = torch.ones(2)"],
+    "detach_view": ["x = torch.ones(3, requires_grad=True)", "v = x[:2]", "v.detach_()"],
     "none_value": ["x = torch.ones(3, requires_grad=True)", "x.grad.zero_()"],
     "nonleaf_grad": ["x = torch.ones(3, requires_grad=True)", "y = x * 2", "print(y.grad)"],
     "tensor_copies": ["x = torch.ones(3)", "y = torch.tensor(x)"],
+    # The training step (issue #16).
+    "state_dict_size": ["import torch.nn as nn", "a = nn.Linear(2, 2)",
+                        "a.load_state_dict(nn.Linear(3, 2).state_dict())"],
+    "state_dict_keys": ["import torch.nn as nn", "a = nn.Linear(2, 2)",
+                        "a.load_state_dict({'weight': torch.ones(2, 2)})"],
+    "invalid_lr": ["import torch.optim as optim", "w = torch.ones(2, requires_grad=True)", "o = optim.SGD([w], lr=-1)"],
+    "nonleaf_optimize": ["import torch.optim as optim", "w = torch.ones(2, requires_grad=True)",
+                         "o = optim.SGD([w * 2], lr=0.1)"],
 }
 
 

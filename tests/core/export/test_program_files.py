@@ -19,7 +19,14 @@ import tomli_w
 
 from tensorlab.cli.main import main
 from tensorlab.core.export.escaping import comment_lines, markdown_text
-from tensorlab.core.export.program_files import NOT_RUN, export_notebook, export_script, notebook_text, used_modules
+from tensorlab.core.export.program_files import (
+    NOT_RUN,
+    export_notebook,
+    export_script,
+    notebook_text,
+    script_from_code,
+    used_modules,
+)
 from tensorlab.core.lessons.lesson import builtin_lessons, parse_lesson
 from tensorlab.core.protocol.results import ErrorInfo
 from tensorlab.core.worker.in_process import run_lesson
@@ -127,10 +134,13 @@ def test_the_script_runs_and_prints_what_the_lesson_printed(lesson_id, runs, scr
 def test_the_script_imports_only_what_it_uses(lesson_id, runs):
     lesson = next(l for l in LESSONS if l.id == lesson_id)
     tree = ast.parse(export_script(lesson, _errors(runs[lesson_id])))
-    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
     used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     assert imported <= used
-    assert imported == set(used_modules([s.code for s in lesson.steps]))
+    # `sys` is the scaffold's, for a script that prints (its stdout writes every string: see the surrogate test).
+    assert imported - {"sys"} == set(used_modules([s.code for s in lesson.steps]))
+    assert ("sys" in imported) == ("print(" in export_script(lesson, _errors(runs[lesson.id])))
 
 
 def test_a_refused_step_is_commented_out_and_names_are_not_clobbered(tmp_path):
@@ -200,7 +210,9 @@ def test_a_note_or_title_with_line_breaks_never_runs_in_a_script(template, tmp_p
     assert done.stdout == "[1.0, 2.0]\n"
     # Every line that is not code is a comment: the code lines are exactly the statements.
     code_lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    assert code_lines == ["x = [1.0, 2.0]", "print(x)"]
+    # (the scaffold first: a script that prints writes every string, see the surrogate test)
+    assert code_lines == ["import sys", 'sys.stdout.reconfigure(errors="backslashreplace")', "x = [1.0, 2.0]",
+                          "print(x)"]
 
 
 def test_the_issue_repro_in_a_notebook_stays_text(tmp_path):
@@ -361,6 +373,41 @@ def test_export_runs_the_lesson_under_the_limits_run_has(tmp_path, capsys):
     assert ran.returncode == 0 and "tensor([2., 2., 2.])" in ran.stdout
 
 
+@pytest.mark.parametrize("environment", [{"PYTHONIOENCODING": "utf-8"}, {"LC_ALL": "C", "LANG": "C"}],
+                         ids=["utf-8", "C-locale"])
+def test_a_script_that_prints_a_lone_surrogate_runs_to_its_end(tmp_path, capsys, environment):
+    """TensorLab shows a string holding a lone surrogate; plain Python's stdout encoder (UTF-8, or the C
+    locale's) would stop the script with UnicodeEncodeError. The script's scaffold writes it as its escape."""
+    import os
+
+    lesson = tmp_path / "surrogate.toml"
+    lesson.write_text(tomli_w.dumps({"lesson": {"id": "surrogate", "title": "Surrogate"}, "step": [
+        {"code": "s = '\\ud800'"}, {"code": "print(s)"}, {"code": "x = torch.tensor([1.0])"},
+        {"code": "print(s + 'é', x)"}]}), encoding="utf-8")
+    assert main(["export", str(lesson), "--in-process"]) == 0
+    script = capsys.readouterr().out
+    path = tmp_path / "surrogate.py"
+    path.write_text(script, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING", "LC_ALL", "LANG", "PYTHONUTF8")}
+    env.update(environment)
+    ran = subprocess.run([sys.executable, str(path)], capture_output=True, timeout=120, cwd=tmp_path, env=env)
+    assert ran.returncode == 0, ran.stderr.decode("utf-8", "replace")
+    lines = ran.stdout.decode("utf-8").splitlines()
+    assert lines[0] == "\\ud800"
+    assert lines[1].startswith("\\ud800") and lines[1].endswith("tensor([1.])")
+    # The scaffold, not a step: the rest of the file is what TensorLab ran, and a program that prints nothing
+    # gets no such line.
+    assert "sys" not in _all_names_of_steps(script)
+    quiet = export_script(parse_lesson('[lesson]\nid = "q"\ntitle = "Q"\n[[step]]\ncode = "x = 1"\n'), [None])
+    assert "import sys" not in quiet and "reconfigure" not in quiet
+
+
+def _all_names_of_steps(script: str) -> set[str]:
+    """The names the script's statements read, less its scaffold (everything before the first step's comment)."""
+    body = script.split("\n# Step 1", 1)[1]
+    return {node.id for node in ast.walk(ast.parse(body)) if isinstance(node, ast.Name)}
+
+
 def test_a_program_run_on_another_device_is_exported_for_that_device(runs):
     lesson = LESSONS[0]
     text = export_script(lesson, _errors(runs[lesson.id]), device="cuda:0")
@@ -412,3 +459,25 @@ def test_a_scripts_question_comes_before_its_code_and_the_note_after_it(language
     assert at("QUESTION-ONE") < at("x = [1.0, 2.0]") < at("NOTE-ONE") < at("print(x)") < at("NOTE-TWO")
     heading = lines[at("QUESTION-ONE") - 1]
     assert heading.startswith("#") and "NOTE" not in heading
+
+
+def test_a_training_step_exports_the_imports_it_needs_and_runs_as_in_tensorlab(tmp_path):
+    # issue #16: nn, F, optim and copy are imported in the contract's forms; the verify step accepts them.
+    codes = ["model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))",
+             "opt = optim.SGD(model.parameters(), lr=0.1)",
+             "loss = F.mse_loss(model(torch.ones(4, 2)), torch.zeros(4, 1))",
+             "loss.backward()", "opt.step()", "target = copy.deepcopy(model)", "sd = {'w': target[0].weight}",
+             "print(loss.item(), sd['w'].shape)"]
+    text = script_from_code(codes)
+    imports = [ast.unparse(node) for node in ast.parse(text).body if isinstance(node, ast.Import)]
+    assert imports == ["import copy", "import torch", "import torch.nn as nn", "import torch.nn.functional as F",
+                       "import torch.optim as optim"]
+    assert used_modules(["m = nn.Linear(1, 1)"]) == ["torch", "nn"]  # layers draw from torch's seed
+    path = tmp_path / "step.py"
+    path.write_text(text, encoding="utf-8")
+    ran = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    from tensorlab.core.session.session import Session
+    session = Session()
+    outputs = [session.run(code).output for code in codes]
+    assert ran.stdout == "".join(outputs)

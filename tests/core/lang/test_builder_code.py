@@ -36,6 +36,12 @@ def test_create(args, code):
 @pytest.mark.parametrize("op,arg,follow,code", [
     ("=", "", "", "y = x"),
     ("clone()", "", "* 2", "y = x.clone() * 2"),
+    ("clone()", "", "*2", "y = x.clone() * 2"),
+    ("clone()", "", "  **2 ", "y = x.clone() ** 2"),
+    ("clone()", "", "- 1.5", "y = x.clone() - 1.5"),
+    ("clone()", "", "/-2", "y = x.clone() / -2"),
+    ("clone()", "", ".mul(2)", "y = x.clone().mul(2)"),
+    ("detach()", "", ".add( 1 )", "y = x.detach().add(1)"),
     ("detach()", "", "", "y = x.detach()"),
     ("clone().detach()", "", "", "y = x.clone().detach()"),
     ("detach().clone()", "", "", "y = x.detach().clone()"),
@@ -71,6 +77,9 @@ def test_mutate_and_compute():
     (lambda: create_code("x", "values", values="1, open"), "must be numbers"),
     (lambda: mutate_code("x", "fill_(v)", value="abc"), "is not a number"),
     (lambda: copy_code("y", "x", "clone()", follow_up="% x"), "must be an operator and a number"),
+    (lambda: copy_code("y", "x", "clone()", follow_up="* y"), "is not a number"),
+    (lambda: copy_code("y", "x", "clone()", follow_up=".mul(2).sum()"), "must be an operator and a number"),
+    (lambda: copy_code("y", "x", "clone()", follow_up=".exp(2)"), "must be an operator and a number"),
     (lambda: copy_code("", "x", "clone()"), "target name is empty"),
 ])
 def test_bad_input_names_the_problem(call, message):

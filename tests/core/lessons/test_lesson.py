@@ -43,7 +43,7 @@ BAD = {
     "forbidden name": (GOOD + '\n[[step]]\ncode = "open(\'f\')"\n', "step 2: line 1, col 1: `open` is not available"),
     "dunder": (GOOD + '\n[[step]]\ncode = "y = x.__class__"\n', "double underscores"),
     "lambda": (GOOD + '\n[[step]]\ncode = "f = lambda: 0"\n', "lambda is not available"),
-    "loop": (GOOD + '\n[[step]]\ncode = """for i in x:\n    pass"""\n', "for loop is not available"),
+    "loop": (GOOD + '\n[[step]]\ncode = """while x:\n    y = 1"""\n', "while loop is not available"),
     "use before definition": (GOOD + '\n[[step]]\ncode = "y = z * 2"\n', "step 2: line 1, col 5: `z` is not defined"),
     "too large": (GOOD + '\n[[step]]\ncode = "y = torch.zeros(10**9)"\n',
                   "step 2: line 1, col 5: torch.zeros(...) would have"),

@@ -34,7 +34,7 @@ SAMPLES: dict[str, object] = {
     "name": "x", "allowed": "data, grad, requires_grad", "answer": 2, "budget": "2.0 GB", "byte": 7,
     "call": "torch.no_grad()", "check": "x.grad", "choice": 1, "claim": "x is a leaf", "code": "x = 1",
     "construct": msg("construct.list_comprehension"), "count": "12,345", "col": 5, "context": "open(...)",
-    "cost": "1.2e+10",
+    "cost": "1.2e+10", "iteration": 2,
     "detail": "invalid syntax", "device": "cpu", "expected": 0, "exponent": 5000,
     "fact": msg("fact.claim.leaf", name="x"), "field": msg("builder.field.target_name"),
     "first": msg("check.same_error"),
@@ -53,6 +53,7 @@ SAMPLES: dict[str, object] = {
     "value": "tensor([1., 2.])", "values": "[1.0, 2.0]", "version": 1, "what": msg("limit.what.result"),
     "where": "[[step]]", "who": "`a`", "width": "1,000,000", "instead": "stride(보폭)",
     "verdict": msg("verdict.same", ratio="1.02", low="0.91", high="1.13"),
+    "depth": 10, "paths": "1,023", "depth_limit": 16, "paths_limit": 1000, "flag": "fused",
 }
 BY_KEY: dict[str, dict[str, object]] = {
     "file.special": {"kind": msg("file.kind.fifo")},

@@ -43,7 +43,8 @@ def _program_texts(results: list[StepResult]) -> tuple[list[str], set[str]]:
     names: set[str] = set()
     for result in results:
         foreign += [*result.code.splitlines(), result.value or "", *result.output.splitlines(),
-                    *tensor_table(result.snapshot).splitlines()[1:]]   # the rows; the header is TensorLab's
+                    # the rows, aligned as under the Korean header (the header is TensorLab's)
+                    *tensor_table(result.snapshot, language="ko").splitlines()[1:]]
         foreign += [w.message for w in result.warnings] + [w.category for w in result.warnings]
         if result.error is not None and result.error.own is None:
             foreign.append(result.error.message)  # torch's own text, as torch wrote it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 
+import pytest
 import torch
 
 from tensorlab.core.observe.inspector import covered_cells, take_snapshot
@@ -75,6 +76,23 @@ def test_values_are_capped_and_special_floats_are_strings():
     assert snapshot.tensor("odd").values == ("nan", "inf", "-inf", 1.5)
     assert snapshot.to_json()["tensors"]["cx"]["values"] == [[1.0, 2.0]]
     assert snapshot.to_json()["others"] == {"n": {"type": "int", "repr": "3"}}
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64,
+                                   torch.int8, torch.bool, torch.complex64])
+def test_values_read_whole_tensors_at_once_are_the_same_plain_numbers(dtype):
+    """The values of a tensor torch says holds no NaN or infinity are its tolist() as tuples (no number looked at
+    one by one, a long run reads millions); any other is converted number by number, as always."""
+    from tensorlab.core.observe.inspector import _freeze, _listed
+
+    plain = (torch.arange(24).reshape(2, 3, 4) % 3).to(dtype)
+    assert _listed(plain) == _freeze(plain.to(torch.float32 if dtype in (torch.float16, torch.bfloat16)
+                                              else dtype).tolist())
+    assert isinstance(_listed(plain), tuple) and isinstance(_listed(plain)[0][0], tuple)
+    if dtype.is_floating_point:
+        odd = torch.tensor([[1.0, float("nan")], [float("inf"), -float("inf")]], dtype=dtype)
+        assert _listed(odd) == ((1.0, "nan"), ("inf", "-inf"))
+    assert _listed(torch.tensor(2, dtype=dtype)) == _freeze(torch.tensor(2, dtype=dtype).tolist())
 
 
 def test_inference_tensor_has_no_version():

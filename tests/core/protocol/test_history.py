@@ -80,3 +80,13 @@ def test_the_worker_side_keeps_its_session_within_the_allowance_and_counts_it_in
     assert kept[0].snapshot.trimmed and not kept[-1].snapshot.trimmed
     assert engine.session.guard.outside == engine.history.held > 0
     assert engine.run("y = x + 0").memory >= engine.session.guard.outside
+
+
+def test_two_histories_of_one_process_share_the_trimmed_copies():
+    """The engine and the player keep the same results: trimmed, both lists hold the same copies (made once)."""
+    results = _results(10)
+    engine_side, player_side = list(results), list(results)
+    History(history_allowance(SMALL)).trim(engine_side)
+    History(history_allowance(SMALL)).trim(player_side)
+    trimmed = [r for r in engine_side if r.snapshot.trimmed]
+    assert trimmed and all(a is b for a, b in zip(engine_side, player_side))

@@ -35,7 +35,10 @@ MB = 1024**2
 KNOWN_RULES = {"factory", "new_factory", "like", "data", "elementwise", "float_elementwise", "pow", "pow_inplace",
                "close", "equal", "reduction", "maxmin", "concat", "matmul", "index_select", "gather", "reshape",
                "contiguous", "conversion", "clone", "split", "repeat", "tolist", "backward", "inplace", "view",
-               "none", "deepcopy", "print"}
+               "none", "deepcopy", "print", "list",
+               # the training step (core/sandbox/nn_rules.py)
+               "module", "sequential", "forward", "optimizer", "step", "state_dict", "load_state_dict", "walk",
+               "dict_copy"}
 
 
 # -- the table ---------------------------------------------------------------------------------------------
@@ -45,9 +48,19 @@ def test_every_allowlisted_callable_has_an_estimate_rule():
     missing += sorted(f".{n}" for n in allow.TENSOR_ATTRIBUTES if n not in rules.ATTRIBUTE_RULES)
     missing += sorted(f"copy.{n}" for n in allow.COPY_FUNCTIONS if f"copy.{n}" not in rules.OTHER_RULES)
     missing += sorted(n for n in allow.BUILTINS if n not in rules.OTHER_RULES)
+    # The training step: every constructor, function and method of the new types, and calling a module.
+    missing += sorted(f"nn.{n}" for n in allow.NN_CLASSES if f"nn.{n}" not in rules.NN_RULES)
+    missing += sorted(f"F.{n}" for n in allow.FUNCTIONAL if f"F.{n}" not in rules.NN_RULES)
+    missing += sorted(f"optim.{n}" for n in allow.OPTIMIZERS if f"optim.{n}" not in rules.NN_RULES)
+    missing += sorted(f"module.{n}" for n in allow.MODULE_METHODS if f"module.{n}" not in rules.NN_RULES)
+    missing += sorted(f"optimizer.{n}" for n in allow.OPTIMIZER_METHODS if f"optimizer.{n}" not in rules.NN_RULES)
+    missing += sorted(f"dict.{n}" for n in allow.DICT_METHODS if f"dict.{n}" not in rules.NN_RULES)
+    missing += [] if "module()" in rules.NN_RULES else ["module()"]
+    # Every keyword allowlist names a call that exists (no stale entry hides a missing rule).
+    missing += sorted(k for k in allow.CALL_KEYWORDS if k not in rules.NN_RULES and k not in rules.OTHER_RULES)
     assert not missing, f"allowlisted without an estimate rule (add one to core/sandbox/torch_rules.py): {missing}"
     used = {*rules.TORCH_RULES.values(), *rules.METHOD_RULES.values(), *rules.ATTRIBUTE_RULES.values(),
-            *rules.OTHER_RULES.values()}
+            *rules.OTHER_RULES.values(), *rules.NN_RULES.values()}
     assert used <= KNOWN_RULES, used - KNOWN_RULES
 
 
@@ -105,6 +118,11 @@ def _setup() -> dict[str, Any]:
     }
     w = torch.rand(10**6, requires_grad=True)
     ns["w"], ns["s"] = w, (w * w).sum()
+    # The training step (issue #16): a layer, and optimizers over a parameter with a gradient (no state yet).
+    p = torch.rand(10**6, requires_grad=True)
+    p.grad = torch.ones(10**6)
+    ns.update(nn=torch.nn, F=torch.nn.functional, lin=torch.nn.Linear(1000, 1000), p=p,
+              sgd=torch.optim.SGD([p], lr=0.1, momentum=0.9), adam=torch.optim.Adam([p], lr=0.1))
     return ns
 
 
@@ -231,7 +249,12 @@ TENSOR_CASES = {
              "y = a.is_set_to(a2)", "y = a.is_inference()", "y = torch.device('cpu')", "torch.manual_seed(1)",
              "y = w.retain_grad()", "y = w.register_hook(print)", "y = a.equal(col)"],
     "backward": ["s.backward()", "s.backward(retain_graph=True)", "w.sum().backward()"],
-    "deepcopy": ["y = copy.deepcopy(a)", "y = copy.deepcopy(e)", "y = copy.deepcopy([a, a])"],
+    "deepcopy": ["y = copy.deepcopy(a)", "y = copy.deepcopy(e)", "y = copy.deepcopy([a, a])",
+                 "y = copy.deepcopy(lin)", "y = copy.deepcopy({'w': a})"],
+    # The training step (core/sandbox/nn_rules.py).
+    "module": ["y = nn.Linear(1000, 1000)", "y = nn.BatchNorm1d(10**6)", "y = nn.Linear(1000, 1000, bias=False)"],
+    "forward": ["y = lin(a)", "y = F.relu(a)", "y = F.sigmoid(a)", "y = F.mse_loss(a, a2, reduction='none')"],
+    "step": ["adam.step()", "sgd.step()"],
 }
 
 OBJECT_CASES = {

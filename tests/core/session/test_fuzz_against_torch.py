@@ -43,7 +43,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from tensorlab.core.lang.parse import LanguageError
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS
 from tensorlab.core.session.session import Session
-from tests.core.reference import StorageLabels, describe, others_differences, plain_others, run_statement
+from tests.core.reference import StorageLabels, describe, others_differences, plain_others, rows, run_statement
 
 EXAMPLES = int(os.environ.get("TENSORLAB_FUZZ_EXAMPLES", "200"))
 # Random seeds only in the documented long run; CI's run is the same every time (no example database).
@@ -192,15 +192,14 @@ class TensorLabAgainstTorch(RuleBasedStateMachine):
     def _watch_addresses(self, side: str, namespace: dict[str, Any]) -> None:
         """Notice a storage allocated where one that was labelled died (a reused address)."""
         found = {}
-        for value in namespace.values():
-            if isinstance(value, torch.Tensor):
-                storage = value.untyped_storage()
-                # An empty storage is told apart by its own identity, which a new one may take too.
-                key = (str(value.device), storage.data_ptr()) if storage.nbytes() else ("empty", storage._cdata)
-                known = self.storages[side].get(key)
-                if known is not None and known() is not storage:
-                    self.labels_trusted = False
-                found[key] = weakref.ref(storage)
+        for value in rows(namespace).values():   # the tensors inside containers are rows too (issue #16)
+            storage = value.untyped_storage()
+            # An empty storage is told apart by its own identity, which a new one may take too.
+            key = (str(value.device), storage.data_ptr()) if storage.nbytes() else ("empty", storage._cdata)
+            known = self.storages[side].get(key)
+            if known is not None and known() is not storage:
+                self.labels_trusted = False
+            found[key] = weakref.ref(storage)
         self.storages[side] = found
 
     def _run_plain(self, code: str) -> dict[str, Any]:
@@ -340,6 +339,68 @@ TensorLabAgainstTorch.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
 test_tensorlab_against_plain_torch = TensorLabAgainstTorch.TestCase
+
+
+# Issue #16: `for` loops and tensors inside lists and tuples (rows `l[0]`, ...), a profile of its own drawn
+# only from these templates: 50 derandomized examples in CI (TENSORLAB_FUZZ_LOOP_EXAMPLES for more).
+LOOP_EXAMPLES = int(os.environ.get("TENSORLAB_FUZZ_LOOP_EXAMPLES", "50"))
+CONTAINERS = ["{t} = [{s}, {o}]", "{t} = ({s}, {s} * 2)", "{t} = {s}.unbind()", "{t} = {s}.split(1)",
+              "{t} = [1, {s}, 'x']", "{t} = {s}.chunk(2)", "{t} = ({s}[0], {o})"]
+ITERABLES = ["range({k})", "range(1, {k})", "range({k}, 0, -1)", "[{s}, {o}]", "({s}, {s} * 2)", "{s}.unbind()",
+             "{s}.split(1)", "[{s}.sum(), {o}.sum()]"]
+LOOP_BODY = IN_PLACE[:12] + SET_ITEMS[:4] + COMPUTE[:10] + COPIES[:6] + [
+    "print({v})", "{t} = {v}", "{t} = {v} * 2", "{s}.add_(1)"]
+
+
+class LoopsAgainstTorch(RuleBasedStateMachine):
+    """Programs of loops and containers, run in TensorLab and in plain torch side by side."""
+
+    start = TensorLabAgainstTorch.start
+    nothing_escaped = TensorLabAgainstTorch.nothing_escaped
+    step = TensorLabAgainstTorch.step
+    _watch_addresses = TensorLabAgainstTorch._watch_addresses
+    _run_plain = TensorLabAgainstTorch._run_plain
+    _tensor = TensorLabAgainstTorch._tensor
+    _fill = TensorLabAgainstTorch._fill
+    _create = TensorLabAgainstTorch._create
+    create = TensorLabAgainstTorch.create
+
+    @rule(data=st.data())
+    def container(self, data: st.DataObject) -> None:
+        if not _names(self.ns, torch.Tensor):
+            self._create(data)
+            return
+        self.step(self._fill(data, data.draw(st.sampled_from(CONTAINERS), label="container")))
+
+    @rule(data=st.data(), grad_mode=st.booleans())
+    def loop(self, data: st.DataObject, grad_mode: bool) -> None:
+        if not _names(self.ns, torch.Tensor):
+            self._create(data)
+            return
+        iterable = data.draw(st.sampled_from(ITERABLES + [f"{n}" for n in _names(self.ns, (list, tuple))]),
+                             label="iterable")
+        iterable = self._fill(data, iterable.replace("{k}", str(data.draw(st.integers(0, 4), label="k"))))
+        variable = "i" if iterable.startswith("range") else data.draw(st.sampled_from(NAMES), label="variable")
+        lines = []
+        for _ in range(data.draw(st.integers(1, 3), label="lines")):
+            template = data.draw(st.sampled_from(LOOP_BODY), label="line")
+            if "{s}" in template and not _names(self.ns, torch.Tensor):
+                continue
+            lines.append(self._fill(data, template.replace("{v}", variable)))
+        if not lines:
+            lines = [f"print({variable})"]
+        body = "".join(f"    {line}\n" for line in lines)
+        if grad_mode:
+            body = "    with torch.no_grad():\n" + "".join(f"        {line}\n" for line in lines)
+        self.step(f"for {variable} in {iterable}:\n" + body)
+
+
+LoopsAgainstTorch.TestCase.settings = settings(
+    max_examples=LOOP_EXAMPLES, stateful_step_count=12, deadline=None,
+    derandomize="TENSORLAB_FUZZ_LOOP_EXAMPLES" not in os.environ, database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+)
+test_loops_and_containers_against_plain_torch = LoopsAgainstTorch.TestCase
 
 
 def test_a_new_storage_at_a_freed_address_gets_a_new_label():

@@ -40,3 +40,43 @@ def test_a_gradient_is_a_band_of_its_own_next_to_its_tensor_with_the_cells_the_s
     shown = session.run("(m * 3).sum().backward()").snapshot
     grads = [g for s in strip_models(shown, again) for g in s.grads if g.owner == "m"]
     assert grads[0].values == (3.0, 3.0, 3.0, 3.0)
+
+
+def _module_snapshot():
+    import torch
+
+    from tensorlab.core.observe.inspector import take_snapshot
+    torch.manual_seed(0)
+    x = torch.ones(2)
+    net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU(), torch.nn.Linear(2, 1))
+    return take_snapshot({"x": x, "net": net, "parts": [x * 2], "sd": {"w": x}})
+
+
+def test_a_modules_parameters_are_one_group_under_its_name():
+    from tensorlab.ui.panels.storage_strips import module_groups, module_of
+    snapshot = _module_snapshot()
+    others = frozenset(o.name for o in snapshot.others)
+    assert module_of("net[0].weight", others) == "net" and module_of("net.fc.bias", others) == "net"
+    assert module_of("parts[0]", others) is None and module_of("sd['w']", others) is None
+    assert module_of("x.grad", frozenset()) is None
+    groups = module_groups(strip_models(snapshot, snapshot), snapshot)
+    assert [(owner, [s.bands[0].name for s in strips]) for owner, strips in groups] == [
+        (None, ["x"]), ("net", ["net[0].weight", "net[0].bias", "net[2].weight", "net[2].bias"]), (None, ["parts[0]"])]
+
+
+def test_the_map_collapses_a_modules_group_to_its_header_and_opens_it_again(qtbot):
+    from tensorlab.ui.panels.storage_map import StorageMapView
+    snapshot = _module_snapshot()
+    view = StorageMapView()
+    qtbot.addWidget(view)
+    view.show_snapshot(snapshot, snapshot, follow=False)
+    names = {item.data(0) for item in view.band_items()}
+    assert {"net[0].weight", "net[2].bias", "x", "parts[0]"} <= names
+    headers = view.group_headers()
+    assert list(headers) == ["net"] and "net" in headers["net"] and "▾" in headers["net"]
+    view.toggle_group("net")
+    names = {item.data(0) for item in view.band_items()}
+    assert "net[0].weight" not in names and {"x", "parts[0]"} <= names
+    assert "▸" in view.group_headers()["net"]
+    view.toggle_group("net")
+    assert "net[0].weight" in {item.data(0) for item in view.band_items()}

@@ -72,6 +72,42 @@ def test_two_windows_on_one_data_folder_keep_each_others_steps(qtbot, tmp_path):
     assert not (data / LOCK_NAME).exists()
 
 
+def test_two_windows_changing_the_same_program_keep_both_windows_steps_and_say_so(qtbot, tmp_path):
+    """Both windows add steps to the same lesson: the per-step merge keeps both, and the window whose save met
+    the other's steps says so (not modal); where both added after the same lesson step, both stay, in order."""
+    data = tmp_path / "data"
+    first = _window(qtbot, tmp_path, "first", data)
+    second = _window(qtbot, tmp_path, "second", data)
+    go(first, qtbot, 2)
+    go(second, qtbot, 2)
+    run_line(first, qtbot, "k = torch.zeros(2)")
+    first.editing.flush()
+    run_line(second, qtbot, "s = torch.ones(3)")              # after the same lesson step: a conflict, both kept
+    second.editing.flush()
+    assert _saved(data) == {"builtin:inplace-on-a-leaf": ["s = torch.ones(3)", "k = torch.zeros(2)"]}
+    notice = second.editing.notice
+    assert notice is not None and notice.isVisible() and not notice.isModal()
+    assert "Another TensorLab window" in notice.text() and "both are kept" in notice.text()
+    go(first, qtbot, 4)
+    run_line(first, qtbot, "k2 = k * 2")                       # a later anchor: merged without a conflict
+    first.editing.flush()
+    assert _saved(data) == {"builtin:inplace-on-a-leaf": ["s = torch.ones(3)", "k = torch.zeros(2)", "k2 = k * 2"]}
+    assert "Another TensorLab window changed" in first.editing.notice.text()
+    window_steps = _mine(second)
+    assert window_steps == ["s = torch.ones(3)"]               # the window's own program, as its user left it
+    second.controller.remove_step(second.controller.state.program.index(
+        next(st for st in second.controller.state.program if st.code == "s = torch.ones(3)")))
+    qtbot.waitUntil(lambda: not second.controller.busy, timeout=30_000)
+    second.editing.flush()
+    # Its removal removes only its step; the first window's stay.
+    assert _saved(data) == {"builtin:inplace-on-a-leaf": ["k = torch.zeros(2)", "k2 = k * 2"]}
+    second.close()
+    first.close()
+    third = _window(qtbot, tmp_path, "third", data)
+    assert _mine(third) == ["k = torch.zeros(2)", "k2 = k * 2"]
+    third.close()
+
+
 def test_a_lesson_file_with_a_built_in_lessons_id_and_name_keeps_its_steps_apart(qtbot, tmp_path):
     data = tmp_path / "data"
     window = _window(qtbot, tmp_path, "window", data)

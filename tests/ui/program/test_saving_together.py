@@ -21,7 +21,16 @@ from pathlib import Path
 import pytest
 
 from tensorlab.core.files.atomic_write import TEMPORARY_NAME
-from tensorlab.ui.program.user_steps import FILE_NAME, LOCK_NAME, LockBusy, SavedProgram, SavedStep, UserSteps
+from tensorlab.ui.program.user_steps import (
+    FILE_NAME,
+    LOCK_NAME,
+    Anchor,
+    LockBusy,
+    SavedProgram,
+    SavedStep,
+    UserSteps,
+    merge_program,
+)
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 ROOT = Path(__file__).resolve().parents[3]
@@ -38,6 +47,30 @@ SAVER = textwrap.dedent("""
     for number in range(1, count + 1):
         steps = tuple(SavedStep(f"v{j} = torch.ones({j + 1})") for j in range(number))
         program = SavedProgram("file", name, f"/lessons/{name}.toml", steps)
+        store.pending[program.key] = program
+        store.saved_as(store.save())
+    print(json.dumps(store.problems))
+""")
+
+# A window's saves of one program that another process changes too: `count` saves, one step of its own more each
+# time (tagged `tag`), each after the anchor `after` (a lesson step's code) or before the first lesson step. Like a
+# window, it starts from the program as it loaded it (the other's steps saved before it started), and never sees
+# what the other saves later.
+SAME_PROGRAM = textwrap.dedent("""
+    import json, sys, time
+    from tensorlab.ui.program.user_steps import Anchor, SavedProgram, SavedStep, UserSteps
+    folder, tag, count, start, after = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+    anchor = Anchor(after) if after else None
+    store = UserSteps(folder, lock_timeout_ms=60_000)
+    store.load()
+    loaded = store.saved.get("builtin:inplace-on-a-leaf")
+    loaded = loaded.steps if loaded is not None else ()
+    open(start + "." + tag, "w").close()   # loaded: ready
+    while not __import__("os").path.exists(start):
+        time.sleep(0.005)
+    for number in range(1, count + 1):
+        steps = loaded + tuple(SavedStep(f"{tag}{j} = torch.ones({j + 1})", anchor) for j in range(number))
+        program = SavedProgram("builtin", "inplace-on-a-leaf", "", steps)
         store.pending[program.key] = program
         store.saved_as(store.save())
     print(json.dumps(store.problems))
@@ -88,6 +121,55 @@ def test_two_processes_saving_the_same_file_keep_each_others_steps(tmp_path):
     assert {key: len(program.steps) for key, program in store.saved.items()} == {
         "file:/lessons/first.toml": 25, "file:/lessons/second.toml": 25}
     assert [p.name for p in folder.iterdir()] == [FILE_NAME]   # no lock, no temporary left
+
+
+@pytest.mark.parametrize("anchors", [("x[0] = 2", "y[0] = 5"), ("", "")], ids=["different-anchors", "same-anchor"])
+def test_two_processes_changing_the_same_program_keep_every_step_of_both(tmp_path, anchors):
+    """Each process knows only its own steps (a window shows its own program): every save merges step by step
+    against the version it last wrote, so the file ends with all 2 x 15 steps, each process's in its order;
+    the processes whose saves met the other's steps were told (the message, in English here)."""
+    start, folder = tmp_path / "start", tmp_path / "data"
+    folder.mkdir()
+    children = [subprocess.Popen([sys.executable, "-c", SAME_PROGRAM, str(folder), tag, "15", str(start), after],
+                                 env=_env(), stdout=subprocess.PIPE, text=True) for tag, after in zip("ab", anchors)]
+    for tag, child in zip("ab", children):
+        _wait_for(Path(f"{start}.{tag}"), child)   # both loaded the empty folder: every save meets the other's
+    start.touch()
+    outputs = [json.loads(child.communicate(timeout=180)[0]) for child in children]
+    assert [child.returncode for child in children] == [0, 0]
+    store = UserSteps(folder)
+    store.load()
+    assert store.problems == []
+    codes = [step.code for step in store.saved["builtin:inplace-on-a-leaf"].steps]
+    for tag in "ab":
+        assert [c for c in codes if c.startswith(tag)] == [f"{tag}{j} = torch.ones({j + 1})" for j in range(15)]
+    assert len(codes) == 30
+    told = [text for out in outputs for text in out]
+    assert told and all(text.startswith("Another TensorLab window") for text in told)
+    if anchors == ("", ""):   # both added before the first lesson step: the later saver says both are kept
+        assert any("both are kept" in text for text in told)
+
+
+def test_merging_one_program_keeps_both_sides_changes_per_anchor():
+    a, b = Anchor("x = 1"), Anchor("y = 2")
+    base = SavedProgram("scratchpad", steps=(SavedStep("p = 1", a),))
+    mine = SavedProgram("scratchpad", steps=(SavedStep("p = 1", a), SavedStep("m = 1", a)))
+    theirs = SavedProgram("scratchpad", steps=(SavedStep("p = 1", a), SavedStep("t = 1", b)))
+    merged, conflict = merge_program(base, mine, theirs)
+    assert not conflict and merged is not None
+    assert [(s.code, s.after) for s in merged.steps] == [("p = 1", a), ("m = 1", a), ("t = 1", b)]
+    # Both added after the same step: both kept, this window's first, and said.
+    clash = SavedProgram("scratchpad", steps=(SavedStep("p = 1", a), SavedStep("t = 1", a)))
+    merged, conflict = merge_program(base, mine, clash)
+    assert conflict and [s.code for s in merged.steps] == ["p = 1", "m = 1", "t = 1"]
+    # One side removed a step, the other added one: the removal and the addition both hold.
+    removed = SavedProgram("scratchpad", steps=())
+    merged, conflict = merge_program(base, removed, theirs)
+    assert not conflict and [s.code for s in merged.steps] == ["t = 1"]
+    # Both removed everything: nothing left.
+    assert merge_program(base, None, removed) == (None, False)
+    # Unchanged on one side: the other side's version, as it is.
+    assert merge_program(base, base, theirs) == (theirs, False)
 
 
 def test_a_lock_left_by_a_process_killed_with_kill_9_is_taken_over(tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 
 from tensorlab.core.lessons.lesson import builtin_lessons
@@ -67,8 +69,11 @@ def test_a_storage_keeps_its_label_at_every_step_of_every_lesson_and_the_map_sho
             snapshot = window.controller.state.snapshot
             texts = " ".join(window.storage_map.texts())
             now = {info.object_id: info.storage for info in snapshot.tensors if info.storage is not None}
+            # `x.data = z` gives the same tensor object other memory (z's): only then may its label change.
+            moved = set(re.findall(r"^\s*(\w+)\.data\s*=", lesson.steps[position - 1].code, re.M))
+            names = {info.object_id: info.name for info in snapshot.tensors}
             for obj, label in now.items():
-                assert labels.get(obj, label) == label, (lesson.id, position, label)
+                assert labels.get(obj, label) == label or names[obj] in moved, (lesson.id, position, label)
                 assert f"{label}  ·" in texts
             labels = now
             model = window.table.table_model

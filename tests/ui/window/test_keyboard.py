@@ -112,3 +112,44 @@ def test_the_question_choices_and_feedback_fit_without_scrolling_at_1280x720(win
                 qtbot.waitUntil(lambda n=narration, ws=widgets: n.verticalScrollBar().value() == 0 and all(
                     in_viewport(w, n) for w in ws), timeout=2000)
     assert not window.findChildren(QPushButton, "askChoice0")
+
+
+def test_keys_pressed_before_the_first_state_is_shown_are_queued_not_lost(qtbot, settings):
+    """→ → and a choice key pressed right after show(), while the worker still loads the lesson."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QKeyEvent
+
+    from tensorlab.ui.window.build import build_window
+
+    win = build_window(settings, wait=False)
+    qtbot.addWidget(win)
+    win.show()
+    assert win.controller.busy and not win.controller.state.program   # nothing loaded yet
+    for key in (Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_1):
+        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            QApplication.postEvent(win.storage_map, QKeyEvent(kind, key, Qt.KeyboardModifier.NoModifier,
+                                                              "1" if key == Qt.Key.Key_1 else ""))
+    qtbot.waitUntil(lambda: win.controller.state.position == 2 and not win.controller.busy, timeout=30_000)
+    narration = win.narration
+    if narration.question.isVisible():          # the third key chose an answer of step 2's question
+        assert narration.feedback.isVisible()
+    # Ctrl+L and a line typed at once: the letters (a space too, not a step) go to the code line, Enter runs it.
+    win.close()
+    again = build_window(settings, wait=False)
+    qtbot.addWidget(again)
+    again.show()
+    none = Qt.KeyboardModifier.NoModifier
+    keys = [(Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier, ""), (Qt.Key.Key_Q, none, "q"),
+            (Qt.Key.Key_Space, none, " "), (Qt.Key.Key_Equal, none, "="), (Qt.Key.Key_2, none, "2"),
+            (Qt.Key.Key_Return, none, "\r")]
+    for key, modifiers, text in keys:
+        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            QApplication.postEvent(again.storage_map, QKeyEvent(kind, key, modifiers, text))
+    qtbot.waitUntil(lambda: "q =2" in [step.code for step in again.controller.state.program], timeout=30_000)
+    win = again
+    idle(qtbot, win)
+    go(win, qtbot, 2)
+    # Keys after the first state go straight to their actions again.
+    qtbot.keyClick(win.storage_map, Qt.Key.Key_Left)
+    idle(qtbot, win)
+    assert win.controller.state.position == 1

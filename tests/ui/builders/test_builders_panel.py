@@ -1,0 +1,77 @@
+"""The build panel does what you mean (issue 17, item 6): a picker keeps your choice, `*2` is a
+follow-up, Compute proposes the tensors you made last."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.ui.conftest import idle
+from tests.ui.support import open_lesson
+
+
+def _click(qtbot, window, button) -> None:
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    idle(qtbot, window)
+
+
+def _type(qtbot, edit, text: str) -> None:
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Delete)
+    qtbot.keyClicks(edit, text)
+
+
+def _preview(builder) -> str:
+    """The builder's "will run:" line as read (its break hints removed)."""
+    return builder.preview.text().replace("\u200b", "")
+
+
+def _codes(window) -> list[str]:
+    return [step.code for step in window.controller.state.program]
+
+
+def test_the_copy_builders_source_stays_what_you_chose_and_then_takes_star_2(window, qtbot):
+    """The post's demo (b): two copies of x, `* 2` then `* 3` (the second one became `y.clone() * 3`)."""
+    open_lesson(window, qtbot, "scratchpad")
+    builders = window.builders
+    create = builders.create
+    _type(qtbot, create.name, "x")
+    _type(qtbot, create.shape, "3")
+    create.requires_grad.setChecked(True)
+    _click(qtbot, window, create.button)
+    copy = builders.copy
+    assert copy.source.currentText() == "x"
+    copy.operation.setCurrentIndex(copy.operation.findData("clone()"))
+    _type(qtbot, copy.follow_up, "*2")
+    _type(qtbot, copy.target, "y")
+    assert not copy.problem.isVisible()
+    assert "y = x.clone() * 2" in _preview(copy)
+    _click(qtbot, window, copy.button)
+    assert _codes(window)[-1] == "y = x.clone() * 2"
+    assert copy.source.currentText() == "x"            # not the y it just made
+    for follow_up, code in (("* 3", "z = x.clone() * 3"), (".mul(4)", "w = x.clone().mul(4)")):
+        _type(qtbot, copy.follow_up, follow_up)
+        _type(qtbot, copy.target, code[0])
+        assert not copy.problem.isVisible(), copy.problem.text()
+        _click(qtbot, window, copy.button)
+        assert _codes(window)[-1] == code
+        assert copy.source.currentText() == "x"
+    # A source picked from the list stays picked after another builder's step.
+    copy.source.setFocus()
+    copy.source.setCurrentText("y")
+    _type(qtbot, create.name, "q")
+    _click(qtbot, window, create.button)
+    assert _codes(window)[-1].startswith("q = ")
+    assert copy.source.currentText() == "y"
+
+
+def test_compute_proposes_an_expression_of_the_tensors_made_last(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    for code in ("x = torch.ones(3, requires_grad=True)", "y = x * 2", "z = x * 3"):
+        window.builders.code_line.edit.setText(code)
+        qtbot.keyClick(window.builders.code_line.edit, Qt.Key.Key_Return)
+        idle(qtbot, window)
+    compute = window.builders.compute
+    assert compute.operation.currentText() == "(a + b).sum()"
+    assert "s = (z + y).sum()" in _preview(compute)
+    _click(qtbot, window, compute.button)
+    assert _codes(window)[-1] == "s = (z + y).sum()"

@@ -1,0 +1,59 @@
+"""The code line: a bar across the window, wide enough to read what you type (issue 17, item 3), and
+completing the names contract 3 gives tensors inside containers and modules (issue 16)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QRect, Qt
+
+from tensorlab.ui.builders.code_line import CodeLineEdit
+from tests.ui.conftest import idle
+
+
+def _shown_width(window) -> int:
+    """The code line's width as the window shows it (its visible part, inside the window)."""
+    edit = window.builders.code_line.edit
+    assert edit.isVisible()
+    region = edit.visibleRegion().boundingRect()
+    top_left = edit.mapTo(window, region.topLeft())
+    return QRect(top_left, region.size()).intersected(window.rect()).width()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("projector", [False, True])
+def test_the_code_line_is_a_wide_bar_in_both_modes(window, qtbot, size, projector):
+    window.set_presentation(projector)
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.width() == size[0], timeout=5_000)
+    qtbot.wait(20)
+    width = _shown_width(window)
+    assert width >= 300 and width >= 0.5 * size[0], width
+    # Typed from the keyboard (Ctrl+L), it runs with Enter and the keys go back to the map.
+    qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    edit = window.builders.code_line.edit
+    assert edit.hasFocus()
+    qtbot.keyClicks(edit, "q = torch.ones(3)")
+    assert edit.text() == "q = torch.ones(3)"
+    assert edit.cursorRect().right() < edit.width()             # the end of what was typed is shown
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    idle(qtbot, window)
+    assert window.controller.state.snapshot.tensor("q") is not None
+    assert window.storage_map.hasFocus()
+    assert edit.mapTo(window, QPoint(0, 0)).y() > window.height() // 2   # under the map and the docks
+
+
+def test_the_code_line_completes_parts_keys_and_parameters(qtbot):
+    line = CodeLineEdit()
+    qtbot.addWidget(line)
+    line.names = ("x", "parts", "sd", "net")
+    line.rows = ("parts[0]", "parts[1]", "sd['weight']", "net[0].weight", "net[0].bias")
+    assert "parts[0]" in line.candidates("par") and "parts" in line.candidates("par")
+    assert line.candidates("parts[") == ["parts[0]", "parts[1]"]
+    assert line.candidates("sd[") == ["sd['weight']"]
+    assert line.candidates("net[0].") [:2] == ["net[0].weight", "net[0].bias"]
+    assert line.token("y = parts[").group(0) == "parts["
+    assert line.token("y = l[x").group(0) == "x"     # not a row: the plain name before the cursor
+    line.setText("y = parts[")
+    line.setCursorPosition(len(line.text()))
+    line.insert_completion("parts[1]")
+    assert line.text() == "y = parts[1]"

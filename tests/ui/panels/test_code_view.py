@@ -1,0 +1,100 @@
+"""The code panel: statements wrap only between tokens, short ones never; "(yours)" in the margin (issue 17, item 4)."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFontMetrics
+
+from tensorlab.core.lessons.lesson import builtin_lessons
+from tensorlab.ui.panels.code_view import wrap_code
+from tensorlab.ui.widgets.text_zoom import mono_font
+from tests.ui.conftest import idle
+from tests.ui.support import open_lesson, run_line
+
+_NAME = re.compile(r"[A-Za-z0-9_]")
+
+
+def _codes() -> list[str]:
+    codes = {step.code for lesson in builtin_lessons() for step in lesson.steps}
+    codes |= {"x = torch.ones(3, requires_grad=True)", "total.backward()", "y = x.detach()",
+              "w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)", "z = (x * 2 + y ** 2).sum()"}
+    return sorted(codes)
+
+
+def _no_cut_inside_a_token(code: str, lines: list[str]) -> None:
+    """Each break of ``code`` into ``lines`` is between two tokens of the statement as written."""
+    assert "".join(line.strip() for line in lines).replace(" ", "") == code.replace(" ", ""), (code, lines)
+    position = 0
+    for line in lines[:-1]:
+        content = line.strip()
+        position = code.index(content, position) + len(content)
+        if code[position] == " ":
+            continue                                                   # at a space: between tokens
+        before, after = code[position - 1], code[position]
+        assert not (_NAME.match(before) and _NAME.match(after)), (code, lines)   # inside a name or number
+        assert before != ".", (code, lines)                                      # `x.` / `detach()`
+
+
+def test_wrapping_breaks_only_between_tokens_at_every_width(qapp):
+    metrics = QFontMetrics(mono_font(24))
+    char = metrics.horizontalAdvance("x")
+    for code in _codes():
+        for chars in (18, 20, 26, 34):   # the panel keeps room for 18 characters at least
+            for line in code.split("\n"):   # a `with` block's lines wrap each on its own
+                _no_cut_inside_a_token(line.strip(), wrap_code(line.strip(), metrics,
+                                                               metrics.horizontalAdvance("x" * chars)))
+    # The reported cuts: `requires_gra` / `d=True)` and `x.` / `detach()`.
+    lines = wrap_code("x = torch.ones(3, requires_grad=True)", metrics, 28 * char)
+    assert lines == ["x = torch.ones(3,", "    requires_grad=True)"], lines
+    assert all("requires_grad" in line or "requires" not in line for line in lines), lines
+    assert wrap_code("y = x.detach()", metrics, 20 * char) == ["y = x.detach()"]
+
+
+def test_no_statement_of_20_characters_wraps_in_projector_mode_at_1024x768(window, qtbot):
+    window.set_presentation(True)
+    window.resize(1024, 768)
+    qtbot.waitUntil(lambda: window.width() == 1024, timeout=5_000)
+    view = window.code_view
+    line_height = QFontMetrics(view.font()).height()
+    checked = 0
+    for lesson in builtin_lessons():
+        open_lesson(window, qtbot, lesson.id)
+        qtbot.wait(10)
+        for index, step in enumerate(window.controller.state.program):
+            rows = round((view.line_rect(index).height() - 6) / line_height)
+            if len(step.code) <= 20 and "\n" not in step.code:
+                assert rows == 1, (lesson.id, step.code, view.width())
+                checked += 1
+    assert checked > 20
+
+
+def test_the_yours_mark_is_in_the_right_margin_beside_the_statement(window, qtbot):
+    window.set_presentation(True)
+    window.resize(1024, 768)
+    qtbot.waitUntil(lambda: window.width() == 1024, timeout=5_000)
+    open_lesson(window, qtbot, "scratchpad")
+    run_line(window, qtbot, "x = torch.ones(3, requires_grad=True)")
+    idle(qtbot, window)
+    view = window.code_view
+    qtbot.wait(20)
+    rect = view.line_rect(0)
+    assert rect.height() > QFontMetrics(view.font()).height() * 1.5    # it wraps at this size: the case reported
+    image = view.viewport().grab(rect).toImage()
+    purple, code, purple_rows = [], [], []
+    for x in range(image.width()):
+        for y in range(image.height()):
+            colour = QColor(image.pixel(x, y))
+            if colour.red() > 70 and colour.blue() > 110 and colour.green() < 80:   # the mark's purple
+                purple.append(x)
+                purple_rows.append(y)
+            elif colour.lightness() < 60:                                           # the statement's black
+                code.append(x)
+    assert purple and code
+    assert min(purple) > max(code), (min(purple), max(code))   # right of every line of the statement
+    assert max(purple) >= image.width() - 12, (max(purple), image.width())   # in the right margin, not after line 1
+    # In the margin's smaller font: it does not read as a word of the statement.
+    code_glyphs = QFontMetrics(view.font()).boundingRect("(yours)").height()
+    assert max(purple_rows) - min(purple_rows) + 1 <= 0.75 * code_glyphs
+    assert view.item(0).data(Qt.ItemDataRole.AccessibleTextRole).endswith("requires_grad=True)")

@@ -1,0 +1,149 @@
+"""The Measure and Copy matrix docks come back as you left them (issue 17, item 7)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings
+from PySide6.QtWidgets import QDockWidget, QScrollArea
+
+from tensorlab.ui.widgets import i18n
+from tensorlab.ui.widgets.settings import LAYOUT_VERSION
+from tensorlab.ui.window.build import build_window
+
+
+def _window(qtbot, settings):
+    window = build_window(settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.wait(250)    # the restored floating tools are brought back a moment after the window shows
+    return window
+
+
+def _dock(window, name: str) -> QDockWidget:
+    return window.findChild(QDockWidget, name)
+
+
+def _on_screen(window, dock: QDockWidget) -> None:
+    screen = window.screen().availableGeometry()
+    assert screen.contains(dock.frameGeometry()), (dock.frameGeometry(), screen)
+
+
+def test_a_tool_shown_first_floats_on_screen_sized_for_its_plot(qtbot, settings):
+    window = _window(qtbot, settings)
+    for name in ("measureDock", "copyMatrixDock"):
+        dock = _dock(window, name)
+        dock.toggleViewAction().trigger()
+        assert dock.isVisible() and dock.isFloating() and dock.toggleViewAction().isChecked()
+        _on_screen(window, dock)
+        panel = dock.widget()
+        inner = panel.widget() if isinstance(panel, QScrollArea) else panel
+        screen = window.screen().availableGeometry()
+        wanted = inner.sizeHint()
+        assert dock.width() >= min(wanted.width(), screen.width() - 16)
+        assert dock.height() >= min(wanted.height(), screen.height() - 48)
+    # The plot shows, not hidden below the controls: most of it inside the tool's view, as it opens.
+    panel = window.measure_panel
+    plot = panel.tabs     # the plot's tab (the plot itself is made with the first measurement)
+    viewport = panel.viewport()
+    shown = viewport.rect().intersected(QRect(plot.mapTo(viewport, QPoint(0, 0)), plot.size()))
+    assert plot.isVisible() and shown.height() >= max(200, 0.6 * plot.height()), (shown, plot.size())
+    window.close()
+
+
+def test_a_tool_placed_is_saved_with_the_layout_at_once_so_a_crash_keeps_both(qtbot, settings):
+    """A session that does not quit cleanly (no close): the next one has the tool where it was, not docked
+    in the narrow right column with its plot hidden."""
+    first = _window(qtbot, settings)
+    measure = _dock(first, "measureDock")
+    measure.toggleViewAction().trigger()
+    where = measure.geometry()
+    # No close(): nothing more is saved. A second window reads the same settings.
+    second = _window(qtbot, QSettings(settings.fileName(), QSettings.Format.IniFormat))
+    again = _dock(second, "measureDock")
+    assert again.isVisible() and again.isFloating() and again.toggleViewAction().isChecked()
+    assert again.geometry() == where
+    second.close()
+    first.close()
+
+
+def test_docks_come_back_where_they_were_after_a_clean_quit(qtbot, settings):
+    first = _window(qtbot, settings)
+    measure, matrix = _dock(first, "measureDock"), _dock(first, "copyMatrixDock")
+    measure.toggleViewAction().trigger()
+    measure.setGeometry(QRect(measure.x() + 10, measure.y() + 5, measure.width() - 40, measure.height() - 30))
+    matrix.toggleViewAction().trigger()
+    matrix.setFloating(False)                     # docked by the user: it stays docked
+    qtbot.wait(20)
+    places = {name: (dock.isFloating(), dock.isVisible(), dock.geometry() if dock.isFloating() else None,
+                     first.dockWidgetArea(dock)) for name, dock in (("measureDock", measure),
+                                                                      ("copyMatrixDock", matrix))}
+    first.close()
+    second = _window(qtbot, settings)
+    for name, (floating, visible, geometry, area) in places.items():
+        dock = _dock(second, name)
+        assert (dock.isFloating(), dock.isVisible(), second.dockWidgetArea(dock)) == (floating, visible, area), name
+        assert dock.toggleViewAction().isChecked() == visible   # View says what is shown
+        if geometry is not None:
+            assert dock.geometry() == geometry, name
+            _on_screen(second, dock)
+    # One click of View → Measure hides it, the next shows it where it was (it is never checked and hidden).
+    measure = _dock(second, "measureDock")
+    where = measure.geometry()
+    measure.toggleViewAction().trigger()
+    assert measure.isHidden()
+    measure.toggleViewAction().trigger()
+    assert measure.isVisible() and measure.isFloating() and measure.geometry() == where
+    second.close()
+
+
+def test_a_placed_flag_saved_without_its_layout_floats_the_tool_again(qtbot, settings):
+    """What an older session that crashed left: the flag, and no layout."""
+    settings.setValue("docks/measureDock/placed", "true")
+    window = _window(qtbot, settings)
+    measure = _dock(window, "measureDock")
+    measure.toggleViewAction().trigger()
+    assert measure.isVisible() and measure.isFloating()
+    window.close()
+
+
+def _status(window) -> str:
+    return window.statusBar().currentMessage()
+
+
+def _wait_for(qtbot, window, text: str) -> None:
+    try:
+        qtbot.waitUntil(lambda: text in _status(window), timeout=5_000)
+    except Exception:
+        raise AssertionError(f"status bar: {_status(window)!r}, notice: {window.layouts.reset_notice!r}") from None
+
+
+def test_a_layout_saved_for_other_docks_resets_with_a_message_in_the_windows_language(qtbot, settings):
+    first = _window(qtbot, settings)
+    first.findChild(QDockWidget, "graphDock").toggleViewAction().trigger()    # the user's own arrangement
+    first.close()
+    key = f"layout/normal-v{LAYOUT_VERSION}"
+    saved = settings.value(key)
+    assert isinstance(saved, QByteArray)
+    # A dock renamed since (as the panels will be): the saved state names one this window does not have.
+    renamed = QByteArray(bytes(saved.data()).replace("codeDock".encode("utf-16-be"), "kodeDock".encode("utf-16-be")))
+    settings.setValue(key, renamed)
+    settings.setValue("session/language", "ko")
+    second = _window(qtbot, settings)
+    _wait_for(qtbot, second, "패널")
+    assert "처음 자리로" in _status(second)
+    assert not second.findChild(QDockWidget, "graphDock").isHidden()      # the default, not the saved one
+    assert settings.value(key) != renamed
+    second.close()
+    i18n.set_language("en")
+
+
+def test_a_layout_of_an_older_version_is_forgotten_with_a_message(qtbot, settings):
+    settings.setValue(f"layout/normal-v{LAYOUT_VERSION - 1}", QByteArray(b"\x00\x00\x00\xff old state"))
+    window = _window(qtbot, settings)
+    _wait_for(qtbot, window, "panels changed")
+    assert settings.value(f"layout/normal-v{LAYOUT_VERSION - 1}") is None
+    window.close()
+    again = _window(qtbot, settings)
+    qtbot.wait(20)
+    assert "panels changed" not in _status(again)     # said once
+    again.close()
