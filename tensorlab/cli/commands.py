@@ -156,6 +156,31 @@ def _progress(done: int, total: int, language: str = "en") -> None:
         sys.stderr.flush()
 
 
+def measured_answers(lesson: Any, engine: Any, language: str, measure: bool = True) -> None:
+    """After a transcript: each measured question's answer, timed now on the engine's device (or said unknown)."""
+    from tensorlab.core.protocol.measure_results import QUESTION_JOB, MeasureResult
+
+    for number, step in enumerate(lesson.steps, start=1):
+        ask = step.ask
+        if ask is None or ask.measured is None:
+            continue
+        question = ask.measured
+        if not measure:
+            print(render("cli.measured_skipped", {"step": number, "size": f"{question.size:,}"}, language))
+            continue
+        result = engine.job(QUESTION_JOB, question.params().to_dict(),
+                            progress=lambda done, total: _progress(done, total, language))
+        verdict = question.verdict(result) if isinstance(result, MeasureResult) else None
+        choice = question.choice(result) if isinstance(result, MeasureResult) else None
+        if verdict is None or choice is None:
+            print(render("cli.measured_none", {"step": number, "size": f"{question.size:,}"}, language))
+            continue
+        choices = ask.text("choices", language)
+        print(render("cli.measured", {"step": number, "size": f"{question.size:,}", "device": result.machine.device,
+                                      "verdict": verdict.render(language), "choice": choice + 1,
+                                      "text": choices[choice]}, language))
+
+
 def _write(args: argparse.Namespace, document: Any, table: Callable[[], str]) -> int:
     """A tool's result on stdout: its JSON with ``--json`` (never NaN), else its table; exit status 0."""
     if args.json:

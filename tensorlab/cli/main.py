@@ -37,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     add_limit_arguments(run, "run_memory_limit")
     run.add_argument("--language", dest="run_language", default="en", choices=["en", "ko"],
                      help="language of the transcript and of TensorLab's messages (torch's stay as written)")
+    run.add_argument("--no-measure", dest="no_measure", action="store_true",
+                     help="do not time a lesson's measured questions (their answers are then not known)")
     lessons = commands.add_parser("lessons", help="list the built-in lessons")
     lessons.add_argument("--json", action="store_true", help="print JSON (English) instead of a list")
     lessons.add_argument("--language", dest="lessons_language", default="en", choices=["en", "ko"],
@@ -84,6 +86,9 @@ def _run(args: argparse.Namespace) -> int:
             kept = [trimmed_result(result, keep_grad=True) for result in results]
             sys.stdout.write(transcript(lesson, device, kept, color=sys.stdout.isatty(),
                                         language=args.run_language))
+            from tensorlab.cli.commands import measured_answers
+
+            measured_answers(lesson, engine, args.run_language, measure=not args.no_measure)
     except EngineError as exc:  # the worker could not be started again after a crash
         return _fail(exc, args.run_language)
     finally:

@@ -252,6 +252,11 @@ def _check_ask(lesson: Lesson, number: int, ask: Ask, session: Session, result: 
     if not ask.check:
         add(FindingKind.NO_CHECK, number)
         return None
+    if ask.measured is not None or ask.answer is None:
+        # Answered by a measurement when it is asked: its fields were checked when the file was read
+        # (`verdicts` says what each choice claims, in every language, one choice per verdict, so exactly
+        # one is right whatever is measured); there is nothing to run or compare here.
+        return None
     observed, seen, problem = _observe(session, ask, result, before)
     if observed is None:
         add(FindingKind.CHECK, number, detail=problem)
@@ -276,13 +281,18 @@ def _check_ask(lesson: Lesson, number: int, ask: Ask, session: Session, result: 
         add(FindingKind.WRONG_ANSWER, number, choice=true[0] + 1, answer=ask.answer + 1, detail=shown)
     if seen is not None:
         add(FindingKind.VISIBLE, number, detail=seen)
+    _translated_claims(number, ask, add)
+    return report
+
+
+def _translated_claims(number: int, ask: Ask, add: Callable[..., None]) -> None:
+    """A translated choice must make the same claim as the English one."""
     for key, translated in ask.translations.items():
         if key.startswith("choices_"):
             for index, (english, other) in enumerate(zip(ask.choices, translated)):
                 if claim_of(english) != claim_of(other):
                     add(FindingKind.TRANSLATION, number, choice=index + 1,
                         detail=msg("check.translated_claim", key=key, claim=written_claim(other)))
-    return report
 
 
 def _check_step(lesson: Lesson, number: int, result: StepResult, strict: bool,

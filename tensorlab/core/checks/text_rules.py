@@ -73,25 +73,31 @@ def _choices(ask: Ask, language: str) -> Sequence[str] | None:
     choices = ask.text("choices", language)
     if not isinstance(choices, (list, tuple)) or not all(isinstance(c, str) for c in choices):
         return None
+    if ask.answer is None:
+        return choices   # a measured question: any choice may be the right one
     return choices if 0 <= ask.answer < len(choices) else None
 
 
 def right_is_longest(ask: Ask, language: str = "en") -> bool:
-    """Whether the right choice is (one of) the longest in ``language`` (a tie counts as longest)."""
+    """Whether the right choice is (one of) the longest in ``language`` (a tie counts as longest).
+
+    False for a measured question: no choice is the right one until the device is measured.
+    """
     choices = _choices(ask, language)
-    if choices is None or len(choices) < 2:
+    if choices is None or len(choices) < 2 or ask.answer is None:
         return False
     lengths = [displayed_length(c) for c in choices]
     return lengths[ask.answer] >= max(lengths)
 
 
 def _too_long(ask: Ask, language: str) -> bool:
+    """The right choice is more than MAX_RATIO times as long as every other (a measured question: any choice)."""
     choices = _choices(ask, language)
     if choices is None or len(choices) < 2:
         return False
     lengths = [displayed_length(c) for c in choices]
-    others = [n for i, n in enumerate(lengths) if i != ask.answer]
-    return lengths[ask.answer] > MAX_RATIO * max(others)
+    candidates = range(len(choices)) if ask.answer is None else (ask.answer,)
+    return any(lengths[i] > MAX_RATIO * max(n for j, n in enumerate(lengths) if j != i) for i in candidates)
 
 
 def _key(language: str) -> str:
@@ -165,7 +171,7 @@ def lesson_text_findings(lesson: Lesson) -> list[Finding]:
                 found.append(Finding(FindingKind.LONG_ANSWER, number, (("key", _key(language)),)))
         found.extend(_error_findings(number, ask))
     for language in LANGUAGES:
-        mine = [ask for _, ask in asks if language in _languages(ask)]
+        mine = [ask for _, ask in asks if language in _languages(ask) and ask.answer is not None]
         # A pattern needs two questions; one question's cue is the 1.5 times rule's and the course's.
         if len(mine) >= 2 and all(right_is_longest(ask, language) for ask in mine):
             found.append(Finding(FindingKind.ALWAYS_LONGEST, None, (("key", _key(language)),)))
@@ -178,7 +184,7 @@ def course_length_findings(lessons: Iterable[Lesson]) -> list[Finding]:
     found: list[Finding] = []
     asks = [ask for lesson in lessons for _, ask in _asks(lesson)]
     for language in LANGUAGES:
-        mine = [ask for ask in asks if language in _languages(ask)]
+        mine = [ask for ask in asks if language in _languages(ask) and ask.answer is not None]   # stored answers
         longest = sum(right_is_longest(ask, language) for ask in mine)
         if mine and longest > COURSE_SHARE * len(mine):
             fields: tuple[tuple[str, Any], ...] = (("key", _key(language)), ("count", longest), ("total", len(mine)))

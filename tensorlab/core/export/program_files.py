@@ -25,7 +25,7 @@ from typing import Any
 from tensorlab.core.export.escaping import comment_lines, commented_code, markdown_text
 from tensorlab.core.export.verify import ExportRefused, check_cells, check_script, compile_problem, handler_source
 from tensorlab.core.files.safe_text import visible
-from tensorlab.core.lessons.lesson import Lesson, LessonStep
+from tensorlab.core.lessons.lesson import Ask, Lesson, LessonStep
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.results import ErrorInfo
 
@@ -49,6 +49,11 @@ def _torch_setup(device: str, language: str, end: str = "") -> list[str]:
 def _label(key: str, language: str, **params: object) -> str:
     """The export's own words (``export.<key>`` in the catalogue) in ``language``."""
     return render(f"export.{key}", params, language)
+
+
+def _measured_size(ask: Ask) -> str:
+    """The size a measured question is about, as its answer line writes it."""
+    return f"{ask.measured.size:,}" if ask.measured is not None else "?"
 
 
 # The import each module name of the subset needs (DESIGN.md's accepted forms), in import order.
@@ -287,7 +292,10 @@ def _answer_comment(step: LessonStep, language: str) -> list[str]:
     if ask is None:
         return []
     choices = ask.text("choices", language)
-    text = f"{_label('answer', language)}: {ask.answer + 1}) {choices[ask.answer]}"
+    if ask.answer is None:   # measured: the answer is the device's, when the step is asked
+        text = f"{_label('answer', language)}: {_label('measured', language, size=_measured_size(ask))}"
+    else:
+        text = f"{_label('answer', language)}: {ask.answer + 1}) {choices[ask.answer]}"
     explain = ask.text("explain", language)
     return comment_lines(text + (f". {explain}" if explain else ""))
 
@@ -375,7 +383,10 @@ def _question_markdown(step: LessonStep, language: str) -> str:
     choices = ask.text("choices", language)
     lines = [f"**{markdown_text(_label('question', language))}:** {markdown_text(ask.text('question', language))}", ""]
     lines += [f"{number}. {markdown_text(choice)}" for number, choice in enumerate(choices, start=1)]
-    answer = [f"**{ask.answer + 1}\\.** {markdown_text(choices[ask.answer])}"]
+    if ask.answer is None:
+        answer = [markdown_text(_label("measured", language, size=_measured_size(ask)))]
+    else:
+        answer = [f"**{ask.answer + 1}\\.** {markdown_text(choices[ask.answer])}"]
     if ask.text("explain", language):
         answer += ["", markdown_text(ask.text("explain", language))]
     summary = markdown_text(_label("answer", language))

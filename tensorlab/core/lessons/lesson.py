@@ -28,9 +28,11 @@ from tensorlab.core.lang.parse import LanguageError, Statement, check_names, par
 from tensorlab.core.lessons.course import COURSE_FILE, Course, CourseError, builtin_course
 from tensorlab.core.messages.catalogue import Message, MessageError, message_of, msg, verbatim
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.protocol.measure_results import MAX_SIZE, MIN_SIZE, MeasuredQuestion, question_problem
 
 __all__ = [
     "Ask",
+    "VERDICT_CHECK",
     "LessonStep",
     "Lesson",
     "LessonError",
@@ -47,8 +49,9 @@ _ID = re.compile(r"^[a-z0-9-]+$")
 _LANG = r"_[a-z]{2}(?:_[A-Za-z]{2,4})?"
 _LESSON_KEYS = re.compile(rf"^(?:id|title|summary|chapter|prerequisites|(?:title|summary|chapter){_LANG})$")
 _STEP_KEYS = re.compile(rf"^(?:code|note|ask|facts|note{_LANG})$")
+VERDICT_CHECK = "verdict"   # `check` of a question answered by a measurement (MeasuredQuestion)
 _ASK_KEYS = re.compile(
-    rf"^(?:question|choices|answer|explain|check|(?:question|choices|explain){_LANG})$")
+    rf"^(?:question|choices|answer|explain|check|size|verdicts|requires_grad|(?:question|choices|explain){_LANG})$")
 
 
 class LessonError(MessageError, ValueError):
@@ -70,15 +73,18 @@ class Ask:
 
     ``check`` names what the question is about (``"x.grad"``, ``"error"``,
     ``"output"``, ...): :mod:`tensorlab.core.checks.lesson_checks` evaluates it after
-    the step and finds which choice is true.
+    the step and finds which choice is true. ``check = "verdict"`` (``measured``) is a
+    question about speed: no ``answer`` is stored, the right choice is the verdict measured
+    on the session's device when it is asked (:class:`MeasuredQuestion`).
     """
 
     question: str
     choices: tuple[str, ...]
-    answer: int
+    answer: int | None            # None only for a measured question
     explain: str = ""
     translations: Mapping[str, Any] = field(default_factory=dict)
     check: str = ""
+    measured: MeasuredQuestion | None = None
 
     def text(self, key: str, language: str = "en") -> Any:
         """`question`, `choices` or `explain` in ``language`` (English if missing)."""
@@ -182,16 +188,33 @@ def _parse_ask(source: str, table: Any, step: int) -> Ask:
     choices = table.get("choices")
     if not (isinstance(choices, list) and len(choices) >= 2 and all(isinstance(c, str) for c in choices)):
         raise LessonError(source, msg("lesson.choices"), step)
-    answer = table.get("answer")
-    if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer < len(choices):
-        raise LessonError(source, msg("lesson.answer", last=len(choices) - 1), step)
     explain = _optional_str(source, table, "explain", step, "[step.ask]")
     check = _optional_str(source, table, "check", step, "[step.ask]").strip()
+    measured = _measured(source, table, check, len(choices), step)
+    answer = table.get("answer")
+    if measured is not None:
+        if "answer" in table:
+            raise LessonError(source, msg("lesson.verdict_answer"), step)
+    elif isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer < len(choices):
+        raise LessonError(source, msg("lesson.answer", last=len(choices) - 1), step)
     translations = _translations(table, ("question", "choices", "explain"), source, step, "[step.ask]")
     for key, value in translations.items():
         if key.startswith("choices_") and len(value) != len(choices):
             raise LessonError(source, msg("lesson.choices_count", key=key), step)
-    return Ask(question, tuple(choices), answer, explain, translations, check)
+    return Ask(question, tuple(choices), answer, explain, translations, check, measured)
+
+
+def _measured(source: str, table: Mapping[str, Any], check: str, choices: int, step: int) -> MeasuredQuestion | None:
+    """The measured question of a ``check = "verdict"`` ask (its fields checked), or None for any other."""
+    fields = [key for key in ("size", "verdicts", "requires_grad") if key in table]
+    if check != VERDICT_CHECK:
+        if fields:
+            raise LessonError(source, msg("lesson.verdict_fields", low=MIN_SIZE, high=MAX_SIZE), step)
+        return None
+    size, verdicts, grad = table.get("size"), table.get("verdicts"), table.get("requires_grad", True)
+    if question_problem(size, verdicts, choices, grad) or not isinstance(size, int) or not isinstance(verdicts, list):
+        raise LessonError(source, msg("lesson.verdict_fields", low=MIN_SIZE, high=MAX_SIZE), step)
+    return MeasuredQuestion(size, tuple(str(v) for v in verdicts), bool(grad))
 
 
 def _decode(text: str | bytes, source: str, limits: Limits) -> str:
@@ -366,9 +389,16 @@ def lesson_data(lesson: Lesson) -> dict[str, Any]:
             table["facts"] = list(step.facts)
         if step.ask is not None:
             ask = step.ask
-            asked: dict[str, Any] = {"question": ask.question, "choices": list(ask.choices), "answer": ask.answer}
+            asked: dict[str, Any] = {"question": ask.question, "choices": list(ask.choices)}
+            if ask.answer is not None:
+                asked["answer"] = ask.answer
             if ask.check:
                 asked["check"] = ask.check
+            if ask.measured is not None:
+                asked["size"] = ask.measured.size
+                asked["verdicts"] = list(ask.measured.verdicts)
+                if not ask.measured.requires_grad:
+                    asked["requires_grad"] = False
             if ask.explain:
                 asked["explain"] = ask.explain
             asked.update({k: list(v) if isinstance(v, tuple) else v for k, v in ask.translations.items()})

@@ -81,6 +81,19 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lesson.ask_not_table": ("`ask` must be a table ([step.ask])", "`ask`는 테이블([step.ask])이어야 합니다"),
     "lesson.choices": ("`choices` in [step.ask] must be a list of at least two texts",
                        "[step.ask]의 `choices`는 텍스트가 두 개 이상인 리스트여야 합니다"),
+    # a question answered by a measurement (issue 18, h18c)
+    "lesson.verdict_answer": ("a question with `check = \"verdict\"` is answered by a measurement on the session's "
+                              "device: it has no `answer`",
+                              "`check = \"verdict\"`인 질문은 세션의 장치에서 잰 결과로 답이 정해지므로 `answer`를 "
+                              "쓰지 않습니다"),
+    "lesson.verdict_fields": ("`check = \"verdict\"` needs `size` (a whole number of elements from {low} to {high}) "
+                              "and `verdicts` (for each choice, `\"slower\"`, `\"same\"` or `\"faster\"`, each "
+                              "exactly once), and `requires_grad` if given is `true` or `false`; these keys go with "
+                              "`check = \"verdict\"` only",
+                              "`check = \"verdict\"`에는 `size`({low}부터 {high}까지의 원소 개수)와 "
+                              "`verdicts`(선택지마다 `\"slower\"`, `\"same\"`, `\"faster\"` 중 하나, "
+                              "각각 정확히 한 번)가 필요하고, `requires_grad`를 쓴다면 "
+                              "`true`나 `false`여야 합니다. 이 키들은 `check = \"verdict\"`에만 씁니다"),
     "lesson.answer": ("`answer` in [step.ask] must be the index of a choice (0 to {last})",
                       "[step.ask]의 `answer`는 선택지의 인덱스(0부터 {last}까지)여야 합니다"),
     "lesson.choices_count": ("`{key}` must have as many choices as `choices`",
@@ -124,6 +137,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                         "같은 레슨의 단계가 파일 앞쪽에 이미 있습니다"),
     "steps.anchor_gone": ("the lesson step they followed ({code}) is no longer in the lesson",
                           "뒤따르던 레슨 단계({code})가 이제 레슨에 없습니다"),
+    # saved work follows rewritten lessons (issue 18, h18c)
+    "steps.lesson_steps": ("`lesson_steps` must be a list of at most {limit} texts, in a lesson's program only",
+                           "`lesson_steps`는 최대 {limit}개의 텍스트로 된 목록이어야 하며, 레슨의 프로그램에만 씁니다"),
     "steps.too_long": ("the program has {count} steps; at most {limit} are kept",
                        "프로그램에 단계가 {count}개 있습니다. 최대 {limit}개까지 보관합니다"),
     "steps.file_too_large": ("the file would be larger than {limit:,} bytes", "파일이 {limit:,}바이트보다 커집니다"),

@@ -21,6 +21,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "export.step": ("Step {number}", "{number}단계"),
     "export.question": ("Predict before you run", "실행하기 전에 예측해 보세요"),
     "export.answer": ("Answer", "정답"),
+    # a question answered by a measurement (issue 18, h18c)
+    "export.measured": ("measured, not stored: time x.clone().detach() and x.detach().clone() at {size} elements "
+                        "on your device (tensorlab measure), and the choice that says what you find is right",
+                        "저장된 답이 없고 재어서 정합니다. 여러분의 장치에서 원소 {size}개로 x.clone().detach()와 "
+                        "x.detach().clone()의 시간을 재 보고(tensorlab measure), 잰 결과를 말하는 선택지가 정답입니다"),
     "export.exported": ("Exported from the TensorLab lesson {lesson}", "TensorLab 레슨에서 내보냄: {lesson}"),
     "export.not_run": ("TensorLab did not run this step ({type}: {text})",
                        "TensorLab이 이 단계를 실행하지 않았습니다({type}: {text})"),
@@ -108,6 +113,19 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- protocol/measure_results.py -----------------------------------------------------------------------
     # -- the tables of `tensorlab measure` and `tensorlab copies` (tools/tables.py) ---------------------
     "cli.measuring": ("measuring {done}/{total}…", "측정 중 {done}/{total}…"),
+    # a lesson's measured question, after `tensorlab run`'s transcript (issue 18, h18c)
+    "cli.measured": ("step {step}, measured question ({size} elements, on {device}): {verdict}; the answer is "
+                     "choice {choice}: {text}",
+                     "{step}단계의 측정 질문(원소 {size}개, {device}): {verdict}. "
+                     "정답은 {choice}번 선택지입니다: {text}"),
+    "cli.measured_none": ("step {step}, measured question ({size} elements): the measurement gave no verdict, so "
+                          "the question has no answer in this run",
+                          "{step}단계의 측정 질문(원소 {size}개): 측정으로 판정을 내리지 못해 이번 실행에서는 정답이 "
+                          "없습니다"),
+    "cli.measured_skipped": ("step {step}, measured question ({size} elements): not timed (--no-measure), so its "
+                             "answer is not known",
+                             "{step}단계의 측정 질문(원소 {size}개): 시간을 재지 않았으므로(--no-measure) 정답을 알 수 "
+                             "없습니다"),
     "table.device": ("device: {device}", "장치: {device}"),
     "table.machine": ("device: {device} ({name}), torch {torch}, {threads} threads",
                       "장치: {device}({name}), torch {torch}, 스레드 {threads}개"),

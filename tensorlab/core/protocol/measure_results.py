@@ -42,6 +42,10 @@ __all__ = [
     "noise",
     "NOISE_SPREAD",
     "NOISE_FACTOR",
+    "VERDICT_KINDS",
+    "QUESTION_JOB",
+    "MeasuredQuestion",
+    "question_problem",
 ]
 
 # Every method the measure panel offers, named by its code as written after `x`, and the
@@ -358,3 +362,51 @@ def noise(measurements: Iterable[Measurement]) -> tuple[Noise, ...]:
             excluded.add(worst)
             flagged.setdefault(points[worst], Noise(points[worst], "off_line", worst_factor))
     return tuple(flagged[m] for m in given if m in flagged)
+
+
+# -- #18: a lesson question answered by a measurement ----------------------------------------------------
+VERDICT_KINDS: tuple[str, ...] = ("slower", "same", "faster")   # clone().detach() against detach().clone()
+QUESTION_RUN_TIME = 1.0    # seconds per method a lesson's measured question times (in QUESTION_ROUNDS turns)
+QUESTION_ROUNDS = 3
+QUESTION_JOB = "lesson_measure"   # the worker's job for it: the measure job under its own name (jobs.JOBS)
+
+
+@dataclass(frozen=True)
+class MeasuredQuestion:
+    """A lesson question (``check = "verdict"``) whose right choice is the verdict measured when it is asked.
+
+    ``verdicts``: for each choice, the verdict it claims on clone().detach() against
+    detach().clone() at ``size`` elements ("slower", "same" or "faster", each exactly once, so
+    exactly one choice is right whatever the device measures). Nothing stores an answer.
+    """
+
+    size: int
+    verdicts: tuple[str, ...]
+    requires_grad: bool = True
+
+    def params(self) -> MeasureParams:
+        """What to measure: the two orders at ``size``, with ``requires_grad`` as asked."""
+        return MeasureParams((CLONE_DETACH, DETACH_CLONE), (self.size,), (self.requires_grad,),
+                             QUESTION_RUN_TIME, QUESTION_ROUNDS)
+
+    def verdict(self, result: MeasureResult) -> Verdict | None:
+        """The verdict of ``result`` this question is about (None: not measured there)."""
+        for verdict in result.verdicts:
+            if verdict.size == self.size and verdict.requires_grad == self.requires_grad:
+                return verdict
+        return None
+
+    def choice(self, result: MeasureResult) -> int | None:
+        """The index of the choice the measured verdict makes right (None: no verdict at this size)."""
+        verdict = self.verdict(result)
+        if verdict is None or verdict.kind not in self.verdicts:
+            return None
+        return self.verdicts.index(verdict.kind)
+
+
+def question_problem(size: object, verdicts: object, choices: int, requires_grad: object = True) -> bool:
+    """Whether these fields of a measured question are wrong (see :class:`MeasuredQuestion`)."""
+    return (isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE
+            or not isinstance(verdicts, list) or len(verdicts) != choices
+            or sorted(v for v in verdicts if isinstance(v, str)) != sorted(VERDICT_KINDS)
+            or not isinstance(requires_grad, bool))

@@ -27,6 +27,9 @@ class UnknownJob(MessageError, KeyError):
 # name -> "module:function"
 JOBS: dict[str, str] = {
     "measure": "tensorlab.core.tools.measure:measure_job",
+    # A lesson's measured question (protocol.measure_results.QUESTION_JOB): the same timing, under a name of its
+    # own so that the Measure dock does not take its result for one it asked for.
+    "lesson_measure": "tensorlab.core.tools.measure:measure_job",
     "copies": "tensorlab.core.tools.copy_probe:copies_job",
     "export_errors": "tensorlab.core.export.step_errors:errors_job",
     # A lesson a teacher opens or saves: its questions and notes checked in a session of its own.

@@ -346,12 +346,24 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>측정한 곳: {device} ({name}), torch {torch}, 스레드 {threads}개.</translation>
     </message>
     <message>
+        <source>Measured on {device}: {verdict}.</source>
+        <translation>{device}에서 잰 결과: {verdict}.</translation>
+    </message>
+    <message>
         <source>Measured {count} timings.</source>
         <translation>시간 {count}개를 측정했습니다.</translation>
     </message>
     <message>
         <source>Measurement cancelled.</source>
         <translation>측정을 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Measurement cancelled. Choose again to measure.</source>
+        <translation>측정을 취소했습니다. 다시 재려면 선택지를 다시 고르세요.</translation>
+    </message>
+    <message>
+        <source>Measuring clone().detach() and detach().clone() at {size} elements on this session&apos;s device…</source>
+        <translation>이 세션의 장치에서 원소 {size}개로 clone().detach()와 detach().clone()의 시간을 재는 중입니다…</translation>
     </message>
     <message>
         <source>Measuring {total} timings on the session&apos;s device…</source>
@@ -738,6 +750,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>측정하지 못했습니다: {reason}</translation>
     </message>
     <message>
+        <source>The measurement found no verdict at this size. Choose again to measure again.</source>
+        <translation>이 크기에서는 측정으로 판정을 내리지 못했습니다. 다시 재려면 선택지를 다시 고르세요.</translation>
+    </message>
+    <message>
         <source>The node that recorded how y was made, as torch names it; empty for a leaf.</source>
         <translation>y가 어떻게 만들어졌는지 기록한 노드의 이름(torch가 붙인 이름)입니다. 리프 텐서에는 없습니다.</translation>
     </message>
@@ -772,6 +788,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>This panel could not show this state ({error}). The other panels are not affected; the details are in the log.</source>
         <translation>이 패널은 이 상태를 보여줄 수 없습니다 ({error}). 다른 패널은 영향을 받지 않으며, 자세한 내용은 로그에 있습니다.</translation>
+    </message>
+    <message>
+        <source>This question is answered by a measurement on this session&apos;s device: step back (←) and choose to measure it.</source>
+        <translation>이 질문의 답은 이 세션의 장치에서 재어 정합니다. 한 단계 뒤로 가서(←) 선택지를 고르면 잽니다.</translation>
     </message>
     <message>
         <source>Time per call against size, log-log</source>

@@ -4,6 +4,11 @@ Choices are word-wrapped buttons (keys 1–4 choose). Normally a choice reveals 
 once whether it is right; in a *class vote* a choice is only marked, and → (or
 Enter) reveals the answer and runs the step. After a step with a question has run,
 its answer (and whether the prediction was right) stays above the note.
+
+A *measured* question (``check = "verdict"``) has no stored answer: once a choice is made, the
+window times the two orders on the session's device (``measureRequested``, a job in the worker),
+the panel shows its progress and a Cancel button, and then marks the choice the measured verdict
+makes right.
 """
 
 from __future__ import annotations
@@ -14,10 +19,13 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePol
 
 from tensorlab.core.engine.player import PlayerState, StepOrigin
 from tensorlab.core.lessons.lesson import Ask
+from tensorlab.core.protocol.engine_api import Reply
+from tensorlab.core.protocol.measure_results import QUESTION_JOB, MeasureResult
 from tensorlab.ui.widgets.html import escape, inline_code
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
+from tensorlab.ui.widgets.progress_row import ProgressRow
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
 __all__ = ["NarrationPanel", "ChoiceButton"]
@@ -102,6 +110,8 @@ class NarrationPanel(QScrollArea):
 
     answered = Signal(int, bool)   # choice, correct (when revealed)
     changed = Signal()             # the text changed (the window makes room for it)
+    measureRequested = Signal(dict)   # noqa: N815 - a measured question's job params (the window runs QUESTION_JOB)
+    measureCancelRequested = Signal()  # noqa: N815
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,7 +135,10 @@ class NarrationPanel(QScrollArea):
         self.choices_layout = QVBoxLayout(self.choices_box)
         self.choices_layout.setContentsMargins(0, 0, 0, 0)
         self.choices_layout.setSpacing(4)
-        for widget in (self.title, self.answer, self.note, self.question, self.choices_box, self.feedback):
+        self.measure_row = ProgressRow("askMeasure")
+        self.measure_row.cancelRequested.connect(self.measureCancelRequested)
+        for widget in (self.title, self.answer, self.note, self.question, self.choices_box, self.feedback,
+                       self.measure_row):
             layout.addWidget(widget)
         layout.addStretch(1)
         self.choice_buttons: list[ChoiceButton] = []   # the choices of the question shown
@@ -139,6 +152,9 @@ class NarrationPanel(QScrollArea):
         self._result: tuple[int, str, int | None] | None = None   # (step, code, choice) of the last reveal
         self._state: PlayerState | None = None
         self._built: tuple[object, ...] | None = None   # language, vote, font of the choices built
+        # What measured questions measured, by (device, size, requires_grad): the verdict measured then.
+        self._measured: dict[tuple[str, int, bool], MeasureResult] = {}
+        self._measuring: tuple[int, str] | None = None   # (step, code) of the measurement running
 
     @staticmethod
     def _label(name: str) -> QLabel:
@@ -219,21 +235,62 @@ class NarrationPanel(QScrollArea):
         choices = ask.text("choices", language)
         chosen = self._result[2] if self._result is not None and self._result[:2] == (
             index, state.program[index].code) else None
-        right = choices[ask.answer]
+        answer = self._right(ask)
+        if answer is None:   # a measured question nobody measured (the step ran without a choice)
+            self.answer.setText(escape(tr("This question is answered by a measurement on this session's device: "
+                                          "step back (←) and choose to measure it.")))
+            self.answer.show()
+            return
+        right = choices[answer]
         if chosen is None:
             verdict = tr("The answer: “{answer}”.").format(answer=right)
-        elif chosen == ask.answer:
+        elif chosen == answer:
             verdict = tr("✔ Right.")
         else:
             verdict = tr("✘ Not quite: the answer is “{answer}”.").format(answer=right)
-        self.answer.setText(f"<b>{escape(verdict)}</b> {inline_code(ask.text('explain', language))}")
+        self.answer.setText(f"<b>{escape(verdict)}</b> {self._measured_text(ask)}"
+                            f"{inline_code(ask.text('explain', language))}")
         self.answer.show()
+
+    def _found(self, ask: Ask) -> MeasureResult | None:
+        """What was measured for ``ask`` on the session's device (None: not measured, or not a measured question)."""
+        if ask.measured is None:
+            return None
+        device = self._state.device if self._state is not None else ""
+        return self._measured.get((device, ask.measured.size, ask.measured.requires_grad))
+
+    def _right(self, ask: Ask) -> int | None:
+        """The right choice: the stored answer, or the measured verdict's (None: not measured yet)."""
+        if ask.measured is None:
+            return ask.answer
+        found = self._found(ask)
+        return ask.measured.choice(found) if found is not None else None
+
+    def _measured_text(self, ask: Ask) -> str:
+        """"Measured on …: <verdict>. " for a measured question (empty for any other)."""
+        found = self._found(ask)
+        verdict = ask.measured.verdict(found) if found is not None and ask.measured is not None else None
+        if found is None or verdict is None:
+            return ""
+        return escape(tr("Measured on {device}: {verdict}.").format(
+            device=found.machine.device, verdict=verdict.render(current_language()))) + " "
+
+    def _say_measuring(self, ask: Ask) -> None:
+        """The chosen answer is marked while its question is measured."""
+        if ask.measured is None or self._chosen is None:
+            return
+        self.choice_buttons[self._chosen].set_look("marked")
+        self.feedback.setText(escape(tr("Measuring clone().detach() and detach().clone() at {size} elements on "
+                                        "this session's device…").format(size=f"{ask.measured.size:,}")))
+        self.feedback.show()
 
     def _show_ask(self, state: PlayerState) -> None:
         ask = state.program[state.position].ask if state.position < len(state.program) else None
         code = state.program[state.position].code if ask is not None else ""
         if ask is not self._ask or state.position != self._ask_step or code != self._ask_code:
             self._chosen, self._revealed = None, False
+            if self._measuring is None:
+                self.measure_row.stop()
         elif ask is not None and self._built == (current_language(), self.class_vote, self.font().key()):
             # The same question, already built: only the looks of its choices may change.
             self._show_choice()
@@ -287,27 +344,35 @@ class NarrationPanel(QScrollArea):
         if self._chosen is None:
             self.feedback.hide()
             return
+        if self._measuring is not None and self._measuring == (self._ask_step, self._ask_code):
+            self._say_measuring(ask)
+            return
         if not self._revealed:
             self.choice_buttons[self._chosen].set_look("marked")
             self.feedback.setText(escape(tr("Marked: {number}. Press → (or Enter) to reveal the answer and run "
                                             "the step.").format(number=self._chosen + 1)))
             self.feedback.show()
             return
-        correct = self._chosen == ask.answer
+        answer = self._right(ask)
+        if answer is None:
+            return
+        correct = self._chosen == answer
         # The right choice is marked green, with its number: say the number, not the whole text again.
         verdict = tr("✔ Right.") if correct else tr("✘ Not quite: the answer is {number}.").format(
-            number=ask.answer + 1)
-        self.feedback.setText(f"<b>{escape(verdict)}</b> {inline_code(ask.text('explain', current_language()))} "
+            number=answer + 1)
+        self.feedback.setText(f"<b>{escape(verdict)}</b> {self._measured_text(ask)}"
+                              f"{inline_code(ask.text('explain', current_language()))} "
                               + escape(tr("Press → to see it happen.")))
         self.feedback.show()
         for i, button in enumerate(self.choice_buttons):
             # Not disabled (greyed text is hard to read on a projector): a revealed question ignores clicks.
             button.setCursor(Qt.CursorShape.ArrowCursor)
-            button.set_look("right" if i == ask.answer else "wrong" if i == self._chosen else "plain")
+            button.set_look("right" if i == answer else "wrong" if i == self._chosen else "plain")
 
     def choose(self, index: int) -> None:
         """Choose answer ``index``: revealed at once, or only marked in a class vote."""
-        if self._ask is None or self._revealed or not 0 <= index < len(self.choice_buttons):
+        if self._ask is None or self._revealed or self._measuring is not None \
+                or not 0 <= index < len(self.choice_buttons):
             return
         if self._chosen is not None:
             self.choice_buttons[self._chosen].set_look("plain")
@@ -324,12 +389,55 @@ class NarrationPanel(QScrollArea):
 
     def reveal(self) -> None:
         """Say whether the chosen answer is right (the step itself runs with →)."""
-        if self._ask is None or self._chosen is None or self._revealed:
+        if self._ask is None or self._chosen is None or self._revealed or self._measuring is not None:
+            return
+        measured = self._ask.measured
+        if measured is not None and self._right(self._ask) is None:
+            # No stored answer: measure now (in the worker), and reveal when the verdict comes.
+            self._measuring = (self._ask_step, self._ask_code)
+            self._say_measuring(self._ask)
+            self.measure_row.start(measured.params().steps)
+            self.changed.emit()
+            self.measureRequested.emit(measured.params().to_dict())
             return
         self._revealed = True
         self._result = (self._ask_step, self._ask_code, self._chosen)
         self._show_choice()
-        self.answered.emit(self._chosen, self._chosen == self._ask.answer)
+        self.answered.emit(self._chosen, self._chosen == self._right(self._ask))
+
+    def measure_progress(self, name: str, done: int, total: int) -> None:
+        """A measured question's measurement: ``done`` of ``total`` timed runs."""
+        if name == QUESTION_JOB and self._measuring is not None:
+            self.measure_row.set_progress(done, total)
+
+    @contained
+    def measure_finished(self, name: str, result: object, problem: str) -> None:
+        """A measured question's measurement ended: mark the verdict's choice (or say why there is none)."""
+        if name != QUESTION_JOB or self._measuring is None:
+            return
+        key, self._measuring = self._measuring, None
+        self.measure_row.stop()
+        here = key == (self._ask_step, self._ask_code) and self._ask is not None and self._chosen is not None
+        measured = self._ask.measured if self._ask is not None else None
+        if isinstance(result, MeasureResult) and measured is not None and measured.choice(result) is not None:
+            device = self._state.device if self._state is not None else ""
+            for where in {result.machine.device, device}:   # the session's name for it, and the worker's
+                self._measured[(where, measured.size, measured.requires_grad)] = result
+            if here and self._ask is not None and self._right(self._ask) is not None:   # never measured in a loop
+                self.reveal()
+            return
+        if isinstance(result, MeasureResult):
+            said = tr("The measurement found no verdict at this size. Choose again to measure again.")
+        elif problem.startswith(Reply.CANCELLED):
+            said = tr("Measurement cancelled. Choose again to measure.")
+        else:
+            said = tr("The measurement failed: {reason}").format(reason=problem)
+        if here and self._chosen is not None:
+            self.choice_buttons[self._chosen].set_look("plain")
+            self._chosen = None
+        self.feedback.setText(escape(said))
+        self.feedback.show()
+        self.changed.emit()
 
     def needed_height(self) -> int:
         """The height the panel needs to show everything at its whole width (no scroll bar)."""

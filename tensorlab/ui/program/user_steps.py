@@ -21,6 +21,7 @@ its lesson came from::
     lesson = "my-lesson"
     file = "/home/me/lessons/my-lesson.toml"
     step = [{ code = "z = torch.ones(2)" }]     # no `after`: before the lesson's first step
+    lesson_steps = ["a = torch.zeros(3)", "b = a + 1"]   # the lesson's steps when it was saved
 
     [[program]]
     source = "scratchpad"
@@ -30,10 +31,17 @@ its lesson came from::
   made) is filed by its id, a lesson file by its absolute path, so a lesson file whose id and
   file name equal a built-in lesson's never touches the built-in lesson's steps.
 * **Rebased when the lesson changes**: a program is rebuilt from the lesson as it is now, your
-  steps put back after the lesson steps they followed (found by their code and occurrence, so
-  steps inserted or removed elsewhere in the lesson do not matter). A program whose anchor is
-  gone, or that no longer checks against the lesson (a name it reads is not bound), is set
-  aside on its own with a message: the other programs stay.
+  steps put back after the lesson steps they followed. A program records its lesson's steps
+  (``lesson_steps``) when it is saved, and that sequence is aligned with the lesson's steps now
+  (:func:`placements`, longest unchanged runs first), so steps inserted, removed or rewritten
+  elsewhere in the lesson do not matter, and an anchor whose code appears twice can never
+  slide to the other occurrence when the first is rewritten. Only an anchor in a run of
+  unchanged steps is kept: one on a step rewritten, split or removed is gone. A program whose
+  anchor is gone, or that no longer checks against the lesson (a name it reads is not bound),
+  is set aside on its own with a message: the other programs stay. A program saved before
+  programs recorded ``lesson_steps`` is aligned the same way, from the built-in lesson's steps
+  as they were released then (``resources/lesson-steps-v2.json``); a lesson file's program of
+  that age is matched by code and occurrence alone (nothing more was recorded).
 * **Two windows on one folder**: a save takes the folder's lock (:class:`QLockFile`, a stale
   lock of a killed process is taken over), re-reads the file, merges in only the programs this
   window changed, writes atomically and unlocks. A program both windows changed is merged step
@@ -58,6 +66,8 @@ Every text is from the catalogue (``steps.*``, English and Korean).
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import logging
 import os
 import threading
@@ -66,6 +76,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +86,7 @@ from PySide6.QtCore import QLockFile
 from tensorlab.core.engine.player import ProgramStep, StepOrigin, program_from
 from tensorlab.core.files.atomic_write import remove_stray_temporaries, write_text_atomic
 from tensorlab.core.files.bounded_read import UnreadableFile, parse_toml, read_regular_file
+from tensorlab.core.files.package_data import resources_dir
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson, builtin_lessons
 from tensorlab.core.messages.catalogue import Message, MessageError, msg, verbatim
@@ -82,13 +94,14 @@ from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.ui.widgets.i18n import current_language, tr
 
 __all__ = ["UserSteps", "FILE_NAME", "LOCK_NAME", "SavedProgram", "SavedStep", "Anchor", "StepsFileError",
-           "LockBusy", "Document", "program_key", "parse_steps_file", "anchored", "rebase", "validate",
-           "merge_program"]
+           "LockBusy", "Document", "program_key", "parse_steps_file", "anchored", "lesson_codes",
+           "placements", "rebase", "validate", "merge_program"]
 
 FILE_NAME = "user-steps.toml"
 LOCK_NAME = FILE_NAME + ".lock"
 FORMAT = "tensorlab-user-steps"
 VERSION = 2
+RELEASED_STEPS = "lesson-steps-v2.json"   # in resources/: the lessons' steps old saved programs followed
 SCRATCHPAD = "scratchpad"
 _SOURCES = (SCRATCHPAD, "builtin", "file")
 _ORIGINS = tuple(origin.value for origin in StepOrigin)  # a tuple: `in` compares, never hashes (a list is no origin)
@@ -131,6 +144,7 @@ class SavedProgram:
     lesson: str = ""             # the lesson's id ("" for the scratchpad)
     file: str = ""               # a lesson file's absolute path (a bare name: migrated from version 1)
     steps: tuple[SavedStep, ...] = ()
+    lesson_steps: tuple[str, ...] | None = None   # the lesson's step codes when saved (None: not recorded)
 
     @property
     def key(self) -> str:
@@ -157,6 +171,8 @@ class SavedProgram:
                     item["occurrence"] = step.after.occurrence
             steps.append(item)
         table["step"] = steps
+        if self.lesson_steps is not None and self.source != SCRATCHPAD:
+            table["lesson_steps"] = list(self.lesson_steps)
         return table
 
 
@@ -201,6 +217,58 @@ def anchored(program: Sequence[ProgramStep]) -> tuple[SavedStep, ...]:
     return tuple(steps)
 
 
+def lesson_codes(program: Sequence[ProgramStep]) -> tuple[str, ...]:
+    """The codes of the lesson's steps in ``program``: what :func:`anchored` counts occurrences in."""
+    return tuple(step.code for step in program if step.origin == StepOrigin.LESSON)
+
+
+def _occurrences(codes: Sequence[str]) -> list[tuple[str, int]]:
+    """Each code with its occurrence number (the second ``b = a + 1`` is ``("b = a + 1", 2)``)."""
+    seen: Counter[str] = Counter()
+    keys = []
+    for code in codes:
+        seen[code] += 1
+        keys.append((code, seen[code]))
+    return keys
+
+
+def placements(before: Sequence[str], now: Sequence[str]) -> dict[tuple[str, int], int]:
+    """Where each step of the lesson as it was (by code and occurrence) is among the steps ``now``.
+
+    The two sequences are aligned (the longest runs of unchanged steps first, no heuristic
+    that skips common lines), and only a step inside such a run has a place: a step that was
+    rewritten, split or removed has none, so an anchor on it is gone rather than moved to
+    another step with the same code.
+    """
+    keys = _occurrences(before)
+    matcher = SequenceMatcher(None, list(before), list(now), autojunk=False)
+    where: dict[tuple[str, int], int] = {}
+    for block in matcher.get_matching_blocks():
+        for k in range(block.size):
+            where[keys[block.a + k]] = block.b + k
+    return where
+
+
+@functools.lru_cache(maxsize=1)
+def _released_steps() -> dict[str, tuple[str, ...]]:
+    """The built-in lessons' step codes as released before programs recorded ``lesson_steps``."""
+    try:
+        data = json.loads((resources_dir() / RELEASED_STEPS).read_text(encoding="utf-8"))
+        return {str(k): tuple(str(c) for c in v) for k, v in data["lessons"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):   # a damaged install: match by code alone
+        log.warning("%s unreadable: old saved programs are matched by code and occurrence", RELEASED_STEPS)
+        return {}
+
+
+def _saved_against(saved: SavedProgram) -> tuple[str, ...] | None:
+    """The lesson steps ``saved`` was anchored to (recorded, or the released ones), None if unknown."""
+    if saved.lesson_steps is not None:
+        return saved.lesson_steps
+    if saved.source == "builtin":
+        return _released_steps().get(saved.lesson)
+    return None
+
+
 def validate(program: Sequence[ProgramStep], limits: Limits = DEFAULT_LIMITS) -> Message | None:
     """Why the loader would refuse ``program`` (too many steps, a name read before it is bound), or None."""
     if len(program) > limits.max_lesson_steps:
@@ -222,11 +290,12 @@ def rebase(lesson: Lesson | None, saved: SavedProgram, limits: Limits = DEFAULT_
     :class:`StepsFileError` if they no longer fit (an anchor gone, a name no longer bound).
     """
     lesson_steps = program_from(lesson)
-    where: dict[tuple[str, int], int] = {}
-    seen: Counter[str] = Counter()
-    for index, step in enumerate(lesson_steps):
-        seen[step.code] += 1
-        where[(step.code, seen[step.code])] = index
+    now = [step.code for step in lesson_steps]
+    before = _saved_against(saved)
+    if before is None:   # nothing recorded: by code and occurrence (what such a file meant)
+        where = {key: index for index, key in enumerate(_occurrences(now))}
+    else:
+        where = placements(before, now)
     after: dict[int, list[ProgramStep]] = {}
     for mine in saved.steps:
         index = -1
@@ -371,7 +440,7 @@ def _step_v2(item: Any, limits: Limits) -> SavedStep:
 def _program_v2(raw: Any, limits: Limits) -> SavedProgram:
     if not isinstance(raw, dict):
         raise StepsFileError(msg("steps.program_not_table"))
-    if set(raw) - {"source", "lesson", "file", "step"}:
+    if set(raw) - {"source", "lesson", "file", "step", "lesson_steps"}:
         raise StepsFileError(msg("steps.program_keys"))
     source, lesson, file = raw.get("source"), raw.get("lesson", ""), raw.get("file", "")
     if source not in _SOURCES:
@@ -389,7 +458,12 @@ def _program_v2(raw: Any, limits: Limits) -> SavedProgram:
             steps.append(_step_v2(item, limits))
         except StepsFileError as exc:
             raise StepsFileError(msg("steps.in_step", step=number, reason=exc.message)) from None
-    return SavedProgram(source, lesson, file, tuple(steps))
+    lesson_steps = raw.get("lesson_steps")
+    if lesson_steps is not None and (source == SCRATCHPAD or not isinstance(lesson_steps, list)
+                                     or len(lesson_steps) > limits.max_lesson_steps
+                                     or not all(isinstance(code, str) for code in lesson_steps)):
+        raise StepsFileError(msg("steps.lesson_steps", limit=limits.max_lesson_steps))
+    return SavedProgram(source, lesson, file, tuple(steps), None if lesson_steps is None else tuple(lesson_steps))
 
 
 def _program_v1(raw: Any, limits: Limits) -> SavedProgram:
@@ -421,7 +495,8 @@ def _program_v1(raw: Any, limits: Limits) -> SavedProgram:
     if not key:
         return SavedProgram(SCRATCHPAD, steps=anchored(program))
     builtin = any(l.id == lesson_id and l.source == name for l in builtin_lessons())
-    return SavedProgram("builtin" if builtin else "file", lesson_id, "" if builtin else name, anchored(program))
+    return SavedProgram("builtin" if builtin else "file", lesson_id, "" if builtin else name, anchored(program),
+                        lesson_codes(program))
 
 
 def parse_steps_file(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Document:
@@ -799,7 +874,8 @@ class UserSteps:
         self._refused.pop(key, None)
         source = SCRATCHPAD if lesson is None else "file" if key.startswith("file") else "builtin"
         file = key[len("file:"):] if key.startswith("file:") else lesson.source if source == "file" and lesson else ""
-        saved = SavedProgram(source, "" if lesson is None else lesson.id, file, steps)
+        saved = SavedProgram(source, "" if lesson is None else lesson.id, file, steps,
+                             None if lesson is None else lesson_codes(program))
         if self.saved.get(key) == saved:
             return False
         self.saved[key] = saved

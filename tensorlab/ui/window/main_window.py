@@ -22,6 +22,7 @@ from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.engine_api import Reply
 from tensorlab.core.protocol.limits import format_size
+from tensorlab.core.protocol.measure_results import QUESTION_JOB
 from tensorlab.core.protocol.snapshot import GraphInfo
 from tensorlab.ui.builders.builders_panel import BuildersPanel
 from tensorlab.ui.export.export_actions import Exporter, build_export_menu
@@ -137,6 +138,11 @@ class MainWindow(QMainWindow):
         self.storage_map.enterPressed.connect(self.step_forward)   # Enter on the map is → (a vote is revealed)
         self._fit_pending = False
         self.narration.changed.connect(self._request_fit)
+        # A measured question: the narration asks, the worker measures (off the GUI thread), the narration marks.
+        self.narration.measureRequested.connect(lambda params: controller.run_job(QUESTION_JOB, params))
+        self.narration.measureCancelRequested.connect(controller.cancel)
+        controller.jobProgress.connect(self.narration.measure_progress)
+        controller.jobFinished.connect(self.narration.measure_finished)
         controller.stateChanged.connect(self.show_state)
         controller.problem.connect(self.show_problem)
         controller.graphReady.connect(self._graph_ready)

@@ -50,6 +50,9 @@ def test_inplace_on_a_leaf_messages_are_torchs():
 def test_clone_keeps_the_graph():
     by_code, results = _run("clone-keeps-the-graph")
     prints = [r for r in results if r.code == "print(x.grad)"]
+    clone = by_code["c = x.clone()"].snapshot.tensor("c")   # the clone is named: on the map, apart from x
+    assert clone.storage != by_code["c = x.clone()"].snapshot.tensor("x").storage
+    assert (clone.grad_fn, clone.is_leaf) == ("CloneBackward0", False)
     x = torch.ones(5, requires_grad=True)
     ((x.clone() * 2) + (x.clone() * 3)).sum().backward()
     assert prints[0].output == f"{x.grad}\n"
@@ -108,10 +111,11 @@ def test_deepcopy_refuses_a_tensor_inside_the_graph():
 
 
 def test_clone_detach_order():
-    _, results = _run("clone-detach-order")
-    snap = results[-1].snapshot
+    by_code, results = _run("clone-detach-order")
+    printed = by_code["print(a.requires_grad, b.requires_grad, a.grad_fn, b.grad_fn)"]
+    snap = printed.snapshot
     x, a, b = snap.tensor("x"), snap.tensor("a"), snap.tensor("b")
     assert len({x.storage, a.storage, b.storage}) == 3
     assert (a.requires_grad, b.requires_grad, a.grad_fn, b.grad_fn) == (False, False, None, None)
     assert x.values == (1.0,) * 5 and x.version == 0
-    assert results[-1].output == "False False None None\n"
+    assert printed.output == "False False None None\n"

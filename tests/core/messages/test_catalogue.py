@@ -52,6 +52,7 @@ SAMPLES: dict[str, object] = {
     "type": "RuntimeError",
     "value": "tensor([1., 2.])", "values": "[1.0, 2.0]", "version": 1, "what": msg("limit.what.result"),
     "where": "[[step]]", "who": "`a`", "width": "1,000,000", "instead": "stride(보폭)",
+    "verdict": msg("verdict.same", ratio="1.02", low="0.91", high="1.13"),
     "depth": 10, "paths": "1,023", "depth_limit": 16, "paths_limit": 1000, "flag": "fused",
 }
 BY_KEY: dict[str, dict[str, object]] = {
@@ -83,6 +84,11 @@ BY_KEY: dict[str, dict[str, object]] = {
     "finding.error_choices": {"count": 1},
     "finding.unlisted_fact": {"detail": "x is a leaf now", "name": "x", "fact": msg("fact.kind.leaf")},
     "finding.at_step": {"text": msg("finding.no_check")},
+    # issue 18: a measured question's answer after `tensorlab run`
+    "cli.measured": {"size": "10"},
+    "cli.measured_none": {"size": "10"},
+    "cli.measured_skipped": {"size": "10,000,000"},
+    "export.measured": {"size": "10"},
     "fact.unknown": {"fact": "x is blue"},
     "check.error": {"text": "boom happened"},
     "check.warning": {"type": "UserWarning", "text": "boom happened"},
