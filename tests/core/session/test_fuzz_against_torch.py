@@ -403,6 +403,107 @@ LoopsAgainstTorch.TestCase.settings = settings(
 test_loops_and_containers_against_plain_torch = LoopsAgainstTorch.TestCase
 
 
+# Issue #16: modules, optimizer steps, state_dict, deepcopy and loops over parameters, a profile of its own
+# drawn only from these templates: 50 derandomized examples in CI (TENSORLAB_FUZZ_TRAINING_EXAMPLES for more).
+TRAINING_EXAMPLES = int(os.environ.get("TENSORLAB_FUZZ_TRAINING_EXAMPLES", "50"))
+MODULE_NAMES = ["m", "n"]
+MODULES = [
+    "{m} = nn.Linear(3, 2)",
+    "{m} = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))",
+    "{m} = nn.Sequential(nn.Linear(3, 3), nn.Tanh(), nn.Linear(3, 2))",
+    "{m} = nn.Sequential(nn.Linear(3, 4), nn.ReLU(inplace=True), nn.Linear(4, 2))",
+    "{m} = nn.Sequential(nn.Linear(3, 4), nn.Sigmoid(), nn.ReLU(inplace=True), nn.Linear(4, 2))",
+    "{m} = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Identity(), nn.Linear(4, 2))",
+    "{m} = nn.Sequential(nn.Linear(3, 4), nn.Dropout(0.5), nn.Linear(4, 2))",
+]
+OPTIMIZERS = ["opt = optim.SGD({m}.parameters(), lr=0.1)", "opt = optim.SGD({m}.parameters(), lr=0.1, momentum=0.9)",
+              "opt = optim.Adam({m}.parameters(), lr=0.01)"]
+FORWARD = ["loss = F.mse_loss({m}(torch.ones(4, 3)), torch.zeros(4, 2))", "loss = {m}(torch.ones(4, 3)).sum()",
+           "out = {m}(torch.ones(4, 3))", "loss = F.relu({m}(torch.ones(4, 3))).sum()",
+           "loss = F.sigmoid({m}(torch.ones(4, 3))).mean()"]
+WITH_MODULE = [
+    "{m}.zero_grad()", "sd = {m}.state_dict()", "{m2} = copy.deepcopy({m})", "sd2 = copy.deepcopy({m}.state_dict())",
+    "{m}.eval()", "{m}.train()", "{m}.requires_grad_(False)", "{m}.requires_grad_(True)", "ps = list({m}.parameters())",
+    "alias = {m}", "print(len(list({m}.named_parameters())))",
+    "for p in {m}.parameters():\n    p.grad = None\n",
+    "for name, p in {m}.named_parameters():\n    print(name, p.shape, p.requires_grad)\n",
+    "with torch.no_grad():\n    for p in {m}.parameters():\n        p.mul_(0.5)\n",
+    "for i in range(3):\n    loss = {m}(torch.ones(4, 3)).sum()\n    loss.backward()\n",
+]
+WITH_LOSS = ["loss.backward()", "loss.backward(retain_graph=True)", "print(loss.item())", "total = loss.item()",
+             "total = loss + 0"]
+WITH_OPTIMIZER = ["opt.step()", "opt.zero_grad()", "opt.zero_grad(set_to_none=False)", "print(opt.param_groups[0]['lr'])",
+                  "for i in range(2):\n    opt.zero_grad()\n    loss = {m}(torch.ones(4, 3)).sum()\n"
+                  "    loss.backward()\n    opt.step()\n"]
+WITH_STATE = ["{m}.load_state_dict(sd)", "print(list(sd.keys()))", "sd = {m}.state_dict()"]
+TRAINING_TYPES = ALLOWED_TYPES + (torch.nn.Module, torch.optim.Optimizer, dict)
+
+
+class TrainingAgainstTorch(RuleBasedStateMachine):
+    """Programs of modules, optimizers, state dicts and loops over parameters, in TensorLab and plain torch."""
+
+    step = TensorLabAgainstTorch.step
+    _watch_addresses = TensorLabAgainstTorch._watch_addresses
+    _run_plain = TensorLabAgainstTorch._run_plain
+
+    @initialize()
+    def start(self) -> None:
+        TensorLabAgainstTorch.start(self)  # type: ignore[arg-type]
+        # An import binds a module TensorLab keeps apart from the names (not a row, not in `others`).
+        for line in ("import torch.nn as nn", "import torch.nn.functional as F", "import torch.optim as optim"):
+            assert self.session.run(line).error is None, line
+        self.glb.update(nn=torch.nn, F=torch.nn.functional, optim=torch.optim)
+
+    @invariant()
+    def nothing_escaped(self) -> None:
+        if not hasattr(self, "session"):
+            return
+        for name, value in self.session.namespace.items():
+            assert isinstance(value, TRAINING_TYPES) or _is_namedtuple_of_tensors(value), (name, type(value))
+        assert set(self.session.namespace) == set(self.ns)
+
+    def _module(self, data: st.DataObject) -> str:
+        return data.draw(st.sampled_from(_names(self.ns, torch.nn.Module)), label="module")
+
+    def _fill(self, data: st.DataObject, template: str) -> str:
+        fields = {}
+        if "{m}" in template:
+            fields["m"] = self._module(data)
+        if "{m2}" in template:
+            fields["m2"] = data.draw(st.sampled_from(MODULE_NAMES), label="copy")
+        return template.format(**fields)
+
+    @rule(data=st.data())
+    def module(self, data: st.DataObject) -> None:
+        template = data.draw(st.sampled_from(MODULES), label="module kind")
+        self.step(template.format(m=data.draw(st.sampled_from(MODULE_NAMES), label="target")))
+
+    @rule(data=st.data())
+    def train(self, data: st.DataObject) -> None:
+        if not _names(self.ns, torch.nn.Module):
+            self.module(data)
+            return
+        kinds = ["forward", "module", "optimizer"]
+        if isinstance(self.ns.get("loss"), torch.Tensor):
+            kinds.append("loss")
+        if isinstance(self.ns.get("opt"), torch.optim.Optimizer):
+            kinds.append("step")
+        if isinstance(self.ns.get("sd"), dict):
+            kinds.append("state")
+        kind = data.draw(st.sampled_from(kinds), label="kind")
+        templates = {"forward": FORWARD, "module": WITH_MODULE, "optimizer": OPTIMIZERS, "loss": WITH_LOSS,
+                     "step": WITH_OPTIMIZER, "state": WITH_STATE}[kind]
+        self.step(self._fill(data, data.draw(st.sampled_from(templates), label=kind)))
+
+
+TrainingAgainstTorch.TestCase.settings = settings(
+    max_examples=TRAINING_EXAMPLES, stateful_step_count=12, deadline=None,
+    derandomize="TENSORLAB_FUZZ_TRAINING_EXAMPLES" not in os.environ, database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+)
+test_training_steps_against_plain_torch = TrainingAgainstTorch.TestCase
+
+
 def test_a_new_storage_at_a_freed_address_gets_a_new_label():
     # The label follows the storage object, not its address: whether or not the allocator gives the new
     # storage the freed block (it often does), it is new memory, with a new label and no hidden write.
