@@ -432,7 +432,8 @@ WITH_MODULE = [
 ]
 WITH_LOSS = ["loss.backward()", "loss.backward(retain_graph=True)", "print(loss.item())", "total = loss.item()",
              "total = loss + 0"]
-WITH_OPTIMIZER = ["opt.step()", "opt.zero_grad()", "opt.zero_grad(set_to_none=False)", "print(opt.param_groups[0]['lr'])",
+WITH_OPTIMIZER = ["opt.step()", "opt.zero_grad()", "opt.zero_grad(set_to_none=False)",
+                  "print(opt.param_groups[0]['lr'])",
                   "for i in range(2):\n    opt.zero_grad()\n    loss = {m}(torch.ones(4, 3)).sum()\n"
                   "    loss.backward()\n    opt.step()\n"]
 WITH_STATE = ["{m}.load_state_dict(sd)", "print(list(sd.keys()))", "sd = {m}.state_dict()"]
