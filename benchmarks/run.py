@@ -124,11 +124,30 @@ def large_tensor_overhead(window, folder: Path) -> dict[str, float]:
     return {"overhead_ms": 1000 * statistics.median(overheads)}
 
 
-def scale_with_program(window, quick: bool) -> dict[str, float]:
-    """A step's overhead with 60 live 1,000-element tensors, against the same with 2."""
+# Issue #16: the same figures for a training step (a model of three layers and an optimizer in the program).
+TRAINING = ["import torch.nn as nn", "import torch.optim as optim",
+            "model = nn.Sequential(nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 32))",
+            "opt = optim.SGD(model.parameters(), lr=0.01, momentum=0.9)", "x = torch.randn(8, 32)"]
+TRAINING_STEP = ["opt.zero_grad()", "loss = model(x).pow(2).mean()", "loss.backward()", "opt.step()"]
+
+
+def training_overheads(window, folder: Path) -> dict[str, float]:
+    """A 60-step training program, forward: median overhead per step."""
+    codes = TRAINING + [TRAINING_STEP[k % 4] for k in range(60 - len(TRAINING))]
+    _open(window, _lesson_file(folder, "training", codes))
+    forward = _action(window, "stepForwardAction")
+    overheads = [(lambda lt: lt[0] - lt[1])(_timed(window, forward.trigger)) for _ in codes]
+    return {"overhead_ms": 1000 * statistics.median(overheads)}
+
+
+def scale_with_program(window, quick: bool, preamble: tuple[str, ...] = ()) -> dict[str, float]:
+    """A step's overhead with 60 live 1,000-element tensors, against the same with 2 (after ``preamble``)."""
     def overhead_with(count: int) -> float:
         window.open_lesson(None)
         _settle(window)
+        for code in preamble:
+            _type_and_run(window, code)()
+            _settle(window)
         for k in range(count):
             _type_and_run(window, f"t{k} = torch.rand(1000)")()
             _settle(window)
@@ -144,12 +163,15 @@ def scale_with_program(window, quick: bool) -> dict[str, float]:
     return {"overhead_2_ms": 1000 * two, "overhead_60_ms": 1000 * sixty, "ratio": sixty / two}
 
 
-def stepping_back(window, folder: Path, quick: bool) -> dict[str, float]:
-    """← and then → at step 60 of a 60-step program, against the same at step 2."""
+def stepping_back(window, folder: Path, quick: bool, training: bool = False) -> dict[str, float]:
+    """← and then → at step 60 of a 60-step program, against the same at step 2 (``training``: the
+    60-step training program of :func:`training_overheads`)."""
     codes = ["x = torch.rand(1000)"]
     for k in range(59):
         codes.append(f"y{k} = x.detach()" if k % 2 == 0 else "x.data.add_(1)")
-    _open(window, _lesson_file(folder, "back", codes))
+    if training:
+        codes = TRAINING + [TRAINING_STEP[k % 4] for k in range(60 - len(TRAINING))]
+    _open(window, _lesson_file(folder, "training-back" if training else "back", codes))
     back, forward = _action(window, "stepBackAction"), _action(window, "stepForwardAction")
 
     def at(position: int) -> tuple[float, float]:
@@ -284,6 +306,9 @@ TARGETS = [
     ("overhead with 60 live tensors / with 2", "scale.ratio", "x", "<= 2"),
     ("step back at 60 / at 2 (settled)", "back.back_ratio", "x", "<= 2"),
     ("next step forward at 60 / at 2", "back.forward_ratio", "x", "<= 2"),
+    ("training program (Sequential + SGD): overhead per step", "training.overhead_ms", "ms", "<= 16"),
+    ("training program: 60 live tensors / 2", "training_scale.ratio", "x", "<= 2"),
+    ("training program: step back at 60 / at 2", "training_back.back_ratio", "x", "<= 2"),
     ("1,000-iteration loop: overhead per iteration over plain torch", "loop.per_iteration_ms", "ms", "<= 1"),
     ("first paint / import torch + Qt", "startup.first_paint_ratio", "x", "<= 0.5"),
     ("interactive / import torch + Qt", "startup.interactive_ratio", "x", "<= 1.1"),
@@ -310,6 +335,9 @@ def main() -> int:
             results["large"] = large_tensor_overhead(window, folder)
             results["scale"] = scale_with_program(window, args.quick)
             results["back"] = stepping_back(window, folder, args.quick)
+            results["training"] = training_overheads(window, folder)
+            results["training_scale"] = scale_with_program(window, args.quick, tuple(TRAINING))
+            results["training_back"] = stepping_back(window, folder, args.quick, training=True)
     print(f"{'figure':58} {'measured':>10}  target")
     for label, key, unit, target in TARGETS:
         group, name = key.split(".")
