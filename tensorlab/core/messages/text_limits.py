@@ -110,7 +110,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "limit.what.string": ("this string", "이 문자열"),
     "limit.what.slice": ("this slice", "이 슬라이스"),
     # -- the training step (issue #16: core/sandbox/nn_rules.py) ----------------------------------------
-    "limit.what.parameters": ("the parameters of this module", "이 모듈의 매개변수"),
+    # h16c: each parameter and buffer is one tensor under the per-tensor limit (their sum is memory)
+    "limit.what.module_tensor": ("the `{name}` of `{code}`", "`{code}`의 `{name}`"),
     "limit.what.optimizer_state": ("the optimizer's state (momentum buffers, Adam's moments)",
                                    "옵티마이저 상태(모멘텀 버퍼, `Adam`의 모멘트)"),
     "limit.module_nesting": ("this module would nest {depth} deep with {paths} submodules along every path "
