@@ -196,3 +196,18 @@ RESERVED_NAMES: frozenset[str] = MODULES | BUILTINS | frozenset({"True", "False"
 
 # torch functions that allocate a new tensor from a size.
 SIZE_FACTORIES: frozenset[str] = frozenset({"ones", "zeros", "empty", "rand", "randn"})
+
+
+# -- what the code line completes after `NAME.` (issue #16, h16c; torch-free: the window reads it) ----------
+def members_of(type_name: str) -> frozenset[str]:
+    """The methods and attributes a step may read on a value whose ``type(value).__name__`` is
+    ``type_name`` (a module class, an optimizer, a dict, a tensor); empty for a type that has none."""
+    if type_name in MODULE_CLASS_ATTRIBUTES:
+        return MODULE_METHODS | frozenset({"training"}) | MODULE_CLASS_ATTRIBUTES[type_name]
+    if type_name in OPTIMIZERS:
+        return OPTIMIZER_ATTRIBUTES
+    if type_name in ("dict", "OrderedDict"):
+        return DICT_METHODS
+    if type_name in ("Tensor", "Parameter", "tensor"):
+        return TENSOR_METHODS | TENSOR_ATTRIBUTES
+    return frozenset()

@@ -29,6 +29,7 @@ __all__ = [
     "compute_code",
     "backward_code",
     "check_name",
+    "check_operand",
 ]
 
 
@@ -39,6 +40,30 @@ class BuilderError(MessageError, ValueError):
 def _field(what: str) -> Message:
     """The field a builder checks ("target_name"), as the catalogue names it."""
     return msg("builder.field." + what.replace(" ", "_").replace("-", "_"))
+
+
+def check_operand(text: str, what: str = "name") -> str:
+    """A tensor a builder reads: a name, or the expression of a row that reaches a tensor inside a container
+    or a module (`parts[0]`, `sd['weight']`, `net[0].bias`: contract 3), or :class:`BuilderError`."""
+    text = text.strip()
+    if not text or text.isidentifier() or keyword.iskeyword(text):
+        return check_name(text, what)
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        raise BuilderError(msg("builder.invalid_name", name=text, field=_field(what))) from None
+    node = tree
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute):
+            if node.attr.startswith("_"):
+                raise BuilderError(msg("builder.invalid_name", name=text, field=_field(what)))
+        elif not (isinstance(node.slice, ast.Constant) and type(node.slice.value) in (int, str)):
+            raise BuilderError(msg("builder.invalid_name", name=text, field=_field(what)))
+        node = node.value
+    if node is tree or not isinstance(node, ast.Name):
+        raise BuilderError(msg("builder.invalid_name", name=text, field=_field(what)))
+    check_name(node.id, what)
+    return text
 
 
 FACTORIES = ("ones", "zeros", "full", "arange", "rand", "randn", "values")
@@ -190,7 +215,7 @@ def create_code(name: str, factory: str, shape: str = "5", dtype: str = "float32
 def copy_code(target: str, source: str, operation: str, argument: str = "", follow_up: str = "") -> str:
     """`y = x.clone() * 2` and the other copies, views and conversions."""
     target = check_name(target, "target_name")
-    source = check_name(source, "source_tensor")
+    source = check_operand(source, "source_tensor")
     if operation not in COPY_OPERATIONS:
         raise BuilderError(msg("builder.unknown", kind=msg("builder.kind.copy"), text=operation))
     argument = argument.strip()
@@ -237,9 +262,11 @@ def _follow_up(text: str) -> str:
 
 def mutate_code(target: str, operation: str, index: str = "0", value: str = "1", no_grad: bool = False) -> str:
     """`x[0] = 5`, `x.add_(1)`, ... optionally inside `with torch.no_grad():`."""
-    target = check_name(target, "target_tensor")
+    target = check_operand(target, "target_tensor")
     if operation not in MUTATIONS:
         raise BuilderError(msg("builder.unknown", kind=msg("builder.kind.mutation"), text=operation))
+    if operation == "+= v" and not (target.isidentifier() or target.endswith("]")):
+        raise BuilderError(msg("subset.augassign_target"))   # `net[0].bias += 1`: the language's own rule
     if operation == "x[i] = v":
         line = f"{target}[{_index(index.strip() or '0', 'index')}] = {parse_number(value)}"
     elif operation == "zero_()":
@@ -256,11 +283,11 @@ def mutate_code(target: str, operation: str, index: str = "0", value: str = "1",
 def compute_code(target: str, computation: str, a: str, b: str = "", k: str = "2") -> str:
     """`s = (x + y).sum()` and the other small computations."""
     target = check_name(target, "result_name")
-    a = check_name(a, "first_operand")
+    a = check_operand(a, "first_operand")
     if computation not in COMPUTATIONS:
         raise BuilderError(msg("builder.unknown", kind=msg("builder.kind.computation"), text=computation))
     if "b" in computation.replace("a.", ""):
-        b = check_name(b, "second_operand")
+        b = check_operand(b, "second_operand")
     if computation == "(a + b).sum()":
         expression = f"({a} + {b}).sum()"
     elif computation == "(a * b).sum()":
@@ -276,4 +303,4 @@ def compute_code(target: str, computation: str, a: str, b: str = "", k: str = "2
 
 def backward_code(target: str) -> str:
     """`s.backward()`."""
-    return f"{check_name(target, 'tensor')}.backward()"
+    return f"{check_operand(target, 'tensor')}.backward()"

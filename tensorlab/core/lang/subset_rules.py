@@ -63,6 +63,10 @@ def construct_name(node: ast.AST) -> Message:
     return msg("construct.keyword", keyword=_KEYWORDS.get(type(node), type(node).__name__))
 
 
+# A list's own methods (`append`, `extend`, ...): none is in the subset, whose lists grow by `+=` (whose cost
+# the guard counts like any statement's); the refusal says what lists allow instead.
+_LIST_METHODS = frozenset({"append", "extend", "insert", "remove", "reverse", "sort"})   # a list's alone
+
 class LanguageError(MessageError, ValueError):
     """A line is outside the TensorLab subset; nothing of it has run.
 
@@ -369,6 +373,8 @@ class Checker:
         if name.startswith("_") and name not in allow.UNDERSCORE_ALLOWED:
             raise self.fail(node, msg("subset.not_available", name=name))
         if name not in allow.ALL_ATTRIBUTES:
+            if name in _LIST_METHODS:   # say what a list does allow, rather than only what it does not
+                raise self.fail(node, msg("subset.list_method", what=dotted(node), name=name))
             raise self.fail(node, msg("subset.not_listed", what=dotted(node), name=name))
 
     def index(self, node: ast.expr, depth: int) -> None:

@@ -499,6 +499,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- explain.loop_stopped (issue #16, h16b) ----------------------------------------------------------
     "explain.loop_stopped.title": ("The loop stopped in iteration {iteration} of {count}",
                                    "반복문이 {count}번 중 {iteration}번째 반복에서 멈췄습니다"),
+    # -- explain.loop_stopped_at (issue #16, h16c: a loop stopped at the iteration limit) ------------------
+    "explain.loop_stopped_at.title": ("The loop stopped at iteration {iteration}",
+                                      "반복문이 {iteration}번째 반복에서 멈췄습니다"),
+    "explain.loop_stopped_at.text": (
+        "The iterations before it ran to their end, and the names hold what they left; Python would have gone "
+        "on (the body keeps giving the loop more to read).",
+        "그 앞의 반복은 끝까지 실행되었고, 이름에는 그 반복들이 남긴 값이 들어 있습니다. Python이라면 계속 "
+        "반복했을 것입니다(본문이 반복할 항목을 계속 늘립니다).",
+    ),
     "explain.loop_stopped.text": (
         "The iterations before it ran to their end, and the names hold what they left, as Python leaves them "
         "when a loop raises.",

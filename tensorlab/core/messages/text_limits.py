@@ -11,6 +11,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "limit.loop_iterations": ("this loop would run {count} iterations; TensorLab allows at most {limit:,} in one loop",
                               "이 반복문은 {count}번 반복합니다. TensorLab은 반복문 하나에 최대 {limit:,}번까지 "
                               "허용합니다"),
+    # -- a loop that runs past the limit (issue #16, h16c) --
+    "limit.loop_ran_over": ("stopped at iteration {iteration}: TensorLab allows at most {limit:,} iterations in one "
+                            "loop (the body keeps giving the loop more to read)",
+                            "{iteration}번째 반복에서 멈췄습니다. TensorLab은 반복문 하나에 최대 {limit:,}번까지 "
+                            "허용합니다(본문이 반복할 항목을 계속 늘립니다)"),
     "limit.loop_cost": ("stopped before iteration {iteration} of {count}: at the cost of the iterations so far, "
                         "the loop would need about {cost} element-operations; TensorLab allows {limit} per step",
                         "{count}번 중 {iteration}번째 반복 전에 멈췄습니다. 지금까지의 반복 비용으로 보면 "
@@ -105,7 +110,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "limit.what.string": ("this string", "이 문자열"),
     "limit.what.slice": ("this slice", "이 슬라이스"),
     # -- the training step (issue #16: core/sandbox/nn_rules.py) ----------------------------------------
-    "limit.what.parameters": ("the parameters of this module", "이 모듈의 매개변수"),
+    # h16c: each parameter and buffer is one tensor under the per-tensor limit (their sum is memory)
+    "limit.what.module_tensor": ("the `{name}` of `{code}`", "`{code}`의 `{name}`"),
     "limit.what.optimizer_state": ("the optimizer's state (momentum buffers, Adam's moments)",
                                    "옵티마이저 상태(모멘텀 버퍼, `Adam`의 모멘트)"),
     "limit.module_nesting": ("this module would nest {depth} deep with {paths} submodules along every path "

@@ -13,7 +13,7 @@ import copy
 import itertools
 import operator
 import types
-from collections.abc import Callable, ItemsView, Iterable, KeysView, Sequence, ValuesView
+from collections.abc import Callable, ItemsView, Iterable, KeysView, Sequence, Sized, ValuesView
 from typing import Any
 
 import torch
@@ -218,9 +218,10 @@ class Interpreter:
         self.started = 0
         self._begun_before = 0
         # The loops of the statement now running (or that just stopped): iterations that ran to their end
-        # (None: the statement has no loop), and the iteration a stop came in, as (k, n).
+        # (None: the statement has no loop), and the iteration a stop came in, as (k, n): n the length the
+        # object had then, None when the stop was the iteration limit itself (a list the body grows).
         self.iterations: int | None = None
-        self.stopped_in: tuple[int, int] | None = None
+        self.stopped_in: tuple[int, int | None] | None = None
         self._loop_ran = False
 
     def partly_ran(self) -> bool:
@@ -270,35 +271,36 @@ class Interpreter:
     def loop(self, node: ast.For) -> None:
         """Run a `for` loop as Python does, at most ``limits.max_iterations`` iterations counted as they run.
 
-        A list is read by position up to the length it had when the loop began (an item the body
-        changes is seen, as in Python; a list the body grows does not loop longer; one it shrinks ends
-        the loop where Python's would). Before each iteration after the first, the guard's count of the
-        statement's cost so far and the costliest iteration yet say whether the next may still fit: the
-        first iteration's cost times the iterations left over the statement's limit is refused before the
-        second begins. A stop leaves the names as the iterations that ran left them.
+        The loop reads its object with Python's own iterator, live: an item the body changes is seen, a
+        list the body grows loops longer and one it shrinks ends where Python's would, a dict the body
+        resizes raises Python's own RuntimeError at the next item. An iteration past the limit (the
+        1,001st) is stopped before its body runs. Before each iteration after the first, the guard's count
+        of the statement's cost so far and the costliest iteration yet say whether the rest may still fit:
+        the first iteration's cost times the iterations left (the object's length now) over the statement's
+        limit is refused before the second begins. A stop leaves the names as the iterations that ran left them.
         """
         items, count = self.loop_items(node.iter)
         self.iterations = self.iterations or 0
+        limit = self.limits.max_iterations
         before = self.guard.cost
         costliest = 0
-        sequence = items if isinstance(items, Sequence) else None
-        live = None if sequence is not None else _operation(iter, items)
-        for number in range(count):
-            if sequence is not None and number >= len(sequence):   # the body shrank its list: Python ends here
+        live = _operation(iter, items)
+        number = 0
+        while True:
+            known = len(items) if isinstance(items, Sized) else count   # a list the body resized: its length now
+            self.stopped_in = (number + 1, known)
+            item = _operation(next, live, NO_VALUE)   # a dict resized by the body: Python's RuntimeError here
+            if item is NO_VALUE:
                 break
-            self.stopped_in = (number + 1, count)
+            if number >= limit:   # Python would run this iteration: TensorLab stops before its body
+                self.stopped_in = (number + 1, None)
+                raise LimitError(msg("limit.loop_ran_over", iteration=f"{number + 1:,}", limit=limit))
             if number:
-                left = count - number
+                left = max(known - number, 1)
                 if self.guard.cost + costliest * left > self.limits.max_cost:
-                    raise LimitError(msg("limit.loop_cost", iteration=number + 1, count=count,
+                    raise LimitError(msg("limit.loop_cost", iteration=number + 1, count=known,
                                          cost=f"{self.guard.cost + costliest * left:.1e}",
                                          limit=f"{self.limits.max_cost:.0e}"))
-            if sequence is not None:
-                item = sequence[number]
-            else:   # a dict or its view, read as Python reads it (a body that resizes the dict: Python's error)
-                item = _operation(next, live, NO_VALUE)
-                if item is NO_VALUE:
-                    break
             self.assign(node.target, item)
             self._loop_ran = True
             for child in node.body:
@@ -307,6 +309,7 @@ class Interpreter:
             before = self.guard.cost
             costliest = max(costliest, spent)
             self.iterations += 1
+            number += 1
         self.stopped_in = None
 
     def loop_items(self, node: ast.expr) -> tuple[Sequence[Any] | Iterable[Any], int]:
@@ -332,6 +335,8 @@ class Interpreter:
                 raise LimitError(msg("limit.loop_iterations", count=count_text(len(value)), limit=limit))
             return value, len(value)
         if isinstance(value, types.GeneratorType):   # what an allowlisted method returns (`model.parameters()`)
+            # Read once up front: no statement of the subset adds or removes a module's parameters, so the
+            # generator yields what it would yield live, and the loop knows how many iterations are left.
             items = _operation(list, itertools.islice(value, limit + 1))
             if len(items) > limit:
                 raise LimitError(msg("limit.loop_iterations", count=f"> {limit:,}", limit=limit))

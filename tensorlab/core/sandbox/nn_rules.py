@@ -143,23 +143,28 @@ class ModuleChecks:
             self.objects(1, MODULE_OBJECT_BYTES, what)
 
     def _constructor(self, name: str, args: list[Any], kwargs: dict[str, Any], what: Message) -> None:
+        """A layer's parameters and buffers: each one tensor under the per-tensor element limit (the refusal
+        names it), all of them together new memory under the session's budget (the refusal names the call)."""
         itemsize = _itemsize(kwargs)
+        tensors: list[tuple[str, int]] = []
         if name == "Linear":
             fan_in = _int(kwargs.get("in_features", args[0] if args else None))
             fan_out = _int(kwargs.get("out_features", args[1] if len(args) > 1 else None))
             if fan_in is None or fan_out is None or fan_in < 0 or fan_out < 0:
                 return  # torch says what is wrong with the sizes
             bias = kwargs.get("bias", args[2] if len(args) > 2 else True)
-            weights = fan_in * fan_out
-            check_numel(weights, self.limits, subject("parameters"))
-            self.allocate(weights + (fan_out if bias else 0), itemsize, what)
-            self.charge(2 * weights)  # kaiming_uniform_ draws every weight
+            tensors = [("weight", fan_in * fan_out)] + ([("bias", fan_out)] if bias else [])
         elif name == "BatchNorm1d":
             features = _int(kwargs.get("num_features", args[0] if args else None))
             if features is None or features < 0:
                 return
-            self.allocate(4 * features, itemsize, what)  # weight, bias, running_mean, running_var
-            self.charge(4 * features)
+            tensors = [(tensor, features) for tensor in ("weight", "bias", "running_mean", "running_var")]
+        for tensor, elements in tensors:
+            check_numel(elements, self.limits, subject("module_tensor", name=tensor, code=f"nn.{name}(...)"))
+        if tensors:
+            self.reserve(sum(elements for _, elements in tensors) * max(itemsize, 1), what)
+            # kaiming_uniform_ draws every weight (twice the work); BatchNorm fills its four tensors.
+            self.charge(2 * tensors[0][1] if name == "Linear" else sum(elements for _, elements in tensors))
         self.objects(1, MODULE_OBJECT_BYTES, what, _NODE_WORK)
 
     def _sequential(self, args: list[Any]) -> None:

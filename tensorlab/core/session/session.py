@@ -202,8 +202,11 @@ class Session:
         notes = hidden_writes(before, snapshot)
         stopped = self._interpreter.stopped_in
         if error is not None and stopped is not None:   # a loop stopped: say in which iteration
-            notes = (Explanation("explain.loop_stopped", (("iteration", stopped[0]), ("count", stopped[1]))),
-                     *notes)
+            if stopped[1] is None:   # the iteration limit itself: the object had no fixed length to name
+                notes = (Explanation("explain.loop_stopped_at", (("iteration", f"{stopped[0]:,}"),)), *notes)
+            else:
+                notes = (Explanation("explain.loop_stopped", (("iteration", stopped[0]), ("count", stopped[1]))),
+                         *notes)
         result = StepResult(
             index=len(self.results),
             code=statement.source,

@@ -68,7 +68,10 @@ def fill_names(combo: QComboBox, names: tuple[str, ...], prefer_last: bool = Fal
     elif current in names and current != avoid:
         combo.setCurrentText(current)
     elif names:
-        others = [n for n in names if n != avoid] or list(names)
+        # A default the panel picks itself is a plain name when there is one (`x`, not `net[2].bias`): a row
+        # (contract 3) is offered, and builds, but is the user's choice.
+        plain = [n for n in names if n.isidentifier()] or list(names)
+        others = [n for n in plain if n != avoid] or plain
         combo.setCurrentText(others[-1] if prefer_last else others[0])
     combo.blockSignals(False)
 

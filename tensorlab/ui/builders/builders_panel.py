@@ -105,6 +105,7 @@ class BuildersPanel(QScrollArea):
         self.compute.set_scalars(snapshot, newest)
         self.code_line.edit.names = names
         self.code_line.edit.rows = tuple(t for t in tensors if t not in names)
+        self.code_line.edit.types = {o.name: o.type for o in snapshot.others}
 
     def set_enabled(self, enabled: bool) -> None:
         """Disable every button while a step runs."""

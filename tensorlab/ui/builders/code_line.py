@@ -16,6 +16,8 @@ __all__ = ["CodeLineEdit", "CodeLinePanel"]
 
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*$")
 # A row's name may hold indices and keys (`parts[0]`, `sd['weight']`, `net[0].bias`: contract 3, issue #16).
+# What `nn.`, `F.` and `optim.` may name (core/lang/subset_rules.module_names reads the same lists).
+_ALIASED = {"nn": allow.NN_CLASSES, "F": allow.FUNCTIONAL, "optim": allow.OPTIMIZERS}
 _ROW_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\[\]'\"]*$")
 
 
@@ -26,6 +28,9 @@ class CodeLineEdit(QLineEdit):
         super().__init__(parent)
         self.names: tuple[str, ...] = ()
         self.rows: tuple[str, ...] = ()     # tensors the names reach (`parts[0]`, `net[0].weight`)
+        # The type of each name bound to something else than a tensor (the snapshot's `others`): what
+        # `NAME.` completes to (`opt.` an optimizer's methods, `net.` a module's).
+        self.types: dict[str, str] = {}
         self._model = QStringListModel(self)
         self.completer_ = QCompleter(self._model, self)
         self.completer_.setWidget(self)
@@ -42,20 +47,31 @@ class CodeLineEdit(QLineEdit):
         return _TOKEN.search(text)
 
     def candidates(self, token: str) -> list[str]:
-        """Completions for the word being typed (after a dot: functions or methods)."""
+        """Completions for the word being typed: after `torch.`, `copy.`, `nn.`, `F.` and `optim.` what the
+        subset allows there; after `NAME.` the methods and attributes allowed for that name's type."""
         rows = [r for r in self.rows if r.startswith(token) and r != token]
-        if "[" in token:
+        if "[" in token and not token.endswith("."):
             return rows
         if "." in token:
             base, _, _ = token.rpartition(".")
-            if base == "torch":
-                members = sorted(allow.TORCH_FUNCTIONS | allow.TORCH_DTYPES)
-            elif base == "copy":
-                members = ["deepcopy"]
-            else:
-                members = sorted(allow.TENSOR_METHODS | allow.TENSOR_ATTRIBUTES)
-            return rows + [f"{base}.{m}" for m in members]
-        return sorted(set(self.names) | set(rows) | {"torch", "copy", "print", "len", "id"})
+            return rows + [f"{base}.{m}" for m in sorted(self._members(base))]
+        return sorted(set(self.names) | set(rows) | allow.MODULES | {"print", "len", "id", "list"})
+
+    def _members(self, base: str) -> frozenset[str]:
+        """What may follow `base.`: a module's names, else the members of the type of what ``base`` reads."""
+        if base == "torch":
+            return allow.TORCH_FUNCTIONS | allow.TORCH_DTYPES
+        if base == "copy":
+            return allow.COPY_FUNCTIONS
+        if base in allow.MODULE_ALIASES:
+            return _ALIASED[base]
+        if base in self.types:
+            return allow.members_of(self.types[base])
+        root = re.match(r"[A-Za-z_][A-Za-z0-9_]*", base)
+        kind = self.types.get(root.group(0), "") if root is not None and base not in self.rows else ""
+        if kind in allow.MODULE_CLASS_ATTRIBUTES:   # `net[0].`: a layer of a module (of whichever class)
+            return allow.MODULE_ATTRIBUTES
+        return allow.TENSOR_METHODS | allow.TENSOR_ATTRIBUTES   # a tensor, a row, or what the line reads
 
     def insert_completion(self, completion: str) -> None:
         """Replace the word before the cursor with ``completion``."""

@@ -29,6 +29,17 @@ def changed_tensors(snapshot: Snapshot, previous: Snapshot) -> tuple[str, ...]:
     return tuple(changed)
 
 
+def _reached(snapshot: Snapshot, name: str) -> str | None:
+    """The row that stands for ``name``: the tensor bound to it, else the first tensor it reaches (contract 3:
+    `parts[0]` of a tuple, `sd['weight']` of a dict, `net[0].weight` of a module), else None."""
+    if snapshot.tensor(name) is not None:
+        return name
+    for info in snapshot.tensors:   # in order of first binding, then the container's own order
+        if info.name.startswith((name + "[", name + ".")):
+            return info.name
+    return None
+
+
 def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
     """The tensor the last step assigned (the last one it binds), or else the one it changed in place.
 
@@ -41,7 +52,8 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
         return None
     snapshot = state.snapshot
     step = state.program[state.position - 1]
-    defines = [n for n in step.statement.defines if snapshot.tensor(n) is not None]
+    # A container or a module the step binds is followed at its first row (`parts = x.unbind()`: `parts[0]`).
+    defines = [row for n in step.statement.defines if (row := _reached(snapshot, n)) is not None]
     if defines:
         return defines[-1]
     uses = [n for n in step.statement.uses if snapshot.tensor(n) is not None]
@@ -56,7 +68,8 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
     if changed:
         return changed[0]
     for position in range(state.position - 1, max(state.position if since is None else since, 1) - 1, -1):
-        made = [n for n in state.program[position - 1].statement.defines if snapshot.tensor(n) is not None]
+        made = [row for n in state.program[position - 1].statement.defines
+                if (row := _reached(snapshot, n)) is not None]
         if made:
             return made[-1]
     return None

@@ -85,3 +85,25 @@ def test_mutate_and_compute():
 def test_bad_input_names_the_problem(call, message):
     with pytest.raises(BuilderError, match=message):
         call()
+
+
+@pytest.mark.parametrize("row", ["parts[0]", "sd['0.weight']", "net[2].bias", "net[0].weight"])
+def test_a_row_of_contract_3_is_an_operand_the_builders_can_read(row):
+    assert copy_code("y", row, "clone()") == f"y = {row}.clone()"
+    assert compute_code("s", "a.sum()", row) == f"s = {row}.sum()"
+    assert backward_code(row) == f"{row}.backward()"
+    assert mutate_code(row, "zero_()") == f"{row}.zero_()"
+
+
+@pytest.mark.parametrize("text", ["net.__dict__", "a + b", "f(x)", "net[x]", "torch.ones", "1x", "net[0]._modules"])
+def test_anything_else_is_not_an_operand(text):
+    with pytest.raises(BuilderError):
+        copy_code("y", text, "clone()")
+
+
+def test_plus_equals_on_a_modules_parameter_says_the_languages_rule():
+    assert mutate_code("parts[0]", "+= v", value="1") == "parts[0] += 1"
+    with pytest.raises(BuilderError, match="can be updated in place with"):
+        mutate_code("net[0].bias", "+= v", value="1")
+    with pytest.raises(BuilderError):
+        copy_code("net[0].w", "x", "clone()")   # a new name is a plain name

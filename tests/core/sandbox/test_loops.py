@@ -79,10 +79,70 @@ def test_a_loop_that_fits_runs_every_iteration_under_the_same_limit():
     assert result.ok and session.namespace["n"] == 5
 
 
-def test_a_body_that_grows_its_list_does_not_loop_longer():
-    session = _session("x = torch.ones(2)", "l = [x, x]")
-    result = session.run("for t in l:\n    l += [t]")
-    assert result.ok and result.iterations == 2 and len(session.namespace["l"]) == 4
+def test_a_body_that_grows_its_list_loops_as_python_does_until_the_limit_stops_it():
+    # Python's own list iterator reads the live list: the loop never ends in plain Python.
+    session = _session("lst = [torch.ones(2), torch.zeros(2)]")
+    result = session.run("for t in lst:\n    lst += [t * 2]")
+    assert result.error is not None and result.error.type == "LimitError" and result.error.refused
+    assert result.error.message.startswith("stopped at iteration 1,001:")
+    assert "at most 1,000 iterations in one loop" in result.error.message
+    assert result.iterations == 1000 and result.error.partial
+    assert [n.title for n in result.notes] == ["The loop stopped at iteration 1,001"]
+    assert "반복" in result.notes[0].localized("ko").title
+    # The state Python reaches at the end of its 1,000th iteration (the 1,001st does not begin).
+    lst = [torch.ones(2), torch.zeros(2)]
+    for number, t in enumerate(lst):
+        lst += [t * 2]
+        if number == 999:
+            break
+    assert len(session.namespace["lst"]) == len(lst) == 1002
+    assert all(torch.equal(a, b) for a, b in zip(session.namespace["lst"], lst))
+    assert torch.equal(session.namespace["t"], t)
+
+
+def test_a_body_that_grows_a_short_list_a_little_loops_over_the_new_items():
+    session = _session("l = [1, 2]", "seen = []")
+    code = "for v in l:\n    seen += [v]\n    if_small = v\n    l += [v + 10] * (v < 10)"
+    result = session.run(code)
+    namespace: dict = {"l": [1, 2], "seen": []}
+    exec(code, {}, namespace)  # noqa: S102 - the oracle
+    assert result.ok and session.namespace["seen"] == namespace["seen"] == [1, 2, 11, 12]
+    assert result.iterations == 4
+
+
+def test_a_dict_resized_in_its_last_iteration_raises_pythons_error():
+    session = _session("d = {'a': torch.ones(1)}")
+    code = "for k in d:\n    d['b' + k] = torch.ones(1)"
+    result = session.run(code)
+    namespace: dict = {"d": {"a": torch.ones(1)}}
+    with pytest.raises(RuntimeError, match="dictionary changed size during iteration"):
+        exec(code, {"torch": torch}, namespace)  # noqa: S102 - the oracle
+    assert result.error is not None and result.error.type == "RuntimeError" and result.error.origin == "torch"
+    assert result.error.message == "dictionary changed size during iteration"
+    assert result.iterations == 1 and list(session.namespace["d"]) == list(namespace["d"]) == ["a", "ba"]
+    assert session.namespace["k"] == namespace["k"] == "a"
+
+
+def test_a_loop_stopped_at_the_iteration_limit_is_commented_out_with_the_steps_after_it(tmp_path):
+    lesson = parse_lesson('[lesson]\nid = "t"\ntitle = "T"\n'
+                          '[[step]]\ncode = "lst = [torch.ones(2), torch.zeros(2)]"\n'
+                          '[[step]]\ncode = """for t in lst:\n    lst += [t * 2]"""\n'
+                          '[[step]]\ncode = "print(len(lst))"\n')
+    results = run_lesson(lesson)
+    assert results[1].error is not None and results[1].error.partial and results[1].iterations == 1000
+    text = export_script(lesson, [r.error for r in results])
+    assert "# for t in lst:" in text and "# print(len(lst))" in text and "\nprint(len(lst))" not in text
+    path = tmp_path / "grow.py"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_list_method_is_refused_saying_what_lists_allow():
+    session = _session("lst = [torch.ones(1)]")
+    with pytest.raises(LanguageError) as caught:
+        session.run("lst.append(torch.ones(1))")
+    assert "lists have no methods here" in str(caught.value) and "lst += [item]" in str(caught.value)
 
 
 def test_a_body_that_shrinks_its_list_ends_where_python_ends():

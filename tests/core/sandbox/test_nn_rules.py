@@ -317,6 +317,31 @@ def test_a_huge_linear_is_refused_before_torch_allocates():
     assert "m" not in session.namespace
 
 
+def test_a_linear_whose_every_tensor_fits_runs_and_its_total_counts_as_memory():
+    # 10^8 weights and 10^4 biases: each tensor within the per-tensor limit, as in plain torch.
+    session = Session()
+    result = session.run("m = nn.Linear(10000, 10000)")
+    assert result.error is None, result.error
+    plain = torch.nn.Linear(10000, 10000)
+    assert session.namespace["m"].weight.shape == plain.weight.shape
+    assert session.namespace["m"].bias.shape == plain.bias.shape
+    del plain
+    small = Session(limits=DEFAULT_LIMITS.with_memory(256 * 1024**2))   # 400 MB of weights: over the budget
+    error = small.run("m = nn.Linear(10000, 10000)").error
+    assert error is not None and error.own is not None and error.own.key == "limit.memory"
+    assert "nn.Linear(...)" in error.message
+
+
+@pytest.mark.parametrize("code,words", [("m = nn.Linear(10**5, 10**5)", "the `weight` of `nn.Linear(...)`"),
+                                        ("m = nn.Linear(10, 10**9, bias=False)", "the `weight` of `nn.Linear(...)`"),
+                                        ("b = nn.BatchNorm1d(10**9)", "the `weight` of `nn.BatchNorm1d(...)`")])
+def test_an_oversize_module_is_refused_naming_the_tensor_that_is_too_big(code, words):
+    result = Session().run(code)
+    assert result.error is not None and result.error.own is not None and result.error.own.key == "limit.elements"
+    assert words in result.error.message and "per tensor" in result.error.message
+    assert "의 `weight`" in result.error.own.render("ko")
+
+
 def test_a_module_of_several_large_layers_counts_against_the_budget():
     session = Session(limits=DEFAULT_LIMITS.with_memory(64 * 1024**2))
     result = session.run("m = nn.Linear(5000, 5000)")  # 100 MB of weights: over a 64 MB budget

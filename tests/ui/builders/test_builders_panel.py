@@ -75,3 +75,46 @@ def test_compute_proposes_an_expression_of_the_tensors_made_last(window, qtbot):
     assert "s = (z + y).sum()" in _preview(compute)
     _click(qtbot, window, compute.button)
     assert _codes(window)[-1] == "s = (z + y).sum()"
+
+
+def _run(qtbot, window, code: str) -> None:
+    window.builders.code_line.edit.setText(code)
+    qtbot.keyClick(window.builders.code_line.edit, Qt.Key.Key_Return)
+    idle(qtbot, window)
+
+
+def test_after_a_training_step_the_pickers_default_to_plain_names_and_show_no_error(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    builders = window.builders
+    for code in ("import torch.nn as nn", "import torch.optim as optim",
+                 "net = nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 1))", "x = torch.ones(4, 2)",
+                 "opt = optim.SGD(net.parameters(), lr=0.1)", "sd = net.state_dict()",
+                 "loss = net(x).pow(2).mean()", "loss.backward()", "opt.step()", "parts = x.unbind()"):
+        _run(qtbot, window, code)
+        assert window.controller.state.last is None or window.controller.state.last.error is None, code
+        # The first tensors are a module's rows: what the panel picks then builds, with no error shown.
+        for builder in builders.builders:
+            assert not builder.problem.isVisible(), (code, builder.problem.text())
+    assert "net[2].bias" in [builders.copy.source.itemText(i) for i in range(builders.copy.source.count())]
+    _click(qtbot, window, builders.copy.button)
+    assert window.controller.state.last.error is None, _codes(window)[-1]
+
+
+def test_a_row_picked_as_a_source_builds_its_expression(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    for code in ("import torch.nn as nn", "net = nn.Sequential(nn.Linear(2, 2))", "parts = torch.ones(4).unbind()"):
+        _run(qtbot, window, code)
+    copy = window.builders.copy
+    copy.source.setCurrentText("net[0].weight")
+    copy.operation.setCurrentIndex(copy.operation.findData("detach()"))
+    _type(qtbot, copy.target, "w")
+    assert not copy.problem.isVisible(), copy.problem.text()
+    _click(qtbot, window, copy.button)
+    assert _codes(window)[-1] == "w = net[0].weight.detach()"
+    snapshot = window.controller.state.snapshot
+    assert snapshot.tensor("w").storage == snapshot.tensor("net[0].weight").storage
+    mutate = window.builders.mutate
+    mutate.target.setCurrentText("parts[1]")
+    mutate.operation.setCurrentIndex(mutate.operation.findText("add_(v)"))
+    assert not mutate.problem.isVisible(), mutate.problem.text()
+    assert "parts[1].add_(" in _preview(mutate)

@@ -57,3 +57,41 @@ def test_the_code_line_completes_parts_keys_and_parameters(qtbot):
     line.setCursorPosition(len(line.text()))
     line.insert_completion("parts[1]")
     assert line.text() == "y = parts[1]"
+
+
+def _offered(line: CodeLineEdit, token: str) -> list[str]:
+    """What the popup lists for ``token`` (the completer keeps the candidates that start with it)."""
+    return [c for c in line.candidates(token) if c.startswith(token)]
+
+
+def test_the_code_line_completes_the_training_steps_names_by_type(qtbot):
+    line = CodeLineEdit()
+    qtbot.addWidget(line)
+    line.names = ("x", "net", "opt", "sd", "lst")
+    line.rows = ("net[0].weight", "net[0].bias", "sd['0.weight']")
+    line.types = {"net": "Sequential", "opt": "SGD", "sd": "OrderedDict", "lst": "list", "m": "Linear"}
+    assert _offered(line, "opt.ze") == ["opt.zero_grad"]
+    assert "opt.step" in _offered(line, "opt.") and "opt.param_groups" in _offered(line, "opt.")
+    assert "nn.Linear" in _offered(line, "nn.Lin") and "nn.Sequential" in _offered(line, "nn.")
+    assert "F.relu" in _offered(line, "F.") and "F.mse_loss" in _offered(line, "F.")
+    assert _offered(line, "optim.").count("optim.Adam") == 1 and "optim.SGD" in _offered(line, "optim.")
+    members = _offered(line, "net.")
+    assert {"net.parameters", "net.zero_grad", "net.state_dict", "net.eval"} <= set(members)
+    assert "net.add_" not in members
+    assert {"m.weight", "m.bias", "m.in_features"} <= set(_offered(line, "m."))
+    assert "net[0].zero_grad" in _offered(line, "net[0].")    # a layer of the module
+    assert "net[0].weight.grad" in _offered(line, "net[0].weight.")    # a row is a tensor
+    assert "sd.keys" in _offered(line, "sd.") and "sd.add_" not in _offered(line, "sd.")
+    assert _offered(line, "lst.") == []                       # lists have no methods in the subset
+    assert "x.add_" in _offered(line, "x.")
+    assert {"nn", "F", "optim", "torch", "copy"} <= set(_offered(line, ""))
+
+
+def test_the_panel_gives_the_code_line_the_types_of_the_snapshot(window, qtbot):
+    for code in ["import torch.nn as nn", "import torch.optim as optim", "net = nn.Sequential(nn.Linear(2, 2))",
+                 "opt = optim.SGD(net.parameters(), lr=0.1)"]:
+        assert window.controller.submit(code) is None
+        idle(qtbot, window)
+    edit = window.builders.code_line.edit
+    assert edit.types.get("opt") == "SGD" and edit.types.get("net") == "Sequential"
+    assert _offered(edit, "opt.ze")[0] == "opt.zero_grad"

@@ -59,6 +59,21 @@ def test_the_table_and_values_follow_the_tensor_the_step_assigned(window, qtbot)
     assert window.table.selected == "y"
 
 
+def test_a_step_that_binds_a_container_or_a_module_is_followed_at_its_first_row(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    run_line(window, qtbot, "x = torch.ones(4, 3)")
+    run_line(window, qtbot, "y = x * 2")
+    run_line(window, qtbot, "parts = x.unbind()")
+    assert window.selected == "parts[0]"
+    assert window.table.selected == "parts[0]" and window.values_view.info.name == "parts[0]"
+    assert window.storage_map.selected == "parts[0]"     # its band outlined on x's strip (a view: no new memory)
+    run_line(window, qtbot, "import torch.nn as nn")
+    run_line(window, qtbot, "net = nn.Sequential(nn.Linear(3, 2))")
+    assert window.selected == "net[0].weight" and window.values_view.info.name == "net[0].weight"
+    run_line(window, qtbot, "sd = net.state_dict()")
+    assert window.selected == "sd['0.weight']"
+
+
 def test_a_storage_keeps_its_label_at_every_step_of_every_lesson_and_the_map_shows_it(window, qtbot):
     for lesson in builtin_lessons():
         open_lesson(window, qtbot, lesson.id)
