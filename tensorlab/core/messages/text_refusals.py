@@ -114,12 +114,14 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "TensorLab에서는 {what:`을} 쓸 수 없습니다. {name:`은} (텐서, 모듈, 옵티마이저, 딕셔너리의) "
                           "메서드와 속성 목록에 없습니다"),
     # -- a list's methods (issue #16, h16c) --
-    "subset.list_method": ("`{what}` is not available in TensorLab: lists have no methods here (`{name}` "
-                           "included); a list is grown with `+=` (`lst += [item]`), read and set with "
-                           "`lst[i]`, and measured with `len(lst)`",
-                           "TensorLab에서는 {what:`을} 쓸 수 없습니다. 여기서 리스트에는 메서드가 없습니다"
-                           "(`{name}`도 마찬가지입니다). 리스트는 `lst += [item]`처럼 늘리고, `lst[i]`로 "
-                           "읽고 바꾸며, `len(lst)`로 길이를 잽니다"),
+    "subset.list_method": ("`{what}` is not available in TensorLab: `{name}` is not on the list of methods "
+                           "and attributes (of tensors, modules, optimizers and dicts); if this is a list: "
+                           "a list has no methods here, it is grown with `+=` (`lst += [item]`), read and set "
+                           "with `lst[i]`, and measured with `len(lst)`",
+                           "TensorLab에서는 {what:`을} 쓸 수 없습니다. {name:`은} (텐서, 모듈, 옵티마이저, "
+                           "딕셔너리의) 메서드와 속성 목록에 없습니다. 리스트라면: 여기서 리스트에는 메서드가 "
+                           "없으며, `lst += [item]`처럼 늘리고, `lst[i]`로 읽고 바꾸며, `len(lst)`로 길이를 "
+                           "잽니다"),
     "subset.copy_only": ("`copy.{name}` is not available in TensorLab (only copy.deepcopy)",
                          "TensorLab에서는 `copy.{name}` 함수를 쓸 수 없습니다(copy.deepcopy만 됩니다)"),
     "subset.cannot_call": (f"`{{name}}` cannot be called: only {_CALLABLE} can be called",

@@ -142,7 +142,7 @@ def test_a_list_method_is_refused_saying_what_lists_allow():
     session = _session("lst = [torch.ones(1)]")
     with pytest.raises(LanguageError) as caught:
         session.run("lst.append(torch.ones(1))")
-    assert "lists have no methods here" in str(caught.value) and "lst += [item]" in str(caught.value)
+    assert "a list has no methods here" in str(caught.value) and "lst += [item]" in str(caught.value)
 
 
 def test_a_body_that_shrinks_its_list_ends_where_python_ends():
