@@ -179,6 +179,10 @@ def export_slides(lesson: Lesson, folder: Path, size: str = "1280x720", language
             lesson=SCRATCHPAD, device=device, language=language, size=window_size(size), presentation=presentation,
             memory_limit=memory_limit or session_memory_limit(), time_limit=step_time_limit,
             run_time_limit=time_limit) as window:
+        # The picker names the lesson the slides show (a lesson file is not in the built-in list: without
+        # this entry the picker read "Scratchpad"); a file with a built-in's id shows its own title.
+        window.lessons[:] = [known for known in window.lessons if known.id != lesson.id] + [lesson]
+        window.fill_lessons()
         window.controller.load_lesson(lesson)
         window.controller.wait_idle()
         window.apply_default_layout()

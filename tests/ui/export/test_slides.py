@@ -113,3 +113,22 @@ def test_a_screenshot_past_a_crashing_step_shows_that_step(tmp_path, monkeypatch
     state = shown["state"]
     assert state.position == step and (tmp_path / "shot.png").stat().st_size > 0
     assert state.names == {3: ("a", "c"), 5: ("a", "c", "e")}[step]
+
+
+def test_slides_of_a_lesson_file_name_that_lesson_in_the_picker(tmp_path, monkeypatch):
+    # `export FILE --png`: the picker shows the file's lesson, never "Scratchpad"; a file with a built-in's
+    # id shows its own title.
+    from tensorlab.ui.window import offscreen
+
+    seen = []
+
+    def fake_grab(window, folder, lesson_id, map_only=False, progress=None):
+        seen.append(window.lesson_picker.currentText())
+        return []
+
+    monkeypatch.setattr(offscreen, "grab_steps", fake_grab)
+    for lesson_id in ("a-file-lesson", "inplace-on-a-leaf"):
+        lesson = parse_lesson(f'[lesson]\nid = "{lesson_id}"\ntitle = "From a file"\n'
+                              '[[step]]\ncode = "x = torch.ones(2)"\n')
+        offscreen.export_slides(lesson, tmp_path / lesson_id)
+    assert seen == ["From a file", "From a file"]
