@@ -111,8 +111,8 @@ def map_slide(view: _Map) -> QPixmap:
 def _not_run(state: PlayerState, position: int) -> bool:
     """True when step ``position`` was not run (the run's time limit was reached before it)."""
     results = state.results
-    return len(results) >= position and results[position - 1].error is not None \
-        and results[position - 1].error.type == "TimeLimit"
+    error = results[position - 1].error if len(results) >= position else None
+    return error is not None and error.type == "TimeLimit"
 
 
 def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: bool = False,
