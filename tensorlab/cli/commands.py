@@ -261,6 +261,10 @@ def _export(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as exc:
             return _fail(msg("cli.screenshots_failed", detail=message_of(exc)), language)
         print(render("cli.screenshots_saved", {"count": len(saved), "path": args.png}, language), file=sys.stderr)
+        if len(saved) < len(lesson.steps):   # cut by the run's time limit: said, and not a whole export
+            print(render("cli.slides_cut", {"seconds": args.time_limit, "count": len(saved),
+                                            "total": len(lesson.steps)}, language), file=sys.stderr)
+            return 1
     return 0
 
 

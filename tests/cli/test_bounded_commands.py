@@ -85,9 +85,12 @@ def test_export_png_runs_under_the_time_limit_and_a_crash_is_a_slide(tmp_path, c
     assert main(["export", _file(tmp_path, SIGFPE_STEPS), "--png", str(out)]) == 0
     assert len(list(out.glob("*.png"))) == 3
     late = tmp_path / "late"
-    # Nothing runs past --time-limit: every slide shows the state before its step, and the export ends.
-    assert main(["export", _file(tmp_path, HEAVY_STEPS), "--png", str(late), "--time-limit", "0.001"]) == 0
-    assert len(list(late.glob("*.png"))) == 3
+    # Nothing runs past --time-limit, and no slide pictures a step that did not run (it would be numbered
+    # "3 / 3" over a state that never was): the export ends, says so, and exits 1.
+    capsys.readouterr()
+    assert main(["export", _file(tmp_path, HEAVY_STEPS), "--png", str(late), "--time-limit", "0.001"]) == 1
+    assert not list(late.glob("*.png"))
+    assert "0 of 3 slides were written" in capsys.readouterr().err
 
 
 def test_export_script_of_a_crashing_step_keeps_going(tmp_path, capsys):

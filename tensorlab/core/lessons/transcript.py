@@ -104,7 +104,8 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
                           subsequent_indent="    ")
         if result.error is not None:
             message = result.error.text(language)  # TensorLab's own in the language, torch's as torch wrote it
-            out += _lines(v(f"{result.error.type}: {message}"), width,
+            # The heading says who raised it (origin): "torch raised …" only for torch's own.
+            out += _lines(v(f"{result.error.heading(language)}: {message}"), width,
                           initial_indent="  " + style.red("✗ "), subsequent_indent="    ")
             if result.error.explanation is not None:
                 out += _lines(v(_explained(result.error.explanation, language)), width,

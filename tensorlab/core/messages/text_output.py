@@ -17,6 +17,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- for loops (issue #16, h16b) ----------------------------------------------------------------------
     "transcript.loop_iterations": ("the loop ran {count} iterations to their end",
                                    "반복문의 반복 {count}번이 끝까지 실행되었습니다"),
+    # -- who raised a step's error: the Output panel's heading and the transcript (issue #15, h15b) ---
+    "error.torch_raised": ("torch raised {type}", "torch가 {type:를} 발생시켰습니다"),
+    "error.tensorlab_refused": ("TensorLab refused this ({type})", "TensorLab이 이것을 거부했습니다({type})"),
+    "error.tensorlab_stopped": ("TensorLab stopped this step ({type})", "TensorLab이 이 단계를 멈췄습니다({type})"),
+    "cli.slides_cut": ("the run's time limit of {seconds} s was reached: {count} of {total} slides were written, "
+                       "the later steps were not run and have no slide",
+                       "실행 시간 제한 {seconds}초에 도달했습니다. 슬라이드 {total}장 중 {count}장을 썼고, "
+                       "그 뒤의 단계는 실행되지 않아 슬라이드가 없습니다"),
     # -- export/program_files.py -------------------------------------------------------------------------
     "export.step": ("Step {number}", "{number}단계"),
     "export.question": ("Predict before you run", "실행하기 전에 예측해 보세요"),

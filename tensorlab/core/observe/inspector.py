@@ -539,12 +539,19 @@ def _unchanged(copy: torch.Tensor | None, data: torch.Tensor) -> bool:
     if copy is None or copy.dtype != data.dtype or copy.shape != data.shape or copy.device != data.device:
         return False
     if data.is_floating_point() or data.is_complex():
-        # Bit for bit: torch.equal calls 0.0 and -0.0 equal (and NaN unequal to itself).
+        # Bit for bit: torch.equal calls 0.0 and -0.0 equal (and NaN unequal to itself). Compared as
+        # integers of the element's own width: torch.equal of bytes (uint8) takes a slow path, ~150x
+        # slower than of int32 (4 ms for 10,000 floats), and it ran for every tensor at every step.
+        bits = _SAME_WIDTH_INT.get(data.element_size(), torch.uint8)
         try:
-            return bool(torch.equal(copy.reshape(-1).view(torch.uint8), data.reshape(-1).view(torch.uint8)))
+            return bool(torch.equal(copy.reshape(-1).view(bits), data.reshape(-1).view(bits)))
         except RuntimeError:
             pass
     return bool(torch.equal(copy, data))
+
+
+# An integer type of each element width, to compare floating values bit for bit (complex: two halves).
+_SAME_WIDTH_INT = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64, 16: torch.int64}
 
 
 _Part = TypeVar("_Part", StorageInfo, OtherInfo)

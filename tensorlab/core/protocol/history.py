@@ -122,6 +122,7 @@ class _Trimmed:
         self.lock = threading.Lock()
         self.parts: dict[int, Any] = {}      # id(part) -> (weak reference to it, its trimmed copy)
         self.results: dict[int, tuple[weakref.ref[StepResult], StepResult]] = {}
+        self._swept = 0    # entries left by the last sweep of dead ones
 
     def result(self, result: StepResult) -> StepResult:
         kept = self.results.get(id(result))
@@ -132,8 +133,13 @@ class _Trimmed:
         return trimmed
 
     def forget_dead(self) -> None:
+        # Swept only when the tables doubled since the last sweep: a sweep at every step went over every
+        # part ever trimmed (quadratic in a long run); this way the sweeps cost as much as the trimming.
+        if len(self.parts) + len(self.results) < 2 * self._swept + 256:
+            return
         self.parts = {k: v for k, v in self.parts.items() if v[0]() is not None}
         self.results = {k: v for k, v in self.results.items() if v[0]() is not None}
+        self._swept = len(self.parts) + len(self.results)
 
 
 _TRIMMED = _Trimmed()
@@ -147,6 +153,7 @@ class History:
         self.keep_last = keep_last
         # id(snapshot) -> (weak reference, bytes it holds that the snapshot before it did not)
         self._own: dict[int, tuple[weakref.ref[Snapshot], int]] = {}
+        self._own_swept = 0
         self.trimmed_steps = 0     # how many steps at the start are trimmed now (after the last trim)
         self.held = 0              # bytes of values the whole results held after the last trim
 
@@ -181,7 +188,9 @@ class History:
                     count += 1
                     index -= 1
                 _TRIMMED.forget_dead()
-            self._own = {k: v for k, v in self._own.items() if v[0]() is not None}
+            if len(self._own) > 2 * self._own_swept + 256:   # swept as the table doubles (see _Trimmed)
+                self._own = {k: v for k, v in self._own.items() if v[0]() is not None}
+                self._own_swept = len(self._own)
         self.held = total
         self.trimmed_steps = next((i + 1 for i in range(len(results) - 1, -1, -1) if results[i].snapshot.trimmed), 0)
         return count

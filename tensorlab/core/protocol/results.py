@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tensorlab.core.messages.catalogue import Message
+from tensorlab.core.messages.catalogue import Message, render
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.snapshot import Snapshot
 
@@ -47,6 +47,20 @@ class ErrorInfo:
     def text(self, language: str = "en") -> str:
         """The message in ``language``: TensorLab's own rendered in it, torch's as torch wrote it."""
         return self.message if self.own is None else self.own.render(language)
+
+    def heading(self, language: str = "en") -> str:
+        """Who raised it, in ``language``: "torch raised …" only for torch's; TensorLab's own say so.
+
+        From ``origin`` (where it was raised), never from the text: a refusal, a type check or a
+        limit is "TensorLab refused"; a time limit or a crashed worker is "TensorLab stopped".
+        """
+        if not self.refused:
+            key = "error.torch_raised"
+        elif self.type == "TimeLimit" or self.type.startswith("Worker"):
+            key = "error.tensorlab_stopped"
+        else:
+            key = "error.tensorlab_refused"
+        return render(key, {"type": self.type}, language)
 
     def to_json(self) -> dict[str, str]:
         """The contract-3 `error` object (English for TensorLab's messages, torch's text as it is)."""

@@ -76,12 +76,15 @@ def run_fresh(statements: Sequence[Statement], device: str = "cpu", limits: Limi
     ``given`` (index -> error): steps not run, whose result is that error (see the module
     docstring); ``seconds``: steps not reached by then are not run (``TimeLimit``); ``limit``: the run's
     whole time limit, which their error names (``seconds`` is what is left of it when a run is retried).
+    Steps before the last ``given`` one ran in an earlier try: they run again even past ``seconds``
+    (a step that ran is never reported not run; the replay's time is not charged as theirs).
     ``progress(done, total)`` is called after each step and its ``after``.
     """
     results: list[StepResult] = []
     # What the run keeps (here and in its session) stays within the budget's share for history.
     kept, in_session = History(history_allowance(limits)), History(history_allowance(limits))
     given = given or {}
+    reached = max(given, default=-1)   # the furthest step an earlier try of this run reached
     deadline = None if seconds is None else time.monotonic() + seconds
     with random_state_kept():
         session = Session(device=device, limits=limits)
@@ -94,6 +97,13 @@ def run_fresh(statements: Sequence[Statement], device: str = "cpu", limits: Limi
                 before = results[-1] if results else None
                 if index in given:
                     result = not_run(index, statement.source, given[index], before)
+                elif index < reached:
+                    # It ran in an earlier try (the runs go in order, and a later step was reached): run
+                    # again here even past the deadline, so that it is never reported "not run", and the
+                    # time this replay takes is not charged to it as the run's time limit.
+                    result = session.execute(statement)
+                    if result.index != index:
+                        result = dataclasses.replace(result, index=index)
                 elif deadline is not None and seconds is not None and time.monotonic() > deadline:
                     result = not_run(index, statement.source, time_limit_error(limit or seconds), before)
                 else:

@@ -1048,10 +1048,6 @@ Everything shown is read from real torch objects.</source>
         <translation>마지막 단계가 할당한 저장소</translation>
     </message>
     <message>
-        <source>torch raised {type}</source>
-        <translation>torch가 {type:을} 발생시켰습니다</translation>
-    </message>
-    <message>
         <source>torch raised {type}:</source>
         <translation>torch가 발생시킨 오류 {type}:</translation>
     </message>

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -107,12 +108,23 @@ def map_slide(view: _Map) -> QPixmap:
     return pixmap
 
 
+def _not_run(state: PlayerState, position: int) -> bool:
+    """True when step ``position`` was not run (the run's time limit was reached before it)."""
+    results = state.results
+    error = results[position - 1].error if len(results) >= position else None
+    return error is not None and error.type == "TimeLimit"
+
+
 def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: bool = False,
-               progress: Callable[[int, int], None] | None = None) -> list[Path]:
+               progress: Callable[[int, int], None] | None = None, deadline: float | None = None) -> list[Path]:
     """Step ``window`` through its program from step 1 to the end and save each state as a PNG.
 
     Each slide shows the state after its step; a step that stopped the worker shows its error over the state
     before it, and the steps after it are shown as they ran without it.
+
+    Only steps that ran are pictured: the slides stop at the first step the run's time limit kept from
+    running (its slide would number a state that never was), and at ``deadline`` (``time.monotonic()``),
+    when rendering itself has used up the run's time. Fewer paths than steps: the slides were cut there.
 
     The window ends at the position it started from. Files are written atomically.
     """
@@ -125,10 +137,14 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
     saved: list[Path] = []
     try:
         for position in range(1, total + 1):
+            if deadline is not None and time.monotonic() > deadline:
+                break
             # A step that stops the worker (a crash, a time limit) is its slide's content, and the next slides
             # go on from the session restarted without it, as `tensorlab run` goes on.
             controller.go_to(position, past_crashes=True)
             controller.wait_idle()
+            if _not_run(controller.state, position):
+                break
             for _ in range(5):
                 QApplication.processEvents()
             picture = map_slide(window.storage_map) if map_only else window.grab()

@@ -96,12 +96,15 @@ class OutputView(QTextBrowser):
                 f"{_explanation(note)}</div>")
         if result.error is not None:
             error = result.error
-            raised = escape(tr("torch raised {type}").format(type=error.type))
+            # Who raised it comes from where it was raised (origin), never from its text: TensorLab's
+            # own refusals and limits are not torch's; their text is the catalogue's, in this language.
+            language = current_language()
+            raised = escape(error.heading(language))
             parts.append(
                 "<div style='border-left:4px solid #c62828;background:#ffebee;padding:6px;margin:4px 0'>"
                 f"<p style='margin:2px 0'><b style='color:#b71c1c'>"
                 f"{raised}</b></p>"
-                f"<p style='margin:2px 0;font-family:monospace;white-space:pre-wrap'>{escape(error.message)}</p>"
+                f"<p style='margin:2px 0;font-family:monospace;white-space:pre-wrap'>{escape(error.text(language))}</p>"
                 f"{_explanation(error.explanation)}"
                 f"<p style='margin:2px 0;color:#616161'>{escape(tr_marked(_NOTHING_LOST))}</p></div>")
         if result.ok and not result.output and not result.warnings and result.value is None and not result.notes:

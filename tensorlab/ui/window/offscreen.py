@@ -168,18 +168,27 @@ def export_slides(lesson: Lesson, folder: Path, size: str = "1280x720", language
     The window is isolated (:func:`isolated_window`): the slides show the lesson as shipped,
     without the steps a user added to it in the window. Its worker runs under `tensorlab run`'s
     limits: ``memory_limit`` (bytes; None: the default budget, not the user's Preferences),
-    ``step_time_limit`` per step and ``time_limit`` for everything (a step past it is not run,
-    and its slide says so).
+    ``step_time_limit`` per step and ``time_limit`` for everything, rendering included: the slides stop
+    at the first step not run, or when the time is up (fewer paths than steps: cut there).
     """
+    import time
+
     from tensorlab.core.protocol.limits import session_memory_limit
     from tensorlab.ui.window.settings import SCRATCHPAD
 
+    # The run's time covers rendering too: past it no more slides are made (the run then ends within its
+    # time limit plus the slide, or the one step, in hand).
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     _offscreen_without_display()
     with _without_offscreen_noise(), isolated_window(
             lesson=SCRATCHPAD, device=device, language=language, size=window_size(size), presentation=presentation,
             memory_limit=memory_limit or session_memory_limit(), time_limit=step_time_limit,
             run_time_limit=time_limit) as window:
+        # The picker names the lesson the slides show (a lesson file is not in the built-in list: without
+        # this entry the picker read "Scratchpad"); a file with a built-in's id shows its own title.
+        window.lessons[:] = [known for known in window.lessons if known.id != lesson.id] + [lesson]
+        window.fill_lessons()
         window.controller.load_lesson(lesson)
         window.controller.wait_idle()
         window.apply_default_layout()
-        return grab_steps(window, folder, lesson.id, map_only)
+        return grab_steps(window, folder, lesson.id, map_only, deadline=deadline)

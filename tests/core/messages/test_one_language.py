@@ -74,7 +74,7 @@ def test_tensorlabs_own_errors_are_said_in_the_runs_language_and_json_keeps_engl
                     '[[step]]\ncode = "x = torch.ones(3)"\n[[step]]\ncode = "print(1, file=x)"\n', encoding="utf-8")
     assert main(["run", str(path), "--language", "ko", "--in-process"]) == 0
     out = capsys.readouterr().out
-    assert "TensorLabError: TensorLab에서는 print(file=...)를 쓸 수 없습니다" in out
+    assert "TensorLab이 이것을 거부했습니다(TensorLabError): TensorLab에서는 print(file=...)를 쓸 수 없습니다" in out
     assert "(refused, cpu에서)" in out
     assert main(["run", str(path), "--json", "--in-process"]) == 0
     error = json.loads(capsys.readouterr().out)["steps"][1]["error"]

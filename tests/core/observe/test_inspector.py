@@ -342,3 +342,20 @@ def test_the_repr_of_a_name_is_made_again_whenever_it_may_have_changed():
     assert {o.name: o.repr for o in inspector.take(namespace).others}["l"] == "[1, 2]"
     short.append(3)
     assert {o.name: o.repr for o in inspector.take(namespace).others}["l"] == "[1, 2, 3]"
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
+                                   torch.complex128, torch.float8_e4m3fn])
+def test_unchanged_compares_floating_values_bit_for_bit_in_every_width(dtype):
+    # Compared as integers of the element's width (torch.equal of bytes is a slow path): still bit for bit.
+    from tensorlab.core.observe.inspector import _unchanged
+
+    zeros = torch.zeros(8).to(dtype)
+    assert _unchanged(zeros.clone(), zeros)
+    assert not _unchanged(zeros.clone(), (-torch.zeros(8)).to(dtype))      # -0.0 is another bit pattern
+    nans = torch.full((8,), float("nan")).to(dtype)
+    assert _unchanged(nans.clone(), nans)                                    # NaN is the same bits as itself
+    assert _unchanged(zeros[::2].clone(), zeros[::2])                        # a strided view is read as it is
+    changed = zeros.clone()
+    changed[3] = 1
+    assert not _unchanged(zeros.clone(), changed)

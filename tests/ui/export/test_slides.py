@@ -113,3 +113,56 @@ def test_a_screenshot_past_a_crashing_step_shows_that_step(tmp_path, monkeypatch
     state = shown["state"]
     assert state.position == step and (tmp_path / "shot.png").stat().st_size > 0
     assert state.names == {3: ("a", "c"), 5: ("a", "c", "e")}[step]
+
+
+def test_slides_of_a_lesson_file_name_that_lesson_in_the_picker(tmp_path, monkeypatch):
+    # `export FILE --png`: the picker shows the file's lesson, never "Scratchpad"; a file with a built-in's
+    # id shows its own title.
+    from tensorlab.ui.window import offscreen
+
+    seen = []
+
+    def fake_grab(window, folder, lesson_id, map_only=False, progress=None, deadline=None):
+        seen.append(window.lesson_picker.currentText())
+        return []
+
+    monkeypatch.setattr(offscreen, "grab_steps", fake_grab)
+    for lesson_id in ("a-file-lesson", "inplace-on-a-leaf"):
+        lesson = parse_lesson(f'[lesson]\nid = "{lesson_id}"\ntitle = "From a file"\n'
+                              '[[step]]\ncode = "x = torch.ones(2)"\n')
+        offscreen.export_slides(lesson, tmp_path / lesson_id)
+    assert seen == ["From a file", "From a file"]
+
+
+STEPS_FILE = ('[lesson]\nid = "cut"\ntitle = "Cut"\n' +
+              "".join(f'[[step]]\ncode = "a{i} = torch.ones(3)"\n' for i in range(4)))
+
+
+def test_a_step_the_run_time_limit_kept_from_running_has_no_slide(tmp_path):
+    # The run's time is up before any step: no slide numbers a state that never was ("4 / 4" of nothing run).
+    lesson = parse_lesson(STEPS_FILE)
+    with isolated_window(lesson=SCRATCHPAD, size=(1000, 700), run_time_limit=0.001) as window:
+        window.controller.load_lesson(lesson)
+        window.controller.wait_idle()
+        saved = grab_steps(window, tmp_path / "slides", lesson.id)
+        assert saved == [] and not list((tmp_path / "slides").glob("*.png"))
+
+
+def test_no_slide_is_rendered_after_the_deadline(tmp_path):
+    lesson = parse_lesson(STEPS_FILE)
+    with isolated_window(lesson=SCRATCHPAD, size=(1000, 700)) as window:
+        window.controller.load_lesson(lesson)
+        window.controller.wait_idle()
+        assert grab_steps(window, tmp_path / "late", lesson.id, deadline=0.0) == []   # long past
+        assert len(grab_steps(window, tmp_path / "whole", lesson.id)) == 4
+
+
+def test_export_png_cut_by_the_time_limit_says_so_and_exits_1(tmp_path, capsys):
+    from tensorlab.cli.main import main
+
+    path = tmp_path / "cut.toml"
+    path.write_text(STEPS_FILE, encoding="utf-8")
+    assert main(["export", str(path), "--png", str(tmp_path / "png"), "--time-limit", "0.001"]) == 1
+    err = capsys.readouterr().err
+    assert "time limit of 0.001 s was reached: 0 of 4 slides were written" in err
+    assert not list((tmp_path / "png").glob("*.png"))

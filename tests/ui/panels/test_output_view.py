@@ -1,0 +1,74 @@
+"""The Output panel says who raised a step's error, and TensorLab's own texts in the window's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from tensorlab.core.lang.parse import parse_one
+from tensorlab.core.protocol.results import ErrorInfo, StepResult
+from tensorlab.core.protocol.snapshot import Snapshot
+from tensorlab.core.session.session import Session
+from tensorlab.ui.panels.output_view import OutputView
+from tensorlab.ui.widgets import i18n
+
+# TensorLab's own refusals (a type check at run time, the element limit) and torch's own error.
+REFUSED_TYPE = "x = torch.ones(3)\nf = x.is_floating_point"
+REFUSED_LIMIT = "z = torch.ones(10**4, 1) + torch.ones(1, 10**5)"
+TORCH_ERROR = "x = torch.ones(3)\ny = x.view(5, 5)"
+
+
+@pytest.fixture(autouse=True)
+def back_to_english():
+    yield
+    i18n.set_language("en")
+
+
+def _last_error(code: str) -> StepResult:
+    """The result of the last line of ``code``, run as the worker runs it (a real session)."""
+    session = Session()
+    result = None
+    for line in code.splitlines():
+        result = session.execute(parse_one(line, session.limits))
+    assert result is not None and result.error is not None
+    return result
+
+
+def _shown(qtbot, result: StepResult) -> str:
+    view = OutputView()
+    qtbot.addWidget(view)
+    view.show_result(result)
+    return view.toPlainText()
+
+
+@pytest.mark.parametrize("code, kind", [(REFUSED_TYPE, "TensorLabError"), (REFUSED_LIMIT, "LimitError")])
+def test_tensorlabs_own_refusal_is_never_shown_as_torchs(qtbot, code, kind):
+    result = _last_error(code)
+    assert result.error.type == kind and result.error.refused
+    text = _shown(qtbot, result)
+    assert "torch raised" not in text
+    assert f"TensorLab refused this ({kind})" in text
+
+
+def test_torchs_own_error_says_torch_raised(qtbot):
+    result = _last_error(TORCH_ERROR)
+    assert not result.error.refused
+    text = _shown(qtbot, result)
+    assert "torch raised RuntimeError" in text and "TensorLab refused" not in text
+    assert "shape '[5, 5]' is invalid" in text   # torch's own words, as torch wrote them
+
+
+def test_a_time_limit_or_crash_is_tensorlab_stopping_the_step(qtbot):
+    error = ErrorInfo("WorkerTimeout", "the step ran longer than 3 s")
+    text = _shown(qtbot, StepResult(0, "x = 1", error, (), "", None, Snapshot((), (), ())))
+    assert "TensorLab stopped this step (WorkerTimeout)" in text and "torch raised" not in text
+
+
+@pytest.mark.parametrize("code", [REFUSED_TYPE, REFUSED_LIMIT])
+def test_a_korean_window_shows_tensorlabs_refusal_in_korean(qtbot, code):
+    result = _last_error(code)
+    own = result.error.own
+    assert own is not None   # the worker sends TensorLab's messages as a key and its parameters
+    assert i18n.set_language("ko")
+    text = _shown(qtbot, result)
+    assert own.render("ko") in text and own.render("en") not in text
+    assert "TensorLab이 이것을 거부했습니다" in text
