@@ -34,6 +34,7 @@ class FindingKind(enum.Enum):
     NO_FACTS = "no_facts"                # strict: a note about leaves, versions or storage without facts
     QUOTE = "quote"                      # text quoted from torch that torch did not print
     NOT_RUN = "not_run"                  # the step crashed the worker, ran too long, or was past the time limit
+    NOT_CHECKED = "not_checked"          # it ran in an earlier try, and the time limit came before its replay
     # The texts' own rules (checks/text_rules.py): answer cues, error questions, Korean.
     LONG_ANSWER = "long_answer"          # the right choice is over 1.5 times as long as every other
     ALWAYS_LONGEST = "always_longest"    # the right choice is the longest in every question of the lesson

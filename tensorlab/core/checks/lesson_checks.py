@@ -343,7 +343,9 @@ def check_lesson(lesson: Lesson, device: str = "cpu", limits: Limits = DEFAULT_L
         results.append(result)
         kept.trim(results)   # the quotes need the errors and warnings only; the values of old steps may go
         if result.error is not None and result.error.type in NOT_RUN:
-            add(FindingKind.NOT_RUN, number, detail=result.error.own or result.error.message)
+            checked_again = result.error.own is not None and result.error.own.key == "engine.not_checked"
+            add(FindingKind.NOT_CHECKED if checked_again else FindingKind.NOT_RUN, number,
+                detail=result.error.own or result.error.message)
             return
         if step.ask is not None:
             report = _check_ask(lesson, number, step.ask, session, result, before, add)

@@ -38,6 +38,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- bounded commands (issue 15): a step the check could not run -------------------------------------
     "finding.not_run": ("not run, so its question and notes were not checked: {detail}",
                         "실행되지 않아 질문과 설명을 확인하지 못했습니다: {detail}"),
+    "finding.not_checked": ("its question and notes were not checked: {detail}",
+                            "질문과 설명을 확인하지 못했습니다: {detail}"),
     # -- the texts' own rules (issue 18, checks/text_rules.py) -------------------------------------------
     "finding.long_answer": ("in `{key}`, the right choice is over 1.5 times as long as every other choice: "
                             "its length gives the answer away",

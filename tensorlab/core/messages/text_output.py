@@ -83,6 +83,10 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "단계가 {seconds}초보다 오래 실행되어 멈췄습니다"),
     "engine.time_limit": ("not run: the run's time limit of {seconds} s was reached",
                           "실행하지 않음: 실행 시간 한도 {seconds}초에 도달했습니다"),
+    "engine.not_checked": ("ran, but not checked again: the run's time limit of {seconds} s was reached while "
+                           "the run was replayed after a later step stopped the worker",
+                           "실행은 되었지만 다시 검사하지 못함: 뒤 단계가 워커를 멈춘 뒤 다시 실행하는 동안 "
+                           "실행 시간 한도 {seconds}초에 도달했습니다"),
     # -- the window's saved layout (issue 17, docked tools) -----------------------------------------------
     "window.layout_reset": ("The panels changed since this layout was saved: they are back in their first places "
                             "(View → Reset layout does the same).",

@@ -54,6 +54,12 @@ def time_limit_error(seconds: float) -> ErrorInfo:
     return ErrorInfo("TimeLimit", why.render("en"), None, why)
 
 
+def not_checked_error(seconds: float) -> ErrorInfo:
+    """The error of a step that ran in an earlier try of the run, whose replay the time limit came before."""
+    why = msg("engine.not_checked", seconds=f"{seconds:g}")
+    return ErrorInfo("TimeLimit", why.render("en"), None, why)
+
+
 def not_run(index: int, code: str, error: ErrorInfo, before: StepResult | None) -> StepResult:
     """The result of a step that did not run (``error`` says why): the state stays that of ``before``."""
     from tensorlab.core.protocol.snapshot import Snapshot
@@ -76,8 +82,8 @@ def run_fresh(statements: Sequence[Statement], device: str = "cpu", limits: Limi
     ``given`` (index -> error): steps not run, whose result is that error (see the module
     docstring); ``seconds``: steps not reached by then are not run (``TimeLimit``); ``limit``: the run's
     whole time limit, which their error names (``seconds`` is what is left of it when a run is retried).
-    Steps before the last ``given`` one ran in an earlier try: they run again even past ``seconds``
-    (a step that ran is never reported not run; the replay's time is not charged as theirs).
+    Steps before the last ``given`` one ran in an earlier try: they run again while there is time;
+    past ``seconds`` they are "ran, not checked again" (a step that ran is never reported not run).
     ``progress(done, total)`` is called after each step and its ``after``.
     """
     results: list[StepResult] = []
@@ -97,10 +103,14 @@ def run_fresh(statements: Sequence[Statement], device: str = "cpu", limits: Limi
                 before = results[-1] if results else None
                 if index in given:
                     result = not_run(index, statement.source, given[index], before)
+                elif index < reached and deadline is not None and seconds is not None \
+                        and time.monotonic() > deadline:
+                    # It ran in an earlier try (the runs go in order, and a later step was reached), but the
+                    # run's time is up before this try could replay it: it is not "not run" (it ran), it
+                    # was not checked again; and the run still ends within its limit.
+                    result = not_run(index, statement.source, not_checked_error(limit or seconds), before)
                 elif index < reached:
-                    # It ran in an earlier try (the runs go in order, and a later step was reached): run
-                    # again here even past the deadline, so that it is never reported "not run", and the
-                    # time this replay takes is not charged to it as the run's time limit.
+                    # It ran in an earlier try: replayed here, its result is this try's.
                     result = session.execute(statement)
                     if result.index != index:
                         result = dataclasses.replace(result, index=index)

@@ -97,14 +97,19 @@ def test_checks_and_export_errors_both_run_through_the_one_loop(monkeypatch):
                                                lesson_checks.check_lesson(lesson).results]
 
 
-def test_a_retry_runs_the_steps_an_earlier_try_ran_even_past_its_deadline():
-    # A retry after a timeout at step 4 (index 3) with no time left: steps 1-3 ran in the earlier try (they are
-    # replayed, never "not run"), step 4 is its given error, and only the steps never reached are not run.
+def test_a_retry_past_its_deadline_says_the_steps_an_earlier_try_ran_were_not_checked_again():
+    # A retry after a timeout at step 4 (index 3) with no time left: steps 1-3 ran in the earlier try (never
+    # "not run": "ran, not checked again"), step 4 is its given error, and the steps never reached are not run;
+    # the retry runs nothing past its deadline.
     from tensorlab.core.protocol.results import ErrorInfo
 
     statements = [parse_one(f"a{i} = torch.ones(2)") for i in range(6)]
     stopped = ErrorInfo("WorkerTimeout", "the step ran longer than 3 s and was stopped")
     results = run_fresh(statements, given={3: stopped}, seconds=0.0, limit=8.0)
     kinds = [None if r.error is None else r.error.type for r in results]
-    assert kinds == [None, None, None, "WorkerTimeout", "TimeLimit", "TimeLimit"]
-    assert "time limit of 8 s" in results[4].error.message
+    assert kinds == ["TimeLimit", "TimeLimit", "TimeLimit", "WorkerTimeout", "TimeLimit", "TimeLimit"]
+    assert all(r.error.message.startswith("ran, but not checked again") for r in results[:3])
+    assert results[4].error.message.startswith("not run") and "time limit of 8 s" in results[4].error.message
+    # With time left, they are replayed and their results are this try's.
+    again = run_fresh(statements, given={3: stopped}, seconds=60.0, limit=60.0)
+    assert [None if r.error is None else r.error.type for r in again][:3] == [None, None, None]
