@@ -13,14 +13,15 @@ from tests.ui.conftest import idle
 from tests.ui.support import go, open_lesson
 
 
-def test_code_breaks_after_dots_calls_and_commas_and_nowhere_else():
+def test_code_breaks_before_a_calls_dot_after_brackets_and_commas_and_nowhere_else():
     shown = breakable_code("y.detach().clone().requires_grad_(True)")
     assert shown.replace(ZWSP, "") == "y.detach().clone().requires_grad_(True)"
-    assert shown.split(ZWSP) == ["y.", "detach().", "clone().", "requires_grad_(", "True)"]
+    assert shown.split(ZWSP) == ["y", ".detach()", ".clone()", ".requires_grad_(", "True)"]
     assert breakable_code("f() + 1.5") == "f() + 1.5"          # never between `(` and `)`, nor in a number
     html = breakable("see <code>x.detach()</code> and <b>y.clone()</b> x.detach().clone().requires_grad_()")
-    assert html == ("see <code>x." + ZWSP + "detach()</code> and <b>y.clone()</b> x." + ZWSP + "detach()."
-                    + ZWSP + "clone()." + ZWSP + "requires_grad_()")
+    assert html == ("see <code>x" + ZWSP + ".detach()</code> and <b>y.clone()</b> x" + ZWSP + ".detach()"
+                    + ZWSP + ".clone()" + ZWSP + ".requires_grad_()")
+    assert breakable_code("x &lt; 3.5") == "x &lt; 3.5"       # escaped HTML stays whole
 
 
 def _text_width(label: QLabel, width: int) -> float:
