@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtCore import QPoint, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
@@ -112,13 +112,14 @@ class CodeLinePanel(QWidget):
         self.i18n.bind(self.run_button.setToolTip, QT_TR_NOOP("Run the code line (Ctrl+Return)"))
         row.addWidget(self.edit, 1)
         row.addWidget(self.run_button)
+        # Why a line was refused: shown over the window just under the line, in no layout, so showing it
+        # never makes the bar taller and every dock shorter (it hides as soon as you edit the line).
         self.problem = QLabel()
         self.problem.setObjectName("codeLineProblem")
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #c62828;")
+        self.problem.setStyleSheet("color: #c62828; background: #fff8f8; border: 1px solid #e57373; padding: 3px;")
         self.problem.hide()
         layout.addLayout(row)
-        layout.addWidget(self.problem)
         self.run_button.clicked.connect(self.request)
         self.edit.returnPressed.connect(self.request)
         self.edit.textEdited.connect(lambda _: self.show_problem(""))
@@ -134,7 +135,20 @@ class CodeLinePanel(QWidget):
     def show_problem(self, message: str) -> None:
         """Show why the line was refused, under it, already in the window's language (empty: hide)."""
         self.problem.setText(escape(message))
-        self.problem.setVisible(bool(message))
+        if not message:
+            self.problem.hide()
+            return
+        window = self.window()
+        if window is not self and self.problem.parentWidget() is not window:
+            font = self.problem.font()
+            self.problem.setParent(window)      # over the window, in no layout
+            self.problem.setFont(font)
+        if self.problem.parentWidget() is window:
+            self.problem.setFixedWidth(max(200, self.width()))
+            self.problem.setFixedHeight(self.problem.heightForWidth(self.problem.width()))
+            self.problem.move(self.mapTo(window, QPoint(0, self.height() + 2)))
+            self.problem.raise_()
+        self.problem.show()
 
     def accepted(self) -> None:
         """The line was accepted and is running: clear it for the next one."""

@@ -75,3 +75,34 @@ def test_compute_proposes_an_expression_of_the_tensors_made_last(window, qtbot):
     assert "s = (z + y).sum()" in _preview(compute)
     _click(qtbot, window, compute.button)
     assert _codes(window)[-1] == "s = (z + y).sum()"
+
+
+def test_the_wheel_over_the_build_panel_scrolls_it_and_never_changes_a_choice(qtbot):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    with isolated_window(lesson="inplace-on-a-leaf", size=(1280, 720)) as window:
+        qtbot.addWidget(window)
+        QApplication.processEvents()
+        combo = window.builders.create.dtype
+        before = combo.currentText()
+        assert combo.focusPolicy() == Qt.FocusPolicy.StrongFocus
+        for _ in range(10):
+            centre = QPointF(combo.rect().center())
+            event = QWheelEvent(centre, QPointF(combo.mapToGlobal(centre.toPoint())), QPoint(0, 0),
+                                QPoint(0, -120), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                                Qt.ScrollPhase.NoScrollPhase, False)
+            QApplication.sendEvent(combo, event)
+        assert combo.currentText() == before
+        # Focused (clicked or tabbed to), it takes the wheel as a combo does.
+        combo.setFocus()
+        qtbot.waitUntil(combo.hasFocus, timeout=5_000)
+        centre = QPointF(combo.rect().center())
+        QApplication.sendEvent(combo, QWheelEvent(centre, QPointF(combo.mapToGlobal(centre.toPoint())), QPoint(0, 0),
+                                                  QPoint(0, -120), Qt.MouseButton.NoButton,
+                                                  Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+                                                  False))
+        assert combo.currentText() != before
