@@ -14,9 +14,9 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QDockWidget,
     QAbstractItemView,
     QComboBox,
+    QDockWidget,
     QHBoxLayout,
     QHeaderView,
     QLabel,

@@ -147,7 +147,8 @@ def test_the_sgd_steps_with_body_stays_on_one_row_at_1024x768_projector(qtbot):
         window.set_presentation(True)
         QApplication.processEvents()
         view = window.code_view
-        index = next(i for i, step in enumerate(window.controller.state.program) if "with" in step.code and "w -= lr * w.grad" in step.code)
+        program = window.controller.state.program
+        index = next(i for i, step in enumerate(program) if "with" in step.code and "w -= lr * w.grad" in step.code)
         delegate = view.itemDelegate()
         _, lines = delegate._layout(view.font(), window.controller.state.program[index].code, False)
         assert "    w -= lr * w.grad" in lines or "w -= lr * w.grad" in [line.strip() for line in lines], lines

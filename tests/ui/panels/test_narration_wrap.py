@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from tensorlab.ui.widgets.html import ZWSP, breakable, breakable_code
 from tensorlab.ui.window.offscreen import isolated_window
-from tests.ui.conftest import idle
 from tests.ui.support import go, open_lesson
 
 
