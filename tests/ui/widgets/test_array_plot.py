@@ -124,3 +124,20 @@ def test_a_small_heat_map_writes_its_values_when_the_cells_hold_them_and_every_i
     if readable.horizontalAdvance("5.0") + 4 <= cell and readable.height() + 2 <= cell:
         assert plot.labels_shown and set(texts) <= set(written), (cell, written)
         assert min(QFontInfo(item.font()).pixelSize() for item in items if item.text() in texts) >= MIN_PX
+
+
+def test_the_expand_lessons_heat_map_writes_values_and_indices_at_1024x768_korean_and_zoomed(qtbot):
+    from tensorlab.ui.window.offscreen import isolated_window
+    from tests.ui.support import go
+
+    with isolated_window(lesson="expand-is-not-repeat", size=(1024, 768), language="ko") as window:
+        qtbot.addWidget(window)
+        for zoomed in (False, True):
+            if zoomed:
+                window.zoom.zoom_in()     # Ctrl+=
+            go(window, qtbot, 2)
+            qtbot.wait(20)
+            plot = window.values_view.values_plot.plot
+            assert plot.mode == "image" and plot.labels_shown, (zoomed, plot.viewport().size())
+            written = [item.text() for item in plot.scene().items() if hasattr(item, "text")]
+            assert written.count("0") == written.count("1") == written.count("2") == 2, (zoomed, written)
