@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import QPoint, QStringListModel, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QMoveEvent, QResizeEvent
 from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from tensorlab.core.lang import allowlist as allow
@@ -143,12 +143,28 @@ class CodeLinePanel(QWidget):
             font = self.problem.font()
             self.problem.setParent(window)      # over the window, in no layout
             self.problem.setFont(font)
-        if self.problem.parentWidget() is window:
-            self.problem.setFixedWidth(max(200, self.width()))
-            self.problem.setFixedHeight(self.problem.heightForWidth(self.problem.width()))
-            self.problem.move(self.mapTo(window, QPoint(0, self.height() + 2)))
-            self.problem.raise_()
+        self._place_problem()
         self.problem.show()
+
+    def _place_problem(self) -> None:
+        """The refusal just under the line, as wide as it (it moves with the line when the window does)."""
+        window = self.problem.parentWidget()
+        if window is None or window is self or window is not self.window():
+            return
+        self.problem.setFixedWidth(max(200, self.width()))
+        self.problem.setFixedHeight(self.problem.heightForWidth(self.problem.width()))
+        self.problem.move(self.mapTo(window, QPoint(0, self.height() + 2)))
+        self.problem.raise_()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self.problem.isVisible():
+            self._place_problem()
+
+    def moveEvent(self, event: QMoveEvent) -> None:  # noqa: N802 - Qt's name
+        super().moveEvent(event)
+        if self.problem.isVisible():
+            self._place_problem()
 
     def accepted(self) -> None:
         """The line was accepted and is running: clear it for the next one."""
