@@ -223,7 +223,8 @@ class MeasureResult:
         return {"device": self.machine.device, "device_name": self.machine.device_name,
                 "torch": self.machine.torch, "threads": self.machine.threads,
                 "results": [m.to_json() for m in self.measurements],
-                "verdict": [v.to_json() for v in self.verdicts]}
+                "verdict": [v.to_json() for v in self.verdicts],
+                "noise": [n.to_json() for n in noise(self.measurements)]}
 
 
 def quartiles(times: Sequence[float]) -> tuple[float, float, float]:
@@ -303,6 +304,12 @@ class Noise:
             return msg("measure.noise_spread", ratio=f"{self.value:.2f}", limit=NOISE_SPREAD, **where)
         return msg("measure.noise_off_line", ratio=f"{self.value:.0f}", limit=f"{NOISE_FACTOR:.0f}", **where)
 
+    def to_json(self) -> dict[str, Any]:
+        """The `noise` entry of `tensorlab measure --json` (added in #17; the other fields are unchanged)."""
+        m = self.measurement
+        return {"method": m.method, "size": m.size, "requires_grad": m.requires_grad,
+                "reason": self.reason, "value": self.value, "text": self.message().render("en")}
+
 
 def _off_line(point: Measurement, neighbours: Sequence[Measurement]) -> float:
     """How many times ``point``'s median is off the log-log line through its two ``neighbours`` (1: on it),
@@ -328,14 +335,47 @@ def _neighbours(points: Sequence[Measurement], i: int, excluded: set[int]) -> li
     return left[-1:] + right[:1]
 
 
+def _between(point: Measurement, neighbours: Sequence[Measurement]) -> bool:
+    """Whether ``point``'s median lies between its two neighbours' (inclusive): on a monotone stretch
+    of the curve, where no rule can tell which of the three is wrong (a real cliff looks like that)."""
+    a, b = neighbours
+    return min(a.median_s, b.median_s) <= point.median_s <= max(a.median_s, b.median_s)
+
+
+def _off_by(points: Sequence[Measurement], i: int, excluded: set[int]) -> float:
+    """How far off its neighbours ``points[i]`` is, or 1.0 where the rule does not let it be judged.
+
+    An inner point is judged only if it is not between its neighbours and they agree with each
+    other without it (the far one lies within the slope-0-to-1 range through the near one, within
+    :data:`NOISE_FACTOR`); an end point only if its one neighbour agrees with the next point beyond
+    it (when there is one). So a consistent point beside a cliff is never the one marked.
+    """
+    near = _neighbours(points, i, excluded)
+    point = points[i]
+    if not near or len({p.size for p in near} | {point.size}) != len(near) + 1:
+        return 1.0
+    if len(near) == 2:
+        a, b = near
+        if _between(point, near) or _off_line(b, [a]) > NOISE_FACTOR:
+            return 1.0
+        return _off_line(point, near)
+    (n,) = near
+    j = next(k for k, p in enumerate(points) if p is n)
+    beyond = _neighbours(points, j, excluded | {i})
+    if beyond and beyond[0].size != n.size and _off_line(n, beyond) > NOISE_FACTOR:
+        return 1.0
+    return _off_line(point, near)
+
+
 def noise(measurements: Iterable[Measurement]) -> tuple[Noise, ...]:
     """Every measurement that is likely noise, in the order given.
 
     Its own blocks disagree (IQR/median over :data:`NOISE_SPREAD`), or its median sits more than
     :data:`NOISE_FACTOR` times off the log-log line through its neighbouring sizes of the same method
-    and ``requires_grad`` (an end point: off every line of slope 0 to 1 through its one neighbour).
-    The worst such point is flagged first and is no one's neighbour after, so one bad point does not
-    make the good ones beside it look bad too.
+    and ``requires_grad`` (an end point: off every line of slope 0 to 1 through its one neighbour),
+    where those neighbours agree with each other without it (see :func:`_off_by`; a point between
+    its neighbours is never marked). The worst such point is flagged first and is no one's
+    neighbour after, so one bad point does not make the good ones beside it look bad too.
     """
     given = list(measurements)
     flagged: dict[Measurement, Noise] = {}
@@ -351,12 +391,10 @@ def noise(measurements: Iterable[Measurement]) -> tuple[Noise, ...]:
         excluded: set[int] = set()
         while True:
             worst, worst_factor = -1, NOISE_FACTOR
-            for i, point in enumerate(points):
-                near = [] if i in excluded else _neighbours(points, i, excluded)
-                if near and len({p.size for p in near} | {point.size}) == len(near) + 1:
-                    factor = _off_line(point, near)
-                    if factor > worst_factor:
-                        worst, worst_factor = i, factor
+            for i in range(len(points)):
+                factor = 1.0 if i in excluded else _off_by(points, i, excluded)
+                if factor > worst_factor:
+                    worst, worst_factor = i, factor
             if worst < 0:
                 break
             excluded.add(worst)

@@ -8,8 +8,17 @@ in the column: a line of code needs the window's width (a side column left it 40
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QComboBox,
+    QHBoxLayout,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.ui.builders.builder_box import BuilderBox, heading
@@ -66,6 +75,29 @@ class BuildersPanel(QScrollArea):
             lambda code: self.statementRequested.emit(code, self.code_line))
         self.setWidget(inner)
         self._last_result: object = None
+        self._wheel_guarded: set[int] = set()
+        self._guard_wheel()
+
+    def _guard_wheel(self) -> None:
+        """Choice fields in the scrolling column take the wheel only when focused (clicked or tabbed
+        to): a wheel over the column scrolls it, never silently changes a dtype or a source."""
+        inner = self.widget()
+        if inner is None:
+            return
+        for field in (*inner.findChildren(QComboBox), *inner.findChildren(QAbstractSpinBox)):
+            if id(field) not in self._wheel_guarded:
+                self._wheel_guarded.add(id(field))
+                field.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+                field.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if (event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and not watched.hasFocus()
+                and isinstance(event, QWheelEvent)):
+            # The column scrolls instead, three steps a notch (as a scroll area does).
+            bar = self.verticalScrollBar()
+            bar.setValue(bar.value() - round(event.angleDelta().y() / 120 * 3 * bar.singleStep()))
+            return True
+        return super().eventFilter(watched, event)
 
     @contained
     def set_text_scale(self, scale: float) -> None:
@@ -106,6 +138,7 @@ class BuildersPanel(QScrollArea):
         self.code_line.edit.names = names
         self.code_line.edit.rows = tuple(t for t in tensors if t not in names)
         self.code_line.edit.types = {o.name: o.type for o in snapshot.others}
+        self._guard_wheel()   # a builder may have made a field for the new names
 
     def set_enabled(self, enabled: bool) -> None:
         """Disable every button while a step runs."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QPoint, QStringListModel, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMoveEvent, QResizeEvent
 from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from tensorlab.core.lang import allowlist as allow
@@ -128,13 +128,14 @@ class CodeLinePanel(QWidget):
         self.i18n.bind(self.run_button.setToolTip, QT_TR_NOOP("Run the code line (Ctrl+Return)"))
         row.addWidget(self.edit, 1)
         row.addWidget(self.run_button)
+        # Why a line was refused: shown over the window just under the line, in no layout, so showing it
+        # never makes the bar taller and every dock shorter (it hides as soon as you edit the line).
         self.problem = QLabel()
         self.problem.setObjectName("codeLineProblem")
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #c62828;")
+        self.problem.setStyleSheet("color: #c62828; background: #fff8f8; border: 1px solid #e57373; padding: 3px;")
         self.problem.hide()
         layout.addLayout(row)
-        layout.addWidget(self.problem)
         self.run_button.clicked.connect(self.request)
         self.edit.returnPressed.connect(self.request)
         self.edit.textEdited.connect(lambda _: self.show_problem(""))
@@ -150,7 +151,36 @@ class CodeLinePanel(QWidget):
     def show_problem(self, message: str) -> None:
         """Show why the line was refused, under it, already in the window's language (empty: hide)."""
         self.problem.setText(escape(message))
-        self.problem.setVisible(bool(message))
+        if not message:
+            self.problem.hide()
+            return
+        window = self.window()
+        if window is not self and self.problem.parentWidget() is not window:
+            font = self.problem.font()
+            self.problem.setParent(window)      # over the window, in no layout
+            self.problem.setFont(font)
+        self._place_problem()
+        self.problem.show()
+
+    def _place_problem(self) -> None:
+        """The refusal just under the line, as wide as it (it moves with the line when the window does)."""
+        window = self.problem.parentWidget()
+        if window is None or window is self or window is not self.window():
+            return
+        self.problem.setFixedWidth(max(200, self.width()))
+        self.problem.setFixedHeight(self.problem.heightForWidth(self.problem.width()))
+        self.problem.move(self.mapTo(window, QPoint(0, self.height() + 2)))
+        self.problem.raise_()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self.problem.isVisible():
+            self._place_problem()
+
+    def moveEvent(self, event: QMoveEvent) -> None:  # noqa: N802 - Qt's name
+        super().moveEvent(event)
+        if self.problem.isVisible():
+            self._place_problem()
 
     def accepted(self) -> None:
         """The line was accepted and is running: clear it for the next one."""

@@ -66,13 +66,20 @@ def break_points(line: str) -> tuple[list[int], ...]:
     return preferred, brackets, dots
 
 
+SHORT_STATEMENT = 20   # a statement of up to this many characters, its indentation aside, never wraps
+
+
 def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
     """``code`` in lines no wider than ``width``, broken only between tokens (see :func:`break_points`);
-    continued lines are indented. Only a single name wider than ``width`` is ever cut."""
+    continued lines are indented. A statement of up to :data:`SHORT_STATEMENT` characters (without its
+    indentation) is never broken; only a single name wider than ``width`` is ever cut."""
     lines: list[str] = []
     # A continued line is indented, less so in a narrow panel (where `requires_grad=` must still fit).
     indent = "    " if width >= metrics.horizontalAdvance("x" * 24) else "  "
     for line in code.split("\n"):
+        if len(line.strip()) <= SHORT_STATEMENT:
+            lines.append(line)   # a short statement reads whole (its indentation not counted)
+            continue
         while metrics.horizontalAdvance(line) > width and len(line.strip()) > 8:
             fits = len(line)
             while fits > 1 and metrics.horizontalAdvance(line[:fits]) > width:
@@ -256,6 +263,7 @@ class CodeView(QListWidget):
         self.setFont(mono_font(12, scale))
         self._steps = ()    # laid out again at the new size
         self.scheduleDelayedItemsLayout()
+        self.follow()
 
     def render_view(self, view: View) -> None:
         """Show the view's player state."""
@@ -310,15 +318,30 @@ class CodeView(QListWidget):
         self.blockSignals(False)
 
     def follow(self) -> None:
-        """Keep the current line (and the next one) in view."""
+        """Keep the current line, every wrapped row of it, in view, and the next one when both fit.
+
+        The rows are laid out first: a line's height depends on the width and the font, and scrolling
+        to a row measured at the old ones left the current line above the top."""
         if not self.lines:
             return
+        self.executeDelayedItemsLayout()
+        bar = self.verticalScrollBar()
+        if not self.position:
+            bar.setValue(bar.minimum())
+            return
+        height = self.viewport().height()
+        current = self.visualItemRect(self.item(self.position - 1))
+        top, bottom = current.top(), current.bottom()
         if self.position < len(self.lines):
-            self.scrollToItem(self.item(self.position), QAbstractItemView.ScrollHint.EnsureVisible)
-        if self.position:
-            self.scrollToItem(self.item(self.position - 1), QAbstractItemView.ScrollHint.EnsureVisible)
-        else:
-            self.scrollToTop()
+            following = self.visualItemRect(self.item(self.position))
+            if following.bottom() - top < height:
+                bottom = following.bottom()     # the next line too, when both fit
+        value = bar.value()
+        if bottom >= height:
+            value += bottom - height + 1
+        if top - (value - bar.value()) < 0 or current.height() >= height:
+            value = bar.value() + top           # the current line's first row at the top
+        bar.setValue(max(bar.minimum(), min(bar.maximum(), value)))
 
     def toPlainText(self) -> str:  # noqa: N802 - the name text panels use
         """The program as text, one step a line (the current one marked)."""
@@ -334,6 +357,8 @@ class CodeView(QListWidget):
         # screenshot or a slide taken right after a resize showed rows sized for the old width).
         if event.size().width() != event.oldSize().width():
             self.scheduleDelayedItemsLayout()
+        if event.size() != event.oldSize():
+            self.follow()   # a narrower or shorter panel keeps the current line in view
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.currentRow() in self.user_steps:

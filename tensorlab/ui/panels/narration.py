@@ -21,7 +21,7 @@ from tensorlab.core.engine.player import PlayerState, StepOrigin
 from tensorlab.core.lessons.lesson import Ask
 from tensorlab.core.protocol.engine_api import Reply
 from tensorlab.core.protocol.measure_results import QUESTION_JOB, MeasureResult
-from tensorlab.ui.widgets.html import escape, inline_code
+from tensorlab.ui.widgets.html import breakable, breakable_code, escape, inline_code
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
@@ -56,7 +56,9 @@ class ChoiceButton(QFrame):
         layout.setContentsMargins(6, 3, 6, 3)
         self.key = QLabel(f"<b>{number}</b>")
         self.key.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.label = QLabel(text)
+        self._text = text
+        # Shown with break opportunities inside code, so a long call chain wraps instead of widening the dock.
+        self.label = QLabel(breakable_code(text))
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setWordWrap(True)
         layout.addWidget(self.key)
@@ -66,12 +68,13 @@ class ChoiceButton(QFrame):
 
     def text(self) -> str:
         """The choice's text."""
-        return self.label.text()
+        return self._text
 
     def set_choice(self, text: str) -> None:
         """Show ``text`` (the button is reused for the next question)."""
-        if self.label.text() != text:
-            self.label.setText(text)
+        if self._text != text:
+            self._text = text
+            self.label.setText(breakable_code(text))
             self.setAccessibleName(text)
 
     def set_look(self, look: str) -> None:
@@ -237,7 +240,7 @@ class NarrationPanel(QScrollArea):
             index, state.program[index].code) else None
         answer = self._right(ask)
         if answer is None:   # a measured question nobody measured (the step ran without a choice)
-            self.answer.setText(escape(tr("This question is answered by a measurement on this session's device: "
+            _set_text(self.answer, escape(tr("This question is answered by a measurement on this session's device: "
                                           "step back (←) and choose to measure it.")))
             self.answer.show()
             return
@@ -248,7 +251,7 @@ class NarrationPanel(QScrollArea):
             verdict = tr("✔ Right.")
         else:
             verdict = tr("✘ Not quite: the answer is “{answer}”.").format(answer=right)
-        self.answer.setText(f"<b>{escape(verdict)}</b> {self._measured_text(ask)}"
+        _set_text(self.answer, f"<b>{escape(verdict)}</b> {self._measured_text(ask)}"
                             f"{inline_code(ask.text('explain', language))}")
         self.answer.show()
 
@@ -280,7 +283,7 @@ class NarrationPanel(QScrollArea):
         if ask.measured is None or self._chosen is None:
             return
         self.choice_buttons[self._chosen].set_look("marked")
-        self.feedback.setText(escape(tr("Measuring clone().detach() and detach().clone() at {size} elements on "
+        _set_text(self.feedback, escape(tr("Measuring clone().detach() and detach().clone() at {size} elements on "
                                         "this session's device…").format(size=f"{ask.measured.size:,}")))
         self.feedback.show()
 
@@ -349,7 +352,7 @@ class NarrationPanel(QScrollArea):
             return
         if not self._revealed:
             self.choice_buttons[self._chosen].set_look("marked")
-            self.feedback.setText(escape(tr("Marked: {number}. Press → (or Enter) to reveal the answer and run "
+            _set_text(self.feedback, escape(tr("Marked: {number}. Press → (or Enter) to reveal the answer and run "
                                             "the step.").format(number=self._chosen + 1)))
             self.feedback.show()
             return
@@ -360,7 +363,7 @@ class NarrationPanel(QScrollArea):
         # The right choice is marked green, with its number: say the number, not the whole text again.
         verdict = tr("✔ Right.") if correct else tr("✘ Not quite: the answer is {number}.").format(
             number=answer + 1)
-        self.feedback.setText(f"<b>{escape(verdict)}</b> {self._measured_text(ask)}"
+        _set_text(self.feedback, f"<b>{escape(verdict)}</b> {self._measured_text(ask)}"
                               f"{inline_code(ask.text('explain', current_language()))} "
                               + escape(tr("Press → to see it happen.")))
         self.feedback.show()
@@ -435,7 +438,7 @@ class NarrationPanel(QScrollArea):
         if here and self._chosen is not None:
             self.choice_buttons[self._chosen].set_look("plain")
             self._chosen = None
-        self.feedback.setText(escape(said))
+        _set_text(self.feedback, escape(said))
         self.feedback.show()
         self.changed.emit()
 
@@ -460,6 +463,8 @@ class NarrationPanel(QScrollArea):
 
 
 def _set_text(label: QLabel, text: str) -> None:
-    """A new text only when it changed (each one costs a layout of the panel)."""
+    """A new text only when it changed (each one costs a layout of the panel); code spans may break
+    at a call, never wider than the dock."""
+    text = breakable(text)
     if label.text() != text:
         label.setText(text)

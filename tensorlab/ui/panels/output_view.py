@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QMimeData
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
-from tensorlab.ui.widgets.html import escape, inline_code
+from tensorlab.ui.widgets.html import ZWSP, breakable_code, escape, inline_code
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr, tr_marked
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
@@ -30,6 +31,14 @@ def _explanation(explanation: Explanation | None) -> str:
             f"{inline_code(explanation.text)}</p>{advice}")
 
 
+def _echo_line(line: str) -> str:
+    """A line of the step's code as echoed: a statement of up to 20 characters (its indentation not
+    counted) never wraps; a longer one wraps only between tokens, as the Code panel does."""
+    if len(line.strip()) <= 20:
+        return f"<span style='white-space:pre'>{escape(line)}</span>"
+    return escape(breakable_code(line))
+
+
 class OutputView(QTextBrowser):
     """The last step's output, warnings and error, as lesson content."""
 
@@ -46,6 +55,16 @@ class OutputView(QTextBrowser):
     def set_text_scale(self, scale: float) -> None:
         """Every text of the panel at ``scale``."""
         self.setFont(pixel_font(base_px(), scale))
+
+    def toPlainText(self) -> str:  # noqa: N802 - Qt's name
+        """The text as shown, without the invisible break opportunities in the echoed code."""
+        return super().toPlainText().replace(ZWSP, "")
+
+    def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 - Qt's name
+        # Copied code runs when pasted: no zero-width spaces in it.
+        data = QMimeData()
+        data.setText(self.textCursor().selection().toPlainText().replace(ZWSP, ""))
+        return data
 
     @contained
     def _set_html(self, html: str) -> None:
@@ -70,7 +89,7 @@ class OutputView(QTextBrowser):
             parts.append(f"<p style='color:#757575'>{hint}</p>")
             self._set_html("".join(parts))
             return
-        code = escape(result.code).replace("\n", "<br>")
+        code = "<br>".join(_echo_line(line) for line in result.code.split("\n"))
         step = escape(tr("Step {number}:").format(number=result.index + 1))
         parts.append(f"<p style='margin:2px 0;color:#616161'>{step} <code>{code}</code></p>")
         if result.iterations is not None:   # a loop step (issue #16): one step, its iterations counted

@@ -37,13 +37,18 @@ __all__ = ["COLUMNS", "TensorTableModel", "TensorTable", "header_text"]
 # English headers broken over two lines where the column is narrow; a Korean word is short as it is.
 HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_fn", "device": "dev-\nice",
            "version": "ver-\nsion", "storage": "stor-\nage"}
+CODE_HEADERS = {"requires_grad": "requires_\ngrad", "is_leaf": "is_\nleaf"}
 
 
 def header_text(column: str) -> str:
     """The header of ``column`` as the table shows it, in the current language (the transcript's words)."""
     language = current_language()
     header = column_header(column, language)
-    return HEADERS.get(column, header) if language == "en" or header == column else header
+    if language == "en":
+        return HEADERS.get(column, header)
+    # Another language shows a code column by its attribute's own name (broken at its underscore
+    # where narrow), never by an English abbreviation ("req. grad").
+    return CODE_HEADERS.get(column, header) if header == column else header
 
 _TIPS = {
     "requires_grad": QT_TR_NOOP("Does autograd track operations on this tensor?"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPalette, QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -93,6 +93,20 @@ def verdict_table(verdicts: tuple[Verdict, ...]) -> str:
     return "<table cellspacing='0' cellpadding='2'>" + "".join(rows) + "</table>"
 
 
+class _PlotTabs(QTabWidget):
+    """The plot and table tabs: they take the room left (from their minimum), never ask for more.
+
+    The plot page's height for its width (a wrapped key above a ~500 px plot) made the whole column
+    taller than a floating tool at 1024x768, and the plot was cut at the bottom behind a scroll bar."""
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return False
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        hint = super().sizeHint()
+        return QSize(hint.width(), self.minimumHeight())
+
+
 class MeasurePanel(QScrollArea):
     """Controls, plot, table and verdict of one measurement; talks to the worker through ``controller``."""
 
@@ -115,7 +129,7 @@ class MeasurePanel(QScrollArea):
         self.message.setObjectName("measureMessage")
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
-        self.tabs = QTabWidget()
+        self.tabs = _PlotTabs()
         self._plot: MeasurePlot | None = None   # made on first use: pyqtgraph loads only when a measurement is drawn
         self.table = QTableView()
         self.table.setObjectName("measureTable")

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFrame, QWidget
 
 from tensorlab.ui.widgets.palette import BAND_COLORS, text_color_on
 from tensorlab.ui.widgets.scene_view import SceneView
-from tensorlab.ui.widgets.text_zoom import px
+from tensorlab.ui.widgets.text_zoom import MIN_PX, px
 
 __all__ = ["ArrayPlot", "viridis"]
 
@@ -52,6 +52,7 @@ class ArrayPlot(SceneView):
         self.value_texts: list[str] = []        # the number written on each bar or cell (row-major)
         self.color = QColor(BAND_COLORS[0])
         self.labels_shown = False
+        self.label_size = 0.0     # the size (before the zoom) the values of a heat map are written at
 
     def set_array(self, mode: str, data: list, texts: list[str], color: object = None) -> None:
         """``mode`` "bars" (``data``: heights) or "image" (``data``: rows of values); ``texts`` their numbers."""
@@ -81,10 +82,10 @@ class ArrayPlot(SceneView):
         elif getattr(self, "mode", None) == "image" and self.grid:
             self._image(width, height)
 
-    def _label_fits(self, room: float, height_room: float) -> bool:
+    def _label_fits(self, room: float, height_room: float, size: float = 12) -> bool:
         if not self.value_texts:
             return False
-        font = self._font(12, mono=True)
+        font = self._font(size, mono=True)
         metrics = QFontMetricsF(font)
         widest = max(metrics.horizontalAdvance(t) for t in self.value_texts)
         return widest + 4 <= room and metrics.height() + 2 <= height_room
@@ -155,23 +156,33 @@ class ArrayPlot(SceneView):
         finite = [v for row in self.grid for v in row if math.isfinite(v)]
         low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
         s = self.scale_factor
-        # Row indices on the left and column indices on top, so a cell can be named ("[1, 2]").
-        index_font = QFontMetricsF(self._font(11))
-        left = index_font.horizontalAdvance(str(rows - 1)) + 6 * s
-        top = index_font.height() + 2 * s
-        cell = max(min((width - left) / cols, (height - top) / rows), 1.0)
-        labels = rows * cols <= MAX_IMAGE_LABELS and self._label_fits(cell, cell)
+        # Row indices on the left and column indices on top, so a cell can be named ("[1, 2]"): at the
+        # largest size from 11 px (zoomed) down to the readable minimum at which every index fits its
+        # cell; only an array too big for that writes every n-th.
+        for index_px in range(px(11, s), MIN_PX - 1, -1):
+            index_size = index_px / s
+            index_font = QFontMetricsF(self._font(index_size))
+            left = index_font.horizontalAdvance(str(rows - 1)) + 6 * s
+            top = index_font.height() + 2 * s
+            cell = max(min((width - left) / cols, (height - top) / rows), 1.0)
+            step_r, step_c = _index_step(index_font, rows, cell, vertical=True), _index_step(index_font, cols, cell)
+            if step_r == step_c == 1:
+                break
+        # The values at the largest size from 12 px (zoomed) down to the readable minimum that fits a cell.
+        label_size = next((label_px / s for label_px in range(px(12, s), MIN_PX - 1, -1)
+                           if self._label_fits(cell, cell, label_px / s)), 0.0)
+        labels = rows * cols <= MAX_IMAGE_LABELS and label_size > 0
         self.labels_shown = labels
+        self.label_size = label_size
         scene = self.scene()
         no_pen = QPen(Qt.PenStyle.NoPen)
         index_color = QColor("#616161")    # 6.2:1 on the white background
-        step_r, step_c = _index_step(index_font, rows, cell, vertical=True), _index_step(index_font, cols, cell)
         for r in range(0, rows, step_r):
-            index = self._text(str(r), size=11, color=index_color)
+            index = self._text(str(r), size=index_size, color=index_color)
             bounds = index.boundingRect()
             index.setPos(left - bounds.width() - 3 * s, top + r * cell + (cell - bounds.height()) / 2)
         for c in range(0, cols, step_c):
-            index = self._text(str(c), size=11, color=index_color)
+            index = self._text(str(c), size=index_size, color=index_color)
             bounds = index.boundingRect()
             index.setPos(left + c * cell + (cell - bounds.width()) / 2, 0)
         for r, row in enumerate(self.grid):
@@ -182,7 +193,7 @@ class ArrayPlot(SceneView):
                 if labels:
                     # Black or white, whichever contrasts more with this cell's own colour (at least
                     # 4.58:1 on any colour: the two contrasts are equal at luminance 0.179).
-                    text = self._text(self.value_texts[r * cols + c], size=12, mono=True,
+                    text = self._text(self.value_texts[r * cols + c], size=label_size, mono=True,
                                       color=text_color_on(fill))
                     bounds = text.boundingRect()
                     text.setPos(left + c * cell + (cell - bounds.width()) / 2,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["escape", "inline_code"]
+__all__ = ["ZWSP", "breakable", "breakable_code", "escape", "inline_code"]
 
 
 def escape(text: str) -> str:
@@ -19,3 +19,41 @@ _TICKS = re.compile(r"`([^`]+)`")
 def inline_code(text: str) -> str:
     """Escape ``text`` and show `backticked` parts as code."""
     return _TICKS.sub(lambda m: f"<code>{m.group(1)}</code>", escape(text))
+
+
+ZWSP = "\u200b"   # a zero-width space: where a line may break, invisible (Qt's line breaking honours it)
+# Inside code, as the Code panel wraps (code_view.break_points): *before* the dot of a method call
+# (`.backward()` starts the next line, never `x.` / `detach()`), after `(` (not before `)`), `,` and
+# `[`: so a long chain such as y.detach().clone().requires_grad_(True) wraps at a call instead of
+# widening its panel past the screen, and `backward(` / `)` never happens. Never inside a name or number.
+_CODE_BREAKS = re.compile(r"((?<=[A-Za-z0-9_)\]])(?<![0-9])(?=\.[A-Za-z_])|(?<=\()(?!\))|(?<=,)(?! )|(?<=\[))")
+_CODE_SPAN = re.compile(r"(<code>)(.*?)(</code>)", re.DOTALL)
+
+
+def breakable_code(code: str) -> str:
+    """``code`` (plain text or escaped HTML) with zero-width break opportunities before a method
+    call's ``.`` and after ``(``, ``,`` and ``[``: shown only, never stored (strip :data:`ZWSP` to get
+    the code back)."""
+    return _CODE_BREAKS.sub(ZWSP, code)
+
+
+_TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
+_LONG_WORD = re.compile(r"[^\s<>]{16,}")   # a word this long in prose is code written without backticks
+
+
+def breakable(html_text: str) -> str:
+    """``html_text`` with every ``<code>`` span, and every long word of its prose, made
+    :func:`breakable_code` (tags and short words are left as they are)."""
+    def prose(text: str) -> str:
+        return _LONG_WORD.sub(lambda m: breakable_code(m.group(0)), text)
+
+    def outside_code(part: str) -> str:
+        pieces = _TAG_OR_TEXT.split(part)
+        return "".join(p if p.startswith("<") else prose(p) for p in pieces)
+
+    out, last = [], 0
+    for m in _CODE_SPAN.finditer(html_text):
+        out += [outside_code(html_text[last:m.start()]), m.group(1), breakable_code(m.group(2)), m.group(3)]
+        last = m.end()
+    out.append(outside_code(html_text[last:]))
+    return "".join(out)

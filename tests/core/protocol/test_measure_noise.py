@@ -85,3 +85,40 @@ def test_the_table_marks_noise_and_says_why_in_either_language():
     assert "잡음일 가능성" in korean and "원소 1,000,000개" in korean
     clean = measure_table(MeasureResult(result.machine, tuple(_clean())), "en")
     assert "!" not in clean and "noise" not in clean
+
+
+def test_the_cli_run_flags_the_cliff_at_100k_not_the_consistent_1000_point():
+    # `measure --sizes 10,1000,100000 --methods "clone();detach().clone()" --requires-grad yes`:
+    # 1.27 µs @10, 1.35 µs @1000 (consistent with 10), 4.12 ms @100000 (30× over what 1000 allows).
+    points = [_m(10, 1.27e-6), _m(1_000, 1.35e-6), _m(100_000, 4.12e-3)]
+    found = noise(points)
+    assert [(n.measurement.size, n.reason) for n in found] == [(100_000, "off_line")]
+    assert 20 < found[0].value < 40
+
+
+def test_a_point_between_its_neighbours_is_never_flagged():
+    # Monotone in log-log: whichever of the three is wrong, the middle one is not the one to blame.
+    assert all(n.measurement.size != 1_000 for n in noise([_m(10, 1e-6), _m(1_000, 1e-4), _m(100_000, 1e-1)]))
+    assert all(n.measurement.size != 1_000 for n in noise([_m(10, 1e-1), _m(1_000, 1e-3), _m(100_000, 1e-6)]))
+
+
+def test_an_inner_point_is_judged_only_when_its_neighbours_agree_without_it():
+    # The spike at 1,000 sits above both neighbours, but 10 and 100,000 disagree with each other
+    # without it (a 500,000× rise over 4 decades, 50× over slope 1), so it is not judged against
+    # them; the end point 10 is off what 1,000 and 100,000 (which agree) allow.
+    points = [_m(10, 1e-6), _m(1_000, 1e0), _m(100_000, 5e-1)]
+    assert [n.measurement.size for n in noise(points)] == [10]
+    # An end point whose neighbour is itself off its own neighbour is not blamed for it.
+    points = [_m(10, 1e-6), _m(100, 1e-3), _m(1_000, 1e-6)]
+    assert [n.measurement.size for n in noise(points)] == [100]
+
+
+def test_measure_json_adds_the_noise_flags_and_keeps_its_fields():
+    points = [_m(10, 1.27e-6), _m(1_000, 1.35e-6), _m(100_000, 4.12e-3)]
+    doc = MeasureResult(Machine("cpu", "test cpu", "2.13.0", 2), tuple(points)).to_json()
+    assert {"device", "device_name", "torch", "threads", "results", "verdict", "noise"} == set(doc)
+    assert set(doc["results"][0]) == {"method", "size", "requires_grad", "median_s", "iqr_s", "runs"}
+    (flag,) = doc["noise"]
+    assert (flag["method"], flag["size"], flag["requires_grad"]) == ("clone()", 100_000, True)
+    assert flag["reason"] == "off_line"
+    assert flag["value"] > 10 and "100,000 elements" in flag["text"]

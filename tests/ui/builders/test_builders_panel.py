@@ -118,3 +118,34 @@ def test_a_row_picked_as_a_source_builds_its_expression(window, qtbot):
     mutate.operation.setCurrentIndex(mutate.operation.findText("add_(v)"))
     assert not mutate.problem.isVisible(), mutate.problem.text()
     assert "parts[1].add_(" in _preview(mutate)
+
+
+def test_the_wheel_over_the_build_panel_scrolls_it_and_never_changes_a_choice(qtbot):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    with isolated_window(lesson="inplace-on-a-leaf", size=(1280, 720)) as window:
+        qtbot.addWidget(window)
+        QApplication.processEvents()
+        combo = window.builders.create.dtype
+        before = combo.currentText()
+        assert combo.focusPolicy() == Qt.FocusPolicy.StrongFocus
+        for _ in range(10):
+            centre = QPointF(combo.rect().center())
+            event = QWheelEvent(centre, QPointF(combo.mapToGlobal(centre.toPoint())), QPoint(0, 0),
+                                QPoint(0, -120), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                                Qt.ScrollPhase.NoScrollPhase, False)
+            QApplication.sendEvent(combo, event)
+        assert combo.currentText() == before
+        # Focused (clicked or tabbed to), it takes the wheel as a combo does.
+        combo.setFocus()
+        qtbot.waitUntil(combo.hasFocus, timeout=5_000)
+        centre = QPointF(combo.rect().center())
+        QApplication.sendEvent(combo, QWheelEvent(centre, QPointF(combo.mapToGlobal(centre.toPoint())), QPoint(0, 0),
+                                                  QPoint(0, -120), Qt.MouseButton.NoButton,
+                                                  Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+                                                  False))
+        assert combo.currentText() != before

@@ -95,3 +95,30 @@ def test_the_panel_gives_the_code_line_the_types_of_the_snapshot(window, qtbot):
     edit = window.builders.code_line.edit
     assert edit.types.get("opt") == "SGD" and edit.types.get("net") == "Sequential"
     assert _offered(edit, "opt.ze")[0] == "opt.zero_grad"
+
+
+def test_a_refused_line_does_not_resize_the_docks_at_1024x768_korean(qtbot):
+    from PySide6.QtWidgets import QApplication, QDockWidget
+
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    with isolated_window(lesson="inplace-on-a-leaf", size=(1024, 768), language="ko") as window:
+        qtbot.addWidget(window)
+        QApplication.processEvents()
+        docks = [d for d in window.findChildren(QDockWidget) if d.isVisible()]
+        before = {d.objectName(): d.size() for d in docks}
+        bar = window.builders.code_bar.height()
+        line = window.builders.code_line
+        line.edit.setText("y = x.foo()")
+        line.request()
+        qtbot.waitUntil(lambda: line.problem.isVisible(), timeout=30_000)
+        QApplication.processEvents()
+        assert line.problem.text()
+        assert window.builders.code_bar.height() == bar
+        assert {d.objectName(): d.size() for d in docks} == before
+        # Shown under the line, inside the window, and gone when the line is edited.
+        top_left = line.problem.mapTo(window, line.problem.rect().topLeft())
+        assert top_left.y() >= line.mapTo(window, line.rect().bottomLeft()).y()
+        assert window.rect().contains(line.problem.geometry())
+        qtbot.keyClick(line.edit, "x")
+        assert not line.problem.isVisible()

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtWidgets import QApplication
 
 from tensorlab.core.lessons.lesson import builtin_lessons
 from tensorlab.ui.panels.code_view import wrap_code
 from tensorlab.ui.widgets.text_zoom import mono_font
+from tensorlab.ui.window.offscreen import isolated_window
 from tests.ui.conftest import idle
-from tests.ui.support import open_lesson, run_line
+from tests.ui.support import go, open_lesson, run_line
 
 _NAME = re.compile(r"[A-Za-z0-9_]")
 
@@ -98,3 +101,65 @@ def test_the_yours_mark_is_in_the_right_margin_beside_the_statement(window, qtbo
     code_glyphs = QFontMetrics(view.font()).boundingRect("(yours)").height()
     assert max(purple_rows) - min(purple_rows) + 1 <= 0.75 * code_glyphs
     assert view.item(0).data(Qt.ItemDataRole.AccessibleTextRole).endswith("requires_grad=True)")
+
+
+def test_a_short_statement_never_wraps_its_indentation_not_counted(qapp):
+    metrics = QFontMetrics(mono_font(24))
+    narrow = metrics.horizontalAdvance("x" * 18)
+    # The sgd step's `with` body: 16 characters, 4 of indentation.
+    assert wrap_code("with torch.no_grad():\n    w -= lr * w.grad", metrics, narrow)[-1] == "    w -= lr * w.grad"
+    assert wrap_code("y.sum().backward()", metrics, metrics.horizontalAdvance("x" * 12)) == ["y.sum().backward()"]
+    assert len(wrap_code("z = (x * 2 + y ** 2).sum()", metrics, narrow)) == 2    # 26 characters: it may
+
+
+def _current_in_view(view) -> str:
+    index = view.position - 1
+    if index < 0:
+        return ""
+    rect = view.line_rect(index)
+    inside = view.viewport().rect()
+    if rect.top() < 0 or (rect.bottom() > inside.bottom() and rect.height() <= inside.height()):
+        return f"line {index + 1} at {rect.top()}..{rect.bottom()} in {inside.height()}"
+    return ""
+
+
+@pytest.mark.parametrize("size, projector", [((1024, 768), True), ((1280, 720), False)])
+def test_the_current_line_and_all_its_rows_are_in_view_at_every_step(qtbot, size, projector):
+    bad = []
+    with isolated_window(lesson="a-hand-written-sgd-step", size=size) as window:
+        qtbot.addWidget(window)
+        window.set_presentation(projector)
+        QApplication.processEvents()
+        for lesson_id in ("a-hand-written-sgd-step", "what-in-place-means", "saved-tensors", "making-a-new-leaf"):
+            open_lesson(window, qtbot, lesson_id)
+            for position in range(len(window.controller.state.program) + 1):
+                go(window, qtbot, position)
+                QApplication.processEvents()
+                problem = _current_in_view(window.code_view)
+                if problem:
+                    bad.append(f"{lesson_id} step {position}: {problem}")
+    assert bad == []
+
+
+def test_the_sgd_steps_with_body_stays_on_one_row_at_1024x768_projector(qtbot):
+    with isolated_window(lesson="a-hand-written-sgd-step", size=(1024, 768)) as window:
+        qtbot.addWidget(window)
+        window.set_presentation(True)
+        QApplication.processEvents()
+        view = window.code_view
+        program = window.controller.state.program
+        index = next(i for i, step in enumerate(program) if "with" in step.code and "w -= lr * w.grad" in step.code)
+        delegate = view.itemDelegate()
+        _, lines = delegate._layout(view.font(), window.controller.state.program[index].code, False)
+        assert "    w -= lr * w.grad" in lines or "w -= lr * w.grad" in [line.strip() for line in lines], lines
+        assert all(line.strip() != "w.grad" for line in lines), lines
+
+
+def test_the_outputs_echo_keeps_a_short_statement_whole_and_breaks_a_long_one_between_tokens(qapp):
+    from tensorlab.ui.panels.output_view import _echo_line
+    from tensorlab.ui.widgets.html import ZWSP
+
+    assert _echo_line("y.sum().backward()") == "<span style='white-space:pre'>y.sum().backward()</span>"
+    long = _echo_line("y = x.detach().clone().requires_grad_(True)")
+    assert long.replace(ZWSP, "") == "y = x.detach().clone().requires_grad_(True)"
+    assert "backward(" + ZWSP + ")" not in long and "x" + ZWSP + ".detach()" in long

@@ -31,3 +31,20 @@ def test_a_step_highlights_the_cells_it_changed_and_names_keep_their_colour(qtbo
         assert model.data(model.index(row, 0), Qt.ItemDataRole.FontRole).bold()
         assert model.data(model.index(row, COLUMNS.index("dtype")), Qt.ItemDataRole.BackgroundRole) is None
     assert "version" in model.data(model.index(0, version), Qt.ItemDataRole.ToolTipRole)
+
+
+def test_korean_headers_are_korean_words_or_the_attributes_own_names(qapp):
+    from tensorlab.ui.panels.tensor_table import header_text
+    from tensorlab.ui.widgets import i18n
+
+    i18n.set_language("ko")
+    try:
+        headers = {column: header_text(column) for column in COLUMNS}
+    finally:
+        i18n.set_language("en")
+    assert headers["requires_grad"].replace("\n", "") == "requires_grad"      # not "req. grad"
+    assert headers["is_leaf"].replace("\n", "") == "is_leaf"
+    for column, text in headers.items():
+        flat = text.replace("\n", "")
+        assert flat in (column, "." + column) or not any("a" <= ch <= "z" for ch in flat), (column, text)
+    assert header_text("requires_grad") == "req.\ngrad"                        # English keeps its compact one

@@ -147,3 +147,40 @@ def test_a_layout_of_an_older_version_is_forgotten_with_a_message(qtbot, setting
     qtbot.wait(20)
     assert "panels changed" not in _status(again)     # said once
     again.close()
+
+
+def test_the_floating_measure_tool_shows_its_plot_whole_without_scrolling_at_1024x768(qtbot):
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    with isolated_window(lesson="inplace-on-a-leaf", size=(1024, 768)) as window:
+        qtbot.addWidget(window)
+        dock = _dock(window, "measureDock")
+        dock.toggleViewAction().trigger()
+        qtbot.waitUntil(dock.isVisible, timeout=5_000)
+        qtbot.wait(50)
+        panel = window.measure_panel
+        # The column fits the tool: no scroll bar, the plot's tab whole inside the view.
+        assert panel.widget().height() <= panel.viewport().height(), (panel.widget().size(), panel.viewport().size())
+        tabs = panel.tabs.geometry()
+        assert tabs.bottom() <= panel.viewport().height() and tabs.height() >= 220, tabs
+
+
+def test_the_floating_copy_matrix_grows_to_show_its_last_column_once_computed(qtbot):
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    with isolated_window(lesson="inplace-on-a-leaf", size=(1024, 768)) as window:
+        qtbot.addWidget(window)
+        dock = _dock(window, "copyMatrixDock")
+        dock.toggleViewAction().trigger()
+        panel = dock.widget()
+        qtbot.waitUntil(lambda: panel.model.rowCount() > 0, timeout=60_000)
+        qtbot.wait(50)
+        table = panel.table
+        screen = window.screen().availableGeometry()
+        last = table.horizontalHeader().sectionViewportPosition(table.model().columnCount() - 1) + \
+            table.columnWidth(table.model().columnCount() - 1)
+        # The "raises?" column shows whole, or the tool takes the screen's width and scrolls.
+        assert last <= table.viewport().width() or dock.width() >= screen.width() - 16, (last, dock.width())
+        assert dock.width() >= min(panel.sizeHint().width(), screen.width() - 16)
+        assert panel.sizeHint().width() >= table.horizontalHeader().length()   # it asks for every column
+        _on_screen(window, dock)

@@ -95,3 +95,49 @@ def test_heat_map_numbers_contrast_with_their_own_cell_and_rows_and_columns_are_
     col_marks = {item.text() for item in items if item.sceneBoundingRect().bottom() <= top + 0.5}
     assert row_marks == {str(r) for r in range(rows)}
     assert col_marks == {str(c) for c in range(cols)}
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.25, 1.5])
+@pytest.mark.parametrize("size", [(150, 100), (200, 120), (420, 160)])
+def test_a_small_heat_map_writes_its_values_when_the_cells_hold_them_and_every_index(qtbot, scale, size):
+    from PySide6.QtGui import QFontInfo, QFontMetricsF
+
+    from tensorlab.ui.widgets.text_zoom import MIN_PX
+
+    plot = ArrayPlot()
+    qtbot.addWidget(plot)
+    plot.resize(*size)
+    plot.show()
+    qtbot.waitExposed(plot)
+    plot.set_text_scale(scale)
+    grid = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]
+    texts = [f"{v:.1f}" for row in grid for v in row]
+    plot.set_array("image", grid, texts)
+    items = [item for item in plot.scene().items() if hasattr(item, "text")]
+    written = [item.text() for item in items]
+    # Every row and column index, whatever the size and the zoom (the review lost row 1 after Ctrl+=).
+    assert written.count("0") == written.count("1") == written.count("2") == 2, written
+    # The values, at no less than the readable size, whenever a cell holds one at that size.
+    cell = min(rect.rect().width() for rect in plot.scene().items() if hasattr(rect, "rect")
+               and rect.rect().width() == rect.rect().height())
+    readable = QFontMetricsF(plot._font(MIN_PX / scale, mono=True))
+    if readable.horizontalAdvance("5.0") + 4 <= cell and readable.height() + 2 <= cell:
+        assert plot.labels_shown and set(texts) <= set(written), (cell, written)
+        assert min(QFontInfo(item.font()).pixelSize() for item in items if item.text() in texts) >= MIN_PX
+
+
+def test_the_expand_lessons_heat_map_writes_values_and_indices_at_1024x768_korean_and_zoomed(qtbot):
+    from tensorlab.ui.window.offscreen import isolated_window
+    from tests.ui.support import go
+
+    with isolated_window(lesson="expand-is-not-repeat", size=(1024, 768), language="ko") as window:
+        qtbot.addWidget(window)
+        for zoomed in (False, True):
+            if zoomed:
+                window.zoom.zoom_in()     # Ctrl+=
+            go(window, qtbot, 2)
+            qtbot.wait(20)
+            plot = window.values_view.values_plot.plot
+            assert plot.mode == "image" and plot.labels_shown, (zoomed, plot.viewport().size())
+            written = [item.text() for item in plot.scene().items() if hasattr(item, "text")]
+            assert written.count("0") == written.count("1") == written.count("2") == 2, (zoomed, written)
