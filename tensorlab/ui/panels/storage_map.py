@@ -81,6 +81,12 @@ class StorageMapView(SceneView):
         self.name_width = 0.0      # the name column (pinned at the left while the strips scroll)
         self._pinned: list[tuple[QGraphicsItem, float]] = []
         self._marks: list[QGraphicsItem] = []   # the "+N more" marks at the viewport's edges
+        # Strips whose cells all fit the viewport: they stay put while longer strips scroll sideways (a
+        # strip that fits is never cut nor marked). storage id -> x of its first cell, unscrolled.
+        self.fitting: dict[str, float] = {}
+        self._fit_rects: dict[str, QRectF] = {}
+        self._run_key: str | None = None   # set by changed_run: the storage of the run it found
+        self.picture = False   # drawn for a picture of the whole scene: at the text scale, no marks
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
         self.refused: tuple[str, int] | None = None   # the tensor and element of a write torch refused
         # storage id -> (x of its first cell, cell width, top of its cells in the scene, cell height, and
@@ -200,7 +206,8 @@ class StorageMapView(SceneView):
                 self.ensureVisible(QRectF(run.left(), union.top(), 1, span), 0, 10)
             else:
                 self.ensureVisible(QRectF(run.left(), run.top(), 1, min(run.height(), height)), 0, 10)
-            self._show_columns(run)
+            if self._run_key not in self.fitting:   # a strip that fits is in view whatever the scroll
+                self._show_columns(run)
 
     def changed_run(self) -> QRectF | None:
         """Where the first run of cells the last step changed is drawn (its storage's, else a gradient's)."""
@@ -213,6 +220,7 @@ class StorageMapView(SceneView):
             shown = min(len(strip.values), MAX_CELLS)
             changed = set(range(shown)) if strip.new else {i for i in strip.changed if i < shown}
             self._run_ends = x0 + shown * cell_w   # where the strip's cells end (no mark is needed past them)
+            self._run_key = key
             if changed:
                 lo, hi = _first_run(changed)
                 return QRectF(x0 + lo * cell_w, top, (hi - lo + 1) * cell_w, cell_h)
@@ -301,7 +309,8 @@ class StorageMapView(SceneView):
         scene = self.scene()
         self.strip_rects = {}
         self.cell_rows, self._grad_rows = {}, {}
-        self._pin(0.0)   # the name column back at x = 0 while the scene is measured
+        self.fitting, self._fit_rects = {}, {}
+        self._pin(0.0)   # the name column (and the strips that stayed put) back at x = 0 while the scene is measured
         self._pinned = []   # (some of its items go with the strips drawn again)
         self.scale_factor = self._fitted_scale()
         s = self.scale_factor
@@ -367,10 +376,35 @@ class StorageMapView(SceneView):
             scene.setSceneRect(rect)
             # As far from the start as before (Qt keeps a scene point instead, which scrolls a map that grew).
             bar.setValue(bar.minimum() + scrolled)
-        self._pinned = [(item, float(item.data(_PIN_KEY))) for entry in drawn.values()
-                        for item in _descendants(entry.group) if item.data(_PIN_KEY) is not None]
+        self.fitting = self._fitting_strips()
+        self._pinned = []
+        for key, entry in drawn.items():
+            if key in self.fitting:   # the whole strip stays put: its cells are in view at any scroll
+                self._pinned.append((entry.group, 0.0))
+            else:
+                self._pinned += [(item, float(item.data(_PIN_KEY))) for item in _descendants(entry.group)
+                                 if item.data(_PIN_KEY) is not None]
+        self._fit_rects = {key: self.strip_rects[key] for key in self.fitting}
         self._pinned.append((self._header, 10 * s))
         self._pin()
+
+    def _fitting_strips(self) -> dict[str, float]:
+        """The strips whose cells (and gradients' cells) all lie inside the viewport unscrolled: the x of each
+        one's first cell."""
+        right = self.sceneRect().left() + self.viewport().width() / max(self.transform().m11(), 1e-6) - 4
+        fitting = {}
+        for strip in self.strips:
+            row = self.cell_rows.get(strip.storage.id)
+            if row is None:
+                continue
+            x0, cell_w = row[0], row[1]
+            shown = min(len(strip.values), MAX_CELLS)
+            grads = [min(len(g.values), MAX_CELLS) for g in strip.grads]
+            more = strip.storage.cell_count > shown or any(
+                _numel(g.shape) > n for g, n in zip(strip.grads, grads, strict=True))
+            if not more and x0 + max([shown, *grads]) * cell_w <= right:
+                fitting[strip.storage.id] = x0
+        return fitting
 
     def _pin(self, offset: float | None = None) -> None:
         """Keep the name column at the viewport's left edge (``offset`` scene pixels right of its place)."""
@@ -380,6 +414,13 @@ class StorageMapView(SceneView):
         for item, x in self._pinned:
             if item.x() != x + offset:
                 item.setX(x + offset)
+        for key, x0 in self.fitting.items():   # a strip that stays put: its cells are where it is now
+            row = self.cell_rows.get(key)
+            if row is not None:
+                self.cell_rows[key] = (x0 + offset, *row[1:])
+            rect = self._fit_rects.get(key)
+            if rect is not None:
+                self.strip_rects[key] = rect.translated(offset, 0)
         self._mark_hidden_cells()
 
     def _mark_hidden_cells(self) -> None:
@@ -397,26 +438,32 @@ class StorageMapView(SceneView):
                                     QBrush(Qt.BrushStyle.NoBrush))
             outline.setZValue(9)
             self._marks.append(outline)
+        if self.picture:
+            return   # a picture shows the whole scene: nothing is hidden
         bar = self.horizontalScrollBar()
         left = (bar.value() - bar.minimum()) + self.name_width   # where the pinned names end
         right = self.mapToScene(self.viewport().width(), 0).x()
         font = self._font(14, True)
         for strip in self.strips:
             row = self.cell_rows.get(strip.storage.id)
-            if row is None:
+            if row is None or strip.storage.id in self.fitting:   # a strip that fits: no mark
                 continue
             x0, cell_w, top, cell_h = row
             shown = min(len(strip.values), MAX_CELLS)
             before = sum(1 for i in range(shown) if x0 + i * cell_w < left - 1)
-            after = sum(1 for i in range(shown) if x0 + (i + 1) * cell_w > right + 1)
-            if after:
-                after += max(0, strip.storage.cell_count - shown)
+            after, end = self._hidden_right(strip, row, right, font)
             for count, at_right in ((before, False), (after, True)):
                 if not count:
                     continue
                 text = f"+{count:,}"
                 width = _text_width(text, font) + 12 * s
-                x = right - width - 4 * s if at_right else left
+                if at_right:
+                    # In the margin beyond the last whole cell in view, to the edge: it covers only cells it
+                    # counts, never a value it does not.
+                    x, width = end, max(width, right - end)
+                else:
+                    # In the name column, left of the cells (the column is pinned; its backing hides the cells).
+                    x = left - width - 4 * s
                 backing = scene.addRect(QRectF(x, top, width, cell_h), QPen(QColor("#f57f17"), 1.5),
                                         QBrush(QColor("#fff3e0")))
                 backing.setZValue(7)
@@ -426,6 +473,29 @@ class StorageMapView(SceneView):
                 mark.setPos(x + 6 * s, top + (cell_h - mark.boundingRect().height()) / 2)
                 mark.setZValue(8)
                 self._marks += [backing, mark]
+
+    def _hidden_right(self, strip: StripModel, row: tuple[float, float, float, float], right: float,
+                      font: QFont) -> tuple[int, float]:
+        """How many of a strip's cells a mark at the viewport's right edge counts (those cut by the edge or
+        that its room would cover, and the cells past those drawn), and where the mark begins."""
+        x0, cell_w = row[0], row[1]
+        shown = min(len(strip.values), MAX_CELLS)
+        if x0 + shown * cell_w <= right + 1:
+            return 0, right
+        room = _text_width(f"+{strip.storage.cell_count:,}", font) + 16 * self.scale_factor
+        whole = max(0, min(shown, int((right - room - x0) // cell_w)))
+        return shown - whole + max(0, strip.storage.cell_count - shown), x0 + whole * cell_w
+
+    def mark_boxes(self) -> list[tuple[int, QRectF]]:
+        """The "+N more" marks shown: how many cells each counts, and the room it covers in the scene."""
+        boxes = []
+        for item in self._marks:
+            if isinstance(item, QGraphicsRectItem) and item.toolTip():
+                texts = [m for m in self._marks if isinstance(m, QGraphicsSimpleTextItem)
+                         and item.sceneBoundingRect().contains(m.sceneBoundingRect().center())]
+                if texts:
+                    boxes.append((int(texts[0].text()[1:].replace(",", "")), item.rect()))
+        return boxes
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt's name
         super().scrollContentsBy(dx, dy)
@@ -812,6 +882,14 @@ def _wrapped(text: str, font: QFont, width: float) -> str:
         else:
             lines.append(word)
     return "\n".join(lines)
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    """How many elements a tensor of ``shape`` has."""
+    count = 1
+    for size in shape:
+        count *= size
+    return count
 
 
 def _first_run(cells: set[int]) -> tuple[int, int]:

@@ -220,3 +220,54 @@ def test_a_refused_write_outlines_its_cell_on_screen(qtbot, settings):
     marks = [_on_screen(view, box) for text, _, box in view.text_boxes() if text.startswith("+")]
     assert all(not box.intersects(_on_screen(view, cell)) for box in marks)
     window.close()
+
+
+def _assert_marks_cover_no_value(view):
+    """Every cell of every strip is whole on screen or counted by a mark that covers it whole; a strip that fits
+    has no mark."""
+    viewport = view.viewport().rect()
+    bar = view.horizontalScrollBar()
+    names_end = bar.value() - bar.minimum() + view.name_width   # the scene's x where the pinned names end
+    in_view = view.mapToScene(viewport).boundingRect()
+    in_view.setLeft(names_end)
+    in_view.setTop(-1e6)   # (sideways only: which strips are below the fold is the follow tests' matter)
+    in_view.setBottom(1e6)
+    marks = view.mark_boxes()
+    for strip in view.strips:
+        key = strip.storage.id
+        cells = _strip_cells(view, key)
+        row = [(count, box) for count, box in marks if abs(box.top() - cells[0].top()) < 1] if cells else []
+        if key in view.fitting:
+            assert not row, (key, row)
+            assert all(in_view.contains(c) for c in cells), key
+            continue
+        shown = 0
+        for cell in cells:
+            whole = in_view.contains(cell.adjusted(1, 1, -1, -1))
+            cell = cell.intersected(in_view)   # (what of it lies on screen, right of the names)
+            if cell.width() < 1:
+                continue
+            covered = [box for _, box in row if box.intersects(cell.adjusted(1, 0, -1, 0))]
+            for box in covered:   # a mark covers a cell whole, or not at all: never part of a value
+                assert box.left() <= cell.left() + 1 and box.right() >= cell.right() - 1 \
+                    or box.right() <= cell.left() + 1 or box.left() >= cell.right() - 1, (key, box, cell)
+            if not covered and whole:
+                shown += 1
+        assert shown + sum(count for count, _ in row) >= strip.storage.cell_count, (key, shown, row)
+
+
+@pytest.mark.parametrize("size,projector", [((1024, 768), False), ((1024, 768), True), ((1280, 720), True)])
+def test_a_mark_never_covers_a_value_and_a_strip_that_fits_has_none(qtbot, settings, size, projector):
+    window = _fresh(qtbot, settings, size, projector=projector, lesson="expand-is-not-repeat")
+    view = window.storage_map
+    for position in range(1, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        _assert_marks_cover_no_value(view)
+        # Scrolled to the far right too (a longer strip scrolled there): the short strips stay whole in view.
+        bar = view.horizontalScrollBar()
+        bar.setValue(bar.maximum())
+        _settle(qtbot)
+        _assert_marks_cover_no_value(view)
+        bar.setValue(bar.minimum())
+    window.close()
