@@ -15,7 +15,7 @@ from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.files.atomic_write import write_atomic
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QBrush, QPixmap, QTransform
+    from PySide6.QtGui import QBrush, QColor, QPixmap, QTransform
     from PySide6.QtWidgets import QGraphicsScene, QWidget
 
 __all__ = ["grab_steps", "map_slide", "png_bytes", "slide_name", "SlidesController", "SlidesWindow"]
@@ -43,6 +43,7 @@ class _Map(_Grabbed, Protocol):
     def backgroundBrush(self) -> QBrush: ...  # noqa: N802 - Qt's name
     def viewport(self) -> QWidget: ...
     def devicePixelRatioF(self) -> float: ...  # noqa: N802 - Qt's name
+    def set_picture(self, on: bool) -> None: ...
 
 
 class SlidesWindow(Protocol):
@@ -78,8 +79,9 @@ def png_bytes(pixmap: QPixmap) -> bytes:
 def map_slide(view: _Map) -> QPixmap:
     """The whole storage map as one picture: every strip uncut, no scroll bars.
 
-    Its scene drawn at the view's scale, at least the size of the map on screen (so the slides of
-    one lesson share a size unless a step's map is larger), on the map's own background.
+    Its scene drawn at the view's scale, at least the size of the map on screen, on the map's own
+    background. (:func:`grab_steps` draws the map for pictures first: at its text scale, every strip
+    from its start, no "+N more" marks; and gives the slides of one export one size.)
     """
     import math
 
@@ -107,12 +109,33 @@ def map_slide(view: _Map) -> QPixmap:
     return pixmap
 
 
+def _padded(pixmap: QPixmap, width: int, height: int, color: QColor) -> QPixmap:
+    """``pixmap`` at the top left of a picture ``width`` × ``height`` (device pixels) filled with ``color``."""
+    from PySide6.QtGui import QPainter, QPixmap
+
+    if pixmap.width() == width and pixmap.height() == height:
+        return pixmap
+    ratio = pixmap.devicePixelRatio()
+    padded = QPixmap(width, height)
+    padded.setDevicePixelRatio(ratio)
+    padded.fill(color)
+    painter = QPainter(padded)
+    try:
+        painter.drawPixmap(0, 0, pixmap)
+    finally:
+        painter.end()
+    return padded
+
+
 def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: bool = False,
                progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Step ``window`` through its program from step 1 to the end and save each state as a PNG.
 
     Each slide shows the state after its step; a step that stopped the worker shows its error over the state
     before it, and the steps after it are shown as they ran without it.
+
+    Map-only slides share one size, the largest a step needs, and one scale (the map's text scale, never
+    fitted to the window), so that they page smoothly; they show every strip whole, with no "+N more" marks.
 
     The window ends at the position it started from. Files are written atomically.
     """
@@ -123,6 +146,10 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
     total = len(controller.state.program)
     folder.mkdir(parents=True, exist_ok=True)
     saved: list[Path] = []
+    pictures: list[tuple[Path, QPixmap]] = []
+    view = window.storage_map
+    if map_only:
+        view.set_picture(True)
     try:
         for position in range(1, total + 1):
             # A step that stops the worker (a crash, a time limit) is its slide's content, and the next slides
@@ -133,11 +160,23 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
                 QApplication.processEvents()
             picture = map_slide(window.storage_map) if map_only else window.grab()
             path = folder / slide_name(lesson_id, position, total)
-            write_atomic(path, png_bytes(picture))
-            saved.append(path)
+            if map_only:
+                pictures.append((path, picture))   # written once the largest is known
+            else:
+                write_atomic(path, png_bytes(picture))
+                saved.append(path)
             if progress is not None:
                 progress(position, total)
+        if pictures:
+            width = max(p.width() for _, p in pictures)
+            height = max(p.height() for _, p in pictures)
+            color = view.backgroundBrush().color()
+            for path, picture in pictures:
+                write_atomic(path, png_bytes(_padded(picture, width, height, color)))
+                saved.append(path)
     finally:
+        if map_only:
+            view.set_picture(False)
         controller.go_to(start)
         controller.wait_idle()
     return saved

@@ -117,6 +117,14 @@ class StorageMapView(SceneView):
             self.stretch, self.floor = on, floor
             self._draw()
 
+    def set_picture(self, on: bool) -> None:
+        """Drawn for pictures of the whole scene (``on``, the map-only slides): at the text scale, never fitted
+        to the viewport nor stretched (every slide of an export at one scale), every strip from its start, no
+        "+N more" marks."""
+        if on != self.picture:
+            self.picture = on
+            self._draw()
+
     def render_view(self, view: View) -> None:
         """Show the view's snapshot; a step just run is followed (its storages in view, flashed)."""
         state = view.state
@@ -410,7 +418,7 @@ class StorageMapView(SceneView):
         """Keep the name column at the viewport's left edge (``offset`` scene pixels right of its place)."""
         if offset is None:
             bar = self.horizontalScrollBar()   # how far from its start the map is scrolled sideways
-            offset = float(max(0, bar.value() - bar.minimum()))
+            offset = 0.0 if self.picture else float(max(0, bar.value() - bar.minimum()))
         for item, x in self._pinned:
             if item.x() != x + offset:
                 item.setX(x + offset)
@@ -508,7 +516,7 @@ class StorageMapView(SceneView):
         base = self.scale_factor = self.text_scale
         self._stretch, self._digits = 1.0, 6
         room = self.viewport().width() - 44   # the margins, and a vertical scroll bar that may come
-        if room < 160 or not self.strips:
+        if room < 160 or not self.strips or self.picture:
             return base
         cells = max(max(1, min(max([len(st.values), *(len(g.values) for g in st.grads)]), MAX_CELLS))
                     for st in self.strips)
