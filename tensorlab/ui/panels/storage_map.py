@@ -1,8 +1,8 @@
 """The storage map: each storage a strip of memory cells, each tensor a band over its cells.
 
 The map is drawn at the chosen text scale, made smaller when the widest strip does
-not fit its width (never below the readable size: values of 11 px), and, in projector
-mode, its cells wider to use the room it has. What still does not fit scrolls, the
+not fit its width (never below the readable size: values of 11 px), and its cells
+wider to use the room it has (both modes). What still does not fit scrolls, the
 column of names staying pinned at the left; after each step the map scrolls to the
 cells the step created or changed (both directions) and flashes them briefly. Cells
 are as wide as the widest value, so no number is cut. A tensor's ``.grad`` (memory of
@@ -75,7 +75,7 @@ class StorageMapView(SceneView):
         self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values, font) -> widest
         self._language = 0
         self.text_scale = 1.0      # the scale asked for; ``scale_factor`` is what the map is drawn at (fitted)
-        self.stretch = False       # projector mode: cells grow to use the map's width
+        self.stretch = False       # projector mode (its floor applies)
         self.floor: float | None = None   # the smallest scale a fit may draw at (None: NORMAL_FLOOR × the scale)
         self._stretch = 1.0        # how much wider than needed the cells are drawn
         self.name_width = 0.0      # the name column (pinned at the left while the strips scroll)
@@ -111,8 +111,8 @@ class StorageMapView(SceneView):
     set_scale = set_text_scale
 
     def set_stretch(self, on: bool, floor: float | None = None) -> None:
-        """Projector mode (``on``): the cells grow to use the map's width, and the map is drawn no smaller
-        than ``floor`` (the scale of normal mode at this zoom) where it must shrink to fit."""
+        """Projector mode (``on``): the map is drawn no smaller than ``floor`` (the scale of normal mode at this
+        zoom) where it must shrink to fit. (In both modes the cells grow to use the map's width.)"""
         if (on, floor) != (self.stretch, self.floor):
             self.stretch, self.floor = on, floor
             self._draw()
@@ -536,8 +536,9 @@ class StorageMapView(SceneView):
                 if needed <= room:
                     break
             return scale
-        if self.stretch:
-            spare = (room - self._name_width()) / (self._cell_width() * cells)
+        # Both modes: cells wider to use the map's width (at 1920x1080 normal the strips took a third of it).
+        spare = (room - self._name_width()) / (self._cell_width() * cells)
+        if spare > 1:
             self._stretch = max(1.0, min(STRETCH_MAX, spare))
         return base
 

@@ -271,3 +271,15 @@ def test_a_mark_never_covers_a_value_and_a_strip_that_fits_has_none(qtbot, setti
         _assert_marks_cover_no_value(view)
         bar.setValue(bar.minimum())
     window.close()
+
+
+def test_at_1920x1080_normal_the_strips_use_the_maps_width_with_labels_of_11_px(qtbot, settings):
+    window = _fresh(qtbot, settings, (1920, 1080), lesson="detach-shares-memory")
+    go(window, qtbot, 3)
+    _settle(qtbot)
+    view = window.storage_map
+    cells = _strip_cells(view, view.strips[0].storage.id)
+    assert _on_screen(view, cells[-1]).right() >= 0.8 * view.viewport().width()
+    assert view.viewport().rect().contains(_on_screen(view, cells[-1]))
+    assert view.smallest_text_px() >= 11
+    window.close()
