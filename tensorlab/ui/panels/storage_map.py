@@ -30,6 +30,7 @@ __all__ = ["StorageMapView", "StripModel", "strip_models"]
 # A write to one element (`x[3] = 0`, `x[3] += 1`, `x[3].add_(1)`): the map outlines its cell when it is refused.
 _WRITE = re.compile(r"\s*([A-Za-z_]\w*)\[(\d+)\]\s*(?:[-+*/]?=[^=]|\.\w+_\()")
 
+_GRAD = re.compile(r"\b([A-Za-z_]\w*)\.grad\b")   # a step about a tensor's gradient: `print(w.grad)`
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
 _PIN_KEY = 1            # data key of an item of the name column (pinned at the left while strips scroll)
 _GROUP_KEY = 2          # data key of a module group header's module name (a click collapses or opens it)
@@ -86,16 +87,17 @@ class StorageMapView(SceneView):
         self.fitting: dict[str, float] = {}
         self._fit_rects: dict[str, QRectF] = {}
         self._run_key: str | None = None   # set by changed_run: the storage of the run it found
+        self.focus_grad: str | None = None   # the tensor whose gradient the last step was about (no change)
         self.picture = False   # drawn for a picture of the whole scene: at the text scale, no marks
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
         self.refused: tuple[str, int] | None = None   # the tensor and element of a write torch refused
         # storage id -> (x of its first cell, cell width, top of its cells in the scene, cell height, and
         # the rows of its gradients: (top, changed))
         self.cell_rows: dict[str, tuple[float, float, float, float]] = {}
-        self._grad_rows: dict[str, list[tuple[float, frozenset[int]]]] = {}
+        self._grad_rows: dict[str, list[tuple[float, frozenset[int], str]]] = {}
         self._digits = 6           # format_value's width: 5 (three significant digits) when drawn smaller
         self._cells_top = 0.0      # set while a strip is drawn: where its cells start, and its gradients' rows
-        self._grad_tops: list[tuple[float, frozenset[int]]] = []
+        self._grad_tops: list[tuple[float, frozenset[int], str]] = []
         self.groups: list[tuple[str | None, list[StripModel]]] = []   # strips by module (module_groups)
         self.collapsed: set[str] = set()          # module groups shown as their header only
         self._group_items: list[QGraphicsSimpleTextItem] = []
@@ -129,6 +131,7 @@ class StorageMapView(SceneView):
         """Show the view's snapshot; a step just run is followed (its storages in view, flashed)."""
         state = view.state
         last = state.last
+        self.focus_grad = None
         # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
         match = _WRITE.match(last.code) if view.ran and last is not None and not last.ok else None
         self.refused = (match.group(1), int(match.group(2))) if match else None
@@ -137,8 +140,13 @@ class StorageMapView(SceneView):
         if refused is not None:
             self.ensureVisible(refused, 0, 10)
             self._show_columns(refused)
+        elif view.ran and not self.followed and last is not None and (grad := _GRAD.search(last.code)) \
+                and self.show_grad(grad.group(1)):
+            # A step about a gradient that changed nothing (`print(w.grad)`, End's last step): it shows, and
+            # stays in view when the docks settle.
+            self.focus_grad = grad.group(1)
         elif view.followed and not self.followed:
-            self.show_selected()   # memory unchanged (a backward()): show the tensor it changed
+            self.show_selected()   # memory unchanged: show the tensor it changed
 
     def refused_cell(self) -> QRectF | None:
         """Where the cell of the refused write is drawn (None: the last step wrote nothing refused)."""
@@ -165,7 +173,9 @@ class StorageMapView(SceneView):
         self.strips = strip_models(snapshot, previous)
         self.groups = module_groups(self.strips, snapshot)
         self._versions = {t.name: t.version for t in snapshot.tensors}
-        self.followed = tuple(s.storage.id for s in self.strips if s.changed or s.new)
+        # What the step created or changed: memory, or a gradient (a backward() writes no storage's cells).
+        self.followed = tuple(s.storage.id for s in self.strips
+                              if s.changed or s.new or any(g.changed for g in s.grads))
         self._draw()
         if follow:
             self.follow()
@@ -192,7 +202,7 @@ class StorageMapView(SceneView):
         rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
         if rects:
             self._scroll_to(rects)
-        else:
+        elif self.focus_grad is None or not self.show_grad(self.focus_grad):
             self.show_selected()
 
     def _scroll_to(self, rects: list[QRectF]) -> None:
@@ -232,7 +242,7 @@ class StorageMapView(SceneView):
             if changed:
                 lo, hi = _first_run(changed)
                 return QRectF(x0 + lo * cell_w, top, (hi - lo + 1) * cell_w, cell_h)
-            for grad_top, grad_changed in self._grad_rows.get(key, []):
+            for grad_top, grad_changed, _ in self._grad_rows.get(key, []):
                 visible = {i for i in grad_changed if i < MAX_CELLS}
                 if visible:
                     lo, hi = _first_run(visible)
@@ -254,6 +264,36 @@ class StorageMapView(SceneView):
         wanted = min(wanted, max(0.0, run.left() - lead))
         if abs(wanted - scrolled) >= 1:
             bar.setValue(bar.minimum() + round(wanted))
+
+    def show_grad(self, owner: str) -> bool:
+        """Scroll (without flashing) until ``owner.grad``'s cells are in view, with its strip's top when both
+        fit; False when the map shows no gradient of ``owner``."""
+        for key, rows in self._grad_rows.items():
+            row, strip = self.cell_rows.get(key), self.strip_rects.get(key)
+            for top, _, name in rows:
+                if name != owner or row is None or strip is None:
+                    continue
+                x0, cell_w, _, cell_h = row
+                height = self.viewport().height() / max(self.transform().m22(), 1e-6) - 24
+                if top + cell_h - strip.top() <= height:
+                    self.ensureVisible(QRectF(strip.left(), strip.top(), 1, top + cell_h - strip.top()), 0, 10)
+                else:
+                    self.ensureVisible(QRectF(x0, top, 1, cell_h), 0, 10)
+                self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
+                return True
+        return False
+
+    def grad_cells(self, owner: str) -> list[QRectF]:
+        """Where the cells of ``owner.grad`` are drawn in the scene (none: the map shows no such gradient)."""
+        for strip in self.strips:
+            row = self.cell_rows.get(strip.storage.id)
+            grad = next((g for g in strip.grads if g.owner == owner), None)
+            tops = [top for top, _, name in self._grad_rows.get(strip.storage.id, []) if name == owner]
+            if row is not None and grad is not None and tops:
+                x0, cell_w, _, cell_h = row
+                return [QRectF(x0 + i * cell_w, tops[0], cell_w, cell_h)
+                        for i in range(min(len(grad.values), MAX_CELLS))]
+        return []
 
     def show_selected(self) -> None:
         """Scroll (without flashing) until the selected tensor's strip is in view."""
@@ -372,7 +412,7 @@ class StorageMapView(SceneView):
             cells = max(1, min(len(strip.values), MAX_CELLS))
             self.strip_rects[key] = QRectF(4 * s, y - 4 * s, name_w + cell_w * cells, entry.height + 4 * s)
             self.cell_rows[key] = (name_w, cell_w, y + entry.cells_top, entry.cell_h)
-            self._grad_rows[key] = [(y + top, changed) for top, changed in entry.grad_rows]
+            self._grad_rows[key] = [(y + top, changed, owner) for top, changed, owner in entry.grad_rows]
             y += entry.height + 22 * s
         for entry in self._drawn.values():   # storages no name views any more
             scene.removeItem(entry.group)
@@ -726,7 +766,7 @@ class StorageMapView(SceneView):
             y += kept[1] + 8 * s
             for grad in strip.grads:
                 if grad.owner == band.name:   # a gradient right under its tensor's band
-                    self._grad_tops.append((y, grad.changed))
+                    self._grad_tops.append((y, grad.changed, grad.owner))
                     y = self._draw_grad(grad, x0, y, cell_w, cell_h) + 14 * s
         return y, bands
 
@@ -865,11 +905,11 @@ class _Drawn:
                  first_cell: QRectF | None,
                  bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]],
                  cells_top: float = 0.0, cell_h: float = 0.0,
-                 grad_rows: list[tuple[float, frozenset[int]]] | None = None) -> None:
+                 grad_rows: list[tuple[float, frozenset[int], str]] | None = None) -> None:
         self.look, self.group, self.height, self.first_cell = look, group, height, first_cell
         self.bands = bands   # band look -> (its items' holder, child of group; its height)
         self.cells_top, self.cell_h = cells_top, cell_h   # the storage's cells, from the group's top
-        self.grad_rows = grad_rows or []                  # the gradients' cells: (top, changed)
+        self.grad_rows = grad_rows or []                  # the gradients' cells: (top, changed, owner)
 
 
 def _text_width(text: str, font: QFont) -> float:

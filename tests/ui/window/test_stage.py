@@ -283,3 +283,26 @@ def test_at_1920x1080_normal_the_strips_use_the_maps_width_with_labels_of_11_px(
     assert view.viewport().rect().contains(_on_screen(view, cells[-1]))
     assert view.smallest_text_px() >= 11
     window.close()
+
+
+@pytest.mark.parametrize("lesson,size,position,owner", [
+    ("a-hand-written-sgd-step", (1024, 768), 3, "w"),   # (w * w).sum().backward()
+    ("saved-tensors", (1280, 720), None, "w"),            # End: print(w.grad), after a backward()
+])
+def test_after_a_step_about_a_gradient_its_cells_are_in_view(qtbot, settings, lesson, size, position, owner):
+    window = _fresh(qtbot, settings, size, projector=True, lesson=lesson)
+    if position is None:   # End, from the start
+        position = len(window.controller.state.program)
+    else:   # step by step, as a teacher does
+        for before in range(1, position):
+            go(window, qtbot, before)
+            _settle(qtbot)
+    go(window, qtbot, position)
+    _settle(qtbot)
+    view = window.storage_map
+    cells = view.grad_cells(owner)
+    assert cells, view.texts()
+    viewport = view.viewport().rect()
+    for cell in cells:
+        assert viewport.contains(_on_screen(view, cell)), (cell, _on_screen(view, cell), viewport)
+    window.close()
