@@ -306,3 +306,63 @@ def test_after_a_step_about_a_gradient_its_cells_are_in_view(qtbot, settings, le
     for cell in cells:
         assert viewport.contains(_on_screen(view, cell)), (cell, _on_screen(view, cell), viewport)
     window.close()
+
+
+def test_a_side_narration_widened_for_a_question_is_back_after_end(qtbot, settings):
+    window = _fresh(qtbot, settings, (1024, 768), projector=True, lesson="a-hand-written-sgd-step")
+    dock = window.findChild(QDockWidget, "narrationDock")
+    go(window, qtbot, 1)
+    _settle(qtbot)
+    # Larger text, as under X with a window manager (its fonts): the question needs the dock wider, and End's
+    # long closing text fills more than half of it.
+    window.zoom.zoom_in()
+    _settle(qtbot)
+    rest, map_width = dock.width(), window.storage_map.viewport().width()
+    position = 1
+    while window.narration.question.isHidden():   # on to the first question
+        position += 1
+        go(window, qtbot, position)
+        _settle(qtbot)
+    assert dock.width() > rest + 10   # widened for it
+    window.narration.choose_key(2)   # 3
+    _settle(qtbot)
+    window.step_forward()   # → reveals the answer and runs the step
+    idle(qtbot, window)
+    _settle(qtbot)
+    go(window, qtbot, len(window.controller.state.program))   # End
+    _settle(qtbot)
+    assert window.narration.question.isHidden()
+    assert abs(dock.width() - rest) <= 10, (rest, dock.width())
+    assert window.storage_map.viewport().width() >= map_width - 10
+    window.close()
+
+
+def _client_area(window) -> int:
+    """The window's client area: the window less its menu bar, its tool bars and its status bar."""
+    from PySide6.QtWidgets import QToolBar
+
+    height = window.height() - window.menuBar().height() - window.statusBar().height()
+    height -= sum(bar.height() for bar in window.findChildren(QToolBar) if bar.isVisible() and not bar.isFloating())
+    return window.width() * height
+
+
+@pytest.mark.parametrize("lesson", ["detach-shares-memory", "in-and-out-of-torch"])
+def test_at_1280x720_normal_the_map_keeps_30_percent_and_the_table_every_row_with_or_without_a_question(
+        qtbot, settings, lesson):
+    window = _fresh(qtbot, settings, (1280, 720), lesson=lesson)
+    asked = unasked = 0
+    for position in range(1, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        asking = not window.narration.question.isHidden()
+        asked, unasked = asked + asking, unasked + (not asking)
+        viewport = window.storage_map.viewport()
+        share = viewport.width() * viewport.height() / _client_area(window)
+        assert share >= 0.30, (position, asking, share)
+        table = window.table
+        rows = table.model().rowCount()
+        assert rows <= 6
+        for row in range(rows):
+            assert table.viewport().rect().contains(table.visualRect(table.model().index(row, 0))), (position, row)
+    assert asked and unasked   # both measured
+    window.close()
