@@ -11,6 +11,7 @@ its own) is a band of its own under its tensor's bands, labelled ``x.grad``.
 
 from __future__ import annotations
 
+import math
 import re
 
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
@@ -255,13 +256,17 @@ class StorageMapView(SceneView):
         scrolled = bar.value() - bar.minimum()
         start = self.mapToScene(0, 0).x() - scrolled   # the scene's x at the viewport's left, not scrolled
         width = self.viewport().width() / max(self.transform().m11(), 1e-6)
-        # Room for the "+N more" marks at either edge, so that they never cover a changed cell.
+        # Room for the "+N more" mark at the right edge, so that it never covers a changed cell (the left one
+        # is drawn in the name column).
         mark = _text_width("+000", self._font(14, True)) + 20 * self.scale_factor
-        lead = self.name_width + mark if run.left() > self.name_width + 1 else self.name_width
         trail = mark if run.right() < self._run_ends - 1 else 12 * self.scale_factor
         wanted = max(0.0, run.right() + trail - (start + width))
+        cell_w = self.cell_rect.width()
+        if wanted > 0 and cell_w > 0:
+            # Scrolled by whole cells: the first cell in view starts at the names' end, never cut by them.
+            wanted = math.ceil(wanted / cell_w - 0.01) * cell_w
         # Never past the run's start: the first changed cells show, the rest say "+N more".
-        wanted = min(wanted, max(0.0, run.left() - lead))
+        wanted = min(wanted, max(0.0, run.left() - self.name_width))
         if abs(wanted - scrolled) >= 1:
             bar.setValue(bar.minimum() + round(wanted))
 

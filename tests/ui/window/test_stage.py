@@ -198,9 +198,11 @@ def test_a_strip_wider_than_the_map_marks_its_hidden_cells_and_shows_the_changed
     assert marks, view.texts()
     # Every cell is on screen or counted by a mark, and no mark covers a changed cell.
     x0, cell_w, top, cell_h = view.cell_rows[view.followed[0]]
-    name_right = _on_screen(view, QRectF(x0, top, 1, 1)).left() - (x0 - view.name_width)
-    hidden = sum(1 for i in range(10) if not viewport.contains(_on_screen(view, QRectF(x0 + i * cell_w, top,
-                                                                                       cell_w, cell_h))))
+    bar = view.horizontalScrollBar()
+    name_right = _on_screen(view, QRectF(bar.value() - bar.minimum() + view.name_width, top, 1, 1)).left()
+    # Hidden: off the viewport, or under the pinned names.
+    cells = [_on_screen(view, QRectF(x0 + i * cell_w, top, cell_w, cell_h)) for i in range(10)]
+    hidden = sum(1 for cell in cells if not viewport.contains(cell) or cell.left() < name_right - 1)
     assert sum(int(text[1:]) for text, _ in marks) >= hidden > 0, (marks, hidden, name_right)
     assert all(not box.intersects(run) for _, box in marks)
     window.close()
@@ -264,6 +266,13 @@ def test_a_mark_never_covers_a_value_and_a_strip_that_fits_has_none(qtbot, setti
         go(window, qtbot, position)
         _settle(qtbot)
         _assert_marks_cover_no_value(view)
+        # Followed by whole cells: no cell is cut by the pinned names (a value half hidden under them).
+        bar = view.horizontalScrollBar()
+        names_end = bar.value() - bar.minimum() + view.name_width
+        for strip in view.strips:
+            if strip.storage.id not in view.fitting:
+                for cell in _strip_cells(view, strip.storage.id):
+                    assert not cell.left() + 1 < names_end < cell.right() - 1, (position, cell, names_end)
         # Scrolled to the far right too (a longer strip scrolled there): the short strips stay whole in view.
         bar = view.horizontalScrollBar()
         bar.setValue(bar.maximum())
