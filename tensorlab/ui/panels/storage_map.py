@@ -422,7 +422,9 @@ class StorageMapView(SceneView):
         for entry in self._drawn.values():   # storages no name views any more
             scene.removeItem(entry.group)
         self._drawn = drawn
-        rect = scene.itemsBoundingRect().adjusted(-10, -10, 20, 20)
+        # Room past the cells for one more cell: scrolled to its end, the map still stops at a cell's start
+        # (a cell cut by the pinned names would show half a value).
+        rect = scene.itemsBoundingRect().adjusted(-10, -10, 20 if self.picture else 20 + cell_w, 20)
         if rect != scene.sceneRect():
             bar = self.horizontalScrollBar()
             scrolled = bar.value() - bar.minimum()
@@ -430,6 +432,8 @@ class StorageMapView(SceneView):
             # As far from the start as before (Qt keeps a scene point instead, which scrolls a map that grew).
             bar.setValue(bar.minimum() + scrolled)
         self.fitting = self._fitting_strips()
+        # An arrow key (the map has the focus: → at the lesson's end) scrolls by one whole cell.
+        self.horizontalScrollBar().setSingleStep(max(1, round(cell_w)))
         self._pinned = []
         for key, entry in drawn.items():
             if key in self.fitting:   # the whole strip stays put: its cells are in view at any scroll

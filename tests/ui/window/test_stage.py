@@ -258,9 +258,17 @@ def _assert_marks_cover_no_value(view):
         assert shown + sum(count for count, _ in row) >= strip.storage.cell_count, (key, shown, row)
 
 
-@pytest.mark.parametrize("size,projector", [((1024, 768), False), ((1024, 768), True), ((1280, 720), True)])
-def test_a_mark_never_covers_a_value_and_a_strip_that_fits_has_none(qtbot, settings, size, projector):
+@pytest.mark.parametrize("size,projector,language", [((1024, 768), False, "en"), ((1024, 768), False, "ko"),
+                                                     ((1024, 768), True, "en"), ((1280, 720), True, "en")])
+def test_a_mark_never_covers_a_value_and_a_strip_that_fits_has_none(qtbot, settings, size, projector, language):
+    from tensorlab.ui.widgets import i18n
+
     window = _fresh(qtbot, settings, size, projector=projector, lesson="expand-is-not-repeat")
+    if language != "en":
+        picker = window.language_picker
+        picker.setCurrentIndex(picker.findData(language))
+        picker.activated.emit(picker.currentIndex())
+        _settle(qtbot)
     view = window.storage_map
     for position in range(1, len(window.controller.state.program) + 1):
         go(window, qtbot, position)
@@ -280,6 +288,7 @@ def test_a_mark_never_covers_a_value_and_a_strip_that_fits_has_none(qtbot, setti
         _assert_marks_cover_no_value(view)
         bar.setValue(bar.minimum())
     window.close()
+    i18n.set_language("en")
 
 
 def test_at_1920x1080_normal_the_strips_use_the_maps_width_with_labels_of_11_px(qtbot, settings):
