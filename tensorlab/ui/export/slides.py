@@ -43,7 +43,6 @@ class _Map(_Grabbed, Protocol):
     def backgroundBrush(self) -> QBrush: ...  # noqa: N802 - Qt's name
     def viewport(self) -> QWidget: ...
     def devicePixelRatioF(self) -> float: ...  # noqa: N802 - Qt's name
-    def set_picture(self, on: bool) -> None: ...
 
 
 class SlidesWindow(Protocol):
@@ -148,8 +147,10 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
     saved: list[Path] = []
     pictures: list[tuple[Path, QPixmap]] = []
     view = window.storage_map
-    if map_only:
-        view.set_picture(True)
+    # The storage map's picture mode (StorageMapView.set_picture): at its text scale, every strip whole, no marks.
+    set_picture: Callable[[bool], None] | None = getattr(view, "set_picture", None) if map_only else None
+    if set_picture is not None:
+        set_picture(True)
     try:
         for position in range(1, total + 1):
             # A step that stops the worker (a crash, a time limit) is its slide's content, and the next slides
@@ -175,8 +176,8 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
                 write_atomic(path, png_bytes(_padded(picture, width, height, color)))
                 saved.append(path)
     finally:
-        if map_only:
-            view.set_picture(False)
+        if set_picture is not None:
+            set_picture(False)
         controller.go_to(start)
         controller.wait_idle()
     return saved
