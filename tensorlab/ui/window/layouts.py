@@ -36,7 +36,7 @@ LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.R
 # Each mode's area sizes, as fractions of the window (normal: the map keeps at least 30% of a 1280x720
 # window; the right column's top, the tensors table, is sized for TABLE_ROWS rows instead).
 SIZES: dict[str, dict[str, float]] = {
-    "normal": {"left": 0.13, "right": 0.33, "bottom": 0.22, "right_top": 0.26},
+    "normal": {"left": 0.145, "right": 0.33, "bottom": 0.22, "right_top": 0.26},
     "projector": {"right": 0.33, "bottom": 0.3},
 }
 TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors table shows without scrolling)
