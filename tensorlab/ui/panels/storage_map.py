@@ -424,7 +424,11 @@ class StorageMapView(SceneView):
         self._drawn = drawn
         # Room past the cells for one more cell: scrolled to its end, the map still stops at a cell's start
         # (a cell cut by the pinned names would show half a value).
-        rect = scene.itemsBoundingRect().adjusted(-10, -10, 20 if self.picture else 20 + cell_w, 20)
+        # Only when the map scrolls sideways anyway: a margin that made the scroll bar come would change the
+        # viewport, and the fit, again and again.
+        rect = scene.itemsBoundingRect().adjusted(-10, -10, 20, 20)
+        if not self.picture and rect.width() * self.transform().m11() > self.viewport().width():
+            rect.adjust(0, 0, cell_w, 0)
         if rect != scene.sceneRect():
             bar = self.horizontalScrollBar()
             scrolled = bar.value() - bar.minimum()
