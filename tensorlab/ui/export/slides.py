@@ -16,7 +16,7 @@ from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.files.atomic_write import write_atomic
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QBrush, QPixmap, QTransform
+    from PySide6.QtGui import QBrush, QColor, QPixmap, QTransform
     from PySide6.QtWidgets import QGraphicsScene, QWidget
 
 __all__ = ["grab_steps", "map_slide", "png_bytes", "slide_name", "SlidesController", "SlidesWindow"]
@@ -79,8 +79,9 @@ def png_bytes(pixmap: QPixmap) -> bytes:
 def map_slide(view: _Map) -> QPixmap:
     """The whole storage map as one picture: every strip uncut, no scroll bars.
 
-    Its scene drawn at the view's scale, at least the size of the map on screen (so the slides of
-    one lesson share a size unless a step's map is larger), on the map's own background.
+    Its scene drawn at the view's scale, at least the size of the map on screen, on the map's own
+    background. (:func:`grab_steps` draws the map for pictures first: at its text scale, every strip
+    from its start, no "+N more" marks; and gives the slides of one export one size.)
     """
     import math
 
@@ -115,6 +116,24 @@ def _not_run(state: PlayerState, position: int) -> bool:
     return error is not None and error.type == "TimeLimit"
 
 
+def _padded(pixmap: QPixmap, width: int, height: int, color: QColor) -> QPixmap:
+    """``pixmap`` at the top left of a picture ``width`` × ``height`` (device pixels) filled with ``color``."""
+    from PySide6.QtGui import QPainter, QPixmap
+
+    if pixmap.width() == width and pixmap.height() == height:
+        return pixmap
+    ratio = pixmap.devicePixelRatio()
+    padded = QPixmap(width, height)
+    padded.setDevicePixelRatio(ratio)
+    padded.fill(color)
+    painter = QPainter(padded)
+    try:
+        painter.drawPixmap(0, 0, pixmap)
+    finally:
+        painter.end()
+    return padded
+
+
 def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: bool = False,
                progress: Callable[[int, int], None] | None = None, deadline: float | None = None) -> list[Path]:
     """Step ``window`` through its program from step 1 to the end and save each state as a PNG.
@@ -126,6 +145,9 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
     running (its slide would number a state that never was), and at ``deadline`` (``time.monotonic()``),
     when rendering itself has used up the run's time. Fewer paths than steps: the slides were cut there.
 
+    Map-only slides share one size, the largest a step needs, and one scale (the map's text scale, never
+    fitted to the window), so that they page smoothly; they show every strip whole, with no "+N more" marks.
+
     The window ends at the position it started from. Files are written atomically.
     """
     from PySide6.QtWidgets import QApplication
@@ -135,6 +157,12 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
     total = len(controller.state.program)
     folder.mkdir(parents=True, exist_ok=True)
     saved: list[Path] = []
+    pictures: list[tuple[Path, QPixmap]] = []
+    view = window.storage_map
+    # The storage map's picture mode (StorageMapView.set_picture): at its text scale, every strip whole, no marks.
+    set_picture: Callable[[bool], None] | None = getattr(view, "set_picture", None) if map_only else None
+    if set_picture is not None:
+        set_picture(True)
     try:
         for position in range(1, total + 1):
             if deadline is not None and time.monotonic() > deadline:
@@ -149,11 +177,23 @@ def grab_steps(window: SlidesWindow, folder: Path, lesson_id: str, map_only: boo
                 QApplication.processEvents()
             picture = map_slide(window.storage_map) if map_only else window.grab()
             path = folder / slide_name(lesson_id, position, total)
-            write_atomic(path, png_bytes(picture))
-            saved.append(path)
+            if map_only:
+                pictures.append((path, picture))   # written once the largest is known
+            else:
+                write_atomic(path, png_bytes(picture))
+                saved.append(path)
             if progress is not None:
                 progress(position, total)
+        if pictures:
+            width = max(p.width() for _, p in pictures)
+            height = max(p.height() for _, p in pictures)
+            color = view.backgroundBrush().color()
+            for path, picture in pictures:
+                write_atomic(path, png_bytes(_padded(picture, width, height, color)))
+                saved.append(path)
     finally:
+        if set_picture is not None:
+            set_picture(False)
         controller.go_to(start)
         controller.wait_idle()
     return saved

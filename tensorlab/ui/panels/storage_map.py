@@ -1,8 +1,8 @@
 """The storage map: each storage a strip of memory cells, each tensor a band over its cells.
 
 The map is drawn at the chosen text scale, made smaller when the widest strip does
-not fit its width (never below the readable size: values of 11 px), and, in projector
-mode, its cells wider to use the room it has. What still does not fit scrolls, the
+not fit its width (never below the readable size: values of 11 px), and its cells
+wider to use the room it has (both modes). What still does not fit scrolls, the
 column of names staying pinned at the left; after each step the map scrolls to the
 cells the step created or changed (both directions) and flashes them briefly. Cells
 are as wide as the widest value, so no number is cut. A tensor's ``.grad`` (memory of
@@ -11,6 +11,7 @@ its own) is a band of its own under its tensor's bands, labelled ``x.grad``.
 
 from __future__ import annotations
 
+import math
 import re
 
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
@@ -30,6 +31,7 @@ __all__ = ["StorageMapView", "StripModel", "strip_models"]
 # A write to one element (`x[3] = 0`, `x[3] += 1`, `x[3].add_(1)`): the map outlines its cell when it is refused.
 _WRITE = re.compile(r"\s*([A-Za-z_]\w*)\[(\d+)\]\s*(?:[-+*/]?=[^=]|\.\w+_\()")
 
+_GRAD = re.compile(r"\b([A-Za-z_]\w*)\.grad\b")   # a step about a tensor's gradient: `print(w.grad)`
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
 _PIN_KEY = 1            # data key of an item of the name column (pinned at the left while strips scroll)
 _GROUP_KEY = 2          # data key of a module group header's module name (a click collapses or opens it)
@@ -75,21 +77,28 @@ class StorageMapView(SceneView):
         self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values, font) -> widest
         self._language = 0
         self.text_scale = 1.0      # the scale asked for; ``scale_factor`` is what the map is drawn at (fitted)
-        self.stretch = False       # projector mode: cells grow to use the map's width
+        self.stretch = False       # projector mode (its floor applies)
         self.floor: float | None = None   # the smallest scale a fit may draw at (None: NORMAL_FLOOR × the scale)
         self._stretch = 1.0        # how much wider than needed the cells are drawn
         self.name_width = 0.0      # the name column (pinned at the left while the strips scroll)
         self._pinned: list[tuple[QGraphicsItem, float]] = []
         self._marks: list[QGraphicsItem] = []   # the "+N more" marks at the viewport's edges
+        # Strips whose cells all fit the viewport: they stay put while longer strips scroll sideways (a
+        # strip that fits is never cut nor marked). storage id -> x of its first cell, unscrolled.
+        self.fitting: dict[str, float] = {}
+        self._fit_rects: dict[str, QRectF] = {}
+        self._run_key: str | None = None   # set by changed_run: the storage of the run it found
+        self.focus_grad: str | None = None   # the tensor whose gradient the last step was about (no change)
+        self.picture = False   # drawn for a picture of the whole scene: at the text scale, no marks
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
         self.refused: tuple[str, int] | None = None   # the tensor and element of a write torch refused
         # storage id -> (x of its first cell, cell width, top of its cells in the scene, cell height, and
         # the rows of its gradients: (top, changed))
         self.cell_rows: dict[str, tuple[float, float, float, float]] = {}
-        self._grad_rows: dict[str, list[tuple[float, frozenset[int]]]] = {}
+        self._grad_rows: dict[str, list[tuple[float, frozenset[int], str]]] = {}
         self._digits = 6           # format_value's width: 5 (three significant digits) when drawn smaller
         self._cells_top = 0.0      # set while a strip is drawn: where its cells start, and its gradients' rows
-        self._grad_tops: list[tuple[float, frozenset[int]]] = []
+        self._grad_tops: list[tuple[float, frozenset[int], str]] = []
         self.groups: list[tuple[str | None, list[StripModel]]] = []   # strips by module (module_groups)
         self.collapsed: set[str] = set()          # module groups shown as their header only
         self._group_items: list[QGraphicsSimpleTextItem] = []
@@ -105,16 +114,25 @@ class StorageMapView(SceneView):
     set_scale = set_text_scale
 
     def set_stretch(self, on: bool, floor: float | None = None) -> None:
-        """Projector mode (``on``): the cells grow to use the map's width, and the map is drawn no smaller
-        than ``floor`` (the scale of normal mode at this zoom) where it must shrink to fit."""
+        """Projector mode (``on``): the map is drawn no smaller than ``floor`` (the scale of normal mode at this
+        zoom) where it must shrink to fit. (In both modes the cells grow to use the map's width.)"""
         if (on, floor) != (self.stretch, self.floor):
             self.stretch, self.floor = on, floor
+            self._draw()
+
+    def set_picture(self, on: bool) -> None:
+        """Drawn for pictures of the whole scene (``on``, the map-only slides): at the text scale, never fitted
+        to the viewport nor stretched (every slide of an export at one scale), every strip from its start, no
+        "+N more" marks."""
+        if on != self.picture:
+            self.picture = on
             self._draw()
 
     def render_view(self, view: View) -> None:
         """Show the view's snapshot; a step just run is followed (its storages in view, flashed)."""
         state = view.state
         last = state.last
+        self.focus_grad = None
         # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
         match = _WRITE.match(last.code) if view.ran and last is not None and not last.ok else None
         self.refused = (match.group(1), int(match.group(2))) if match else None
@@ -123,8 +141,13 @@ class StorageMapView(SceneView):
         if refused is not None:
             self.ensureVisible(refused, 0, 10)
             self._show_columns(refused)
+        elif view.ran and not self.followed and last is not None and (grad := _GRAD.search(last.code)) \
+                and self.show_grad(grad.group(1)):
+            # A step about a gradient that changed nothing (`print(w.grad)`, End's last step): it shows, and
+            # stays in view when the docks settle.
+            self.focus_grad = grad.group(1)
         elif view.followed and not self.followed:
-            self.show_selected()   # memory unchanged (a backward()): show the tensor it changed
+            self.show_selected()   # memory unchanged: show the tensor it changed
 
     def refused_cell(self) -> QRectF | None:
         """Where the cell of the refused write is drawn (None: the last step wrote nothing refused)."""
@@ -151,7 +174,9 @@ class StorageMapView(SceneView):
         self.strips = strip_models(snapshot, previous)
         self.groups = module_groups(self.strips, snapshot)
         self._versions = {t.name: t.version for t in snapshot.tensors}
-        self.followed = tuple(s.storage.id for s in self.strips if s.changed or s.new)
+        # What the step created or changed: memory, or a gradient (a backward() writes no storage's cells).
+        self.followed = tuple(s.storage.id for s in self.strips
+                              if s.changed or s.new or any(g.changed for g in s.grads))
         self._draw()
         if follow:
             self.follow()
@@ -178,7 +203,7 @@ class StorageMapView(SceneView):
         rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
         if rects:
             self._scroll_to(rects)
-        else:
+        elif self.focus_grad is None or not self.show_grad(self.focus_grad):
             self.show_selected()
 
     def _scroll_to(self, rects: list[QRectF]) -> None:
@@ -200,7 +225,8 @@ class StorageMapView(SceneView):
                 self.ensureVisible(QRectF(run.left(), union.top(), 1, span), 0, 10)
             else:
                 self.ensureVisible(QRectF(run.left(), run.top(), 1, min(run.height(), height)), 0, 10)
-            self._show_columns(run)
+            if self._run_key not in self.fitting:   # a strip that fits is in view whatever the scroll
+                self._show_columns(run)
 
     def changed_run(self) -> QRectF | None:
         """Where the first run of cells the last step changed is drawn (its storage's, else a gradient's)."""
@@ -213,10 +239,11 @@ class StorageMapView(SceneView):
             shown = min(len(strip.values), MAX_CELLS)
             changed = set(range(shown)) if strip.new else {i for i in strip.changed if i < shown}
             self._run_ends = x0 + shown * cell_w   # where the strip's cells end (no mark is needed past them)
+            self._run_key = key
             if changed:
                 lo, hi = _first_run(changed)
                 return QRectF(x0 + lo * cell_w, top, (hi - lo + 1) * cell_w, cell_h)
-            for grad_top, grad_changed in self._grad_rows.get(key, []):
+            for grad_top, grad_changed, _ in self._grad_rows.get(key, []):
                 visible = {i for i in grad_changed if i < MAX_CELLS}
                 if visible:
                     lo, hi = _first_run(visible)
@@ -229,15 +256,49 @@ class StorageMapView(SceneView):
         scrolled = bar.value() - bar.minimum()
         start = self.mapToScene(0, 0).x() - scrolled   # the scene's x at the viewport's left, not scrolled
         width = self.viewport().width() / max(self.transform().m11(), 1e-6)
-        # Room for the "+N more" marks at either edge, so that they never cover a changed cell.
+        # Room for the "+N more" mark at the right edge, so that it never covers a changed cell (the left one
+        # is drawn in the name column).
         mark = _text_width("+000", self._font(14, True)) + 20 * self.scale_factor
-        lead = self.name_width + mark if run.left() > self.name_width + 1 else self.name_width
         trail = mark if run.right() < self._run_ends - 1 else 12 * self.scale_factor
         wanted = max(0.0, run.right() + trail - (start + width))
+        cell_w = self.cell_rect.width()
+        if wanted > 0 and cell_w > 0:
+            # Scrolled by whole cells: the first cell in view starts at the names' end, never cut by them.
+            wanted = math.ceil(wanted / cell_w - 0.01) * cell_w
         # Never past the run's start: the first changed cells show, the rest say "+N more".
-        wanted = min(wanted, max(0.0, run.left() - lead))
+        wanted = min(wanted, max(0.0, run.left() - self.name_width))
         if abs(wanted - scrolled) >= 1:
             bar.setValue(bar.minimum() + round(wanted))
+
+    def show_grad(self, owner: str) -> bool:
+        """Scroll (without flashing) until ``owner.grad``'s cells are in view, with its strip's top when both
+        fit; False when the map shows no gradient of ``owner``."""
+        for key, rows in self._grad_rows.items():
+            row, strip = self.cell_rows.get(key), self.strip_rects.get(key)
+            for top, _, name in rows:
+                if name != owner or row is None or strip is None:
+                    continue
+                x0, cell_w, _, cell_h = row
+                height = self.viewport().height() / max(self.transform().m22(), 1e-6) - 24
+                if top + cell_h - strip.top() <= height:
+                    self.ensureVisible(QRectF(strip.left(), strip.top(), 1, top + cell_h - strip.top()), 0, 10)
+                else:
+                    self.ensureVisible(QRectF(x0, top, 1, cell_h), 0, 10)
+                self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
+                return True
+        return False
+
+    def grad_cells(self, owner: str) -> list[QRectF]:
+        """Where the cells of ``owner.grad`` are drawn in the scene (none: the map shows no such gradient)."""
+        for strip in self.strips:
+            row = self.cell_rows.get(strip.storage.id)
+            grad = next((g for g in strip.grads if g.owner == owner), None)
+            tops = [top for top, _, name in self._grad_rows.get(strip.storage.id, []) if name == owner]
+            if row is not None and grad is not None and tops:
+                x0, cell_w, _, cell_h = row
+                return [QRectF(x0 + i * cell_w, tops[0], cell_w, cell_h)
+                        for i in range(min(len(grad.values), MAX_CELLS))]
+        return []
 
     def show_selected(self) -> None:
         """Scroll (without flashing) until the selected tensor's strip is in view."""
@@ -301,7 +362,8 @@ class StorageMapView(SceneView):
         scene = self.scene()
         self.strip_rects = {}
         self.cell_rows, self._grad_rows = {}, {}
-        self._pin(0.0)   # the name column back at x = 0 while the scene is measured
+        self.fitting, self._fit_rects = {}, {}
+        self._pin(0.0)   # the name column (and the strips that stayed put) back at x = 0 while the scene is measured
         self._pinned = []   # (some of its items go with the strips drawn again)
         self.scale_factor = self._fitted_scale()
         s = self.scale_factor
@@ -355,31 +417,71 @@ class StorageMapView(SceneView):
             cells = max(1, min(len(strip.values), MAX_CELLS))
             self.strip_rects[key] = QRectF(4 * s, y - 4 * s, name_w + cell_w * cells, entry.height + 4 * s)
             self.cell_rows[key] = (name_w, cell_w, y + entry.cells_top, entry.cell_h)
-            self._grad_rows[key] = [(y + top, changed) for top, changed in entry.grad_rows]
+            self._grad_rows[key] = [(y + top, changed, owner) for top, changed, owner in entry.grad_rows]
             y += entry.height + 22 * s
         for entry in self._drawn.values():   # storages no name views any more
             scene.removeItem(entry.group)
         self._drawn = drawn
+        # Room past the cells for one more cell: scrolled to its end, the map still stops at a cell's start
+        # (a cell cut by the pinned names would show half a value).
+        # Only when the map scrolls sideways anyway: a margin that made the scroll bar come would change the
+        # viewport, and the fit, again and again.
         rect = scene.itemsBoundingRect().adjusted(-10, -10, 20, 20)
+        if not self.picture and rect.width() * self.transform().m11() > self.viewport().width():
+            rect.adjust(0, 0, cell_w, 0)
         if rect != scene.sceneRect():
             bar = self.horizontalScrollBar()
             scrolled = bar.value() - bar.minimum()
             scene.setSceneRect(rect)
             # As far from the start as before (Qt keeps a scene point instead, which scrolls a map that grew).
             bar.setValue(bar.minimum() + scrolled)
-        self._pinned = [(item, float(item.data(_PIN_KEY))) for entry in drawn.values()
-                        for item in _descendants(entry.group) if item.data(_PIN_KEY) is not None]
+        self.fitting = self._fitting_strips()
+        # An arrow key (the map has the focus: → at the lesson's end) scrolls by one whole cell.
+        self.horizontalScrollBar().setSingleStep(max(1, round(cell_w)))
+        self._pinned = []
+        for key, entry in drawn.items():
+            if key in self.fitting:   # the whole strip stays put: its cells are in view at any scroll
+                self._pinned.append((entry.group, 0.0))
+            else:
+                self._pinned += [(item, float(item.data(_PIN_KEY))) for item in _descendants(entry.group)
+                                 if item.data(_PIN_KEY) is not None]
+        self._fit_rects = {key: self.strip_rects[key] for key in self.fitting}
         self._pinned.append((self._header, 10 * s))
         self._pin()
+
+    def _fitting_strips(self) -> dict[str, float]:
+        """The strips whose cells (and gradients' cells) all lie inside the viewport unscrolled: the x of each
+        one's first cell."""
+        right = self.sceneRect().left() + self.viewport().width() / max(self.transform().m11(), 1e-6) - 4
+        fitting = {}
+        for strip in self.strips:
+            row = self.cell_rows.get(strip.storage.id)
+            if row is None:
+                continue
+            x0, cell_w = row[0], row[1]
+            shown = min(len(strip.values), MAX_CELLS)
+            grads = [min(len(g.values), MAX_CELLS) for g in strip.grads]
+            more = strip.storage.cell_count > shown or any(
+                _numel(g.shape) > n for g, n in zip(strip.grads, grads, strict=True))
+            if not more and x0 + max([shown, *grads]) * cell_w <= right:
+                fitting[strip.storage.id] = x0
+        return fitting
 
     def _pin(self, offset: float | None = None) -> None:
         """Keep the name column at the viewport's left edge (``offset`` scene pixels right of its place)."""
         if offset is None:
             bar = self.horizontalScrollBar()   # how far from its start the map is scrolled sideways
-            offset = float(max(0, bar.value() - bar.minimum()))
+            offset = 0.0 if self.picture else float(max(0, bar.value() - bar.minimum()))
         for item, x in self._pinned:
             if item.x() != x + offset:
                 item.setX(x + offset)
+        for key, x0 in self.fitting.items():   # a strip that stays put: its cells are where it is now
+            row = self.cell_rows.get(key)
+            if row is not None:
+                self.cell_rows[key] = (x0 + offset, *row[1:])
+            rect = self._fit_rects.get(key)
+            if rect is not None:
+                self.strip_rects[key] = rect.translated(offset, 0)
         self._mark_hidden_cells()
 
     def _mark_hidden_cells(self) -> None:
@@ -397,26 +499,32 @@ class StorageMapView(SceneView):
                                     QBrush(Qt.BrushStyle.NoBrush))
             outline.setZValue(9)
             self._marks.append(outline)
+        if self.picture:
+            return   # a picture shows the whole scene: nothing is hidden
         bar = self.horizontalScrollBar()
         left = (bar.value() - bar.minimum()) + self.name_width   # where the pinned names end
         right = self.mapToScene(self.viewport().width(), 0).x()
         font = self._font(14, True)
         for strip in self.strips:
             row = self.cell_rows.get(strip.storage.id)
-            if row is None:
+            if row is None or strip.storage.id in self.fitting:   # a strip that fits: no mark
                 continue
             x0, cell_w, top, cell_h = row
             shown = min(len(strip.values), MAX_CELLS)
             before = sum(1 for i in range(shown) if x0 + i * cell_w < left - 1)
-            after = sum(1 for i in range(shown) if x0 + (i + 1) * cell_w > right + 1)
-            if after:
-                after += max(0, strip.storage.cell_count - shown)
+            after, end = self._hidden_right(strip, row, right, font)
             for count, at_right in ((before, False), (after, True)):
                 if not count:
                     continue
                 text = f"+{count:,}"
                 width = _text_width(text, font) + 12 * s
-                x = right - width - 4 * s if at_right else left
+                if at_right:
+                    # In the margin beyond the last whole cell in view, to the edge: it covers only cells it
+                    # counts, never a value it does not.
+                    x, width = end, max(width, right - end)
+                else:
+                    # In the name column, left of the cells (the column is pinned; its backing hides the cells).
+                    x = left - width - 4 * s
                 backing = scene.addRect(QRectF(x, top, width, cell_h), QPen(QColor("#f57f17"), 1.5),
                                         QBrush(QColor("#fff3e0")))
                 backing.setZValue(7)
@@ -426,6 +534,29 @@ class StorageMapView(SceneView):
                 mark.setPos(x + 6 * s, top + (cell_h - mark.boundingRect().height()) / 2)
                 mark.setZValue(8)
                 self._marks += [backing, mark]
+
+    def _hidden_right(self, strip: StripModel, row: tuple[float, float, float, float], right: float,
+                      font: QFont) -> tuple[int, float]:
+        """How many of a strip's cells a mark at the viewport's right edge counts (those cut by the edge or
+        that its room would cover, and the cells past those drawn), and where the mark begins."""
+        x0, cell_w = row[0], row[1]
+        shown = min(len(strip.values), MAX_CELLS)
+        if x0 + shown * cell_w <= right + 1:
+            return 0, right
+        room = _text_width(f"+{strip.storage.cell_count:,}", font) + 16 * self.scale_factor
+        whole = max(0, min(shown, int((right - room - x0) // cell_w)))
+        return shown - whole + max(0, strip.storage.cell_count - shown), x0 + whole * cell_w
+
+    def mark_boxes(self) -> list[tuple[int, QRectF]]:
+        """The "+N more" marks shown: how many cells each counts, and the room it covers in the scene."""
+        boxes = []
+        for item in self._marks:
+            if isinstance(item, QGraphicsRectItem) and item.toolTip():
+                texts = [m for m in self._marks if isinstance(m, QGraphicsSimpleTextItem)
+                         and item.sceneBoundingRect().contains(m.sceneBoundingRect().center())]
+                if texts:
+                    boxes.append((int(texts[0].text()[1:].replace(",", "")), item.rect()))
+        return boxes
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt's name
         super().scrollContentsBy(dx, dy)
@@ -438,7 +569,7 @@ class StorageMapView(SceneView):
         base = self.scale_factor = self.text_scale
         self._stretch, self._digits = 1.0, 6
         room = self.viewport().width() - 44   # the margins, and a vertical scroll bar that may come
-        if room < 160 or not self.strips:
+        if room < 160 or not self.strips or self.picture:
             return base
         cells = max(max(1, min(max([len(st.values), *(len(g.values) for g in st.grads)]), MAX_CELLS))
                     for st in self.strips)
@@ -458,8 +589,9 @@ class StorageMapView(SceneView):
                 if needed <= room:
                     break
             return scale
-        if self.stretch:
-            spare = (room - self._name_width()) / (self._cell_width() * cells)
+        # Both modes: cells wider to use the map's width (at 1920x1080 normal the strips took a third of it).
+        spare = (room - self._name_width()) / (self._cell_width() * cells)
+        if spare > 1:
             self._stretch = max(1.0, min(STRETCH_MAX, spare))
         return base
 
@@ -647,7 +779,7 @@ class StorageMapView(SceneView):
             y += kept[1] + 8 * s
             for grad in strip.grads:
                 if grad.owner == band.name:   # a gradient right under its tensor's band
-                    self._grad_tops.append((y, grad.changed))
+                    self._grad_tops.append((y, grad.changed, grad.owner))
                     y = self._draw_grad(grad, x0, y, cell_w, cell_h) + 14 * s
         return y, bands
 
@@ -786,11 +918,11 @@ class _Drawn:
                  first_cell: QRectF | None,
                  bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]],
                  cells_top: float = 0.0, cell_h: float = 0.0,
-                 grad_rows: list[tuple[float, frozenset[int]]] | None = None) -> None:
+                 grad_rows: list[tuple[float, frozenset[int], str]] | None = None) -> None:
         self.look, self.group, self.height, self.first_cell = look, group, height, first_cell
         self.bands = bands   # band look -> (its items' holder, child of group; its height)
         self.cells_top, self.cell_h = cells_top, cell_h   # the storage's cells, from the group's top
-        self.grad_rows = grad_rows or []                  # the gradients' cells: (top, changed)
+        self.grad_rows = grad_rows or []                  # the gradients' cells: (top, changed, owner)
 
 
 def _text_width(text: str, font: QFont) -> float:
@@ -812,6 +944,14 @@ def _wrapped(text: str, font: QFont, width: float) -> str:
         else:
             lines.append(word)
     return "\n".join(lines)
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    """How many elements a tensor of ``shape`` has."""
+    count = 1
+    for size in shape:
+        count *= size
+    return count
 
 
 def _first_run(cells: set[int]) -> tuple[int, int]:

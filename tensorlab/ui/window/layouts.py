@@ -42,7 +42,8 @@ SIZES: dict[str, dict[str, float]] = {
 TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors table shows without scrolling)
 NARRATION_MAX = {"normal": 0.5, "projector": 0.5}   # how tall the narration's bottom dock may grow for a question
 BOTTOM_SHARES = (1.5, 1.0, 1.0)    # the bottom row: the narration (or code) wider than the rest
-NARRATION_WIDE = 0.58   # normal mode: a question first widens the narration to this share of the window
+NARRATION_WIDE = 0.62   # normal mode: a question first widens the narration to this share of the window (the
+# code and output give up width, so that the narration grows less tall and the map keeps its 30%)
 # The groups placed side by side or stacked: (group, area, orientation of a group's docks).
 _PLACED: tuple[tuple[Group, Qt.DockWidgetArea, Qt.Orientation], ...] = (
     ("left", LEFT, Qt.Orientation.Vertical),
@@ -218,15 +219,7 @@ class LayoutModes:
         bottom = first("bottom")
         if bottom is not None:
             window.resizeDocks([bottom], [int(height * sizes["bottom"])], Qt.Orientation.Vertical)
-        top = first("right")
-        if top is not None and "right_top" in sizes:
-            wanted_top = int(height * sizes["right_top"])
-            table = self.panels.widgets.get("table")
-            if isinstance(table, TensorTable) and top.widget() is table:
-                rows = next(n for at_least, n in TABLE_ROWS if height >= at_least)
-                chrome = top.height() - table.height() if top.height() > table.height() else 24
-                wanted_top = min(table.height_for_rows(rows) + chrome, int(height * 0.5))
-            window.resizeDocks([top], [wanted_top], Qt.Orientation.Vertical)
+        self.fit_table()
         self.narration_rest = self.narration_rest_width = None
         # The bottom row: narration (or code) a little wider than the rest.
         row = [docks[n] for n in layout["bottom"] if n in docks]
@@ -237,6 +230,27 @@ class LayoutModes:
                       [BOTTOM_SHARES[min(i, len(BOTTOM_SHARES) - 1)] for i in range(len(row))])
             # The bottom area spans the window's whole width.
             window.resizeDocks(row, [int(width * s / sum(shares)) for s in shares], Qt.Orientation.Horizontal)
+
+    def fit_table(self) -> None:
+        """Normal mode: the right column's top (the tensors table) tall enough for its rows (6, or 12 in a
+        window at least 900 px tall), again after the narration's dock grew under it (the panel below it,
+        values, gives up the height)."""
+        layout = self.panels.layout(self.projector)
+        sizes, docks, window = SIZES[self.mode], self._docks(), self.window
+        if "right_top" not in sizes:
+            return
+        height = max(window.height(), 500)
+        top = next((docks[n] for n in layout["right"] if n in docks), None)
+        if top is None or not top.isVisible() or top.isFloating():
+            return
+        wanted_top = int(height * sizes["right_top"])
+        table = self.panels.widgets.get("table")
+        if isinstance(table, TensorTable) and top.widget() is table:
+            rows = next(n for at_least, n in TABLE_ROWS if height >= at_least)
+            chrome = top.height() - table.height() if top.height() > table.height() else 24
+            wanted_top = min(table.height_for_rows(rows) + chrome, int(height * 0.5))
+        if abs(top.height() - wanted_top) > 2:
+            window.resizeDocks([top], [wanted_top], Qt.Orientation.Vertical)
 
     def fit_narration(self, narration: NarrationPanel, attempt: int = 0) -> None:
         """Grow the narration's dock until its question, choices and feedback show without scrolling.
@@ -257,11 +271,14 @@ class LayoutModes:
             back = max(rest, dock.height() - (shown - needed) + 12)
             if back < dock.height():
                 window.resizeDocks([dock], [back], Qt.Orientation.Vertical)
+                QTimer.singleShot(0, self.fit_table)
                 if back <= rest:
                     self.narration_rest = None
-        if area in (BOTTOM, LEFT, RIGHT) and self.narration_rest_width is not None and needed < shown * 0.6 \
-                and attempt == 0:
-            # Widened for a question (a bottom dock in normal mode, a side dock in projector mode): back.
+        asking = not narration.question.isHidden()
+        if area in (BOTTOM, LEFT, RIGHT) and self.narration_rest_width is not None and attempt == 0 \
+                and (not asking or needed < shown * 0.6):
+            # Widened for a question (a bottom dock in normal mode, a side dock in projector mode), and the
+            # question is gone (End, the next step) or answered in less room: back.
             window.resizeDocks([dock], [self.narration_rest_width], Qt.Orientation.Horizontal)
             self.narration_rest_width = None
         if needed > shown and area == BOTTOM and not self.projector and attempt < 2 \
@@ -277,6 +294,7 @@ class LayoutModes:
             # A little slack: borders and fonts of restyled choices settle a moment later.
             taller = min(dock.height() + needed - shown + 12, int(window.height() * NARRATION_MAX[self.mode]))
             window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
+            QTimer.singleShot(0, self.fit_table)   # the table keeps its rows: the values panel gives up height
         elif needed > shown and area in (LEFT, RIGHT):
             if self.narration_rest_width is None:
                 self.narration_rest_width = dock.width()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tensorlab.core.lessons.lesson import load_lesson, parse_lesson
+from tensorlab.core.lessons.lesson import find_lesson, load_lesson, parse_lesson
 from tensorlab.ui.export.slides import grab_steps
 from tensorlab.ui.window.offscreen import isolated_window
 from tensorlab.ui.window.settings import SCRATCHPAD
@@ -166,3 +166,29 @@ def test_export_png_cut_by_the_time_limit_says_so_and_exits_1(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "time limit of 0.001 s was reached: 0 of 4 slides were written" in err
     assert not list((tmp_path / "png").glob("*.png"))
+
+
+def test_map_only_slides_share_one_size_and_scale_and_draw_no_marks(tmp_path):
+    """Map-only slides of one export page smoothly: one size (the largest a step needs), one scale, every strip
+    whole, no "+N more" mark (issue 17: 665-775 × 406-437 px, "+2" over cell 7 of a 9-cell strip)."""
+    from PySide6.QtGui import QImage
+
+    lesson = find_lesson("expand-is-not-repeat")
+    seen = []
+    with isolated_window(lesson=SCRATCHPAD, size=(1024, 768), presentation=True) as window:
+        window.controller.load_lesson(lesson)
+        window.controller.wait_idle()
+        window.apply_default_layout()
+        view = window.storage_map
+
+        def record(done, total):
+            cells = {s.storage.id: len(s.values) for s in view.strips}
+            seen.append((view.scale_factor, view.mark_boxes(), cells, view.horizontalScrollBar().value()))
+
+        paths = grab_steps(window, tmp_path / "slides", lesson.id, map_only=True, progress=record)
+        assert not view.picture   # the map on screen is fitted to its viewport again
+    sizes = {(QImage(str(p)).width(), QImage(str(p)).height()) for p in paths}
+    assert len(paths) == len(lesson.steps) and len(sizes) == 1, sizes
+    assert len({scale for scale, *_ in seen}) == 1, seen
+    assert all(marks == [] for _, marks, _, _ in seen), seen
+    assert any(9 in cells.values() for _, _, cells, _ in seen)   # the 9-cell strip, drawn whole

@@ -198,9 +198,11 @@ def test_a_strip_wider_than_the_map_marks_its_hidden_cells_and_shows_the_changed
     assert marks, view.texts()
     # Every cell is on screen or counted by a mark, and no mark covers a changed cell.
     x0, cell_w, top, cell_h = view.cell_rows[view.followed[0]]
-    name_right = _on_screen(view, QRectF(x0, top, 1, 1)).left() - (x0 - view.name_width)
-    hidden = sum(1 for i in range(10) if not viewport.contains(_on_screen(view, QRectF(x0 + i * cell_w, top,
-                                                                                       cell_w, cell_h))))
+    bar = view.horizontalScrollBar()
+    name_right = _on_screen(view, QRectF(bar.value() - bar.minimum() + view.name_width, top, 1, 1)).left()
+    # Hidden: off the viewport, or under the pinned names.
+    cells = [_on_screen(view, QRectF(x0 + i * cell_w, top, cell_w, cell_h)) for i in range(10)]
+    hidden = sum(1 for cell in cells if not viewport.contains(cell) or cell.left() < name_right - 1)
     assert sum(int(text[1:]) for text, _ in marks) >= hidden > 0, (marks, hidden, name_right)
     assert all(not box.intersects(run) for _, box in marks)
     window.close()
@@ -219,4 +221,166 @@ def test_a_refused_write_outlines_its_cell_on_screen(qtbot, settings):
     assert view.viewport().rect().contains(_on_screen(view, cell))
     marks = [_on_screen(view, box) for text, _, box in view.text_boxes() if text.startswith("+")]
     assert all(not box.intersects(_on_screen(view, cell)) for box in marks)
+    window.close()
+
+
+def _assert_marks_cover_no_value(view):
+    """Every cell of every strip is whole on screen or counted by a mark that covers it whole; a strip that fits
+    has no mark."""
+    viewport = view.viewport().rect()
+    bar = view.horizontalScrollBar()
+    names_end = bar.value() - bar.minimum() + view.name_width   # the scene's x where the pinned names end
+    in_view = view.mapToScene(viewport).boundingRect()
+    in_view.setLeft(names_end)
+    in_view.setTop(-1e6)   # (sideways only: which strips are below the fold is the follow tests' matter)
+    in_view.setBottom(1e6)
+    marks = view.mark_boxes()
+    for strip in view.strips:
+        key = strip.storage.id
+        cells = _strip_cells(view, key)
+        row = [(count, box) for count, box in marks if abs(box.top() - cells[0].top()) < 1] if cells else []
+        if key in view.fitting:
+            assert not row, (key, row)
+            assert all(in_view.contains(c) for c in cells), key
+            continue
+        shown = 0
+        for cell in cells:
+            whole = in_view.contains(cell.adjusted(1, 1, -1, -1))
+            cell = cell.intersected(in_view)   # (what of it lies on screen, right of the names)
+            if cell.width() < 1:
+                continue
+            covered = [box for _, box in row if box.intersects(cell.adjusted(1, 0, -1, 0))]
+            for box in covered:   # a mark covers a cell whole, or not at all: never part of a value
+                assert box.left() <= cell.left() + 1 and box.right() >= cell.right() - 1 \
+                    or box.right() <= cell.left() + 1 or box.left() >= cell.right() - 1, (key, box, cell)
+            if not covered and whole:
+                shown += 1
+        assert shown + sum(count for count, _ in row) >= strip.storage.cell_count, (key, shown, row)
+
+
+@pytest.mark.parametrize("size,projector,language", [((1024, 768), False, "en"), ((1024, 768), False, "ko"),
+                                                     ((1024, 768), True, "en"), ((1280, 720), True, "en")])
+def test_a_mark_never_covers_a_value_and_a_strip_that_fits_has_none(qtbot, settings, size, projector, language):
+    from tensorlab.ui.widgets import i18n
+
+    window = _fresh(qtbot, settings, size, projector=projector, lesson="expand-is-not-repeat")
+    if language != "en":
+        picker = window.language_picker
+        picker.setCurrentIndex(picker.findData(language))
+        picker.activated.emit(picker.currentIndex())
+        _settle(qtbot)
+    view = window.storage_map
+    for position in range(1, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        _assert_marks_cover_no_value(view)
+        # Followed by whole cells: no cell is cut by the pinned names (a value half hidden under them).
+        bar = view.horizontalScrollBar()
+        names_end = bar.value() - bar.minimum() + view.name_width
+        for strip in view.strips:
+            if strip.storage.id not in view.fitting:
+                for cell in _strip_cells(view, strip.storage.id):
+                    assert not cell.left() + 1 < names_end < cell.right() - 1, (position, cell, names_end)
+        # Scrolled to the far right too (a longer strip scrolled there): the short strips stay whole in view.
+        bar = view.horizontalScrollBar()
+        bar.setValue(bar.maximum())
+        _settle(qtbot)
+        _assert_marks_cover_no_value(view)
+        bar.setValue(bar.minimum())
+    window.close()
+    i18n.set_language("en")
+
+
+def test_at_1920x1080_normal_the_strips_use_the_maps_width_with_labels_of_11_px(qtbot, settings):
+    window = _fresh(qtbot, settings, (1920, 1080), lesson="detach-shares-memory")
+    go(window, qtbot, 3)
+    _settle(qtbot)
+    view = window.storage_map
+    cells = _strip_cells(view, view.strips[0].storage.id)
+    assert _on_screen(view, cells[-1]).right() >= 0.8 * view.viewport().width()
+    assert view.viewport().rect().contains(_on_screen(view, cells[-1]))
+    assert view.smallest_text_px() >= 11
+    window.close()
+
+
+@pytest.mark.parametrize("lesson,size,position,owner", [
+    ("a-hand-written-sgd-step", (1024, 768), 3, "w"),   # (w * w).sum().backward()
+    ("saved-tensors", (1280, 720), None, "w"),            # End: print(w.grad), after a backward()
+])
+def test_after_a_step_about_a_gradient_its_cells_are_in_view(qtbot, settings, lesson, size, position, owner):
+    window = _fresh(qtbot, settings, size, projector=True, lesson=lesson)
+    if position is None:   # End, from the start
+        position = len(window.controller.state.program)
+    else:   # step by step, as a teacher does
+        for before in range(1, position):
+            go(window, qtbot, before)
+            _settle(qtbot)
+    go(window, qtbot, position)
+    _settle(qtbot)
+    view = window.storage_map
+    cells = view.grad_cells(owner)
+    assert cells, view.texts()
+    viewport = view.viewport().rect()
+    for cell in cells:
+        assert viewport.contains(_on_screen(view, cell)), (cell, _on_screen(view, cell), viewport)
+    window.close()
+
+
+def test_a_side_narration_widened_for_a_question_is_back_after_end(qtbot, settings):
+    window = _fresh(qtbot, settings, (1024, 768), projector=True, lesson="a-hand-written-sgd-step")
+    dock = window.findChild(QDockWidget, "narrationDock")
+    go(window, qtbot, 1)
+    _settle(qtbot)
+    # Larger text, as under X with a window manager (its fonts): the question needs the dock wider, and End's
+    # long closing text fills more than half of it.
+    window.zoom.zoom_in()
+    _settle(qtbot)
+    rest, map_width = dock.width(), window.storage_map.viewport().width()
+    position = 1
+    while window.narration.question.isHidden():   # on to the first question
+        position += 1
+        go(window, qtbot, position)
+        _settle(qtbot)
+    assert dock.width() > rest + 10   # widened for it
+    window.narration.choose_key(2)   # 3
+    _settle(qtbot)
+    window.step_forward()   # → reveals the answer and runs the step
+    idle(qtbot, window)
+    _settle(qtbot)
+    go(window, qtbot, len(window.controller.state.program))   # End
+    _settle(qtbot)
+    assert window.narration.question.isHidden()
+    assert abs(dock.width() - rest) <= 10, (rest, dock.width())
+    assert window.storage_map.viewport().width() >= map_width - 10
+    window.close()
+
+
+def _client_area(window) -> int:
+    """The window's client area: the window less its menu bar, its tool bars and its status bar."""
+    from PySide6.QtWidgets import QToolBar
+
+    height = window.height() - window.menuBar().height() - window.statusBar().height()
+    height -= sum(bar.height() for bar in window.findChildren(QToolBar) if bar.isVisible() and not bar.isFloating())
+    return window.width() * height
+
+
+@pytest.mark.parametrize("lesson", ["detach-shares-memory", "in-and-out-of-torch"])
+def test_at_1280x720_normal_the_map_keeps_30_percent_and_the_table_every_row_with_or_without_a_question(
+        qtbot, settings, lesson):
+    window = _fresh(qtbot, settings, (1280, 720), lesson=lesson)
+    asked = unasked = 0
+    for position in range(1, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        asking = not window.narration.question.isHidden()
+        asked, unasked = asked + asking, unasked + (not asking)
+        viewport = window.storage_map.viewport()
+        share = viewport.width() * viewport.height() / _client_area(window)
+        assert share >= 0.30, (position, asking, share)
+        table = window.table
+        rows = table.model().rowCount()
+        assert rows <= 6
+        for row in range(rows):
+            assert table.viewport().rect().contains(table.visualRect(table.model().index(row, 0))), (position, row)
+    assert asked and unasked   # both measured
     window.close()
