@@ -107,3 +107,20 @@ def in_viewport(widget: QWidget, area: QAbstractScrollArea) -> bool:
 def key(qtbot, widget: QWidget, name: str) -> None:
     """Press a key by name ("Right", "Delete", ...) on ``widget``."""
     qtbot.keyClick(widget, getattr(Qt.Key, f"Key_{name}"))
+
+
+def fresh_window(qtbot, settings, size, projector=False, language=None):
+    """A new window on ``settings`` at ``size``, shown, in its default layout (projector mode if asked)."""
+    from PySide6.QtWidgets import QApplication
+
+    from tensorlab.ui.window.build import build_window
+
+    window = build_window(settings) if language is None else build_window(settings, language=language)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    window.set_presentation(projector)
+    window.apply_default_layout()
+    QApplication.processEvents()
+    return window

@@ -11,7 +11,7 @@ from tensorlab.ui.panels.tensor_table import COLUMNS
 from tensorlab.ui.widgets import i18n
 from tensorlab.ui.widgets.palette import format_value
 from tensorlab.ui.window.build import build_window
-from tests.ui.support import go, open_lesson, run_line, shown
+from tests.ui.support import fresh_window, go, open_lesson, run_line, shown
 
 SIZES = [(1024, 768), (1280, 720), (1920, 1080)]
 
@@ -23,15 +23,7 @@ def language(request):
 
 
 def _fresh(qtbot, settings, language, size, projector=False):
-    window = build_window(settings, language=language)
-    qtbot.addWidget(window)
-    window.resize(*size)
-    window.show()
-    qtbot.waitExposed(window)
-    window.set_presentation(projector)
-    window.apply_default_layout()
-    QApplication.processEvents()
-    return window
+    return fresh_window(qtbot, settings, size, projector, language=language)
 
 
 def _resize(window, size):

@@ -7,20 +7,12 @@ import pytest
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
-from tensorlab.ui.window.build import build_window
 from tests.ui.conftest import idle
-from tests.ui.support import go, open_lesson, run_line
+from tests.ui.support import fresh_window, go, open_lesson, run_line
 
 
 def _fresh(qtbot, settings, size, projector=False, lesson=None):
-    window = build_window(settings)
-    qtbot.addWidget(window)
-    window.resize(*size)
-    window.show()
-    qtbot.waitExposed(window)
-    window.set_presentation(projector)
-    window.apply_default_layout()
-    QApplication.processEvents()
+    window = fresh_window(qtbot, settings, size, projector)
     if lesson is not None:
         open_lesson(window, qtbot, lesson)
     return window
