@@ -74,8 +74,9 @@ def explain(
         return None
     if origin == "interpreter" and parsed.kind not in _INTERPRETER_FORMS:
         return None
-    more: tuple[Message, ...] = ()
     now, expected, shape = parsed.fact("now"), parsed.fact("expected"), parsed.fact("shape")
     if parsed.kind == "saved_changed" and history and now is not None and expected is not None and shape is not None:
-        more = version_culprit(shape, int(now), int(expected), history, saved)
-    return Explanation(f"explain.{parsed.kind}", (), more)
+        culprit = version_culprit(shape, int(now), int(expected), history, saved)
+        return Explanation(f"explain.{parsed.kind}", (), culprit.sentences, culprit_steps=culprit.steps,
+                           culprit_names=culprit.names)
+    return Explanation(f"explain.{parsed.kind}")

@@ -1,30 +1,50 @@
-"""Which saved tensor a "modified by an inplace operation" error is about, and where it changed.
+"""Which saved tensor a "modified by an inplace operation" error is about, and which step changed it.
 
 torch's message gives the shape of the tensor, its version now and the version
-autograd noted when it saved it. The tensors a graph saved are listed, with the
-name and version they had when the graph was built, in the autograd graphs of
-the session's history (:class:`~tensorlab.core.protocol.snapshot.TensorInfo.graph` of
-the names each step assigned). Only a tensor that the failing graph saved, that
-has the message's shape, and whose version went from the noted one to the
-current one is named (and, where the session's graphs were read at the error,
-one that torch now reports as changed); when several fit, the explanation says
-"one of". An
-unrelated tensor that merely has the same shape and version is never blamed.
-This module imports no torch.
+autograd noted when it saved it. When the backward failed, the worker read every
+graph the session's names reach (:func:`tensorlab.core.observe.autograd_graph.saved_in_graphs`):
+a saved tensor torch reports as changed is described there from torch's own
+objects, without unpacking it: the name that *is* it, the names over the same
+memory at the same version (a view such as a module's ``weight.t()``, an alias
+left when a name was bound again), its shape, and both versions. Only such a
+saved tensor, of the message's shape and versions, is named; when several fit,
+the explanation says "one of". An unrelated tensor that merely has the same shape
+and version is never blamed.
+
+The step that changed it is read from the version counters the snapshots
+recorded after every step (never from the code's text): a step after which the
+version of one of those names (the same tensor object) went up towards the
+version now; or, when the tensor first appears already past the saved version
+in memory that step allocated, the step that made it changed it itself (an
+in-place operation inside a call: ``ReLU(inplace=True)`` in a module's forward,
+or a later line of a loop). Where none of this can be known, it says so.
+
+Where the graphs were not read at the error (older callers), the graphs the
+snapshots recorded are used instead, as before. This module imports no torch.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.snapshot import GraphInfo, SavedStatus, SavedTensor, Snapshot
 
-__all__ = ["version_culprit"]
+__all__ = ["Culprit", "version_culprit"]
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True)
+class Culprit:
+    """What the explanation adds: its sentences, the steps (0-based) that changed the tensor, the names over it."""
+
+    sentences: tuple[Message, ...] = ()
+    steps: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()
 
 
 def _graphs_of(names: Sequence[str], history: Sequence[Any]) -> list[tuple[int, str, GraphInfo]]:
@@ -56,9 +76,9 @@ def _saved_names(graphs: list[tuple[int, str, GraphInfo]], history: Sequence[Any
     return saved
 
 
-def _culprits(shape: tuple[int, ...], now: int, expected: int, history: Sequence[Any],
-              saved: Sequence[SavedTensor]) -> list[str]:
-    # Where the graphs as they are now are known, the tensor must be one torch now reports as changed.
+def _recorded_culprits(shape: tuple[int, ...], now: int, expected: int, history: Sequence[Any],
+                       saved: Sequence[SavedTensor]) -> list[str]:
+    """The names found through the graphs the snapshots recorded (where the error's graphs say too little)."""
     changed = {entry.label for entry in saved if entry.status is SavedStatus.CHANGED}
     last = history[-1].snapshot
     code = history[-1].code
@@ -75,33 +95,79 @@ def _culprits(shape: tuple[int, ...], now: int, expected: int, history: Sequence
     return sorted(names, key=order.index)
 
 
-def _changes(name: str, now: int, history: Sequence[Any]) -> list[tuple[int, str]]:
-    """The steps (1-based number, code) where ``name``'s version went up (towards ``now``)."""
-    changes: list[tuple[int, str]] = []
-    previous = None
-    for entry in history:
-        info = entry.snapshot.tensor(name)
-        version = info.version if info is not None else None
-        if previous is not None and version is not None and previous < version <= now:
-            changes.append((entry.index + 1, entry.code))
-        previous = version
-    return changes
+def _changes(names: Sequence[str], expected: int, now: int, history: Sequence[Any],
+             ) -> tuple[dict[int, str], int | None]:
+    """The steps (0-based index: code) after which the version of one of ``names`` went up from ``expected``
+    towards ``now``, and the step that made the tensor already changed (None when none did)."""
+    last = history[-1].snapshot
+    steps: dict[int, str] = {}
+    inside: int | None = None
+    for name in names:
+        target = last.tensor(name)
+        if target is None:
+            continue
+        previous: int | None = None
+        for position, entry in enumerate(history):
+            info = entry.snapshot.tensor(name)
+            if info is None or info.object_id != target.object_id or info.version is None:
+                previous = None   # not this tensor (not bound yet, or to another one)
+                continue
+            version = info.version
+            if previous is None:
+                before = history[position - 1].snapshot if position else Snapshot()
+                # Already past the saved version, in memory that did not exist before this step: it changed
+                # inside the step that made it.
+                if expected < version <= now and info.storage is not None and before.storage(info.storage) is None:
+                    steps[entry.index] = entry.code
+                    inside = entry.index
+            elif previous < version and version > expected and previous < now:
+                steps[entry.index] = entry.code
+            previous = version
+    return steps, inside
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
 
 
 def version_culprit(shape_text: str, now: int, expected: int, history: Sequence[Any],
-                    saved: Sequence[SavedTensor] = ()) -> tuple[Message, ...]:
-    """The sentences naming the saved tensor that changed, or none when it cannot be told for sure."""
+                    saved: Sequence[SavedTensor] = ()) -> Culprit:
+    """The sentences naming the saved tensor that changed and the step that changed it (see the module)."""
     if not history:
-        return ()
+        return Culprit()
     shape = tuple(int(s) for s in shape_text.split(",") if s.strip())
-    names = _culprits(shape, now, expected, history, saved)
-    if not names:
-        return ()
-    steps = sorted({change for name in names for change in _changes(name, now, history)})
-    who = ", ".join(f"`{n}`" for n in names)
-    key = "explain.culprit.one" if len(names) == 1 else "explain.culprit.several"
-    sentences = [msg(key, who=who, expected=expected, now=now)]
+    fits = [e for e in saved if e.status is SavedStatus.CHANGED and e.version == now
+            and e.saved_version == expected and (e.shape is None or e.shape == shape)]
+    order = [t.name for t in history[-1].snapshot.tensors]
+    sentences: list[Message] = []
+    if fits:
+        def rank(name: str) -> int:   # the snapshot's order (the Tensors table's)
+            return order.index(name) if name in order else len(order)
+        named = sorted(dict.fromkeys(e.who for e in fits if e.who is not None), key=rank)
+        shares = sorted(dict.fromkeys(n for e in fits for n in e.shares if n not in named), key=rank)
+        if not named and not shares:
+            return Culprit((msg("explain.culprit.nameless", shape=_shape_text(shape), expected=expected, now=now),))
+        tracked = sorted([*named, *shares], key=rank)
+        if named:
+            who = ", ".join(f"`{n}`" for n in named)
+            key = "explain.culprit.one" if len(named) == 1 else "explain.culprit.several"
+            sentences.append(msg(key, who=who, expected=expected, now=now))
+        else:
+            sentences.append(msg("explain.culprit.alias", shape=_shape_text(shape), expected=expected, now=now,
+                                 who=", ".join(f"`{n}`" for n in shares)))
+    else:
+        tracked = _recorded_culprits(shape, now, expected, history, saved)
+        if not tracked:
+            return Culprit((msg("explain.culprit.not_found"),))
+        who = ", ".join(f"`{n}`" for n in tracked)
+        key = "explain.culprit.one" if len(tracked) == 1 else "explain.culprit.several"
+        sentences.append(msg(key, who=who, expected=expected, now=now))
+    steps, inside = _changes(tracked, expected, now, history)
     if steps:
-        sentences.append(msg("explain.culprit.changed",
-                             steps=tuple(msg("explain.culprit.step", step=n, code=code) for n, code in steps)))
-    return tuple(sentences)
+        sentences.append(msg("explain.culprit.changed", steps=tuple(
+            msg("explain.culprit.step", step=n + 1, code=code) for n, code in sorted(steps.items()))))
+        if inside is not None:
+            sentences.append(msg("explain.culprit.inside", step=inside + 1))
+    else:
+        sentences.append(msg("explain.culprit.no_step"))
+    return Culprit(tuple(sentences), tuple(sorted(steps)), tuple(tracked))

@@ -480,6 +480,36 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.culprit.changed": ("The version went up at {steps}.", "버전이 올라간 곳: {steps}."),
     "explain.culprit.step": ("step {step} (`{code}`)", "{step}단계 (`{code}`)"),
+    # -- explain.culprit, for any program (#21): the saved tensor read from torch's saved variable -----------
+    "explain.culprit.alias": (
+        "The failing graph saved a tensor of shape {shape} at version {expected} that has no name of its own; it "
+        "shares its memory with {who}, now at version {now}.",
+        "실패한 계산 그래프는 모양이 {shape}인 텐서를 버전 {expected}일 때 저장했는데, 이 텐서에는 이름이 따로 "
+        "없습니다. 이 텐서는 {who:와} 메모리를 공유하며, 지금 버전은 {now}입니다.",
+    ),
+    "explain.culprit.nameless": (
+        "The failing graph saved a tensor of shape {shape} at version {expected}, now at version {now}, that no "
+        "name reaches, so TensorLab cannot tell which step changed it.",
+        "실패한 계산 그래프는 모양이 {shape}인 텐서를 버전 {expected}일 때 저장했고 지금 버전은 {now}입니다. 이 "
+        "텐서에 닿는 이름이 없어서 TensorLab은 어느 단계가 바꾸었는지 알 수 없습니다.",
+    ),
+    "explain.culprit.not_found": (
+        "TensorLab did not find this saved tensor in the graphs the session's names reach (the graph may belong "
+        "to a result without a name), so it cannot tell which step changed it.",
+        "세션의 이름들이 닿는 계산 그래프에서 이 저장된 텐서를 찾지 못했습니다(이름 없는 결과의 그래프일 수 "
+        "있습니다). 그래서 TensorLab은 어느 단계가 바꾸었는지 알 수 없습니다.",
+    ),
+    "explain.culprit.inside": (
+        "Step {step} made this tensor and changed it in place in the same statement: an in-place operation "
+        "inside a call (such as `ReLU(inplace=True)` in a module's `forward()`) or a later line of a loop.",
+        "{step}단계가 이 텐서를 만들고 같은 문장 안에서 바로 그 자리에서 바꾸었습니다. 호출 안의 인플레이스 "
+        "연산(모듈의 `forward()` 안에 있는 `ReLU(inplace=True)` 같은 것)이나 반복문의 뒤쪽 줄입니다.",
+    ),
+    "explain.culprit.no_step": (
+        "No step's recorded version counter shows when it went up, so TensorLab cannot tell which step changed it.",
+        "기록된 버전 카운터 중 언제 올라갔는지 보여 주는 단계가 없어서, TensorLab은 어느 단계가 바꾸었는지 알 "
+        "수 없습니다.",
+    ),
     # -- explain.hidden_write --------------------------------------------------------------------------------
     "explain.hidden_write.title": ("Memory changed behind autograd's back", "autograd 모르게 바뀐 메모리"),
     "explain.hidden_write.text": (

@@ -21,7 +21,8 @@ class Explanation:
 
     ``key`` names it in the catalogue: ``<key>.title``, ``<key>.text`` and, where there is
     one, ``<key>.advice``, filled with ``params``; ``more`` are sentences added to the text
-    (the step that changed a saved tensor, for example). :attr:`title`, :attr:`text` and
+    (the step that changed a saved tensor, for example; ``culprit_steps`` and ``culprit_names``
+    say the same as data). :attr:`title`, :attr:`text` and
     :attr:`advice` say it in ``language`` (English unless :meth:`localized` chose another).
     """
 
@@ -29,6 +30,10 @@ class Explanation:
     params: tuple[tuple[str, Any], ...] = ()
     more: tuple[Message, ...] = ()
     language: str = "en"
+    # A changed saved tensor: the steps (0-based indices) whose write changed it, and the names over its
+    # memory (the storage map marks those steps' writes; both empty when it cannot be told).
+    culprit_steps: tuple[int, ...] = ()
+    culprit_names: tuple[str, ...] = ()
 
     def _part(self, part: str) -> str:
         key = f"{self.key}.{part}"

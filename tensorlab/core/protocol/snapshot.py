@@ -48,12 +48,22 @@ class SavedTensor:
 
     label: str                      # "self", "other", "result", ...
     status: SavedStatus
-    who: str | None = None          # the name it is bound to, or "tensor [5]"
+    who: str | None = None          # the name it is bound to, or "tensor [5]" (CHANGED: None when no name is it)
     version: int | None = None      # its version counter now
+    # CHANGED only (read from torch's saved variable without unpacking it, and from torch's own error):
+    saved_version: int | None = None    # the version autograd noted when it saved the tensor
+    shape: tuple[int, ...] | None = None
+    # Names over the same memory whose version is the saved tensor's now (it has no name of its own: a
+    # view such as `weight.t()` inside a module, an output saved as an alias, a name bound again).
+    shares: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """English one-line description (the UI translates from the fields)."""
         if self.status is SavedStatus.CHANGED:
+            if self.saved_version is not None and self.version is not None:
+                who = self.who or ", ".join(self.shares) or "a tensor"
+                return (f"{self.label}: {who}, changed in place after it was saved "
+                        f"(saved at version {self.saved_version}, now at version {self.version})")
             return f"{self.label}: changed in place after it was saved"
         if self.status is SavedStatus.FREED:
             return f"{self.label}: freed by backward()"

@@ -182,7 +182,8 @@ class Session:
             message = str(error)
             saved: tuple[SavedTensor, ...] = ()
             if parse_message(message, type(error).__name__).kind == "saved_changed":
-                saved = saved_in_graphs({n: v for n, v in self._namespace.items() if isinstance(v, torch.Tensor)})
+                # Every tensor a name reaches (a module's parameters too: an optimizer's step() changes them).
+                saved = saved_in_graphs({n: v for n, (_, v) in reached_tensors(self._namespace).items()})
             own = error.message if isinstance(error, MessageError) else None  # TensorLab's own: key and params
             explanation = (explain_own(own) if own is not None else
                            explain(message, type(error).__name__, history, saved, origin_of(error)))

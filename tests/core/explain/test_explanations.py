@@ -37,10 +37,12 @@ def test_a_name_bound_again_is_not_blamed_for_the_old_tensor():
     result = _run(["a = torch.ones(2, requires_grad=True)", "b = a ** 2", "c = a.detach()",
                    "a = torch.ones(2, requires_grad=True)", "c.add_(1)", "b.sum().backward()"])
     # The saved tensor is the first `a`, changed through c; the name `a` now means another tensor,
-    # so no name is given rather than a wrong one.
+    # so it is not named as `a`, nor as `c` (a detach() of it, not it): it is the memory c shares.
     assert "is at version 1; expected version 0" in result.error.message
     text = result.error.explanation.text
-    assert "`a`" not in text and "`c`" not in text
+    assert "`a`" not in text and "saved `c`" not in text
+    assert "has no name of its own; it shares its memory with `c`, now at version 1" in text
+    assert "step 5 (`c.add_(1)`)" in text
 
 
 @pytest.mark.parametrize("code", ["x += 1", "x[[0]] = 2", "x[x > 0] = 0", "x.add_(1)"])

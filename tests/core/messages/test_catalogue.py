@@ -50,6 +50,7 @@ SAMPLES: dict[str, object] = {
     "commands": "`run`, `check`", "command": "bogus", "done": 3, "grad": True, "note": "t().contiguous()",
     "threads": 2, "torch": "2.13.0", "ratio": "1.32", "title": "제목", "advice": "다른 방법을 쓰세요.",
     "type": "RuntimeError",
+    "shape": "[2, 3]",
     "value": "tensor([1., 2.])", "values": "[1.0, 2.0]", "version": 1, "what": msg("limit.what.result"),
     "where": "[[step]]", "who": "`a`", "width": "1,000,000", "instead": "stride(보폭)",
     "verdict": msg("verdict.same", ratio="1.02", low="0.91", high="1.13"),

@@ -124,7 +124,9 @@ def test_autograd_graph_reports_saved_tensors_as_torch_does():
     c = a.detach()
     c.zero_()
     changed = take_snapshot({"a": a, "b": b, "c": c}).tensor("b").graph.nodes[0].saved
-    assert SavedTensor("self", SavedStatus.CHANGED) in changed
+    # Read without unpacking: `a` itself, saved at version 0 and now (through its detach() c) at version 1.
+    assert SavedTensor("self", SavedStatus.CHANGED, "a", 1, 0, (5,), ("c",)) in changed
+    assert (a._version, c._version) == (1, 1)
     e = torch.ones(2, requires_grad=True).exp()
     e.sum().backward()
     freed = take_snapshot({"e": e}).tensor("e").graph.nodes[0].saved
