@@ -1,0 +1,159 @@
+"""Which step broke it, for any program: the saved tensor and the step that changed it, against plain torch.
+
+Each program runs twice: in a TensorLab session, and as plain Python with torch, where the version
+counter of the saved tensor (read through the expression that reaches it) is recorded after every
+statement. The step TensorLab names is the step after which torch's own counter went up past the
+version autograd noted, and the versions it gives are the ones in torch's message.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+
+from tensorlab.core.observe.autograd_graph import saved_in_graphs
+from tensorlab.core.session.session import Session
+
+_VERSIONS = re.compile(r"is at version (\d+); expected version (\d+) instead")
+
+# name: (the program, the expression whose version counter the saved tensor shares, in plain torch)
+PROGRAMS = {
+    "direct": (["x = torch.ones(3, requires_grad=True)", "p = x + 1", "y = p * x", "p.add_(1)",
+                "y.sum().backward()"], "p"),
+    "view": (["x = torch.ones(4, requires_grad=True)", "w = torch.ones(4, requires_grad=True)", "p = x * 2",
+              "y = p * w", "v = p[1:3]", "v.mul_(2)", "y.sum().backward()"], "p"),
+    "data": (["w = torch.ones(3, requires_grad=True)", "a = w.data", "y = w * a", "a.add_(1)",
+              "y.sum().backward()"], "a"),
+    "data-view": (["w = torch.ones(3, requires_grad=True)", "a = w.data", "y = w * a", "b = a[0:2]", "b.zero_()",
+                   "y.sum().backward()"], "a"),
+    "optimizer": (["import torch.nn as nn", "import torch.optim as optim",
+                   "net = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))",
+                   "opt = optim.SGD(net.parameters(), lr=0.1)", "x = torch.ones(2, 3)", "loss = net(x).sum()",
+                   "loss.backward(retain_graph=True)", "opt.step()", "loss.backward()"], "net[2].weight"),
+    "relu-inplace": (["import torch.nn as nn",
+                      "net = nn.Sequential(nn.Linear(3, 2), nn.Sigmoid(), nn.ReLU(inplace=True))",
+                      "x = torch.ones(1, 3)", "out = net(x)", "out.sum().backward()"], "out"),
+    "loop": (["x = torch.ones(3, requires_grad=True)", "p = x + 1", "y = p * x", "for i in range(3):\n    p.add_(1)",
+              "y.sum().backward()"], "p"),
+    "graph-in-a-loop": (["x = torch.ones(3, requires_grad=True)", "p = x + 1",
+                         "for i in range(2):\n    y = p * x\n    p.add_(1)", "y.sum().backward()"], "p"),
+    "saved-output": (["x = torch.ones(3, requires_grad=True)", "y = x.exp()", "z = y * 1", "y.add_(1)",
+                      "z.sum().backward()"], "y"),
+    "detach-alias": (["x = torch.ones(3, requires_grad=True)", "p = x * 2", "y = p * x", "d = p.detach()",
+                      "d[0] = 5", "y.sum().backward()"], "p"),
+}
+
+
+def _plain_torch(codes: list[str], track: str) -> tuple[list[int | None], int, int]:
+    """The tracked counter after each statement run as plain Python, and torch's (now, expected) at the end."""
+    namespace: dict[str, object] = {"torch": torch}
+    versions: list[int | None] = []
+    torch.manual_seed(0)
+    for code in codes[:-1]:
+        exec(code, namespace)  # noqa: S102 - the test's own fixed programs
+        try:
+            versions.append(eval(track, namespace)._version)  # noqa: S307
+        except (NameError, AttributeError, TypeError, IndexError):
+            versions.append(None)
+    with pytest.raises(RuntimeError) as raised:
+        exec(codes[-1], namespace)  # noqa: S102
+    now, expected = map(int, _VERSIONS.search(str(raised.value)).groups())
+    return versions, now, expected
+
+
+def _torch_culprits(versions: list[int | None], now: int, expected: int) -> list[int]:
+    """The 0-based steps after which torch's counter went up past ``expected`` (or first showed past it)."""
+    steps = []
+    previous = None
+    for index, version in enumerate(versions):
+        if version is not None and version > expected and (previous is None or previous < version) \
+                and (previous is None or previous < now):
+            steps.append(index)
+        previous = version
+    return steps
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_the_step_named_is_the_step_where_torchs_counter_went_up(name):
+    codes, track = PROGRAMS[name]
+    versions, now, expected = _plain_torch(codes, track)
+    session = Session()
+    for code in codes:
+        result = session.run(code)
+    assert result.error is not None and _VERSIONS.search(result.error.message).groups() == (str(now), str(expected))
+    explanation = result.error.explanation
+    expected_steps = _torch_culprits(versions, now, expected)
+    assert expected_steps, name   # the comparison means something
+    assert list(explanation.culprit_steps) == expected_steps
+    text = explanation.text
+    for step in expected_steps:
+        assert f"step {step + 1} (`{codes[step]}`)" in text
+    assert f"at version {expected}" in text and f"version {now}" in text
+    assert "cannot tell" not in text
+
+
+def test_a_module_forward_that_changes_its_own_saved_output_is_the_step_that_made_it():
+    codes, _ = PROGRAMS["relu-inplace"]
+    session = Session()
+    for code in codes:
+        result = session.run(code)
+    explanation = result.error.explanation
+    assert explanation.culprit_steps == (3,) and explanation.culprit_names == ("out",)
+    assert "saved `out` at version 0; `out` is now at version 1" in explanation.text
+    assert "Step 4 made this tensor and changed it in place in the same statement" in explanation.text
+    assert "4단계가 이 텐서를 만들고" in explanation.localized("ko").text
+
+
+def test_a_parameter_changed_by_the_optimizer_is_named_through_the_memory_it_shares():
+    codes, _ = PROGRAMS["optimizer"]
+    session = Session()
+    for code in codes:
+        result = session.run(code)
+    explanation = result.error.explanation
+    # The graph saved `weight.t()`, a view with no name: the parameter it is a view of is named instead.
+    assert "has no name of its own; it shares its memory with `net[2].weight`" in explanation.text
+    assert explanation.culprit_names == ("net[2].weight",) and explanation.culprit_steps == (7,)
+    assert "8단계 (`opt.step()`)" in explanation.localized("ko").text
+
+
+def test_a_saved_tensor_no_name_reaches_is_said_to_be_unknown():
+    session = Session()
+    for code in ["x = torch.ones(3, requires_grad=True)", "y = (x + 1).sigmoid().mul_(2).sum()", "y.backward()"]:
+        result = session.run(code)
+    explanation = result.error.explanation
+    assert "that no name reaches, so TensorLab cannot tell which step changed it" in explanation.text
+    assert explanation.culprit_steps == () and "단계가 바꾸었는지 알 수 없습니다" in explanation.localized("ko").text
+
+
+def test_a_graph_no_name_reaches_is_said_to_be_not_found():
+    session = Session()
+    session.run("x = torch.ones(3, requires_grad=True)")
+    # The failing graph belongs to a result without a name, made in the failing statement itself.
+    result = session.run("x.exp().mul_(2).sum().backward()")
+    assert "is at version 1; expected version 0" in result.error.message
+    explanation = result.error.explanation
+    assert explanation.culprit_steps == ()
+    assert "did not find this saved tensor in the graphs the session's names reach" in explanation.text
+    assert "찾지 못했습니다" in explanation.localized("ko").text
+
+
+def test_reading_the_saved_variables_changes_nothing_autograd_does():
+    """Reading every saved tensor the raw way, then backward(): the same gradient, and the same error."""
+    x = torch.arange(3.0, requires_grad=True)
+    p = x * 2
+    y = (p * x).exp()
+    saved_in_graphs({"x": x, "p": p, "y": y})
+    y.sum().backward()
+    expected = torch.arange(3.0, requires_grad=True)
+    (((expected * 2) * expected).exp()).sum().backward()
+    assert torch.equal(x.grad, expected.grad)
+    q = x * 2
+    z = q * x
+    q.add_(1)
+    found = saved_in_graphs({"x": x, "q": q, "z": z})
+    assert [s.saved_version for s in found if s.status == "changed"] == [0]
+    with pytest.raises(RuntimeError, match="is at version 1; expected version 0"):
+        z.sum().backward()
+    assert q._version == 1
