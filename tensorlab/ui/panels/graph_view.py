@@ -45,7 +45,20 @@ def layers(graph: GraphInfo) -> list[list[int]]:
 def _saved_text(saved: SavedTensor) -> str:
     """One saved tensor, in the window's language."""
     if saved.status is SavedStatus.CHANGED:
-        return tr("saved {label}: changed in place after it was saved").format(label=saved.label)
+        if saved.saved_version is None or saved.version is None:   # (torch did not say)
+            return tr("saved {label}: changed in place after it was saved").format(label=saved.label)
+        # Which tensor, and its versions: saved at the one autograd noted, now at another.
+        if saved.who is not None:
+            text = tr("saved {label}: {who}, changed in place (saved at version {saved}, now at version {now})")
+            return text.format(label=saved.label, who=saved.who, saved=saved.saved_version, now=saved.version)
+        if saved.shares:
+            text = tr("saved {label}: a tensor over the memory of {names}, changed in place (saved at version "
+                      "{saved}, now at version {now})")
+            return text.format(label=saved.label, names=", ".join(saved.shares), saved=saved.saved_version,
+                               now=saved.version)
+        text = tr("saved {label}: a tensor without a name, changed in place (saved at version {saved}, now at "
+                  "version {now})")
+        return text.format(label=saved.label, saved=saved.saved_version, now=saved.version)
     if saved.status is SavedStatus.FREED:
         return tr("saved {label}: freed by backward()").format(label=saved.label)
     if saved.status is SavedStatus.UNAVAILABLE:

@@ -19,9 +19,18 @@ from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, Q
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.protocol.snapshot import Snapshot
-from tensorlab.ui.panels.storage_strips import MAX_CELLS, BandModel, GradModel, StripModel, module_groups, strip_models
+from tensorlab.ui.panels.storage_strips import (
+    MAX_CELLS,
+    BandModel,
+    Culprit,
+    GradModel,
+    StripModel,
+    culprit_marks,
+    module_groups,
+    strip_models,
+)
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
-from tensorlab.ui.widgets.palette import CHANGED, MUTED, format_value, tensor_color
+from tensorlab.ui.widgets.palette import CHANGED, CULPRIT, CULPRIT_LINE, MUTED, format_value, tensor_color
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.scene_view import SceneView, font_metrics
@@ -34,6 +43,7 @@ _WRITE = re.compile(r"\s*([A-Za-z_]\w*)\[(\d+)\]\s*(?:[-+*/]?=[^=]|\.\w+_\()")
 _GRAD = re.compile(r"\b([A-Za-z_]\w*)\.grad\b")   # a step about a tensor's gradient: `print(w.grad)`
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
 _PIN_KEY = 1            # data key of an item of the name column (pinned at the left while strips scroll)
+_CULPRIT_KEY = 2        # data key of a cell drawn with the culprit's mark
 _GROUP_KEY = 2          # data key of a module group header's module name (a click collapses or opens it)
 VALUE_PX = 15           # cell values, at text scale 1
 READABLE_PX = 11        # the smallest value text the map shrinks to
@@ -136,11 +146,18 @@ class StorageMapView(SceneView):
         # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
         match = _WRITE.match(last.code) if view.ran and last is not None and not last.ok else None
         self.refused = (match.group(1), int(match.group(2))) if match else None
-        self.show_snapshot(state.snapshot, state.previous_snapshot, state.device, view.selected, follow=view.ran)
+        # A backward() that failed on a saved tensor an earlier step changed: that step's write is marked.
+        culprits = culprit_marks(state.results) if last is not None and not last.ok else {}
+        self.show_snapshot(state.snapshot, state.previous_snapshot, state.device, view.selected, follow=view.ran,
+                           culprits=culprits)
         refused = self.refused_cell()
+        culprit = self.culprit_cells()
         if refused is not None:
             self.ensureVisible(refused, 0, 10)
             self._show_columns(refused)
+        elif view.ran and culprit:
+            self.ensureVisible(culprit[0], 0, 10)
+            self._show_columns(culprit[0])
         elif view.ran and not self.followed and last is not None and (grad := _GRAD.search(last.code)) \
                 and self.show_grad(grad.group(1)):
             # A step about a gradient that changed nothing (`print(w.grad)`, End's last step): it shows, and
@@ -166,12 +183,26 @@ class StorageMapView(SceneView):
                 return QRectF(x0 + cell * cell_w, top, cell_w, cell_h)
         return None
 
+    def culprit_cells(self) -> list[QRectF]:
+        """Where the cells of the culprit's mark are drawn (the write that changed a saved tensor), in order."""
+        rects = []
+        for strip in self.strips:
+            row = self.cell_rows.get(strip.storage.id)
+            if strip.culprit is None or row is None:
+                continue
+            x0, cell_w, top, cell_h = row
+            rects += [QRectF(x0 + i * cell_w, top, cell_w, cell_h) for i in sorted(strip.culprit.cells)
+                      if i < MAX_CELLS]
+        return rects
+
     @contained
     def show_snapshot(self, snapshot: Snapshot, previous: Snapshot, device: str = "cpu",
-                      selected: str | None = None, follow: bool = True) -> None:
-        """Render ``snapshot`` (cells that differ from ``previous`` highlighted); ``follow``: show what changed."""
+                      selected: str | None = None, follow: bool = True,
+                      culprits: dict[str, Culprit] | None = None) -> None:
+        """Render ``snapshot`` (cells that differ from ``previous`` highlighted); ``follow``: show what changed;
+        ``culprits``: the marks of an earlier write that changed a saved tensor (:func:`culprit_marks`)."""
         self.device, self.selected = device, selected
-        self.strips = strip_models(snapshot, previous)
+        self.strips = strip_models(snapshot, previous, culprits)
         self.groups = module_groups(self.strips, snapshot)
         self._versions = {t.name: t.version for t in snapshot.tensors}
         # What the step created or changed: memory, or a gradient (a backward() writes no storage's cells).
@@ -634,7 +665,7 @@ class StorageMapView(SceneView):
         selected = self.selected if any(b.name == self.selected for b in strip.bands) else None
         storage = strip.storage
         return (storage.nbytes, storage.cell_count, storage.dtype, storage.device, storage.tensors, strip.values,
-                strip.changed, strip.new, strip.bands, strip.grads, versions, selected, cell_w, name_w,
+                strip.changed, strip.new, strip.bands, strip.grads, strip.culprit, versions, selected, cell_w, name_w,
                 self.scale_factor, self._digits, self.viewport().width() // 40, self._language)
 
     def _draw_group(self, strip: StripModel, look: tuple[object, ...], cell_w: float, name_w: float,
@@ -725,6 +756,8 @@ class StorageMapView(SceneView):
             # A second line, so the header never makes the map wider than its cells.
             line = self._pinned_text("  ·  ".join(details), 10 * s, y, 13, False, QColor("#37474f"))
             y += line.boundingRect().height() + 2 * s
+        if strip.culprit is not None:
+            y = self._culprit_label(strip.culprit, y)
         x0 = name_w
         # The cells' numbers (indices above, values inside) are painted by one item, not two dozen.
         numbers = self._batch()
@@ -739,14 +772,21 @@ class StorageMapView(SceneView):
         pen = QPen(QColor("#424242"), 1.2)
         value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
         black = QColor("black")
+        culprit = strip.culprit.cells if strip.culprit is not None else frozenset()
         for i in range(shown):
             rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
             changed = i in strip.changed
-            item = self._rect(rect, QPen(QColor("#f57f17"), 2.5) if changed else pen,
-                              QBrush(CHANGED if changed else QColor("white")))
+            if i in culprit and not changed:
+                item = self._culprit_cell(rect)
+            else:
+                item = self._rect(rect, QPen(QColor("#f57f17"), 2.5) if changed else pen,
+                                  QBrush(CHANGED if changed else QColor("white")))
             if i == 0:
                 self._first_cell = QRectF(rect)
-            item.setToolTip((tr("changed by the last step") + "\n" if changed else "") + str(strip.values[i]))
+            tip = (tr("changed by the last step") + "\n" if changed else "")
+            if i in culprit and strip.culprit is not None:
+                tip += self._culprit_text(strip.culprit) + "\n"
+            item.setToolTip(tip + str(strip.values[i]))
             numbers.add(self._format(strip.values[i]), 0, 0, changed_font if changed else value_font, black,
                         center=rect.center())
         if storage.cell_count > shown:
@@ -782,6 +822,40 @@ class StorageMapView(SceneView):
                     self._grad_tops.append((y, grad.changed, grad.owner))
                     y = self._draw_grad(grad, x0, y, cell_w, cell_h) + 14 * s
         return y, bands
+
+    def _culprit_text(self, culprit: Culprit) -> str:
+        return tr("changed by step {step}, after autograd saved it").format(
+            step=", ".join(str(n) for n in culprit.steps))
+
+    def _culprit_label(self, culprit: Culprit, y: float) -> float:
+        """The mark's legend, pinned with the names: a swatch of the mark, then what it means (by text, so the
+        mark is told without its colour)."""
+        s = self.scale_factor
+        side = self._px(13)
+        swatch = self._culprit_cell(QRectF(0, y + 2 * s, side * 1.6, side))
+        swatch.setX(10 * s)
+        swatch.setZValue(6)
+        swatch.setData(_PIN_KEY, 10 * s)
+        for child in swatch.childItems():
+            child.setZValue(6)
+        label = self._pinned_text(self._culprit_text(culprit), 10 * s + side * 1.6 + 8 * s, y, 13, True, CULPRIT_LINE)
+        return y + max(label.boundingRect().height(), side) + 4 * s
+
+    def _culprit_cell(self, rect: QRectF) -> QGraphicsRectItem:
+        """A cell in the culprit's mark: light blue, hatched, with a thick dashed outline (not the last step's amber)."""
+        pen = QPen(CULPRIT_LINE, 3 * self.scale_factor, Qt.PenStyle.DashLine)
+        item = self._rect(rect, pen, QBrush(CULPRIT))
+        hatch = QGraphicsRectItem(rect, item)
+        hatch.setPen(QPen(Qt.PenStyle.NoPen))
+        hatch.setBrush(QBrush(CULPRIT_LINE, Qt.BrushStyle.BDiagPattern))
+        hatch.setOpacity(0.35)   # the value stays readable over it
+        item.setData(_CULPRIT_KEY, True)
+        return item
+
+    def culprit_items(self) -> list[QGraphicsRectItem]:
+        """The cells drawn with the culprit's mark (the legend's swatch among them)."""
+        return [item for item in self.scene().items()
+                if isinstance(item, QGraphicsRectItem) and item.data(_CULPRIT_KEY)]
 
     def _pinned_backing(self, top: float, height: float, width: float, z: float) -> None:
         """An opaque rectangle under the name column, pinned with it (cells scroll under it, unseen)."""

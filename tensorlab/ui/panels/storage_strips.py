@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import Snapshot, StorageInfo, TensorInfo, covered_cells
 from tensorlab.ui.widgets.i18n import tr
 
-__all__ = ["MAX_CELLS", "BandModel", "GradModel", "StripModel", "strip_models", "module_of", "module_groups"]
+__all__ = ["MAX_CELLS", "BandModel", "GradModel", "StripModel", "Culprit", "strip_models", "culprit_marks", "module_of",
+           "module_groups"]
 
 MAX_CELLS = 12          # cells drawn per strip; the rest is counted
 
@@ -50,6 +53,15 @@ class StripModel:
     new: bool
     bands: tuple[BandModel, ...]
     grads: tuple[GradModel, ...] = ()
+    culprit: Culprit | None = None   # the earlier write that changed a saved tensor the failing backward needed
+
+
+@dataclass(frozen=True)
+class Culprit:
+    """The cells an earlier step wrote into a saved tensor's memory, when the last step's backward() failed on it."""
+
+    steps: tuple[int, ...]          # the steps (1-based, as the explanation names them)
+    cells: frozenset[int]           # the strip's cells those steps wrote (the tensor's cells where not known)
 
 
 def _band_cells(info: TensorInfo, storage: StorageInfo) -> tuple[int, ...]:
@@ -111,8 +123,53 @@ def _grad_model(info: TensorInfo, old: TensorInfo | None, color_index: int) -> G
     return GradModel(info.name, color_index, tuple(info.grad_shape or ()), values, changed)
 
 
-def strip_models(snapshot: Snapshot, previous: Snapshot) -> list[StripModel]:
-    """What the map draws for ``snapshot``, with cells changed since ``previous`` marked."""
+def _written(storage_id: str, before: Snapshot, after: Snapshot) -> set[int]:
+    """The cells of ``storage_id`` whose values differ from ``before`` to ``after`` (none when either lacks them)."""
+    old, new = before.storage(storage_id), after.storage(storage_id)
+    if old is None or new is None or before.trimmed or after.trimmed or old.dtype != new.dtype:
+        return set()
+    was, now = tuple(old.cells or ()), tuple(new.cells or ())
+    return {i for i, v in enumerate(now) if i < len(was) and was[i] != v}
+
+
+def culprit_marks(results: Sequence[StepResult]) -> dict[str, Culprit]:
+    """Storage id → the culprit's mark, when the last step failed on a saved tensor an earlier step changed.
+
+    The steps and the tensors come from the explanation (found from the recorded version counters, see
+    :mod:`tensorlab.core.explain.version_culprit`); the cells are the ones those steps changed in the
+    tensors' memory, compared between the snapshots before and after each (a storage keeps its label while
+    it lives). Where that cannot be compared (values dropped from kept history, new memory, a write of the
+    same values), the tensor's own cells are marked.
+    """
+    last = results[-1] if results else None
+    explanation = last.error.explanation if last is not None and last.error is not None else None
+    if explanation is None or not explanation.culprit_steps:
+        return {}
+    snapshot = last.snapshot if last is not None else Snapshot()
+    marks: dict[str, tuple[set[int], set[int]]] = {}
+    for name in explanation.culprit_names:
+        info = snapshot.tensor(name)
+        storage = snapshot.storage(info.storage) if info is not None and info.storage is not None else None
+        if info is None or storage is None:
+            continue
+        steps, cells = marks.setdefault(storage.id, (set(), set()))
+        for index in explanation.culprit_steps:
+            if not 0 <= index < len(results):
+                continue
+            before = results[index - 1].snapshot if index > 0 else Snapshot()
+            after = results[index].snapshot
+            written = _written(storage.id, before, after) if after.storage(storage.id) is not None else set()
+            if not written and after.tensor(name) is not None:
+                written = set(_band_cells(info, storage))
+            if written:
+                steps.add(index + 1)
+                cells |= written
+    return {key: Culprit(tuple(sorted(steps)), frozenset(cells)) for key, (steps, cells) in marks.items() if cells}
+
+
+def strip_models(snapshot: Snapshot, previous: Snapshot,
+                 culprits: dict[str, Culprit] | None = None) -> list[StripModel]:
+    """What the map draws for ``snapshot``, with cells changed since ``previous`` marked (and ``culprits``)."""
     order = {t.name: i for i, t in enumerate(snapshot.tensors)}
     infos = {t.name: t for t in snapshot.tensors}
     old_infos = {t.name: t for t in previous.tensors}
@@ -140,7 +197,7 @@ def strip_models(snapshot: Snapshot, previous: Snapshot) -> list[StripModel]:
             if grad is not None:
                 grads.append(grad)
         strips.append(StripModel(storage, values, frozenset(changed), old is None and bool(previous.tensors),
-                                 tuple(bands), tuple(grads)))
+                                 tuple(bands), tuple(grads), (culprits or {}).get(storage.id)))
     return strips
 
 

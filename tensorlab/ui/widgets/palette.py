@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor
 
 __all__ = ["BAND_COLORS", "tensor_color", "format_value", "contrast_ratio", "text_color_on", "CHANGED", "ERROR",
-           "WARNING", "MUTED"]
+           "WARNING", "MUTED", "CULPRIT", "CULPRIT_LINE"]
 
 # The band colours, in the order tensors get them. The first eight and the changed-cell amber stay
 # apart (CIEDE2000 >= 13) for normal vision and under deuteranopia and protanopia (Machado 2009,
@@ -20,6 +20,11 @@ CHANGED = QColor("#ffd54f")
 ERROR = QColor("#c62828")
 WARNING = QColor("#ef6c00")
 MUTED = QColor("#757575")
+# The cells of the step that changed a saved tensor a failing backward() needed (the storage map): apart from
+# the first eight band colours, the amber and white (CIEDE2000 >= 17 under the three visions of the palette's
+# test), hatched and outlined in CULPRIT_LINE (text on white >= 4.5:1), so the mark is told by its pattern too.
+CULPRIT = QColor("#90caf9")
+CULPRIT_LINE = QColor("#0d47a1")
 
 
 def tensor_color(index: int) -> QColor:

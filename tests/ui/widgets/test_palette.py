@@ -13,7 +13,7 @@ import math
 import pytest
 from PySide6.QtGui import QColor
 
-from tensorlab.ui.widgets.palette import BAND_COLORS, CHANGED, tensor_color
+from tensorlab.ui.widgets.palette import BAND_COLORS, CHANGED, CULPRIT, CULPRIT_LINE, contrast_ratio, tensor_color
 
 # Machado, Oliveira and Fernandes 2009, severity 1.0, applied to linear RGB.
 PROTANOPIA = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998))
@@ -106,3 +106,13 @@ def test_every_band_colour_reads_as_text_on_white():
         return 0.2126 * _linear(c.red()) + 0.7152 * _linear(c.green()) + 0.0722 * _linear(c.blue())
     for name in BAND_COLORS:
         assert 1.05 / (luminance(QColor(name)) + 0.05) >= 2.9, name
+
+
+@pytest.mark.parametrize("vision", ["normal", "deuteranopia", "protanopia"])
+def test_the_culprit_steps_mark_differs_from_the_bands_the_amber_and_white_by_delta_e_10(vision):
+    """The map's mark of the step that changed a saved tensor is not the amber of "changed by the last step"."""
+    matrix = {"normal": NORMAL, "deuteranopia": DEUTERANOPIA, "protanopia": PROTANOPIA}[vision]
+    for other in [tensor_color(i) for i in range(8)] + [CHANGED, QColor("white")]:
+        assert ciede2000(_lab(CULPRIT, matrix), _lab(other, matrix)) >= 10, (vision, other.name())
+    assert contrast_ratio(CULPRIT_LINE, QColor("white")) >= 4.5
+    assert contrast_ratio(CULPRIT_LINE, CULPRIT) >= 3.0   # the hatch shows on the fill
