@@ -982,12 +982,16 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>측정 블록 수</translation>
     </message>
     <message>
-        <source>saved {label}: a tensor over the memory of {names}, changed in place (saved at version {saved}, now at version {now})</source>
-        <translation>저장된 텐서({label}): {names}와 메모리를 공유하는 텐서, 인플레이스 연산으로 바뀜 (저장할 때 버전 {saved}, 지금 버전 {now})</translation>
+        <source>saved at version {saved}, now at version {now}</source>
+        <translation>저장할 때 버전 {saved}, 지금 버전 {now}</translation>
     </message>
     <message>
-        <source>saved {label}: a tensor without a name, changed in place (saved at version {saved}, now at version {now})</source>
-        <translation>저장된 텐서({label}): 이름 없는 텐서, 인플레이스 연산으로 바뀜 (저장할 때 버전 {saved}, 지금 버전 {now})</translation>
+        <source>saved {label}: a tensor over the memory of {names}, changed in place</source>
+        <translation>저장된 텐서({label}): {names}와 메모리를 공유하는 텐서, 인플레이스 연산으로 바뀜</translation>
+    </message>
+    <message>
+        <source>saved {label}: a tensor without a name, changed in place</source>
+        <translation>저장된 텐서({label}): 이름 없는 텐서, 인플레이스 연산으로 바뀜</translation>
     </message>
     <message>
         <source>saved {label}: changed in place after it was saved</source>
@@ -1006,8 +1010,8 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>저장된 텐서({label}): {who}</translation>
     </message>
     <message>
-        <source>saved {label}: {who}, changed in place (saved at version {saved}, now at version {now})</source>
-        <translation>저장된 텐서({label}): {who}, 인플레이스 연산으로 바뀜 (저장할 때 버전 {saved}, 지금 버전 {now})</translation>
+        <source>saved {label}: {who}, changed in place</source>
+        <translation>저장된 텐서({label}): {who}, 인플레이스 연산으로 바뀜</translation>
     </message>
     <message>
         <source>saved {label}: {who}, version {version}</source>

@@ -47,18 +47,18 @@ def _saved_text(saved: SavedTensor) -> str:
     if saved.status is SavedStatus.CHANGED:
         if saved.saved_version is None or saved.version is None:   # (torch did not say)
             return tr("saved {label}: changed in place after it was saved").format(label=saved.label)
-        # Which tensor, and its versions: saved at the one autograd noted, now at another.
+        # Which tensor, then its versions on a line of their own (a box no wider than it must be): saved at
+        # the version autograd noted, now at another.
+        versions = tr("saved at version {saved}, now at version {now}").format(saved=saved.saved_version,
+                                                                             now=saved.version)
         if saved.who is not None:
-            text = tr("saved {label}: {who}, changed in place (saved at version {saved}, now at version {now})")
-            return text.format(label=saved.label, who=saved.who, saved=saved.saved_version, now=saved.version)
-        if saved.shares:
-            text = tr("saved {label}: a tensor over the memory of {names}, changed in place (saved at version "
-                      "{saved}, now at version {now})")
-            return text.format(label=saved.label, names=", ".join(saved.shares), saved=saved.saved_version,
-                               now=saved.version)
-        text = tr("saved {label}: a tensor without a name, changed in place (saved at version {saved}, now at "
-                  "version {now})")
-        return text.format(label=saved.label, saved=saved.saved_version, now=saved.version)
+            first = tr("saved {label}: {who}, changed in place").format(label=saved.label, who=saved.who)
+        elif saved.shares:
+            first = tr("saved {label}: a tensor over the memory of {names}, changed in place").format(
+                label=saved.label, names=", ".join(saved.shares))
+        else:
+            first = tr("saved {label}: a tensor without a name, changed in place").format(label=saved.label)
+        return f"{first}\n{versions}"
     if saved.status is SavedStatus.FREED:
         return tr("saved {label}: freed by backward()").format(label=saved.label)
     if saved.status is SavedStatus.UNAVAILABLE:

@@ -842,7 +842,7 @@ class StorageMapView(SceneView):
         return y + max(label.boundingRect().height(), side) + 4 * s
 
     def _culprit_cell(self, rect: QRectF) -> QGraphicsRectItem:
-        """A cell in the culprit's mark: light blue, hatched, with a thick dashed outline (not the last step's amber)."""
+        """A cell in the culprit's mark: light blue, hatched, a thick dashed outline (not the last step's amber)."""
         pen = QPen(CULPRIT_LINE, 3 * self.scale_factor, Qt.PenStyle.DashLine)
         item = self._rect(rect, pen, QBrush(CULPRIT))
         hatch = QGraphicsRectItem(rect, item)

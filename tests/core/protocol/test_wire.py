@@ -57,6 +57,20 @@ def test_a_saved_tensors_status_crosses_the_wire_as_its_enum():
         SafeUnpickler(io.BytesIO(pickle.dumps(_NotOnTheWire.A, protocol=5))).load()
 
 
+def test_a_changed_saved_tensors_names_and_versions_and_the_culprit_steps_cross_the_wire():
+    """The fields #21 added (defaults kept, so an answer without them still reads the same)."""
+    from tensorlab.core.messages.catalogue import msg
+    from tensorlab.core.protocol.snapshot import SavedStatus, SavedTensor
+
+    saved = SavedTensor("mat2", SavedStatus.CHANGED, None, 2, 1, (4, 1), ("net[2].weight",))
+    explanation = Explanation("explain.saved_changed", (), (msg("explain.culprit.no_step"),), culprit_steps=(7,),
+                              culprit_names=("net[2].weight",))
+    for value in (saved, explanation):
+        back = SafeUnpickler(io.BytesIO(pickle.dumps(value, protocol=5))).load()
+        assert back == value
+    assert SavedTensor("self", SavedStatus.CHANGED).shares == () and Explanation("k").culprit_steps == ()
+
+
 def test_a_refused_message_says_so_in_both_languages():
     from tensorlab.core.protocol.wire import InfoReceiver
 

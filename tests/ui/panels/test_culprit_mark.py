@@ -15,6 +15,14 @@ from tensorlab.ui.widgets.i18n import current_language, set_language
 from tensorlab.ui.widgets.palette import CHANGED, CULPRIT
 from tests.ui.support import fresh_window, open_lesson, run_line
 
+
+@pytest.fixture(autouse=True)
+def back_to_english():
+    """A window made in Korean leaves the translator in Korean: every test here ends in English."""
+    yield
+    set_language("en")
+
+
 VIEW = ["x = torch.ones(4, requires_grad=True)", "w = torch.ones(4, requires_grad=True)", "p = x * 2",
         "y = p * w", "v = p[1:3]", "v.mul_(2)", "y.sum().backward()"]
 
@@ -79,12 +87,38 @@ def test_the_graph_names_the_changed_saved_tensor_and_its_versions(qtbot):
     assert [(s.who, s.saved_version, s.version) for s in changed] == [("p", 0, 1)]
     language = current_language()
     try:
-        for lang, expected in (("en", "saved self: p, changed in place (saved at version 0, now at version 1)"),
-                               ("ko", "저장된 텐서(self): p, 인플레이스 연산으로 바뀜 (저장할 때 버전 0, 지금 버전 1)")):
+        for lang, expected in (("en", "saved self: p, changed in place\nsaved at version 0, now at version 1"),
+                               ("ko", "저장된 텐서(self): p, 인플레이스 연산으로 바뀜\n저장할 때 버전 0, 지금 버전 1")):
             set_language(lang)
             view = GraphView()
             qtbot.addWidget(view)
             view.show_tensor(info)
             assert expected in " ".join(view.texts())
+    finally:
+        set_language(language)
+
+
+def test_a_changed_saved_view_without_a_name_is_named_by_the_memory_it_shares(qtbot):
+    """A module's `weight.t()` changed by the optimizer: the graph says whose memory it is, and both versions."""
+    session = Session()
+    for code in ["import torch.nn as nn", "import torch.optim as optim",
+                 "net = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))",
+                 "opt = optim.SGD(net.parameters(), lr=0.1)", "loss = net(torch.ones(2, 3)).sum()",
+                 "loss.backward(retain_graph=True)", "opt.step()"]:
+        session.run(code)
+    info = session.take_snapshot({"loss"}).tensor("loss")
+    changed = [s for node in info.graph.nodes for s in node.saved if s.status is SavedStatus.CHANGED]
+    assert [(s.who, s.shares, s.shape) for s in changed] == [(None, ("net[2].weight",), (4, 1))]
+    language = current_language()
+    try:
+        set_language("en")
+        view = GraphView()
+        qtbot.addWidget(view)
+        view.show_tensor(info)
+        text = " ".join(view.texts())
+        saved, now = changed[0].saved_version, changed[0].version
+        assert now == saved + 1
+        assert ("a tensor over the memory of net[2].weight, changed in place\n"
+                f"saved at version {saved}, now at version {now}") in text
     finally:
         set_language(language)
