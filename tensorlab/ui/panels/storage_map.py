@@ -148,6 +148,10 @@ class StorageMapView(SceneView):
         self.refused = (match.group(1), int(match.group(2))) if match else None
         # A backward() that failed on a saved tensor an earlier step changed: that step's write is marked.
         culprits = culprit_marks(state.results) if last is not None and not last.ok else {}
+        if view.ran and culprits:
+            # A module's group holding the marked write opens (the optimizer changed its parameter).
+            self.collapsed -= {owner for owner, strips in self.groups
+                               if owner is not None and any(strip.storage.id in culprits for strip in strips)}
         self.show_snapshot(state.snapshot, state.previous_snapshot, state.device, view.selected, follow=view.ran,
                            culprits=culprits)
         refused = self.refused_cell()
@@ -156,8 +160,7 @@ class StorageMapView(SceneView):
             self.ensureVisible(refused, 0, 10)
             self._show_columns(refused)
         elif view.ran and culprit:
-            self.ensureVisible(culprit[0], 0, 10)
-            self._show_columns(culprit[0])
+            self._show_culprit(culprit[0])
         elif view.ran and not self.followed and last is not None and (grad := _GRAD.search(last.code)) \
                 and self.show_grad(grad.group(1)):
             # A step about a gradient that changed nothing (`print(w.grad)`, End's last step): it shows, and
@@ -182,6 +185,15 @@ class StorageMapView(SceneView):
                 self._run_ends = x0 + min(len(strip.values), MAX_CELLS) * cell_w   # (for the marks' room)
                 return QRectF(x0 + cell * cell_w, top, cell_w, cell_h)
         return None
+
+    def _show_culprit(self, cell: QRectF) -> None:
+        """Scroll to the first marked cell, with its strip's heading (the mark's label) when both fit."""
+        strip = next((r for r in self.strip_rects.values() if r.top() <= cell.top() <= r.bottom()), None)
+        height = self.viewport().height() / max(self.transform().m22(), 1e-6) - 24
+        if strip is not None and cell.bottom() - strip.top() <= height:
+            self.ensureVisible(QRectF(cell.left(), strip.top(), cell.width(), cell.bottom() - strip.top()), 0, 10)
+        self.ensureVisible(cell, 0, 10)
+        self._show_columns(cell)
 
     def culprit_cells(self) -> list[QRectF]:
         """Where the cells of the culprit's mark are drawn (the write that changed a saved tensor), in order."""
@@ -232,8 +244,11 @@ class StorageMapView(SceneView):
         """Scroll, without flashing, to what the last step created or changed (else the selected tensor):
         after the text grew or the panel moved (projector mode, zoom), it is still what is in view."""
         rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
+        culprit = self.culprit_cells()
         if rects:
             self._scroll_to(rects)
+        elif culprit:   # the failing backward's culprit write stays in view
+            self._show_culprit(culprit[0])
         elif self.focus_grad is None or not self.show_grad(self.focus_grad):
             self.show_selected()
 

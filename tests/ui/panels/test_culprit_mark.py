@@ -122,3 +122,31 @@ def test_a_changed_saved_view_without_a_name_is_named_by_the_memory_it_shares(qt
                 f"saved at version {saved}, now at version {now}") in text
     finally:
         set_language(language)
+
+
+def test_an_optimizers_write_into_a_collapsed_modules_parameter_is_marked_on_screen(qtbot, settings):
+    window = fresh_window(qtbot, settings, (1024, 768), projector=True)
+    open_lesson(window, qtbot, "scratchpad")
+    codes = ["import torch.nn as nn", "import torch.optim as optim",
+             "net = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))",
+             "opt = optim.SGD(net.parameters(), lr=0.1)", "loss = net(torch.ones(2, 3)).sum()",
+             "loss.backward(retain_graph=True)", "opt.step()"]
+    for code in codes:
+        run_line(window, qtbot, code)
+    view = window.storage_map
+    view.toggle_group("net")
+    assert "net" in view.collapsed
+    run_line(window, qtbot, "loss.backward()")
+    qtbot.wait(30)
+    QApplication.processEvents()
+    assert "net" not in view.collapsed
+    weight = window.controller.state.snapshot.tensor("net[2].weight").storage
+    strip = next(s for s in view.strips if s.storage.id == weight)
+    assert strip.culprit is not None and strip.culprit.steps == (7,)
+    viewport = view.viewport().rect()
+    cells = view.culprit_cells()
+    assert cells and viewport.contains(view.mapFromScene(cells[0]).boundingRect())
+    boxes = [box for text, _, box in view.text_boxes(visible_only=True)
+             if text == "changed by step 7, after autograd saved it"]
+    assert boxes and viewport.contains(view.mapFromScene(boxes[0]).boundingRect())
+    window.close()
