@@ -502,8 +502,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.culprit.inside": (
         "Step {step} made this tensor and changed it in place in the same statement: an in-place operation "
         "inside a call (such as `ReLU(inplace=True)` in a module's `forward()`) or a later line of a loop.",
-        "{step}단계가 이 텐서를 만들고 같은 문장 안에서 바로 그 자리에서 바꾸었습니다. 호출 안의 인플레이스 "
-        "연산(모듈의 `forward()` 안에 있는 `ReLU(inplace=True)` 같은 것)이나 반복문의 뒤쪽 줄입니다.",
+        "{step}단계가 이 텐서를 만들고, 같은 문장 안에서 인플레이스 연산으로 바꾸었습니다. 호출 안의 인플레이스 "
+        "연산(모듈의 `forward()` 안에 있는 `ReLU(inplace=True)` 같은 것)이나 반복문의 뒤쪽 줄이 그렇게 합니다.",
     ),
     "explain.culprit.no_step": (
         "No step's recorded version counter shows when it went up, so TensorLab cannot tell which step changed it.",

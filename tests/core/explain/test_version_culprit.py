@@ -103,7 +103,7 @@ def test_a_module_forward_that_changes_its_own_saved_output_is_the_step_that_mad
     assert explanation.culprit_steps == (3,) and explanation.culprit_names == ("out",)
     assert "saved `out` at version 0; `out` is now at version 1" in explanation.text
     assert "Step 4 made this tensor and changed it in place in the same statement" in explanation.text
-    assert "4단계가 이 텐서를 만들고" in explanation.localized("ko").text
+    assert "4단계가 이 텐서를 만들고," in explanation.localized("ko").text
 
 
 def test_a_parameter_changed_by_the_optimizer_is_named_through_the_memory_it_shares():
