@@ -13,7 +13,7 @@ noted when it saved it and the version it has now.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
 import torch
@@ -199,13 +199,24 @@ def autograd_graph(tensor: torch.Tensor, tensors: Mapping[str, torch.Tensor],
 ERROR_NODES = 1_000
 
 
-def saved_in_graphs(tensors: Mapping[str, torch.Tensor]) -> tuple[SavedTensor, ...]:
-    """Every tensor the graphs behind ``tensors`` saved for backward, once each, as torch reports it now."""
-    found: dict[SavedTensor, None] = {}
-    for tensor in tensors.values():
-        graph = autograd_graph(tensor, tensors, ERROR_NODES)
-        if graph is None:
-            continue
-        for node in graph.nodes:
-            found.update(dict.fromkeys(node.saved))
-    return tuple(found)
+def saved_in_graphs(tensors: Mapping[str, torch.Tensor], roots: Collection[str] = ()) -> tuple[SavedTensor, ...]:
+    """Every tensor the graphs behind ``tensors`` saved for backward, once each, as torch reports it now.
+
+    ``roots``: the names whose graphs are read first (the failing statement's: `e.sum().backward()` is about
+    `e`'s graph, not another name's that holds a changed tensor too); when none of their graphs holds a
+    changed saved tensor, every name's graph is read.
+    """
+    def read(names: Collection[str]) -> tuple[SavedTensor, ...]:
+        found: dict[SavedTensor, None] = {}
+        for name in names:
+            graph = autograd_graph(tensors[name], tensors, ERROR_NODES)
+            if graph is None:
+                continue
+            for node in graph.nodes:
+                found.update(dict.fromkeys(node.saved))
+        return tuple(found)
+
+    first = read([n for n in roots if n in tensors])
+    if any(entry.status is SavedStatus.CHANGED for entry in first):
+        return first
+    return read(list(tensors))

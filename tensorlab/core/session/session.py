@@ -11,6 +11,7 @@ import contextlib
 import dis
 import io
 import os
+import re
 import time
 import warnings
 from collections.abc import Iterable, Iterator
@@ -38,6 +39,7 @@ __all__ = ["ErrorInfo", "WarningInfo", "StepResult", "Session", "origin_of"]
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 _TENSORLAB_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 _RAISES = frozenset({"RAISE_VARARGS", "RERAISE"})
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 def origin_of(error: BaseException) -> str:
@@ -182,8 +184,12 @@ class Session:
             message = str(error)
             saved: tuple[SavedTensor, ...] = ()
             if parse_message(message, type(error).__name__).kind == "saved_changed":
-                # Every tensor a name reaches (a module's parameters too: an optimizer's step() changes them).
-                saved = saved_in_graphs({n: v for n, (_, v) in reached_tensors(self._namespace).items()})
+                # Every tensor a name reaches (a module's parameters too: an optimizer's step() changes them);
+                # the graphs of the names the failing statement reads first.
+                reached = reached_tensors(self._namespace)
+                words = set(_WORD.findall(statement.source))
+                saved = saved_in_graphs({n: v for n, (_, v) in reached.items()},
+                                        [n for n, (root, _) in reached.items() if root in words])
             own = error.message if isinstance(error, MessageError) else None  # TensorLab's own: key and params
             explanation = (explain_own(own) if own is not None else
                            explain(message, type(error).__name__, history, saved, origin_of(error)))

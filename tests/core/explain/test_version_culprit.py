@@ -94,6 +94,17 @@ def test_the_step_named_is_the_step_where_torchs_counter_went_up(name):
     assert "cannot tell" not in text
 
 
+def test_another_graphs_changed_saved_tensor_of_the_same_shape_and_versions_is_not_blamed():
+    """`y`'s graph holds a changed saved tensor too ([3], 0 → 1), but `e.sum().backward()` failed on `e`'s."""
+    session = Session()
+    for code in ["x = torch.zeros(3, requires_grad=True)", "y = x.sigmoid()", "y.mul_(2)", "e = x.exp()",
+                 "e.add_(1)"]:
+        session.run(code)
+    explanation = session.run("e.sum().backward()").error.explanation
+    assert explanation.culprit_names == ("e",) and explanation.culprit_steps == (4,)
+    assert "`y`" not in explanation.text and "step 3" not in explanation.text
+
+
 def test_a_module_forward_that_changes_its_own_saved_output_is_the_step_that_made_it():
     codes, _ = PROGRAMS["relu-inplace"]
     session = Session()
