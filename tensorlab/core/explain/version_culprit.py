@@ -146,6 +146,8 @@ def version_culprit(shape_text: str, now: int, expected: int, history: Sequence[
         named = sorted(dict.fromkeys(e.who for e in fits if e.who is not None), key=rank)
         shares = sorted(dict.fromkeys(n for e in fits for n in e.shares if n not in named), key=rank)
         if not named and not shares:
+            if any(e.shape is None for e in fits):   # torch gave no tensor to read: not known, rather than nameless
+                return Culprit((msg("explain.culprit.not_found"),))
             return Culprit((msg("explain.culprit.nameless", shape=_shape_text(shape), expected=expected, now=now),))
         tracked = sorted([*named, *shares], key=rank)
         if named:

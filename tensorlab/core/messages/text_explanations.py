@@ -488,10 +488,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "없습니다. 이 텐서는 {who:와} 메모리를 공유하며, 지금 버전은 {now}입니다.",
     ),
     "explain.culprit.nameless": (
-        "The failing graph saved a tensor of shape {shape} at version {expected}, now at version {now}, that no "
-        "name reaches, so TensorLab cannot tell which step changed it.",
+        "The failing graph saved a tensor of shape {shape} at version {expected}, now at version {now}, that "
+        "TensorLab cannot match to any name (none reaches its memory), so it cannot tell which step changed it.",
         "실패한 계산 그래프는 모양이 {shape}인 텐서를 버전 {expected}일 때 저장했고 지금 버전은 {now}입니다. 이 "
-        "텐서에 닿는 이름이 없어서 TensorLab은 어느 단계가 바꾸었는지 알 수 없습니다.",
+        "텐서를 어떤 이름과도 연결할 수 없어서(그 메모리에 닿는 이름이 없습니다) TensorLab은 어느 단계가 "
+        "바꾸었는지 알 수 없습니다.",
     ),
     "explain.culprit.not_found": (
         "TensorLab did not find this saved tensor in the graphs the session's names reach (the graph may belong "

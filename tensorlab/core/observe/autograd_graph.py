@@ -90,8 +90,9 @@ def _changed_saved(label: str, text: str, raw: torch.Tensor | None,
     and its versions (torch's error says both: "is at version 1; expected version 0")."""
     facts = parse_message(text, "RuntimeError")
     now, expected, shape_text = facts.fact("now"), facts.fact("expected"), facts.fact("shape")
-    shape = (tuple(int(s) for s in shape_text.split(",") if s.strip()) if shape_text is not None
-             else tuple(raw.shape) if raw is not None else None)
+    # No shape where torch gave no raw tensor to read (what it is is then not known, not "no name").
+    shape = (None if raw is None else tuple(int(s) for s in shape_text.split(",") if s.strip())
+             if shape_text is not None else tuple(raw.shape))
     who: str | None = None
     shares: list[str] = []
     if raw is not None:

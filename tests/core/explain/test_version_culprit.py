@@ -134,7 +134,8 @@ def test_a_saved_tensor_no_name_reaches_is_said_to_be_unknown():
     for code in ["x = torch.ones(3, requires_grad=True)", "y = (x + 1).sigmoid().mul_(2).sum()", "y.backward()"]:
         result = session.run(code)
     explanation = result.error.explanation
-    assert "that no name reaches, so TensorLab cannot tell which step changed it" in explanation.text
+    assert "that TensorLab cannot match to any name (none reaches its memory), so it cannot tell which step " \
+        "changed it" in explanation.text
     assert explanation.culprit_steps == () and "단계가 바꾸었는지 알 수 없습니다" in explanation.localized("ko").text
 
 
@@ -168,3 +169,30 @@ def test_reading_the_saved_variables_changes_nothing_autograd_does():
     with pytest.raises(RuntimeError, match="is at version 1; expected version 0"):
         z.sum().backward()
     assert q._version == 1
+
+
+def _history(codes):
+    from tensorlab.core.protocol.explanation import HistoryEntry
+
+    session = Session()
+    results = [session.run(code) for code in codes]
+    return [HistoryEntry(r.index, r.code, r.snapshot) for r in results]
+
+
+def test_a_changed_saved_tensor_torch_gave_no_tensor_for_is_not_called_nameless():
+    from tensorlab.core.explain.version_culprit import version_culprit
+    from tensorlab.core.protocol.snapshot import SavedStatus, SavedTensor
+
+    history = _history(PROGRAMS["direct"][0])
+    unread = SavedTensor("self", SavedStatus.CHANGED, None, 1, 0, None, ())
+    culprit = version_culprit("3", 1, 0, history, (unread,))
+    assert [m.key for m in culprit.sentences] == ["explain.culprit.not_found"] and culprit.steps == ()
+
+
+def test_without_the_errors_graphs_the_graphs_the_snapshots_recorded_still_name_it():
+    """An older caller passes no saved tensors: the graphs read at the steps name `p` and step 4."""
+    from tensorlab.core.explain.version_culprit import version_culprit
+
+    history = _history(PROGRAMS["direct"][0])
+    culprit = version_culprit("3", 1, 0, history)
+    assert culprit.names == ("p",) and culprit.steps == (3,)
