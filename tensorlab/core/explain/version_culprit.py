@@ -1,8 +1,9 @@
 """Which saved tensor a "modified by an inplace operation" error is about, and which step changed it.
 
 torch's message gives the shape of the tensor, its version now and the version
-autograd noted when it saved it. When the backward failed, the worker read every
-graph the session's names reach (:func:`tensorlab.core.observe.autograd_graph.saved_in_graphs`):
+autograd noted when it saved it. When the backward failed, the worker read the graphs
+of the names the failing statement reads, or of every name where none of those holds a
+changed saved tensor (:func:`tensorlab.core.observe.autograd_graph.saved_in_graphs`):
 a saved tensor torch reports as changed is described there from torch's own
 objects, without unpacking it: the name that *is* it, the names over the same
 memory at the same version (a view such as a module's ``weight.t()``, an alias
