@@ -263,7 +263,9 @@ def run_statement(code: str, glb: dict[str, Any], namespace: dict[str, Any]) -> 
 def run_plain(codes: list[str]) -> list[dict[str, Any]]:
     """Run each statement with exec in one namespace, seeded like TensorLab."""
     namespace: dict[str, Any] = {}
-    glb = {"torch": torch, "copy": copy}
+    # The names a session starts with: a lesson may use nn, F and optim without importing them
+    # (an export writes the imports).
+    glb = {"torch": torch, "copy": copy, "nn": torch.nn, "F": torch.nn.functional, "optim": torch.optim}
     torch.manual_seed(0)
     labels = StorageLabels()
     steps = []

@@ -32,8 +32,10 @@ __all__ = ["check_fact", "note_claims", "FACT_KEYWORDS", "stated_facts", "listed
 # Words that make a note state a checkable fact: a step whose note uses one lists its facts.
 FACT_KEYWORDS = re.compile(r"\b(leaf|leaves|version|storage|shares?|shared)\b", re.I)
 
-_NAME = r"`?(?P<name>[A-Za-z_]\w*)`?"
-_OTHER = r"`?(?P<other>[A-Za-z_]\w*)`?"
+# A name, or the row of a tensor a name reaches (`net[0].weight`, `sd['weight']`, `parts[1]`), as the tables name it.
+_PATH = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\]|\['[^'\]]*'\])*"
+_NAME = rf"`?(?P<name>{_PATH})`?"
+_OTHER = rf"`?(?P<other>{_PATH})`?"
 
 
 def _tensor(snapshot: Snapshot, name: str) -> TensorInfo:

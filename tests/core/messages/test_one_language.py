@@ -14,7 +14,7 @@ import pytest
 from tensorlab.cli.main import main
 from tensorlab.core.lessons.lesson import builtin_lessons, load_lesson
 from tensorlab.core.lessons.play_through import iter_lesson
-from tensorlab.core.lessons.transcript import tensor_table, transcript
+from tensorlab.core.lessons.transcript import _short, tensor_table, transcript
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.worker.in_process import LocalEngine
 
@@ -42,14 +42,17 @@ def _program_texts(results: list[StepResult]) -> tuple[list[str], set[str]]:
     foreign: list[str] = []
     names: set[str] = set()
     for result in results:
-        foreign += [*result.code.splitlines(), result.value or "", *result.output.splitlines(),
+        # a value line by line too, as the transcript shows it (a parameter's repr has two lines)
+        foreign += [*result.code.splitlines(), result.value or "", *(result.value or "").splitlines(),
+                    *result.output.splitlines(),
                     # the rows, aligned as under the Korean header (the header is TensorLab's)
                     *tensor_table(result.snapshot, language="ko").splitlines()[1:]]
         foreign += [w.message for w in result.warnings] + [w.category for w in result.warnings]
         if result.error is not None and result.error.own is None:
             foreign.append(result.error.message)  # torch's own text, as torch wrote it
         for other in result.snapshot.others:
-            foreign += [other.repr, f"({other.type})"]
+            # as the transcript shows it too: a long repr (an optimizer, a state_dict) is cut, mid-word
+            foreign += [other.repr, _short(other.repr, 60), f"({other.type})"]
         names |= {t.name for t in result.snapshot.tensors} | {o.name for o in result.snapshot.others}
     return foreign, names
 
