@@ -71,6 +71,7 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
         raise LanguageError(msg("subset.unparsable", detail=str(exc))) from None
     lines = source.splitlines()
     statements = []
+    module = _FullForms().visit(module)
     for node in module.body:
         checker = Checker(limits)
         checker.statement(node, depth=0)
@@ -79,6 +80,40 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
         )
         statements.append(Statement(text, node, node.lineno, tuple(checker.events)))
     return statements
+
+
+# The modules of the subset written out from `torch` (after `import torch`, `torch.nn.Linear(2, 3)` is what
+# `nn.Linear(2, 3)` is): read as their aliases, so that the same allowlists, keyword lists and estimates hold.
+FULL_FORMS: dict[tuple[str, ...], str] = {("torch", "nn", "functional"): "F", ("torch", "nn"): "nn",
+                                          ("torch", "optim"): "optim"}
+
+
+def _path(node: ast.expr) -> tuple[str, ...] | None:
+    """`torch.nn.functional` as ("torch", "nn", "functional"); None for anything but names and attributes."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return tuple(reversed(parts))
+
+
+class _FullForms(ast.NodeTransformer):
+    """Replaces `torch.nn`, `torch.nn.functional` and `torch.optim` (read, not assigned) by the alias's name,
+    at the same place; the name keeps the text written (``written``) for the messages that name it."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:  # noqa: N802 - ast's name
+        if isinstance(node.ctx, ast.Load):
+            path = _path(node)
+            alias = FULL_FORMS.get(path) if path is not None else None
+            if alias is not None and path is not None:
+                name = ast.copy_location(ast.Name(id=alias, ctx=ast.Load()), node)
+                name.end_lineno, name.end_col_offset = node.end_lineno, node.end_col_offset
+                name.written = ".".join(path)   # type: ignore[attr-defined]  # read by subset_rules.written
+                return name
+        return self.generic_visit(node)
 
 
 def parse_one(source: str, limits: Limits = DEFAULT_LIMITS) -> Statement:

@@ -175,8 +175,12 @@ class Session:
         """Run one checked statement and capture everything it raised or printed."""
         value, error, caught, seconds = self._run_statement(statement)
         snapshot = self.inspector.take(self._namespace, set(statement.defines) | self.focus)
-        history = [HistoryEntry(r.index, r.code, r.snapshot) for r in self.results]
-        history.append(HistoryEntry(len(self.results), statement.source, snapshot))
+        # The steps so far, for explaining an error or a warning: made only when there is one to explain (a
+        # list of every step at every step grew with the program).
+        history: list[HistoryEntry] = []
+        if error is not None or caught:
+            history = [HistoryEntry(r.index, r.code, r.snapshot) for r in self.results]
+            history.append(HistoryEntry(len(self.results), statement.source, snapshot))
         error_info = None
         if error is not None:
             message = str(error)
