@@ -1,8 +1,9 @@
 """A session: named results, the selected device, and running one step at a time.
 
 Every torch exception and warning raised inside a step is captured into its
-:class:`StepResult`; nothing escapes, and later steps still run. Stepping back is
-replay: a fresh namespace, ``torch.manual_seed(seed)``, then the first k steps.
+:class:`StepResult`; nothing escapes, and later steps still run. Rebuilding the state
+after k steps (the player does when it is needed after stepping back) is replay: a fresh
+namespace, ``torch.manual_seed(seed)``, then the first k steps.
 """
 
 from __future__ import annotations
