@@ -13,6 +13,7 @@ import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.lang.subset_rules import Checker, LanguageError, dotted, is_dunder, undefined_name_message
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -82,12 +83,6 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
     return statements
 
 
-# The modules of the subset written out from `torch` (after `import torch`, `torch.nn.Linear(2, 3)` is what
-# `nn.Linear(2, 3)` is): read as their aliases, so that the same allowlists, keyword lists and estimates hold.
-FULL_FORMS: dict[tuple[str, ...], str] = {("torch", "nn", "functional"): "F", ("torch", "nn"): "nn",
-                                          ("torch", "optim"): "optim"}
-
-
 def _path(node: ast.expr) -> tuple[str, ...] | None:
     """`torch.nn.functional` as ("torch", "nn", "functional"); None for anything but names and attributes."""
     parts: list[str] = []
@@ -101,13 +96,14 @@ def _path(node: ast.expr) -> tuple[str, ...] | None:
 
 
 class _FullForms(ast.NodeTransformer):
-    """Replaces `torch.nn`, `torch.nn.functional` and `torch.optim` (read, not assigned) by the alias's name,
+    """Replaces `torch.nn`, `torch.nn.functional` and `torch.optim` (read, not assigned) by the alias's name
+    (:data:`~tensorlab.core.lang.allowlist.FULL_FORMS`: the same allowlists, keyword lists and estimates hold),
     at the same place; the name keeps the text written (``written``) for the messages that name it."""
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:  # noqa: N802 - ast's name
         if isinstance(node.ctx, ast.Load):
             path = _path(node)
-            alias = FULL_FORMS.get(path) if path is not None else None
+            alias = allow.FULL_FORMS.get(path) if path is not None else None
             if alias is not None and path is not None:
                 name = ast.copy_location(ast.Name(id=alias, ctx=ast.Load()), node)
                 name.end_lineno, name.end_col_offset = node.end_lineno, node.end_col_offset
