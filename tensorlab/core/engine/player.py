@@ -407,10 +407,11 @@ class Player:
         check_names([statement], self.state().names)
         return statement
 
-    def insert(self, code: str, cancelled: Callable[[], bool] = NEVER) -> StepResult:
-        """Insert a user's statement at the current position and run it."""
+    def insert(self, code: str, cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> StepResult:
+        """Insert a user's statement at the current position and run it (``progress``: of rebuilding the live
+        state there first, where going back left the engine further on)."""
         statement = self.check(code)
-        self.sync(cancelled)   # the live state at the position, before the program changes
+        self.sync(cancelled, progress)   # the live state at the position, before the program changes
         self.program.insert(self.position, ProgramStep(statement.source, statement, origin=StepOrigin.USER))
         try:
             result = self.forward(cancelled)

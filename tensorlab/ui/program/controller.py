@@ -257,7 +257,7 @@ class LabController(QObject):
             check_names([statement], self._state.names)
         except LanguageError as exc:
             return exc.render(current_language())
-        self._run(lambda p, c, r: p.insert(code, c))
+        self._run(lambda p, c, r: p.insert(code, c, r))
         return None
 
     def remove_step(self, index: int) -> None:
