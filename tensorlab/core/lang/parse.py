@@ -23,6 +23,7 @@ __all__ = [
     "Statement",
     "parse",
     "parse_one",
+    "read_full_forms",
     "check_names",
     "dotted",
     "is_dunder",
@@ -72,8 +73,8 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
         raise LanguageError(msg("subset.unparsable", detail=str(exc))) from None
     lines = source.splitlines()
     statements = []
-    module = _FullForms().visit(module)
     for node in module.body:
+        node = read_full_forms(node)
         checker = Checker(limits)
         checker.statement(node, depth=0)
         text = ast.get_source_segment(source, node) or "\n".join(
@@ -110,6 +111,15 @@ class _FullForms(ast.NodeTransformer):
                 name.written = ".".join(path)   # type: ignore[attr-defined]  # read by subset_rules.written
                 return name
         return self.generic_visit(node)
+
+
+def read_full_forms(node: ast.stmt) -> ast.stmt:
+    """``node`` with `torch.nn`, `torch.nn.functional` and `torch.optim` read as `nn`, `F` and `optim` (changed in
+    place): what the subset's checker and interpreter take. The parser does it, and the export's check of a
+    script it wrote (the script's lines are the steps as written)."""
+    read = _FullForms().visit(node)
+    assert isinstance(read, ast.stmt)   # a statement is never a module's attribute
+    return read
 
 
 def parse_one(source: str, limits: Limits = DEFAULT_LIMITS) -> Statement:
