@@ -2,9 +2,14 @@
 
 The player owns the program and the results; an :mod:`engine <tensorlab.core.protocol.engine_api>`
 holds the live session (in this process, or in a worker process for the window).
-Position k means the first k steps have run. Going back restores the state after
-k steps from a fresh, seeded session; its results are already known, so only
-the torch state is rebuilt. The results kept stay within the history's share of the
+Position k means the first k steps have run. Going back shows the results already known
+for the first k steps (each snapshot is what torch held right after its step, and replay is
+deterministic): the engine's live session stays where it stood, further on, and the steps it
+ran past the position are kept as the results *ahead*. Stepping forward again over the same
+program takes the next of them (the engine ran that very step there). The live state is
+rebuilt only when something needs it at the position (a new or different step, a graph, a
+job, the session itself): then the engine restores it from a fresh, seeded session, and only
+the torch state is rebuilt (:meth:`Player.sync`). The results kept stay within the history's share of the
 memory budget (:mod:`tensorlab.core.protocol.history`): old snapshots lose their values,
 and going back to one runs its steps again to read them (the panels show the state
 and the one before it, so both are whole). A step the user builds is inserted at the current
@@ -147,11 +152,18 @@ class Player:
         self.focus: tuple[str, ...] = ()
         self._kept: dict[str, list[ProgramStep]] = {}
         self.history = History(history_allowance(getattr(engine, "limits", limits)))
+        # Stepping back leaves the engine where it stood (see the module docstring): ``_away`` says that the live
+        # session does not stand at the position, ``_ahead`` holds the results of the steps it ran past it
+        # (program[position:position + len(_ahead)]). A graph one of them did not read is asked for where it is
+        # shown (:meth:`graph`), at the live state.
+        self._away = False
+        self._ahead: list[StepResult] = []
 
     def use_engine(self, engine: Engine) -> None:
         """Run on ``engine`` from now on (a new memory budget): the kept history's allowance is its budget's share,
         and what the player keeps is trimmed to it at once. The caller restores the engine to the position."""
         self.engine = engine
+        self._in_step()   # a new engine stands at its start; the caller restores it
         self.history.allowance = history_allowance(getattr(engine, "limits", self.limits))
         self._trim()
 
@@ -171,11 +183,41 @@ class Player:
 
     @property
     def session(self) -> Any:
-        """The live session, where the engine runs in this process (tests, scripts); else None.
+        """The live session at the position, where the engine runs in this process (tests, scripts); else None.
 
         Typed ``Any``: the window side of the core may not name the worker side's ``Session``.
         """
+        self.sync()
         return getattr(self.engine, "session", None)
+
+    @property
+    def in_step(self) -> bool:
+        """Whether the engine's live session stands at the position (else :meth:`sync` brings it there)."""
+        return not self._away
+
+    def _in_step(self) -> None:
+        """The engine stands at the position now (it was reset or restored there): nothing is ahead."""
+        self._away = False
+        self._ahead = []
+
+    def sync(self, cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> None:
+        """Bring the engine's live session to the position, where stepping back left it further on.
+
+        The results stay those known; only the torch state is rebuilt (a replay from a fresh, seeded
+        session, without snapshots). On cancel the player stands where the engine got to.
+        """
+        if not self._away:
+            return
+        self._ahead = []
+        kept = [i for i in range(self.position) if not lost(self.results[i])]
+        try:
+            self.engine.restore([self.program[i].code for i in kept], [self.results[i] for i in kept], cancelled,
+                                progress)
+        except (Cancelled, EngineCrashed) as exc:
+            self._away = False
+            self._settle(exc.position)
+            raise
+        self._away = False
 
     @property
     def kept(self) -> dict[str, list[ProgramStep]]:
@@ -201,6 +243,7 @@ class Player:
             kept = list(program)
         self.program = kept if kept is not None else program_from(lesson)
         self.engine.reset()
+        self._in_step()
         self.results = []
 
     def keep_current(self) -> None:
@@ -220,6 +263,15 @@ class Player:
         """Run the next step; None at the end of the program."""
         if self.position >= len(self.program):
             return None
+        if self._away and self._ahead and not self._ahead[0].snapshot.trimmed:
+            # The engine ran this very step here already (stepping back left it further on): its result, as torch
+            # made it then. The engine stands at the position again once nothing is ahead.
+            result = self._ahead.pop(0)
+            self.results.append(result)
+            self._away = bool(self._ahead)
+            self._trim()
+            return result
+        self.sync(cancelled)
         result = self.engine.run(self.program[self.position].code, self.focus, cancelled)
         if result.index != self.position:
             result = replace(result, index=self.position)   # after a lost step the engine counts one fewer
@@ -239,6 +291,13 @@ class Player:
         """
         position = max(0, min(position, len(self.program)))
         if position < self.position:
+            if all(not r.snapshot.trimmed for r in self.results[max(position - KEEP_LAST, 0):position]):
+                # The state there is known and whole: shown at once, the engine left where it stands.
+                self._ahead = self.results[position:] + self._ahead
+                self.results = self.results[:position]
+                self._away = True
+                self._trim()
+                return
             self._restore(position, cancelled, progress)
             return
         total = position - self.position
@@ -279,6 +338,7 @@ class Player:
         return sum(1 for result in self.results[:position] if not lost(result))
 
     def _restore(self, position: int, cancelled: Callable[[], bool], progress: Progress | None) -> None:
+        self._in_step()   # restored from a fresh session below, wherever the engine stood
         codes = [step.code for step in self.program[:position]]
         known = self.results[:position]
         # Snapshots the panels will show whose values the history dropped: replay to the first of them,
@@ -325,12 +385,20 @@ class Player:
         """Move to ``device`` and replay to the same position there (results change: they say the device)."""
         position = self.position
         self.engine.set_device(device)
+        self._in_step()
         self.results = []
         self.go_to(position, cancelled, progress)
 
     def graph(self, name: str) -> GraphInfo | None:
         """The autograd graph behind ``name`` at the current position."""
+        self.sync()
         return self.engine.graph(name)
+
+    def job(self, name: str, params: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
+            progress: Progress | None = None) -> Any:
+        """Run the engine's job ``name`` on the live session at the position (brought there first)."""
+        self.sync(cancelled)
+        return self.engine.job(name, params, cancelled, progress)
 
     # -- adding ----------------------------------------------------------------
     def check(self, code: str) -> Statement:
@@ -339,9 +407,11 @@ class Player:
         check_names([statement], self.state().names)
         return statement
 
-    def insert(self, code: str, cancelled: Callable[[], bool] = NEVER) -> StepResult:
-        """Insert a user's statement at the current position and run it."""
+    def insert(self, code: str, cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> StepResult:
+        """Insert a user's statement at the current position and run it (``progress``: of rebuilding the live
+        state there first, where going back left the engine further on)."""
         statement = self.check(code)
+        self.sync(cancelled, progress)   # the live state at the position, before the program changes
         self.program.insert(self.position, ProgramStep(statement.source, statement, origin=StepOrigin.USER))
         try:
             result = self.forward(cancelled)
@@ -356,8 +426,11 @@ class Player:
         if not 0 <= index < len(self.program) or self.program[index].origin != StepOrigin.USER:
             raise ValueError("only steps you added can be removed")
         position = self.position
+        if index >= position:
+            self.sync(cancelled, progress)   # the engine may stand past the step removed
         del self.program[index]
         if index < position:
+            self._in_step()   # restored below from a fresh session
             # Every later result may differ now: replay from the step removed.
             kept = self.results[:index]
             self.results = kept

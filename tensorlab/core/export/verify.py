@@ -13,6 +13,7 @@ import ast
 import warnings
 from collections.abc import Sequence
 
+from tensorlab.core.lang.parse import read_full_forms
 from tensorlab.core.lang.subset_rules import Checker, LanguageError
 from tensorlab.core.messages.catalogue import Message, MessageError, msg
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -75,7 +76,7 @@ def _tree(code: str) -> ast.Module:
 def _check_subset(statements: Sequence[ast.stmt], limits: Limits) -> None:
     for node in statements:
         try:
-            Checker(limits).statement(node, depth=0)
+            Checker(limits).statement(read_full_forms(node), depth=0)
         except LanguageError as exc:
             raise ExportRefused(msg("export.refused_subset", detail=exc.message)) from None
 

@@ -10,12 +10,28 @@ such character as an escape; the transcript and the export both use it.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 __all__ = ["visible", "BIDI_CONTROLS", "display_width"]
 
 # Characters that reorder how text is displayed (the "Trojan Source" characters).
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+# Every character :func:`visible` escapes: the controls (Unicode category Cc is exactly U+0000-U+001F and
+# U+007F-U+009F), the line and paragraph separators (Zl, Zp) and the bidi controls; the tab never, and
+# the line feed only on one line. One compiled scan: a table's cells and a tensor's values are long texts,
+# and a loop over their characters in Python cost milliseconds a step (a test compares it with the category rule
+# at every code point).
+_CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS))
+_ESCAPED = re.compile(f"[{_CONTROLS}\n]")
+_ESCAPED_KEEPING_LINES = re.compile(f"[{_CONTROLS}]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def visible(text: str, keep_line_breaks: bool = False) -> str:
@@ -25,16 +41,7 @@ def visible(text: str, keep_line_breaks: bool = False) -> str:
     without it the result is one line: it holds no character that ends a line (nor a comment),
     and none that makes text display in another order than it is read.
     """
-    out = []
-    for char in text:
-        if char == "\t" or (char == "\n" and keep_line_breaks):
-            out.append(char)
-        elif char in BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Zl", "Zp"):
-            code = ord(char)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(char)
-    return "".join(out)
+    return (_ESCAPED_KEEPING_LINES if keep_line_breaks else _ESCAPED).sub(_escape, text)
 
 
 def display_width(text: str) -> int:

@@ -171,6 +171,10 @@ CALL_KEYWORDS: dict[str, tuple[int, frozenset[str]]] = {
 
 # Module aliases a step may import (the contract decision of DESIGN.md): name -> what it is.
 MODULE_ALIASES: dict[str, str] = {"nn": "torch.nn", "F": "torch.nn.functional", "optim": "torch.optim"}
+# The same modules written out from `torch` (after `import torch`, `torch.nn.Linear(2, 3)` is `nn.Linear(2, 3)`):
+# the parser reads them as the aliases. They are attributes of `torch`, not imports: the import forms stay these.
+FULL_FORMS: dict[tuple[str, ...], str] = {("torch", "nn", "functional"): "F", ("torch", "nn"): "nn",
+                                          ("torch", "optim"): "optim"}
 # The accepted import forms: `import torch.nn as nn`, ... and `from torch import nn`.
 IMPORT_FORMS: frozenset[tuple[str, str | None]] = frozenset({
     ("torch", None), ("copy", None), ("torch", "torch"), ("copy", "copy"),

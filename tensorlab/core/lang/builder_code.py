@@ -22,6 +22,8 @@ __all__ = [
     "DTYPES",
     "COPY_OPERATIONS",
     "MUTATIONS",
+    "augmentable",
+    "mutations_for",
     "COMPUTATIONS",
     "create_code",
     "copy_code",
@@ -260,12 +262,24 @@ def _follow_up(text: str) -> str:
     raise BuilderError(msg("builder.follow_up", text=text))
 
 
+def augmentable(target: str) -> bool:
+    """Whether the language lets ``target`` be updated with `+=`: a name or an item (`x`, `parts[0]`), not an
+    attribute (`net[0].weight`: Python would assign the result back to the module's attribute)."""
+    target = target.strip()
+    return target.isidentifier() or target.endswith("]")
+
+
+def mutations_for(target: str) -> tuple[str, ...]:
+    """The in-place operations the language accepts on ``target`` (the Mutate builder offers only these)."""
+    return MUTATIONS if augmentable(target) else tuple(m for m in MUTATIONS if m != "+= v")
+
+
 def mutate_code(target: str, operation: str, index: str = "0", value: str = "1", no_grad: bool = False) -> str:
     """`x[0] = 5`, `x.add_(1)`, ... optionally inside `with torch.no_grad():`."""
     target = check_operand(target, "target_tensor")
     if operation not in MUTATIONS:
         raise BuilderError(msg("builder.unknown", kind=msg("builder.kind.mutation"), text=operation))
-    if operation == "+= v" and not (target.isidentifier() or target.endswith("]")):
+    if operation == "+= v" and not augmentable(target):
         raise BuilderError(msg("subset.augassign_target"))   # `net[0].bias += 1`: the language's own rule
     if operation == "x[i] = v":
         line = f"{target}[{_index(index.strip() or '0', 'index')}] = {parse_number(value)}"

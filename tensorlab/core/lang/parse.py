@@ -13,6 +13,7 @@ import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.lang.subset_rules import Checker, LanguageError, dotted, is_dunder, undefined_name_message
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -22,6 +23,7 @@ __all__ = [
     "Statement",
     "parse",
     "parse_one",
+    "read_full_forms",
     "check_names",
     "dotted",
     "is_dunder",
@@ -72,6 +74,7 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
     lines = source.splitlines()
     statements = []
     for node in module.body:
+        node = read_full_forms(node)
         checker = Checker(limits)
         checker.statement(node, depth=0)
         text = ast.get_source_segment(source, node) or "\n".join(
@@ -79,6 +82,44 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
         )
         statements.append(Statement(text, node, node.lineno, tuple(checker.events)))
     return statements
+
+
+def _path(node: ast.expr) -> tuple[str, ...] | None:
+    """`torch.nn.functional` as ("torch", "nn", "functional"); None for anything but names and attributes."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return tuple(reversed(parts))
+
+
+class _FullForms(ast.NodeTransformer):
+    """Replaces `torch.nn`, `torch.nn.functional` and `torch.optim` (read, not assigned) by the alias's name
+    (:data:`~tensorlab.core.lang.allowlist.FULL_FORMS`: the same allowlists, keyword lists and estimates hold),
+    at the same place; the name keeps the text written (``written``) for the messages that name it."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:  # noqa: N802 - ast's name
+        if isinstance(node.ctx, ast.Load):
+            path = _path(node)
+            alias = allow.FULL_FORMS.get(path) if path is not None else None
+            if alias is not None and path is not None:
+                name = ast.copy_location(ast.Name(id=alias, ctx=ast.Load()), node)
+                name.end_lineno, name.end_col_offset = node.end_lineno, node.end_col_offset
+                name.written = ".".join(path)   # type: ignore[attr-defined]  # read by subset_rules.written
+                return name
+        return self.generic_visit(node)
+
+
+def read_full_forms(node: ast.stmt) -> ast.stmt:
+    """``node`` with `torch.nn`, `torch.nn.functional` and `torch.optim` read as `nn`, `F` and `optim` (changed in
+    place): what the subset's checker and interpreter take. The parser does it, and the export's check of a
+    script it wrote (the script's lines are the steps as written)."""
+    read = _FullForms().visit(node)
+    assert isinstance(read, ast.stmt)   # a statement is never a module's attribute
+    return read
 
 
 def parse_one(source: str, limits: Limits = DEFAULT_LIMITS) -> Statement:

@@ -93,10 +93,16 @@ def undefined_name_message(name: str) -> Message:
     return msg("subset.undefined_name", name=name)
 
 
+def written(node: ast.Name) -> str:
+    """A name as the step wrote it: `torch.nn` where the parser read `torch.nn` as the alias `nn`."""
+    text = getattr(node, "written", None)
+    return text if isinstance(text, str) else node.id
+
+
 def dotted(node: ast.expr) -> str:
     """`torch.ones`, `x.grad`, ... for messages; `...` for anything more complex."""
     if isinstance(node, ast.Name):
-        return node.id
+        return written(node)
     if isinstance(node, ast.Attribute):
         return f"{dotted(node.value)}.{node.attr}"
     if isinstance(node, ast.Call):
@@ -344,7 +350,7 @@ class Checker:
         if is_dunder(node.id):
             raise self.fail(node, msg("subset.dunder", name=node.id))
         if node.id in allow.MODULES:
-            raise self.fail(node, msg("subset.module_use", name=node.id))
+            raise self.fail(node, msg("subset.module_use", name=written(node)))
         if node.id in allow.BUILTINS:
             if not hook_argument:
                 raise self.fail(node, msg("subset.builtin_use", name=node.id))
@@ -366,7 +372,7 @@ class Checker:
             return
         if isinstance(base, ast.Name) and base.id in allow.MODULE_ALIASES:
             if name not in module_names(base.id):
-                raise self.fail(node, msg("subset.not_available", name=f"{base.id}.{name}"))
+                raise self.fail(node, msg("subset.not_available", name=f"{written(base)}.{name}"))
             return
         # The base first, so that `torch.hub.load` is refused for `torch.hub`.
         self.expr(base, depth)
@@ -398,7 +404,7 @@ class Checker:
                 if func.id in _FOREIGN_NAMES:
                     raise self.fail(func, msg("subset.not_available", name=func.id))
                 if func.id in allow.MODULES:
-                    raise self.fail(func, msg("subset.cannot_call", name=func.id))
+                    raise self.fail(func, msg("subset.cannot_call", name=written(func)))
                 # A user name: only a module of the subset may be called (`model(x)`), checked at run time.
                 self.use(func)
         elif isinstance(func, (ast.Subscript, ast.Call)):
@@ -440,7 +446,8 @@ class Checker:
         key = f"{func.value.id}.{func.attr}" if func.value.id != "F" else f"F.{func.attr}"
         if func.value.id == "nn" and func.attr in allow.NN_CLASSES:
             key = f"nn.{func.attr}"
-        problem = keyword_problem(key, len(node.args), [k.arg for k in node.keywords if k.arg is not None])
+        problem = keyword_problem(key, len(node.args), [k.arg for k in node.keywords if k.arg is not None],
+                                  shown=dotted(func))
         if problem is not None:
             raise self.fail(node, problem)
 

@@ -564,11 +564,23 @@ def _same_or(previous: _Part | None, part: _Part) -> _Part:
     unchanged bit for bit (``==`` would take -0.0 for 0.0)."""
     if previous is None:
         return part
-    for field in dataclasses.fields(part):
-        old, new = getattr(previous, field.name), getattr(part, field.name)
-        if (old is not new) if field.name == "cells" else (old != new):
+    for name in _field_names(type(part)):
+        old, new = getattr(previous, name), getattr(part, name)
+        if (old is not new) if name == "cells" else (old != new):
             return part
     return previous
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The field names of a snapshot part's class (read once: ``dataclasses.fields`` builds a tuple per call,
+    for every storage and name at every step)."""
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(field.name for field in dataclasses.fields(kind))
+    return names
 
 
 class Inspector:

@@ -20,7 +20,7 @@ import torch
 
 from tensorlab.core.lang import allowlist as allow
 from tensorlab.core.lang.parse import dotted
-from tensorlab.core.lang.subset_rules import keyword_problem, module_names
+from tensorlab.core.lang.subset_rules import keyword_problem, module_names, written
 from tensorlab.core.messages.catalogue import MessageError, msg
 from tensorlab.core.observe.reprs import bounded_str
 from tensorlab.core.protocol.limits import LimitError, Limits
@@ -470,7 +470,7 @@ class Interpreter:
             return copy.deepcopy
         if isinstance(base, ast.Name) and base.id in allow.MODULE_ALIASES:
             if name not in module_names(base.id):
-                raise TensorLabError(msg("subset.not_available", name=f"{base.id}.{name}"))
+                raise TensorLabError(msg("subset.not_available", name=f"{written(base)}.{name}"))
             return getattr(_ALIASED[base.id], name)
         obj = self.evaluate(base)
         _check_attribute(obj, name)

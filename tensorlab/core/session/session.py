@@ -1,8 +1,9 @@
 """A session: named results, the selected device, and running one step at a time.
 
 Every torch exception and warning raised inside a step is captured into its
-:class:`StepResult`; nothing escapes, and later steps still run. Stepping back is
-replay: a fresh namespace, ``torch.manual_seed(seed)``, then the first k steps.
+:class:`StepResult`; nothing escapes, and later steps still run. Rebuilding the state
+after k steps (the player does when it is needed after stepping back) is replay: a fresh
+namespace, ``torch.manual_seed(seed)``, then the first k steps.
 """
 
 from __future__ import annotations
@@ -177,8 +178,12 @@ class Session:
         """Run one checked statement and capture everything it raised or printed."""
         value, error, caught, seconds = self._run_statement(statement)
         snapshot = self.inspector.take(self._namespace, set(statement.defines) | self.focus)
-        history = [HistoryEntry(r.index, r.code, r.snapshot) for r in self.results]
-        history.append(HistoryEntry(len(self.results), statement.source, snapshot))
+        # The steps so far, for explaining an error or a warning: made only when there is one to explain (a
+        # list of every step at every step grew with the program).
+        history: list[HistoryEntry] = []
+        if error is not None or caught:
+            history = [HistoryEntry(r.index, r.code, r.snapshot) for r in self.results]
+            history.append(HistoryEntry(len(self.results), statement.source, snapshot))
         error_info = None
         if error is not None:
             message = str(error)

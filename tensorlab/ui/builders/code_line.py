@@ -60,7 +60,10 @@ class CodeLineEdit(QLineEdit):
     def _members(self, base: str) -> frozenset[str]:
         """What may follow `base.`: a module's names, else the members of the type of what ``base`` reads."""
         if base == "torch":
-            return allow.TORCH_FUNCTIONS | allow.TORCH_DTYPES
+            return allow.TORCH_FUNCTIONS | allow.TORCH_DTYPES | {path[1] for path in allow.FULL_FORMS}
+        full = allow.FULL_FORMS.get(tuple(base.split(".")))   # `torch.nn.`: what `nn.` may name
+        if full is not None:
+            return _ALIASED[full] | ({"functional"} if full == "nn" else frozenset())
         if base == "copy":
             return allow.COPY_FUNCTIONS
         if base in allow.MODULE_ALIASES:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QLineEdit, QWidget
 
-from tensorlab.core.lang.builder_code import MUTATIONS, mutate_code
+from tensorlab.core.lang.builder_code import MUTATIONS, mutate_code, mutations_for
 from tensorlab.ui.builders.builder_box import BuilderBox, WrappingCheckBox, fill_names
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP
 
@@ -32,12 +32,29 @@ class MutateBuilder(BuilderBox):
         ):
             widget.setObjectName(name)
             self.add_row(label, widget, label or QT_TR_NOOP("inside torch.no_grad()"))
-        self.target.currentTextChanged.connect(self.refresh)
+        self.target.currentTextChanged.connect(self._target_changed)
         self.operation.currentTextChanged.connect(self._operation_changed)
         self.index.textChanged.connect(self.refresh)
         self.value.textChanged.connect(self.refresh)
         self.no_grad.toggled.connect(self.refresh)
         self._operation_changed()
+
+    def _target_changed(self, *_: object) -> None:
+        """Offer only the operations the language accepts on the target (no `+=` on `net[0].weight`)."""
+        offered = mutations_for(self.target.currentText())
+        shown = tuple(self.operation.itemText(i) for i in range(self.operation.count()))
+        if offered != shown:
+            chosen = self.operation.currentText()
+            blocked = self.operation.blockSignals(True)
+            self.operation.clear()
+            self.operation.addItems(list(offered))
+            # The choice stays where the target allows it; else the first operation (`x[i] = v`).
+            self.operation.setCurrentIndex(max(self.operation.findText(chosen), 0))
+            self.operation.blockSignals(blocked)
+            if self.operation.currentText() != chosen:
+                self._operation_changed()
+                return
+        self.refresh()
 
     def _operation_changed(self, *_: object) -> None:
         operation = self.operation.currentText()

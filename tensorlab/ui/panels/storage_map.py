@@ -33,7 +33,7 @@ from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, CULPRIT, CULPRIT_LINE, MUTED, format_value, tensor_color
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
-from tensorlab.ui.widgets.scene_view import SceneView, font_metrics
+from tensorlab.ui.widgets.scene_view import SceneView, text_width
 
 __all__ = ["StorageMapView", "StripModel", "strip_models"]
 
@@ -1016,7 +1016,7 @@ class _Drawn:
 
 def _text_width(text: str, font: QFont) -> float:
     """``text``'s width in ``font`` (one of the view's own fonts, whose metrics are kept)."""
-    return font_metrics(font).horizontalAdvance(text)
+    return text_width(text, font)
 
 
 def _lines_width(text: str, font: QFont) -> float:

@@ -257,7 +257,7 @@ class LabController(QObject):
             check_names([statement], self._state.names)
         except LanguageError as exc:
             return exc.render(current_language())
-        self._run(lambda p, c, r: p.insert(code, c))
+        self._run(lambda p, c, r: p.insert(code, c, r))
         return None
 
     def remove_step(self, index: int) -> None:
@@ -268,7 +268,7 @@ class LabController(QObject):
         """Run a registered job (measure, copies) in the worker; jobFinished brings its result."""
         def job(p: Player, c: Callable[[], bool], r: Callable[[int, int], None]) -> Any:
             # Its progress goes to jobProgress (queued to the GUI thread), not to the replay progress.
-            return p.engine.job(name, params, c, lambda done, total: self.jobProgress.emit(name, done, total))
+            return p.job(name, params, c, lambda done, total: self.jobProgress.emit(name, done, total))
 
         job_id = self._run(job, lambda value: self.jobFinished.emit(name, value, ""))
         self._jobs_named[job_id] = name

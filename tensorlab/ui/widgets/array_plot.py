@@ -17,7 +17,7 @@ from tensorlab.ui.widgets.palette import BAND_COLORS, text_color_on
 from tensorlab.ui.widgets.scene_view import SceneView
 from tensorlab.ui.widgets.text_zoom import MIN_PX, px
 
-__all__ = ["ArrayPlot", "viridis"]
+__all__ = ["ArrayPlot", "viridis", "viridis_rgb"]
 
 MAX_LABELS = 32       # numbers written on bars
 MAX_IMAGE_LABELS = 144
@@ -28,13 +28,22 @@ _VIRIDIS = ((68, 1, 84), (71, 44, 122), (59, 81, 139), (44, 113, 142), (33, 144,
             (92, 200, 99), (170, 220, 50), (253, 231, 37))
 
 
-def viridis(t: float) -> QColor:
-    """The viridis colour at ``t`` in [0, 1]."""
+_VIRIDIS_STEPS = tuple(tuple(b[k] - a[k] for k in range(3)) for a, b in zip(_VIRIDIS, _VIRIDIS[1:]))
+
+
+def viridis_rgb(t: float) -> tuple[int, int, int]:
+    """The viridis colour at ``t`` in [0, 1], as (red, green, blue)."""
     t = min(max(t, 0.0), 1.0) * (len(_VIRIDIS) - 1)
     i = min(int(t), len(_VIRIDIS) - 2)
     f = t - i
-    a, b = _VIRIDIS[i], _VIRIDIS[i + 1]
-    return QColor(*(round(a[k] + (b[k] - a[k]) * f) for k in range(3)))
+    a, d = _VIRIDIS[i], _VIRIDIS_STEPS[i]
+    # Written out (no generator): a heat map asks for a colour per cell.
+    return round(a[0] + d[0] * f), round(a[1] + d[1] * f), round(a[2] + d[2] * f)
+
+
+def viridis(t: float) -> QColor:
+    """The viridis colour at ``t`` in [0, 1]."""
+    return QColor(*viridis_rgb(t))
 
 
 class ArrayPlot(SceneView):
@@ -148,6 +157,28 @@ class ArrayPlot(SceneView):
             painter.end()
             scene.addPixmap(QPixmap.fromImage(image)).setZValue(-1)
 
+    def _image_pixels(self, left: float, top: float, cell: float, low: float, high: float) -> None:
+        """A heat map too big for its numbers, painted as one picture (a pixel per cell, scaled up without
+        smoothing): a thousand rectangles cost more to make and to paint than the picture they make."""
+        rows, cols = len(self.grid), len(self.grid[0])
+        small = QImage(cols, rows, QImage.Format.Format_RGB32)
+        shades: dict[tuple[int, int, int], int] = {}
+        for r, row in enumerate(self.grid):
+            for c, value in enumerate(row):
+                t = 0.0 if not math.isfinite(value) or high == low else (value - low) / (high - low)
+                rgb = viridis_rgb(t)
+                shade = shades.get(rgb)
+                if shade is None:
+                    shade = shades[rgb] = QColor(*rgb).rgb()
+                small.setPixel(c, r, shade)
+        ratio = self.devicePixelRatioF()
+        picture = small.scaled(max(round(cols * cell * ratio), 1), max(round(rows * cell * ratio), 1),
+                               Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.FastTransformation)
+        picture.setDevicePixelRatio(ratio)
+        item = self.scene().addPixmap(QPixmap.fromImage(picture))
+        item.setPos(left, top)
+        item.setZValue(-1)
+
     def _index_fits(self, slot: float) -> bool:
         return QFontMetricsF(self._font(11)).horizontalAdvance(str(len(self.heights) - 1)) + 6 <= slot
 
@@ -185,11 +216,19 @@ class ArrayPlot(SceneView):
             index = self._text(str(c), size=index_size, color=index_color)
             bounds = index.boundingRect()
             index.setPos(left + c * cell + (cell - bounds.width()) / 2, 0)
+        if not labels and rows * cols > MAX_IMAGE_LABELS:
+            self._image_pixels(left, top, cell, low, high)
+            return
+        paints: dict[tuple[int, int, int], tuple[QColor, QBrush]] = {}   # one colour and brush per shade
         for r, row in enumerate(self.grid):
             for c, value in enumerate(row):
                 t = 0.0 if not math.isfinite(value) or high == low else (value - low) / (high - low)
-                fill = viridis(t)
-                scene.addRect(QRectF(left + c * cell, top + r * cell, cell, cell), no_pen, QBrush(fill))
+                rgb = viridis_rgb(t)
+                paint = paints.get(rgb)
+                if paint is None:
+                    paint = paints[rgb] = (QColor(*rgb), QBrush(QColor(*rgb)))
+                fill = paint[0]
+                scene.addRect(QRectF(left + c * cell, top + r * cell, cell, cell), no_pen, paint[1])
                 if labels:
                     # Black or white, whichever contrasts more with this cell's own colour (at least
                     # 4.58:1 on any colour: the two contrasts are equal at luminance 0.179).

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import mono_font, pixel_font, px
 
-__all__ = ["SceneView", "TextBatch", "font_metrics"]
+__all__ = ["SceneView", "TextBatch", "font_metrics", "text_width"]
 
 
 class TextBatch(QGraphicsItem):
@@ -59,19 +59,36 @@ class TextBatch(QGraphicsItem):
             painter.drawText(QPointF(box.left(), box.top() + ascent), text)
 
 
-_METRICS: dict[int, tuple[QFont, QFontMetricsF]] = {}
+_METRICS: dict[int, tuple[QFont, QFontMetricsF, dict[str, float]]] = {}
+_WIDTHS_KEPT = 8192   # widths kept per font (the names and labels of a map; cleared when over)
 
 
-def font_metrics(font: QFont) -> QFontMetricsF:
-    """The metrics of ``font``, made once per font object (a view's own fonts, kept by :meth:`SceneView._font`)."""
+def _metrics_entry(font: QFont) -> tuple[QFont, QFontMetricsF, dict[str, float]]:
     # By object, not by key: building a font's key string costs more than the lookup saves. The font is
     # held, so that its id stays its own.
     entry = _METRICS.get(id(font))
     if entry is None or entry[0] is not font:
         if len(_METRICS) > 256:
             _METRICS.clear()
-        entry = _METRICS[id(font)] = (font, QFontMetricsF(font))
-    return entry[1]
+        entry = _METRICS[id(font)] = (font, QFontMetricsF(font), {})
+    return entry
+
+
+def font_metrics(font: QFont) -> QFontMetricsF:
+    """The metrics of ``font``, made once per font object (a view's own fonts, kept by :meth:`SceneView._font`)."""
+    return _metrics_entry(font)[1]
+
+
+def text_width(text: str, font: QFont) -> float:
+    """``text``'s advance in ``font``, measured once per font and text: a map fitting its scale measures every
+    name and label several times a step, and each measure is a call into Qt."""
+    _, metrics, widths = _metrics_entry(font)
+    width = widths.get(text)
+    if width is None:
+        if len(widths) > _WIDTHS_KEPT:
+            widths.clear()
+        width = widths[text] = metrics.horizontalAdvance(text)
+    return width
 
 
 class SceneView(QGraphicsView):

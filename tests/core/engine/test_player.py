@@ -130,3 +130,102 @@ def test_a_new_budget_gives_the_players_kept_history_its_new_share_at_once():
     player.use_engine(LocalEngine(limits=small))
     assert player.history.allowance == history_allowance(small) == 1024**2
     assert player.state().trimmed > 0 and player.history.held <= 1024**2 and player.state().whole
+
+
+# -- stepping back without a replay (issue #16, speed) ------------------------------------------------
+class _Counting(LocalEngine):
+    """A local engine that counts what the player asks of it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def run(self, code, focus=(), cancelled=lambda: False):
+        self.calls.append("run")
+        return super().run(code, focus, cancelled)
+
+    def restore(self, codes, results, cancelled=lambda: False, progress=None):
+        self.calls.append("restore")
+        return super().restore(codes, results, cancelled, progress)
+
+
+TRAINING = ["import torch.nn as nn", "import torch.optim as optim", "torch.manual_seed(3)",
+            "model = nn.Sequential(nn.Linear(3, 3), nn.ReLU(), nn.Linear(3, 1))",
+            "opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)", "x = torch.randn(4, 3)",
+            "loss = model(x).pow(2).mean()", "loss.backward()", "opt.step()", "opt.zero_grad()",
+            "loss = model(x).pow(2).mean()", "loss.backward()", "opt.step()"]
+
+
+def _player(engine=None) -> Player:
+    player = Player(engine if engine is not None else _Counting())
+    player.load(None, [ProgramStep(c, parse_one(c), origin=StepOrigin.USER) for c in TRAINING])
+    return player
+
+
+def _fresh(position: int):
+    """The results of the first ``position`` steps run from a fresh engine (what a replay gives)."""
+    player = _player(LocalEngine())
+    player.go_to(position)
+    return player.state().results
+
+
+def test_going_back_shows_the_recorded_state_at_once_and_forward_again_takes_the_results_torch_made():
+    player = _player()
+    engine = player.engine
+    player.go_to(len(TRAINING))
+    ran = player.state().results
+    engine.calls.clear()
+    player.go_to(9)
+    assert engine.calls == [] and player.position == 9 and not player.in_step
+    assert player.state().results == ran[:9] and player.state().whole
+    player.go_to(7)
+    player.go_to(len(TRAINING))   # forward over the same program: the very results, no step run again
+    assert engine.calls == [] and player.in_step
+    assert all(a is b for a, b in zip(player.state().results, ran))
+    assert engine.position == len(TRAINING)
+
+
+def test_a_new_step_after_going_back_runs_on_the_live_state_of_that_position():
+    player = _player()
+    player.go_to(len(TRAINING))
+    player.go_to(9)                # after the first opt.step()
+    player.engine.calls.clear()
+    result = player.insert("w = model[0].weight.clone()")
+    assert player.engine.calls == ["restore", "run"] and player.in_step
+    fresh = _fresh(9)
+    assert result.snapshot.tensor("w").values == fresh[-1].snapshot.tensor("model[0].weight").values
+    assert player.position == 10 and player.session.names[-1] == "w"
+    # The rest of the program runs on from there, as a replay of the new program would.
+    player.go_to(len(player.program))
+    again = _player(LocalEngine())
+    again.program = list(player.program)
+    again.go_to(len(again.program))
+    assert [r.snapshot.tensor("model[0].weight").values for r in player.state().results[9:]] == \
+        [r.snapshot.tensor("model[0].weight").values for r in again.state().results[9:]]
+
+
+def test_the_session_a_graph_and_a_job_after_going_back_read_the_state_at_the_position():
+    player = _player()
+    player.go_to(len(TRAINING))
+    player.go_to(7)                # `loss` is the first loss, before any step of the optimizer
+    assert player.graph("loss") is not None
+    assert player.in_step and player.engine.position == 7
+    weight = player.session.namespace["model"][0].weight
+    assert tuple(map(tuple, weight.tolist())) == _fresh(7)[-1].snapshot.tensor("model[0].weight").values
+    player.go_to(len(TRAINING))
+    player.go_to(6)
+    copies = player.job("copies", {"name": "x"})
+    assert player.in_step and player.engine.position == 6 and copies is not None
+
+
+def test_removing_a_step_ahead_of_the_position_rebuilds_the_live_state_without_it():
+    player = _player()
+    player.program.insert(9, ProgramStep("x.mul_(0)", parse_one("x.mul_(0)"), origin=StepOrigin.USER))
+    player.go_to(len(player.program))
+    player.go_to(8)
+    player.remove(9)               # the engine had run it: its state is rebuilt at step 8
+    assert player.in_step and player.engine.position == 8
+    assert player.session.namespace["x"].abs().sum().item() > 0
+    player.go_to(len(player.program))
+    assert player.state().results[-1].snapshot.tensor("x").values == _fresh(len(TRAINING))[-1].snapshot.tensor(
+        "x").values

@@ -243,3 +243,35 @@ def test_the_player_goes_past_a_step_that_crashes_the_worker_when_asked_and_neve
         assert engine.restarts == restarts and player.state().names == ("a", "c", "e")
     finally:
         player.close()
+
+
+def test_a_step_that_crashes_the_worker_after_going_back_leaves_the_player_at_that_position():
+    """Going back leaves the worker where it stood; the new step first rebuilds the live state at the
+    position, then crashes the worker: the new worker stands at the position, and the program runs on."""
+    from tensorlab.core.engine.player import ProgramStep, StepOrigin
+    from tensorlab.core.lang.parse import parse_one
+
+    codes = ["a = torch.tensor(-2**63)", "c = a + 1", "e = c * 2", "e.add_(1)"]
+    engine = ProcessEngine()
+    player = Player(engine)
+    try:
+        player.load(None, [ProgramStep(c, parse_one(c), origin=StepOrigin.USER) for c in codes])
+        player.go_to(4)
+        pid = engine.pid
+        player.go_to(2)
+        assert engine.pid == pid and engine.position == 4 and not player.in_step
+        with pytest.raises(EngineCrashed):
+            player.insert("b = a.div(-1, rounding_mode='trunc')")   # SIGFPE in torch
+        assert engine.pid != pid and player.position == 2 and engine.position == 2 and player.in_step
+        assert player.state().names == ("a", "c")
+        player.program = [step for step in player.program if "div" not in step.code]
+        player.go_to(4)
+        import torch
+
+        plain = (torch.tensor(-2**63) + 1) * 2
+        plain.add_(1)
+        last = player.state().snapshot
+        assert last.names == ("a", "c", "e") and last.tensor("e").values == plain.item()
+        assert last.tensor("e").version == plain._version == 1
+    finally:
+        player.close()

@@ -149,3 +149,49 @@ def test_the_wheel_over_the_build_panel_scrolls_it_and_never_changes_a_choice(qt
                                                   Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
                                                   False))
         assert combo.currentText() != before
+
+
+def test_mutate_offers_on_a_module_row_only_what_the_language_accepts_there(window, qtbot):
+    """`net[0].weight += 1` is refused by the language (an attribute target): on such a row the builder does not
+    offer `+= v`; everything it offers builds a line the language accepts, and the change runs as in torch."""
+    import torch
+
+    from tensorlab.core.lang.builder_code import MUTATIONS
+    from tensorlab.core.lang.parse import check_names, parse_one
+
+    open_lesson(window, qtbot, "scratchpad")
+    for code in ("import torch.nn as nn", "net = nn.Sequential(nn.Linear(2, 2))", "x = torch.ones(3)"):
+        _run(qtbot, window, code)
+    mutate = window.builders.mutate
+
+    def offered() -> list[str]:
+        return [mutate.operation.itemText(i) for i in range(mutate.operation.count())]
+
+    mutate.target.setCurrentText("x")
+    mutate.operation.setCurrentIndex(mutate.operation.findText("+= v"))
+    assert offered() == list(MUTATIONS) and mutate.operation.currentText() == "+= v"
+    mutate.target.setCurrentText("net[0].weight")
+    assert "+= v" not in offered() and mutate.operation.currentText() == "x[i] = v"
+    assert mutate.form.isRowVisible(mutate.index)   # the rows shown follow the operation the box moved to
+    names = window.controller.state.names
+    for operation in offered():
+        mutate.operation.setCurrentIndex(mutate.operation.findText(operation))
+        for no_grad in (False, True):
+            mutate.no_grad.setChecked(no_grad)
+            assert not mutate.problem.isVisible(), (operation, no_grad, mutate.problem.text())
+            statement = parse_one(mutate.code())   # what the language accepts, before anything runs
+            check_names([statement], names)
+    mutate.operation.setCurrentIndex(mutate.operation.findText("add_(v)"))
+    _type(qtbot, mutate.value, "2")
+    mutate.no_grad.setChecked(True)
+    before = window.controller.state.snapshot.tensor("net[0].weight")
+    _click(qtbot, window, mutate.button)
+    assert _codes(window)[-1] == "with torch.no_grad():\n    net[0].weight.add_(2)"
+    after = window.controller.state.snapshot.tensor("net[0].weight")
+    assert window.controller.state.last.error is None
+    expected = torch.tensor(before.values)
+    with torch.no_grad():
+        expected.add_(2)
+    assert torch.tensor(after.values).equal(expected) and after.version == before.version + 1
+    mutate.target.setCurrentText("x")
+    assert offered() == list(MUTATIONS)

@@ -122,3 +122,18 @@ def test_a_refused_line_does_not_resize_the_docks_at_1024x768_korean(qtbot):
         assert window.rect().contains(line.problem.geometry())
         qtbot.keyClick(line.edit, "x")
         assert not line.problem.isVisible()
+
+
+def test_the_code_line_completes_the_full_forms_of_nn_f_and_optim(qtbot):
+    """`torch.nn.Linear(...)` is the subset too (after `import torch`): `torch.`, `torch.nn.`,
+    `torch.nn.functional.` and `torch.optim.` complete what `nn.`, `F.` and `optim.` may name."""
+    from tensorlab.core.lang import allowlist as allow
+
+    line = CodeLineEdit()
+    qtbot.addWidget(line)
+    assert {"torch.nn", "torch.optim"} <= set(_offered(line, "torch."))
+    assert set(_offered(line, "torch.nn.")) == {f"torch.nn.{n}" for n in allow.NN_CLASSES} | {"torch.nn.functional"}
+    assert set(_offered(line, "torch.nn.functional.")) == {f"torch.nn.functional.{n}" for n in allow.FUNCTIONAL}
+    assert _offered(line, "torch.optim.S") == ["torch.optim.SGD"]
+    line.setText("net = torch.nn.Li")
+    assert line.token(line.text()).group(0) == "torch.nn.Li"

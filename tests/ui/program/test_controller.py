@@ -34,3 +34,33 @@ def test_a_new_memory_limit_gives_the_window_sides_history_its_new_share(qtbot):
         assert state.position == len(codes) - 1 and state.whole and state.trimmed > 0
     finally:
         controller.shutdown()
+
+
+def test_stepping_back_in_the_window_shows_the_recorded_state_and_a_new_line_runs_on_that_state(qtbot):
+    """← shows the state torch held after the earlier step without a replay in the worker; a line typed there
+    first rebuilds that state in the worker, so it reads the values of that step, not of the later ones."""
+    controller = LabController()
+    try:
+        codes = ["x = torch.zeros(3)"] + ["x.add_(1)"] * 5
+        controller.load_lesson(None, [ProgramStep(c, parse_one(c), origin=StepOrigin.USER) for c in codes])
+        controller.run_to_end()
+        assert controller.wait_idle(60_000)
+        engine = controller._worker.player.engine
+        pid, restarts = engine.pid, engine.restarts
+        controller.step_back()
+        controller.step_back()
+        assert controller.wait_idle(60_000)
+        state = controller.state
+        assert state.position == 4 and state.snapshot.tensor("x").values == (3.0, 3.0, 3.0)
+        assert engine.position == len(codes) and engine.pid == pid   # nothing was replayed
+        assert controller.submit("w = x * 1") is None
+        assert controller.wait_idle(60_000)
+        state = controller.state
+        assert state.position == 5 and state.last.error is None
+        assert state.snapshot.tensor("w").values == (3.0, 3.0, 3.0) and engine.position == 5
+        controller.run_to_end()
+        assert controller.wait_idle(60_000)
+        assert controller.state.snapshot.tensor("x").values == (5.0, 5.0, 5.0)
+        assert engine.pid == pid and engine.restarts == restarts
+    finally:
+        controller.shutdown()

@@ -141,3 +141,40 @@ def test_the_expand_lessons_heat_map_writes_values_and_indices_at_1024x768_korea
             assert plot.mode == "image" and plot.labels_shown, (zoomed, plot.viewport().size())
             written = [item.text() for item in plot.scene().items() if hasattr(item, "text")]
             assert written.count("0") == written.count("1") == written.count("2") == 2, (zoomed, written)
+
+
+def test_a_heat_map_too_big_for_its_numbers_is_one_picture_with_each_cell_in_its_colour(qtbot):
+    """32x32 weights (a training step's Linear): one pixmap, not a thousand items; each cell's centre has the
+    viridis colour of its value, a NaN the low end, and the indices still stand beside the rows and columns."""
+    from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsRectItem, QGraphicsSimpleTextItem
+
+    from tensorlab.ui.widgets.array_plot import viridis
+
+    shown = ArrayPlot()
+    qtbot.addWidget(shown)
+    shown.resize(700, 600)
+    shown.show()
+    qtbot.waitExposed(shown)
+    rows = cols = 32
+    grid = [[float(r * cols + c) for c in range(cols)] for r in range(rows)]
+    grid[5][7] = float("nan")
+    shown.set_array("image", grid, [f"{v}" for row in grid for v in row])
+    items = shown.scene().items()
+    assert not shown.labels_shown
+    assert not any(isinstance(item, QGraphicsRectItem) for item in items)
+    pictures = [item for item in items if isinstance(item, QGraphicsPixmapItem)]
+    assert len(pictures) == 1
+    marks = {item.text() for item in items if isinstance(item, QGraphicsSimpleTextItem)}
+    assert {"0", "31"} <= marks
+    box = pictures[0].sceneBoundingRect()
+    cell_w, cell_h = box.width() / cols, box.height() / rows
+    image = shown.viewport().grab().toImage()
+    ratio = image.devicePixelRatio()
+    top_left = shown.mapFromScene(box.topLeft())
+    high = float(rows * cols - 1)
+    for r, c in [(0, 1), (5, 7), (16, 16), (31, 30), (31, 31)]:
+        x = int((top_left.x() + (c + 0.5) * cell_w) * ratio)
+        y = int((top_left.y() + (r + 0.5) * cell_h) * ratio)
+        value = grid[r][c]
+        expected = viridis(0.0 if value != value else value / high)
+        assert QColor(image.pixel(x, y)).rgb() == expected.rgb(), (r, c)
