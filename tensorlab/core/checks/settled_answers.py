@@ -39,6 +39,11 @@ LAYOUT_FIELDS = frozenset({"shape", "dtype", "device", "ndim", "_base", "is_cuda
 _WRITTEN_FIELDS = frozenset({"data", "_version"})
 
 
+def _listed(names: Iterable[str]) -> str:
+    """Names as a message lists them: in code quotes, in order."""
+    return ", ".join(f"`{n}`" for n in sorted(names))
+
+
 def items(node: ast.expr) -> tuple[ast.expr, ...]:
     """The items a check reads: the elements of a tuple check, else the check itself."""
     return tuple(node.elts) if isinstance(node, ast.Tuple) else (node,)
@@ -98,7 +103,7 @@ def settled_item(item: ast.expr, uses: Iterable[str], defines: Iterable[str], be
     if identity is not None:
         if identity & bound or not all(before.tensor(n) is not None for n in identity):
             return None
-        return msg("check.settled_before", item=ast.unparse(item), names=", ".join(sorted(identity)))
+        return msg("check.settled_before", item=ast.unparse(item), names=_listed(identity))
     layout = _layout_names(item)
     if not layout:
         return None
@@ -107,7 +112,7 @@ def settled_item(item: ast.expr, uses: Iterable[str], defines: Iterable[str], be
         old, new = before.tensor(name), after.tensor(name)
         if name in touched or old is None or new is None or old != new:
             return None
-    return msg("check.settled_before", item=ast.unparse(item), names=", ".join(sorted(layout)))
+    return msg("check.settled_before", item=ast.unparse(item), names=_listed(layout))
 
 
 def _read_tensor(item: ast.expr) -> str | None:
@@ -143,4 +148,4 @@ def apart_on_the_map(item: ast.expr, before: Snapshot, after: Snapshot) -> Messa
         storage = before.tensor(target)
         if storage is None or storage.storage is None or storage.storage == old.storage:
             return None
-    return msg("check.apart_on_the_map", name=name, written=", ".join(targets))
+    return msg("check.apart_on_the_map", name=name, written=_listed(targets))

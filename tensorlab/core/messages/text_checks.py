@@ -94,14 +94,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "check.same_output": ("the previous step printed the same", "앞 단계가 같은 것을 출력했습니다"),
     "check.reasons": ("{first}; {rest}", "{first}. {rest}"),
     # -- answers settled before the question (issue 18, h18c: checks/settled_answers.py) -------------------------
-    "check.apart_on_the_map": ("the storage map already draws {name} apart from the memory this step writes into "
+    "check.apart_on_the_map": ("the storage map already draws `{name}` apart from the memory this step writes into "
                                "({written}), so the write cannot reach it",
                                "저장소 지도가 이미 {name:`을} 이 단계가 써 넣는 메모리({written})와 따로 그리므로, "
                                "써 넣은 값이 거기에 닿지 않는다는 것이 보입니다"),
     "check.settled_before": ("`{item}` reads only what an earlier step settled ({names}, which this step leaves as "
                              "it was): ask it on that step",
-                             "{item:`은} 앞 단계에서 이미 정해진 것({names})만 읽고, 이 단계는 그것을 바꾸지 않습니다. "
-                             "그 단계에서 물어야 합니다"),
+                             "{item:`은} 앞 단계에서 이미 정해진 것({names})만 읽습니다. 이 단계는 그것을 바꾸지 "
+                             "않으므로, 이 질문은 그 단계에서 해야 합니다"),
     # -- facts (note_facts.py) ----------------------------------------------------------------------------------
     "fact.false": ("“{fact}” is false here", "“{fact}”는 여기서 거짓입니다"),
     "fact.unchecked": ("“{fact}” cannot be checked: {reason}", "“{fact}”는 확인할 수 없습니다: {reason}"),
