@@ -252,7 +252,7 @@ def _settled(node: ast.expr, result: StepResult, previous: Snapshot, session: Se
     except LanguageError:
         return None
     for item in items(node):
-        reason = apart_on_the_map(item, previous, result.snapshot) or \
+        reason = apart_on_the_map(item, step.defines, previous, result.snapshot) or \
             settled_item(item, step.uses, step.defines, previous, result.snapshot)
         if reason is not None:
             return reason

@@ -135,11 +135,14 @@ def written(before: Snapshot, after: Snapshot) -> tuple[str, ...]:
     return tuple(found)
 
 
-def apart_on_the_map(item: ast.expr, before: Snapshot, after: Snapshot) -> Message | None:
-    """Why the storage map answers ``item`` before the step (None if it does not): see the module docstring."""
+def apart_on_the_map(item: ast.expr, defines: Iterable[str], before: Snapshot, after: Snapshot) -> Message | None:
+    """Why the storage map answers ``item`` before the step (None if it does not): see the module docstring.
+
+    ``defines``: the names the step binds (a name it binds anew is not the tensor the map drew).
+    """
     name = _read_tensor(item)
     targets = written(before, after)
-    if name is None or not targets or name in targets:
+    if name is None or not targets or name in targets or name in set(defines):
         return None
     old = before.tensor(name)
     if old is None or old.storage is None or after.tensor(name) is None:

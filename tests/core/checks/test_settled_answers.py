@@ -54,6 +54,12 @@ def test_a_write_into_a_view_asked_about_its_base_is_not_answered_by_the_map():
                             "(tensor([0., 1., 2., 3., 4.]), tensor([100., 2.])) — a copy",
                             "(tensor([100., 1., 2., 3., 4.]), tensor([100., 2.])) — from the start"), answer=0)
     assert _visible(text) == []
+    # Nor is a name the step binds anew: the map drew the tensor it named before.
+    text = _lesson("x = torch.zeros(2)", "y = torch.ones(3)", "y = x.add_(2)", check="(x, y)",
+                   choices=("(tensor([2., 2.]), tensor([2., 2.])) — y is x",
+                            "(tensor([0., 0.]), tensor([2., 2.])) — a copy",
+                            "(tensor([2., 2.]), tensor([1., 1., 1.])) — y unchanged"), answer=0)
+    assert _visible(text) == []
     # The written tensor itself is no giveaway either.
     text = _lesson("x = torch.arange(3.)", "i = x[[0, 1]]", "i[0] = 7", check="i",
                    choices=("tensor([7., 1.]) — written", "tensor([0., 1.]) — dropped", "tensor([7., 7.]) — both"),
