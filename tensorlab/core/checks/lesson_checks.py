@@ -223,6 +223,9 @@ def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult 
                 value, error = _evaluate(session, arg)
                 reasons.append(None if error is not None else _value_visible(arg, value, previous, result.snapshot))
             seen = _joined(reasons)
+            # print() binds and changes nothing: an identity or a layout it prints was settled before it.
+            settled = (settled_item(arg, (), (), previous, result.snapshot) for arg in node.args)
+            seen = seen or next((reason for reason in settled if reason is not None), None)
         return observed, seen, None
     try:
         statement = parse_one(check, session.limits)

@@ -14,8 +14,10 @@ check's syntax tree, the asked step's statement and the snapshots before and aft
   earlier step, whose storage map and table show it (``w.data_ptr() == m.data_ptr()`` asked after
   ``r = t.reshape(6)``): the question belongs to that step.
 
-Either finding is about one item of a tuple check: a question whose every other item is new still
-gives that part away. The check values, facts and notes are not looked at here.
+Either finding is about one item of a tuple check (or one argument of a ``print`` step asked with
+``check = "output"``; print binds and changes nothing, so what it prints of identities and layouts
+was settled before it): a question whose every other item is new still gives that part away.
+The check's values, facts and notes are not looked at here.
 
 This module imports no torch: it reads syntax trees and snapshots.
 """

@@ -103,3 +103,14 @@ def test_values_and_gradients_a_step_leaves_alone_are_still_fair_questions():
                    choices=("(tensor([4., 4., 4.]), None) — cut", "(None, None) — nothing",
                             "(tensor([4., 4., 4.]), tensor([8., 8., 8.])) — through"), answer=0)
     assert _visible(text) == []
+
+
+def test_what_a_print_shows_of_identities_and_layouts_was_settled_before_it():
+    text = _lesson("x = torch.ones(3)", "a = torch.as_tensor(x)", "print(a is x, x.shape)", check="output",
+                   choices=("True torch.Size([3]) — x itself", "False torch.Size([3]) — a copy",
+                            "True (3,) — a tuple"), answer=0)
+    assert _visible(text) == ["check.settled_before"]
+    # What it prints of values is the rule of shown values (each argument shown), as before.
+    text = _lesson("x = torch.ones(3)", "y = x * 2", "print(y.sum())", check="output",
+                   choices=("tensor(6.) — the sum", "tensor(3.) — the count", "6 — a number"), answer=0)
+    assert _visible(text) == []
