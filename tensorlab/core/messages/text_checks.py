@@ -57,6 +57,11 @@ TEXTS: dict[str, tuple[str, str]] = {
                               "두 개 이상 있어야 합니다(지금은 {count}개)"),
     "finding.only_quote": ("choice {choice}, the right one, is the only choice that quotes torch's message",
                            "맞는 선택지인 {choice}번만 torch의 메시지를 인용합니다"),
+    # issue 18, h18c: "no error" as the odd one out (a second such choice would be true as well)
+    "finding.only_no_error": ("choice {choice}, the right one, is the only choice that claims no error (or no "
+                              "warning), which gives it away: ask what the step leaves instead (a value, a grad_fn)",
+                              "맞는 선택지인 {choice}번만 오류나 경고가 없다고 하므로 답이 드러납니다. 대신 그 단계가 "
+                              "남기는 것(값, grad_fn)을 물으세요"),
     "finding.banned_ko": ("the Korean text writes “{detail}”, which the glossary never writes (write: {instead})",
                           "한국어 문장에 용어집이 금지한 표현이 있습니다: “{detail}”(대신: {instead})"),
     "finding.gloss_ko": ("the Korean text uses “{detail}” before glossing it as “{instead}” in this lesson",
