@@ -41,6 +41,7 @@ class FindingKind(enum.Enum):
     COURSE_LONGEST = "course_longest"    # ... in over a third of the course's questions
     ERROR_CHOICES = "error_choices"      # an error question with fewer than two choices that claim an error
     ONLY_QUOTE = "only_quote"            # an error question whose right choice alone quotes torch
+    ONLY_NO_ERROR = "only_no_error"      # an error question whose right choice alone claims no error (or no warning)
     BANNED_KO = "banned_ko"              # a phrase the glossary never writes
     GLOSS_KO = "gloss_ko"                # a term not glossed at its first use in the lesson
     UNLISTED_FACT = "unlisted_fact"      # strict: a note's sentence states a fact the step's `facts` do not list

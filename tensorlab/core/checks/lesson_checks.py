@@ -13,6 +13,9 @@ left as it was) and, for every step:
   state after the *previous* step, so its output, its error, and the same field
   of its snapshot (``x.grad`` for ``check = "x.grad"``; for a tensor value, the
   values and gradients of every tensor) must not already equal the checked value;
+  and no item of the check may be one the storage map answers (a tensor drawn apart
+  from the memory the step writes into) or an earlier step settled (identities and
+  layouts the step leaves alone: :mod:`tensorlab.core.checks.settled_answers`);
 - checks the step's ``facts`` and the sentence forms of its note against the
   snapshot (:mod:`tensorlab.core.checks.note_facts`), and that text quoted from torch
   is what this torch prints.
@@ -44,6 +47,7 @@ from tensorlab.core.checks.note_facts import (
     read_in_note,
     stated_facts,
 )
+from tensorlab.core.checks.settled_answers import apart_on_the_map, items, settled_item
 from tensorlab.core.checks.text_rules import lesson_text_findings
 from tensorlab.core.explain.torch_messages import own_words
 from tensorlab.core.files.safe_text import visible
@@ -219,6 +223,9 @@ def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult 
                 value, error = _evaluate(session, arg)
                 reasons.append(None if error is not None else _value_visible(arg, value, previous, result.snapshot))
             seen = _joined(reasons)
+            # print() binds and changes nothing: an identity or a layout it prints was settled before it.
+            settled = (settled_item(arg, (), (), previous, result.snapshot) for arg in node.args)
+            seen = seen or next((reason for reason in settled if reason is not None), None)
         return observed, seen, None
     try:
         statement = parse_one(check, session.limits)
@@ -233,8 +240,26 @@ def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult 
     value, error = _evaluate(session, statement.node.value)
     if error is not None:
         return Observed("outcome", (), (type(error).__name__, str(error)), own=message_of(error)), None, None
-    seen = _value_visible(statement.node.value, value, previous, result.snapshot)
+    seen = _value_visible(statement.node.value, value, previous, result.snapshot) or \
+        _settled(statement.node.value, result, previous, session)
     return Observed("value", _forms(value)), seen, None
+
+
+def _settled(node: ast.expr, result: StepResult, previous: Snapshot, session: Session) -> Message | None:
+    """Where an item of the check was answered before the step (the map, an earlier step), or None.
+
+    One item is enough: a question half given away is given away (:mod:`settled_answers`).
+    """
+    try:
+        step = parse_one(result.code, session.limits)
+    except LanguageError:
+        return None
+    for item in items(node):
+        reason = apart_on_the_map(item, step.defines, previous, result.snapshot) or \
+            settled_item(item, step.uses, step.defines, previous, result.snapshot)
+        if reason is not None:
+            return reason
+    return None
 
 
 def result_statement(result: StepResult) -> ast.expr | None:

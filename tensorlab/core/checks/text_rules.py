@@ -6,7 +6,8 @@
   the whole course it is the longest in at most a third of the questions (:func:`course_length_findings`).
 - **Error questions** (``check = "error"`` or ``"warning"``): at least two choices claim an error or
   a warning of a type torch raises at a step (so that the right one is not the only one that
-  "sounds like torch"), and when the right one quotes torch's message, another one quotes too.
+  "sounds like torch"), and when the right one quotes torch's message, another one quotes too;
+  a right "no error" (or "no warning") is never the only such claim (ask a value instead).
 - **Korean**: the glossary's banned phrases (its "never" column: phrases, not single words, since
   "써 넣다" is right where "메모리를 쓰는" is wrong), and the terms a lesson glosses at its first
   use (``stride(보폭)``).
@@ -61,6 +62,7 @@ GLOSSES_KO: tuple[tuple[str, str], ...] = (
 
 _TYPE = re.compile(r"^([A-Z]\w*(?:Error|Exception|Warning))\s*(:)?")
 _CODE = re.compile(r"`[^`]*`")
+_QUIET = re.compile(r"^no (?:error|warning)\b", re.I)   # a claim that nothing is raised ("no error, no warning")
 
 
 def displayed_length(text: str) -> int:
@@ -125,6 +127,11 @@ def _error_findings(number: int, ask: Ask) -> Iterator[Finding]:
     quoting = [i for i in typed if (m := _TYPE.match(claims[i])) and m.group(2)]
     if ask.answer in quoting and len(quoting) < 2:
         yield Finding(FindingKind.ONLY_QUOTE, number, (("choice", ask.answer + 1),))
+    # "No error" right and alone: the class picks the odd one out. A second such choice would be true as well
+    # (unless the step warns: "no error" beside "no error, no warning"), so the question asks a value instead.
+    quiet = [i for i, c in enumerate(claims) if _QUIET.match(c)]
+    if ask.answer is not None and quiet == [ask.answer]:
+        yield Finding(FindingKind.ONLY_NO_ERROR, number, (("choice", ask.answer + 1),))
 
 
 def _korean_texts(lesson: Lesson) -> Iterator[tuple[int | None, str]]:

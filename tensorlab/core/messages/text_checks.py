@@ -57,6 +57,11 @@ TEXTS: dict[str, tuple[str, str]] = {
                               "두 개 이상 있어야 합니다(지금은 {count}개)"),
     "finding.only_quote": ("choice {choice}, the right one, is the only choice that quotes torch's message",
                            "맞는 선택지인 {choice}번만 torch의 메시지를 인용합니다"),
+    # issue 18, h18c: "no error" as the odd one out (a second such choice would be true as well)
+    "finding.only_no_error": ("choice {choice}, the right one, is the only choice that claims no error (or no "
+                              "warning), which gives it away: ask what the step leaves instead (a value, a grad_fn)",
+                              "맞는 선택지인 {choice}번만 오류나 경고가 없다고 하므로 답이 드러납니다. 대신 그 단계가 "
+                              "남기는 것(값, grad_fn)을 물으세요"),
     "finding.banned_ko": ("the Korean text writes “{detail}”, which the glossary never writes (write: {instead})",
                           "한국어 문장에 용어집이 금지한 표현이 있습니다: “{detail}”(대신: {instead})"),
     "finding.gloss_ko": ("the Korean text uses “{detail}” before glossing it as “{instead}” in this lesson",
@@ -93,6 +98,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "check.same_warnings": ("the previous step raised the same warnings", "앞 단계가 같은 경고를 발생시켰습니다"),
     "check.same_output": ("the previous step printed the same", "앞 단계가 같은 것을 출력했습니다"),
     "check.reasons": ("{first}; {rest}", "{first}. {rest}"),
+    # -- answers settled before the question (issue 18, h18c: checks/settled_answers.py) -------------------------
+    "check.apart_on_the_map": ("the storage map already draws `{name}` apart from the memory this step writes into "
+                               "({written}), so the write cannot reach it",
+                               "저장소 지도가 이미 {name:`을} 이 단계가 써 넣는 메모리({written})와 따로 그리므로, "
+                               "써 넣은 값이 거기에 닿지 않는다는 것이 보입니다"),
+    "check.settled_before": ("`{item}` reads only what an earlier step settled ({names}, which this step leaves as "
+                             "it was): ask it on that step",
+                             "{item:`은} 앞 단계에서 이미 정해진 것({names})만 읽습니다. 이 단계는 그것을 바꾸지 "
+                             "않으므로, 이 질문은 그 단계에서 해야 합니다"),
     # -- facts (note_facts.py) ----------------------------------------------------------------------------------
     "fact.false": ("“{fact}” is false here", "“{fact}”는 여기서 거짓입니다"),
     "fact.unchecked": ("“{fact}” cannot be checked: {reason}", "“{fact}”는 확인할 수 없습니다: {reason}"),

@@ -190,9 +190,9 @@ def test_the_check_command(tmp_path, capsys):
 
     assert main(["check", "clone-detach-order"]) == 0
     path = tmp_path / "bad.toml"
-    path.write_text(dump_lesson(find_lesson("clone-detach-order")).replace("answer = 3", "answer = 0", 1))
+    path.write_text(dump_lesson(find_lesson("clone-detach-order")).replace("answer = 2", "answer = 0", 1))
     assert main(["check", str(path), "--language", "ko"]) == 1
-    assert "3단계: 맞는 선택지는 4번인데" in capsys.readouterr().out
+    assert "2단계: 맞는 선택지는 3번인데" in capsys.readouterr().out
 
 
 def test_a_finding_in_korean_quotes_the_korean_choice():

@@ -114,6 +114,24 @@ def test_the_right_choice_may_not_be_the_only_one_quoting_torch():
     assert FindingKind.ONLY_QUOTE not in _kinds(_lesson(both))
 
 
+def test_a_right_no_error_is_never_the_odd_one_out():
+    # The review's case: `y.mul_(2)`'s right "no error" beside three quoted errors.
+    alone = _ask(["no error — allowed", "RuntimeError: a leaf", "RuntimeError: one of", "RuntimeError: a view"], 0,
+                 check="error")
+    assert FindingKind.ONLY_NO_ERROR in _kinds(_lesson(alone))
+    korean = _ask(["no error — allowed", "RuntimeError: a leaf", "RuntimeError: one of", "UserWarning: careful"], 0,
+                  check="error", ko=["오류 없음 — 허용된다", "RuntimeError: a leaf", "RuntimeError: one of",
+                                     "UserWarning: careful"])
+    assert FindingKind.ONLY_NO_ERROR in _kinds(_lesson(korean))
+    # A step that warns may be asked "no error" beside "no error, no warning"; a wrong "no error" is no cue.
+    warns = _ask(["no error — a warning only", "no error, no warning — silent", "RuntimeError: boom",
+                  "UserWarning: careful"], 0, check="error")
+    assert FindingKind.ONLY_NO_ERROR not in _kinds(_lesson(warns))
+    wrong = _ask(["no error — allowed", "RuntimeError: a leaf", "RuntimeError: one of", "UserWarning: careful"], 1,
+                 check="error")
+    assert FindingKind.ONLY_NO_ERROR not in _kinds(_lesson(wrong))
+
+
 # -- Korean -------------------------------------------------------------------------------------------------
 
 def test_banned_phrases_are_found_but_a_word_alone_is_not():

@@ -55,6 +55,7 @@ SAMPLES: dict[str, object] = {
     "where": "[[step]]", "who": "`a`", "width": "1,000,000", "instead": "stride(보폭)",
     "verdict": msg("verdict.same", ratio="1.02", low="0.91", high="1.13"),
     "depth": 10, "paths": "1,023", "depth_limit": 16, "paths_limit": 1000, "flag": "fused",
+    "written": "`i`", "item": "w.data_ptr() == m.data_ptr()",
 }
 BY_KEY: dict[str, dict[str, object]] = {
     "file.special": {"kind": msg("file.kind.fifo")},
