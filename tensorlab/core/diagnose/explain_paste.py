@@ -51,9 +51,19 @@ def _message(raised: Raised) -> str:
     return raised.message(" ")
 
 
+_INNER_LINES = 50   # lines of a wrapper's message (torch.compile, DDP) where the wrapped message may start
+
+
 def _family_of(raised: Raised) -> Family | None:
-    """The family of ``raised``'s message: its lines joined by spaces, else joined as one (a word wrapped mid-way)."""
-    return read_family(raised.message(" "), raised.short) or read_family(raised.message(""), raised.short)
+    """The family of ``raised``'s message: its lines joined by spaces, else joined as one (a word wrapped mid-way),
+    else the message from one of its later lines on (a wrapper's own words first: "Failed running call_method ...:"
+    and the wrapped torch message under it)."""
+    found = read_family(raised.message(" "), raised.short) or read_family(raised.message(""), raised.short)
+    for start in range(1, min(len(raised.lines), _INNER_LINES)):
+        if found is not None:
+            break
+        found = read_family(raised.message(" ", start), "") or read_family(raised.message("", start), "")
+    return found
 
 
 def _explained(family: Family, kind: str, type_name: str, line: str | None, message: str) -> Diagnosis:

@@ -64,9 +64,15 @@ class Raised:
             self.lines.append(text)
             self.size += len(text) + 1
 
-    def message(self, joiner: str = " ") -> str:
-        """The message unwrapped: its lines stripped and joined with ``joiner``."""
-        return joiner.join(part.strip() for part in self.lines if part.strip()).strip()
+    def message(self, joiner: str = " ", start: int = 0) -> str:
+        """The message unwrapped from its line ``start`` on: its lines stripped and joined with ``joiner``.
+
+        Joined with ``""`` (a terminal's wrap, cut mid-word), the lines are kept as they are, spaces and all.
+        """
+        parts = self.lines[start:]
+        if joiner == "":
+            return "".join(parts).strip()
+        return joiner.join(part.strip() for part in parts if part.strip()).strip()
 
 
 @dataclass
@@ -81,7 +87,7 @@ class Paste:
 
 def _strip_prefix(line: str) -> tuple[str, bool]:
     """A line without the decorations of where it was copied from; True if it was pytest's ``>`` source line."""
-    stripped = line.rstrip()
+    stripped = line   # trailing spaces kept: a terminal's wrap may cut a message at one
     if stripped.startswith("[rank") and "]:" in stripped[:16]:   # torchrun: "[rank0]: Traceback ..."
         stripped = stripped[stripped.index("]:") + 2:]
         stripped = stripped[1:] if stripped.startswith(" ") else stripped
@@ -140,8 +146,11 @@ def _frame_file(line: str) -> str | None:
     if text.startswith('File "'):
         end = text.find('"', 6)
         return text[6:end] if end > 6 else None
-    if text.startswith("File ") and ", in " in text:     # IPython 8: File /path/x.py:12, in f(x)
-        return text[5:text.find(", in ")].rsplit(":", 1)[0]
+    if text.startswith("File ") and line[:1] not in (" ", "\t"):   # IPython 8: File /path/x.py:12, in f(x)
+        location = text[5:text.find(", in ")] if ", in " in text else text[5:]
+        path, _, number = location.rpartition(":")
+        if path and number.isdigit():
+            return path
     if text.startswith("Cell In[") or text.startswith("Input In ["):
         return "<cell>"
     if text.startswith("<ipython-input-") and " in " in text:
@@ -212,6 +221,7 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
     warnings: list[Raised] = []
     current: Raised | None = None                     # the exception or warning whose message goes on
     headers = 0
+    after_error = False          # frames after an error's header, before another traceback
     for index, raw in enumerate(lines):
         if index % _CHECK_EVERY == 0:
             if cancelled is not None and cancelled():
@@ -230,6 +240,7 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
             if found[1]:
                 current.add(found[1])
             current.line = _user_line(frames)
+            after_error = True
             continue
         warned = _warning(line)
         if warned is not None:
@@ -249,9 +260,12 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
         if "Traceback (most recent call last)" in line:
             frames = []
             current = None
+            after_error = False
             continue
         file = _frame_file(line)
         if file is not None:
+            if error is not None and error.line is None and pending_source is not None and not is_library(file):
+                error.line = pending_source    # pytest: the failing line, the "E" lines, then where it was
             frames.append((file, pending_source))
             pending_source = None
             current = None
@@ -270,6 +284,8 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
             elif known is None and line[:1] in (" ", "\t") and line.strip() and not file == "<cell>" \
                     and not line.strip()[:1].isdigit():
                 frames[-1] = (file, line.strip())
+                if after_error and error is not None and not is_library(file):
+                    error.line = line.strip()    # torch.compile's "from user code:" frames, after its message
     if progress is not None:
         progress(1.0)
     for warning in warnings:
