@@ -30,9 +30,9 @@ def diagnose_text(text: str, *, cancelled: Callable[[], bool] | None = None,
         candidates.append(paste.error)
     candidates += reversed(paste.warnings)
     for raised in candidates:
-        family = _family_of(raised)
-        if family is not None:
-            return _explained(family, raised.kind, raised.short, raised.line, _message(raised))
+        read = _family_of(raised)
+        if read is not None:
+            return _explained(read[0], raised.kind, raised.short, raised.line, read[1])
     if paste.loose:
         loose = " ".join(line.strip() for line in paste.loose if line.strip())[:MAX_MESSAGE]
         family = read_family(loose, "") or read_family("".join(paste.loose)[:MAX_MESSAGE], "")
@@ -54,16 +54,17 @@ def _message(raised: Raised) -> str:
 _INNER_LINES = 50   # lines of a wrapper's message (torch.compile, DDP) where the wrapped message may start
 
 
-def _family_of(raised: Raised) -> Family | None:
-    """The family of ``raised``'s message: its lines joined by spaces, else joined as one (a word wrapped mid-way),
-    else the message from one of its later lines on (a wrapper's own words first: "Failed running call_method ...:"
-    and the wrapped torch message under it)."""
-    found = read_family(raised.message(" "), raised.short) or read_family(raised.message(""), raised.short)
-    for start in range(1, min(len(raised.lines), _INNER_LINES)):
-        if found is not None:
-            break
-        found = read_family(raised.message(" ", start), "") or read_family(raised.message("", start), "")
-    return found
+def _family_of(raised: Raised) -> tuple[Family, str] | None:
+    """The family of ``raised``'s message and the message it was read from: its lines joined by spaces, else
+    joined as one (a word wrapped mid-way), else from one of its later lines on (a wrapper's own words first,
+    "Failed running call_method ...:", and the torch message it wraps under them)."""
+    for start in range(min(len(raised.lines), _INNER_LINES) or 1):
+        for joiner in (" ", ""):
+            message = raised.message(joiner, start)
+            found = read_family(message, raised.short if start == 0 else "")
+            if found is not None:
+                return found, message
+    return None
 
 
 def _explained(family: Family, kind: str, type_name: str, line: str | None, message: str) -> Diagnosis:

@@ -93,7 +93,7 @@ def _bumps(name: str, count: int) -> list[str]:
         return []
     if count == 1:
         return [f"with torch.no_grad():\n    {name}.add_(0)"]
-    return [f"with torch.no_grad():\n    for i in range({int(count)}):\n        {name}.add_(0)"]
+    return [f"with torch.no_grad():\n    for step in range({int(count)}):\n        {name}.add_(0)"]
 
 
 def reproduce(family: Family) -> Reproduction | None:
@@ -144,7 +144,7 @@ def _saved_changed(facts: dict[str, Any]) -> Reproduction:
         creator = CREATORS.get(node, CREATORS["Mul"])
         first = _randn("x", dims, dtype)
     if node in _SAVE_OUTPUT and expected == 0:
-        change = ["y.add_(1)"] if version == 1 else [f"for i in range({int(version)}):\n    y.add_(1)"]
+        change = ["y.add_(1)"] if version == 1 else [f"for step in range({int(version)}):\n    y.add_(1)"]
         statements = [first, f"y = {creator}", *change, "y.sum().backward()"]
     else:
         statements = [first, f"y = {creator}", *_bumps("y", expected), "z = y.sin()",
@@ -161,9 +161,9 @@ def _saved_index(dims: list[int], dtype: str, expected: int, version: int, needs
         dims, scaled = [1], True
     dtype_arg = "" if index_dtype == "int64" else f", dtype=torch.{index_dtype}"
     statements = ["src = torch.randn(10, requires_grad=True)",
-                  f"i = torch.randint(0, 10, ({_shape_args(dims)},){dtype_arg})" if len(dims) == 1 else
-                  f"i = torch.randint(0, 10, ({_shape_args(dims)}){dtype_arg})",
-                  *_bumps("i", expected), "z = src[i]", *_bumps("i", version - expected), "z.sum().backward()"]
+                  f"idx = torch.randint(0, 10, ({_shape_args(dims)},){dtype_arg})" if len(dims) == 1 else
+                  f"idx = torch.randint(0, 10, ({_shape_args(dims)}){dtype_arg})",
+                  *_bumps("idx", expected), "z = src[idx]", *_bumps("idx", version - expected), "z.sum().backward()"]
     return Reproduction(tuple(statements), needs, True, scaled, analogue)
 
 
