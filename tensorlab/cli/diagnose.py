@@ -14,10 +14,10 @@ import json
 import sys
 from typing import Any
 
-from tensorlab.core.files.safe_text import visible
+from tensorlab.core.files.safe_text import BIDI_CONTROLS, visible
 from tensorlab.core.messages.catalogue import msg, render
 
-__all__ = ["add_parser", "diagnose_command"]
+__all__ = ["add_parser", "diagnose_command", "json_text"]
 
 EXPLAINED, NOT_EXPLAINED, UNREADABLE = 0, 3, 2
 
@@ -36,6 +36,16 @@ def add_parser(commands: Any) -> None:
     diagnose.add_argument("--no-run", dest="no_run", action="store_true",
                           help="do not run the reproduction (reproduction_raises is then null)")
     add_limit_arguments(diagnose, "diagnose_memory_limit", time_limit=60.0)
+
+
+# Characters JSON leaves as they are that a terminal would obey (bidi overrides, line separators): escaped.
+_SHOWN_ESCAPED = {ord(char): f"\\u{ord(char):04x}" for char in (*BIDI_CONTROLS, "\u2028", "\u2029", "\x85")}
+
+
+def json_text(document: dict[str, Any]) -> str:
+    """``document`` as JSON that is safe in a terminal: Korean as it is, bidi and line-separator characters escaped
+    (JSON escapes the control characters itself; these can only occur inside its strings)."""
+    return json.dumps(document, ensure_ascii=False, indent=2).translate(_SHOWN_ESCAPED)
 
 
 def _read(path: str) -> bytes:
@@ -88,8 +98,7 @@ def diagnose_command(args: argparse.Namespace) -> int:
     if found.explained and found.reproduction is not None and found.runs_here and not args.no_run:
         raises = _raises(found.reproduction, args)
     if args.json:
-        json.dump(found.to_json(language, raises), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        sys.stdout.write(json_text(found.to_json(language, raises)) + "\n")
     else:
         _print(found, raises, language)
     return EXPLAINED if found.explained else NOT_EXPLAINED
