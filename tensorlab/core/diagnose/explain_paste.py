@@ -54,15 +54,19 @@ _UNREADABLE = {code: None for code in [*range(0x00, 0x09), *range(0x0a, 0x20), 0
 
 
 def _readable(message: str) -> str:
-    """``message`` as its form is read: without control, bidi and zero-width characters (kept where shown, escaped)."""
-    return message.translate(_UNREADABLE)
+    """``message`` as its form is read: its first :data:`PARSED` characters, without control, bidi and zero-width
+    characters (they stay where the message is shown, escaped)."""
+    return message[:PARSED * 2].translate(_UNREADABLE)[:PARSED]
 
 
 def _message(raised: Raised) -> str:
     return raised.message(" ")
 
 
-_INNER_LINES = 50   # lines of a wrapper's message (torch.compile, DDP) where the wrapped message may start
+_INNER_LINES = 20   # lines of a wrapper's message (torch.compile, DDP) where the wrapped message may start
+# Characters of a message its form is read from: torch's forms and their facts are in the first few hundred, and
+# a bound here bounds the work of every form's pattern on a hostile paste (some scan ahead from each bracket).
+PARSED = 1_500
 
 
 def _family_of(raised: Raised) -> tuple[Family, str] | None:

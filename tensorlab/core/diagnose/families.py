@@ -67,10 +67,17 @@ class Family:
 
 
 def normal_node(node: str) -> str:
-    """A node's name as torch 2.x writes it in this message ("ReluBackward0", "ReluBackward" -> "Relu")."""
+    """A node's kind, however torch wrote it ("ReluBackward0", "ReluBackward1", "Relu" -> "Relu"; "Sum1" -> "Sum")."""
+    node = node.rsplit("::", 1)[-1]     # torch::autograd::CopySlices
     at = node.rfind("Backward")
     suffix = node[at + len("Backward"):] if at > 0 else "-"
-    return node[:at] if suffix == "" or suffix.isdigit() else node
+    if suffix == "" or suffix.isdigit():
+        node = node[:at]
+    # torch 2 writes an overload's number on the name itself (SumBackward1 -> "Sum1"); 1.x's ReluBackward1 was the
+    # in-place relu_, today's Relu: one digit after a letter is the overload, not the name (Log10 stays).
+    if len(node) > 2 and node[-1] in "123456789" and node[-2].isalpha():
+        node = node[:-1]
+    return node
 
 
 def read_family(message: str, type_name: str) -> Family | None:

@@ -68,6 +68,8 @@ def test_a_hundred_thousand_chained_exceptions(monkeypatch):
     "RuntimeError: " + "'" * 990_000,
     "E   " + "-->" * 330_000,
     "[rank0]:" + " in " * 240_000,
+    "RuntimeError: " + SAVED + "[a " * 330_000,
+    "RuntimeError: wrapped\n" + ("[a " * 600 + "\n") * 500,
 ])
 def test_a_megabyte_on_one_line(line):
     assert len(line.encode()) < 1_000_000
