@@ -47,7 +47,7 @@ def read_input(data: bytes) -> str:
 
 
 def strip_escapes(text: str) -> str:
-    """``text`` without ANSI escape sequences (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL/ST``, ``ESC ( B``, ``ESC x``).
+    """``text`` without ANSI escape sequences (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL``, ``ESC ( B``, ``ESC x``).
 
     One pass, no regular expression: an unterminated sequence ends at the end of the text.
     """

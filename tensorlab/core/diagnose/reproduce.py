@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tensorlab.core.diagnose.families import DTYPES, Family, normal_node
+from tensorlab.core.diagnose.families import Family, normal_node
 
 __all__ = ["Reproduction", "reproduce", "MAX_ELEMENTS", "MAX_BUMPS", "scale_shape", "CREATORS", "VIEW_NODES"]
 

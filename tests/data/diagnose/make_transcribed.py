@@ -87,7 +87,7 @@ CASES: dict[str, tuple[str, str | None, str | None, str | None, dict, str | None
     return start_processes(fn, args, nprocs, join, daemon, start_method='spawn')
   File "/usr/local/lib/python3.10/dist-packages/torch/multiprocessing/spawn.py", line 160, in join
     raise ProcessRaisedException(msg, error_index, failed_process.pid)
-torch.multiprocessing.spawn.ProcessRaisedException: 
+torch.multiprocessing.spawn.ProcessRaisedException:\x20
 
 -- Process 0 terminated with the following error:
 Traceback (most recent call last):
@@ -130,7 +130,8 @@ You can suppress this exception and fall back to eager by setting:
     f(w)
   File "/usr/local/lib/python3.11/site-packages/torch/_dynamo/eval_frame.py", line 489, in _fn
     return fn(*args, **kwargs)
-torch._dynamo.exc.TorchRuntimeError: Failed running call_method add_(*(FakeTensor(..., size=(3,), requires_grad=True), 1), **{}):
+torch._dynamo.exc.TorchRuntimeError: Failed running call_method add_(*(FakeTensor(..., size=(3,), \
+requires_grad=True), 1), **{}):
 a leaf Variable that requires grad is being used in an in-place operation.
 
 from user code:
@@ -207,11 +208,11 @@ TypeError: unsupported operand type(s) for *: 'float' and 'NoneType'
         loss.backward()
 >       loss.backward()
 
-tests/test_train.py:12: 
-_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ 
+tests/test_train.py:12:\x20
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\x20
 /usr/lib/python3.9/site-packages/torch/_tensor.py:307: in backward
     torch.autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
-_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ 
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\x20
 E       RuntimeError: Trying to backward through the graph a second time (or directly access saved tensors after
 E       they have already been freed). Saved intermediate values of the graph are freed when you call .backward()
 E       or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or
