@@ -124,7 +124,7 @@ def _print(found: Any, raises: str | None, language: str) -> None:
         print()
         print(visible(found.advice.render(language)))
     print()
-    lessons = ", ".join(found.lessons) if found.lessons else say("cli.diagnose.no_lessons")
+    lessons = ", ".join(f"`{lesson}`" for lesson in found.lessons) if found.lessons else say("cli.diagnose.no_lessons")
     print(say("cli.diagnose.lessons", lessons=lessons))
     if found.reproduction is not None:
         print(say("cli.diagnose.reproduction"))

@@ -50,7 +50,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "diagnose.facts.saved_node": (
         "torch names it output {output} of {node}: the operation that made it, or the last one that changed it "
         "in place while autograd recorded.",
-        "torch는 이 텐서를 {node}의 출력 {output:으로} 부릅니다. 이 텐서를 만든 연산이거나, autograd가 기록하는 "
+        "torch의 메시지는 이 텐서를 {node}의 출력 {output:이라고} 적습니다. 이 텐서를 만든 연산이거나, autograd가 기록하는 "
         "동안 마지막으로 인플레이스로 바꾼 연산입니다.",
     ),
     "diagnose.facts.saved_versions": (
@@ -79,7 +79,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The reproduction makes the tensor with {analogue} in place of {node} (torch 2 names a view whose memory "
         "changed in place AsStrided; another operation is replaced by one of the same kind).",
         "재현 코드는 {node} 대신 {analogue:으로} 텐서를 만듭니다(torch 2는 메모리가 인플레이스로 바뀐 뷰를 "
-        "AsStrided로 부르고, 다른 연산은 같은 종류의 연산으로 바꿉니다).",
+        "AsStrided라고 적고, 다른 연산은 같은 종류의 연산으로 바꿉니다).",
     ),
     "diagnose.note.other_output": (
         "Your error names another output of {node}; the reproduction uses output 0 of the same kind of operation.",
@@ -110,8 +110,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "where the graph was cut (`torch.no_grad()`, `.detach()`, `.item()`, `.numpy()`, `torch.tensor(...)` of "
         "a result).",
         "`loss.requires_grad = True`로 설정하지 마세요. 그러면 backward()는 실행되지만 매개변수에는 기울기가 "
-        "생기지 않습니다. 계산 그래프가 끊긴 곳(`torch.no_grad()`, `.detach()`, `.item()`, `.numpy()`, 결과에 "
-        "대한 `torch.tensor(...)`)을 찾으세요.",
+        "생기지 않습니다. 계산 그래프가 끊긴 곳을 찾으세요(`torch.no_grad()`, `.detach()`, `.item()`, "
+        "`.numpy()`, 결과에 대한 `torch.tensor(...)`).",
     ),
     "diagnose.advice.numpy_grad": (
         "For a plot or a print, use `x.detach().cpu().numpy()` (`plt.plot(x.detach().cpu().numpy())`).",
