@@ -19,12 +19,16 @@ from tensorlab.core.diagnose.reproduce import MAX_BUMPS, MAX_ELEMENTS, Reproduct
 from tensorlab.core.files.safe_text import BIDI_CONTROLS
 from tensorlab.core.messages.catalogue import CATALOGUE, Message, msg
 
-__all__ = ["diagnose_text"]
+__all__ = ["diagnose"]
 
 
-def diagnose_text(text: str, *, cancelled: Callable[[], bool] | None = None,
-                  progress: Callable[[float], None] | None = None) -> Diagnosis:
-    """See :func:`tensorlab.core.diagnose.diagnosis.diagnose`."""
+def diagnose(text: str, *, cancelled: Callable[[], bool] | None = None,
+             progress: Callable[[float], None] | None = None) -> Diagnosis:
+    """The diagnosis of ``text`` (a pasted traceback, warning or message; see :func:`read_input` for bytes).
+
+    Linear in the length of ``text``. ``cancelled`` is polled while it reads (:class:`DiagnoseCancelled`
+    when it turns True); ``progress(fraction)`` is told how far it got (0.0 to 1.0).
+    """
     paste = read_paste(text, cancelled, progress, on_cancel=DiagnoseCancelled)
     candidates: list[Raised] = []
     if paste.error is not None:

@@ -50,8 +50,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "diagnose.facts.saved_node": (
         "torch names it output {output} of {node}: the operation that made it, or the last one that changed it "
         "in place while autograd recorded.",
-        "torch의 메시지는 이 텐서를 {node}의 출력 {output:이라고} 적습니다. 이 텐서를 만든 연산이거나, autograd가 기록하는 "
-        "동안 마지막으로 인플레이스로 바꾼 연산입니다.",
+        "torch의 메시지는 이 텐서를 {node}의 출력 {output:이라고} 적습니다. 이 텐서를 만든 연산이거나, "
+        "autograd가 기록하는 동안 마지막으로 인플레이스로 바꾼 연산입니다.",
     ),
     "diagnose.facts.saved_versions": (
         "It is at version {version}, and backward() expected version {expected}: {changes} in-place change(s) "
