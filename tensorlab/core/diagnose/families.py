@@ -10,6 +10,7 @@ longer knows are named here by their start (:data:`OLDER_FORMS`). The facts are 
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,10 @@ FAMILIES: tuple[str, ...] = (
 )
 WARNING_FAMILIES = frozenset({"nonleaf_grad", "tensor_copies"})
 _TYPES = {family: ("UserWarning" if family in WARNING_FAMILIES else "RuntimeError") for family in FAMILIES}
+# Python's own exception and warning classes: raised as one of these (but not the family's own), a message is
+# not torch's. A wrapper's class (torch.compile's TorchRuntimeError, DDP's ProcessRaisedException) is not here.
+_PYTHON_TYPES = frozenset(name for name, value in vars(builtins).items()
+                          if isinstance(value, type) and issubclass(value, BaseException))
 
 # Older torch's words for the start of a message, and today's (read as today's by the one parser).
 OLDER_WORDINGS: tuple[tuple[str, str], ...] = (
@@ -90,6 +95,8 @@ def read_family(message: str, type_name: str) -> Family | None:
                                          "ValueError", "AttributeError", "NameError") else ""
     parsed = parse_message(message, checked)
     name = parsed.kind
+    if name in FAMILIES and type_name in _PYTHON_TYPES and type_name != _TYPES[name]:
+        return None   # Python's own exception quoting torch's words (a KeyError's key): not torch's error
     if name not in FAMILIES:
         name = next((family for start, family in OLDER_FORMS if message.startswith(start)), None)
         if name is None:

@@ -43,6 +43,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     # -- diagnose: the explanation of a pasted error, its facts and the reproduction's notes ----------------
     "diagnose.then": ("{first} {then}", "{first} {then}"),
+    "diagnose.program_title": ("Diagnosis: {title}", "진단: {title}"),
     "diagnose.facts.saved_tensor": (
         "In your error, the saved tensor is a {tensor_type} of shape [{shape}].",
         "붙여 넣은 오류에서 저장된 텐서는 모양이 [{shape}]인 {tensor_type}입니다.",
