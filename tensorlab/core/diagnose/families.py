@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tensorlab.core.explain.torch_messages import parse_message
+from tensorlab.core.files.safe_text import BIDI_CONTROLS
 
-__all__ = ["FAMILIES", "WARNING_FAMILIES", "Family", "read_family", "normal_node", "DTYPES", "MAX_DIGITS"]
+__all__ = ["FAMILIES", "WARNING_FAMILIES", "Family", "read_family", "readable", "normal_node", "DTYPES", "MAX_DIGITS",
+           "PARSED"]
 
 # The errors and warnings TensorLab diagnoses (issue #20's list), by the parser's kinds. Others, even
 # those a lesson explains (a broadcast or matmul shape mismatch), get no diagnosis: a pasted error from
@@ -61,6 +63,21 @@ _DEVICE = re.compile(r"\b(cuda(?::\d{1,4})?|cpu|mps|xpu|meta)\b")
 _INPUT_TYPES = re.compile(r"Input type \((torch\.[\w.]{1,40})\) and weight type \((torch\.[\w.]{1,40})\)")
 
 
+# Characters of a message its form is read from: torch's forms and their facts are in the first few hundred, and
+# a bound here bounds the work of every form's pattern on a hostile paste (some scan ahead from each bracket).
+PARSED = 1_500
+# Characters no torch message holds, that a paste may (a terminal's controls, bidi overrides): not read.
+_UNREADABLE = {code: None for code in [*range(0x00, 0x09), *range(0x0a, 0x20), 0x7f, *range(0x80, 0xa0),
+                                       *(ord(char) for char in BIDI_CONTROLS), 0x2028, 0x2029, 0xfeff, 0x200b]}
+
+
+def readable(message: str) -> str:
+    """``message`` as its form is read: its first :data:`PARSED` characters, without control, bidi and zero-width
+    characters (they stay where the message is shown, escaped)."""
+    return message[:PARSED * 2].translate(_UNREADABLE)[:PARSED]
+
+
+
 @dataclass(frozen=True)
 class Family:
     """A message read as one of :data:`FAMILIES` (``name``), with its facts; ``type``: what torch raises it as."""
@@ -86,7 +103,11 @@ def normal_node(node: str) -> str:
 
 
 def read_family(message: str, type_name: str) -> Family | None:
-    """``message`` (raised as ``type_name``; empty: not known) as one of :data:`FAMILIES`, or None."""
+    """``message`` (raised as ``type_name``; empty: not known) as one of :data:`FAMILIES`, or None.
+
+    Only its :func:`readable` part is read.
+    """
+    message = readable(message)
     for older, today in OLDER_WORDINGS:
         if message.startswith(older):
             message = today + message[len(older):]

@@ -286,6 +286,12 @@ RuntimeError: element 0 of tensors does not require grad and does not have a gra
     "view-strides-old": ("RuntimeError: view size is not compatible with input tensor's size and stride (at least "
                          "one dimension spans across two contiguous subspaces). Use .reshape(...) instead.\n",
                          "view_strides", "error", "RuntimeError", {}, "", "1.6"),
+    # Hostile: control and bidi characters around a real message (shown escaped, not read as its words).
+    "hostile-bidi-and-controls": (
+        'Traceback (most recent call last):\n  File "/home/me/\u202eyp.niart.py", line 3, in <module>\n'
+        "    w.add_(1)  # \u2066\u202e\x07\x08\n"
+        "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.\u200f\x0b\n",
+        "leaf_inplace", "error", "RuntimeError", {}, None, "2.2"),
     # The unrelated set: exit 3, no explanation.
     "unrelated-cuda-oom": (
         PLAIN_1X.replace("loss.backward()", "out = model(x)") + "torch.OutOfMemoryError: CUDA out of memory. Tried "
