@@ -55,12 +55,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "autograd가 기록하는 동안 마지막으로 인플레이스로 바꾼 연산입니다.",
     ),
     "diagnose.facts.saved_versions": (
-        "It is at version {version}, and backward() expected version {expected}: {changes} in-place change(s) "
-        "happened after it was saved. Look for them between the line that computed it and the backward() call; "
-        "anomaly mode points at the operation that used the tensor, not at the one that changed it.",
-        "이 텐서는 버전 {version}인데 backward()는 버전 {expected:을} 기대했습니다. 저장된 뒤에 인플레이스 변경이 "
-        "{changes}번 있었습니다. 그 텐서를 계산한 줄과 backward() 호출 사이에서 찾으세요. 이상 탐지(anomaly "
-        "mode)는 텐서를 바꾼 연산이 아니라 그 텐서를 사용한 연산을 가리킵니다.",
+        "It is at version {version}, and backward() expected version {expected}: in-place changes after it was "
+        "saved raised its version by {changes}. Look for them between the line that computed it and the backward() "
+        "call; anomaly mode points at the operation that used the tensor, not at the one that changed it.",
+        "이 텐서는 버전 {version}인데 backward()는 버전 {expected:을} 기대했습니다. 저장된 뒤의 인플레이스 변경으로 "
+        "버전이 {changes}만큼 올라갔습니다. 그 변경을 텐서를 계산한 줄과 backward() 호출 사이에서 찾으세요. 이상 "
+        "탐지(anomaly mode)는 텐서를 바꾼 연산이 아니라 그 텐서를 사용한 연산을 가리킵니다.",
     ),
     "diagnose.facts.multi_view": (
         "In your error, the view changed in place is output {output} of {node}.",
