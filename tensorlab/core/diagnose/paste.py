@@ -234,6 +234,11 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
             current = None
             continue
         found = _header(line)
+        if found is not None and found[0].endswith("Warning"):   # a warning printed without its file:line
+            current = Raised("warning", found[0])
+            current.add(found[1])
+            warnings.append(current)
+            continue
         if found is not None:
             headers += 1
             error = current = Raised("error", found[0])

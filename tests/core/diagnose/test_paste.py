@@ -75,3 +75,10 @@ def test_nothing_to_read():
     for text in ("", "\n\n", "hello\nworld", "Error", "Warning: no"):
         found = diagnose(text)
         assert not found.explained and found.facts == {} and found.lessons == ()
+
+
+def test_a_warning_without_its_location_is_a_warning():
+    found = diagnose("UserWarning: To copy construct from a tensor, it is recommended to use "
+                     "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather "
+                     "than torch.tensor(sourceTensor).")
+    assert found.explained and found.kind == "warning" and found.type == "UserWarning" and found.line is None
