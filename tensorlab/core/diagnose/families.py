@@ -42,7 +42,15 @@ OLDER_WORDINGS: tuple[tuple[str, str], ...] = (
     ("Can't call numpy() on Variable that requires grad.", "Can't call numpy() on Tensor that requires grad."),
     ("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach()",
      "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone()"),
+    ("a leaf Variable that requires grad has been used in an in-place operation",
+     "a leaf Variable that requires grad is being used in an in-place operation"),
+    ("a view of a leaf Variable that requires grad has been used in an in-place operation",
+     "a view of a leaf Variable that requires grad is being used in an in-place operation"),
+    ("Only Tensors of floating point dtype can require gradients", "only Tensors of floating point dtype can require "
+     "gradients"),
 )
+# torch 0.x/1.x put "invalid argument 2: " before some messages (the TH library's words): read after it.
+_TH_PREFIX = "invalid argument "
 # torch 1.x forms the parser does not know (today's torch no longer writes them), by their start.
 OLDER_FORMS: tuple[tuple[str, str], ...] = (
     ("one of the variables needed for gradient computation has been modified by an inplace operation",
@@ -51,6 +59,8 @@ OLDER_FORMS: tuple[tuple[str, str], ...] = (
     ("Expected tensor for argument #", "mixed_devices"),
     ("Input type (torch.", "mixed_devices"),
     ("expected device ", "mixed_devices"),
+    ("Tensor for argument #", "mixed_devices"),            # "... is on CPU, but expected it to be on GPU"
+    ("A view was created in no_grad mode and ", "no_grad_view"),
 )
 
 # tensor types torch names in messages, and their dtypes.
@@ -59,7 +69,7 @@ DTYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "fl
           "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool", "ComplexFloatTensor": "complex64",
           "ComplexDoubleTensor": "complex128"}
 MAX_DIGITS = 40          # a number longer than this in a message is no fact (a hostile paste)
-_DEVICE = re.compile(r"\b(cuda(?::\d{1,4})?|cpu|mps|xpu|meta)\b")
+_DEVICE = re.compile(r"\b(cuda(?::\d{1,4})?|cpu|mps|xpu|meta|CPU|GPU)\b")
 _INPUT_TYPES = re.compile(r"Input type \((torch\.[\w.]{1,40})\) and weight type \((torch\.[\w.]{1,40})\)")
 
 
@@ -108,6 +118,12 @@ def read_family(message: str, type_name: str) -> Family | None:
     Only its :func:`readable` part is read.
     """
     message = readable(message)
+    if message.startswith(_TH_PREFIX):
+        number, colon, rest = message[len(_TH_PREFIX):].partition(": ")
+        if colon and number.isdigit():
+            message = rest
+    if message.startswith("element ") and " of variables does not require grad" in message[:60]:
+        message = message.replace(" of variables ", " of tensors ", 1)     # torch 0.4's Variables
     for older, today in OLDER_WORDINGS:
         if message.startswith(older):
             message = today + message[len(older):]
@@ -176,7 +192,7 @@ def _devices(message: str) -> list[str]:
     if typed is not None:   # "Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor)"
         found = ["cuda" if ".cuda." in name else "cpu" for name in typed.groups()]
     for match in _DEVICE.finditer(head):
-        device = match.group(1)
+        device = {"CPU": "cpu", "GPU": "cuda"}.get(match.group(1), match.group(1))
         if device not in found and not (device == "cuda" and any(d.startswith("cuda:") for d in found)):
             found.append(device)
     return list(dict.fromkeys(found))

@@ -213,7 +213,7 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
     ``cancelled`` is polled every few thousand lines (``on_cancel()`` is raised when it turns True);
     ``progress`` is told the fraction of lines read.
     """
-    lines = text.split("\n")
+    lines = _undecorated(text.split("\n"))
     total = len(lines)
     frames: list[tuple[str, str | None]] = []      # this traceback's frames: (file, source line)
     pending_source: str | None = None                # pytest: a ">" line, before its location line
@@ -298,6 +298,27 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
             warning.line = None
     loose = lines if error is None and not warnings else []
     return Paste(error, warnings, headers, loose)
+
+
+def _undecorated(lines: list[str]) -> list[str]:
+    """The lines without what a forum or an issue tracker put around all of them: a Markdown quote (``> `` on
+    nearly every line) and an indentation common to every line (a code block, an e-mail). One pass each."""
+    filled = [line for line in lines if line.strip()]
+    if not filled:
+        return lines
+    quoted = sum(1 for line in filled if line.lstrip(" ")[:1] == ">" and not line.lstrip(" ").startswith(">>>"))
+    if quoted * 10 >= len(filled) * 8:
+        lines = [_unquoted(line) for line in lines]
+        filled = [line for line in lines if line.strip()]
+    indent = min((len(line) - len(line.lstrip(" \t")) for line in filled), default=0)
+    return [line[indent:] for line in lines] if indent else lines
+
+
+def _unquoted(line: str) -> str:
+    text = line.lstrip(" ")
+    if text[:1] != ">":
+        return line
+    return text[2:] if text[1:2] == " " else text[1:]
 
 
 def _user_line(frames: list[tuple[str, str | None]]) -> str | None:

@@ -36,6 +36,16 @@ def test_the_facts_of_a_saved_tensor():
      "saved_changed"),
     ("Expected object of device type cuda but got device type cpu for argument #1 'self' in call to _th_mm",
      "mixed_devices"),
+    ("Tensor for argument #2 'mat1' is on CPU, but expected it to be on GPU (while checking arguments for addmm)",
+     "mixed_devices"),
+    ("a leaf Variable that requires grad has been used in an in-place operation.", "leaf_inplace"),
+    ("Only Tensors of floating point dtype can require gradients", "integer_grad"),
+    ("element 0 of variables does not require grad and does not have a grad_fn", "nothing_to_differentiate"),
+    ("invalid argument 2: view size is not compatible with input tensor's size and stride (at least one dimension "
+     "spans across two contiguous subspaces). Call .contiguous() before .view(). at "
+     "/pytorch/aten/src/THC/generic/THCTensor.cpp:209", "view_strides"),
+    ("A view was created in no_grad mode and its base or another view of its base has been modified inplace with "
+     "grad mode enabled.", "no_grad_view"),
 ])
 def test_older_wordings(message, family):
     found = read_family(message, "")
@@ -48,6 +58,8 @@ def test_older_wordings(message, family):
     ("Expected all tensors to be on the same device, but got index is on cpu, different from other tensors on "
      "cuda:1 (when checking argument in method wrapper_CUDA__index_select)", ["cpu", "cuda:1"]),
     ("Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same", ["cpu", "cuda"]),
+    ("Tensor for argument #2 'mat1' is on CPU, but expected it to be on GPU (while checking arguments for addmm)",
+     ["cpu", "cuda"]),
 ])
 def test_devices(message, devices):
     assert read_family(message, "RuntimeError").facts["devices"] == devices

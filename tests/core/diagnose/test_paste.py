@@ -82,3 +82,11 @@ def test_a_warning_without_its_location_is_a_warning():
                      "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather "
                      "than torch.tensor(sourceTensor).")
     assert found.explained and found.kind == "warning" and found.type == "UserWarning" and found.line is None
+
+
+def test_a_traceback_quoted_or_indented_by_a_forum():
+    quoted = "".join(f"> {line}\n" for line in PLAIN.splitlines())
+    indented = "".join(f"    {line}\n" for line in PLAIN.splitlines())
+    for text in (quoted, indented, "\n" + indented):
+        found = diagnose(text)
+        assert found.family == "leaf_inplace" and found.line == "w -= lr * w.grad", text
