@@ -32,6 +32,8 @@ def diagnose(text: str, *, cancelled: Callable[[], bool] | None = None,
     candidates: list[Raised] = []
     if paste.error is not None:
         candidates.append(paste.error)
+        if paste.error.short in WRAPPERS:    # a launcher's report of a failed worker: the worker's own error
+            candidates += reversed(paste.earlier)
     candidates += reversed(paste.warnings)
     for raised in candidates:
         read = _family_of(raised)
@@ -55,6 +57,9 @@ def _message(raised: Raised) -> str:
     return raised.message(" ")
 
 
+# Exceptions that report another one raised in a worker process (torchrun, multiprocessing, DataLoader workers
+# re-raise as the worker's own type): when one ends the paste, the worker's error printed before it is the one.
+WRAPPERS = frozenset({"ChildFailedError", "ProcessRaisedException", "ProcessExitedException", "BackendCompilerFailed"})
 _INNER_LINES = 20   # lines of a wrapper's message (torch.compile, DDP) where the wrapped message may start
 
 
@@ -63,8 +68,10 @@ def _family_of(raised: Raised) -> tuple[Family, str] | None:
     joined as one (a word wrapped mid-way), else from one of its later lines on (a wrapper's own words first,
     "Failed running call_method ...:", and the torch message it wraps under them)."""
     for start in range(min(len(raised.lines), _INNER_LINES) or 1):
-        for joiner in (" ", ""):
-            message = raised.message(joiner, start)
+        for joiner in (" ", "", "first line"):
+            # A message's lines joined (wrapped), as one (cut mid-word), or its line alone (a log line after it).
+            message = raised.lines[start].strip() if joiner == "first line" and raised.lines else \
+                raised.message(joiner, start)
             found = read_family(message, raised.short if start == 0 else "")
             if found is not None:
                 return found, message
