@@ -270,7 +270,7 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
             continue
         if current is not None and current.kind == "warning" and current.line == "":
             # The line under a warning is its source line (indented), when the warning's file is the learner's.
-            if raw[:1] in (" ", "\t") and line.strip() and _frame_file(line) is None:
+            if line[:1] in (" ", "\t") and line.strip() and _frame_file(line) is None:
                 current.line = line.strip()
                 current = None
                 continue

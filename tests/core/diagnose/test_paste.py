@@ -90,3 +90,10 @@ def test_a_traceback_quoted_or_indented_by_a_forum():
     for text in (quoted, indented, "\n" + indented):
         found = diagnose(text)
         assert found.family == "leaf_inplace" and found.line == "w -= lr * w.grad", text
+
+
+def test_a_warning_of_a_rank_keeps_its_source_line():
+    text = ("[rank1]: /workspace/train.py:30: UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor "
+            "is being accessed.\n[rank1]:   print(h.grad)\n")
+    found = diagnose(text)
+    assert found.kind == "warning" and found.line == "print(h.grad)"
