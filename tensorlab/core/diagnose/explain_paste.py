@@ -134,8 +134,9 @@ def _notes(made: Reproduction, facts: dict[str, Any]) -> list[Message]:
         same = normal_node(str(facts["node"])) == made.analogue
         out.append(msg("diagnose.note.other_output" if same else "diagnose.note.analogue",
                        analogue=made.analogue, node=facts["node"]))
-    if made.needs is not None and made.runs_here:
-        out.append(msg("diagnose.note.cpu_analogue", needs=made.needs))
-    elif made.needs is not None:
-        out.append(msg("diagnose.note.needs_device", needs=made.needs))
+    needs = made.needs.upper() if made.needs is not None else None     # CUDA, MPS: as the devices are called
+    if needs is not None and made.runs_here:
+        out.append(msg("diagnose.note.cpu_analogue", needs=needs))
+    elif needs is not None:
+        out.append(msg("diagnose.note.needs_device", needs=needs))
     return out

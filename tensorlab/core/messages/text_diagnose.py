@@ -95,8 +95,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "diagnose.note.needs_device": (
         "This error needs tensors on two devices: the reproduction needs {needs} to run, and it has no CPU "
         "analogue.",
-        "이 오류는 두 장치에 있는 텐서가 있어야 납니다. 재현 코드를 실행하려면 {needs:이} 필요하며, CPU에서 "
-        "대신 실행할 방법은 없습니다.",
+        "이 오류는 서로 다른 두 장치의 텐서를 함께 쓸 때 납니다. 재현 코드를 실행하려면 {needs:이} 필요하며, "
+        "CPU에서 대신 실행할 방법은 없습니다.",
     ),
     "diagnose.advice.saved_changed": (
         "Do not “fix” it with `loss.requires_grad = True` or by installing another PyTorch: find the in-place "
@@ -116,7 +116,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "diagnose.advice.numpy_grad": (
         "For a plot or a print, use `x.detach().cpu().numpy()` (`plt.plot(x.detach().cpu().numpy())`).",
-        "그래프를 그리거나 출력하려면 `x.detach().cpu().numpy()`를 쓰세요(`plt.plot(x.detach().cpu().numpy())`).",
+        "값을 그림으로 그리거나 출력하려면 `x.detach().cpu().numpy()`를 쓰세요(`plt.plot(x.detach().cpu().numpy())`).",
     ),
     # -- diagnose: the command's text output (cli/diagnose.py) -------------------------------------------
     "cli.diagnose.line": ("your line: {line}", "실패한 줄: {line}"),

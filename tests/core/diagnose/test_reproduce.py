@@ -90,7 +90,7 @@ def test_versions_over_the_budget_are_lowered_and_said():
 def test_cuda_is_reproduced_on_the_cpu_and_two_devices_need_cuda():
     found = diagnose(f"RuntimeError: {SAVED}[torch.cuda.HalfTensor [4]], which is output 0 of ReluBackward0, is at "
                      "version 1; expected version 0 instead.")
-    assert found.needs == "cuda" and found.runs_here and "on the CPU" in found.text.render("en")
+    assert found.needs == "cuda" and found.runs_here and "happened on CUDA" in found.text.render("en")
     _, family = reproduced(found.reproduction)
     assert family.facts["tensor_type"] == "torch.HalfTensor"
     found = diagnose("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
