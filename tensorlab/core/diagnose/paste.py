@@ -53,6 +53,7 @@ class Raised:
     lines: list[str] = field(default_factory=list)
     line: str | None = None
     size: int = 0        # characters of the message kept so far
+    continues: bool = False   # later lines may continue its message (an exception's; a warning without location)
 
     @property
     def short(self) -> str:
@@ -246,7 +247,7 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
             continue
         found = _header(line)
         if found is not None and found[0].endswith("Warning"):   # a warning printed without its file:line
-            current = Raised("warning", found[0])
+            current = Raised("warning", found[0], continues=True)
             current.add(found[1])
             warnings.append(current)
             continue
@@ -254,7 +255,7 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
             headers += 1
             if error is not None:
                 earlier.append(error)
-            error = current = Raised("error", found[0])
+            error = current = Raised("error", found[0], continues=True)
             if found[1]:
                 current.add(found[1])
             current.line = _user_line(frames)
@@ -288,7 +289,7 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
             pending_source = None
             current = None
             continue
-        if current is not None and current.kind == "error":
+        if current is not None and current.continues:
             if _ends_message(line):
                 current = None
             else:

@@ -97,3 +97,10 @@ def test_a_warning_of_a_rank_keeps_its_source_line():
             "is being accessed.\n[rank1]:   print(h.grad)\n")
     found = diagnose(text)
     assert found.kind == "warning" and found.line == "print(h.grad)"
+
+
+def test_a_warning_without_its_location_wrapped_over_lines():
+    found = diagnose("UserWarning: To copy construct from a tensor, it is recommended to use\n"
+                     "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather\n"
+                     "than torch.tensor(sourceTensor).\n")
+    assert found.explained and found.family == "tensor_copies" and found.message.endswith("torch.tensor(sourceTensor).")
