@@ -25,6 +25,7 @@ from typing import Any
 
 from tensorlab.core.messages import (
     text_checks,
+    text_diagnose,
     text_explanations,
     text_files,
     text_limits,
@@ -71,7 +72,7 @@ def _register(*modules: Any) -> dict[str, Entry]:
 
 
 CATALOGUE: Mapping[str, Entry] = _register(text_refusals, text_limits, text_files, text_checks,
-                                            text_explanations, text_output)
+                                            text_explanations, text_output, text_diagnose)
 
 Param = Any  # str | int | float | Message
 
