@@ -862,8 +862,16 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>되돌릴 수 있는, 직접 추가한 단계가 없습니다.</translation>
     </message>
     <message>
+        <source>This error needs a CUDA GPU, and its reproduction does too: on this machine&apos;s CPU it runs without the error.</source>
+        <translation>이 오류는 CUDA GPU에서만 발생하며 재현 코드도 마찬가지입니다. 이 컴퓨터의 CPU에서는 오류 없이 실행됩니다.</translation>
+    </message>
+    <message>
         <source>This error needs a CUDA GPU.</source>
         <translation>이 오류는 CUDA GPU에서만 발생합니다.</translation>
+    </message>
+    <message>
+        <source>This error needs a CUDA GPU: choose a CUDA device in the toolbar to run its reproduction there.</source>
+        <translation>이 오류는 CUDA GPU에서만 발생합니다. 재현 코드를 CUDA에서 실행하려면 도구 모음에서 CUDA 장치를 고르세요.</translation>
     </message>
     <message>
         <source>This lesson file cannot be opened: {reason}</source>

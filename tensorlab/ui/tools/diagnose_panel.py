@@ -117,6 +117,11 @@ def _fact_value(value: object) -> str:
     return str(value)
 
 
+def runs_here(diagnosis: DiagnosisView) -> bool:
+    """The reproduction raises the error on a CPU (its CPU analogue, for an error that needs CUDA)."""
+    return bool(getattr(diagnosis, "runs_here", True))
+
+
 def _lesson_titles(language: str) -> dict[str, str]:
     return {lesson.id: lesson.text("title", language) for lesson in builtin_lessons()}
 
@@ -125,10 +130,14 @@ def diagnosis_html(diagnosis: DiagnosisView, language: str, devices: Sequence[st
     """What the panel shows of ``diagnosis`` in ``language``, as HTML (every pasted part escaped)."""
     found = ": ".join(str(p) for p in (diagnosis.type, diagnosis.message) if p)
     if not diagnosis.explained:
-        parts = ["<p><b>" + escape(tr("TensorLab does not explain this text.")) + "</b></p>",
-                 "<p>" + escape(tr("It holds no PyTorch error or warning that TensorLab knows (an out-of-memory "
-                                   "error or a KeyError from a data loader, say), so it shows no explanation, "
-                                   "no lesson and no reproduction rather than a guess.")) + "</p>"]
+        # The diagnosis's own words where it has them (the command line says the same), else the panel's.
+        title = diagnosis.title.render(language) if diagnosis.title is not None else \
+            tr("TensorLab does not explain this text.")
+        text = diagnosis.text.render(language) if diagnosis.text is not None else \
+            tr("It holds no PyTorch error or warning that TensorLab knows (an out-of-memory error or a KeyError "
+               "from a data loader, say), so it shows no explanation, no lesson and no reproduction rather than "
+               "a guess.")
+        parts = [f"<p><b>{escape(title)}</b></p>", f"<p>{escape(text)}</p>"]
         if found:
             parts.append("<p>" + escape(tr("The last error in the text:")) + f"</p><pre>{shown_text(found)}</pre>")
         return "".join(parts)
@@ -140,12 +149,18 @@ def diagnosis_html(diagnosis: DiagnosisView, language: str, devices: Sequence[st
     if diagnosis.advice is not None:
         parts.append("<p><b>" + escape(tr("What to do:")) + f"</b> {escape(diagnosis.advice.render(language))}</p>")
     if diagnosis.needs == "cuda":
-        parts.append(f"<p style='color:{ERROR}'>" + escape(
-            tr("This error needs a CUDA GPU.") + " " +
-            (tr("The reproduction is its CPU analogue, so that it runs on any machine.") if "cuda" not in
-             [d.split(":")[0] for d in devices] else
-             tr("The reproduction is its CPU analogue; choose a CUDA device in the toolbar to run it there."))) +
-            "</p>")
+        has_cuda = "cuda" in [d.split(":")[0] for d in devices]
+        if not runs_here(diagnosis):
+            said = tr("This error needs a CUDA GPU, and its reproduction does too: on this machine's CPU it "
+                      "runs without the error.") if not has_cuda else \
+                tr("This error needs a CUDA GPU: choose a CUDA device in the toolbar to run its reproduction there.")
+        elif has_cuda:
+            said = tr("This error needs a CUDA GPU.") + " " + \
+                tr("The reproduction is its CPU analogue; choose a CUDA device in the toolbar to run it there.")
+        else:
+            said = tr("This error needs a CUDA GPU.") + " " + \
+                tr("The reproduction is its CPU analogue, so that it runs on any machine.")
+        parts.append(f"<p style='color:{ERROR}'>{escape(said)}</p>")
     if diagnosis.line:
         parts.append("<p>" + escape(tr("Your failing line:")) + f"</p><pre>{shown_text(diagnosis.line)}</pre>")
     rows = [(key if label is None else tr_marked(label), diagnosis.facts[key]) for key, label in FACT_LABELS

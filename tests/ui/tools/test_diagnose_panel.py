@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, Qt, QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QPushButton
 
@@ -318,3 +318,43 @@ def test_the_dock_floats_on_the_screen_with_room_for_a_traceback_at_each_size(qt
     idle(qtbot, window)
     assert dock(window).isHidden() and window.focusWidget() is window.storage_map
     window.close()
+
+
+# -- with TensorLab's own diagnosis (tensorlab.core.diagnose) ---------------------------------------------------------
+def test_tensorlabs_diagnosis_of_an_unrelated_error_says_not_explained(qtbot):
+    panel = panel_with(qtbot, None)      # the panel's default: tensorlab.core.diagnose
+    diagnose(qtbot, panel, "Traceback (most recent call last):\n  File \"load.py\", line 9, in <module>\n"
+                           "    label = row['label']\nKeyError: 'label'\n")
+    assert panel.diagnosis is not None and not panel.diagnosis.explained
+    assert panel.status.text() == "Not explained."
+    shown = panel.result.toPlainText()
+    assert "Not an error TensorLab explains" in shown
+    assert "Lessons" not in shown and not panel.open_button.isVisible()
+
+
+def test_an_unreadable_paste_says_why(qtbot):
+    panel = panel_with(qtbot, None)
+    diagnose(qtbot, panel, "RuntimeError: " + "x" * 1_000_001)   # over the 1 MB a traceback can be
+    assert "more than the 1000000 bytes a traceback can be" in panel.status.text()
+    assert panel.diagnosis is None and not panel.open_button.isVisible() and panel.result.toPlainText() == ""
+
+
+def test_tensorlabs_diagnosis_of_a_pasted_traceback_opens_a_reproduction_that_steps_to_the_same_error(window, qtbot):
+    window.diagnose()
+    panel = window.diagnose_panel
+    panel.diagnoser = None
+    diagnose(qtbot, panel, TRACEBACK)
+    diagnosis = panel.diagnosis
+    assert diagnosis is not None and diagnosis.explained, panel.result.toPlainText()
+    assert "loss.backward()" in panel.result.toPlainText()
+    qtbot.mouseClick(panel.open_button, Qt.MouseButton.LeftButton)
+    idle(qtbot, window)
+    state = window.controller.state
+    assert state.lesson is not None and state.lesson.title.startswith("Diagnosis: ")
+    assert [s.code for s in state.program] == list(diagnosis.reproduction)
+    window.controller.run_to_end()
+    idle(qtbot, window)
+    last = window.controller.state.last
+    assert not last.ok and last.error.type == "RuntimeError"
+    assert "[torch.FloatTensor [27, 32]]" in last.error.message and "is at version 1; expected version 0" in \
+        last.error.message
