@@ -891,7 +891,7 @@ or press → to run the lesson&apos;s first step.</source>
     </message>
     <message>
         <source>Traceback (most recent call last): …</source>
-        <translation>예: Traceback (most recent call last): …</translation>
+        <translation>여기에 트레이스백을 붙여 넣으세요…</translation>
     </message>
     <message>
         <source>Type a line of code</source>

@@ -19,14 +19,14 @@ from PySide6.QtWidgets import QStatusBar
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson
 from tensorlab.core.messages.catalogue import LANGUAGES, Message, msg
-from tensorlab.ui.program.user_steps import MAX_TITLE, StepsFileError, diagnosis_lesson
+from tensorlab.ui.program.user_steps import MAX_SUMMARY, MAX_TITLE, StepsFileError, diagnosis_lesson
 from tensorlab.ui.widgets.i18n import current_language, tr
 
 if TYPE_CHECKING:
     from tensorlab.ui.program.controller import LabController
     from tensorlab.ui.program.step_editing import StepEditing
 
-__all__ = ["DiagnosisWindow", "open_reproduction", "program_titles"]
+__all__ = ["DiagnosisWindow", "open_reproduction", "program_titles", "program_summaries"]
 
 
 class DiagnosisWindow(Protocol):
@@ -55,10 +55,24 @@ def program_titles(title: Message | None) -> dict[str, str]:
     return titles
 
 
-def open_reproduction(window: DiagnosisWindow, reproduction: Sequence[str], title: Message | None) -> Lesson | None:
-    """Open ``reproduction`` as its own program titled after ``title``; None (and a message) if it cannot be."""
+def program_summaries(text: Message | None, advice: Message | None) -> dict[str, str]:
+    """What the narration says before the first step, in every language: the explanation and its advice."""
+    summaries = {}
+    for language in LANGUAGES:
+        said = " ".join(m.render(language) for m in (text, advice) if m is not None)
+        said = visible(said, keep_line_breaks=True).strip()
+        if said:
+            summaries[language] = said if len(said) <= MAX_SUMMARY else said[: MAX_SUMMARY - 1] + "…"
+    return summaries
+
+
+def open_reproduction(window: DiagnosisWindow, reproduction: Sequence[str], title: Message | None,
+                      text: Message | None = None, advice: Message | None = None) -> Lesson | None:
+    """Open ``reproduction`` as its own program titled after ``title`` (its narration before the first step:
+    ``text`` and ``advice``); None (and a message) if it cannot be."""
     try:
-        lesson = diagnosis_lesson(list(reproduction), program_titles(title), window.controller.limits)
+        lesson = diagnosis_lesson(list(reproduction), program_titles(title), window.controller.limits,
+                                  program_summaries(text, advice))
     except StepsFileError as exc:
         window.show_problem(tr("The reproduction cannot be opened: {reason}").format(
             reason=exc.render(current_language())))

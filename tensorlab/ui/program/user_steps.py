@@ -31,6 +31,7 @@ its lesson came from::
     source = "diagnosis"               # a reproduction the Diagnose panel opened, by its id
     lesson = "diagnosis-0123456789ab"
     title = { en = "Diagnosis: ...", ko = "진단: ..." }
+    summary = { en = "...", ko = "..." }   # what the error means: the narration before the first step
     lesson_steps = ["x = torch.randn(27, 32, requires_grad=True)", "y = torch.relu(x)", "y.add_(1)"]
     step = []                          # kept with no step of yours: the program itself is the diagnosis
 
@@ -63,10 +64,10 @@ its lesson came from::
   only the program that fails; a file that cannot be read at all (for any reason, an exception
   nobody foresaw included) is set aside whole (renamed, never deleted) and the app starts.
 * **A diagnosis is a program of its own**: the reproduction the Diagnose panel opened is kept whole
-  (``lesson_steps``, its ``title`` in each language) under ``diagnosis:<id>``, even with no step of yours,
-  so it comes back after a restart (:meth:`UserSteps.diagnoses`) and never touches the scratchpad's or a
-  lesson's steps; its id is made from its statements (:func:`diagnosis_id`), so opening the same
-  reproduction again opens the same program, with your steps.
+  (``lesson_steps``, its ``title`` and ``summary`` in each language) under ``diagnosis:<id>``, even with
+  no step of yours, so it comes back after a restart (:meth:`UserSteps.diagnoses`) and never touches the
+  scratchpad's or a lesson's steps; its id is made from its statements (:func:`diagnosis_id`), so opening
+  the same reproduction again opens the same program, with your steps.
 * Files of version 1 (the release before issue 15: whole programs with origins, filed by
   ``id@file name``) are migrated once: the original is kept beside it as ``user-steps.toml.version-1``.
 * Temporaries left by a save killed midway (``kill -9``) are removed at the next start, under
@@ -122,6 +123,7 @@ DIAGNOSIS = "diagnosis"                # a reproduction opened from the Diagnose
 _DIAGNOSIS_SOURCE = "<diagnosis>"      # the Lesson.source of such a program (no file is called that)
 _DIAGNOSIS_ID = re.compile(r"^diagnosis-[0-9a-f]{12}$")
 MAX_TITLE = 200                        # characters of a diagnosis program's title (a title, not a document)
+MAX_SUMMARY = 4_000                    # ... and of its summary (the explanation, a paragraph or two)
 _SOURCES = (SCRATCHPAD, "builtin", "file", DIAGNOSIS)
 _ORIGINS = tuple(origin.value for origin in StepOrigin)  # a tuple: `in` compares, never hashes (a list is no origin)
 _UNSAVED = FILE_NAME + ".unsaved-"     # changes a closing window could not merge (merged at the next start)
@@ -165,6 +167,7 @@ class SavedProgram:
     steps: tuple[SavedStep, ...] = ()
     lesson_steps: tuple[str, ...] | None = None   # the lesson's step codes when saved (None: not recorded)
     titles: tuple[tuple[str, str], ...] = ()      # a diagnosis: its title in each language, (language, title)
+    summaries: tuple[tuple[str, str], ...] = ()   # ... and its summary (what the error means)
 
     @property
     def key(self) -> str:
@@ -186,6 +189,8 @@ class SavedProgram:
             table["file"] = self.file
         if self.titles:
             table["title"] = dict(self.titles)
+        if self.summaries:
+            table["summary"] = dict(self.summaries)
         steps = []
         for step in self.steps:
             item: dict[str, Any] = {"code": step.code}
@@ -216,8 +221,10 @@ def diagnosis_id(codes: Sequence[str]) -> str:
     return f"{DIAGNOSIS}-{digest[:12]}"
 
 
-def diagnosis_lesson(codes: Sequence[str], titles: dict[str, str], limits: Limits = DEFAULT_LIMITS) -> Lesson:
-    """The reproduction ``codes`` as a lesson to step through (titled ``titles["en"]``, translated by the rest).
+def diagnosis_lesson(codes: Sequence[str], titles: dict[str, str], limits: Limits = DEFAULT_LIMITS,
+                     summaries: dict[str, str] | None = None) -> Lesson:
+    """The reproduction ``codes`` as a lesson to step through (titled ``titles["en"]``, translated by the rest;
+    ``summaries``: what the narration says before the first step, by language).
 
     :class:`StepsFileError` when a statement is not of the code subset, reads a name not bound before it,
     or there are none or too many.
@@ -238,10 +245,12 @@ def diagnosis_lesson(codes: Sequence[str], titles: dict[str, str], limits: Limit
         steps.append(LessonStep(code, statement))
     title = titles.get("en") or next(iter(titles.values()), DIAGNOSIS)
     translations = {f"title_{k}": v for k, v in titles.items() if k != "en"}
+    summaries = summaries or {}
+    translations.update({f"summary_{k}": v for k, v in summaries.items() if k != "en"})
     chapter = msg("steps.diagnosis_chapter")   # the lesson picker's heading over the diagnoses
     translations.update({f"chapter_{language}": chapter.render(language) for language in LANGUAGES if language != "en"})
-    return Lesson(diagnosis_id(codes), title, tuple(steps), translations=translations, source=_DIAGNOSIS_SOURCE,
-                  chapter=chapter.render("en"))
+    return Lesson(diagnosis_id(codes), title, tuple(steps), summary=summaries.get("en", ""),
+                  translations=translations, source=_DIAGNOSIS_SOURCE, chapter=chapter.render("en"))
 
 
 def program_key(lesson: Lesson | None, path: str | os.PathLike[str] | None = None) -> str:
@@ -508,7 +517,7 @@ def _step_v2(item: Any, limits: Limits) -> SavedStep:
 def _program_v2(raw: Any, limits: Limits) -> SavedProgram:
     if not isinstance(raw, dict):
         raise StepsFileError(msg("steps.program_not_table"))
-    if set(raw) - {"source", "lesson", "file", "step", "lesson_steps", "title"}:
+    if set(raw) - {"source", "lesson", "file", "step", "lesson_steps", "title", "summary"}:
         raise StepsFileError(msg("steps.program_keys"))
     source, lesson, file = raw.get("source"), raw.get("lesson", ""), raw.get("file", "")
     if source not in _SOURCES:
@@ -532,26 +541,36 @@ def _program_v2(raw: Any, limits: Limits) -> SavedProgram:
                                      or not all(isinstance(code, str) for code in lesson_steps)):
         raise StepsFileError(msg("steps.lesson_steps", limit=limits.max_lesson_steps))
     titles: tuple[tuple[str, str], ...] = ()
+    summaries: tuple[tuple[str, str], ...] = ()
     if source == DIAGNOSIS:
-        titles = _diagnosis_parts(raw, lesson, lesson_steps, limits)
-    elif "title" in raw:
+        titles, summaries = _diagnosis_parts(raw, lesson, lesson_steps, limits)
+    elif "title" in raw or "summary" in raw:
         raise StepsFileError(msg("steps.program_keys"))
     return SavedProgram(source, lesson, file, tuple(steps), None if lesson_steps is None else tuple(lesson_steps),
-                        titles)
+                        titles, summaries)
+
+
+def _texts(value: Any, most: int, needed: bool) -> bool:
+    """``value`` is a table of texts by language, each of 1 to ``most`` characters (or absent, unless ``needed``)."""
+    if value is None:
+        return not needed
+    return isinstance(value, dict) and bool(value) and all(
+        isinstance(k, str) and isinstance(v, str) and 0 < len(v) <= most for k, v in value.items())
 
 
 def _diagnosis_parts(raw: dict[str, Any], lesson: str, lesson_steps: Any, limits: Limits) -> \
-        tuple[tuple[str, str], ...]:
-    """A diagnosis program's titles, once its id, title and reproduction are checked (StepsFileError if not)."""
-    title = raw.get("title")
+        tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """A diagnosis program's titles and summaries, once its id, texts and reproduction are checked
+    (StepsFileError if not)."""
+    title, summary = raw.get("title"), raw.get("summary")
     if not _DIAGNOSIS_ID.match(lesson) or not isinstance(lesson_steps, list) or not lesson_steps \
-            or not isinstance(title, dict) or not title or not all(
-                isinstance(k, str) and isinstance(v, str) and 0 < len(v) <= MAX_TITLE for k, v in title.items()):
+            or not _texts(title, MAX_TITLE, True) or not _texts(summary, MAX_SUMMARY, False):
         raise StepsFileError(msg("steps.diagnosis", limit=MAX_TITLE))
     if diagnosis_id(lesson_steps) != lesson:   # the id is its statements': another id would file it elsewhere
         raise StepsFileError(msg("steps.diagnosis", limit=MAX_TITLE))
-    diagnosis_lesson(lesson_steps, title, limits)   # every statement of the subset, every name bound
-    return tuple(title.items())
+    titles: dict[str, str] = dict(title) if isinstance(title, dict) else {}
+    diagnosis_lesson(lesson_steps, titles, limits)   # every statement of the subset, every name bound
+    return tuple(titles.items()), tuple(summary.items()) if isinstance(summary, dict) else ()
 
 
 def _program_v1(raw: Any, limits: Limits) -> SavedProgram:
@@ -966,7 +985,9 @@ class UserSteps:
         file = key[len("file:"):] if key.startswith("file:") else lesson.source if source == "file" and lesson else ""
         saved = SavedProgram(source, "" if lesson is None else lesson.id, file, steps,
                              None if lesson is None else lesson_codes(program),
-                             _titles(lesson) if diagnosis and lesson is not None else ())
+                             _texts_of(lesson, "title") if diagnosis and lesson is not None else (),
+                             _texts_of(lesson, "summary") if diagnosis and lesson is not None and lesson.summary
+                             else ())
         if self.saved.get(key) == saved:
             return False
         self.saved[key] = saved
@@ -993,13 +1014,15 @@ class UserSteps:
             if program.source != DIAGNOSIS or program.lesson_steps is None:
                 continue
             try:
-                found.append(diagnosis_lesson(program.lesson_steps, dict(program.titles), self.limits))
+                found.append(diagnosis_lesson(program.lesson_steps, dict(program.titles), self.limits,
+                                              dict(program.summaries)))
             except StepsFileError:   # pragma: no cover - the loader checked it
                 continue
         return found
 
 
-def _titles(lesson: Lesson) -> tuple[tuple[str, str], ...]:
-    """A diagnosis lesson's title in each language it has, English first (what :func:`diagnosis_lesson` takes)."""
-    return (("en", lesson.title),) + tuple((k[len("title_"):], v) for k, v in lesson.translations.items()
-                                           if k.startswith("title_"))
+def _texts_of(lesson: Lesson, key: str) -> tuple[tuple[str, str], ...]:
+    """A diagnosis lesson's ``title`` or ``summary`` in each language it has, English first (as
+    :func:`diagnosis_lesson` takes them)."""
+    return ((("en", getattr(lesson, key)),) if getattr(lesson, key) else ()) + tuple(
+        (k[len(key) + 1:], v) for k, v in lesson.translations.items() if k.startswith(f"{key}_") and v)

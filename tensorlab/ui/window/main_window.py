@@ -414,8 +414,8 @@ class MainWindow(QMainWindow):
 
     def open_diagnosis(self, diagnosis: DiagnosisView) -> None:
         """Open a diagnosis's reproduction as a program of its own, at its first step, the keys on the map."""
-        if diagnosis.reproduction and diagnosis_program.open_reproduction(self, diagnosis.reproduction,
-                                                                          diagnosis.title) is not None:
+        if diagnosis.reproduction and diagnosis_program.open_reproduction(
+                self, diagnosis.reproduction, diagnosis.title, diagnosis.text, diagnosis.advice) is not None:
             dock = self.panels.docks["diagnoseDock"]
             if dock.isFloating():
                 dock.hide()   # out of the map's way (Ctrl+Shift+D brings it back where it was)

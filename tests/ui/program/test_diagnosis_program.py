@@ -46,7 +46,8 @@ def test_a_diagnosis_lesson_has_its_own_key_title_chapter_and_steps():
     assert program_key(lesson) not in (SCRATCHPAD, f"builtin:{lesson.id}")
     assert [s.code for s in lesson.steps] == list(CODES)
     assert lesson.text("title", "en") == TITLES["en"] and lesson.text("title", "ko") == TITLES["ko"]
-    assert lesson.text("chapter", "en") == "Your diagnosed errors" and lesson.text("chapter", "ko") == "직접 진단한 오류"
+    assert lesson.text("chapter", "en") == "Your diagnosed errors"
+    assert lesson.text("chapter", "ko") == "직접 진단한 오류"
     # The same statements make the same program; others another.
     assert diagnosis_lesson(CODES, {"en": "other"}).id == lesson.id
     assert diagnosis_lesson(CODES[:3], TITLES).id != lesson.id
@@ -69,7 +70,8 @@ def test_the_titles_are_one_bounded_line_in_each_language():
 def test_kept_with_no_step_of_yours_saved_and_back_after_a_restart_the_scratchpad_untouched(tmp_path):
     store = _store(tmp_path)
     store.update(SCRATCHPAD, None, [_user("s = torch.arange(4.0)")])
-    lesson = diagnosis_lesson(CODES, TITLES)
+    summaries = {"en": "relu saved its output.", "ko": "relu가 출력을 저장했습니다."}
+    lesson = diagnosis_lesson(CODES, TITLES, summaries=summaries)
     assert store.keep_diagnosis(lesson)
     assert not store.keep_diagnosis(lesson)          # kept already
     store.saved_as(store.save())
@@ -79,6 +81,7 @@ def test_kept_with_no_step_of_yours_saved_and_back_after_a_restart_the_scratchpa
     again = _store(tmp_path)                          # a restart
     [kept] = again.diagnoses()
     assert kept.id == lesson.id and kept.title == TITLES["en"] and kept.text("title", "ko") == TITLES["ko"]
+    assert kept.summary == "relu saved its output." and kept.text("summary", "ko") == "relu가 출력을 저장했습니다."
     assert [s.code for s in again.program(program_key(kept), kept)] == list(CODES)
     assert [s.code for s in again.program(SCRATCHPAD, None)] == ["s = torch.arange(4.0)"]
     # Your steps in it are kept after the step they follow; removing them all keeps the diagnosis.
@@ -111,6 +114,8 @@ def test_two_windows_merging_keep_a_diagnosis_with_no_steps():
     ('"y.add_(1)"', '"import os"'),
     ('"y = torch.relu(x)", ', ''),                                                  # an id not its steps'
     ('"x = torch.randn(2)", ', ''),                                                  # y reads x, unbound
+    ('step = []', 'summary = { en = "" }\nstep = []'),
+    ('step = []', 'summary = "what it means"\nstep = []'),
 ])
 def test_a_damaged_diagnosis_program_is_set_aside_alone(tmp_path, change):
     codes = ["x = torch.randn(2)", "y = torch.relu(x)", "y.add_(1)"]

@@ -208,6 +208,16 @@ def test_the_panels_own_texts_in_english_and_korean(qtbot):
         assert korean[1] == "진단" and korean[2] == "재현 코드 열기"
         assert "붙여 넣고" in korean[0] and "해결 방법:" in korean[3] and "저장할 때의 버전" in korean[3]
         assert panel.status.text() == "진단했습니다."
+        # One language: the panel's own texts hold no English word (the facts' labels included).
+        from tests.core.messages.korean_only import latin_words
+
+        own = [panel.hint.text(), panel.button.text(), panel.open_button.text(), panel.status.text(),
+               panel.paste.placeholderText(), panel.progress.cancel_button.text()]
+        own += [line for line in korean[3].splitlines()
+                if not any(part in line for part in ("loss.backward()", "torch.FloatTensor", "ReluBackward0",
+                                                     "one of the variables", "RuntimeError", "A saved tensor",
+                                                     "relu saved", "Use y"))]
+        assert [(text, latin_words(text)) for text in own if latin_words(text)] == []
         unexplained = FakeDiagnosis(explained=False, reproduction=None, title=None, text=None, advice=None)
         html = diagnosis_html(unexplained, "ko")
         assert "TensorLab이 설명하지 않는 텍스트입니다." in html
@@ -240,6 +250,8 @@ def test_paste_a_traceback_press_enter_the_reproduction_opens_as_its_own_program
     assert state.lesson is not None and state.lesson.title == "Diagnosis: A saved tensor was changed in place"
     assert [s.code for s in state.program] == list(REPRODUCTION) and state.position == 0
     assert window.lesson_picker.currentText() == "Diagnosis: A saved tensor was changed in place"
+    # Before the first step the narration says what the error means, as a lesson's summary does.
+    assert "relu saved its output" in window.narration.note.text()
     # It steps like a lesson: → runs each statement; the in-place step bumps y's version; backward fails.
     for _ in REPRODUCTION:
         window.step_forward()
@@ -358,3 +370,30 @@ def test_tensorlabs_diagnosis_of_a_pasted_traceback_opens_a_reproduction_that_st
     assert not last.ok and last.error.type == "RuntimeError"
     assert "[torch.FloatTensor [27, 32]]" in last.error.message and "is at version 1; expected version 0" in \
         last.error.message
+
+
+def test_a_layout_saved_before_the_diagnose_dock_existed_is_kept_and_the_dock_floats_when_first_shown(qtbot,
+                                                                                                      tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from PySide6.QtCore import QSettings
+
+    from tensorlab.ui.window.build import build_window
+
+    fixture = Path(__file__).resolve().parents[2] / "data" / "settings-0.1.0.ini"
+    shutil.copy(fixture, tmp_path / "tensorlab.ini")
+    settings = QSettings(str(tmp_path / "tensorlab.ini"), QSettings.Format.IniFormat)
+    window = build_window(settings, data_dir=tmp_path / "data")
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    try:
+        assert window.layouts.reset_notice == ""          # the user's arrangement, not the default
+        assert dock(window).isHidden()
+        window.commands.diagnose.trigger()
+        qtbot.waitUntil(lambda: dock(window).isVisible())
+        assert dock(window).isFloating()
+    finally:
+        window.close()
+        i18n.set_language("en")
