@@ -1,4 +1,4 @@
-"""The headless commands of `tensorlab`: `run`, `lessons`, `check`, `export`, `measure` and `copies`.
+"""The headless commands of `tensorlab`: `run`, `lessons`, `check`, `export`, `measure`, `copies` and `diagnose`.
 
 A composition root: nothing imports it. The `tensorlab` launcher (:mod:`tensorlab.gui.launch`, which
 never loads torch) hands a command line with one of :data:`COMMANDS` to ``python -m tensorlab.cli``.
@@ -18,7 +18,7 @@ from tensorlab.core.messages.option_errors import OptionParser
 __all__ = ["COMMANDS", "main"]
 
 # Kept equal to the launcher's list (a test compares them): the launcher does not import this module.
-COMMANDS = ("run", "lessons", "check", "export", "measure", "copies")
+COMMANDS = ("run", "lessons", "check", "export", "measure", "copies", "diagnose")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="language of the list's titles and chapters")
 
     add_parsers(commands)  # measure, copies, export
+    from tensorlab.cli.diagnose import add_parser as add_diagnose
+
+    add_diagnose(commands)
     check = commands.add_parser("check", help="check a lesson's questions and notes against torch "
                                               "(exit 1 when something is wrong)")
     check.add_argument("lesson", metavar="FILE_OR_LESSON_ID")
@@ -172,6 +175,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return _run(args)
     if args.command == "lessons":
         return _lessons(args)
+    if args.command == "diagnose":
+        from tensorlab.cli.diagnose import diagnose_command
+
+        return diagnose_command(args)
     if args.command in ("measure", "copies", "export"):
         from tensorlab.cli.commands import dispatch
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["HEADLESS", "main"]
 
 # The headless commands of tensorlab.cli.main (a test checks the two lists agree).
-HEADLESS = ("run", "lessons", "check", "export", "measure", "copies")
+HEADLESS = ("run", "lessons", "check", "export", "measure", "copies", "diagnose")
 
 
 def _parser() -> argparse.ArgumentParser:

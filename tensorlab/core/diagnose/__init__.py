@@ -8,7 +8,8 @@ run on an engine -> "Type: message"). Nothing here imports torch or Qt.
 
 from __future__ import annotations
 
-from tensorlab.core.diagnose.diagnosis import Diagnosis, DiagnoseCancelled, diagnose
+from tensorlab.core.diagnose.diagnosis import DiagnoseCancelled, Diagnosis
+from tensorlab.core.diagnose.explain_paste import diagnose
 from tensorlab.core.diagnose.input_text import DiagnoseInputError, read_input
 from tensorlab.core.diagnose.reproduce_run import run_reproduction
 

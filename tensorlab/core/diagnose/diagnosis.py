@@ -1,7 +1,7 @@
 """A diagnosis: what the pasted text's final error (or warning) is, what it means, how to see it again.
 
-:func:`diagnose` reads a traceback (:mod:`tensorlab.core.diagnose.paste`), reads the facts of torch's
-message through the one parser of torch's message forms
+:func:`~tensorlab.core.diagnose.explain_paste.diagnose` reads a traceback (:mod:`tensorlab.core.diagnose.paste`),
+reads the facts of torch's message through the one parser of torch's message forms
 (:mod:`tensorlab.core.diagnose.families`), builds a reproduction from those facts alone
 (:mod:`tensorlab.core.diagnose.reproduce`) and names the built-in lessons whose run raises the same
 family (:mod:`tensorlab.core.diagnose.lesson_index`). A :class:`Diagnosis` holds what it found; its
@@ -11,23 +11,23 @@ runs it in a thread, and only a reproduction is run in the worker.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from tensorlab.core.messages.catalogue import Message
 from tensorlab.core.protocol.engine_api import Cancelled
 
-__all__ = ["Diagnosis", "DiagnoseCancelled", "diagnose"]
+__all__ = ["Diagnosis", "DiagnoseCancelled"]
 
 
 class DiagnoseCancelled(Cancelled):
-    """:func:`diagnose` stopped because its ``cancelled()`` turned True."""
+    """:func:`~tensorlab.core.diagnose.explain_paste.diagnose` stopped because its ``cancelled()`` turned True."""
 
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """What :func:`diagnose` found in a pasted text.
+    """What :func:`~tensorlab.core.diagnose.explain_paste.diagnose` found in a pasted text.
 
     ``explained``: the final error (or warning) is one TensorLab explains (exit 0), else nothing is
     guessed (exit 3): no facts read as meaning, no lessons, no reproduction. ``kind``: "error" or
@@ -81,15 +81,3 @@ class Diagnosis:
             "reproduction_raises": reproduction_raises,
             "needs": self.needs,
         }
-
-
-def diagnose(text: str, *, cancelled: Callable[[], bool] | None = None,
-             progress: Callable[[float], None] | None = None) -> Diagnosis:
-    """The diagnosis of ``text`` (a pasted traceback, warning or message; see :func:`read_input` for bytes).
-
-    Linear in the length of ``text``. ``cancelled`` is polled while it reads (:class:`DiagnoseCancelled`
-    when it turns True); ``progress(fraction)`` is told how far it got (0.0 to 1.0).
-    """
-    from tensorlab.core.diagnose.explain_paste import diagnose_text
-
-    return diagnose_text(text, cancelled=cancelled, progress=progress)

@@ -47,7 +47,7 @@ def read_input(data: bytes) -> str:
 
 
 def strip_escapes(text: str) -> str:
-    """``text`` without ANSI escape sequences (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL/ST``, two-byte ``ESC x``).
+    """``text`` without ANSI escape sequences (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL``, ``ESC ( B``, ``ESC x``).
 
     One pass, no regular expression: an unterminated sequence ends at the end of the text.
     """
@@ -78,5 +78,7 @@ def strip_escapes(text: str) -> str:
                 j += 1
             elif j + 1 < n and text[j] == "\x1b" and text[j + 1] == "\\":
                 j += 2
+        elif lead in "()*+-./#%" and j < n:   # a character set designation: one more byte (ESC ( B)
+            j += 1
         i = j
     return "".join(out)

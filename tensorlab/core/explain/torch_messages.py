@@ -71,7 +71,7 @@ FORMS: tuple[_Form, ...] = (
           *_ERRORS),
     _form("saved_changed", r"one of the variables needed for gradient computation has been modified by an "
           r"inplace operation: \[(?P<kind>[^\]]*?) \[(?P<shape>[^\]]*)\]\](?:, which is output (?P<output>\d+) of "
-          r"(?P<node>\w+),)? is at version (?P<now>\d+); expected version (?P<expected>\d+) instead\.", *_ERRORS),
+          r"(?P<node>[\w:]+),)? is at version (?P<now>\d+); expected version (?P<expected>\d+) instead\.", *_ERRORS),
     _form("nothing_to_differentiate", r"element (?P<element>\d+) of tensors does not require grad and does not "
           r"have a grad_fn\Z", *_ERRORS),
     _form("backward_scalar", r"grad can be implicitly created only for (?:real )?scalar outputs\Z", *_ERRORS),

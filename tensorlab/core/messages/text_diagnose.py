@@ -41,4 +41,88 @@ TEXTS: dict[str, tuple[str, str]] = {
         "마지막 오류는 {type}인데, TensorLab이 설명하지 않는 오류입니다. TensorLab은 추측하지 않습니다. 메시지 "
         "자체로 검색해 보세요.",
     ),
+    # -- diagnose: the explanation of a pasted error, its facts and the reproduction's notes ----------------
+    "diagnose.then": ("{first} {then}", "{first} {then}"),
+    "diagnose.facts.saved_tensor": (
+        "In your error, the saved tensor is a {tensor_type} of shape [{shape}].",
+        "붙여 넣은 오류에서 저장된 텐서는 모양이 [{shape}]인 {tensor_type}입니다.",
+    ),
+    "diagnose.facts.saved_node": (
+        "torch names it output {output} of {node}: the operation that made it, or the last one that changed it "
+        "in place while autograd recorded.",
+        "torch의 메시지는 이 텐서를 {node}의 출력 {output:이라고} 적습니다. 이 텐서를 만든 연산이거나, "
+        "autograd가 기록하는 동안 마지막으로 인플레이스로 바꾼 연산입니다.",
+    ),
+    "diagnose.facts.saved_versions": (
+        "It is at version {version}, and backward() expected version {expected}: {changes} in-place change(s) "
+        "happened after it was saved. Look for them between the line that computed it and the backward() call; "
+        "anomaly mode points at the operation that used the tensor, not at the one that changed it.",
+        "이 텐서는 버전 {version}인데 backward()는 버전 {expected:을} 기대했습니다. 저장된 뒤에 인플레이스 변경이 "
+        "{changes}번 있었습니다. 그 텐서를 계산한 줄과 backward() 호출 사이에서 찾으세요. 이상 탐지(anomaly "
+        "mode)는 텐서를 바꾼 연산이 아니라 그 텐서를 사용한 연산을 가리킵니다.",
+    ),
+    "diagnose.facts.multi_view": (
+        "In your error, the view changed in place is output {output} of {node}.",
+        "붙여 넣은 오류에서 인플레이스로 바뀐 뷰는 {node}의 출력 {output}입니다.",
+    ),
+    "diagnose.facts.devices": (
+        "Your error names the devices {devices}.",
+        "붙여 넣은 오류에 나온 장치는 {devices}입니다.",
+    ),
+    "diagnose.note.scaled": (
+        "The reproduction is smaller than your error (at most {limit} elements, with the same number of "
+        "dimensions, and at most {bumps} in-place changes in a row); the error is the same.",
+        "재현 코드는 붙여 넣은 오류보다 작습니다(원소는 최대 {limit}개이고 차원 수는 같으며, 연속된 인플레이스 "
+        "변경은 최대 {bumps}번입니다). 오류는 같습니다.",
+    ),
+    "diagnose.note.analogue": (
+        "The reproduction makes the tensor with {analogue} in place of {node} (torch 2 names a view whose memory "
+        "changed in place AsStrided; another operation is replaced by one of the same kind).",
+        "재현 코드는 {node} 대신 {analogue:으로} 텐서를 만듭니다(torch 2는 메모리가 인플레이스로 바뀐 뷰를 "
+        "AsStrided라고 적고, 다른 연산은 같은 종류의 연산으로 바꿉니다).",
+    ),
+    "diagnose.note.other_output": (
+        "Your error names another output of {node}; the reproduction uses output 0 of the same kind of operation.",
+        "붙여 넣은 오류는 {node}의 다른 출력을 가리킵니다. 재현 코드는 같은 종류 연산의 출력 0을 씁니다.",
+    ),
+    "diagnose.note.cpu_analogue": (
+        "Your error happened on {needs}; the reproduction runs the same steps on the CPU, where torch raises the "
+        "same error.",
+        "붙여 넣은 오류는 {needs}에서 났습니다. 재현 코드는 같은 단계를 CPU에서 실행하며, torch는 CPU에서도 같은 "
+        "오류를 발생시킵니다.",
+    ),
+    "diagnose.note.needs_device": (
+        "This error needs tensors on two devices: the reproduction needs {needs} to run, and it has no CPU "
+        "analogue.",
+        "이 오류는 두 장치에 있는 텐서가 있어야 납니다. 재현 코드를 실행하려면 {needs:이} 필요하며, CPU에서 "
+        "대신 실행할 방법은 없습니다.",
+    ),
+    "diagnose.advice.saved_changed": (
+        "Do not “fix” it with `loss.requires_grad = True` or by installing another PyTorch: find the in-place "
+        "change (`x += ...`, `x.add_(...)`, `x[...] = ...`, `nn.ReLU(inplace=True)`, or `optimizer.step()` "
+        "before the last `backward()`) and make it out of place.",
+        "`loss.requires_grad = True`나 다른 PyTorch 설치로 “고치지” 마세요. 인플레이스 변경(`x += ...`, "
+        "`x.add_(...)`, `x[...] = ...`, `nn.ReLU(inplace=True)`, 마지막 `backward()` 전의 `optimizer.step()`)을 "
+        "찾아 인플레이스가 아닌 형태로 바꾸세요.",
+    ),
+    "diagnose.advice.nothing_to_differentiate": (
+        "Do not set `loss.requires_grad = True`: backward() then runs but your parameters get no gradient. Find "
+        "where the graph was cut (`torch.no_grad()`, `.detach()`, `.item()`, `.numpy()`, `torch.tensor(...)` of "
+        "a result).",
+        "`loss.requires_grad = True`로 설정하지 마세요. 그러면 backward()는 실행되지만 매개변수에는 기울기가 "
+        "생기지 않습니다. 계산 그래프가 끊긴 곳을 찾으세요(`torch.no_grad()`, `.detach()`, `.item()`, "
+        "`.numpy()`, 결과에 대한 `torch.tensor(...)`).",
+    ),
+    "diagnose.advice.numpy_grad": (
+        "For a plot or a print, use `x.detach().cpu().numpy()` (`plt.plot(x.detach().cpu().numpy())`).",
+        "그래프를 그리거나 출력하려면 `x.detach().cpu().numpy()`를 쓰세요(`plt.plot(x.detach().cpu().numpy())`).",
+    ),
+    # -- diagnose: the command's text output (cli/diagnose.py) -------------------------------------------
+    "cli.diagnose.line": ("your line: {line}", "실패한 줄: {line}"),
+    "cli.diagnose.lessons": ("Lessons that show this error: {lessons}", "이 오류를 보여 주는 레슨: {lessons}"),
+    "cli.diagnose.no_lessons": ("none yet", "아직 없음"),
+    "cli.diagnose.reproduction": ("A reproduction (TensorLab's code subset):", "재현 코드(TensorLab 코드 부분집합):"),
+    "cli.diagnose.raises": ("It raises: {raises}", "실행 결과: {raises}"),
 }
+
+CODE_ONLY = frozenset({"diagnose.then"})

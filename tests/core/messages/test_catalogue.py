@@ -54,6 +54,11 @@ SAMPLES: dict[str, object] = {
     "where": "[[step]]", "who": "`a`", "width": "1,000,000", "instead": "stride(보폭)",
     "verdict": msg("verdict.same", ratio="1.02", low="0.91", high="1.13"),
     "depth": 10, "paths": "1,023", "depth_limit": 16, "paths_limit": 1000, "flag": "fused",
+    # issue 20: diagnose (core/messages/text_diagnose.py)
+    "offset": 12, "tensor_type": "torch.FloatTensor", "shape": "27, 32", "node": "ReluBackward0", "output": 0,
+    "changes": 1, "bumps": 1000, "analogue": "AsStrided", "needs": "CUDA", "devices": "cuda:0, cpu",
+    "lessons": "`saved-tensors`, `backward-twice`", "raises": "RuntimeError: boom happened",
+    "then": msg("check.same_output"),
 }
 BY_KEY: dict[str, dict[str, object]] = {
     "file.special": {"kind": msg("file.kind.fifo")},

@@ -1,0 +1,226 @@
+"""A reproduction of a diagnosed error: statements of the code subset that raise it again, from its facts alone.
+
+The statements are built only from the parsed integers (shape, versions, output index, device index)
+and from names in this module's allowlists (node -> the expression that makes a tensor with that
+``grad_fn``; dtype names; device types), never from a substring of the paste. Run with plain torch
+(and in TensorLab's worker), a reproduction raises the same type with the same node (or the named
+analogue it says), shape, dtype and versions as the pasted message, with these exceptions, each
+reported: a shape over :data:`MAX_ELEMENTS` is scaled down keeping its rank, and versions over
+:data:`MAX_BUMPS` are lowered (``scaled_down``); a CUDA tensor is reproduced on the CPU (its CPU
+analogue, ``needs="cuda"``); a device mismatch has no CPU analogue (``runs_here=False``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tensorlab.core.diagnose.families import Family, normal_node
+
+__all__ = ["Reproduction", "reproduce", "MAX_ELEMENTS", "MAX_BUMPS", "scale_shape", "CREATORS", "VIEW_NODES"]
+
+MAX_ELEMENTS = 100_000     # elements of the reproduction's tensor: enough to see, small for the map
+MAX_BUMPS = 1_000          # in-place changes one loop makes (a `for` loop's iteration limit)
+MAX_OUTPUTS = 99           # outputs of unbind/split a reproduction makes
+
+# node (as torch 2.x names it) -> the expression of ``x`` whose result has that grad_fn and x's shape.
+CREATORS: dict[str, str] = {
+    "Relu": "torch.relu(x)", "Sigmoid": "torch.sigmoid(x)", "Tanh": "torch.tanh(x)", "Exp": "torch.exp(x)",
+    "Mul": "x * 2", "Add": "x + 1", "Sub": "x - 1", "Div": "x / 2", "Pow": "x ** 2", "Neg": "-x",
+    "Clone": "x.clone()", "Sin": "torch.sin(x)", "Cos": "torch.cos(x)", "Abs": "torch.abs(x)",
+    "Sqrt": "torch.sqrt(x)", "Log": "torch.log(x)",
+}
+# Nodes that save their own output: with an expected version of 0 the simplest reproduction changes the result.
+_SAVE_OUTPUT = frozenset({"Relu", "Sigmoid", "Tanh", "Exp"})
+# Views: once a view's base changes in place, torch 2.x names the view's node AsStrided.
+VIEW_NODES = frozenset({"AsStrided", "View", "T", "Transpose", "Select", "Slice", "Unsqueeze", "Squeeze",
+                        "Permute", "Expand", "Narrow", "Diagonal", "Unfold", "Alias", "Reshape", "UnsafeView"})
+_REDUCTIONS = {"Sum": "sum", "Mean": "mean"}
+_MULTI_VIEWS = {"Unbind": "unbind", "Split": "split", "SplitWithSizes": "split_sizes"}
+_FLOAT = frozenset({"float32", "float64", "float16", "bfloat16", "complex64", "complex128"})
+_INTEGER = frozenset({"int64", "int32", "int16", "int8"})
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """The statements, and what they could not keep of the message.
+
+    ``needs``: the device the pasted error ran on that the reproduction replaces ("cuda"), None for none;
+    ``runs_here``: the statements run on a CPU-only machine; ``scaled_down``: a shape, version or output
+    index is smaller than the message's; ``analogue``: the node the reproduction uses in place of the
+    message's (None: the message's own).
+    """
+
+    statements: tuple[str, ...]
+    needs: str | None = None
+    runs_here: bool = True
+    scaled_down: bool = False
+    analogue: str | None = None
+
+
+def scale_shape(shape: list[int], limit: int = MAX_ELEMENTS) -> tuple[list[int], bool]:
+    """``shape`` with at most ``limit`` elements, keeping its rank: the largest sizes halved until it fits."""
+    dims = list(shape)
+    total = 1
+    for size in dims:
+        total *= max(size, 1)
+    scaled = False
+    while total > limit:
+        largest = max(range(len(dims)), key=lambda i: dims[i])
+        before = dims[largest]
+        if before > 2 * limit:       # far too large (10^12): straight to the limit, not one halving at a time
+            dims[largest] = limit
+        else:
+            dims[largest] = (before + 1) // 2
+        total = total // before * dims[largest] if before else total
+        scaled = True
+    return dims, scaled
+
+
+def _shape_args(dims: list[int]) -> str:
+    return ", ".join(str(int(size)) for size in dims) if dims else "()"
+
+
+def _randn(name: str, dims: list[int], dtype: str = "float32", grad: bool = True) -> str:
+    dtype_arg = "" if dtype == "float32" else f", dtype=torch.{dtype}"
+    grad_arg = ", requires_grad=True" if grad else ""
+    return f"{name} = torch.randn({_shape_args(dims)}{dtype_arg}{grad_arg})"
+
+
+def _bumps(name: str, count: int) -> list[str]:
+    """Statements that raise ``name``'s version by ``count`` without recording anything (as an optimizer does)."""
+    if count <= 0:
+        return []
+    if count == 1:
+        return [f"with torch.no_grad():\n    {name}.add_(0)"]
+    return [f"with torch.no_grad():\n    for step in range({int(count)}):\n        {name}.add_(0)"]
+
+
+def reproduce(family: Family) -> Reproduction | None:
+    """The reproduction of ``family`` (None: none can be made)."""
+    maker = _MAKERS.get(family.name)
+    return None if maker is None else maker(family.facts)
+
+
+def _saved_changed(facts: dict[str, Any]) -> Reproduction:
+    dims, scaled = scale_shape(facts.get("shape", [3]))
+    dtype = facts.get("dtype", "float32")
+    version, expected = facts.get("version"), facts.get("expected_version")
+    if not isinstance(version, int) or not isinstance(expected, int) or version <= expected:
+        version, expected = 1, 0
+    if expected > MAX_BUMPS or version - expected > MAX_BUMPS:
+        expected, version = min(expected, MAX_BUMPS), min(expected, MAX_BUMPS) + min(version - expected, MAX_BUMPS)
+        scaled = True
+    needs = "cuda" if ".cuda." in str(facts.get("tensor_type", "")) else None
+    node = normal_node(str(facts["node"])) if "node" in facts else None
+    analogue = None
+    if facts.get("output_index", 0) != 0 and node is not None:
+        analogue = node    # another output of a node with several: reproduced as output 0 of the same kind
+    if dtype not in _FLOAT:
+        return _saved_index(dims, dtype, expected, version, needs, scaled, node)
+    if node is None:           # a leaf (a parameter an optimizer stepped): saved, then changed
+        statements = [_randn("w", dims, dtype), *_bumps("w", expected), "z = w.sin()",
+                      *_bumps("w", version - expected), "z.sum().backward()"]
+        return Reproduction(tuple(statements), needs, True, scaled, None)
+    if node in VIEW_NODES:
+        statements = [_randn("w", dims, dtype), "y = w.view_as(w)", *_bumps("w", expected), "z = y.sin()",
+                      *_bumps("w", version - expected), "z.sum().backward()"]
+        return Reproduction(tuple(statements), needs, True, scaled, None if node == "AsStrided" else "AsStrided")
+    if node == "CopySlices" and dims and expected >= 1:
+        statements = [_randn("x", dims, dtype), "y = x * 1", "y[0] = 0", *_bumps("y", expected - 1), "z = y.sin()",
+                      *_bumps("y", version - expected), "z.sum().backward()"]
+        return Reproduction(tuple(statements), needs, True, scaled, analogue)
+    if node == "ToCopy":
+        source = "float64" if dtype == "float32" else "float32"
+        creator = f"x.to(torch.{dtype})"
+        first = _randn("x", dims, source)
+    elif node in _REDUCTIONS:
+        method = _REDUCTIONS[node]
+        first = _randn("x", [2, *dims] if dims else [3], dtype)
+        creator = f"x.{method}(0)" if dims else f"x.{method}()"
+    else:
+        if node not in CREATORS:
+            analogue = "Mul"
+        creator = CREATORS.get(node, CREATORS["Mul"])
+        first = _randn("x", dims, dtype)
+    if node in _SAVE_OUTPUT and expected == 0:
+        change = ["y.add_(1)"] if version == 1 else [f"for step in range({int(version)}):\n    y.add_(1)"]
+        statements = [first, f"y = {creator}", *change, "y.sum().backward()"]
+    else:
+        statements = [first, f"y = {creator}", *_bumps("y", expected), "z = y.sin()",
+                      *_bumps("y", version - expected), "z.sum().backward()"]
+    return Reproduction(tuple(statements), needs, True, scaled, analogue)
+
+
+def _saved_index(dims: list[int], dtype: str, expected: int, version: int, needs: str | None, scaled: bool,
+                 node: str | None) -> Reproduction:
+    """A saved integer tensor changed in place: indices that indexing saved."""
+    index_dtype = dtype if dtype in _INTEGER else "int64"
+    analogue = None if dtype in _INTEGER and node is None else "Index"
+    if not dims:
+        dims, scaled = [1], True
+    dtype_arg = "" if index_dtype == "int64" else f", dtype=torch.{index_dtype}"
+    statements = ["src = torch.randn(10, requires_grad=True)",
+                  f"idx = torch.randint(0, 10, ({_shape_args(dims)},){dtype_arg})" if len(dims) == 1 else
+                  f"idx = torch.randint(0, 10, ({_shape_args(dims)}){dtype_arg})",
+                  *_bumps("idx", expected), "z = src[idx]", *_bumps("idx", version - expected), "z.sum().backward()"]
+    return Reproduction(tuple(statements), needs, True, scaled, analogue)
+
+
+def _multi_view(facts: dict[str, Any]) -> Reproduction:
+    node = normal_node(str(facts.get("node", "Unbind")))
+    analogue = None if node in _MULTI_VIEWS else "Unbind"
+    index = facts.get("output_index", 0)
+    scaled = False
+    if not isinstance(index, int) or index > MAX_OUTPUTS:
+        index, scaled = MAX_OUTPUTS, True
+    count = index + 2
+    how = _MULTI_VIEWS.get(node, "unbind")
+    call = {"unbind": "y.unbind(0)", "split": "y.split(1)",
+            "split_sizes": "y.split([" + ", ".join(["1"] * count) + "])"}[how]
+    statements = (f"x = torch.randn({count}, 3, requires_grad=True)", "y = x * 1", f"parts = {call}",
+                  f"p = parts[{int(index)}]", "p.add_(1)")
+    return Reproduction(statements, None, True, scaled, analogue)
+
+
+def _mixed_devices(facts: dict[str, Any]) -> Reproduction:
+    devices = [d for d in facts.get("devices", []) if d != "meta"]
+    if len(devices) < 2:
+        devices = ["cuda:0", "cpu"]
+    first, second = devices[0], devices[1]
+    needs = next((d.split(":")[0] for d in (first, second) if d != "cpu"), "cuda")
+
+    def make(name: str, device: str) -> str:
+        return f"{name} = torch.randn(3)" if device == "cpu" else f"{name} = torch.randn(3, device={device!r})"
+
+    return Reproduction((make("x", first), make("y", second), "x + y"), needs, False, False, None)
+
+
+def _fixed(*statements: str) -> Any:
+    return lambda facts: Reproduction(tuple(statements))
+
+
+_MAKERS: dict[str, Any] = {
+    "saved_changed": _saved_changed,
+    "multi_view_inplace": _multi_view,
+    "mixed_devices": _mixed_devices,
+    "leaf_inplace": _fixed("x = torch.randn(3, requires_grad=True)", "x.add_(1)"),
+    "leaf_view_inplace": _fixed("x = torch.randn(3, requires_grad=True)", "v = x[0:2]", "v.add_(1)"),
+    "graph_used": _fixed("x = torch.randn(3, requires_grad=True)", "y = torch.exp(x).sum()", "y.backward()",
+                         "y.backward()"),
+    "nothing_to_differentiate": _fixed("x = torch.randn(3)", "y = (x * 2).sum()", "y.backward()"),
+    "numpy_grad": _fixed("x = torch.randn(3, requires_grad=True)", "x.numpy()"),
+    "nonleaf_grad": _fixed("x = torch.randn(3, requires_grad=True)", "y = x * 2", "y.sum().backward()", "y.grad"),
+    "view_strides": _fixed("x = torch.randn(4, 6)", "y = x.t()", "y.view(24)"),
+    "no_grad_view": _fixed("x = torch.randn(3, requires_grad=True)", "y = x * 1",
+                           "with torch.no_grad():\n    v = y[0:2]", "v.add_(1)"),
+    "expanded_write": _fixed("x = torch.zeros(1, 3)", "y = x.expand(4, 3)", "y.add_(1)"),
+    "tensor_copies": _fixed("x = torch.randn(3)", "y = torch.tensor(x)"),
+    "backward_scalar": _fixed("x = torch.randn(3, requires_grad=True)", "y = x * 2", "y.backward()"),
+    "inference_saved": _fixed("with torch.inference_mode():\n    x = torch.randn(3)",
+                              "w = torch.randn(3, requires_grad=True)", "y = w * x"),
+    "integer_grad": _fixed("x = torch.tensor([1, 2, 3])", "x.requires_grad_()"),
+    "leaf_requires_grad": _fixed("x = torch.randn(3, requires_grad=True)", "y = x * 2", "y.requires_grad_(False)"),
+    "deepcopy_nonleaf": _fixed("import copy", "x = torch.randn(3, requires_grad=True)", "y = x * 2",
+                               "z = copy.deepcopy(y)"),
+}
