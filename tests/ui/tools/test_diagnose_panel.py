@@ -364,8 +364,14 @@ def test_tensorlabs_diagnosis_of_a_pasted_traceback_opens_a_reproduction_that_st
     state = window.controller.state
     assert state.lesson is not None and state.lesson.title.startswith("Diagnosis: ")
     assert [s.code for s in state.program] == list(diagnosis.reproduction)
-    window.controller.run_to_end()
-    idle(qtbot, window)
+    versions = []
+    for _ in diagnosis.reproduction:
+        window.step_forward()
+        idle(qtbot, window)
+        versions.append([t for t in window.storage_map.texts() if t.startswith("version ")])
+    # The map shows the saved tensor's version going up at the culprit step (y.add_(1)), then the failure.
+    culprit = list(diagnosis.reproduction).index("y.add_(1)")
+    assert "version 1" not in versions[culprit - 1] and "version 1" in versions[culprit]
     last = window.controller.state.last
     assert not last.ok and last.error.type == "RuntimeError"
     assert "[torch.FloatTensor [27, 32]]" in last.error.message and "is at version 1; expected version 0" in \
