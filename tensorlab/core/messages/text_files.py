@@ -181,5 +181,6 @@ TEXTS: dict[str, tuple[str, str]] = {
                         "`title` 테이블, 그리고 `lesson_steps`에 담긴 단계가 있어야 합니다"),
     "steps.diagnosis_title": ("Diagnosis: {title}", "진단: {title}"),
     "steps.diagnosis_chapter": ("Your diagnosed errors", "직접 진단한 오류"),
+    "steps.diagnosis_advice": ("What to do: {advice}", "해결 방법: {advice}"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

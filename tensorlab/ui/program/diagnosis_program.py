@@ -59,7 +59,8 @@ def program_summaries(text: Message | None, advice: Message | None) -> dict[str,
     """What the narration says before the first step, in every language: the explanation and its advice."""
     summaries = {}
     for language in LANGUAGES:
-        said = " ".join(m.render(language) for m in (text, advice) if m is not None)
+        parts = [text, None if advice is None else msg("steps.diagnosis_advice", advice=advice)]
+        said = " ".join(m.render(language) for m in parts if m is not None)   # one paragraph, as a summary is
         said = visible(said, keep_line_breaks=True).strip()
         if said:
             summaries[language] = said if len(said) <= MAX_SUMMARY else said[: MAX_SUMMARY - 1] + "…"

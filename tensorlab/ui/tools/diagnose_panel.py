@@ -31,7 +31,7 @@ from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import builtin_lessons
 from tensorlab.core.messages.catalogue import Message, MessageError
 from tensorlab.ui.tools.tool_controller import ToolController
-from tensorlab.ui.widgets.html import escape
+from tensorlab.ui.widgets.html import escape, inline_code
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Marked, Texts, current_language, tr, tr_marked
 from tensorlab.ui.widgets.palette import ERROR
 from tensorlab.ui.widgets.progress_row import ProgressRow
@@ -109,6 +109,11 @@ def shown_text(text: object) -> str:
     return out
 
 
+def _pre(text: object) -> str:
+    """Pasted text as a block of its own lines, wrapped at the panel's width (never a sideways scroll)."""
+    return f"<pre style='white-space: pre-wrap'>{shown_text(text)}</pre>"
+
+
 def _fact_value(value: object) -> str:
     if isinstance(value, (list, tuple)):
         if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
@@ -137,17 +142,18 @@ def diagnosis_html(diagnosis: DiagnosisView, language: str, devices: Sequence[st
             tr("It holds no PyTorch error or warning that TensorLab knows (an out-of-memory error or a KeyError "
                "from a data loader, say), so it shows no explanation, no lesson and no reproduction rather than "
                "a guess.")
-        parts = [f"<p><b>{escape(title)}</b></p>", f"<p>{escape(text)}</p>"]
+        parts = [f"<p><b>{inline_code(title)}</b></p>", f"<p>{inline_code(text)}</p>"]
         if found:
-            parts.append("<p>" + escape(tr("The last error in the text:")) + f"</p><pre>{shown_text(found)}</pre>")
+            parts.append("<p>" + escape(tr("The last error in the text:")) + "</p>" + _pre(found))
         return "".join(parts)
     parts = []
     if diagnosis.title is not None:
-        parts.append(f"<h3>{escape(diagnosis.title.render(language))}</h3>")
+        parts.append(f"<h3>{inline_code(diagnosis.title.render(language))}</h3>")
     if diagnosis.text is not None:
-        parts.append(f"<p>{escape(diagnosis.text.render(language))}</p>")
+        parts.append(f"<p>{inline_code(diagnosis.text.render(language))}</p>")
     if diagnosis.advice is not None:
-        parts.append("<p><b>" + escape(tr("What to do:")) + f"</b> {escape(diagnosis.advice.render(language))}</p>")
+        advice = inline_code(diagnosis.advice.render(language))
+        parts.append("<p><b>" + escape(tr("What to do:")) + f"</b> {advice}</p>")
     if diagnosis.needs == "cuda":
         has_cuda = "cuda" in [d.split(":")[0] for d in devices]
         if not runs_here(diagnosis):
@@ -162,7 +168,7 @@ def diagnosis_html(diagnosis: DiagnosisView, language: str, devices: Sequence[st
                 tr("The reproduction is its CPU analogue, so that it runs on any machine.")
         parts.append(f"<p style='color:{ERROR}'>{escape(said)}</p>")
     if diagnosis.line:
-        parts.append("<p>" + escape(tr("Your failing line:")) + f"</p><pre>{shown_text(diagnosis.line)}</pre>")
+        parts.append("<p>" + escape(tr("Your failing line:")) + "</p>" + _pre(diagnosis.line))
     rows = [(key if label is None else tr_marked(label), diagnosis.facts[key]) for key, label in FACT_LABELS
             if diagnosis.facts.get(key) not in (None, "", [], ())]
     if rows:
@@ -171,7 +177,7 @@ def diagnosis_html(diagnosis: DiagnosisView, language: str, devices: Sequence[st
         parts.append("<p>" + escape(tr("What the message says:")) + "</p>"
                      f"<table cellspacing='0' cellpadding='2'>{cells}</table>")
     if found:
-        parts.append("<p>" + escape(tr("PyTorch wrote:")) + f"</p><pre>{shown_text(found)}</pre>")
+        parts.append("<p>" + escape(tr("PyTorch wrote:")) + "</p>" + _pre(found))
     if diagnosis.lessons:
         titles = _lesson_titles(language)
         links = "".join(f"<li><a href='lesson:{escape(lesson)}'>{escape(titles.get(lesson, lesson))}</a></li>"
@@ -272,7 +278,7 @@ class DiagnosePanel(QWidget):
         self.open_button.clicked.connect(self.open_reproduction)
         self.open_button.hide()
         layout.addWidget(self.hint)
-        layout.addWidget(self.paste, 2)
+        layout.addWidget(self.paste, 1)
         layout.addLayout(row)
         layout.addWidget(self.status)
         layout.addWidget(self.result, 3)
