@@ -830,10 +830,6 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>재현 코드는 어느 컴퓨터에서나 실행되도록 같은 오류를 CPU에서 일으키는 코드입니다.</translation>
     </message>
     <message>
-        <source>The reproduction is its CPU analogue; choose a CUDA device in the toolbar to run it there.</source>
-        <translation>재현 코드는 같은 오류를 CPU에서 일으키는 코드입니다. CUDA에서 실행하려면 도구 모음에서 CUDA 장치를 고르세요.</translation>
-    </message>
-    <message>
         <source>The reproduction is open: press → to run each step.</source>
         <translation>재현 코드를 열었습니다. →를 누를 때마다 한 단계씩 실행합니다.</translation>
     </message>
@@ -862,20 +858,20 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>되돌릴 수 있는, 직접 추가한 단계가 없습니다.</translation>
     </message>
     <message>
-        <source>This error needs a CUDA GPU, and its reproduction does too: on this machine&apos;s CPU it runs without the error.</source>
-        <translation>이 오류는 CUDA GPU에서만 발생하며 재현 코드도 마찬가지입니다. 이 컴퓨터의 CPU에서는 오류 없이 실행됩니다.</translation>
-    </message>
-    <message>
         <source>This error needs a CUDA GPU.</source>
         <translation>이 오류는 CUDA GPU에서만 발생합니다.</translation>
     </message>
     <message>
-        <source>This error needs a CUDA GPU: choose a CUDA device in the toolbar to run its reproduction there.</source>
-        <translation>이 오류는 CUDA GPU에서만 발생합니다. 재현 코드를 CUDA에서 실행하려면 도구 모음에서 CUDA 장치를 고르세요.</translation>
-    </message>
-    <message>
         <source>This lesson file cannot be opened: {reason}</source>
         <translation>이 레슨 파일을 열 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>This machine has a CUDA GPU: the reproduction runs on it.</source>
+        <translation>이 컴퓨터에는 CUDA GPU가 있으므로 재현 코드를 그 GPU에서 실행합니다.</translation>
+    </message>
+    <message>
+        <source>This machine has no CUDA GPU, so the reproduction cannot run here.</source>
+        <translation>이 컴퓨터에는 CUDA GPU가 없어서 여기서는 재현 코드를 실행할 수 없습니다.</translation>
     </message>
     <message>
         <source>This panel could not show this state ({error}). The other panels are not affected; the details are in the log.</source>

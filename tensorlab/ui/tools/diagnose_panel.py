@@ -127,6 +127,12 @@ def runs_here(diagnosis: DiagnosisView) -> bool:
     return bool(getattr(diagnosis, "runs_here", True))
 
 
+def can_run(diagnosis: DiagnosisView, devices: Sequence[str]) -> bool:
+    """The reproduction raises the error on this machine (its CPU, or the CUDA GPU it needs)."""
+    return runs_here(diagnosis) or (diagnosis.needs is not None and any(
+        d.split(":")[0] == diagnosis.needs for d in devices))
+
+
 def _lesson_titles(language: str) -> dict[str, str]:
     return {lesson.id: lesson.text("title", language) for lesson in builtin_lessons()}
 
@@ -155,17 +161,13 @@ def diagnosis_html(diagnosis: DiagnosisView, language: str, devices: Sequence[st
         advice = inline_code(diagnosis.advice.render(language))
         parts.append("<p><b>" + escape(tr("What to do:")) + f"</b> {advice}</p>")
     if diagnosis.needs == "cuda":
-        has_cuda = "cuda" in [d.split(":")[0] for d in devices]
-        if not runs_here(diagnosis):
-            said = tr("This error needs a CUDA GPU, and its reproduction does too: on this machine's CPU it "
-                      "runs without the error.") if not has_cuda else \
-                tr("This error needs a CUDA GPU: choose a CUDA device in the toolbar to run its reproduction there.")
-        elif has_cuda:
-            said = tr("This error needs a CUDA GPU.") + " " + \
-                tr("The reproduction is its CPU analogue; choose a CUDA device in the toolbar to run it there.")
-        else:
+        if runs_here(diagnosis):
             said = tr("This error needs a CUDA GPU.") + " " + \
                 tr("The reproduction is its CPU analogue, so that it runs on any machine.")
+        elif can_run(diagnosis, devices):
+            said = tr("This machine has a CUDA GPU: the reproduction runs on it.")
+        else:
+            said = tr("This machine has no CUDA GPU, so the reproduction cannot run here.")
         parts.append(f"<p style='color:{ERROR}'>{escape(said)}</p>")
     if diagnosis.line:
         parts.append("<p>" + escape(tr("Your failing line:")) + "</p>" + _pre(diagnosis.line))
@@ -184,7 +186,7 @@ def diagnosis_html(diagnosis: DiagnosisView, language: str, devices: Sequence[st
                         for lesson in diagnosis.lessons if lesson in titles)
         if links:
             parts.append("<p>" + escape(tr("Lessons that show this error:")) + f"</p><ul>{links}</ul>")
-    if diagnosis.reproduction:
+    if diagnosis.reproduction and can_run(diagnosis, devices):
         parts.append("<p>" + escape(tr("Open the reproduction to step through it: it is the error you pasted, made "
                                        "small, with the shapes and the node from the message.")) + "</p>")
     return "".join(parts)
@@ -329,7 +331,8 @@ class DiagnosePanel(QWidget):
 
     def open_reproduction(self) -> None:
         """Open the reproduction of the diagnosis shown (the window opens it as its own program)."""
-        if self.diagnosis is not None and self.diagnosis.explained and self.diagnosis.reproduction:
+        if self.diagnosis is not None and self.diagnosis.explained and self.diagnosis.reproduction \
+                and can_run(self.diagnosis, self._devices()):
             self.reproductionRequested.emit(self.diagnosis)
 
     # -- the thread ------------------------------------------------------------------------------------------------
@@ -353,7 +356,10 @@ class DiagnosePanel(QWidget):
             problem = exc.render(current_language())
         except Exception as exc:   # cancelled (then dropped), or a bug: said by its type only (the text is pasted)
             problem = tr("The diagnosis failed ({kind}).").format(kind=type(exc).__name__)
-        bridge.done.emit(_Outcome(job, diagnosis, problem))
+        try:
+            bridge.done.emit(_Outcome(job, diagnosis, problem))
+        except RuntimeError:   # the panel was deleted meanwhile (the window closed): nobody waits for it
+            pass
 
     @Slot(int, int, int)
     def _progress(self, job: int, done: int, total: int) -> None:
@@ -390,7 +396,8 @@ class DiagnosePanel(QWidget):
             return
         self.status.setText(tr("Diagnosed.") if diagnosis.explained else tr("Not explained."))
         self.result.setHtml(diagnosis_html(diagnosis, current_language(), self._devices()))
-        self.open_button.setVisible(bool(diagnosis.explained and diagnosis.reproduction))
+        self.open_button.setVisible(bool(diagnosis.explained and diagnosis.reproduction)
+                                    and can_run(diagnosis, self._devices()))
 
     def _link(self, url: QUrl) -> None:
         if url.scheme() == "lesson":

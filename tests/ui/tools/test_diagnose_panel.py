@@ -50,6 +50,7 @@ class FakeDiagnosis:
     lessons: Sequence[str] = ()
     reproduction: Sequence[str] | None = REPRODUCTION
     needs: str | None = None
+    runs_here: bool = True
     scaled_down: bool = False
     title: Message | None = verbatim("A saved tensor was changed in place")
     text: Message | None = verbatim("relu saved its output; y.add_(1) changed it before backward.")
@@ -195,6 +196,18 @@ def test_a_cuda_only_error_says_so_and_the_reproduction_is_its_cpu_analogue(qtbo
     assert panel.open_button.isVisible()
 
 
+def test_a_reproduction_that_needs_cuda_on_a_machine_without_it_is_not_offered(qtbot):
+    panel = panel_with(qtbot, fake(FakeDiagnosis(needs="cuda", runs_here=False)))   # no controller: the CPU only
+    diagnose(qtbot, panel, TRACEBACK)
+    shown = panel.result.toPlainText()
+    assert "This machine has no CUDA GPU, so the reproduction cannot run here." in shown
+    assert "Open the reproduction to step" not in shown and not panel.open_button.isVisible()
+    with qtbot.assertNotEmitted(panel.reproductionRequested):
+        panel.open_reproduction()
+    html = diagnosis_html(FakeDiagnosis(needs="cuda", runs_here=False), "en", devices=("cpu", "cuda:0"))
+    assert "This machine has a CUDA GPU: the reproduction runs on it." in html
+
+
 def test_the_panels_own_texts_in_english_and_korean(qtbot):
     before = i18n.current_language()
     panel = panel_with(qtbot, fake(FakeDiagnosis()))
@@ -263,6 +276,11 @@ def test_paste_a_traceback_press_enter_the_reproduction_opens_as_its_own_program
     last = state.last
     assert not last.ok and "modified by an inplace operation" in last.error.message
     assert "ReluBackward0" in last.error.message or "Relu" in last.error.message
+    # A lesson the diagnosis names opens from its link, as the lesson picker opens it.
+    panel.result.anchorClicked.emit(QUrl("lesson:saved-tensors"))
+    idle(qtbot, window)
+    assert window.controller.state.lesson.id == "saved-tensors"
+    assert window.lesson_picker.currentData() == "saved-tensors"
 
 
 def test_a_program_from_a_diagnosis_leaves_the_scratchpads_steps_and_comes_back_after_a_restart(qtbot, tmp_path):
