@@ -394,8 +394,15 @@ class DiagnosePanel(QWidget):
         diagnosis = self.diagnosis
         if diagnosis is None:
             return
+        try:
+            shown = diagnosis_html(diagnosis, current_language(), self._devices())
+        except Exception as exc:   # a bug: said by its type only (never the pasted text, never the log)
+            self.status.setText(tr("The diagnosis failed ({kind}).").format(kind=type(exc).__name__))
+            self.result.clear()
+            self.open_button.hide()
+            return
         self.status.setText(tr("Diagnosed.") if diagnosis.explained else tr("Not explained."))
-        self.result.setHtml(diagnosis_html(diagnosis, current_language(), self._devices()))
+        self.result.setHtml(shown)
         self.open_button.setVisible(bool(diagnosis.explained and diagnosis.reproduction)
                                     and can_run(diagnosis, self._devices()))
 
