@@ -51,17 +51,14 @@ def json_text(document: dict[str, Any]) -> str:
 def _read(path: str) -> bytes:
     from tensorlab.core.diagnose import DiagnoseInputError
     from tensorlab.core.diagnose.input_text import MAX_BYTES
+    from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
 
     if path == "-":
-        data = sys.stdin.buffer.read(MAX_BYTES + 1)
-    else:
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_BYTES + 1)
-        except OSError as exc:
-            raise DiagnoseInputError(msg("diagnose.input_unreadable", path=visible(path),
-                                         reason=exc.strerror or type(exc).__name__)) from None
-    return data
+        return sys.stdin.buffer.read(MAX_BYTES + 1)      # read_input refuses what is over the limit
+    try:
+        return read_regular_file(path, MAX_BYTES)        # a regular file only (not a FIFO or a device), bounded
+    except UnreadableFile as exc:
+        raise DiagnoseInputError(msg("diagnose.input_unreadable", path=visible(path), reason=exc.message)) from None
 
 
 def _raises(statements: tuple[str, ...], args: argparse.Namespace) -> str | None:

@@ -108,6 +108,10 @@ def test_the_corpus_covers_every_family_twice_and_every_format():
     for form in ("crlf", "bom", "utf16", "ipython", "ipython-color", "pytest", "ddp", "torch-compile", "torchrun",
                  "wrapped", "alone", "chained", "direct-cause", "old-ipython", "jupyter"):
         assert form.split("-")[0] in names or form in names, form
+    texts = [(DATA / name).read_bytes() for name in CASES]
+    assert any(b"~~^^" in text or b"^^^^" in text for text in texts)      # Python 3.11+ caret lines
+    assert any(b"\x1b[" in text for text in texts)                        # ANSI colours
+    assert any(b"\nE   " in text for text in texts)                       # pytest
     torch_1 = [case for case in CASES.values() if case["torch"].startswith(("0.", "1."))]
     assert len(torch_1) >= 15
     unrelated = [case for case in CASES.values() if case["family"] is None]

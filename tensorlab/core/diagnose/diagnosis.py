@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tensorlab.core.messages.catalogue import Message
+from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.engine_api import Cancelled
 
 __all__ = ["Diagnosis", "DiagnoseCancelled"]
@@ -59,6 +59,11 @@ class Diagnosis:
     title: Message | None = None
     text: Message | None = None
     advice: Message | None = None
+
+    def program_title(self, language: str = "en") -> str:
+        """The name of the program a diagnosis opens as ("Diagnosis: A saved tensor was changed in place")."""
+        title = self.title if self.title is not None else msg("diagnose.unexplained.title")
+        return msg("diagnose.program_title", title=title).render(language)
 
     def to_json(self, language: str = "en", reproduction_raises: str | None = None) -> dict[str, Any]:
         """The ``tensorlab diagnose --json`` document, its explanation in ``language``.

@@ -16,7 +16,6 @@ from tensorlab.core.diagnose.families import WARNING_FAMILIES, Family, normal_no
 from tensorlab.core.diagnose.lesson_index import lessons_for
 from tensorlab.core.diagnose.paste import MAX_MESSAGE, Raised, read_paste
 from tensorlab.core.diagnose.reproduce import MAX_BUMPS, MAX_ELEMENTS, Reproduction, reproduce
-from tensorlab.core.files.safe_text import BIDI_CONTROLS
 from tensorlab.core.messages.catalogue import CATALOGUE, Message, msg
 
 __all__ = ["diagnose"]
@@ -33,6 +32,8 @@ def diagnose(text: str, *, cancelled: Callable[[], bool] | None = None,
     candidates: list[Raised] = []
     if paste.error is not None:
         candidates.append(paste.error)
+        if paste.error.short in WRAPPERS:    # a launcher's report of a failed worker: the worker's own error
+            candidates += reversed(paste.earlier)
     candidates += reversed(paste.warnings)
     for raised in candidates:
         read = _family_of(raised)
@@ -40,7 +41,7 @@ def diagnose(text: str, *, cancelled: Callable[[], bool] | None = None,
             return _explained(read[0], raised.kind, raised.short, raised.line, read[1])
     if paste.loose:
         loose = " ".join(line.strip() for line in paste.loose if line.strip())[:MAX_MESSAGE]
-        family = read_family(_readable(loose), "") or read_family(_readable("".join(paste.loose)[:MAX_MESSAGE]), "")
+        family = read_family(loose, "") or read_family("".join(paste.loose)[:MAX_MESSAGE], "")
         if family is not None:
             kind = "warning" if family.name in WARNING_FAMILIES else "error"
             return _explained(family, kind, family.type, None, loose)
@@ -52,25 +53,14 @@ def diagnose(text: str, *, cancelled: Callable[[], bool] | None = None,
                      title=msg("diagnose.unexplained.title"), text=msg("diagnose.unexplained.found", type=first.short))
 
 
-# Characters no torch message holds, that a paste may (a terminal's controls, bidi overrides): not read.
-_UNREADABLE = {code: None for code in [*range(0x00, 0x09), *range(0x0a, 0x20), 0x7f, *range(0x80, 0xa0),
-                                       *(ord(char) for char in BIDI_CONTROLS), 0x2028, 0x2029, 0xfeff, 0x200b]}
-
-
-def _readable(message: str) -> str:
-    """``message`` as its form is read: its first :data:`PARSED` characters, without control, bidi and zero-width
-    characters (they stay where the message is shown, escaped)."""
-    return message[:PARSED * 2].translate(_UNREADABLE)[:PARSED]
-
-
 def _message(raised: Raised) -> str:
     return raised.message(" ")
 
 
+# Exceptions that report another one raised in a worker process (torchrun, multiprocessing, DataLoader workers
+# re-raise as the worker's own type): when one ends the paste, the worker's error printed before it is the one.
+WRAPPERS = frozenset({"ChildFailedError", "ProcessRaisedException", "ProcessExitedException", "BackendCompilerFailed"})
 _INNER_LINES = 20   # lines of a wrapper's message (torch.compile, DDP) where the wrapped message may start
-# Characters of a message its form is read from: torch's forms and their facts are in the first few hundred, and
-# a bound here bounds the work of every form's pattern on a hostile paste (some scan ahead from each bracket).
-PARSED = 1_500
 
 
 def _family_of(raised: Raised) -> tuple[Family, str] | None:
@@ -78,9 +68,11 @@ def _family_of(raised: Raised) -> tuple[Family, str] | None:
     joined as one (a word wrapped mid-way), else from one of its later lines on (a wrapper's own words first,
     "Failed running call_method ...:", and the torch message it wraps under them)."""
     for start in range(min(len(raised.lines), _INNER_LINES) or 1):
-        for joiner in (" ", ""):
-            message = raised.message(joiner, start)
-            found = read_family(_readable(message), raised.short if start == 0 else "")
+        for joiner in (" ", "", "first line"):
+            # A message's lines joined (wrapped), as one (cut mid-word), or its line alone (a log line after it).
+            message = raised.lines[start].strip() if joiner == "first line" and raised.lines else \
+                raised.message(joiner, start)
+            found = read_family(message, raised.short if start == 0 else "")
             if found is not None:
                 return found, message
     return None
@@ -142,8 +134,9 @@ def _notes(made: Reproduction, facts: dict[str, Any]) -> list[Message]:
         same = normal_node(str(facts["node"])) == made.analogue
         out.append(msg("diagnose.note.other_output" if same else "diagnose.note.analogue",
                        analogue=made.analogue, node=facts["node"]))
-    if made.needs is not None and made.runs_here:
-        out.append(msg("diagnose.note.cpu_analogue", needs=made.needs))
-    elif made.needs is not None:
-        out.append(msg("diagnose.note.needs_device", needs=made.needs))
+    needs = made.needs.upper() if made.needs is not None else None     # CUDA, MPS: as the devices are called
+    if needs is not None and made.runs_here:
+        out.append(msg("diagnose.note.cpu_analogue", needs=needs))
+    elif needs is not None:
+        out.append(msg("diagnose.note.needs_device", needs=needs))
     return out

@@ -10,13 +10,16 @@ longer knows are named here by their start (:data:`OLDER_FORMS`). The facts are 
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from tensorlab.core.explain.torch_messages import parse_message
+from tensorlab.core.files.safe_text import BIDI_CONTROLS
 
-__all__ = ["FAMILIES", "WARNING_FAMILIES", "Family", "read_family", "normal_node", "DTYPES", "MAX_DIGITS"]
+__all__ = ["FAMILIES", "WARNING_FAMILIES", "Family", "read_family", "readable", "normal_node", "DTYPES", "MAX_DIGITS",
+           "PARSED"]
 
 # The errors and warnings TensorLab diagnoses (issue #20's list), by the parser's kinds. Others, even
 # those a lesson explains (a broadcast or matmul shape mismatch), get no diagnosis: a pasted error from
@@ -29,13 +32,25 @@ FAMILIES: tuple[str, ...] = (
 )
 WARNING_FAMILIES = frozenset({"nonleaf_grad", "tensor_copies"})
 _TYPES = {family: ("UserWarning" if family in WARNING_FAMILIES else "RuntimeError") for family in FAMILIES}
+# Python's own exception and warning classes: raised as one of these (but not the family's own), a message is
+# not torch's. A wrapper's class (torch.compile's TorchRuntimeError, DDP's ProcessRaisedException) is not here.
+_PYTHON_TYPES = frozenset(name for name, value in vars(builtins).items()
+                          if isinstance(value, type) and issubclass(value, BaseException))
 
 # Older torch's words for the start of a message, and today's (read as today's by the one parser).
 OLDER_WORDINGS: tuple[tuple[str, str], ...] = (
     ("Can't call numpy() on Variable that requires grad.", "Can't call numpy() on Tensor that requires grad."),
     ("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach()",
      "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone()"),
+    ("a leaf Variable that requires grad has been used in an in-place operation",
+     "a leaf Variable that requires grad is being used in an in-place operation"),
+    ("a view of a leaf Variable that requires grad has been used in an in-place operation",
+     "a view of a leaf Variable that requires grad is being used in an in-place operation"),
+    ("Only Tensors of floating point dtype can require gradients", "only Tensors of floating point dtype can require "
+     "gradients"),
 )
+# torch 0.x/1.x put "invalid argument 2: " before some messages (the TH library's words): read after it.
+_TH_PREFIX = "invalid argument "
 # torch 1.x forms the parser does not know (today's torch no longer writes them), by their start.
 OLDER_FORMS: tuple[tuple[str, str], ...] = (
     ("one of the variables needed for gradient computation has been modified by an inplace operation",
@@ -44,6 +59,8 @@ OLDER_FORMS: tuple[tuple[str, str], ...] = (
     ("Expected tensor for argument #", "mixed_devices"),
     ("Input type (torch.", "mixed_devices"),
     ("expected device ", "mixed_devices"),
+    ("Tensor for argument #", "mixed_devices"),            # "... is on CPU, but expected it to be on GPU"
+    ("A view was created in no_grad mode and ", "no_grad_view"),
 )
 
 # tensor types torch names in messages, and their dtypes.
@@ -52,8 +69,23 @@ DTYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "fl
           "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool", "ComplexFloatTensor": "complex64",
           "ComplexDoubleTensor": "complex128"}
 MAX_DIGITS = 40          # a number longer than this in a message is no fact (a hostile paste)
-_DEVICE = re.compile(r"\b(cuda(?::\d{1,4})?|cpu|mps|xpu|meta)\b")
+_DEVICE = re.compile(r"\b(cuda(?::\d{1,4})?|cpu|mps|xpu|meta|CPU|GPU)\b")
 _INPUT_TYPES = re.compile(r"Input type \((torch\.[\w.]{1,40})\) and weight type \((torch\.[\w.]{1,40})\)")
+
+
+# Characters of a message its form is read from: torch's forms and their facts are in the first few hundred, and
+# a bound here bounds the work of every form's pattern on a hostile paste (some scan ahead from each bracket).
+PARSED = 1_500
+# Characters no torch message holds, that a paste may (a terminal's controls, bidi overrides): not read.
+_UNREADABLE = {code: None for code in [*range(0x00, 0x09), *range(0x0a, 0x20), 0x7f, *range(0x80, 0xa0),
+                                       *(ord(char) for char in BIDI_CONTROLS), 0x2028, 0x2029, 0xfeff, 0x200b]}
+
+
+def readable(message: str) -> str:
+    """``message`` as its form is read: its first :data:`PARSED` characters, without control, bidi and zero-width
+    characters (they stay where the message is shown, escaped)."""
+    return message[:PARSED * 2].translate(_UNREADABLE)[:PARSED]
+
 
 
 @dataclass(frozen=True)
@@ -81,7 +113,17 @@ def normal_node(node: str) -> str:
 
 
 def read_family(message: str, type_name: str) -> Family | None:
-    """``message`` (raised as ``type_name``; empty: not known) as one of :data:`FAMILIES`, or None."""
+    """``message`` (raised as ``type_name``; empty: not known) as one of :data:`FAMILIES`, or None.
+
+    Only its :func:`readable` part is read.
+    """
+    message = readable(message)
+    if message.startswith(_TH_PREFIX):
+        number, colon, rest = message[len(_TH_PREFIX):].partition(": ")
+        if colon and number.isdigit():
+            message = rest
+    if message.startswith("element ") and " of variables does not require grad" in message[:60]:
+        message = message.replace(" of variables ", " of tensors ", 1)     # torch 0.4's Variables
     for older, today in OLDER_WORDINGS:
         if message.startswith(older):
             message = today + message[len(older):]
@@ -90,6 +132,8 @@ def read_family(message: str, type_name: str) -> Family | None:
                                          "ValueError", "AttributeError", "NameError") else ""
     parsed = parse_message(message, checked)
     name = parsed.kind
+    if name in FAMILIES and type_name in _PYTHON_TYPES and type_name != _TYPES[name]:
+        return None   # Python's own exception quoting torch's words (a KeyError's key): not torch's error
     if name not in FAMILIES:
         name = next((family for start, family in OLDER_FORMS if message.startswith(start)), None)
         if name is None:
@@ -148,7 +192,7 @@ def _devices(message: str) -> list[str]:
     if typed is not None:   # "Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor)"
         found = ["cuda" if ".cuda." in name else "cpu" for name in typed.groups()]
     for match in _DEVICE.finditer(head):
-        device = match.group(1)
+        device = {"CPU": "cpu", "GPU": "cuda"}.get(match.group(1), match.group(1))
         if device not in found and not (device == "cuda" and any(d.startswith("cuda:") for d in found)):
             found.append(device)
     return list(dict.fromkeys(found))

@@ -19,11 +19,13 @@ used, so a hostile paste (10^5 chained exceptions, one line of a megabyte) costs
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = ["Raised", "Paste", "read_paste", "is_library", "MAX_MESSAGE"]
 
+KEPT_EARLIER = 32       # exceptions kept before the last one (a launcher's wrapper names the real one before it)
 MAX_MESSAGE = 20_000   # characters of a message kept: torch's longest forms are a few hundred
 _CHECK_EVERY = 2048     # lines between two polls of cancelled() and progress()
 
@@ -81,6 +83,7 @@ class Paste:
 
     error: Raised | None
     warnings: list[Raised]
+    earlier: list[Raised]   # the exceptions before the last one (the last :data:`KEPT_EARLIER`), oldest first
     headers: int          # exception headers seen (chained and wrapped ones counted)
     loose: list[str]      # the lines, when no header and no warning was found (a message pasted alone)
 
@@ -202,7 +205,14 @@ def _ends_message(line: str) -> bool:
                                          "The above exception was the direct cause", "Set TORCH_LOGS",
                                          "You can suppress this exception", "To execute this test"))
             or "Traceback (most recent call last)" in text or _frame_file(line) is not None
-            or set(text) <= set("-_= "))
+            or set(text) <= set("-_= ") or _log_line(text))
+
+
+def _log_line(text: str) -> bool:
+    """A line of a C++ log (glog: ``E0611 10:02:11.123 ...``) or of Python's logging (``2024-06-11 10:02:11``)."""
+    if len(text) > 6 and text[0] in "IWEF" and text[1:5].isdigit() and text[5] == " ":
+        return True
+    return len(text) > 11 and text[:4].isdigit() and text[4] == "-" and text[7] == "-" and text[10] in " T"
 
 
 def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
@@ -213,11 +223,12 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
     ``cancelled`` is polled every few thousand lines (``on_cancel()`` is raised when it turns True);
     ``progress`` is told the fraction of lines read.
     """
-    lines = text.split("\n")
+    lines = _undecorated(text.split("\n"))
     total = len(lines)
     frames: list[tuple[str, str | None]] = []      # this traceback's frames: (file, source line)
     pending_source: str | None = None                # pytest: a ">" line, before its location line
     error: Raised | None = None
+    earlier: deque[Raised] = deque(maxlen=KEPT_EARLIER)
     warnings: list[Raised] = []
     current: Raised | None = None                     # the exception or warning whose message goes on
     headers = 0
@@ -234,8 +245,15 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
             current = None
             continue
         found = _header(line)
+        if found is not None and found[0].endswith("Warning"):   # a warning printed without its file:line
+            current = Raised("warning", found[0])
+            current.add(found[1])
+            warnings.append(current)
+            continue
         if found is not None:
             headers += 1
+            if error is not None:
+                earlier.append(error)
             error = current = Raised("error", found[0])
             if found[1]:
                 current.add(found[1])
@@ -252,7 +270,7 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
             continue
         if current is not None and current.kind == "warning" and current.line == "":
             # The line under a warning is its source line (indented), when the warning's file is the learner's.
-            if raw[:1] in (" ", "\t") and line.strip():
+            if line[:1] in (" ", "\t") and line.strip() and _frame_file(line) is None:
                 current.line = line.strip()
                 current = None
                 continue
@@ -292,7 +310,28 @@ def read_paste(text: str, cancelled: Callable[[], bool] | None = None,
         if warning.line == "":
             warning.line = None
     loose = lines if error is None and not warnings else []
-    return Paste(error, warnings, headers, loose)
+    return Paste(error, warnings, list(earlier), headers, loose)
+
+
+def _undecorated(lines: list[str]) -> list[str]:
+    """The lines without what a forum or an issue tracker put around all of them: a Markdown quote (``> `` on
+    nearly every line) and an indentation common to every line (a code block, an e-mail). One pass each."""
+    filled = [line for line in lines if line.strip()]
+    if not filled:
+        return lines
+    quoted = sum(1 for line in filled if line.lstrip(" ")[:1] == ">" and not line.lstrip(" ").startswith(">>>"))
+    if quoted * 10 >= len(filled) * 8:
+        lines = [_unquoted(line) for line in lines]
+        filled = [line for line in lines if line.strip()]
+    indent = min((len(line) - len(line.lstrip(" \t")) for line in filled), default=0)
+    return [line[indent:] for line in lines] if indent else lines
+
+
+def _unquoted(line: str) -> str:
+    text = line.lstrip(" ")
+    if text[:1] != ">":
+        return line
+    return text[2:] if text[1:2] == " " else text[1:]
 
 
 def _user_line(frames: list[tuple[str, str | None]]) -> str | None:

@@ -17,7 +17,8 @@ from typing import Any
 
 from tensorlab.core.diagnose.families import Family, normal_node
 
-__all__ = ["Reproduction", "reproduce", "MAX_ELEMENTS", "MAX_BUMPS", "scale_shape", "CREATORS", "VIEW_NODES"]
+__all__ = ["Reproduction", "reproduce", "MAX_ELEMENTS", "MAX_BUMPS", "scale_shape", "CREATORS", "VIEW_NODES",
+           "ANALOGUES", "SHAPED"]
 
 MAX_ELEMENTS = 100_000     # elements of the reproduction's tensor: enough to see, small for the map
 MAX_BUMPS = 1_000          # in-place changes one loop makes (a `for` loop's iteration limit)
@@ -36,6 +37,13 @@ _SAVE_OUTPUT = frozenset({"Relu", "Sigmoid", "Tanh", "Exp"})
 VIEW_NODES = frozenset({"AsStrided", "View", "T", "Transpose", "Select", "Slice", "Unsqueeze", "Squeeze",
                         "Permute", "Expand", "Narrow", "Diagonal", "Unfold", "Alias", "Reshape", "UnsafeView"})
 _REDUCTIONS = {"Sum": "sum", "Mean": "mean"}
+# Nodes whose operation changes the shape: x's shape and the expression, from the saved tensor's shape.
+SHAPED = frozenset({"Mm", "Cat", "Stack", "Index", "Max"})
+# Nodes the code subset cannot make, and the operation of the same kind that stands in (named in the explanation).
+ANALOGUES = {"Addmm": "Mm", "Bmm": "Mm", "Matmul": "Mm", "Mv": "Mm", "LeakyRelu": "Relu", "Hardtanh": "Relu",
+             "Threshold": "Relu", "Elu": "Relu", "Gelu": "Relu", "Silu": "Sigmoid", "Softplus": "Sigmoid",
+             "Softmax": "Exp", "LogSoftmax": "Exp", "Embedding": "Index", "IndexSelect": "Index", "Gather": "Index",
+             "Maximum": "Max", "Amax": "Max", "Rsub": "Sub", "Reciprocal": "Div", "Square": "Pow"}
 _MULTI_VIEWS = {"Unbind": "unbind", "Split": "split", "SplitWithSizes": "split_sizes"}
 _FLOAT = frozenset({"float32", "float64", "float16", "bfloat16", "complex64", "complex128"})
 _INTEGER = frozenset({"int64", "int32", "int16", "int8"})
@@ -139,10 +147,17 @@ def _saved_changed(facts: dict[str, Any]) -> Reproduction:
         first = _randn("x", [2, *dims] if dims else [3], dtype)
         creator = f"x.{method}(0)" if dims else f"x.{method}()"
     else:
-        if node not in CREATORS:
-            analogue = "Mul"
-        creator = CREATORS.get(node, CREATORS["Mul"])
-        first = _randn("x", dims, dtype)
+        kind = node if node in CREATORS or node in SHAPED else ANALOGUES.get(node, "Mul")
+        shaped = _shaped(kind, dims, dtype) if kind in SHAPED else None
+        if kind in SHAPED and shaped is None:
+            kind = "Mul"     # this shape cannot come out of that operation: its analogue of the same shape
+        if kind != node:
+            analogue = kind
+        if shaped is not None:
+            x_dims, creator = shaped
+        else:
+            x_dims, creator = dims, CREATORS[kind]
+        first = _randn("x", x_dims, dtype)
     if node in _SAVE_OUTPUT and expected == 0:
         change = ["y.add_(1)"] if version == 1 else [f"for step in range({int(version)}):\n    y.add_(1)"]
         statements = [first, f"y = {creator}", *change, "y.sum().backward()"]
@@ -150,6 +165,22 @@ def _saved_changed(facts: dict[str, Any]) -> Reproduction:
         statements = [first, f"y = {creator}", *_bumps("y", expected), "z = y.sin()",
                       *_bumps("y", version - expected), "z.sum().backward()"]
     return Reproduction(tuple(statements), needs, True, scaled, analogue)
+
+
+def _shaped(node: str, dims: list[int], dtype: str) -> tuple[list[int], str] | None:
+    """x's shape and the expression of ``node`` whose result has shape ``dims`` (None: no such shape)."""
+    dtype_arg = "" if dtype == "float32" else f", dtype=torch.{dtype}"
+    if node == "Mm" and len(dims) == 2:
+        return [dims[0], 3], f"torch.matmul(x, torch.ones(3, {int(dims[1])}{dtype_arg}))"
+    if node == "Cat" and dims and dims[0] >= 2 and dims[0] % 2 == 0:
+        return [dims[0] // 2, *dims[1:]], "torch.cat([x, x])"
+    if node == "Stack" and dims and dims[0] == 2:
+        return dims[1:], "torch.stack([x, x])"
+    if node == "Index" and dims:
+        return [1, *dims[1:]], f"x[torch.zeros({int(dims[0])}, dtype=torch.int64)]"
+    if node == "Max":
+        return [2, *dims], "x.max(0)[0]"
+    return None
 
 
 def _saved_index(dims: list[int], dtype: str, expected: int, version: int, needs: str | None, scaled: bool,

@@ -43,6 +43,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     # -- diagnose: the explanation of a pasted error, its facts and the reproduction's notes ----------------
     "diagnose.then": ("{first} {then}", "{first} {then}"),
+    "diagnose.program_title": ("Diagnosis: {title}", "진단: {title}"),
     "diagnose.facts.saved_tensor": (
         "In your error, the saved tensor is a {tensor_type} of shape [{shape}].",
         "붙여 넣은 오류에서 저장된 텐서는 모양이 [{shape}]인 {tensor_type}입니다.",
@@ -54,12 +55,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "autograd가 기록하는 동안 마지막으로 인플레이스로 바꾼 연산입니다.",
     ),
     "diagnose.facts.saved_versions": (
-        "It is at version {version}, and backward() expected version {expected}: {changes} in-place change(s) "
-        "happened after it was saved. Look for them between the line that computed it and the backward() call; "
-        "anomaly mode points at the operation that used the tensor, not at the one that changed it.",
-        "이 텐서는 버전 {version}인데 backward()는 버전 {expected:을} 기대했습니다. 저장된 뒤에 인플레이스 변경이 "
-        "{changes}번 있었습니다. 그 텐서를 계산한 줄과 backward() 호출 사이에서 찾으세요. 이상 탐지(anomaly "
-        "mode)는 텐서를 바꾼 연산이 아니라 그 텐서를 사용한 연산을 가리킵니다.",
+        "It is at version {version}, and backward() expected version {expected}: in-place changes after it was "
+        "saved raised its version by {changes}. Look for them between the line that computed it and the backward() "
+        "call; anomaly mode points at the operation that used the tensor, not at the one that changed it.",
+        "이 텐서는 버전 {version}인데 backward()는 버전 {expected:을} 기대했습니다. 저장된 뒤의 인플레이스 변경으로 "
+        "버전이 {changes}만큼 올라갔습니다. 그 변경을 텐서를 계산한 줄과 backward() 호출 사이에서 찾으세요. 이상 "
+        "탐지(anomaly mode)는 텐서를 바꾼 연산이 아니라 그 텐서를 사용한 연산을 가리킵니다.",
     ),
     "diagnose.facts.multi_view": (
         "In your error, the view changed in place is output {output} of {node}.",
@@ -94,8 +95,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "diagnose.note.needs_device": (
         "This error needs tensors on two devices: the reproduction needs {needs} to run, and it has no CPU "
         "analogue.",
-        "이 오류는 두 장치에 있는 텐서가 있어야 납니다. 재현 코드를 실행하려면 {needs:이} 필요하며, CPU에서 "
-        "대신 실행할 방법은 없습니다.",
+        "이 오류는 서로 다른 두 장치의 텐서를 함께 쓸 때 납니다. 재현 코드를 실행하려면 {needs:이} 필요하며, "
+        "CPU에서 대신 실행할 방법은 없습니다.",
     ),
     "diagnose.advice.saved_changed": (
         "Do not “fix” it with `loss.requires_grad = True` or by installing another PyTorch: find the in-place "
@@ -115,7 +116,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "diagnose.advice.numpy_grad": (
         "For a plot or a print, use `x.detach().cpu().numpy()` (`plt.plot(x.detach().cpu().numpy())`).",
-        "그래프를 그리거나 출력하려면 `x.detach().cpu().numpy()`를 쓰세요(`plt.plot(x.detach().cpu().numpy())`).",
+        "값을 그림으로 그리거나 출력하려면 `x.detach().cpu().numpy()`를 쓰세요(`plt.plot(x.detach().cpu().numpy())`).",
     ),
     # -- diagnose: the command's text output (cli/diagnose.py) -------------------------------------------
     "cli.diagnose.line": ("your line: {line}", "실패한 줄: {line}"),

@@ -155,3 +155,12 @@ def test_diagnosing_imports_no_torch():
             "operation.'))\nassert d.explained and d.reproduction\nassert 'torch' not in sys.modules, 'torch loaded'\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_command_reads_a_hundred_thousand_exceptions_under_a_megabyte(tmp_path, capsys):
+    path = tmp_path / "paste.txt"
+    path.write_text("KeyError\n" * 100_000 + "RuntimeError: grad can be implicitly created only for scalar outputs\n",
+                    encoding="utf-8")
+    assert path.stat().st_size < 1_000_000
+    status = _within_watchdog(lambda: main(["diagnose", str(path), "--json", "--no-run"]))
+    assert status == 0 and json.loads(capsys.readouterr().out)["type"] == "RuntimeError"

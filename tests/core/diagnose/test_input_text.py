@@ -69,3 +69,8 @@ def test_standard_input_is_read(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(paste)))
     assert main(["diagnose", "-", "--json", "--no-run"]) == 0
     assert '"type": "RuntimeError"' in capsys.readouterr().out
+
+
+def test_only_a_regular_file_is_read(capsys):
+    assert main(["diagnose", "/dev/zero"]) == 2
+    assert "/dev/zero" in capsys.readouterr().err

@@ -7,7 +7,16 @@ import pytest
 
 from tensorlab.core.diagnose import diagnose, run_reproduction
 from tensorlab.core.diagnose.families import FAMILIES, Family, normal_node, read_family
-from tensorlab.core.diagnose.reproduce import CREATORS, MAX_BUMPS, MAX_ELEMENTS, VIEW_NODES, reproduce, scale_shape
+from tensorlab.core.diagnose.reproduce import (
+    ANALOGUES,
+    CREATORS,
+    MAX_BUMPS,
+    MAX_ELEMENTS,
+    SHAPED,
+    VIEW_NODES,
+    reproduce,
+    scale_shape,
+)
 from tensorlab.core.lang.parse import parse_one
 from tensorlab.core.worker.in_process import LocalEngine
 from tests.core.diagnose.reference import reproduced
@@ -38,7 +47,8 @@ def test_every_family_has_a_reproduction_that_raises_it(name, engine):
     assert read_family(raised.split(": ", 1)[1], type_name).name == name
 
 
-@pytest.mark.parametrize("node", sorted({*CREATORS, "AsStrided", "T", "View", "CopySlices", "ToCopy", "Sum", "Mean"}))
+@pytest.mark.parametrize("node", sorted({*CREATORS, *SHAPED, "AsStrided", "T", "View", "CopySlices", "ToCopy", "Sum",
+                                         "Mean"}))
 @pytest.mark.parametrize("versions", [(1, 0), (3, 1)])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_each_known_node_is_reproduced_with_its_facts(node, versions, dtype):
@@ -80,7 +90,7 @@ def test_versions_over_the_budget_are_lowered_and_said():
 def test_cuda_is_reproduced_on_the_cpu_and_two_devices_need_cuda():
     found = diagnose(f"RuntimeError: {SAVED}[torch.cuda.HalfTensor [4]], which is output 0 of ReluBackward0, is at "
                      "version 1; expected version 0 instead.")
-    assert found.needs == "cuda" and found.runs_here and "on the CPU" in found.text.render("en")
+    assert found.needs == "cuda" and found.runs_here and "happened on CUDA" in found.text.render("en")
     _, family = reproduced(found.reproduction)
     assert family.facts["tensor_type"] == "torch.HalfTensor"
     found = diagnose("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
@@ -98,3 +108,13 @@ def test_scaling_keeps_the_rank(shape):
     assert len(dims) == len(shape) and total <= MAX_ELEMENTS and all(size >= 0 for size in dims)
     assert scaled == (shape != [0, 10**12] or True)
     assert scale_shape([27, 32]) == ([27, 32], False)
+
+
+@pytest.mark.parametrize("node", sorted(ANALOGUES) + ["CudnnConvolution", "NativeBatchNorm"])
+def test_a_node_the_subset_cannot_make_has_a_named_analogue(node):
+    found = diagnose(f"RuntimeError: {SAVED}[torch.FloatTensor [4, 6]], which is output 0 of {node}Backward0, is at "
+                     "version 2; expected version 1 instead.")
+    _, family = reproduced(found.reproduction)
+    analogue = ANALOGUES.get(node, "Mul")
+    assert normal_node(family.facts["node"]) == analogue and f"with {analogue} in place of" in found.text.render("en")
+    assert family.facts["shape"] == [4, 6] and (family.facts["version"], family.facts["expected_version"]) == (2, 1)

@@ -74,6 +74,14 @@ for step in range(3):
     y += 1
 y.sum().backward()
 """, {"shape": [8], "node": "Sigmoid", "version": 3, "expected_version": 0}, "y.sum().backward()"),
+    "saved-anomaly-mode": ("saved_changed", """
+torch.autograd.set_detect_anomaly(True)
+x = torch.randn(6, requires_grad=True)
+y = x * 2
+z = y * y
+y.add_(1)
+z.sum().backward()
+""", {"shape": [6], "node": "Add", "version": 1, "expected_version": 0}, "z.sum().backward()"),
     "leaf-inplace-add": ("leaf_inplace", """
 w = torch.randn(3, requires_grad=True)
 w.add_(1)
@@ -264,6 +272,7 @@ except KeyError:
 def _run(name: str, code: str, folder: Path) -> str:
     path = folder / f"{name}.py"
     path.write_text("import torch\n" + code.lstrip("\n"), encoding="utf-8")
+    torch.manual_seed(0)         # the same corpus every time it is made
     compiled = compile(path.read_text(encoding="utf-8"), str(path), "exec")
     namespace: dict = {"__name__": "__main__"}
     with warnings.catch_warnings(record=True) as caught:
@@ -271,6 +280,7 @@ def _run(name: str, code: str, folder: Path) -> str:
         try:
             exec(compiled, namespace)   # noqa: S102 - the corpus's own snippets
         except BaseException:   # noqa: BLE001
+            torch.autograd.set_detect_anomaly(False)    # a snippet that turned it on: off for the next
             kind, value, frames = sys.exc_info()
             assert frames is not None
             text = "".join(traceback.format_exception(kind, value, frames.tb_next))   # from the snippet's frame
@@ -281,8 +291,17 @@ def _run(name: str, code: str, folder: Path) -> str:
 
 
 def _anonymous(text: str, folder: Path) -> str:
-    """The paths of this machine written as a learner's."""
-    return text.replace(str(folder), "/home/learner").replace(sys.prefix, "/home/learner/.venv")
+    """The paths of this machine written as a learner's; this script's own frames (in anomaly mode's forward
+    traceback) left out."""
+    lines, kept, skip = text.split("\n"), [], 0
+    for line in lines:
+        if skip:
+            skip -= 1
+        elif f'File "{__file__}"' in line:
+            skip = 1          # the frame's line and its source line
+        else:
+            kept.append(line)
+    return "\n".join(kept).replace(str(folder), "/home/learner").replace(sys.prefix, "/home/learner/.venv")
 
 
 def _ipython(name: str, code: str, folder: Path, color: bool) -> str:
@@ -305,7 +324,7 @@ def _ipython(name: str, code: str, folder: Path, color: bool) -> str:
 def _pytest(name: str, code: str, folder: Path) -> str:
     body = "".join(f"    {line}\n" for line in ("import torch\n" + code.lstrip("\n")).splitlines())
     test = folder / f"test_{name.replace('-', '_')}.py"
-    test.write_text(f"def test_it():\n{body}", encoding="utf-8")
+    test.write_text(f"def test_it():\n    import torch\n    torch.manual_seed(0)\n{body}", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)],
                           capture_output=True, text=True, cwd=folder, timeout=300,
                           env={**os.environ, "PYTEST_ADDOPTS": ""})

@@ -146,6 +146,34 @@ from user code:
     ~~~~~~^^^^^^^^^^^^^^^^^^
 RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.'''.splitlines()),
         "leaf_inplace", "error", "RuntimeError", {}, "param -= lr * param.grad", "2.4"),
+    "leaf-torchrun-child-failed": (
+        "".join(f"[rank0]: {line}\n" for line in '''Traceback (most recent call last):
+  File "/workspace/train.py", line 71, in <module>
+    w.add_(1)
+RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.'''.splitlines()) +
+        '''E0611 10:02:11.123000 140 torch/distributed/elastic/multiprocessing/api.py:826] failed (exitcode: 1) \
+local_rank: 0 (pid: 141) of binary: /usr/bin/python
+Traceback (most recent call last):
+  File "/usr/local/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+  File "/usr/local/lib/python3.10/dist-packages/torch/distributed/run.py", line 879, in main
+    run(args)
+  File "/usr/local/lib/python3.10/dist-packages/torch/distributed/launcher/api.py", line 263, in launch_agent
+    raise ChildFailedError(
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\x20
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Failures:
+  <NO_OTHER_FAILURES>
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  rank      : 0 (local_rank: 0)
+  exitcode  : 1 (pid: 141)
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+''', "leaf_inplace", "error", "RuntimeError", {}, "w.add_(1)", "2.3"),
     "leaf-message-alone": (
         "a leaf Variable that requires grad is being used in an in-place operation.\n",
         "leaf_inplace", "error", "RuntimeError", {}, "", "2.2"),
@@ -286,6 +314,12 @@ RuntimeError: element 0 of tensors does not require grad and does not have a gra
     "view-strides-old": ("RuntimeError: view size is not compatible with input tensor's size and stride (at least "
                          "one dimension spans across two contiguous subspaces). Use .reshape(...) instead.\n",
                          "view_strides", "error", "RuntimeError", {}, "", "1.6"),
+    # Hostile: control and bidi characters around a real message (shown escaped, not read as its words).
+    "hostile-bidi-and-controls": (
+        'Traceback (most recent call last):\n  File "/home/me/\u202eyp.niart.py", line 3, in <module>\n'
+        "    w.add_(1)  # \u2066\u202e\x07\x08\n"
+        "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.\u200f\x0b\n",
+        "leaf_inplace", "error", "RuntimeError", {}, None, "2.2"),
     # The unrelated set: exit 3, no explanation.
     "unrelated-cuda-oom": (
         PLAIN_1X.replace("loss.backward()", "out = model(x)") + "torch.OutOfMemoryError: CUDA out of memory. Tried "
