@@ -138,3 +138,24 @@ def test_a_title_on_another_kind_of_program_is_refused():
     text = ('format = "tensorlab-user-steps"\nversion = 2\n[[program]]\nsource = "scratchpad"\ntitle = { en = "T" }\n'
             'step = [{ code = "s = torch.ones(1)" }]\n')
     assert len(parse_steps_file(text.encode()).failed) == 1
+
+
+def test_every_reproduction_of_the_diagnose_corpus_opens_as_a_program():
+    """The corpus of tracebacks (tests/data/diagnose): each reproduction is a program the window can open and
+    keep (statements of the subset, every name bound, a bounded title and summary in both languages)."""
+    from tensorlab.core.diagnose import diagnose, read_input
+    from tensorlab.ui.program.diagnosis_program import program_summaries
+
+    corpus = sorted((Path(__file__).resolve().parents[2] / "data" / "diagnose").rglob("*.txt"))
+    opened = 0
+    for path in corpus:
+        diagnosis = diagnose(read_input(path.read_bytes()))
+        if not diagnosis.reproduction:
+            continue
+        titles = program_titles(diagnosis.title)
+        lesson = diagnosis_lesson(diagnosis.reproduction, titles,
+                                  summaries=program_summaries(diagnosis.text, diagnosis.advice))
+        assert is_diagnosis(lesson) and [s.code for s in lesson.steps] == list(diagnosis.reproduction), path.name
+        assert all(0 < len(t) <= 200 for t in titles.values()) and lesson.text("summary", "ko"), path.name
+        opened += 1
+    assert opened >= 20
