@@ -293,6 +293,11 @@ class DiagnosePanel(QWidget):
         """True while a diagnosis thread is still running (a cancelled one too, until it has stopped)."""
         return self._thread is not None and self._thread.is_alive()
 
+    @property
+    def cancelled(self) -> bool:
+        """True when no diagnosis waits for its outcome (none started, it ended, or it was cancelled)."""
+        return self._cancel is None or self._cancel.is_set()
+
     def focus_paste(self) -> None:
         """The cursor in the paste box (Ctrl+Shift+D), its text selected so that a new paste replaces it."""
         self.window().activateWindow()   # a floating dock is a window of its own: the keys go to it

@@ -345,8 +345,11 @@ class MainWindow(QMainWindow):
         self.storage_map.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def cancel(self) -> None:
-        """Esc: stop what runs; when nothing runs, leave a field and give the keys back to the map."""
-        if self.controller.busy:
+        """Esc: stop what runs (a step, a diagnosis); when nothing runs, leave a field and give the keys back to
+        the map."""
+        if self.diagnose_panel.running and not self.diagnose_panel.cancelled:
+            self.diagnose_panel.cancel()
+        elif self.controller.busy:
             self.controller.cancel()
         else:
             self.focus_map()

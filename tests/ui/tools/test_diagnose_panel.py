@@ -421,3 +421,22 @@ def test_a_layout_saved_before_the_diagnose_dock_existed_is_kept_and_the_dock_fl
     finally:
         window.close()
         i18n.set_language("en")
+
+
+def test_esc_in_the_window_cancels_a_diagnosis_that_runs(window, qtbot):
+    started = threading.Event()
+
+    def slow(text, cancelled, progress):
+        started.set()
+        while not cancelled():
+            time.sleep(0.001)
+        raise RuntimeError("cancelled")
+
+    window.diagnose()
+    panel = window.diagnose_panel
+    panel.diagnoser = slow
+    panel.paste.setPlainText(TRACEBACK)
+    assert panel.start() and started.wait(10)
+    window.commands.cancel.trigger()
+    assert panel.status.text() == "Stopped: the diagnosis was cancelled."
+    qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
