@@ -114,8 +114,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                            "`source`, `lesson`, `file`, `step`만 쓸 수 있습니다"),
     "steps.program_keys_v1": ("only `lesson` (text) and `step` are allowed",
                               "`lesson`(텍스트)과 `step`만 쓸 수 있습니다"),
-    "steps.source": ("`source` must be scratchpad, builtin or file",
-                     "`source`는 `scratchpad`, `builtin`, `file` 중 하나여야 합니다"),
+    "steps.source": ("`source` must be scratchpad, builtin, file or diagnosis",
+                     "`source`는 `scratchpad`, `builtin`, `file`, `diagnosis` 중 하나여야 합니다"),
     "steps.lesson": ("`lesson` must be the id of the lesson (text; none for the scratchpad)",
                      "`lesson`은 레슨의 id(텍스트)여야 합니다(연습장에는 쓰지 않습니다)"),
     "steps.file": ("`file` must be the lesson file's path (text), given for a lesson file only",
@@ -173,5 +173,14 @@ TEXTS: dict[str, tuple[str, str]] = {
                               "다른 TensorLab 창과 이 창이 {lesson}의 같은 레슨 단계 뒤에 직접 추가한 단계를 둘 다 "
                               "바꾸었습니다. 저장 파일에는 둘 다 남겼습니다(이 창의 단계가 먼저, 그다음 다른 창의 "
                               "단계). 원하지 않는 단계는 지우세요."),
+    # -- h20b (issue #20): a diagnosis opened from the Diagnose panel, a program of its own ----------------------
+    "steps.diagnosis": ("a diagnosis needs its id (`diagnosis-` and the 12 hexadecimal digits its steps make), a "
+                        "`title` table of texts of at most {limit} characters by language, and its steps in "
+                        "`lesson_steps`",
+                        "진단에는 id(`diagnosis-`와 단계에서 만든 16진수 12자리), 언어별로 최대 {limit}자인 텍스트의 "
+                        "`title` 테이블, 그리고 `lesson_steps`에 담긴 단계가 있어야 합니다"),
+    "steps.diagnosis_title": ("Diagnosis: {title}", "진단: {title}"),
+    "steps.diagnosis_chapter": ("Your diagnosed errors", "직접 진단한 오류"),
+    "steps.diagnosis_advice": ("What to do: {advice}", "해결 방법: {advice}"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

@@ -198,6 +198,18 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>장치</translation>
     </message>
     <message>
+        <source>Diagnose</source>
+        <translation>진단</translation>
+    </message>
+    <message>
+        <source>Diagnose an error…</source>
+        <translation>오류 진단…</translation>
+    </message>
+    <message>
+        <source>Diagnosed.</source>
+        <translation>진단했습니다.</translation>
+    </message>
+    <message>
         <source>Did the operation raise? The exception type; the tooltip shows torch&apos;s message.</source>
         <translation>연산이 오류를 발생시켰나요? 예외의 종류이며, 도움말에 torch의 메시지가 보입니다.</translation>
     </message>
@@ -282,6 +294,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>y가 x와 똑같은 파이썬 객체인가요 (y is x)? 그렇다면 y는 x에 붙인 두 번째 이름일 뿐입니다.</translation>
     </message>
     <message>
+        <source>It holds no PyTorch error or warning that TensorLab knows (an out-of-memory error or a KeyError from a data loader, say), so it shows no explanation, no lesson and no reproduction rather than a guess.</source>
+        <translation>이 텍스트에는 TensorLab이 아는 PyTorch 오류나 경고가 없습니다(메모리 부족 오류나 데이터 로더의 KeyError 같은 것). 그래서 추측하지 않고, 설명도 레슨도 재현 코드도 보여 주지 않습니다.</translation>
+    </message>
+    <message>
         <source>Jupyter notebooks (*.ipynb)</source>
         <translation>Jupyter 노트북 (*.ipynb)</translation>
     </message>
@@ -308,6 +324,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>Lesson checks found {count} problems:</source>
         <translation>레슨 확인에서 문제 {count}개를 찾았습니다:</translation>
+    </message>
+    <message>
+        <source>Lessons that show this error:</source>
+        <translation>이 오류를 보여 주는 레슨:</translation>
     </message>
     <message>
         <source>Likely noise (ringed on the plot):</source>
@@ -422,6 +442,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>글자 크기 원래대로</translation>
     </message>
     <message>
+        <source>Not explained.</source>
+        <translation>설명할 수 없는 텍스트입니다.</translation>
+    </message>
+    <message>
         <source>Nothing is lost: the step is part of the lesson, and the state shown is the state after it.</source>
         <translation>잃어버린 것은 없습니다: 이 단계도 레슨의 일부이고, 보이는 상태는 이 단계 뒤의 상태입니다.</translation>
     </message>
@@ -432,6 +456,14 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>Open lesson file…</source>
         <translation>레슨 파일 열기…</translation>
+    </message>
+    <message>
+        <source>Open the reproduction</source>
+        <translation>재현 코드 열기</translation>
+    </message>
+    <message>
+        <source>Open the reproduction to step through it: it is the error you pasted, made small, with the shapes and the node from the message.</source>
+        <translation>재현 코드를 열어 한 단계씩 실행해 보세요. 붙여 넣은 오류를 메시지에 있는 모양과 노드 그대로 작게 만든 코드입니다.</translation>
     </message>
     <message>
         <source>Other lessons</source>
@@ -448,6 +480,14 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>Output, warnings and errors of the last step</source>
         <translation>마지막 단계의 출력, 경고, 오류</translation>
+    </message>
+    <message>
+        <source>Paste an error from your own code: what it means, a reproduction to step through</source>
+        <translation>직접 작성한 코드의 오류를 붙여 넣으면 그 뜻과 한 단계씩 실행할 재현 코드를 보여 줍니다</translation>
+    </message>
+    <message>
+        <source>Paste an error or a warning from your own PyTorch code (the whole traceback is best), then press Enter.</source>
+        <translation>직접 작성한 PyTorch 코드에서 나온 오류나 경고를 붙여 넣고(트레이스백 전체가 가장 좋습니다) Enter를 누르세요.</translation>
     </message>
     <message>
         <source>Pick at least one method, one size and one requires_grad setting.</source>
@@ -502,6 +542,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>연습장에 넣는 중: y = {operation}…</translation>
     </message>
     <message>
+        <source>PyTorch wrote:</source>
+        <translation>PyTorch가 출력한 메시지:</translation>
+    </message>
+    <message>
         <source>Python script…</source>
         <translation>파이썬 스크립트…</translation>
     </message>
@@ -516,6 +560,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>Reading the graph behind {name}…</source>
         <translation>{name}의 계산 그래프를 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Reading the text…</source>
+        <translation>텍스트를 읽는 중입니다…</translation>
     </message>
     <message>
         <source>Ready</source>
@@ -662,6 +710,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>긴 재실행을 단계 사이에서 멈춤</translation>
     </message>
     <message>
+        <source>Stopped: the diagnosis was cancelled.</source>
+        <translation>진단을 취소했습니다.</translation>
+    </message>
+    <message>
         <source>Stopped: the replay was cancelled.</source>
         <translation>멈춤: 재실행을 취소했습니다.</translation>
     </message>
@@ -676,6 +728,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>Table</source>
         <translation>표</translation>
+    </message>
+    <message>
+        <source>TensorLab does not explain this text.</source>
+        <translation>TensorLab이 설명하지 않는 텍스트입니다.</translation>
     </message>
     <message>
         <source>TensorLab hit an internal error:</source>
@@ -726,6 +782,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>복사 비교표를 계산하지 못했습니다: {reason}</translation>
     </message>
     <message>
+        <source>The diagnosis failed ({kind}).</source>
+        <translation>진단하지 못했습니다({kind}).</translation>
+    </message>
+    <message>
         <source>The export could not be written: {reason}</source>
         <translation>내보낸 파일을 쓰지 못했습니다: {reason}</translation>
     </message>
@@ -736,6 +796,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>The gradient in .grad (read only for leaves and tensors that retain grad)</source>
         <translation>.grad에 든 기울기 (리프 텐서와 기울기를 보관하는 텐서에서만 읽음)</translation>
+    </message>
+    <message>
+        <source>The last error in the text:</source>
+        <translation>텍스트의 마지막 오류:</translation>
     </message>
     <message>
         <source>The lesson could not be checked: {reason}</source>
@@ -756,6 +820,18 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>The node that recorded how y was made, as torch names it; empty for a leaf.</source>
         <translation>y가 어떻게 만들어졌는지 기록한 노드의 이름(torch가 붙인 이름)입니다. 리프 텐서에는 없습니다.</translation>
+    </message>
+    <message>
+        <source>The reproduction cannot be opened: {reason}</source>
+        <translation>재현 코드를 열 수 없습니다. {reason}</translation>
+    </message>
+    <message>
+        <source>The reproduction is its CPU analogue, so that it runs on any machine.</source>
+        <translation>재현 코드는 어느 컴퓨터에서나 실행되도록 같은 오류를 CPU에서 일으키는 코드입니다.</translation>
+    </message>
+    <message>
+        <source>The reproduction is open: press → to run each step.</source>
+        <translation>재현 코드를 열었습니다. →를 누를 때마다 한 단계씩 실행합니다.</translation>
     </message>
     <message>
         <source>The statement: y is what the operation returned from x.</source>
@@ -782,8 +858,20 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>되돌릴 수 있는, 직접 추가한 단계가 없습니다.</translation>
     </message>
     <message>
+        <source>This error needs a CUDA GPU.</source>
+        <translation>이 오류는 CUDA GPU에서만 발생합니다.</translation>
+    </message>
+    <message>
         <source>This lesson file cannot be opened: {reason}</source>
         <translation>이 레슨 파일을 열 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <source>This machine has a CUDA GPU: the reproduction runs on it.</source>
+        <translation>이 컴퓨터에는 CUDA GPU가 있으므로 재현 코드를 그 GPU에서 실행합니다.</translation>
+    </message>
+    <message>
+        <source>This machine has no CUDA GPU, so the reproduction cannot run here.</source>
+        <translation>이 컴퓨터에는 CUDA GPU가 없어서 여기서는 재현 코드를 실행할 수 없습니다.</translation>
     </message>
     <message>
         <source>This panel could not show this state ({error}). The other panels are not affected; the details are in the log.</source>
@@ -796,6 +884,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>Time per call against size, log-log</source>
         <translation>크기에 따른 호출 한 번의 시간 (로그-로그)</translation>
+    </message>
+    <message>
+        <source>Traceback (most recent call last): …</source>
+        <translation>여기에 트레이스백을 붙여 넣으세요…</translation>
     </message>
     <message>
         <source>Type a line of code</source>
@@ -826,8 +918,16 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>원소가 10,000개를 넘는 텐서는 값을 보여 주지 않습니다.</translation>
     </message>
     <message>
+        <source>What the message says:</source>
+        <translation>메시지에 담긴 정보:</translation>
+    </message>
+    <message>
         <source>What the session&apos;s names hold (storages, gradients, NumPy arrays), against the memory budget set in Preferences or with --memory-limit</source>
         <translation>세션의 이름들이 차지하는 메모리(저장소, 기울기, NumPy 배열)와, 환경설정이나 --memory-limit으로 정한 메모리 예산</translation>
+    </message>
+    <message>
+        <source>What to do:</source>
+        <translation>해결 방법:</translation>
     </message>
     <message>
         <source>Where is the log?</source>
@@ -840,6 +940,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>You added this step:</source>
         <translation>직접 추가한 단계:</translation>
+    </message>
+    <message>
+        <source>Your failing line:</source>
+        <translation>오류가 발생한 코드 줄:</translation>
     </message>
     <message>
         <source>Your latest step. Add the next with a builder or the code line; ← steps back.</source>
@@ -856,6 +960,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>argument</source>
         <translation>인자</translation>
+    </message>
+    <message>
+        <source>autograd node</source>
+        <translation>autograd 노드</translation>
     </message>
     <message>
         <source>b</source>
@@ -884,6 +992,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>detach().clone() faster: clone().detach() takes {ratio}× ({low}–{high})</source>
         <translation>detach().clone()이 더 빠름: clone().detach()는 {ratio}배 걸림 ({low}–{high})</translation>
+    </message>
+    <message>
+        <source>devices</source>
+        <translation>장치</translation>
     </message>
     <message>
         <source>dtype</source>
@@ -968,6 +1080,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>optional, e.g. * 2</source>
         <translation>선택 사항, 예: * 2</translation>
+    </message>
+    <message>
+        <source>output of the node</source>
+        <translation>노드의 출력 번호</translation>
     </message>
     <message>
         <source>requires grad</source>
@@ -1060,6 +1176,10 @@ Everything shown is read from real torch objects.</source>
         <translation>대상</translation>
     </message>
     <message>
+        <source>tensor type</source>
+        <translation>텐서 타입</translation>
+    </message>
+    <message>
         <source>then</source>
         <translation>이어서</translation>
     </message>
@@ -1086,6 +1206,14 @@ Everything shown is read from real torch objects.</source>
     <message>
         <source>values of {name}</source>
         <translation>{name}의 값</translation>
+    </message>
+    <message>
+        <source>version now</source>
+        <translation>현재 버전</translation>
+    </message>
+    <message>
+        <source>version saved</source>
+        <translation>저장할 때의 버전</translation>
     </message>
     <message>
         <source>version {number}</source>
@@ -1144,6 +1272,10 @@ its base was changed in place after split/unbind/chunk.</source>
     <message>
         <source>{shape} stride {stride} offset {offset} v{version}</source>
         <translation>{shape} stride {stride} 오프셋 {offset} v{version}</translation>
+    </message>
+    <message>
+        <source>… ({count} more characters)</source>
+        <translation>… (글자 {count}개 더 있음)</translation>
     </message>
     <message>
         <source>… {count} more cells</source>

@@ -104,6 +104,16 @@ class StepEditing:
             self._start_save()   # a program set aside (or moved to its file's path) leaves the file
         return program if program is not None else program_from(lesson)
 
+    def keep_diagnosis(self, lesson: Lesson) -> None:
+        """A diagnosis's program was opened: kept under its own key at once (even with no step of yours)."""
+        self._edited.add(self.key(lesson))
+        if self.store.keep_diagnosis(lesson):
+            self._start_save()
+
+    def diagnoses(self) -> list[Lesson]:
+        """The diagnosis programs kept from earlier sessions, as lessons (the lesson picker lists them)."""
+        return self.store.diagnoses()
+
     def take_problems(self) -> list[str]:
         """Messages about saved steps that could not be used (each said once, also in a message box)."""
         problems, self.store.problems = self.store.problems, []

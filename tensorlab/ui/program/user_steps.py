@@ -27,6 +27,14 @@ its lesson came from::
     source = "scratchpad"
     step = [{ code = "s = torch.arange(4.0)" }]
 
+    [[program]]
+    source = "diagnosis"               # a reproduction the Diagnose panel opened, by its id
+    lesson = "diagnosis-0123456789ab"
+    title = { en = "Diagnosis: ...", ko = "진단: ..." }
+    summary = { en = "...", ko = "..." }   # what the error means: the narration before the first step
+    lesson_steps = ["x = torch.randn(27, 32, requires_grad=True)", "y = torch.relu(x)", "y.add_(1)"]
+    step = []                          # kept with no step of yours: the program itself is the diagnosis
+
 * **Where a lesson came from**: a built-in lesson (the very object :func:`builtin_lessons`
   made) is filed by its id, a lesson file by its absolute path, so a lesson file whose id and
   file name equal a built-in lesson's never touches the built-in lesson's steps.
@@ -55,6 +63,11 @@ its lesson came from::
   ``max_lesson_steps`` steps, every name bound before it is read), and the loader sets aside
   only the program that fails; a file that cannot be read at all (for any reason, an exception
   nobody foresaw included) is set aside whole (renamed, never deleted) and the app starts.
+* **A diagnosis is a program of its own**: the reproduction the Diagnose panel opened is kept whole
+  (``lesson_steps``, its ``title`` and ``summary`` in each language) under ``diagnosis:<id>``, even with
+  no step of yours, so it comes back after a restart (:meth:`UserSteps.diagnoses`) and never touches the
+  scratchpad's or a lesson's steps; its id is made from its statements (:func:`diagnosis_id`), so opening
+  the same reproduction again opens the same program, with your steps.
 * Files of version 1 (the release before issue 15: whole programs with origins, filed by
   ``id@file name``) are migrated once: the original is kept beside it as ``user-steps.toml.version-1``.
 * Temporaries left by a save killed midway (``kill -9``) are removed at the next start, under
@@ -67,9 +80,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 import logging
 import os
+import re
 import threading
 import time
 from collections import Counter
@@ -89,13 +104,14 @@ from tensorlab.core.files.bounded_read import UnreadableFile, parse_toml, read_r
 from tensorlab.core.files.package_data import resources_dir
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson, builtin_lessons
-from tensorlab.core.messages.catalogue import Message, MessageError, msg, verbatim
+from tensorlab.core.messages.catalogue import LANGUAGES, Message, MessageError, msg, verbatim
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.ui.widgets.i18n import current_language, tr
 
 __all__ = ["UserSteps", "FILE_NAME", "LOCK_NAME", "SavedProgram", "SavedStep", "Anchor", "StepsFileError",
            "LockBusy", "Document", "program_key", "parse_steps_file", "anchored", "lesson_codes",
-           "placements", "rebase", "validate", "merge_program"]
+           "placements", "rebase", "validate", "merge_program", "DIAGNOSIS", "diagnosis_id", "diagnosis_lesson",
+           "is_diagnosis"]
 
 FILE_NAME = "user-steps.toml"
 LOCK_NAME = FILE_NAME + ".lock"
@@ -103,7 +119,12 @@ FORMAT = "tensorlab-user-steps"
 VERSION = 2
 RELEASED_STEPS = "lesson-steps-v2.json"   # in resources/: the lessons' steps old saved programs followed
 SCRATCHPAD = "scratchpad"
-_SOURCES = (SCRATCHPAD, "builtin", "file")
+DIAGNOSIS = "diagnosis"                # a reproduction opened from the Diagnose panel (its own program)
+_DIAGNOSIS_SOURCE = "<diagnosis>"      # the Lesson.source of such a program (no file is called that)
+_DIAGNOSIS_ID = re.compile(r"^diagnosis-[0-9a-f]{12}$")
+MAX_TITLE = 200                        # characters of a diagnosis program's title (a title, not a document)
+MAX_SUMMARY = 4_000                    # ... and of its summary (the explanation, a paragraph or two)
+_SOURCES = (SCRATCHPAD, "builtin", "file", DIAGNOSIS)
 _ORIGINS = tuple(origin.value for origin in StepOrigin)  # a tuple: `in` compares, never hashes (a list is no origin)
 _UNSAVED = FILE_NAME + ".unsaved-"     # changes a closing window could not merge (merged at the next start)
 STALE_LOCK_MS = 30_000                 # a lock older than this is taken over even if its process seems alive
@@ -145,6 +166,8 @@ class SavedProgram:
     file: str = ""               # a lesson file's absolute path (a bare name: migrated from version 1)
     steps: tuple[SavedStep, ...] = ()
     lesson_steps: tuple[str, ...] | None = None   # the lesson's step codes when saved (None: not recorded)
+    titles: tuple[tuple[str, str], ...] = ()      # a diagnosis: its title in each language, (language, title)
+    summaries: tuple[tuple[str, str], ...] = ()   # ... and its summary (what the error means)
 
     @property
     def key(self) -> str:
@@ -153,6 +176,8 @@ class SavedProgram:
             return f"builtin:{self.lesson}"
         if self.source == "file":
             return f"file:{self.file}" if os.path.isabs(self.file) else f"file-name:{self.lesson}@{self.file}"
+        if self.source == DIAGNOSIS:
+            return f"{DIAGNOSIS}:{self.lesson}"
         return SCRATCHPAD
 
     def table(self) -> dict[str, Any]:
@@ -162,6 +187,10 @@ class SavedProgram:
             table["lesson"] = self.lesson
         if self.source == "file":
             table["file"] = self.file
+        if self.titles:
+            table["title"] = dict(self.titles)
+        if self.summaries:
+            table["summary"] = dict(self.summaries)
         steps = []
         for step in self.steps:
             item: dict[str, Any] = {"code": step.code}
@@ -181,14 +210,60 @@ def is_builtin(lesson: Lesson) -> bool:
     return any(shipped is lesson for shipped in builtin_lessons())
 
 
+def is_diagnosis(lesson: Lesson | None) -> bool:
+    """True for the program of a diagnosis (:func:`diagnosis_lesson` made it), False for any lesson."""
+    return lesson is not None and lesson.source == _DIAGNOSIS_SOURCE and bool(_DIAGNOSIS_ID.match(lesson.id))
+
+
+def diagnosis_id(codes: Sequence[str]) -> str:
+    """The id of the diagnosis program whose steps are ``codes``: the same statements, the same program."""
+    digest = hashlib.sha256("\n".join(codes).encode("utf-8")).hexdigest()
+    return f"{DIAGNOSIS}-{digest[:12]}"
+
+
+def diagnosis_lesson(codes: Sequence[str], titles: dict[str, str], limits: Limits = DEFAULT_LIMITS,
+                     summaries: dict[str, str] | None = None) -> Lesson:
+    """The reproduction ``codes`` as a lesson to step through (titled ``titles["en"]``, translated by the rest;
+    ``summaries``: what the narration says before the first step, by language).
+
+    :class:`StepsFileError` when a statement is not of the code subset, reads a name not bound before it,
+    or there are none or too many.
+    """
+    from tensorlab.core.lessons.lesson import LessonStep
+
+    if not codes or len(codes) > limits.max_lesson_steps:
+        raise StepsFileError(msg("steps.too_many", limit=limits.max_lesson_steps))
+    steps = []
+    defined: set[str] = set()
+    for number, code in enumerate(codes, start=1):
+        try:
+            statement = parse_one(code, limits)
+            check_names([statement], defined)
+        except LanguageError as exc:
+            raise StepsFileError(msg("steps.in_step", step=number, reason=exc.message)) from None
+        defined.update(statement.defines)
+        steps.append(LessonStep(code, statement))
+    title = titles.get("en") or next(iter(titles.values()), DIAGNOSIS)
+    translations = {f"title_{k}": v for k, v in titles.items() if k != "en"}
+    summaries = summaries or {}
+    translations.update({f"summary_{k}": v for k, v in summaries.items() if k != "en"})
+    chapter = msg("steps.diagnosis_chapter")   # the lesson picker's heading over the diagnoses
+    translations.update({f"chapter_{language}": chapter.render(language) for language in LANGUAGES if language != "en"})
+    return Lesson(diagnosis_id(codes), title, tuple(steps), summary=summaries.get("en", ""),
+                  translations=translations, source=_DIAGNOSIS_SOURCE, chapter=chapter.render("en"))
+
+
 def program_key(lesson: Lesson | None, path: str | os.PathLike[str] | None = None) -> str:
-    """How the steps of ``lesson`` are filed: the scratchpad, a built-in lesson's id, a lesson file's path.
+    """How the steps of ``lesson`` are filed: the scratchpad, a built-in lesson's id, a lesson file's path,
+    a diagnosis's id.
 
     ``path``: the file the lesson was opened from. A lesson that is not built in and whose path
     nobody gave is filed by its id and file name (as version 1 filed every lesson).
     """
     if lesson is None:
         return SCRATCHPAD
+    if is_diagnosis(lesson):
+        return f"{DIAGNOSIS}:{lesson.id}"
     if path is not None:
         return f"file:{os.path.abspath(path)}"
     if is_builtin(lesson):
@@ -383,12 +458,14 @@ def merge_program(base: SavedProgram | None, mine: SavedProgram | None,
         conflict |= clash
         steps += [SavedStep(code, anchor) for code in codes]
     model = mine or theirs or base
-    if not steps or model is None:
+    if model is None or (not steps and model.source != DIAGNOSIS):   # a diagnosis is kept without steps
         return None, conflict
     return replace(model, steps=tuple(steps)), conflict
 
 
 def _program_named(program: SavedProgram) -> Message:
+    if program.source == DIAGNOSIS and program.titles:
+        return msg("steps.lesson_named", title=dict(program.titles).get(current_language(), program.titles[0][1]))
     return msg("steps.scratchpad") if program.source == SCRATCHPAD else msg("steps.lesson_id", lesson=program.lesson)
 
 
@@ -440,7 +517,7 @@ def _step_v2(item: Any, limits: Limits) -> SavedStep:
 def _program_v2(raw: Any, limits: Limits) -> SavedProgram:
     if not isinstance(raw, dict):
         raise StepsFileError(msg("steps.program_not_table"))
-    if set(raw) - {"source", "lesson", "file", "step", "lesson_steps"}:
+    if set(raw) - {"source", "lesson", "file", "step", "lesson_steps", "title", "summary"}:
         raise StepsFileError(msg("steps.program_keys"))
     source, lesson, file = raw.get("source"), raw.get("lesson", ""), raw.get("file", "")
     if source not in _SOURCES:
@@ -463,7 +540,37 @@ def _program_v2(raw: Any, limits: Limits) -> SavedProgram:
                                      or len(lesson_steps) > limits.max_lesson_steps
                                      or not all(isinstance(code, str) for code in lesson_steps)):
         raise StepsFileError(msg("steps.lesson_steps", limit=limits.max_lesson_steps))
-    return SavedProgram(source, lesson, file, tuple(steps), None if lesson_steps is None else tuple(lesson_steps))
+    titles: tuple[tuple[str, str], ...] = ()
+    summaries: tuple[tuple[str, str], ...] = ()
+    if source == DIAGNOSIS:
+        titles, summaries = _diagnosis_parts(raw, lesson, lesson_steps, limits)
+    elif "title" in raw or "summary" in raw:
+        raise StepsFileError(msg("steps.program_keys"))
+    return SavedProgram(source, lesson, file, tuple(steps), None if lesson_steps is None else tuple(lesson_steps),
+                        titles, summaries)
+
+
+def _texts(value: Any, most: int, needed: bool) -> bool:
+    """``value`` is a table of texts by language, each of 1 to ``most`` characters (or absent, unless ``needed``)."""
+    if value is None:
+        return not needed
+    return isinstance(value, dict) and bool(value) and all(
+        isinstance(k, str) and isinstance(v, str) and 0 < len(v) <= most for k, v in value.items())
+
+
+def _diagnosis_parts(raw: dict[str, Any], lesson: str, lesson_steps: Any, limits: Limits) -> \
+        tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """A diagnosis program's titles and summaries, once its id, texts and reproduction are checked
+    (StepsFileError if not)."""
+    title, summary = raw.get("title"), raw.get("summary")
+    if not _DIAGNOSIS_ID.match(lesson) or not isinstance(lesson_steps, list) or not lesson_steps \
+            or not _texts(title, MAX_TITLE, True) or not _texts(summary, MAX_SUMMARY, False):
+        raise StepsFileError(msg("steps.diagnosis", limit=MAX_TITLE))
+    if diagnosis_id(lesson_steps) != lesson:   # the id is its statements': another id would file it elsewhere
+        raise StepsFileError(msg("steps.diagnosis", limit=MAX_TITLE))
+    titles: dict[str, str] = dict(title) if isinstance(title, dict) else {}
+    diagnosis_lesson(lesson_steps, titles, limits)   # every statement of the subset, every name bound
+    return tuple(titles.items()), tuple(summary.items()) if isinstance(summary, dict) else ()
 
 
 def _program_v1(raw: Any, limits: Limits) -> SavedProgram:
@@ -857,7 +964,8 @@ class UserSteps:
         and what the file holds for it stays.
         """
         steps = anchored(program)
-        if not steps:
+        diagnosis = is_diagnosis(lesson)
+        if not steps and not diagnosis:
             self._refused.pop(key, None)
             if key not in self.saved:
                 return False
@@ -872,12 +980,49 @@ class UserSteps:
                 self.problems.append(text)
             return False
         self._refused.pop(key, None)
-        source = SCRATCHPAD if lesson is None else "file" if key.startswith("file") else "builtin"
+        source = SCRATCHPAD if lesson is None else DIAGNOSIS if diagnosis else "file" if key.startswith("file") \
+            else "builtin"
         file = key[len("file:"):] if key.startswith("file:") else lesson.source if source == "file" and lesson else ""
         saved = SavedProgram(source, "" if lesson is None else lesson.id, file, steps,
-                             None if lesson is None else lesson_codes(program))
+                             None if lesson is None else lesson_codes(program),
+                             _texts_of(lesson, "title") if diagnosis and lesson is not None else (),
+                             _texts_of(lesson, "summary") if diagnosis and lesson is not None and lesson.summary
+                             else ())
         if self.saved.get(key) == saved:
             return False
         self.saved[key] = saved
         self.pending[key] = saved
         return True
+
+    # -- diagnoses ----------------------------------------------------------------------------------------------
+    def keep_diagnosis(self, lesson: Lesson) -> bool:
+        """Remember the diagnosis program ``lesson`` (opened now), even with no step of yours; True if new.
+
+        Saved with the next save; one already kept (the same statements) keeps your steps.
+        """
+        if not is_diagnosis(lesson):
+            raise ValueError(f"{lesson.id!r} is not a diagnosis")
+        key = program_key(lesson)
+        if key in self.saved:
+            return False
+        return self.update(key, lesson, program_from(lesson))
+
+    def diagnoses(self) -> list[Lesson]:
+        """The diagnosis programs kept (oldest first), as lessons to open; one that cannot be made is skipped."""
+        found = []
+        for program in self.saved.values():
+            if program.source != DIAGNOSIS or program.lesson_steps is None:
+                continue
+            try:
+                found.append(diagnosis_lesson(program.lesson_steps, dict(program.titles), self.limits,
+                                              dict(program.summaries)))
+            except StepsFileError:   # pragma: no cover - the loader checked it
+                continue
+        return found
+
+
+def _texts_of(lesson: Lesson, key: str) -> tuple[tuple[str, str], ...]:
+    """A diagnosis lesson's ``title`` or ``summary`` in each language it has, English first (as
+    :func:`diagnosis_lesson` takes them)."""
+    return ((("en", getattr(lesson, key)),) if getattr(lesson, key) else ()) + tuple(
+        (k[len(key) + 1:], v) for k, v in lesson.translations.items() if k.startswith(f"{key}_") and v)

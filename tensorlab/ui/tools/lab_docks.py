@@ -1,4 +1,4 @@
-"""How the Measure and Copy matrix docks behave (the window's panel registry makes them).
+"""How the Measure, Copy matrix and Diagnose docks behave (the window's panel registry makes them).
 
 They start hidden (the View menu shows them). Both need more room than a side
 dock has, so the first time each is shown in a mode it floats over the window, on
@@ -40,10 +40,12 @@ class LabWindow(Protocol):
     def place_tool(self, dock: str) -> None: ...    # it has one now: saved with the layout, at once
 
 
-def place_lab_docks(window: LabWindow, measure: QDockWidget, copy_matrix: QDockWidget) -> None:
-    """The Measure and Copy matrix docks of ``window``: hidden, floated large when first shown, in front
-    when chosen in View; a Copy matrix row loaded into the scratchpad hands the keys back to the map."""
-    for dock in (measure, copy_matrix):
+def place_lab_docks(window: LabWindow, measure: QDockWidget, copy_matrix: QDockWidget,
+                    *others: QDockWidget) -> None:
+    """The Measure and Copy matrix docks (and ``others``: Diagnose) of ``window``: hidden, floated large when
+    first shown, in front when chosen in View; a Copy matrix row loaded into the scratchpad hands the keys
+    back to the map."""
+    for dock in (measure, copy_matrix, *others):
         dock.hide()
         dock.visibilityChanged.connect(_when_shown(window, dock))
         # Chosen in the View menu: in front, even where it shares a tab bar.

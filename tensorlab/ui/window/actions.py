@@ -59,6 +59,7 @@ class Commands(Protocol):
     def open_lesson_dialog(self) -> None: ...
     def save_lesson_dialog(self) -> None: ...
     def about(self) -> None: ...
+    def diagnose(self) -> None: ...
     def show_log_location(self) -> None: ...
     def close(self) -> bool: ...
 
@@ -119,6 +120,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("quit", QT_TR_NOOP("Quit"), "quitAction", (Key.Quit,), lambda w: w.close()),
     ActionSpec("about", QT_TR_NOOP("About TensorLab"), "aboutAction", (), lambda w: w.about()),
     ActionSpec("log", QT_TR_NOOP("Where is the log?"), "logAction", (), lambda w: w.show_log_location()),
+    ActionSpec("diagnose", QT_TR_NOOP("Diagnose an error…"), "diagnoseAction", ("Ctrl+Shift+D",),
+               lambda w: w.diagnose(),
+               QT_TR_NOOP("Paste an error from your own code: what it means, a reproduction to step through")),
     # One key per tab of the projector's right column (its panels by dock name; the text is the dock's title,
     # so they stay out of the View menu, where each dock's own toggle has that text).
     ActionSpec("show_narration", QT_TR_NOOP("Narration"), "showNarrationAction", ("Ctrl+1",),
@@ -160,6 +164,7 @@ class WindowActions:
     quit: QAction
     about: QAction
     log: QAction
+    diagnose: QAction
     show_narration: QAction
     show_tensors: QAction
     show_values: QAction
@@ -182,7 +187,7 @@ MENUS: list[tuple[Marked, list[str | None]]] = [
     (QT_TR_NOOP("&Step"), ["step_back", "step_forward", "run_to_end", "reset", "focus_code", "run_code", "cancel", None,
                "undo", "clear_steps", None, "class_vote"]),
     (QT_TR_NOOP("&View"), ["docks", None, "presentation", "zoom_in", "zoom_out", "zoom_reset", None, "reset_layout"]),
-    (QT_TR_NOOP("&Help"), ["about", "log"]),
+    (QT_TR_NOOP("&Help"), ["diagnose", None, "about", "log"]),
 ]
 
 

@@ -96,7 +96,10 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
     _fit_screen(window, first_start)
     chosen = None
     key = lesson or remembered.lesson or (lessons[0].id if lessons else SCRATCHPAD)
-    if key != SCRATCHPAD:
+    kept = next((l for l in window.lessons if l.id == key and all(l is not b for b in lessons)), None)   # a diagnosis
+    if kept is not None:
+        chosen = kept
+    elif key != SCRATCHPAD:
         try:
             chosen = find_lesson(key)
             if all(chosen is not l for l in lessons) and os.path.lexists(key):

@@ -96,9 +96,11 @@ class LayoutModes:
         self.settings.sync()
 
     def fits(self, state: QByteArray) -> bool:
-        """A saved arrangement names every dock this window has (one saved before a dock was renamed does not)."""
+        """A saved arrangement names every dock this window lays out (one saved before a dock was renamed does
+        not); a tool added since need not be in it (hidden until chosen, it is placed when first shown)."""
         data = bytes(state.data())
-        return all(name.encode("utf-16-be") in data for name in self.panels.docks)
+        return all(name.encode("utf-16-be") in data for name, dock in self.panels.docks.items()
+                   if not dock.property("onDemand"))
 
     def switch(self, projector: bool) -> None:
         """Save this mode's arrangement, then show the other mode's (saved, or its default)."""

@@ -33,12 +33,13 @@ from tensorlab.ui.panels.output_view import OutputView
 from tensorlab.ui.panels.storage_map import StorageMapView
 from tensorlab.ui.panels.tensor_table import TensorTable
 from tensorlab.ui.panels.values_view import ValuesView, warm_up_when_idle
-from tensorlab.ui.program import lesson_dialogs
+from tensorlab.ui.program import diagnosis_program, lesson_dialogs
 from tensorlab.ui.program.controller import LabController
 from tensorlab.ui.program.lesson_check_report import LessonCheckReport
 from tensorlab.ui.program.lesson_picker import fill_lesson_picker
 from tensorlab.ui.program.step_editing import StepEditing
 from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
+from tensorlab.ui.tools.diagnose_panel import DiagnosePanel, DiagnosisView
 from tensorlab.ui.tools.lab_docks import bring_back_floating, place_lab_docks
 from tensorlab.ui.tools.measure_panel import MeasurePanel
 from tensorlab.ui.widgets.i18n import Texts, current_language, set_language, tr
@@ -107,8 +108,13 @@ class MainWindow(QMainWindow):
         self.output_view = self.panels.get("output_view", OutputView)
         self.measure_panel = self.panels.get("measure_panel", MeasurePanel)
         self.copy_matrix = self.panels.get("copy_matrix", CopyMatrixPanel)
+        self.diagnose_panel = self.panels.get("diagnose_panel", DiagnosePanel)
+        self.diagnose_panel.reproductionRequested.connect(self.open_diagnosis)
+        self.diagnose_panel.lessonRequested.connect(self.open_lesson_id)
+        self.lessons += [l for l in self.editing.diagnoses() if l.id not in {k.id for k in self.lessons}]
         self.layouts = LayoutModes(self, self.panels, self.settings)
-        place_lab_docks(self, self.panels.docks["measureDock"], self.panels.docks["copyMatrixDock"])
+        place_lab_docks(self, self.panels.docks["measureDock"], self.panels.docks["copyMatrixDock"],
+                        self.panels.docks["diagnoseDock"])
         self.layouts.apply_default()
         self.builders.statementRequested.connect(self.submit)
         self.table.selectedTensorChanged.connect(self._selection_changed)
@@ -339,8 +345,11 @@ class MainWindow(QMainWindow):
         self.storage_map.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def cancel(self) -> None:
-        """Esc: stop what runs; when nothing runs, leave a field and give the keys back to the map."""
-        if self.controller.busy:
+        """Esc: stop what runs (a step, a diagnosis); when nothing runs, leave a field and give the keys back to
+        the map."""
+        if self.diagnose_panel.running and not self.diagnose_panel.cancelled:
+            self.diagnose_panel.cancel()
+        elif self.controller.busy:
             self.controller.cancel()
         else:
             self.focus_map()
@@ -399,6 +408,29 @@ class MainWindow(QMainWindow):
     def save_lesson_dialog(self) -> None:
         """Lesson → Save steps as lesson…"""
         lesson_dialogs.save_lesson_dialog(self)
+
+    def diagnose(self) -> None:
+        """Help → Diagnose an error… (Ctrl+Shift+D): the Diagnose panel, the cursor in its paste box."""
+        self.show_panel("diagnoseDock")
+        self.diagnose_panel.focus_paste()
+        QTimer.singleShot(0, self, self.diagnose_panel.focus_paste)   # once it floats in a window of its own
+
+    def open_diagnosis(self, diagnosis: DiagnosisView) -> None:
+        """Open a diagnosis's reproduction as a program of its own, at its first step, the keys on the map."""
+        if diagnosis.reproduction and diagnosis_program.open_reproduction(
+                self, diagnosis.reproduction, diagnosis.title, diagnosis.text, diagnosis.advice) is not None:
+            dock = self.panels.docks["diagnoseDock"]
+            if dock.isFloating():
+                dock.hide()   # out of the map's way (Ctrl+Shift+D brings it back where it was)
+            self.activateWindow()
+            self.focus_map()
+
+    def open_lesson_id(self, lesson_id: str) -> None:
+        """Open the lesson ``lesson_id`` (a lesson the Diagnose panel names), as the lesson picker does."""
+        lesson = next((l for l in self.lessons if l.id == lesson_id), None)
+        if lesson is not None:
+            self.open_lesson(lesson)
+            self.focus_map()
 
     def about(self) -> None:
         """Help → About TensorLab."""

@@ -29,6 +29,7 @@ from tensorlab.ui.panels.tensor_table import TensorTable
 from tensorlab.ui.panels.values_view import ValuesView
 from tensorlab.ui.program.controller import LabController
 from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
+from tensorlab.ui.tools.diagnose_panel import DiagnosePanel
 from tensorlab.ui.tools.measure_panel import MeasurePanel
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Marked, Texts
 from tensorlab.ui.widgets.lean_style import use_lean_style
@@ -77,6 +78,8 @@ PANELS: list[PanelEntry] = [
     # The tools: hidden until chosen in View (see tools/lab_docks.py for where they first appear).
     PanelEntry("measure_panel", MeasurePanel, "measureDock", QT_TR_NOOP("Measure"), on_demand=True),
     PanelEntry("copy_matrix", CopyMatrixPanel, "copyMatrixDock", QT_TR_NOOP("Copy matrix"), on_demand=True),
+    # Issue 20: paste an error of your own (Help → Diagnose an error…, Ctrl+Shift+D).
+    PanelEntry("diagnose_panel", DiagnosePanel, "diagnoseDock", QT_TR_NOOP("Diagnose"), on_demand=True),
 ]
 
 
