@@ -64,12 +64,13 @@ def _fail(exc: BaseException, language: str = "en") -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from tensorlab.cli.commands import LessonEngineError, open_lesson_engine
-    from tensorlab.core.lessons.lesson import LessonError, find_lesson
+    from tensorlab.core.lessons.lesson import LessonError
     from tensorlab.core.lessons.play_through import iter_lesson, write_lesson_json
+    from tensorlab.core.lessons.source_import import find_program
     from tensorlab.core.lessons.transcript import transcript
 
     try:
-        lesson = find_lesson(args.lesson)
+        lesson = find_program(args.lesson)   # a lesson, or a .py / .ipynb file (its refused steps never run)
         engine = open_lesson_engine(args.run_device, args.run_memory_limit, args.step_time_limit, args.in_process)
     except (LessonError, LessonEngineError) as exc:
         return _fail(exc, args.run_language)
