@@ -242,7 +242,8 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piec
     previous_end = 0
     note_text = ""
     for node in module.body:
-        code = ast.get_source_segment(text, node) or "\n".join(lines[node.lineno - 1:node.end_lineno or node.lineno])
+        code = (ast.get_source_segment(text, node)
+                or "\n".join(lines[node.lineno - 1:node.end_lineno or node.lineno]))
         note = _comment_note(lines, node.lineno, previous_end) if node.lineno > previous_end else ""
         previous_end = node.end_lineno or node.lineno
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
@@ -254,8 +255,8 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piec
         try:
             statement = parse_one(code, limits)
         except LanguageError as exc:
-            line = node.lineno + (exc.line or 1) - 1
-            yield _Piece(code, node.lineno, cell, note, reason=_at(line, cell, exc.reason), node=node)
+            at = node.lineno + (exc.line or 1) - 1
+            yield _Piece(code, node.lineno, cell, note, reason=_at(at, cell, exc.reason), node=node)
         else:
             yield _Piece(code, node.lineno, cell, note, statement=statement, node=node)
 
@@ -326,7 +327,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
     bound: dict[str, _Piece | None] = {}    # name -> the refused piece that bound it last (None: a step did)
     for piece in pieces:
         if piece.statement is not None:
-            for kind, name, line, col in piece.statement.events:
+            for kind, name, line, _col in piece.statement.events:
                 if kind == "def":
                     bound[name] = None
                     continue

@@ -123,9 +123,9 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
         for other in result.snapshot.others:
             out.append(style.dim(f"  {other.name} = {_short(other.repr, 60)}  ({other.type})"))
     if len(results) == len(lesson.steps):   # the refused steps after the last one run (a cut run stops there)
-        for step in refused:
+        for rest in refused:
             number += 1
-            out += _refused(step, number, total, style, width, language)
+            out += _refused(rest, number, total, style, width, language)
     return "\n".join(out) + "\n"
 
 

@@ -181,7 +181,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.depends": ("depends on {where}, which is not run (`{name}` is defined there)",
                        "실행하지 않는 {where}에 의존합니다({name:`은} 그 줄에서 정의됩니다)"),
     "source.magic": ("an IPython magic or shell command (`%`, `!`) is not Python: TensorLab does not run it",
-                     "IPython 매직 명령이나 셸 명령(`%`, `!`)은 Python 코드가 아니므로 TensorLab에서 실행하지 않습니다"),
+                     "IPython 매직 명령이나 셸 명령(`%`, `!`)은 Python 코드가 아니므로 TensorLab에서 실행하지 "
+                     "않습니다"),
     "source.cell_magic": ("a cell magic (`%%`) makes the whole cell something other than Python: TensorLab does not "
                           "run it",
                           "셀 매직(`%%`)이 있는 셀 전체는 Python 코드가 아니므로 TensorLab에서 실행하지 않습니다"),

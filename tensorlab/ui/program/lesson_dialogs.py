@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
 
 from tensorlab.core.engine.player import program_as_lesson
 from tensorlab.core.lessons.lesson import Lesson, LessonError, load_lesson, save_lesson
+from tensorlab.core.lessons.source_import import is_source_file, load_source
 from tensorlab.core.messages.catalogue import message_of
 from tensorlab.ui.widgets.i18n import current_language, tr
 
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
     from tensorlab.ui.program.lesson_check_report import LessonCheckReport
     from tensorlab.ui.program.step_editing import StepEditing
 
-__all__ = ["open_lesson_file", "open_lesson_dialog", "current_as_lesson", "save_lesson_dialog", "LessonWindow"]
+__all__ = ["open_lesson_file", "open_lesson_dialog", "open_source_dialog", "current_as_lesson", "save_lesson_dialog",
+           "LessonWindow"]
 
 
 class LessonWindow(Protocol):
@@ -44,9 +46,10 @@ def _widget(window: LessonWindow) -> QWidget:
 
 
 def open_lesson_file(window: LessonWindow, path: str | Path) -> bool:
-    """Load a lesson file into ``window``; a bad file is reported and nothing changes."""
+    """Load a lesson file (or a ``.py`` file or notebook, its refused statements greyed) into ``window``; a bad
+    file is reported and nothing changes."""
     try:
-        lesson = load_lesson(path)
+        lesson = load_source(path) if is_source_file(path) else load_lesson(path)
     except LessonError as exc:
         # Said in the output panel, without a modal dialog; the open lesson stays as it was.
         window.show_problem(tr("This lesson file cannot be opened: {reason}").format(
@@ -63,6 +66,14 @@ def open_lesson_file(window: LessonWindow, path: str | Path) -> bool:
 def open_lesson_dialog(window: LessonWindow) -> None:
     """Ask for a lesson file and open it."""
     path, _ = QFileDialog.getOpenFileName(_widget(window), tr("Open lesson"), "", tr("TensorLab lessons (*.toml)"))
+    if path:
+        open_lesson_file(window, path)
+
+
+def open_source_dialog(window: LessonWindow) -> None:
+    """Ask for a Python file or a Jupyter notebook and open it as a lesson of its own."""
+    path, _ = QFileDialog.getOpenFileName(_widget(window), tr("Open Python file or notebook"), "",
+                                          tr("Python files and notebooks (*.py *.ipynb)"))
     if path:
         open_lesson_file(window, path)
 

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tensorlab.core.lessons.lesson import LessonError, builtin_lessons, find_lesson
+from tensorlab.core.lessons.lesson import LessonError, builtin_lessons
+from tensorlab.core.lessons.source_import import find_program
 from tensorlab.core.protocol.device_names import DeviceError, canonical_device
 from tensorlab.core.protocol.limits import STEP_SECONDS
 
@@ -98,7 +99,7 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
     key = lesson or remembered.lesson or (lessons[0].id if lessons else SCRATCHPAD)
     if key != SCRATCHPAD:
         try:
-            chosen = find_lesson(key)
+            chosen = find_program(key)   # a lesson file, a .py or a notebook by its path, or a lesson's id
             if all(chosen is not l for l in lessons) and os.path.lexists(key):
                 window.editing.opened_from(chosen, key)   # a lesson file: its steps are filed by its path
         except LessonError:

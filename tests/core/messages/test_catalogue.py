@@ -54,6 +54,7 @@ SAMPLES: dict[str, object] = {
     "where": "[[step]]", "who": "`a`", "width": "1,000,000", "instead": "stride(보폭)",
     "verdict": msg("verdict.same", ratio="1.02", low="0.91", high="1.13"),
     "depth": 10, "paths": "1,023", "depth_limit": 16, "paths_limit": 1000, "flag": "fused",
+    "cell": 2, "encoding": "utf-8",   # h21a (issue #21): opening a .py or a notebook
 }
 BY_KEY: dict[str, dict[str, object]] = {
     "file.special": {"kind": msg("file.kind.fifo")},
@@ -105,6 +106,9 @@ BY_KEY: dict[str, dict[str, object]] = {
     "builder.unknown": {"text": "twice"},
     "engine.no_start_detail": {"detail": "Traceback (most recent call last): boom happened"},
     "engine.internal": {"detail": "Traceback (most recent call last): boom happened"},
+    # h21a (issue #21): opening a .py or a notebook
+    "source.depends": {"where": msg("source.line", line=3), "name": "np"},
+    "source.not_run": {"reason": msg("source.magic")},
 }
 FOREIGN = ["invalid syntax", "boom happened", "Traceback (most recent call last):", "x is a leaf", "x is blue",
            "maybe", "the tensor was changed", "twice"]
