@@ -33,8 +33,9 @@ from tensorlab.core.lessons.lesson import Lesson, LessonError, LessonStep, Refus
 from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "is_source_file", "load_source",
-           "parse_python", "parse_notebook", "find_program", "markdown_as_text"]
+__all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
+           "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
+           "source_import_job", "lesson_parts", "lesson_from_parts"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -62,16 +63,79 @@ def find_program(name: str) -> Lesson:
     return find_lesson(name)
 
 
-def load_source(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Lesson:
-    """Read the ``.py`` or ``.ipynb`` file at ``path`` as a lesson; :class:`LessonError` says what is wrong."""
+def read_source(path: str | Path) -> tuple[bytes, str, bool]:
+    """The bytes of the ``.py`` or ``.ipynb`` file at ``path`` (bounded: regular files only, at most
+    :data:`MAX_PY_BYTES` or :data:`MAX_NOTEBOOK_BYTES`), its name, and whether it is a notebook."""
     path = Path(path)
     name = path.name or str(path)
     notebook = path.suffix.lower() == ".ipynb"
     try:
-        data = read_regular_file(path, MAX_NOTEBOOK_BYTES if notebook else MAX_PY_BYTES)
+        return read_regular_file(path, MAX_NOTEBOOK_BYTES if notebook else MAX_PY_BYTES), name, notebook
     except UnreadableFile as exc:
         raise LessonError(name, exc.message) from None
-    return parse_notebook(data, name, limits) if notebook else parse_python(data, name, limits)
+
+
+def parse_source(data: bytes, source: str, notebook: bool, limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """A ``.py`` file's or a notebook's bytes as a lesson (:func:`parse_python`, :func:`parse_notebook`)."""
+    return parse_notebook(data, source, limits) if notebook else parse_python(data, source, limits)
+
+
+def load_source(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """Read the ``.py`` or ``.ipynb`` file at ``path`` as a lesson; :class:`LessonError` says what is wrong.
+
+    In this process (the headless commands); the window parses through :data:`SOURCE_JOB` in the worker."""
+    data, name, notebook = read_source(path)
+    return parse_source(data, name, notebook, limits)
+
+
+# -- the window's way: parsed in the worker, the lesson's parts sent back as plain data ----------------
+
+SOURCE_JOB = "source_import"   # the worker job (core/worker/jobs.py) that parses a file for the window
+
+
+def lesson_parts(lesson: Lesson) -> dict[str, Any]:
+    """An opened file's lesson as plain data (texts, numbers and messages: what crosses the wire)."""
+    return {"id": lesson.id, "title": lesson.title, "source": lesson.source,
+            "steps": [(step.code, step.note) for step in lesson.steps],
+            "refused": [(r.code, r.reason, r.after, r.line, r.cell, r.note) for r in lesson.refused]}
+
+
+def lesson_from_parts(parts: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """The lesson of :func:`lesson_parts` again: each step's statement parsed (one checked, bounded statement
+    at a time; the file as a whole was parsed in the worker). :class:`LessonError` if a part is not one."""
+    source = str(parts.get("source", "<file>"))
+    steps = []
+    try:
+        for number, (code, note) in enumerate(parts["steps"], start=1):
+            try:
+                steps.append(LessonStep(str(code), parse_one(str(code), limits), str(note)))
+            except LanguageError as exc:
+                raise LessonError(source, exc.message, number) from None
+        refused = tuple(RefusedStep(str(code), reason, int(after), int(line), int(cell), str(note))
+                        for code, reason, after, line, cell, note in parts["refused"])
+        if not all(isinstance(r.reason, Message) for r in refused):
+            raise TypeError("a reason that is not a message")
+        return Lesson(str(parts["id"]), str(parts["title"]), tuple(steps), source=source, refused=refused)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, LessonError):
+            raise
+        raise LessonError(source, msg("engine.internal", detail=f"{type(exc).__name__}: {exc}")) from None
+
+
+def source_import_job(session: Any, params: dict[str, Any], cancelled: Any, progress: Any) -> dict[str, Any]:
+    """The :data:`SOURCE_JOB` job, in the worker: params ``data`` (the file's bytes), ``source`` (its name),
+    ``notebook`` and ``path`` (given back, so the window knows which file it was). Returns ``{"path",
+    "lesson": lesson_parts(...)}``, or ``{"path", "error": Message}`` for a file that cannot be opened."""
+    path = str(params.get("path", ""))
+    data = params.get("data")
+    source = str(params.get("source", "<file>"))
+    if not isinstance(data, bytes):
+        return {"path": path, "error": msg("source.not_notebook", detail="no bytes")}
+    try:
+        lesson = parse_source(data, source, bool(params.get("notebook")))
+    except LessonError as exc:
+        return {"path": path, "error": exc.message}
+    return {"path": path, "lesson": lesson_parts(lesson)}
 
 
 # -- reading the text ------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tensorlab.core.lessons.lesson import LessonError, builtin_lessons
-from tensorlab.core.lessons.source_import import find_program
+from tensorlab.core.lessons.lesson import LessonError, builtin_lessons, find_lesson
+from tensorlab.core.lessons.source_import import is_source_file
 from tensorlab.core.protocol.device_names import DeviceError, canonical_device
 from tensorlab.core.protocol.limits import STEP_SECONDS
 
@@ -97,9 +97,12 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
     _fit_screen(window, first_start)
     chosen = None
     key = lesson or remembered.lesson or (lessons[0].id if lessons else SCRATCHPAD)
-    if key != SCRATCHPAD:
+    source = is_source_file(key) and os.path.lexists(key)
+    if source:
+        chosen = lessons[0] if lessons else None   # shown until the file, parsed in the worker, opens in its place
+    elif key != SCRATCHPAD:
         try:
-            chosen = find_program(key)   # a lesson file, a .py or a notebook by its path, or a lesson's id
+            chosen = find_lesson(key)
             if all(chosen is not l for l in lessons) and os.path.lexists(key):
                 window.editing.opened_from(chosen, key)   # a lesson file: its steps are filed by its path
         except LessonError:
@@ -108,6 +111,8 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
             window.lessons.append(chosen)
             window.fill_lessons()
     window.open_lesson(chosen)
+    if source:
+        window.open_lesson_file(key)
     if wait:
         controller.wait_idle()
     return window

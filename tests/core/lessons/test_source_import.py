@@ -4,7 +4,9 @@ rest runs as plain torch runs it; hostile files are refused with a message, with
 
 from __future__ import annotations
 
+import io
 import json
+import pickle
 import time
 from pathlib import Path
 
@@ -12,18 +14,22 @@ import pytest
 import torch
 
 from tensorlab.cli.main import main
+from tensorlab.core.engine.process_engine import ProcessEngine
 from tensorlab.core.lessons.lesson import LessonError
 from tensorlab.core.lessons.play_through import iter_lesson, lesson_json
 from tensorlab.core.lessons.source_import import (
     MAX_NOTEBOOK_BYTES,
     MAX_PY_BYTES,
+    SOURCE_JOB,
     find_program,
+    lesson_from_parts,
     load_source,
     markdown_as_text,
     parse_notebook,
     parse_python,
 )
 from tensorlab.core.lessons.transcript import transcript
+from tensorlab.core.protocol.wire import SafeUnpickler
 from tensorlab.core.worker.in_process import LocalEngine
 
 TRAINING = '''\
@@ -338,3 +344,34 @@ def test_find_program_opens_the_files_and_still_finds_lessons(tmp_path):
     with pytest.raises(LessonError):
         find_program(str(tmp_path / "missing.ipynb"))
     assert Path(find_program(str(path)).source).name == "fit.py"
+
+
+def test_the_worker_job_parses_the_file_and_its_parts_cross_the_wire_and_make_the_same_lesson():
+    engine = LocalEngine()
+    try:
+        answer = engine.job(SOURCE_JOB, {"data": TRAINING.encode(), "source": "fit.py", "notebook": False,
+                                         "path": "/x/fit.py"})
+        bad = engine.job(SOURCE_JOB, {"data": b"x = " + b"[" * 500_000, "source": "deep.py", "notebook": False,
+                                      "path": "/x/deep.py"})
+    finally:
+        engine.close()
+    crossed = SafeUnpickler(io.BytesIO(pickle.dumps(answer))).load()   # only plain values and messages
+    assert crossed["path"] == "/x/fit.py"
+    lesson = lesson_from_parts(crossed["lesson"])
+    direct = parse_python(TRAINING.encode(), "fit.py")
+    assert [(s.code, s.note) for s in lesson.steps] == [(s.code, s.note) for s in direct.steps]
+    assert lesson.refused == direct.refused and (lesson.id, lesson.title) == (direct.id, direct.title)
+    assert bad["path"] == "/x/deep.py" and "too many nested parentheses" in str(bad["error"])
+
+
+def test_in_the_worker_process_a_hostile_file_is_a_message():
+    engine = ProcessEngine("cpu")
+    try:
+        for data in (b"x = " + b"[" * 500_000 + b"]" * 499_990, b"x = " + b"1+" * 490_000 + b"1"):
+            answer = engine.job(SOURCE_JOB, {"data": data, "source": "deep.py", "notebook": False, "path": "p"})
+            assert str(answer["error"]).startswith("deep.py: ")
+        notebook = _notebook([_code("import torch"), _code("%%bash\nls"), _code("a = torch.ones(2)")])
+        answer = engine.job(SOURCE_JOB, {"data": notebook, "source": "nb.ipynb", "notebook": True, "path": "p"})
+        assert [code for code, _ in answer["lesson"]["steps"]] == ["import torch", "a = torch.ones(2)"]
+    finally:
+        engine.close()

@@ -137,3 +137,32 @@ def test_the_files_program_is_filed_under_its_path_and_comes_back_after_a_restar
     assert [s.code for s in state.program].index("k = x * 2") == 6
     assert len(_refused_rows(again.code_view)) == 4
     again.close()
+
+
+def test_the_window_never_parses_the_file_itself_the_worker_does(window, qtbot, tmp_path, monkeypatch):
+    import tensorlab.core.lessons.source_import as source_import
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the window parsed a .py file in its own process")
+
+    for name in ("parse_python", "parse_notebook", "parse_source"):
+        monkeypatch.setattr(source_import, name, refuse)      # this process only: the worker is another
+    assert window.open_lesson_file(_write(tmp_path))
+    idle(qtbot, window)
+    assert window.controller.state.lesson.title == "train.py"
+    assert len(_refused_rows(window.code_view)) == 4
+
+
+def test_a_hostile_file_is_said_in_the_window_and_the_open_lesson_stays(window, qtbot, tmp_path):
+    before = window.controller.state.lesson
+    deep = tmp_path / "deep.py"
+    deep.write_text("x = " + "[" * 500_000 + "]" * 499_990)
+    assert window.open_lesson_file(deep)                     # sent to the worker
+    idle(qtbot, window)
+    assert window.controller.state.lesson is before
+    assert "This lesson file cannot be opened: deep.py: line 1:" in window.output_view.toPlainText()
+    big = tmp_path / "big.py"
+    big.write_bytes(b"x = 1\n" * 200_000)
+    assert not window.open_lesson_file(big)                  # over 1 MB: refused before it is sent
+    assert "larger than 1,000,000 bytes" in window.output_view.toPlainText()
+    assert window.controller.state.lesson is before
