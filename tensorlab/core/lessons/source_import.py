@@ -418,6 +418,10 @@ def _follow_names(pieces: list[_Piece]) -> None:
             bound[name] = piece
 
 
+def _joined(*notes: str) -> str:
+    return "\n\n".join(note for note in notes if note)
+
+
 def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: str = "") -> Lesson:
     if not pieces:
         raise LessonError(source, msg("source.no_statements"))
@@ -426,15 +430,18 @@ def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: st
     _follow_names(pieces)
     steps: list[LessonStep] = []
     refused: list[RefusedStep] = []
+    waiting = ""   # the notes of refused statements: the narration shows them with the next step that runs
     for piece in pieces:
         if piece.statement is not None:
-            steps.append(LessonStep(piece.code, piece.statement, piece.note))
+            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.note)))
+            waiting = ""
         else:
             assert piece.reason is not None
-            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell, piece.note))
-    if trailing_note and steps and steps[-1].statement is pieces[-1].statement:
-        steps[-1] = LessonStep(steps[-1].code, steps[-1].statement, "\n\n".join(
-            t for t in (steps[-1].note, trailing_note) if t))
+            waiting = _joined(waiting, piece.note)
+            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell))
+    waiting = _joined(waiting, trailing_note)
+    if waiting and steps:   # notes after the last step that runs: said with it
+        steps[-1] = LessonStep(steps[-1].code, steps[-1].statement, _joined(steps[-1].note, waiting))
     stem = re.sub(r"[^a-z0-9]+", "-", source.lower()).strip("-") or "my-code"
     return Lesson(stem, source, tuple(steps), source=source, refused=tuple(refused))
 
