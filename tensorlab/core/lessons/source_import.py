@@ -35,7 +35,7 @@ from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 
 __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
            "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
-           "source_import_job", "lesson_parts", "lesson_from_parts"]
+           "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -122,10 +122,31 @@ def lesson_from_parts(parts: dict[str, Any], limits: Limits = DEFAULT_LIMITS) ->
         raise LessonError(source, msg("engine.internal", detail=f"{type(exc).__name__}: {exc}")) from None
 
 
+def parse_in_engine(data: bytes, source: str, notebook: bool, engine: Any) -> Lesson:
+    """The file's lesson, parsed by :data:`SOURCE_JOB` on ``engine`` (the worker process: Python's parser runs
+    there, under the worker's limits); :class:`LessonError` for a file that cannot be opened."""
+    answer = engine.job(SOURCE_JOB, {"data": data, "source": source, "notebook": notebook, "path": source})
+    if not isinstance(answer, dict):
+        raise LessonError(source, msg("engine.internal", detail=repr(answer)[:200]))
+    error = answer_error(answer, source)
+    if error is not None:
+        raise error
+    return lesson_from_parts(answer["lesson"])
+
+
+def answer_error(answer: dict[str, Any], source: str) -> LessonError | None:
+    """The :class:`LessonError` a :data:`SOURCE_JOB` answer carries, or None when it holds the lesson."""
+    reason, step = answer.get("error"), answer.get("step")
+    if not isinstance(reason, Message):
+        return None
+    return LessonError(source, reason, step if isinstance(step, int) and not isinstance(step, bool) else None)
+
+
 def source_import_job(session: Any, params: dict[str, Any], cancelled: Any, progress: Any) -> dict[str, Any]:
     """The :data:`SOURCE_JOB` job, in the worker: params ``data`` (the file's bytes), ``source`` (its name),
     ``notebook`` and ``path`` (given back, so the window knows which file it was). Returns ``{"path",
-    "lesson": lesson_parts(...)}``, or ``{"path", "error": Message}`` for a file that cannot be opened."""
+    "lesson": lesson_parts(...)}``, or ``{"path", "error", "step"}`` (a :class:`LessonError`'s reason and step)
+    for a file that cannot be opened."""
     path = str(params.get("path", ""))
     data = params.get("data")
     source = str(params.get("source", "<file>"))
@@ -134,7 +155,7 @@ def source_import_job(session: Any, params: dict[str, Any], cancelled: Any, prog
     try:
         lesson = parse_source(data, source, bool(params.get("notebook")))
     except LessonError as exc:
-        return {"path": path, "error": exc.message}
+        return {"path": path, "error": exc.reason, "step": exc.step}
     return {"path": path, "lesson": lesson_parts(lesson)}
 
 

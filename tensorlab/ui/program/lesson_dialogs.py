@@ -9,8 +9,14 @@ from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
 
 from tensorlab.core.engine.player import program_as_lesson
 from tensorlab.core.lessons.lesson import Lesson, LessonError, load_lesson, save_lesson
-from tensorlab.core.lessons.source_import import SOURCE_JOB, is_source_file, lesson_from_parts, read_source
-from tensorlab.core.messages.catalogue import Message, message_of, msg
+from tensorlab.core.lessons.source_import import (
+    SOURCE_JOB,
+    answer_error,
+    is_source_file,
+    lesson_from_parts,
+    read_source,
+)
+from tensorlab.core.messages.catalogue import message_of, msg
 from tensorlab.ui.widgets.i18n import current_language, tr
 
 if TYPE_CHECKING:
@@ -85,10 +91,9 @@ def _open_source(window: LessonWindow, path: str | Path) -> bool:
         if not isinstance(result, dict):   # the worker stopped while parsing: said as the controller says it
             window.show_problem(tr("This lesson file cannot be opened: {reason}").format(reason=problem))
             return
-        error = result.get("error")
-        if isinstance(error, Message):   # "file: what is wrong", from the worker
-            window.show_problem(tr("This lesson file cannot be opened: {reason}").format(
-                reason=error.render(current_language())))
+        error = answer_error(result, name)
+        if error is not None:   # what the worker found wrong with the file
+            _cannot_open(window, error)
             return
         try:
             lesson = lesson_from_parts(result["lesson"])

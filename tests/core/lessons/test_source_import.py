@@ -21,6 +21,7 @@ from tensorlab.core.lessons.source_import import (
     MAX_NOTEBOOK_BYTES,
     MAX_PY_BYTES,
     SOURCE_JOB,
+    answer_error,
     find_program,
     lesson_from_parts,
     load_source,
@@ -369,9 +370,28 @@ def test_in_the_worker_process_a_hostile_file_is_a_message():
     try:
         for data in (b"x = " + b"[" * 500_000 + b"]" * 499_990, b"x = " + b"1+" * 490_000 + b"1"):
             answer = engine.job(SOURCE_JOB, {"data": data, "source": "deep.py", "notebook": False, "path": "p"})
-            assert str(answer["error"]).startswith("deep.py: ")
+            assert str(answer_error(answer, "deep.py")).startswith("deep.py: ")   # a message, not a crash
         notebook = _notebook([_code("import torch"), _code("%%bash\nls"), _code("a = torch.ones(2)")])
         answer = engine.job(SOURCE_JOB, {"data": notebook, "source": "nb.ipynb", "notebook": True, "path": "p"})
         assert [code for code, _ in answer["lesson"]["steps"]] == ["import torch", "a = torch.ones(2)"]
     finally:
         engine.close()
+
+
+def test_run_parses_the_file_in_the_worker_and_a_hostile_one_exits_2_with_a_message(tmp_path, capsys, monkeypatch):
+    import tensorlab.core.lessons.source_import as source_import
+
+    deep = tmp_path / "deep.py"
+    deep.write_text("x = " + "[" * 500_000 + "]" * 499_990)
+    assert main(["run", str(deep), "--language", "ko"]) == 2
+    assert capsys.readouterr().err == "tensorlab: deep.py: 1번째 줄: 올바른 Python 코드가 아닙니다: " \
+                                      "“too many nested parentheses”\n"
+    path = tmp_path / "fit.py"
+    path.write_text(TRAINING, encoding="utf-8")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("`run` parsed the file in its own process")
+
+    monkeypatch.setattr(source_import, "parse_source", refuse)   # this process only: the worker is another
+    assert main(["run", str(path), "--json"]) == 0
+    assert sum("refused" in s for s in json.loads(capsys.readouterr().out)["steps"]) == 7
