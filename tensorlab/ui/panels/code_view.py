@@ -146,6 +146,7 @@ class _LineDelegate(QStyledItemDelegate):
         super().__init__(view)
         self.view = view
         self._layouts: dict[tuple[object, ...], tuple[int, list[str]]] = {}
+        self._refused_layouts: dict[tuple[object, ...], tuple[list[str], list[str]]] = {}
         self._font_sets: dict[str, _Fonts] = {}
         self._pictures: dict[tuple[object, ...], QPixmap] = {}
 
@@ -228,15 +229,15 @@ class _LineDelegate(QStyledItemDelegate):
         """A refused line's code and its reason, each wrapped to the panel's width."""
         fonts = self._fonts(font)
         room = max(self.view.viewport().width() - fonts.indent - 4, fonts.metrics.horizontalAdvance("x" * 18))
-        key = ("refused", font.key(), refused, room)
-        layout = self._layouts.get(key)
+        key = (font.key(), refused, room)
+        layout = self._refused_layouts.get(key)
         if layout is None:
+            if len(self._refused_layouts) > 500:
+                self._refused_layouts.clear()
             code, reason = refused
-            layout = self._layouts[key] = (0, wrap_code(code, fonts.metrics, room) + [""]
-                                           + wrap_code(reason, fonts.metrics, room))
-        lines = layout[1]
-        split = lines.index("")
-        return lines[:split], lines[split + 1:]
+            layout = self._refused_layouts[key] = (wrap_code(code, fonts.metrics, room),
+                                                   wrap_code(reason, fonts.metrics, room))
+        return layout
 
     def _paint_refused(self, painter: QPainter, option: QStyleOptionViewItem, refused: tuple[str, str]) -> None:
         # Greyed, and said in words: the ⊘ mark and "not run: <reason>" under the code (not colour alone).

@@ -166,3 +166,20 @@ def test_a_hostile_file_is_said_in_the_window_and_the_open_lesson_stays(window, 
     assert not window.open_lesson_file(big)                  # over 1 MB: refused before it is sent
     assert "larger than 1,000,000 bytes" in window.output_view.toPlainText()
     assert window.controller.state.lesson is before
+
+
+def test_the_reasons_follow_the_windows_language(window, qtbot, tmp_path):
+    from tensorlab.ui.widgets import i18n
+
+    assert window.open_lesson_file(_write(tmp_path))
+    idle(qtbot, window)
+    picker = window.language_picker
+    try:
+        picker.setCurrentIndex(picker.findData("ko"))
+        picker.activated.emit(picker.currentIndex())
+        qtbot.waitUntil(lambda: "실행하지 않음" in window.code_view.toPlainText(), timeout=10_000)
+        text = window.code_view.toPlainText()
+        assert "⊘ extra = loss_fn(model(x)) — 실행하지 않음: 실행하지 않는 12번째 줄에 의존합니다" in text
+        assert _refused_rows(window.code_view)[0].toolTip().startswith("실행하지 않음: 4번째 줄:")
+    finally:
+        i18n.set_language("en")
