@@ -395,3 +395,23 @@ def test_run_parses_the_file_in_the_worker_and_a_hostile_one_exits_2_with_a_mess
     monkeypatch.setattr(source_import, "parse_source", refuse)   # this process only: the worker is another
     assert main(["run", str(path), "--json"]) == 0
     assert sum("refused" in s for s in json.loads(capsys.readouterr().out)["steps"]) == 7
+
+
+def test_a_cell_of_magics_is_refused_line_by_line_and_a_loop_over_a_loader_depends_on_it():
+    data = _notebook([
+        _code(["%load_ext autoreload\n", "%autoreload 2\n", "!nvidia-smi\n", "torch?"]),
+        _code(["import torch\n", "from torch.utils.data import DataLoader, TensorDataset\n",
+               "data = TensorDataset(torch.ones(4, 2), torch.zeros(4))\n",
+               "loader = DataLoader(data, batch_size=2)\n",
+               "for x, y in loader:\n", "    print(x)\n", "w = torch.ones(2)"]),
+    ])
+    lesson = parse_notebook(data, "magics.ipynb")
+    assert [s.code for s in lesson.steps] == ["import torch", "w = torch.ones(2)"]
+    reasons = [(r.cell, r.line, r.reason.key) for r in lesson.refused]
+    assert reasons[:4] == [(1, n, "source.at_cell_line") for n in (1, 2, 3, 4)]
+    assert all("IPython magic" in str(r.reason) for r in lesson.refused[:4])
+    assert [str(r.reason) for r in lesson.refused[4:]][1:] == [
+        "depends on cell 2, line 2, which is not run (`TensorDataset` is defined there)",
+        "depends on cell 2, line 2, which is not run (`DataLoader` is defined there)",
+        "depends on cell 2, line 4, which is not run (`loader` is defined there)",
+    ]
