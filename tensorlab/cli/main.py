@@ -140,10 +140,11 @@ def _lessons(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from tensorlab.cli.commands import check_in_worker
-    from tensorlab.core.lessons.lesson import LessonError, find_lesson
+    from tensorlab.core.lessons.lesson import LessonError
+    from tensorlab.core.lessons.source_import import find_program
 
     try:
-        lesson = find_lesson(args.lesson)
+        lesson = find_program(args.lesson)   # a .py / .ipynb too: its supported steps are checked
     except LessonError as exc:
         return _fail(exc, args.check_language)
     from tensorlab.core.checks.text_rules import course_findings_with

@@ -184,7 +184,7 @@ def test_the_transcript_shows_each_refused_step_in_its_place_with_why(tmp_path, 
     assert "⊘ not run: depends on line 17, which is not run (`loss_fn` is defined there)" in text
     assert text.index("⊘ def loss_fn") < text.index("opt.zero_grad()")
     korean = transcript(lesson, "cpu", _run(lesson), language="ko")
-    assert "실행하지 않음: 실행하지 않는 17번째 줄에 의존합니다" in korean
+    assert "실행하지 않습니다: 실행하지 않는 17번째 줄에 의존합니다" in korean
 
 
 def test_an_export_holds_the_supported_steps_only(tmp_path, capsys):

@@ -177,9 +177,9 @@ def test_the_reasons_follow_the_windows_language(window, qtbot, tmp_path):
     try:
         picker.setCurrentIndex(picker.findData("ko"))
         picker.activated.emit(picker.currentIndex())
-        qtbot.waitUntil(lambda: "실행하지 않음" in window.code_view.toPlainText(), timeout=10_000)
+        qtbot.waitUntil(lambda: "실행하지 않습니다" in window.code_view.toPlainText(), timeout=10_000)
         text = window.code_view.toPlainText()
-        assert "⊘ extra = loss_fn(model(x)) — 실행하지 않음: 실행하지 않는 12번째 줄에 의존합니다" in text
-        assert _refused_rows(window.code_view)[0].toolTip().startswith("실행하지 않음: 4번째 줄:")
+        assert "⊘ extra = loss_fn(model(x)) — 실행하지 않습니다: 실행하지 않는 12번째 줄에 의존합니다" in text
+        assert _refused_rows(window.code_view)[0].toolTip().startswith("실행하지 않습니다: 4번째 줄:")
     finally:
         i18n.set_language("en")
