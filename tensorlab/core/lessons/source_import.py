@@ -480,7 +480,11 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
     pieces: list[_Piece] = []
     note = ""
     code_cells = 0
-    for kind, text in _cells(data, source):
+    cells = _cells(data, source)
+    code_size = sum(len(text) for kind, text in cells if kind == "code")
+    if code_size > MAX_PY_BYTES:   # its code is bounded as a .py is (the rest of 20 MB is outputs and prose)
+        raise LessonError(source, msg("source.code_too_large", size=f"{code_size:,}", limit=f"{MAX_PY_BYTES:,}"))
+    for kind, text in cells:
         if kind == "markdown":
             note = "\n\n".join(t for t in (note, markdown_as_text(text)) if t)
             continue

@@ -199,6 +199,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                              "파일에 단계로 나눌 문장이 없습니다"),
     "source.too_many": ("the file has {count} statements; TensorLab opens at most {limit}",
                         "파일에 문장이 {count}개 있습니다. TensorLab은 최대 {limit}개까지 엽니다"),
+    "source.code_too_large": ("the notebook's code cells hold {size} characters; TensorLab opens at most {limit}",
+                              "노트북의 코드 셀에 문자가 {size}개 있습니다. TensorLab은 최대 {limit}개까지 엽니다"),
     "source.not_run": ("not run: {reason}", "실행하지 않습니다: {reason}"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

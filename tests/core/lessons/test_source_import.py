@@ -275,6 +275,14 @@ def test_files_over_their_limits_are_refused_before_they_are_parsed(tmp_path):
         assert "larger than" in str(caught.value)
 
 
+def test_a_notebook_whose_code_is_over_1_mb_is_refused_before_it_is_parsed():
+    data = _notebook([_code("x = 1\n" * 100_000) for _ in range(2)])
+    with pytest.raises(LessonError) as caught:
+        parse_notebook(data, "long.ipynb")
+    assert str(caught.value) == "long.ipynb: the notebook's code cells hold 1,200,000 characters; TensorLab opens " \
+                                "at most 1,000,000"
+
+
 @pytest.mark.parametrize("text", [
     "x = " + "[" * 500_000 + "]" * 499_990,            # 1 MB of nested brackets
     "x = " + "-" * 999_000 + "1",                      # nested unary minus
