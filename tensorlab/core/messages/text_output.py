@@ -82,7 +82,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "engine.timeout": ("the step ran longer than {seconds} s and was stopped",
                        "단계가 {seconds}초보다 오래 실행되어 멈췄습니다"),
     "engine.time_limit": ("not run: the run's time limit of {seconds} s was reached",
-                          "실행하지 않습니다: 실행 시간 한도 {seconds}초에 도달했습니다"),
+                          "실행하지 않음: 실행 시간 한도 {seconds}초에 도달했습니다"),
     "engine.not_checked": ("ran, but not checked again: the run's time limit of {seconds} s was reached while "
                            "the run was replayed after a later step stopped the worker",
                            "실행은 되었지만 다시 검사하지 못함: 뒤 단계가 워커를 멈춘 뒤 다시 실행하는 동안 "
