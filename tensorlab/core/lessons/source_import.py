@@ -295,40 +295,62 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piec
     if cell and lines and lines[0].lstrip().startswith("%%"):
         yield _Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")))
         return
+    magics: list[_Piece] = []
     if cell:
         # IPython's own lines: refused where they stand, blanked (the line numbers stay) before Python parses.
         kept = []
         for number, line in enumerate(lines, start=1):
             if _MAGIC.match(line) and not line.lstrip().startswith("#"):
-                yield _Piece(line.strip(), number, cell, "", reason=_at(number, cell, msg("source.magic")))
+                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, msg("source.magic"))))
                 kept.append("")
             else:
                 kept.append(line)
         lines = kept
         text = "\n".join(kept)
+    yield from sorted(_statements(text, lines, cell, limits, source, magics), key=lambda p: p.line)
+
+
+def _segment(lines: list[str], node: ast.stmt) -> str:
+    """The source of a top-level statement (as :func:`ast.get_source_segment`, whose offsets are UTF-8 bytes),
+    from lines split once (``get_source_segment`` splits the whole text again for every statement)."""
+    first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+    end = node.end_col_offset
+    if end is None:
+        return "\n".join(lines[first:last + 1])
+    head = lines[first].encode()[node.col_offset:]
+    if first == last:
+        return head[:end - node.col_offset].decode(errors="replace")
+    tail = lines[last].encode()[:end]
+    return "\n".join([head.decode(errors="replace"), *lines[first + 1:last], tail.decode(errors="replace")])
+
+
+def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: str,
+                magics: list[_Piece]) -> list[_Piece]:
+    """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked."""
+    found = list(magics)
     try:
         module = ast.parse(text, mode="exec")
     except SyntaxError as exc:
         reason = _at(exc.lineno or 1, cell, msg("subset.syntax", detail=exc.msg))
         if not cell:
             raise LessonError(source, reason) from None
-        yield _Piece(text.strip("\n"), 1, cell, "", reason=reason)
-        return
+        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=reason)]
     except (RecursionError, MemoryError):
         if not cell:
             raise LessonError(source, msg("subset.too_complex")) from None
-        yield _Piece(text.strip("\n"), 1, cell, "", reason=_at(1, cell, msg("subset.too_complex")))
-        return
+        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(1, cell, msg("subset.too_complex")))]
     except ValueError as exc:   # a NUL byte
+        reason = msg("subset.unparsable", detail=str(exc))
         if not cell:
-            raise LessonError(source, msg("subset.unparsable", detail=str(exc))) from None
-        yield _Piece(text.strip("\n"), 1, cell, "", reason=_at(1, cell, msg("subset.unparsable", detail=str(exc))))
-        return
+            raise LessonError(source, reason) from None
+        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(1, cell, reason))]
+    if len(module.body) + len(found) > limits.max_lesson_steps:   # before any statement is looked at
+        raise LessonError(source, msg("source.too_many", count=len(module.body) + len(found),
+                                      limit=limits.max_lesson_steps))
     previous_end = 0
     note_text = ""
     for node in module.body:
-        code = (ast.get_source_segment(text, node)
-                or "\n".join(lines[node.lineno - 1:node.end_lineno or node.lineno]))
+        code = _segment(lines, node)
         note = _comment_note(lines, node.lineno, previous_end) if node.lineno > previous_end else ""
         previous_end = node.end_lineno or node.lineno
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
@@ -341,9 +363,10 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piec
             statement = parse_one(code, limits)
         except LanguageError as exc:
             at = node.lineno + (exc.line or 1) - 1
-            yield _Piece(code, node.lineno, cell, note, reason=_at(at, cell, exc.reason), node=node)
+            found.append(_Piece(code, node.lineno, cell, note, reason=_at(at, cell, exc.reason), node=node))
         else:
-            yield _Piece(code, node.lineno, cell, note, statement=statement, node=node)
+            found.append(_Piece(code, node.lineno, cell, note, statement=statement, node=node))
+    return found
 
 
 # -- names: what a refused statement binds, and who reads it --------------------------------------------

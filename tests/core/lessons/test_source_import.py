@@ -275,6 +275,24 @@ def test_files_over_their_limits_are_refused_before_they_are_parsed(tmp_path):
         assert "larger than" in str(caught.value)
 
 
+def test_a_file_of_many_statements_is_refused_before_they_are_looked_at():
+    started = time.monotonic()
+    with pytest.raises(LessonError) as caught:
+        parse_python(b"x = 1\n" * 166_000, "many.py")   # just under 1 MB
+    assert time.monotonic() - started < 60   # a generous watchdog: no quadratic hang (never a timing assertion)
+    assert str(caught.value) == "many.py: the file has 166000 statements; TensorLab opens at most 500"
+    with pytest.raises(LessonError):
+        parse_notebook(_notebook([_code("x = 1\n" * 300), _code("y = 2\n" * 300)]), "many.ipynb")
+
+
+def test_a_magic_in_the_middle_of_a_cell_is_refused_in_its_place_and_code_keeps_its_characters():
+    lesson = parse_notebook(_notebook([_code("import torch\n%time a = torch.ones(2)\nb = torch.tensor([1.0]) # é\n"
+                                             "c = 'ü'; d = b")]), "nb.ipynb")
+    assert [(r.line, r.code) for r in lesson.refused] == [(2, "%time a = torch.ones(2)")]
+    assert lesson.refused[0].after == 1
+    assert [s.code for s in lesson.steps] == ["import torch", "b = torch.tensor([1.0])", "c = 'ü'", "d = b"]
+
+
 def test_a_notebook_whose_code_is_over_1_mb_is_refused_before_it_is_parsed():
     data = _notebook([_code("x = 1\n" * 100_000) for _ in range(2)])
     with pytest.raises(LessonError) as caught:
