@@ -401,15 +401,17 @@ class CodeView(QListWidget):
         self.blockSignals(True)
         self.clear()
         self.refused_lines = []
-        self._list_rows = []
+        placed = self._placed(state, refused)
+        # Known whole before the first item is added: adding one can resize the list, and a resize follows
+        # the current line through this map.
+        self._list_rows = [row for row, entry in enumerate(placed) if not isinstance(entry, RefusedStep)]
         self._plain = []
-        for entry in self._placed(state, refused):
+        for entry in placed:
             if isinstance(entry, RefusedStep):
                 self.addItem(self._refused_item(entry))
                 self._plain.append(self.refused_lines[-1])
                 continue
             row, step = rows[entry], state.program[entry]
-            self._list_rows.append(self.count())
             self._plain.append(entry)
             item = QListWidgetItem()
             item.setData(_ROLE, row)
@@ -438,10 +440,12 @@ class CodeView(QListWidget):
         if not self.position:
             bar.setValue(bar.minimum())
             return
+        if self.position > len(self._list_rows):
+            return   # the list is being rebuilt (a resize while its rows are added)
         height = self.viewport().height()
         current = self.visualItemRect(self.item(self._list_rows[self.position - 1]))
         top, bottom = current.top(), current.bottom()
-        if self.position < len(self.lines):
+        if self.position < len(self.lines) and self.position < len(self._list_rows):
             following = self.visualItemRect(self.item(self._list_rows[self.position]))
             if following.bottom() - top < height:
                 bottom = following.bottom()     # the next line too, when both fit
