@@ -226,11 +226,12 @@ def _copies(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from tensorlab.core.lessons.lesson import LessonError, find_lesson
+    from tensorlab.core.lessons.lesson import LessonError
+    from tensorlab.core.lessons.source_import import find_program
 
     language = args.export_language
     try:
-        lesson = find_lesson(args.lesson)
+        lesson = find_program(args.lesson)   # a .py / .ipynb too: its refused steps are not exported
     except LessonError as exc:
         return _fail(exc.message, language)
     from tensorlab.core.protocol.limits import parse_size

@@ -69,15 +69,26 @@ def _run(args: argparse.Namespace) -> int:
     from tensorlab.cli.commands import LessonEngineError, open_lesson_engine
     from tensorlab.core.lessons.lesson import LessonError, find_lesson
     from tensorlab.core.lessons.play_through import iter_lesson, write_lesson_json
+    from tensorlab.core.lessons.source_import import is_source_file, parse_in_engine, read_source
     from tensorlab.core.lessons.transcript import transcript
 
     try:
-        lesson = find_lesson(args.lesson)
+        # A .py / .ipynb file is read here (bounded) and parsed in the worker; its refused steps never run.
+        source = read_source(args.lesson) if is_source_file(args.lesson) else None
+        lesson = find_lesson(args.lesson) if source is None else None
         engine = open_lesson_engine(args.run_device, args.run_memory_limit, args.step_time_limit, args.in_process)
     except (LessonError, LessonEngineError) as exc:
         return _fail(exc, args.run_language)
     from tensorlab.core.protocol.engine_api import EngineError
     from tensorlab.core.protocol.history import trimmed_result
+
+    if lesson is None:
+        assert source is not None
+        try:
+            lesson = parse_in_engine(*source, engine)
+        except (LessonError, EngineError) as exc:
+            engine.close()
+            return _fail(exc, args.run_language)
 
     device = engine.device
     try:
@@ -132,10 +143,11 @@ def _lessons(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from tensorlab.cli.commands import check_in_worker
-    from tensorlab.core.lessons.lesson import LessonError, find_lesson
+    from tensorlab.core.lessons.lesson import LessonError
+    from tensorlab.core.lessons.source_import import find_program
 
     try:
-        lesson = find_lesson(args.lesson)
+        lesson = find_program(args.lesson)   # a .py / .ipynb too: its supported steps are checked
     except LessonError as exc:
         return _fail(exc, args.check_language)
     from tensorlab.core.checks.text_rules import course_findings_with

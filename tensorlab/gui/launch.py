@@ -150,7 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _open(args: argparse.Namespace) -> int:
-    from tensorlab.core.lessons.lesson import LessonError, find_lesson
+    from tensorlab.core.lessons.lesson import LessonError
+    from tensorlab.core.lessons.source_import import find_program, is_source_file, read_source
     from tensorlab.core.protocol.device_names import DeviceError, canonical_device
     from tensorlab.core.protocol.limits import parse_size
 
@@ -160,7 +161,10 @@ def _open(args: argparse.Namespace) -> int:
         if device is not None:
             device = canonical_device(device)
         if args.lesson is not None and args.lesson != "scratchpad":
-            find_lesson(args.lesson)
+            if is_source_file(args.lesson) and not args.screenshot:
+                read_source(args.lesson)    # readable; the window parses it in the worker
+            else:
+                find_program(args.lesson)   # a lesson file, a .py or a notebook, or a lesson's id
         memory_limit = parse_size(args.memory_limit) if args.memory_limit else None
     except (DeviceError, LessonError, ValueError) as exc:
         return _fail(message_of(exc), language)

@@ -34,6 +34,7 @@ __all__ = [
     "Ask",
     "VERDICT_CHECK",
     "LessonStep",
+    "RefusedStep",
     "Lesson",
     "LessonError",
     "parse_lesson",
@@ -112,8 +113,26 @@ class LessonStep:
 
 
 @dataclass(frozen=True)
+class RefusedStep:
+    """A statement of an opened ``.py`` or notebook that TensorLab shows but never runs, and why.
+
+    ``after``: how many of the lesson's (runnable) steps come before it; ``line``: where it starts in
+    its file (``cell``: its notebook cell, 1-based, or 0 in a ``.py``). Refused steps are never part
+    of ``Lesson.steps``: nothing plays, checks, saves or exports them as code.
+    """
+
+    code: str
+    reason: Message
+    after: int
+    line: int = 0
+    cell: int = 0
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Lesson:
-    """A lesson: id, title, summary, chapter, prerequisites and steps."""
+    """A lesson: id, title, summary, chapter, prerequisites and steps (and, for an opened file, the
+    statements it holds that TensorLab refused, ``refused``)."""
 
     id: str
     title: str
@@ -123,6 +142,7 @@ class Lesson:
     source: str = ""
     chapter: str = ""
     prerequisites: tuple[str, ...] = ()
+    refused: tuple[RefusedStep, ...] = ()
 
     def text(self, key: str, language: str = "en") -> str:
         """`title`, `summary` or `chapter` in ``language`` (English if missing)."""

@@ -14,13 +14,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.lessons.lesson import Lesson, RefusedStep
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
 from tensorlab.core.protocol.results import ErrorInfo, StepResult
 from tensorlab.core.protocol.snapshot import OtherInfo, Snapshot, StorageInfo, TensorInfo
 
-__all__ = ["iter_lesson", "lesson_json", "write_lesson_json", "MAX_RUN_VALUES"]
+__all__ = ["iter_lesson", "lesson_json", "write_lesson_json", "with_refused", "refused_json", "MAX_RUN_VALUES"]
 
 # Values written by one `run --json`, over every step: beyond it, values are null (the
 # snapshot of each step lists every tensor again, so a long file could otherwise ask for gigabytes).
@@ -62,9 +62,36 @@ def iter_lesson(lesson: Lesson, engine: Engine, time_limit: float | None = None)
         yield result
 
 
+def with_refused(lesson: Lesson, results: Iterator[StepResult] | list[StepResult]
+                 ) -> Iterator[StepResult | RefusedStep]:
+    """The results of a run with the lesson's refused steps (an opened file's, never run) in their places."""
+    refused = list(lesson.refused)
+    ran = 0
+    for result in results:
+        while refused and refused[0].after <= ran:
+            yield refused.pop(0)
+        yield result
+        ran += 1
+    yield from refused
+
+
+def refused_json(step: RefusedStep, index: int) -> dict[str, Any]:
+    """The head of a refused step's JSON: not run, ``"ok": false``, ``"refused"``: the reason (English)."""
+    return {"index": index, "code": step.code, "ok": False, "error": None, "refused": step.reason.render("en"),
+            "warnings": [], "output": ""}
+
+
 def lesson_json(lesson: Lesson, device: str, results: list[StepResult]) -> dict[str, Any]:
-    """The contract-3 JSON document of a run."""
-    return {"lesson": lesson.id, "device": device, "steps": [r.to_json() for r in results]}
+    """The contract-3 JSON document of a run (an opened file's refused steps in their places, not run)."""
+    steps: list[dict[str, Any]] = []
+    snapshot = Snapshot()
+    for number, entry in enumerate(with_refused(lesson, results)):
+        if isinstance(entry, RefusedStep):
+            steps.append({**refused_json(entry, number), **snapshot.to_json()})
+        else:
+            snapshot = entry.snapshot
+            steps.append(entry.to_json() if not lesson.refused else {**entry.to_json(), "index": number})
+    return {"lesson": lesson.id, "device": device, "steps": steps}
 
 
 def write_lesson_json(lesson: Lesson, device: str, results: Iterator[StepResult] | list[StepResult],
@@ -76,8 +103,15 @@ def write_lesson_json(lesson: Lesson, device: str, results: Iterator[StepResult]
     """
     stream.write(json.dumps({"lesson": lesson.id, "device": device}, ensure_ascii=False)[:-1] + ', "steps": [')
     encoder = _SnapshotEncoder(max_values)
-    for number, result in enumerate(results):
-        head = {"index": result.index, "code": result.code, "ok": result.ok,
+    snapshot = Snapshot()
+    for number, result in enumerate(with_refused(lesson, results)):
+        if isinstance(result, RefusedStep):
+            # Never run: the state is the one before it (each step lists every tensor, contract 3).
+            head = refused_json(result, number)
+            stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.encode(snapshot) + "}")
+            continue
+        snapshot = result.snapshot
+        head = {"index": number if lesson.refused else result.index, "code": result.code, "ok": result.ok,
                 "error": None if result.error is None else result.error.to_json(),
                 "warnings": [w.message for w in result.warnings], "output": result.output}
         loop = "" if result.iterations is None else f', "iterations": {int(result.iterations)}'   # a loop step

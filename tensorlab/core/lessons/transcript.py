@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from tensorlab.core.files.safe_text import display_width as _width
 from tensorlab.core.files.safe_text import visible
-from tensorlab.core.lessons.lesson import Lesson
+from tensorlab.core.lessons.lesson import Lesson, RefusedStep
 from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, row_texts
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.explanation import Explanation
@@ -77,11 +77,18 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
     summary = lesson.text("summary", language)
     if summary:
         out += _lines(v(summary), width)
-    total = len(results)
+    total = len(results) + len(lesson.refused)
+    refused = list(lesson.refused)   # an opened file's statements TensorLab does not run, in their places
+    number = 0
     for result, step in zip(results, lesson.steps):
+        while refused and refused[0].after <= result.index:
+            number += 1
+            out += _refused(refused.pop(0), number, total, style, width, language)
+        number += 1
         out.append("")
         code_lines = v(result.code).splitlines() or [""]
-        out.append(style.bold(f"[{result.index + 1}/{total}] ") + style.cyan(code_lines[0]))
+        shown = number if lesson.refused else result.index + 1
+        out.append(style.bold(f"[{shown}/{total}] ") + style.cyan(code_lines[0]))
         out += ["      " + style.cyan(line) for line in code_lines[1:]]
         note = step.text(language)
         if note:
@@ -115,4 +122,21 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
             out.append(style.dim(table))
         for other in result.snapshot.others:
             out.append(style.dim(f"  {other.name} = {_short(other.repr, 60)}  ({other.type})"))
+    if len(results) == len(lesson.steps):   # the refused steps after the last one run (a cut run stops there)
+        for rest in refused:
+            number += 1
+            out += _refused(rest, number, total, style, width, language)
     return "\n".join(out) + "\n"
+
+
+def _refused(step: RefusedStep, number: int, total: int, style: _Style, width: int, language: str) -> list[str]:
+    """A refused step's lines: its code dimmed and marked, its note, and why it is not run."""
+    v = functools.partial(visible, keep_line_breaks=True)
+    code_lines = v(step.code).splitlines() or [""]
+    out = ["", style.bold(f"[{number}/{total}] ") + style.dim("⊘ " + code_lines[0])]
+    out += ["      " + style.dim(line) for line in code_lines[1:]]
+    if step.note:
+        out += _lines(v(step.note), width, initial_indent="  ", subsequent_indent="  ")
+    out += _lines(v(render("source.not_run", {"reason": step.reason}, language)), width,
+                  initial_indent="  " + style.yellow("⊘ "), subsequent_indent="    ")
+    return out

@@ -182,5 +182,34 @@ TEXTS: dict[str, tuple[str, str]] = {
     "steps.diagnosis_title": ("Diagnosis: {title}", "진단: {title}"),
     "steps.diagnosis_chapter": ("Your diagnosed errors", "직접 진단한 오류"),
     "steps.diagnosis_advice": ("What to do: {advice}", "해결 방법: {advice}"),
+    # -- h21a (issue #21): a learner's own .py or notebook opened as a lesson (lessons/source_import.py) ------
+    "source.line": ("line {line}", "{line}번째 줄"),
+    "source.cell_line": ("cell {cell}, line {line}", "{cell}번째 셀의 {line}번째 줄"),
+    "source.at_line": ("line {line}: {reason}", "{line}번째 줄: {reason}"),
+    "source.at_cell_line": ("cell {cell}, line {line}: {reason}", "{cell}번째 셀의 {line}번째 줄: {reason}"),
+    "source.depends": ("depends on {where}, which is not run (`{name}` is defined there)",
+                       "실행하지 않는 {where}에 의존합니다({name:`은} 그 줄에서 정의됩니다)"),
+    "source.magic": ("an IPython magic or shell command (`%`, `!`) is not Python: TensorLab does not run it",
+                     "IPython 매직 명령이나 셸 명령(`%`, `!`)은 Python 코드가 아니므로 TensorLab에서 실행하지 "
+                     "않습니다"),
+    "source.cell_magic": ("a cell magic (`%%`) makes the whole cell something other than Python: TensorLab does not "
+                          "run it",
+                          "셀 매직(`%%`)이 있는 셀 전체는 Python 코드가 아니므로 TensorLab에서 실행하지 않습니다"),
+    "source.bad_cookie": ("the file's encoding declaration (PEP 263) cannot be used: {detail}",
+                          "파일의 인코딩 선언(PEP 263)을 쓸 수 없습니다: “{detail}”"),
+    "source.not_encoded": ("the file is not {encoding} text (byte {byte})",
+                           "파일이 {encoding} 텍스트가 아닙니다({byte}번째 바이트)"),
+    "source.not_notebook": ("this is not a Jupyter notebook: {detail}", "Jupyter 노트북이 아닙니다: “{detail}”"),
+    "source.notebook_version": ("this notebook is in format {version}; TensorLab opens format 4 (save it again "
+                                "with Jupyter)",
+                                "이 노트북은 {version} 형식입니다. TensorLab은 4 형식만 엽니다(Jupyter에서 다시 "
+                                "저장하세요)"),
+    "source.no_statements": ("the file holds no statement to step through",
+                             "파일에 단계로 나눌 문장이 없습니다"),
+    "source.too_many": ("the file has {count} statements; TensorLab opens at most {limit}",
+                        "파일에 문장이 {count}개 있습니다. TensorLab은 최대 {limit}개까지 엽니다"),
+    "source.code_too_large": ("the notebook's code cells hold {size} characters; TensorLab opens at most {limit}",
+                              "노트북의 코드 셀에 문자가 {size}개 있습니다. TensorLab은 최대 {limit}개까지 엽니다"),
+    "source.not_run": ("not run: {reason}", "실행하지 않습니다: {reason}"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

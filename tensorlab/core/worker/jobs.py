@@ -34,6 +34,8 @@ JOBS: dict[str, str] = {
     "export_errors": "tensorlab.core.export.step_errors:errors_job",
     # A lesson a teacher opens or saves: its questions and notes checked in a session of its own.
     "lesson_checks": "tensorlab.core.checks.lesson_checks:lesson_checks_job",
+    # A learner's own .py or notebook the window opens (#21): parsed here, its parts sent back as data.
+    "source_import": "tensorlab.core.lessons.source_import:source_import_job",
 }
 
 

@@ -450,6 +450,14 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>잃어버린 것은 없습니다: 이 단계도 레슨의 일부이고, 보이는 상태는 이 단계 뒤의 상태입니다.</translation>
     </message>
     <message>
+        <source>Open Python file or notebook</source>
+        <translation>Python 파일이나 노트북 열기</translation>
+    </message>
+    <message>
+        <source>Open Python file or notebook…</source>
+        <translation>Python 파일이나 노트북 열기…</translation>
+    </message>
+    <message>
         <source>Open lesson</source>
         <translation>레슨 열기</translation>
     </message>
@@ -544,6 +552,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>PyTorch wrote:</source>
         <translation>PyTorch가 출력한 메시지:</translation>
+    </message>
+    <message>
+        <source>Python files and notebooks (*.py *.ipynb)</source>
+        <translation>Python 파일과 노트북 (*.py *.ipynb)</translation>
     </message>
     <message>
         <source>Python script…</source>
@@ -700,6 +712,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>Step back: show the state one step earlier</source>
         <translation>한 단계 뒤로: 한 단계 전의 상태를 보여 줍니다</translation>
+    </message>
+    <message>
+        <source>Step through your own .py file or Jupyter notebook (what TensorLab cannot run is greyed)</source>
+        <translation>직접 쓴 .py 파일이나 Jupyter 노트북을 한 단계씩 실행합니다(TensorLab이 실행할 수 없는 문장은 회색으로 보입니다)</translation>
     </message>
     <message>
         <source>Step {number}:</source>

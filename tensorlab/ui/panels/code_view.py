@@ -1,7 +1,9 @@
 """The program so far: every step's code, the current line marked and kept in view.
 
 A click anywhere on a line goes to the state after it. Steps you added are marked
-"yours"; Delete (or the context menu) removes one.
+"yours"; Delete (or the context menu) removes one. An opened ``.py`` or notebook's statements that
+TensorLab does not run (``Lesson.refused``) are lines of their own in their places, greyed, marked
+``⊘`` and followed by the reason in words (also their tooltip); they are never a position.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from tensorlab.core.engine.player import PlayerState, StepOrigin
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
+from tensorlab.core.lessons.lesson import RefusedStep
+from tensorlab.core.messages.catalogue import render
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import MIN_PX, mono_font
@@ -29,6 +33,7 @@ from tensorlab.ui.widgets.text_zoom import MIN_PX, mono_font
 __all__ = ["CodeView", "wrap_code", "break_points"]
 
 _ROLE = Qt.ItemDataRole.UserRole      # (marker, number, code, yours, ran, current, failed)
+_REFUSED_ROLE = Qt.ItemDataRole.UserRole + 1   # a refused statement's line: (code, "not run: reason")
 
 
 _OPERATORS = set("=+-*/@%<>&|^~!")
@@ -99,6 +104,7 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
 
 _FAILED, _MARKER, _NUMBER = QColor("#c62828"), QColor("#f57f17"), QColor("#9e9e9e")
 _RAN, _NOT_RAN, _YOURS = QColor("#000000"), QColor("#8a8a8a"), QColor("#6a1b9a")
+_REFUSED, _REFUSED_REASON = QColor("#9e9e9e"), QColor("#5f5f5f")
 
 
 class _Fonts:
@@ -140,6 +146,7 @@ class _LineDelegate(QStyledItemDelegate):
         super().__init__(view)
         self.view = view
         self._layouts: dict[tuple[object, ...], tuple[int, list[str]]] = {}
+        self._refused_layouts: dict[tuple[object, ...], tuple[list[str], list[str]]] = {}
         self._font_sets: dict[str, _Fonts] = {}
         self._pictures: dict[tuple[object, ...], QPixmap] = {}
 
@@ -165,6 +172,10 @@ class _LineDelegate(QStyledItemDelegate):
               index: QModelIndex | QPersistentModelIndex) -> None:
         # A line is drawn once into a picture and copied at every later paint (a step repaints the
         # panel, and most of its lines look as they did).
+        refused = index.data(_REFUSED_ROLE)
+        if refused is not None:
+            self._paint_refused(painter, option, refused)
+            return
         row = index.data(_ROLE)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         ratio = painter.device().devicePixelRatioF()
@@ -214,6 +225,45 @@ class _LineDelegate(QStyledItemDelegate):
             painter.drawText(x, y + i * metrics.height(), line)
         painter.restore()
 
+    def _refused_layout(self, font: QFont, refused: tuple[str, str]) -> tuple[list[str], list[str]]:
+        """A refused line's code and its reason, each wrapped to the panel's width."""
+        fonts = self._fonts(font)
+        room = max(self.view.viewport().width() - fonts.indent - 4, fonts.metrics.horizontalAdvance("x" * 18))
+        key = (font.key(), refused, room)
+        layout = self._refused_layouts.get(key)
+        if layout is None:
+            if len(self._refused_layouts) > 500:
+                self._refused_layouts.clear()
+            code, reason = refused
+            layout = self._refused_layouts[key] = (wrap_code(code, fonts.metrics, room),
+                                                   wrap_code(reason, fonts.metrics, room))
+        return layout
+
+    def _paint_refused(self, painter: QPainter, option: QStyleOptionViewItem, refused: tuple[str, str]) -> None:
+        # Greyed, and said in words: the ⊘ mark and "not run: <reason>" under the code (not colour alone).
+        fonts = self._fonts(option.font)
+        code_lines, reason_lines = self._refused_layout(option.font, refused)
+        rect = option.rect
+        painter.save()
+        painter.fillRect(rect, QColor("#f3f3f3"))
+        y = rect.top() + 3 + fonts.metrics.ascent()
+        painter.setFont(fonts.margin)
+        painter.setPen(_REFUSED)
+        painter.drawText(rect.left() + 4, y, "⊘")
+        x = rect.left() + fonts.indent
+        italic = QFont(option.font)
+        italic.setItalic(True)
+        painter.setFont(italic)
+        for line in code_lines:
+            painter.drawText(x, y, line)
+            y += fonts.metrics.height()
+        painter.setFont(option.font)
+        painter.setPen(_REFUSED_REASON)
+        for line in reason_lines:
+            painter.drawText(x, y, line)
+            y += fonts.metrics.height()
+        painter.restore()
+
     def _fonts(self, font: QFont) -> _Fonts:
         # A paint asks for the same metrics line after line: made once per font.
         key = font.key()
@@ -223,6 +273,11 @@ class _LineDelegate(QStyledItemDelegate):
         return fonts
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        refused = index.data(_REFUSED_ROLE)
+        if refused is not None:
+            code_lines, reason_lines = self._refused_layout(option.font, refused)
+            height = self._fonts(option.font).metrics.height() * (len(code_lines) + len(reason_lines)) + 6
+            return QSize(self.view.viewport().width() - 4, height)
         marker, number, code, yours, *_ = index.data(_ROLE)
         metrics = self._fonts(option.font).metrics
         _, lines = self._layout(option.font, code, yours)
@@ -249,8 +304,12 @@ class CodeView(QListWidget):
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
-        self.itemClicked.connect(lambda item: self.positionRequested.emit(self.row(item) + 1))
+        self.itemClicked.connect(self._clicked)
         self.lines: list[str] = []
+        self.refused_lines: list[str] = []   # each refused statement's text: "⊘ code — not run: reason"
+        self._list_rows: list[int] = []      # program index -> its row in the list (refused lines between)
+        self._refused_key: tuple[object, ...] = ()
+        self._plain: list[str | int] = []          # the rows as toPlainText says them (a program index or a text)
         self._rows: list[_Row] = []
         self._steps: tuple[object, ...] = ()
         self.user_steps: tuple[int, ...] = ()
@@ -275,15 +334,18 @@ class CodeView(QListWidget):
         self.user_steps = state.user_steps
         self.position = state.position
         rows = [self._row(state, i) for i in range(len(state.program))]
+        refused = state.lesson.refused if state.lesson is not None else ()
+        refused_key = (refused, current_language())
         same = (len(state.program) == len(self._steps) and all(a is b for a, b in zip(state.program, self._steps))
-                and self.count() == len(rows) and rows)
+                and self.count() == len(rows) + len(refused) and rows and refused_key == self._refused_key)
         if same:
             # The same program: only the lines whose marks changed (the old and the new current one) repaint.
             for i, row in enumerate(rows):
                 if row != self._rows[i]:
-                    self.item(i).setData(_ROLE, row)
+                    self.item(self._list_rows[i]).setData(_ROLE, row)
         else:
-            self._rebuild(state, rows)
+            self._rebuild(state, rows, refused)
+            self._refused_key = refused_key
         self._rows, self._steps = rows, tuple(state.program)
         self.lines = [("▶ " if r[5] else "") + ("✗ " if r[6] else "") + r[2] for r in rows]
         self.follow()
@@ -297,11 +359,60 @@ class CodeView(QListWidget):
         marker = ("▶" if current else "") + ("✗" if failed else "")
         return (marker, i + 1, step.code, step.origin == StepOrigin.USER, ran, current, failed)
 
-    def _rebuild(self, state: PlayerState, rows: list[_Row]) -> None:
-        selected = self.currentRow()
+    @staticmethod
+    def _placed(state: PlayerState, refused: tuple[RefusedStep, ...]) -> list[int | RefusedStep]:
+        """The program's indices with the refused statements in their places: a refused one that follows
+        the lesson's k-th step comes just before its (k+1)-th (after the steps you added after the k-th)."""
+        waiting = list(refused)
+        placed: list[int | RefusedStep] = []
+        lesson_steps = 0
+        for i, step in enumerate(state.program):
+            if step.origin != StepOrigin.USER:
+                while waiting and waiting[0].after <= lesson_steps:
+                    placed.append(waiting.pop(0))
+                lesson_steps += 1
+            placed.append(i)
+        return placed + waiting
+
+    def _refused_item(self, step: RefusedStep) -> QListWidgetItem:
+        reason = render("source.not_run", {"reason": step.reason}, current_language())
+        item = QListWidgetItem()
+        item.setData(_REFUSED_ROLE, (step.code, reason))
+        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"⊘ {step.code}: {reason}")
+        item.setToolTip(reason)
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled)   # hover shows why; never selected, never a position
+        self.refused_lines.append(f"⊘ {step.code} — {reason}")
+        return item
+
+    def _program_index(self, list_row: int) -> int | None:
+        """The program index of the list's row ``list_row`` (None: a refused line, or no row)."""
+        try:
+            return self._list_rows.index(list_row)
+        except ValueError:
+            return None
+
+    def _clicked(self, item: QListWidgetItem) -> None:
+        index = self._program_index(self.row(item))
+        if index is not None:
+            self.positionRequested.emit(index + 1)
+
+    def _rebuild(self, state: PlayerState, rows: list[_Row], refused: tuple[RefusedStep, ...] = ()) -> None:
+        selected = self._program_index(self.currentRow())
         self.blockSignals(True)
         self.clear()
-        for row, step in zip(rows, state.program):
+        self.refused_lines = []
+        placed = self._placed(state, refused)
+        # Known whole before the first item is added: adding one can resize the list, and a resize follows
+        # the current line through this map.
+        self._list_rows = [row for row, entry in enumerate(placed) if not isinstance(entry, RefusedStep)]
+        self._plain = []
+        for entry in placed:
+            if isinstance(entry, RefusedStep):
+                self.addItem(self._refused_item(entry))
+                self._plain.append(self.refused_lines[-1])
+                continue
+            row, step = rows[entry], state.program[entry]
+            self._plain.append(entry)
             item = QListWidgetItem()
             item.setData(_ROLE, row)
             item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{row[1]}: {step.code}")
@@ -313,8 +424,8 @@ class CodeView(QListWidget):
             item.setData(_ROLE, ("", 0, tr("No steps yet."), False, False, False, False))
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.addItem(item)
-        if 0 <= selected < len(state.program):
-            self.setCurrentRow(selected)
+        if selected is not None and 0 <= selected < len(state.program):
+            self.setCurrentRow(self._list_rows[selected])
         self.blockSignals(False)
 
     def follow(self) -> None:
@@ -329,11 +440,13 @@ class CodeView(QListWidget):
         if not self.position:
             bar.setValue(bar.minimum())
             return
+        if self.position > len(self._list_rows):
+            return   # the list is being rebuilt (a resize while its rows are added)
         height = self.viewport().height()
-        current = self.visualItemRect(self.item(self.position - 1))
+        current = self.visualItemRect(self.item(self._list_rows[self.position - 1]))
         top, bottom = current.top(), current.bottom()
-        if self.position < len(self.lines):
-            following = self.visualItemRect(self.item(self.position))
+        if self.position < len(self.lines) and self.position < len(self._list_rows):
+            following = self.visualItemRect(self.item(self._list_rows[self.position]))
             if following.bottom() - top < height:
                 bottom = following.bottom()     # the next line too, when both fit
         value = bar.value()
@@ -344,12 +457,15 @@ class CodeView(QListWidget):
         bar.setValue(max(bar.minimum(), min(bar.maximum(), value)))
 
     def toPlainText(self) -> str:  # noqa: N802 - the name text panels use
-        """The program as text, one step a line (the current one marked)."""
-        return "\n".join(self.lines) if self.lines else tr("No steps yet.")
+        """The program as text, one step a line (the current one marked; refused statements in their places)."""
+        if not self.lines and not self.refused_lines:
+            return tr("No steps yet.")
+        plain = self._plain or list(range(len(self.lines)))
+        return "\n".join(self.lines[e] if isinstance(e, int) else e for e in plain)
 
     def line_rect(self, index: int) -> QRect:
-        """Where line ``index`` is drawn, in viewport coordinates."""
-        return self.visualItemRect(self.item(index))
+        """Where line ``index`` (a program index) is drawn, in viewport coordinates."""
+        return self.visualItemRect(self.item(self._list_rows[index] if index < len(self._list_rows) else index))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
@@ -361,19 +477,20 @@ class CodeView(QListWidget):
             self.follow()   # a narrower or shorter panel keeps the current line in view
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
-        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.currentRow() in self.user_steps:
-            self.removeRequested.emit(self.currentRow())
+        current = self._program_index(self.currentRow())
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and current in self.user_steps:
+            self.removeRequested.emit(current)
             return
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and 0 <= self.currentRow() < len(self.lines):
-            self.positionRequested.emit(self.currentRow() + 1)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and current is not None:
+            self.positionRequested.emit(current + 1)
             return
         super().keyPressEvent(event)
 
     def _menu(self, point: QPoint) -> None:
         item = self.itemAt(point)
-        if item is None or not self.lines:
-            return
-        row = self.row(item)
+        row = self._program_index(self.row(item)) if item is not None else None
+        if row is None or not self.lines:
+            return   # no line, or a refused one (nothing to go to or remove)
         menu = QMenu(self)
         go = menu.addAction(tr("Go to the state after this step"))
         go.triggered.connect(lambda: self.positionRequested.emit(row + 1))

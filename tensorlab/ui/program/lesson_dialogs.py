@@ -9,7 +9,14 @@ from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
 
 from tensorlab.core.engine.player import program_as_lesson
 from tensorlab.core.lessons.lesson import Lesson, LessonError, load_lesson, save_lesson
-from tensorlab.core.messages.catalogue import message_of
+from tensorlab.core.lessons.source_import import (
+    SOURCE_JOB,
+    answer_error,
+    is_source_file,
+    lesson_from_parts,
+    read_source,
+)
+from tensorlab.core.messages.catalogue import message_of, msg
 from tensorlab.ui.widgets.i18n import current_language, tr
 
 if TYPE_CHECKING:
@@ -17,7 +24,8 @@ if TYPE_CHECKING:
     from tensorlab.ui.program.lesson_check_report import LessonCheckReport
     from tensorlab.ui.program.step_editing import StepEditing
 
-__all__ = ["open_lesson_file", "open_lesson_dialog", "current_as_lesson", "save_lesson_dialog", "LessonWindow"]
+__all__ = ["open_lesson_file", "open_lesson_dialog", "open_source_dialog", "current_as_lesson", "save_lesson_dialog",
+           "LessonWindow"]
 
 
 class LessonWindow(Protocol):
@@ -43,26 +51,82 @@ def _widget(window: LessonWindow) -> QWidget:
     return cast(QWidget, window)
 
 
+def _cannot_open(window: LessonWindow, exc: LessonError) -> None:
+    # Said in the output panel, without a modal dialog; the open lesson stays as it was.
+    window.show_problem(tr("This lesson file cannot be opened: {reason}").format(
+        reason=exc.render(current_language())))
+
+
 def open_lesson_file(window: LessonWindow, path: str | Path) -> bool:
-    """Load a lesson file into ``window``; a bad file is reported and nothing changes."""
+    """Load a lesson file into ``window``; a bad file is reported and nothing changes.
+
+    A ``.py`` file or a notebook is read here (bounded) and parsed in the worker (:data:`SOURCE_JOB`): it opens
+    when the worker answers, its refused statements greyed in the Code panel. True: opened, or being opened.
+    """
+    if is_source_file(path):
+        return _open_source(window, path)
     try:
         lesson = load_lesson(path)
     except LessonError as exc:
-        # Said in the output panel, without a modal dialog; the open lesson stays as it was.
-        window.show_problem(tr("This lesson file cannot be opened: {reason}").format(
-            reason=exc.render(current_language())))
+        _cannot_open(window, exc)
         return False
+    _show_opened(window, lesson, path)
+    return True
+
+
+def _open_source(window: LessonWindow, path: str | Path) -> bool:
+    """Send the file's bytes to the worker to parse; the lesson opens when its parts come back."""
+    try:
+        data, name, notebook = read_source(path)
+    except LessonError as exc:
+        _cannot_open(window, exc)
+        return False
+    controller = window.controller
+    key = str(Path(path).absolute())
+
+    def finished(job: str, result: object, problem: str) -> None:
+        if job != SOURCE_JOB or (isinstance(result, dict) and result.get("path") != key):
+            return   # another job, or another file's answer
+        controller.jobFinished.disconnect(finished)
+        if not isinstance(result, dict):   # the worker stopped while parsing: said as the controller says it
+            window.show_problem(tr("This lesson file cannot be opened: {reason}").format(reason=problem))
+            return
+        error = answer_error(result, name)
+        if error is not None:   # what the worker found wrong with the file
+            _cannot_open(window, error)
+            return
+        try:
+            lesson = lesson_from_parts(result["lesson"])
+        except (LessonError, KeyError) as exc:
+            _cannot_open(window, exc if isinstance(exc, LessonError) else LessonError(name, msg(
+                "engine.internal", detail=repr(exc))))
+            return
+        _show_opened(window, lesson, path)
+
+    controller.jobFinished.connect(finished)
+    controller.run_job(SOURCE_JOB, {"data": data, "source": name, "notebook": notebook, "path": key})
+    return True
+
+
+def _show_opened(window: LessonWindow, lesson: Lesson, path: str | Path) -> None:
     window.lessons = [l for l in window.lessons if l.id != lesson.id] + [lesson]
     window.fill_lessons()
     window.editing.opened_from(lesson, path)   # its steps are filed by this path, never by a built-in's id
     window.open_lesson(lesson)
     window.lesson_checks.check(lesson)  # its questions and notes, checked against torch in the worker
-    return True
 
 
 def open_lesson_dialog(window: LessonWindow) -> None:
     """Ask for a lesson file and open it."""
     path, _ = QFileDialog.getOpenFileName(_widget(window), tr("Open lesson"), "", tr("TensorLab lessons (*.toml)"))
+    if path:
+        open_lesson_file(window, path)
+
+
+def open_source_dialog(window: LessonWindow) -> None:
+    """Ask for a Python file or a Jupyter notebook and open it as a lesson of its own."""
+    path, _ = QFileDialog.getOpenFileName(_widget(window), tr("Open Python file or notebook"), "",
+                                          tr("Python files and notebooks (*.py *.ipynb)"))
     if path:
         open_lesson_file(window, path)
 

@@ -88,6 +88,10 @@ class StepEditing:
         """``lesson`` was read from the file at ``path``: its steps are filed by that path."""
         self._files = [(l, p) for l, p in self._files if l is not lesson] + [(lesson, str(Path(path).absolute()))]
 
+    def path_of(self, lesson: Lesson | None) -> str | None:
+        """The file ``lesson`` was opened from (a lesson file, a ``.py``, a notebook), or None."""
+        return next((p for l, p in self._files if l is lesson), None) if lesson is not None else None
+
     def key(self, lesson: Lesson | None) -> str:
         """How the steps of ``lesson`` are filed (:func:`~tensorlab.ui.program.user_steps.program_key`)."""
         path = next((p for l, p in self._files if l is lesson), None) if lesson is not None else None

@@ -91,7 +91,7 @@ class Settings:
 
     @property
     def lesson(self) -> str | None:
-        """The lesson open last (its id, or :data:`SCRATCHPAD`), or None."""
+        """The lesson open last (its id, a lesson file's path, or :data:`SCRATCHPAD`), or None."""
         return self._text(Key.LESSON)
 
     @lesson.setter

@@ -57,6 +57,7 @@ class Commands(Protocol):
     def toggle_presentation(self) -> None: ...
     def edit_preferences(self) -> None: ...
     def open_lesson_dialog(self) -> None: ...
+    def open_source_dialog(self) -> None: ...
     def save_lesson_dialog(self) -> None: ...
     def about(self) -> None: ...
     def diagnose(self) -> None: ...
@@ -113,6 +114,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
                QT_TR_NOOP("Put every panel back where it starts, in this mode")),
     ActionSpec("open", QT_TR_NOOP("Open lesson file…"), "openLessonAction", (Key.Open,),
                lambda w: w.open_lesson_dialog()),
+    ActionSpec("open_source", QT_TR_NOOP("Open Python file or notebook…"), "openSourceAction", (),
+               lambda w: w.open_source_dialog(),
+               QT_TR_NOOP("Step through your own .py file or Jupyter notebook (what TensorLab cannot run is greyed)")),
     ActionSpec("save", QT_TR_NOOP("Save steps as lesson…"), "saveLessonAction", (Key.Save,),
                lambda w: w.save_lesson_dialog()),
     ActionSpec("preferences", QT_TR_NOOP("Preferences…"), "preferencesAction", (Key.Preferences,),
@@ -159,6 +163,7 @@ class WindowActions:
     zoom_reset: QAction
     reset_layout: QAction
     open: QAction
+    open_source: QAction
     save: QAction
     preferences: QAction
     quit: QAction
@@ -183,7 +188,7 @@ class WindowActions:
 
 # Menu title -> action names; None is a separator, "docks" the dock toggles, "export" the Export menu.
 MENUS: list[tuple[Marked, list[str | None]]] = [
-    (QT_TR_NOOP("&Lesson"), ["open", "save", "export", None, "preferences", None, "quit"]),
+    (QT_TR_NOOP("&Lesson"), ["open", "open_source", "save", "export", None, "preferences", None, "quit"]),
     (QT_TR_NOOP("&Step"), ["step_back", "step_forward", "run_to_end", "reset", "focus_code", "run_code", "cancel", None,
                "undo", "clear_steps", None, "class_vote"]),
     (QT_TR_NOOP("&View"), ["docks", None, "presentation", "zoom_in", "zoom_out", "zoom_reset", None, "reset_layout"]),

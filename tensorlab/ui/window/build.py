@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tensorlab.core.lessons.lesson import LessonError, builtin_lessons, find_lesson
+from tensorlab.core.lessons.source_import import is_source_file
 from tensorlab.core.protocol.device_names import DeviceError, canonical_device
 from tensorlab.core.protocol.limits import STEP_SECONDS
 
@@ -97,8 +98,11 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
     chosen = None
     key = lesson or remembered.lesson or (lessons[0].id if lessons else SCRATCHPAD)
     kept = next((l for l in window.lessons if l.id == key and all(l is not b for b in lessons)), None)   # a diagnosis
+    source = kept is None and is_source_file(key) and os.path.lexists(key)
     if kept is not None:
         chosen = kept
+    elif source:
+        chosen = lessons[0] if lessons else None   # shown until the file, parsed in the worker, opens in its place
     elif key != SCRATCHPAD:
         try:
             chosen = find_lesson(key)
@@ -110,6 +114,8 @@ def build_window(settings: QSettings | None = None, *, lesson: str | None = None
             window.lessons.append(chosen)
             window.fill_lessons()
     window.open_lesson(chosen)
+    if source:
+        window.open_lesson_file(key)
     if wait:
         controller.wait_idle()
     return window

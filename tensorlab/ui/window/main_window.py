@@ -405,6 +405,10 @@ class MainWindow(QMainWindow):
         """Lesson → Open lesson file…"""
         lesson_dialogs.open_lesson_dialog(self)
 
+    def open_source_dialog(self) -> None:
+        """Lesson → Open Python file or notebook…"""
+        lesson_dialogs.open_source_dialog(self)
+
     def save_lesson_dialog(self) -> None:
         """Lesson → Save steps as lesson…"""
         lesson_dialogs.save_lesson_dialog(self)
@@ -533,7 +537,9 @@ class MainWindow(QMainWindow):
         self.settings.geometry = self.saveGeometry()
         self.layouts.remember()
         self.settings.projector = self.layouts.projector
-        self.settings.lesson = SCRATCHPAD if state.lesson is None else state.lesson.id
+        # A file's lesson is remembered by its path (opened again from it, its steps filed by it).
+        self.settings.lesson = (SCRATCHPAD if state.lesson is None
+                                else self.editing.path_of(state.lesson) or state.lesson.id)
         self.settings.device = state.device
         self.settings.sync()
 

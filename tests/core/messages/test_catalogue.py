@@ -61,6 +61,7 @@ SAMPLES: dict[str, object] = {
     "changes": 1, "bumps": 1000, "analogue": "AsStrided", "needs": "CUDA", "devices": "cuda:0, cpu",
     "lessons": "`saved-tensors`, `backward-twice`", "raises": "RuntimeError: boom happened",
     "then": msg("check.same_output"),
+    "cell": 2, "encoding": "utf-8",   # h21a (issue #21): opening a .py or a notebook
 }
 BY_KEY: dict[str, dict[str, object]] = {
     "file.special": {"kind": msg("file.kind.fifo")},
@@ -112,6 +113,9 @@ BY_KEY: dict[str, dict[str, object]] = {
     "builder.unknown": {"text": "twice"},
     "engine.no_start_detail": {"detail": "Traceback (most recent call last): boom happened"},
     "engine.internal": {"detail": "Traceback (most recent call last): boom happened"},
+    # h21a (issue #21): opening a .py or a notebook
+    "source.depends": {"where": msg("source.line", line=3), "name": "np"},
+    "source.not_run": {"reason": msg("source.magic")},
 }
 FOREIGN = ["invalid syntax", "boom happened", "Traceback (most recent call last):", "x is a leaf", "x is blue",
            "maybe", "the tensor was changed", "twice"]

@@ -1,0 +1,524 @@
+"""A learner's own ``.py`` file or Jupyter notebook, opened as a lesson (issue #21).
+
+Each top-level statement (each statement of a code cell) is a step; the comment lines right
+above it are its note, and a markdown cell is the note of the step after it, as plain text (no
+links, images or HTML). A statement outside the code subset is kept as a *refused* step
+(:class:`~tensorlab.core.lessons.lesson.RefusedStep`) with the subset checker's reason, and so is
+a statement that reads a name only a refused statement binds ("depends on line N"): refused
+steps are never part of ``Lesson.steps``, so nothing plays, checks or exports them as code.
+
+Bounded and torch-free: a ``.py`` is read up to :data:`MAX_PY_BYTES` and decoded as its PEP 263
+encoding cookie says; a notebook up to :data:`MAX_NOTEBOOK_BYTES`, its JSON read with every
+``outputs`` (and ``attachments``) dropped as each cell's object is read, before any cell is
+looked at. Parsing stays inside Python's own bounds: a file nested too deeply is a message, not a
+``RecursionError``.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import io
+import json
+import re
+import tokenize
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
+from tensorlab.core.lang.parse import LanguageError, Statement, parse_one, undefined_name_message
+from tensorlab.core.lessons.lesson import Lesson, LessonError, LessonStep, RefusedStep, find_lesson
+from tensorlab.core.messages.catalogue import Message, msg
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+
+__all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
+           "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
+           "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts"]
+
+MAX_PY_BYTES = 1_000_000
+MAX_NOTEBOOK_BYTES = 20_000_000
+SOURCE_SUFFIXES = (".py", ".ipynb")
+
+# PEP 263: the cookie is a comment on line 1 or 2 (its own line is not a note).
+_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
+# A line IPython would treat as a magic, a shell command or a help request.
+_MAGIC = re.compile(r"^\s*(?:[%!]|\?|[A-Za-z_][\w.]*\?\??\s*$)")
+# Method calls that change the object they are called on: a refused one taints its receiver.
+_CHANGES_RECEIVER = frozenset({"backward", "step", "zero_grad", "append", "extend", "insert", "update", "pop",
+                               "clear", "remove", "add_module", "register_buffer", "register_parameter",
+                               "load_state_dict", "train", "eval", "apply", "setdefault"})
+
+
+def is_source_file(name: str | Path) -> bool:
+    """Whether ``name`` is opened by this importer (a ``.py`` or ``.ipynb`` file) rather than as TOML."""
+    return Path(name).suffix.lower() in SOURCE_SUFFIXES
+
+
+def find_program(name: str) -> Lesson:
+    """A built-in lesson by id, a lesson file, or a ``.py``/``.ipynb`` file by path (what `run` opens)."""
+    if is_source_file(name):
+        return load_source(name)
+    return find_lesson(name)
+
+
+def read_source(path: str | Path) -> tuple[bytes, str, bool]:
+    """The bytes of the ``.py`` or ``.ipynb`` file at ``path`` (bounded: regular files only, at most
+    :data:`MAX_PY_BYTES` or :data:`MAX_NOTEBOOK_BYTES`), its name, and whether it is a notebook."""
+    path = Path(path)
+    name = path.name or str(path)
+    notebook = path.suffix.lower() == ".ipynb"
+    try:
+        return read_regular_file(path, MAX_NOTEBOOK_BYTES if notebook else MAX_PY_BYTES), name, notebook
+    except UnreadableFile as exc:
+        raise LessonError(name, exc.message) from None
+
+
+def parse_source(data: bytes, source: str, notebook: bool, limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """A ``.py`` file's or a notebook's bytes as a lesson (:func:`parse_python`, :func:`parse_notebook`)."""
+    return parse_notebook(data, source, limits) if notebook else parse_python(data, source, limits)
+
+
+def load_source(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """Read the ``.py`` or ``.ipynb`` file at ``path`` as a lesson; :class:`LessonError` says what is wrong.
+
+    In this process (the headless commands); the window parses through :data:`SOURCE_JOB` in the worker."""
+    data, name, notebook = read_source(path)
+    return parse_source(data, name, notebook, limits)
+
+
+# -- the window's way: parsed in the worker, the lesson's parts sent back as plain data ----------------
+
+SOURCE_JOB = "source_import"   # the worker job (core/worker/jobs.py) that parses a file for the window
+
+
+def lesson_parts(lesson: Lesson) -> dict[str, Any]:
+    """An opened file's lesson as plain data (texts, numbers and messages: what crosses the wire)."""
+    return {"id": lesson.id, "title": lesson.title, "source": lesson.source,
+            "steps": [(step.code, step.note) for step in lesson.steps],
+            "refused": [(r.code, r.reason, r.after, r.line, r.cell, r.note) for r in lesson.refused]}
+
+
+def lesson_from_parts(parts: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """The lesson of :func:`lesson_parts` again: each step's statement parsed (one checked, bounded statement
+    at a time; the file as a whole was parsed in the worker). :class:`LessonError` if a part is not one."""
+    source = str(parts.get("source", "<file>"))
+    steps = []
+    try:
+        for number, (code, note) in enumerate(parts["steps"], start=1):
+            try:
+                steps.append(LessonStep(str(code), parse_one(str(code), limits), str(note)))
+            except LanguageError as exc:
+                raise LessonError(source, exc.message, number) from None
+        refused = tuple(RefusedStep(str(code), reason, int(after), int(line), int(cell), str(note))
+                        for code, reason, after, line, cell, note in parts["refused"])
+        if not all(isinstance(r.reason, Message) for r in refused):
+            raise TypeError("a reason that is not a message")
+        return Lesson(str(parts["id"]), str(parts["title"]), tuple(steps), source=source, refused=refused)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, LessonError):
+            raise
+        raise LessonError(source, msg("engine.internal", detail=f"{type(exc).__name__}: {exc}")) from None
+
+
+def parse_in_engine(data: bytes, source: str, notebook: bool, engine: Any) -> Lesson:
+    """The file's lesson, parsed by :data:`SOURCE_JOB` on ``engine`` (the worker process: Python's parser runs
+    there, under the worker's limits); :class:`LessonError` for a file that cannot be opened."""
+    answer = engine.job(SOURCE_JOB, {"data": data, "source": source, "notebook": notebook, "path": source})
+    if not isinstance(answer, dict):
+        raise LessonError(source, msg("engine.internal", detail=repr(answer)[:200]))
+    error = answer_error(answer, source)
+    if error is not None:
+        raise error
+    return lesson_from_parts(answer["lesson"])
+
+
+def answer_error(answer: dict[str, Any], source: str) -> LessonError | None:
+    """The :class:`LessonError` a :data:`SOURCE_JOB` answer carries, or None when it holds the lesson."""
+    reason, step = answer.get("error"), answer.get("step")
+    if not isinstance(reason, Message):
+        return None
+    return LessonError(source, reason, step if isinstance(step, int) and not isinstance(step, bool) else None)
+
+
+def source_import_job(session: Any, params: dict[str, Any], cancelled: Any, progress: Any) -> dict[str, Any]:
+    """The :data:`SOURCE_JOB` job, in the worker: params ``data`` (the file's bytes), ``source`` (its name),
+    ``notebook`` and ``path`` (given back, so the window knows which file it was). Returns ``{"path",
+    "lesson": lesson_parts(...)}``, or ``{"path", "error", "step"}`` (a :class:`LessonError`'s reason and step)
+    for a file that cannot be opened."""
+    path = str(params.get("path", ""))
+    data = params.get("data")
+    source = str(params.get("source", "<file>"))
+    if not isinstance(data, bytes):
+        return {"path": path, "error": msg("source.not_notebook", detail="no bytes")}
+    try:
+        lesson = parse_source(data, source, bool(params.get("notebook")))
+    except LessonError as exc:
+        return {"path": path, "error": exc.reason, "step": exc.step}
+    return {"path": path, "lesson": lesson_parts(lesson)}
+
+
+# -- reading the text ------------------------------------------------------------------------------------
+
+def _decode_python(data: bytes, source: str) -> str:
+    """The text of a ``.py`` file, in the encoding its cookie (or BOM) names, else UTF-8 (PEP 263)."""
+    if len(data) > MAX_PY_BYTES:
+        raise LessonError(source, msg("file.too_large", limit=MAX_PY_BYTES))
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:   # an unknown encoding, or a cookie that contradicts the BOM
+        raise LessonError(source, msg("source.bad_cookie", detail=str(exc.msg))) from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise LessonError(source, msg("source.not_encoded", encoding=encoding, byte=exc.start)) from None
+    except LookupError as exc:   # detect_encoding knows it, the codec registry may still not
+        raise LessonError(source, msg("source.bad_cookie", detail=str(exc))) from None
+    return text.removeprefix("\ufeff")
+
+
+def _drop_outputs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # Called as each JSON object is read: a cell's outputs are let go before the cell is looked at.
+    return {key: value for key, value in pairs if key not in ("outputs", "attachments")}
+
+
+def _cells(data: bytes, source: str) -> list[tuple[str, str]]:
+    """``(cell_type, source)`` of each cell of a notebook (nbformat 4), its outputs never kept."""
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise LessonError(source, msg("file.too_large", limit=MAX_NOTEBOOK_BYTES))
+    try:
+        document = json.loads(data.decode("utf-8-sig"), object_pairs_hook=_drop_outputs)
+    except UnicodeDecodeError as exc:
+        raise LessonError(source, msg("lesson.not_utf8", byte=exc.start)) from None
+    except RecursionError:
+        raise LessonError(source, msg("source.not_notebook", detail="nested too deeply")) from None
+    except ValueError as exc:   # json.JSONDecodeError, and an integer of too many digits
+        raise LessonError(source, msg("source.not_notebook", detail=str(exc)[:200])) from None
+    if not isinstance(document, dict):
+        raise LessonError(source, msg("source.not_notebook", detail="not a JSON object"))
+    version = document.get("nbformat")
+    if version != 4:
+        if isinstance(version, int) and not isinstance(version, bool):
+            raise LessonError(source, msg("source.notebook_version", version=version))
+        raise LessonError(source, msg("source.not_notebook", detail="no `nbformat` 4"))
+    cells = document.get("cells")
+    if not isinstance(cells, list):
+        raise LessonError(source, msg("source.not_notebook", detail="no list of `cells`"))
+    found = []
+    for cell in cells:
+        if not isinstance(cell, dict):
+            raise LessonError(source, msg("source.not_notebook", detail="a cell that is not an object"))
+        kind, text = cell.get("cell_type"), cell.get("source", "")
+        if isinstance(text, list) and all(isinstance(part, str) for part in text):
+            text = "".join(text)
+        if not isinstance(kind, str) or not isinstance(text, str):
+            raise LessonError(source, msg("source.not_notebook", detail="a cell without text `source`"))
+        found.append((kind, text))
+    return found
+
+
+_HTML_BLOCK = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>", re.S | re.I)
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_IMAGE = re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)|!\[([^\]\n]*)\]\[[^\]\n]*\]")
+_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)|\[([^\]\n]*)\]\[[^\]\n]*\]")
+_REFERENCE = re.compile(r"^ {0,3}\[[^\]\n]+\]:\s*\S.*$", re.M)
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+", re.M)
+_FENCE = re.compile(r"^ {0,3}(?:```|~~~).*$", re.M)
+_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+
+
+def markdown_as_text(markdown: str) -> str:
+    """A markdown cell as plain text: images as their alt text, links as their text, no HTML, no marks."""
+    text = _HTML_BLOCK.sub("", markdown)
+    text = _IMAGE.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = _LINK.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = _REFERENCE.sub("", text)
+    text = _TAG.sub("", text)
+    text = html.unescape(text)
+    text = _HEADING.sub("", text)
+    text = _FENCE.sub("", text)
+    text = _STRONG.sub(r"\2", text)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip()
+
+
+# -- statements ------------------------------------------------------------------------------------------
+
+@dataclass
+class _Piece:
+    """One statement found in the file, before names are followed: its code, where, its note, and either
+    its checked statement or why it is refused (``node``: its tree, None for a magic or a cell that does not
+    parse)."""
+
+    code: str
+    line: int
+    cell: int
+    note: str
+    statement: Statement | None = None
+    reason: Message | None = None
+    node: ast.stmt | None = None
+
+
+def _where(line: int, cell: int) -> Message:
+    return msg("source.cell_line", cell=cell, line=line) if cell else msg("source.line", line=line)
+
+
+def _at(line: int, cell: int, reason: Message) -> Message:
+    if cell:
+        return msg("source.at_cell_line", cell=cell, line=line, reason=reason)
+    return msg("source.at_line", line=line, reason=reason)
+
+
+def _comment_note(lines: list[str], first: int, stop: int) -> str:
+    """The comment lines right above line ``first`` (1-based), not above ``stop``, as a note."""
+    taken: list[str] = []
+    number = first - 1
+    while number > stop and lines[number - 1].lstrip().startswith("#"):
+        text = lines[number - 1].strip()
+        if number <= 2 and (_COOKIE.match(text) or text.startswith("#!")):
+            break
+        taken.append(text[1:].strip())
+        number -= 1
+    paragraphs: list[list[str]] = [[]]
+    for text in reversed(taken):
+        if text:
+            paragraphs[-1].append(text)
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    return "\n\n".join(" ".join(p) for p in paragraphs if p)
+
+
+def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piece]:
+    """The statements of one ``.py`` text or one code cell (``cell`` > 0: its number), each checked."""
+    lines = text.splitlines()
+    if cell and lines and lines[0].lstrip().startswith("%%"):
+        yield _Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")))
+        return
+    magics: list[_Piece] = []
+    if cell:
+        # IPython's own lines: refused where they stand, blanked (the line numbers stay) before Python parses.
+        kept = []
+        for number, line in enumerate(lines, start=1):
+            if _MAGIC.match(line) and not line.lstrip().startswith("#"):
+                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, msg("source.magic"))))
+                kept.append("")
+            else:
+                kept.append(line)
+        lines = kept
+        text = "\n".join(kept)
+    yield from sorted(_statements(text, lines, cell, limits, source, magics), key=lambda p: p.line)
+
+
+def _segment(lines: list[str], node: ast.stmt) -> str:
+    """The source of a top-level statement (as :func:`ast.get_source_segment`, whose offsets are UTF-8 bytes),
+    from lines split once (``get_source_segment`` splits the whole text again for every statement)."""
+    first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+    end = node.end_col_offset
+    if end is None:
+        return "\n".join(lines[first:last + 1])
+    head = lines[first].encode()[node.col_offset:]
+    if first == last:
+        return head[:end - node.col_offset].decode(errors="replace")
+    tail = lines[last].encode()[:end]
+    return "\n".join([head.decode(errors="replace"), *lines[first + 1:last], tail.decode(errors="replace")])
+
+
+def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: str,
+                magics: list[_Piece]) -> list[_Piece]:
+    """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked."""
+    found = list(magics)
+    try:
+        module = ast.parse(text, mode="exec")
+    except SyntaxError as exc:
+        reason = _at(exc.lineno or 1, cell, msg("subset.syntax", detail=exc.msg))
+        if not cell:
+            raise LessonError(source, reason) from None
+        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=reason)]
+    except (RecursionError, MemoryError):
+        if not cell:
+            raise LessonError(source, msg("subset.too_complex")) from None
+        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(1, cell, msg("subset.too_complex")))]
+    except ValueError as exc:   # a NUL byte
+        reason = msg("subset.unparsable", detail=str(exc))
+        if not cell:
+            raise LessonError(source, reason) from None
+        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(1, cell, reason))]
+    if len(module.body) + len(found) > limits.max_lesson_steps:   # before any statement is looked at
+        raise LessonError(source, msg("source.too_many", count=len(module.body) + len(found),
+                                      limit=limits.max_lesson_steps))
+    previous_end = 0
+    note_text = ""
+    for node in module.body:
+        code = _segment(lines, node)
+        note = _comment_note(lines, node.lineno, previous_end) if node.lineno > previous_end else ""
+        previous_end = node.end_lineno or node.lineno
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            # A docstring (a bare string) says something about what follows: the next step's note.
+            note_text = "\n\n".join(t for t in (note_text, note, node.value.value.strip()) if t)
+            continue
+        note = "\n\n".join(t for t in (note_text, note) if t)
+        note_text = ""
+        try:
+            statement = parse_one(code, limits)
+        except LanguageError as exc:
+            at = node.lineno + (exc.line or 1) - 1
+            found.append(_Piece(code, node.lineno, cell, note, reason=_at(at, cell, exc.reason), node=node))
+        else:
+            found.append(_Piece(code, node.lineno, cell, note, statement=statement, node=node))
+    return found
+
+
+# -- names: what a refused statement binds, and who reads it --------------------------------------------
+
+def _bound_by(node: ast.stmt) -> set[str]:
+    """Names a (refused) statement binds or changes at top level: assignment and loop targets, imports,
+    a def's or a class's name, and the object a method that changes it is called on."""
+    names: set[str] = set()
+
+    def base(target: ast.expr) -> None:
+        while isinstance(target, (ast.Attribute, ast.Subscript, ast.Starred)):
+            target = target.value
+        if isinstance(target, ast.Name):
+            names.add(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                base(element)
+
+    stack: list[ast.AST] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(current.name)
+            if current is not node:
+                continue
+            stack.extend(current.decorator_list)
+            continue   # a body's names are its own
+        if isinstance(current, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            continue
+        if isinstance(current, (ast.Import, ast.ImportFrom)):
+            for alias in current.names:
+                names.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(current, ast.Assign):
+            for target in current.targets:
+                base(target)
+        elif isinstance(current, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+            base(current.target)
+        elif isinstance(current, ast.NamedExpr):
+            base(current.target)
+        elif isinstance(current, ast.withitem) and current.optional_vars is not None:
+            base(current.optional_vars)
+        elif isinstance(current, ast.ExceptHandler) and current.name:
+            names.add(current.name)
+        elif isinstance(current, (ast.Global, ast.Nonlocal)):
+            names.update(current.names)
+        elif isinstance(current, ast.Delete):
+            for target in current.targets:
+                base(target)
+        elif (isinstance(current, ast.Call) and isinstance(current.func, ast.Attribute)
+              and (current.func.attr.endswith("_") or current.func.attr in _CHANGES_RECEIVER)):
+            base(current.func.value)
+        stack.extend(ast.iter_child_nodes(current))
+    return names
+
+
+def _read_by(node: ast.stmt) -> list[str]:
+    """Names a statement reads, in the order they appear."""
+    found = [n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    found.sort(key=lambda n: (n.lineno, n.col_offset))
+    return list(dict.fromkeys(n.id for n in found))
+
+
+def _follow_names(pieces: list[_Piece]) -> None:
+    """Refuse, in place, each statement that reads a name whose last binding is a refused statement's
+    ("depends on line N"), or a name nothing binds; a refused statement's names then come from it."""
+    bound: dict[str, _Piece | None] = {}    # name -> the refused piece that bound it last (None: a step did)
+    for piece in pieces:
+        if piece.statement is not None:
+            for kind, name, line, _col in piece.statement.events:
+                if kind == "def":
+                    bound[name] = None
+                    continue
+                if name not in bound:
+                    piece.reason = _at(piece.line + line - 1, piece.cell, undefined_name_message(name))
+                elif (source := bound[name]) is not None:
+                    piece.reason = msg("source.depends", where=_where(source.line, source.cell), name=name)
+                else:
+                    continue
+                break
+            if piece.reason is None:
+                continue
+            node_names = set(piece.statement.defines) | (_bound_by(piece.node) if piece.node is not None else set())
+            piece.statement = None
+        else:
+            node_names = _bound_by(piece.node) if piece.node is not None else set()
+            # Refused anyway: its first reason is the refused statement it reads from, when there is one.
+            read = _read_by(piece.node) if piece.node is not None else []
+            source = next((s for name in read if (s := bound.get(name)) is not None), None)
+            if source is not None:
+                name = next(n for n in read if bound.get(n) is source)
+                piece.reason = msg("source.depends", where=_where(source.line, source.cell), name=name)
+        for name in node_names:
+            bound[name] = piece
+
+
+def _joined(*notes: str) -> str:
+    return "\n\n".join(note for note in notes if note)
+
+
+def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: str = "") -> Lesson:
+    if not pieces:
+        raise LessonError(source, msg("source.no_statements"))
+    if len(pieces) > limits.max_lesson_steps:
+        raise LessonError(source, msg("source.too_many", count=len(pieces), limit=limits.max_lesson_steps))
+    _follow_names(pieces)
+    steps: list[LessonStep] = []
+    refused: list[RefusedStep] = []
+    waiting = ""   # the notes of refused statements: the narration shows them with the next step that runs
+    for piece in pieces:
+        if piece.statement is not None:
+            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.note)))
+            waiting = ""
+        else:
+            assert piece.reason is not None
+            waiting = _joined(waiting, piece.note)
+            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell))
+    waiting = _joined(waiting, trailing_note)
+    if waiting and steps:   # notes after the last step that runs: said with it
+        steps[-1] = LessonStep(steps[-1].code, steps[-1].statement, _joined(steps[-1].note, waiting))
+    stem = re.sub(r"[^a-z0-9]+", "-", source.lower()).strip("-") or "my-code"
+    return Lesson(stem, source, tuple(steps), source=source, refused=tuple(refused))
+
+
+def parse_python(data: bytes | str, source: str = "<file>", limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """A ``.py`` file's bytes (or text) as a lesson: one step per top-level statement."""
+    text = _decode_python(data, source) if isinstance(data, bytes) else data
+    if len(text) > MAX_PY_BYTES:
+        raise LessonError(source, msg("file.too_large", limit=MAX_PY_BYTES))
+    return _lesson(list(_pieces(text, 0, limits, source)), source, limits)
+
+
+def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEFAULT_LIMITS) -> Lesson:
+    """A notebook's bytes as a lesson: one step per statement of each code cell, markdown cells as notes."""
+    pieces: list[_Piece] = []
+    note = ""
+    code_cells = 0
+    cells = _cells(data, source)
+    code_size = sum(len(text) for kind, text in cells if kind == "code")
+    if code_size > MAX_PY_BYTES:   # its code is bounded as a .py is (the rest of 20 MB is outputs and prose)
+        raise LessonError(source, msg("source.code_too_large", size=f"{code_size:,}", limit=f"{MAX_PY_BYTES:,}"))
+    for kind, text in cells:
+        if kind == "markdown":
+            note = "\n\n".join(t for t in (note, markdown_as_text(text)) if t)
+            continue
+        if kind != "code":
+            continue   # raw cells are neither Python nor prose
+        code_cells += 1
+        found = list(_pieces(text, code_cells, limits, source))
+        if found and note:
+            found[0].note = "\n\n".join(t for t in (note, found[0].note) if t)
+            note = ""
+        pieces += found
+        if len(pieces) > limits.max_lesson_steps:
+            break
+    return _lesson(pieces, source, limits, trailing_note=note)

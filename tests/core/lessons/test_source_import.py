@@ -1,0 +1,443 @@
+"""A learner's own .py file or notebook opened as a lesson (issue #21, items 1-3): each statement a step,
+what the subset refuses kept with its reason (and what depends on it), never run, never exported; the
+rest runs as plain torch runs it; hostile files are refused with a message, within Python's bounds."""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from tensorlab.cli.main import main
+from tensorlab.core.engine.process_engine import ProcessEngine
+from tensorlab.core.lessons.lesson import LessonError
+from tensorlab.core.lessons.play_through import iter_lesson, lesson_json
+from tensorlab.core.lessons.source_import import (
+    MAX_NOTEBOOK_BYTES,
+    MAX_PY_BYTES,
+    SOURCE_JOB,
+    answer_error,
+    find_program,
+    lesson_from_parts,
+    load_source,
+    markdown_as_text,
+    parse_notebook,
+    parse_python,
+)
+from tensorlab.core.lessons.transcript import transcript
+from tensorlab.core.protocol.wire import SafeUnpickler
+from tensorlab.core.worker.in_process import LocalEngine
+
+TRAINING = '''\
+# -*- coding: utf-8 -*-
+"""Fit a line with one linear layer."""
+import torch
+import torch.nn as nn
+import torch.optim as optim
+import numpy as np
+
+torch.manual_seed(0)
+# the model: one layer,
+# three inputs
+model = nn.Linear(3, 1)
+opt = optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3)
+y = x.sum(1, keepdim=True)
+
+
+def loss_fn(out, target):
+    return ((out - target) ** 2).mean()
+
+
+# one step by hand
+opt.zero_grad()
+loss = ((model(x) - y) ** 2).mean()
+loss.backward()
+opt.step()
+other = loss_fn(model(x), y)
+print(f"loss {loss.item():.3f}")
+scale = np.float32(2.0)
+z = x * scale
+w = model.weight * 2
+
+if __name__ == "__main__":
+    print("done")
+'''
+
+RUNNABLE = ["import torch", "import torch.nn as nn", "import torch.optim as optim", "torch.manual_seed(0)",
+            "model = nn.Linear(3, 1)", "opt = optim.SGD(model.parameters(), lr=0.1)", "x = torch.randn(8, 3)",
+            "y = x.sum(1, keepdim=True)", "opt.zero_grad()", "loss = ((model(x) - y) ** 2).mean()",
+            "loss.backward()", "opt.step()", "w = model.weight * 2"]
+
+
+def _refused(lesson):
+    return [(r.line, r.code.splitlines()[0], str(r.reason)) for r in lesson.refused]
+
+
+def _notebook(cells, **extra) -> bytes:
+    document = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells, **extra}
+    return json.dumps(document).encode()
+
+
+def _code(source, outputs=()) -> dict:
+    return {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": list(outputs),
+            "source": source}
+
+
+def _markdown(source) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": source}
+
+
+def _plain_torch(codes):
+    """The statements run by plain Python and torch, seeded as TensorLab seeds a run."""
+    torch.manual_seed(0)
+    names: dict = {}
+    for code in codes:
+        exec(code, names)   # the test's own reference run: plain Python, not TensorLab
+    return names
+
+
+def _run(lesson):
+    engine = LocalEngine()
+    try:
+        return list(iter_lesson(lesson, engine))
+    finally:
+        engine.close()
+
+
+def _tensor(snapshot, name):
+    return next(t for t in snapshot.tensors if t.name == name)
+
+
+def test_a_training_script_opens_with_its_refused_and_dependent_statements_listed():
+    lesson = parse_python(TRAINING.encode(), "fit.py")
+    assert [s.code for s in lesson.steps] == RUNNABLE
+    assert _refused(lesson) == [
+        (6, "import numpy as np", "line 6: `import numpy as np` is not available in TensorLab (only `import torch`, "
+         "`import copy`, `import torch.nn as nn`, `import torch.nn.functional as F` and "
+         "`import torch.optim as optim`)"),
+        (17, "def loss_fn(out, target):", "line 17: def is not available in TensorLab"),
+        (26, "other = loss_fn(model(x), y)", "depends on line 17, which is not run (`loss_fn` is defined there)"),
+        (27, 'print(f"loss {loss.item():.3f}")', "line 27: an f-string is not available in TensorLab"),
+        (28, "scale = np.float32(2.0)", "depends on line 6, which is not run (`np` is defined there)"),
+        (29, "z = x * scale", "depends on line 28, which is not run (`scale` is defined there)"),
+        (32, 'if __name__ == "__main__":', "line 32: if is not available in TensorLab"),
+    ]
+    # Each in its place: after how many runnable steps it stands.
+    assert [r.after for r in lesson.refused] == [3, 8, 12, 12, 12, 12, 13]
+    # Comment lines right above a statement are its note; the docstring is the next step's note.
+    notes = {s.code: s.note for s in lesson.steps}
+    assert notes["import torch"] == "Fit a line with one linear layer."
+    assert notes["model = nn.Linear(3, 1)"] == "the model: one layer, three inputs"
+    assert notes["opt.zero_grad()"] == "one step by hand"
+    assert notes["x = torch.randn(8, 3)"] == ""
+    assert lesson.id == "fit-py" and lesson.title == "fit.py"
+
+
+def test_the_supported_steps_match_plain_torch_and_the_refused_ones_never_run():
+    lesson = parse_python(TRAINING.encode(), "fit.py")
+    results = _run(lesson)
+    assert [r.code for r in results] == RUNNABLE                 # the refused ones were never sent to run
+    assert all(r.ok for r in results), [r.error for r in results if not r.ok]
+    reference = _plain_torch(RUNNABLE)
+    last = results[-1].snapshot
+    for name, value in (("model.weight", reference["model"].weight), ("model.bias", reference["model"].bias),
+                        ("loss", reference["loss"]), ("w", reference["w"]), ("x", reference["x"])):
+        assert torch.allclose(torch.tensor(_tensor(last, name).values), value.detach()), name
+    assert torch.allclose(torch.tensor(_tensor(last, "model.weight").grad), reference["model"].weight.grad)
+    assert {"other", "scale", "z", "np", "loss_fn"}.isdisjoint(last.names)
+
+
+def test_run_json_marks_a_refused_step_not_ok_with_its_reason_and_runs_nothing_of_it(tmp_path, capsys):
+    path = tmp_path / "fit.py"
+    path.write_text(TRAINING, encoding="utf-8")
+    assert main(["run", str(path), "--json", "--in-process"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    steps = document["steps"]
+    assert [s["index"] for s in steps] == list(range(len(RUNNABLE) + 7))
+    refused = [s for s in steps if "refused" in s]
+    assert [s["code"].splitlines()[0] for s in refused] == [c for _, c, _ in _refused(parse_python(TRAINING, "f"))]
+    for step in refused:
+        assert step["ok"] is False and step["error"] is None and step["output"] == ""
+        assert step["refused"]
+    by_code = {s["code"]: s for s in steps}
+    assert by_code['if __name__ == "__main__":\n    print("done")']["output"] == ""   # "done" never printed
+    assert by_code["z = x * scale"]["refused"] == "depends on line 28, which is not run (`scale` is defined there)"
+    # A refused step's state is the one before it: every step lists every tensor (contract 3).
+    assert set(by_code["z = x * scale"]["tensors"]) == set(by_code["opt.step()"]["tensors"])
+    assert all(s["ok"] for s in steps if "refused" not in s)
+    # The same document, built whole.
+    lesson = parse_python(TRAINING, "fit.py")
+    whole = lesson_json(lesson, "cpu", _run(lesson))
+    assert [s.get("refused") for s in whole["steps"]] == [s.get("refused") for s in steps]
+
+
+def test_the_transcript_shows_each_refused_step_in_its_place_with_why(tmp_path, capsys):
+    lesson = parse_python(TRAINING, "fit.py")
+    text = transcript(lesson, "cpu", _run(lesson))
+    assert "[4/20] ⊘ import numpy as np" in text
+    assert "⊘ not run: depends on line 17, which is not run (`loss_fn` is defined there)" in text
+    assert text.index("⊘ def loss_fn") < text.index("opt.zero_grad()")
+    korean = transcript(lesson, "cpu", _run(lesson), language="ko")
+    assert "실행하지 않습니다: 실행하지 않는 17번째 줄에 의존합니다" in korean
+
+
+def test_an_export_holds_the_supported_steps_only(tmp_path, capsys):
+    path = tmp_path / "fit.py"
+    path.write_text(TRAINING, encoding="utf-8")
+    assert main(["export", str(path), "--in-process"]) == 0
+    script = capsys.readouterr().out
+    for code in ("import numpy", "def loss_fn", "f\"loss", "np.float32", "z = x * scale", "__main__"):
+        assert code not in script
+    assert "opt.step()" in script and "w = model.weight * 2" in script
+
+
+NOTEBOOK_CELLS = [
+    _markdown(["# Fit a line\n", "See [the docs](https://pytorch.org) and ![a plot](plot.png).\n",
+               "<b>bold</b> &amp; <script>alert(1)</script>**strong**"]),
+    _code(["%matplotlib inline\n", "import torch\n", "import torch.nn as nn\n", "import torch.optim as optim"]),
+    _code("!pip install torch"),
+    _code(["%%timeit\n", "x = torch.ones(3)"]),
+    _code(["model = nn.Linear(2, 1)\n", "opt = optim.SGD(model.parameters(), lr=0.5)\n",
+           "x = torch.ones(4, 2)\n", "y = torch.zeros(4, 1)"],
+          outputs=[{"output_type": "stream", "name": "stdout", "text": ["hello\n"]}]),
+    _markdown("One *step* of training:"),
+    _code(["class Net(nn.Module):\n", "    pass\n", "net = Net()\n", "for xb, yb in loader:\n", "    pass"]),
+    _code(["opt.zero_grad()\n", "loss = ((model(x) - y) ** 2).mean()\n", "loss.backward()\n", "opt.step()\n",
+           "out = net(x)"]),
+    {"cell_type": "raw", "metadata": {}, "source": "not python"},
+]
+
+
+def test_a_notebook_opens_as_a_lesson_its_markdown_plain_notes_its_magics_refused():
+    lesson = parse_notebook(_notebook(NOTEBOOK_CELLS), "fit.ipynb")
+    assert [s.code for s in lesson.steps] == [
+        "import torch", "import torch.nn as nn", "import torch.optim as optim", "model = nn.Linear(2, 1)",
+        "opt = optim.SGD(model.parameters(), lr=0.5)", "x = torch.ones(4, 2)", "y = torch.zeros(4, 1)",
+        "opt.zero_grad()", "loss = ((model(x) - y) ** 2).mean()", "loss.backward()", "opt.step()"]
+    refused = [(r.cell, r.line, r.code.splitlines()[0], r.reason.key) for r in lesson.refused]
+    assert refused == [
+        (1, 1, "%matplotlib inline", "source.at_cell_line"),
+        (2, 1, "!pip install torch", "source.at_cell_line"),
+        (3, 1, "%%timeit", "source.at_cell_line"),
+        (5, 1, "class Net(nn.Module):", "source.at_cell_line"),
+        (5, 3, "net = Net()", "source.depends"),
+        (5, 4, "for xb, yb in loader:", "source.at_cell_line"),
+        (6, 5, "out = net(x)", "source.depends"),
+    ]
+    reasons = [str(r.reason) for r in lesson.refused]
+    assert reasons[0].startswith("cell 1, line 1: an IPython magic or shell command")
+    assert reasons[2].startswith("cell 3, line 1: a cell magic (`%%`)")
+    assert reasons[4] == "depends on cell 5, line 1, which is not run (`Net` is defined there)"
+    assert reasons[6] == "depends on cell 5, line 3, which is not run (`net` is defined there)"
+    # Markdown: plain text, no link, image or HTML, as the note of the step after it.
+    # The note of a refused statement is said with the next step that runs.
+    assert lesson.steps[0].note == "Fit a line\nSee the docs and a plot.\nbold & strong"
+    assert next(s.note for s in lesson.steps if s.code == "opt.zero_grad()") == "One *step* of training:"
+    assert all(r.note == "" for r in lesson.refused)
+    results = _run(lesson)
+    assert all(r.ok for r in results)
+    reference = _plain_torch([s.code for s in lesson.steps])
+    weight = _tensor(results[-1].snapshot, "model.weight")
+    assert torch.allclose(torch.tensor(weight.values), reference["model"].weight.detach())
+
+
+def test_markdown_becomes_plain_text():
+    assert markdown_as_text("## Title\n\n[link](http://x.org) ![img](a.png) <img src='a.png'> <a href='u'>a</a>"
+                            ) == "Title\n\nlink img  a"
+    assert markdown_as_text("[ref]: http://x.org\n`code` stays\n```python\nx = 1\n```") == "`code` stays\n\nx = 1"
+
+
+def test_a_notebook_output_of_19_mb_is_dropped_before_the_cells_are_read(tmp_path):
+    big = {"output_type": "stream", "name": "stdout", "text": ["x" * 1000 + "\n"] * 19_000}
+    data = _notebook([_code("import torch"), _code("a = torch.ones(2)", outputs=[big])])
+    assert 19_000_000 < len(data) < MAX_NOTEBOOK_BYTES
+    path = tmp_path / "big.ipynb"
+    path.write_bytes(data)
+    lesson = load_source(path)
+    assert [s.code for s in lesson.steps] == ["import torch", "a = torch.ones(2)"]
+
+
+def test_files_over_their_limits_are_refused_before_they_are_parsed(tmp_path):
+    notebook = tmp_path / "huge.ipynb"
+    notebook.write_bytes(b" " * (MAX_NOTEBOOK_BYTES + 1))
+    script = tmp_path / "huge.py"
+    script.write_bytes(b"x = 1\n" * (MAX_PY_BYTES // 6 + 1))
+    for path in (notebook, script):
+        with pytest.raises(LessonError) as caught:
+            load_source(path)
+        assert caught.value.reason.key == "file.too_large"
+        assert "larger than" in str(caught.value)
+
+
+def test_a_file_of_many_statements_is_refused_before_they_are_looked_at():
+    started = time.monotonic()
+    with pytest.raises(LessonError) as caught:
+        parse_python(b"x = 1\n" * 166_000, "many.py")   # just under 1 MB
+    assert time.monotonic() - started < 60   # a generous watchdog: no quadratic hang (never a timing assertion)
+    assert str(caught.value) == "many.py: the file has 166000 statements; TensorLab opens at most 500"
+    with pytest.raises(LessonError):
+        parse_notebook(_notebook([_code("x = 1\n" * 300), _code("y = 2\n" * 300)]), "many.ipynb")
+
+
+def test_a_magic_in_the_middle_of_a_cell_is_refused_in_its_place_and_code_keeps_its_characters():
+    lesson = parse_notebook(_notebook([_code("import torch\n%time a = torch.ones(2)\nb = torch.tensor([1.0]) # é\n"
+                                             "c = 'ü'; d = b")]), "nb.ipynb")
+    assert [(r.line, r.code) for r in lesson.refused] == [(2, "%time a = torch.ones(2)")]
+    assert lesson.refused[0].after == 1
+    assert [s.code for s in lesson.steps] == ["import torch", "b = torch.tensor([1.0])", "c = 'ü'", "d = b"]
+
+
+def test_a_notebook_whose_code_is_over_1_mb_is_refused_before_it_is_parsed():
+    data = _notebook([_code("x = 1\n" * 100_000) for _ in range(2)])
+    with pytest.raises(LessonError) as caught:
+        parse_notebook(data, "long.ipynb")
+    assert str(caught.value) == "long.ipynb: the notebook's code cells hold 1,200,000 characters; TensorLab opens " \
+                                "at most 1,000,000"
+
+
+@pytest.mark.parametrize("text", [
+    "x = " + "[" * 500_000 + "]" * 499_990,            # 1 MB of nested brackets
+    "x = " + "-" * 999_000 + "1",                      # nested unary minus
+    "x = " + "1+" * 490_000 + "1",                     # a left-leaning sum, 490,000 deep
+    "x = a" + ".b" * 490_000,
+])
+def test_a_file_nested_too_deeply_is_a_message_not_a_crash(text):
+    started = time.monotonic()
+    with pytest.raises(LessonError) as caught:
+        parse_python(text.encode(), "deep.py")
+    assert time.monotonic() - started < 60     # a generous watchdog: no hang (never a timing assertion)
+    assert str(caught.value).startswith("deep.py: ")
+    assert "RecursionError" not in str(caught.value)
+
+
+def test_a_notebook_cell_nested_too_deeply_is_refused_and_the_rest_opens():
+    data = _notebook([_code("import torch"), _code("x = " + "(" * 300 + ")" * 300), _code("y = torch.ones(1)")])
+    lesson = parse_notebook(data, "deep.ipynb")
+    assert [s.code for s in lesson.steps] == ["import torch", "y = torch.ones(1)"]
+    assert lesson.refused[0].cell == 2 and "too many nested parentheses" in str(lesson.refused[0].reason)
+
+
+def test_the_encoding_cookie_is_honoured_and_a_wrong_one_is_a_clear_message():
+    latin = '# -*- coding: latin-1 -*-\nimport torch\n# café\nx = torch.ones(2)\n'.encode("latin-1")
+    lesson = parse_python(latin, "latin.py")
+    assert lesson.steps[1].note == "café"
+    with pytest.raises(LessonError) as caught:
+        parse_python(b"# -*- coding: klingon -*-\nx = 1\n", "bad.py")
+    assert str(caught.value) == "bad.py: the file's encoding declaration (PEP 263) cannot be used: " \
+                                "unknown encoding: klingon"
+    assert "PEP 263" in caught.value.render("ko") and "인코딩 선언" in caught.value.render("ko")
+    with pytest.raises(LessonError) as caught:
+        parse_python("# coding: utf-8\nx = 'é'\n".encode("latin-1"), "wrong.py")
+    assert str(caught.value) == "wrong.py: the file is not utf-8 text (byte 21)"
+
+
+@pytest.mark.parametrize("data, expected", [
+    (b"[1, 2]", "not a JSON object"),
+    (b"{nope", "Expecting property name"),
+    (b'{"nbformat": 3, "worksheets": []}', "format 3"),
+    (b'{"nbformat": 4, "cells": {}}', "no list of `cells`"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b'{"nbformat": 4, "cells": [{"cell_type": "code", "source": 5}]}', "without text `source`"),
+])
+def test_a_file_that_is_not_a_notebook_says_so(data, expected):
+    with pytest.raises(LessonError) as caught:
+        parse_notebook(data, "bad.ipynb")
+    assert expected in str(caught.value)
+
+
+def test_a_python_file_that_does_not_parse_names_its_line():
+    with pytest.raises(LessonError) as caught:
+        parse_python(b"import torch\nx = (1,\n", "broken.py")
+    assert str(caught.value).startswith("broken.py: line 2: this is not valid Python")
+
+
+def test_a_name_nothing_binds_is_refused_and_a_step_rebinding_it_clears_the_dependency():
+    lesson = parse_python("import torch\nimport numpy as np\na = loader\nnp = 3\nb = np + 1\n", "names.py")
+    assert [s.code for s in lesson.steps] == ["import torch", "np = 3", "b = np + 1"]
+    assert [str(r.reason) for r in lesson.refused][1] == "line 3: `loader` is not defined: no earlier step assigns it"
+
+
+def test_find_program_opens_the_files_and_still_finds_lessons(tmp_path):
+    path = tmp_path / "fit.py"
+    path.write_text(TRAINING, encoding="utf-8")
+    assert find_program(str(path)).refused
+    assert find_program("saved-tensors").id == "saved-tensors"
+    with pytest.raises(LessonError):
+        find_program(str(tmp_path / "missing.ipynb"))
+    assert Path(find_program(str(path)).source).name == "fit.py"
+
+
+def test_the_worker_job_parses_the_file_and_its_parts_cross_the_wire_and_make_the_same_lesson():
+    engine = LocalEngine()
+    try:
+        answer = engine.job(SOURCE_JOB, {"data": TRAINING.encode(), "source": "fit.py", "notebook": False,
+                                         "path": "/x/fit.py"})
+        bad = engine.job(SOURCE_JOB, {"data": b"x = " + b"[" * 500_000, "source": "deep.py", "notebook": False,
+                                      "path": "/x/deep.py"})
+    finally:
+        engine.close()
+    crossed = SafeUnpickler(io.BytesIO(pickle.dumps(answer))).load()   # only plain values and messages
+    assert crossed["path"] == "/x/fit.py"
+    lesson = lesson_from_parts(crossed["lesson"])
+    direct = parse_python(TRAINING.encode(), "fit.py")
+    assert [(s.code, s.note) for s in lesson.steps] == [(s.code, s.note) for s in direct.steps]
+    assert lesson.refused == direct.refused and (lesson.id, lesson.title) == (direct.id, direct.title)
+    assert bad["path"] == "/x/deep.py" and "too many nested parentheses" in str(bad["error"])
+
+
+def test_in_the_worker_process_a_hostile_file_is_a_message():
+    engine = ProcessEngine("cpu")
+    try:
+        for data in (b"x = " + b"[" * 500_000 + b"]" * 499_990, b"x = " + b"1+" * 490_000 + b"1"):
+            answer = engine.job(SOURCE_JOB, {"data": data, "source": "deep.py", "notebook": False, "path": "p"})
+            assert str(answer_error(answer, "deep.py")).startswith("deep.py: ")   # a message, not a crash
+        notebook = _notebook([_code("import torch"), _code("%%bash\nls"), _code("a = torch.ones(2)")])
+        answer = engine.job(SOURCE_JOB, {"data": notebook, "source": "nb.ipynb", "notebook": True, "path": "p"})
+        assert [code for code, _ in answer["lesson"]["steps"]] == ["import torch", "a = torch.ones(2)"]
+    finally:
+        engine.close()
+
+
+def test_run_parses_the_file_in_the_worker_and_a_hostile_one_exits_2_with_a_message(tmp_path, capsys, monkeypatch):
+    import tensorlab.core.lessons.source_import as source_import
+
+    deep = tmp_path / "deep.py"
+    deep.write_text("x = " + "[" * 500_000 + "]" * 499_990)
+    assert main(["run", str(deep), "--language", "ko"]) == 2
+    assert capsys.readouterr().err == "tensorlab: deep.py: 1번째 줄: 올바른 Python 코드가 아닙니다: " \
+                                      "“too many nested parentheses”\n"
+    path = tmp_path / "fit.py"
+    path.write_text(TRAINING, encoding="utf-8")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("`run` parsed the file in its own process")
+
+    monkeypatch.setattr(source_import, "parse_source", refuse)   # this process only: the worker is another
+    assert main(["run", str(path), "--json"]) == 0
+    assert sum("refused" in s for s in json.loads(capsys.readouterr().out)["steps"]) == 7
+
+
+def test_a_cell_of_magics_is_refused_line_by_line_and_a_loop_over_a_loader_depends_on_it():
+    data = _notebook([
+        _code(["%load_ext autoreload\n", "%autoreload 2\n", "!nvidia-smi\n", "torch?"]),
+        _code(["import torch\n", "from torch.utils.data import DataLoader, TensorDataset\n",
+               "data = TensorDataset(torch.ones(4, 2), torch.zeros(4))\n",
+               "loader = DataLoader(data, batch_size=2)\n",
+               "for x, y in loader:\n", "    print(x)\n", "w = torch.ones(2)"]),
+    ])
+    lesson = parse_notebook(data, "magics.ipynb")
+    assert [s.code for s in lesson.steps] == ["import torch", "w = torch.ones(2)"]
+    reasons = [(r.cell, r.line, r.reason.key) for r in lesson.refused]
+    assert reasons[:4] == [(1, n, "source.at_cell_line") for n in (1, 2, 3, 4)]
+    assert all("IPython magic" in str(r.reason) for r in lesson.refused[:4])
+    assert [str(r.reason) for r in lesson.refused[4:]][1:] == [
+        "depends on cell 2, line 2, which is not run (`TensorDataset` is defined there)",
+        "depends on cell 2, line 2, which is not run (`DataLoader` is defined there)",
+        "depends on cell 2, line 4, which is not run (`loader` is defined there)",
+    ]

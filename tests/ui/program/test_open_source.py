@@ -1,0 +1,185 @@
+"""Lesson → Open Python file or notebook… (issue #21): the file opens as its own program, the Code panel
+shows what TensorLab does not run greyed with the reason (in words and on hover), the player never lands
+on it, and the file's program comes back after a restart, filed under its own path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QFileDialog
+
+from tensorlab.ui.panels.code_view import _REFUSED_ROLE
+from tensorlab.ui.window.build import build_window
+from tests.ui.conftest import idle
+from tests.ui.support import go, run_line
+
+SCRIPT = '''\
+import torch
+import torch.nn as nn
+import torch.optim as optim
+import numpy as np
+
+# one layer
+model = nn.Linear(2, 1)
+opt = optim.SGD(model.parameters(), lr=0.5)
+x = torch.ones(4, 2)
+
+
+def loss_fn(out):
+    return (out ** 2).mean()
+
+
+opt.zero_grad()
+loss = (model(x) ** 2).mean()
+extra = loss_fn(model(x))
+loss.backward()
+opt.step()
+print(f"{loss.item()}")
+'''
+
+
+def _write(tmp_path: Path) -> Path:
+    path = tmp_path / "train.py"
+    path.write_text(SCRIPT, encoding="utf-8")
+    return path
+
+
+def _refused_rows(view):
+    return [view.item(i) for i in range(view.count()) if view.item(i).data(_REFUSED_ROLE) is not None]
+
+
+def test_open_a_python_file_step_it_and_see_the_refused_lines_greyed_with_why(window, qtbot, tmp_path, monkeypatch):
+    path = _write(tmp_path)
+    asked = {}
+
+    def choose(parent, title, folder, filter_text):
+        asked["filter"] = filter_text
+        return str(path), filter_text
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(choose))
+    window.commands.open_source.trigger()            # Lesson → Open Python file or notebook…
+    idle(qtbot, window)
+    assert "*.py" in asked["filter"] and "*.ipynb" in asked["filter"]
+    state = window.controller.state
+    assert state.lesson is not None and state.lesson.title == "train.py"
+    assert [s.code for s in state.program] == [
+        "import torch", "import torch.nn as nn", "import torch.optim as optim", "model = nn.Linear(2, 1)",
+        "opt = optim.SGD(model.parameters(), lr=0.5)", "x = torch.ones(4, 2)", "opt.zero_grad()",
+        "loss = (model(x) ** 2).mean()", "loss.backward()", "opt.step()"]
+    view = window.code_view
+    rows = _refused_rows(view)
+    assert len(rows) == 4
+    text = view.toPlainText().splitlines()
+    # In its place, in words (not colour alone): the ⊘ mark and "not run: <reason>"; the same on hover.
+    assert text[3].startswith("⊘ import numpy as np — not run: line 4: `import numpy as np` is not available")
+    assert "⊘ extra = loss_fn(model(x)) — not run: depends on line 12, which is not run (`loss_fn` is defined there)" \
+        in text
+    assert text.index("opt.zero_grad()") < next(i for i, t in enumerate(text) if t.startswith("⊘ extra"))
+    assert next(i for i, t in enumerate(text) if t.startswith("⊘ extra")) < text.index("loss.backward()")
+    assert rows[0].toolTip().startswith("not run: line 4:")
+    assert all(not row.flags() & Qt.ItemFlag.ItemIsSelectable for row in rows)
+    # The player steps the supported statements only: every one runs, none of the refused ones.
+    go(window, qtbot, len(state.program))
+    state = window.controller.state
+    assert all(r.ok for r in state.results)
+    assert {"np", "loss_fn", "extra"}.isdisjoint(state.snapshot.names)
+    assert any(t.name == "model.weight" and t.grad is not None for t in state.snapshot.tensors)
+    # A click on a refused line goes nowhere; a click on a step goes to the state after it.
+    view.itemClicked.emit(rows[1])
+    idle(qtbot, window)
+    assert window.controller.state.position == len(state.program)
+    step_row = view.row(next(view.item(i) for i in range(view.count())
+                             if view.item(i).data(_REFUSED_ROLE) is None and i > view.row(rows[0])))
+    view.itemClicked.emit(view.item(step_row))
+    idle(qtbot, window)
+    assert window.controller.state.position == 4          # model = nn.Linear(2, 1): the 4th step
+    assert "▶ model = nn.Linear(2, 1)" in view.toPlainText()
+
+
+def test_a_notebook_opens_with_its_magics_greyed(window, qtbot, tmp_path):
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": "# <b>Hello</b> [docs](http://x)"},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 1,
+              "source": ["%matplotlib inline\n", "import torch\n", "a = torch.ones(3)"]},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 2, "source": "!ls"}]
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}))
+    assert window.open_lesson_file(path)
+    idle(qtbot, window)
+    assert [s.code for s in window.controller.state.program] == ["import torch", "a = torch.ones(3)"]
+    text = window.code_view.toPlainText().splitlines()
+    assert text[0].startswith("⊘ %matplotlib inline — not run: cell 1, line 1: an IPython magic")
+    assert text[-1].startswith("⊘ !ls — not run: cell 2, line 1:")
+    assert len(_refused_rows(window.code_view)) == 2
+
+
+def test_the_files_program_is_filed_under_its_path_and_comes_back_after_a_restart(qtbot, tmp_path):
+    path = _write(tmp_path)
+    data = tmp_path / "data"
+    settings = QSettings(str(tmp_path / "tensorlab.ini"), QSettings.Format.IniFormat)
+    first = build_window(settings, data_dir=data)
+    qtbot.addWidget(first)
+    assert first.open_lesson_file(path)
+    idle(qtbot, first)
+    go(first, qtbot, 6)
+    run_line(first, qtbot, "k = x * 2")
+    assert first.editing.key(first.controller.state.lesson) == f"file:{path.absolute()}"
+    first.editing.flush()
+    first.save_settings()
+    first.close()
+    again = build_window(QSettings(str(tmp_path / "tensorlab.ini"), QSettings.Format.IniFormat), data_dir=data)
+    qtbot.addWidget(again)
+    idle(qtbot, again)
+    state = again.controller.state
+    assert state.lesson is not None and state.lesson.title == "train.py"   # opened again from its path
+    assert [s.code for s in state.program if s.origin == "user"] == ["k = x * 2"]
+    assert [s.code for s in state.program].index("k = x * 2") == 6
+    assert len(_refused_rows(again.code_view)) == 4
+    again.close()
+
+
+def test_the_window_never_parses_the_file_itself_the_worker_does(window, qtbot, tmp_path, monkeypatch):
+    import tensorlab.core.lessons.source_import as source_import
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the window parsed a .py file in its own process")
+
+    for name in ("parse_python", "parse_notebook", "parse_source"):
+        monkeypatch.setattr(source_import, name, refuse)      # this process only: the worker is another
+    assert window.open_lesson_file(_write(tmp_path))
+    idle(qtbot, window)
+    assert window.controller.state.lesson.title == "train.py"
+    assert len(_refused_rows(window.code_view)) == 4
+
+
+def test_a_hostile_file_is_said_in_the_window_and_the_open_lesson_stays(window, qtbot, tmp_path):
+    before = window.controller.state.lesson
+    deep = tmp_path / "deep.py"
+    deep.write_text("x = " + "[" * 500_000 + "]" * 499_990)
+    assert window.open_lesson_file(deep)                     # sent to the worker
+    idle(qtbot, window)
+    assert window.controller.state.lesson is before
+    assert "This lesson file cannot be opened: deep.py: line 1:" in window.output_view.toPlainText()
+    big = tmp_path / "big.py"
+    big.write_bytes(b"x = 1\n" * 200_000)
+    assert not window.open_lesson_file(big)                  # over 1 MB: refused before it is sent
+    assert "larger than 1,000,000 bytes" in window.output_view.toPlainText()
+    assert window.controller.state.lesson is before
+
+
+def test_the_reasons_follow_the_windows_language(window, qtbot, tmp_path):
+    from tensorlab.ui.widgets import i18n
+
+    assert window.open_lesson_file(_write(tmp_path))
+    idle(qtbot, window)
+    picker = window.language_picker
+    try:
+        picker.setCurrentIndex(picker.findData("ko"))
+        picker.activated.emit(picker.currentIndex())
+        qtbot.waitUntil(lambda: "실행하지 않습니다" in window.code_view.toPlainText(), timeout=10_000)
+        text = window.code_view.toPlainText()
+        assert "⊘ extra = loss_fn(model(x)) — 실행하지 않습니다: 실행하지 않는 12번째 줄에 의존합니다" in text
+        assert _refused_rows(window.code_view)[0].toolTip().startswith("실행하지 않습니다: 4번째 줄:")
+    finally:
+        i18n.set_language("en")
