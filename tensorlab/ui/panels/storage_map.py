@@ -716,11 +716,21 @@ class StorageMapView(SceneView):
             details.append(tr("versions {list} (separate counters)").format(list=listed))
         # The heading stays in view with the names while the cells scroll sideways.
         title = self._pinned_text(header, 10 * s, y, 16, True, None)
+        title_h = title.boundingRect().height()
         if strip.new:
-            tag = self._pinned_text(tr("new"), 10 * s + title.boundingRect().width() + 12 * s, y + 2 * s, 13, True,
-                                    QColor("#2e7d32"))
+            # After the heading where it fits in the viewport; else first on the line below: the heading is
+            # pinned, so a tag past the viewport's right edge would stay cut ("ne") at any scroll.
+            room = self.viewport().width() / max(self.transform().m11(), 1e-6) - 10 * s
+            tag_font = self._font(13, True)
+            x = 10 * s + title.boundingRect().width() + 12 * s
+            if not self.picture and x + _text_width(tr("new"), tag_font) > room:
+                x, y = 10 * s, y + title_h + 2 * s
+                title_h = 0.0
+            tag = self._pinned_text(tr("new"), x, y + 2 * s, 13, True, QColor("#2e7d32"))
             tag.setToolTip(tr("this storage was allocated by the last step"))
-        y += title.boundingRect().height() + 2 * s
+            if title_h == 0.0:
+                title_h = tag.boundingRect().height() + 2 * s
+        y += title_h + 2 * s
         if details:
             # A second line, so the header never makes the map wider than its cells.
             line = self._pinned_text("  ·  ".join(details), 10 * s, y, 13, False, QColor("#37474f"))
