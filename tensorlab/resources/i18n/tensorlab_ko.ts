@@ -1146,6 +1146,10 @@ its base was changed in place after split/unbind/chunk.</source>
         <translation>✔ 맞습니다.</translation>
     </message>
     <message>
+        <source>✔ Right: “{answer}”.</source>
+        <translation>✔ 맞습니다: 답은 “{answer}”입니다.</translation>
+    </message>
+    <message>
         <source>✘ Not quite: the answer is {number}.</source>
         <translation>✘ 아쉽습니다: 답은 {number}번입니다.</translation>
     </message>

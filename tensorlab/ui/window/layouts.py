@@ -291,8 +291,8 @@ class LayoutModes:
         elif needed > shown and area == BOTTOM:
             if self.narration_rest is None:
                 self.narration_rest = dock.height()
-            # A little slack: borders and fonts of restyled choices settle a moment later.
-            taller = min(dock.height() + needed - shown + 12, int(window.height() * NARRATION_MAX[self.mode]))
+            # A little slack (a border settles a moment later; the looks never change a font now).
+            taller = min(dock.height() + needed - shown + 4, int(window.height() * NARRATION_MAX[self.mode]))
             window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
             QTimer.singleShot(0, self.fit_table)   # the table keeps its rows: the values panel gives up height
         elif needed > shown and area in (LEFT, RIGHT):
