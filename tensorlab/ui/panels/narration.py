@@ -18,8 +18,17 @@ import re
 
 from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLayout, QLayoutItem, QScrollArea, QSizePolicy,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLayoutItem,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tensorlab.core.engine.player import PlayerState, StepOrigin
 from tensorlab.core.lessons.lesson import Ask
@@ -87,8 +96,10 @@ class ChoiceButton(QFrame):
         metrics = QFontMetricsF(self.label.font())
         words = re.split(f"[\\s{ZWSP}]+", self.label.text())
         longest = max((metrics.horizontalAdvance(w) for w in words), default=0.0)
-        margins = self.layout().contentsMargins()
-        return math.ceil(longest + self.key.sizeHint().width() + self.layout().spacing() + margins.left()
+        layout = self.layout()
+        assert layout is not None   # made with the button
+        margins = layout.contentsMargins()
+        return math.ceil(longest + self.key.sizeHint().width() + layout.spacing() + margins.left()
                          + margins.right() + 2)
 
     def set_look(self, look: str) -> None:
@@ -249,6 +260,8 @@ class NarrationPanel(QScrollArea):
         self.choice_buttons: list[ChoiceButton] = []   # the choices of the question shown
         self._pool: list[ChoiceButton] = []             # every choice button made, reused
         self.class_vote = False
+        # Normal mode: the toolbar shows the lesson and the step, so a question takes the title's line.
+        self.title_with_question = True
         self._ask: Ask | None = None
         self._ask_step = -1                 # program index of the step the question is about
         self._ask_code = ""
@@ -256,7 +269,7 @@ class NarrationPanel(QScrollArea):
         self._revealed = False
         self._result: tuple[int, str, int | None] | None = None   # (step, code, choice) of the last reveal
         self._state: PlayerState | None = None
-        self._built: tuple[object, ...] | None = None   # language, vote, font of the choices built
+        self._built: tuple[object, ...] | None = None   # language, vote, font, title shown: the choices built
         # What measured questions measured, by (device, size, requires_grad): the verdict measured then.
         self._measured: dict[tuple[str, int, bool], MeasureResult] = {}
         self._measuring: tuple[int, str] | None = None   # (step, code) of the measurement running
@@ -279,6 +292,13 @@ class NarrationPanel(QScrollArea):
         for button in self._pool:
             for widget in (button, button.key, button.label):
                 widget.setFont(font)
+
+    def set_title_with_question(self, on: bool) -> None:
+        """Whether the title line (lesson, step) stays while a question shows (projector mode: yes; normal
+        mode: no, the toolbar says both, and the map keeps the line's height)."""
+        self.title_with_question = on
+        if self._state is not None:
+            self.show_state(self._state)
 
     def set_class_vote(self, on: bool) -> None:
         """Class vote: a choice is only marked until → reveals it."""
@@ -401,12 +421,14 @@ class NarrationPanel(QScrollArea):
             self._chosen, self._revealed = None, False
             if self._measuring is None:
                 self.measure_row.stop()
-        elif ask is not None and self._built == (current_language(), self.class_vote, self.font().key()):
+        elif ask is not None and self._built == (current_language(), self.class_vote, self.font().key(),
+                                                 self.title_with_question):
             # The same question, already built: only the looks of its choices may change.
             self._show_choice()
             return
         self._ask, self._ask_step, self._ask_code = ask, state.position, code
-        self._built = (current_language(), self.class_vote, self.font().key()) if ask is not None else None
+        self._built = (current_language(), self.class_vote, self.font().key(),
+                       self.title_with_question) if ask is not None else None
         count = len(ask.text("choices", current_language())) if ask is not None else 0
         for button in self._pool[count:]:
             if not button.isHidden():
@@ -417,6 +439,7 @@ class NarrationPanel(QScrollArea):
             self.question.hide()
             self.choices_box.hide()
             self.feedback.hide()
+            self.title.show()
             return
         language = current_language()
         heading = tr("Class vote: mark the class's choice, then press → (or Enter) to reveal it and run the step.") \
@@ -443,6 +466,7 @@ class NarrationPanel(QScrollArea):
             self.choice_buttons.append(button)
         self.question.show()
         self.choices_box.show()
+        self.title.setVisible(self.title_with_question)
         self._show_choice()
 
     def _show_choice(self) -> None:

@@ -426,6 +426,7 @@ class MainWindow(QMainWindow):
     def set_presentation(self, on: bool) -> None:
         """Projector mode: the map main and large, narration and code large, the rest in tabs."""
         self.commands.presentation.setChecked(on)
+        self.narration.set_title_with_question(on)
         self.layouts.switch(on)
         self.apply_text_scale()
         self.settings.projector = on
@@ -491,6 +492,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         self.layouts.projector = self.settings.projector
         self.commands.presentation.setChecked(self.layouts.projector)
+        self.narration.set_title_with_question(self.layouts.projector)
         self.layouts.restore()
         self.apply_text_scale()
         self.set_class_vote(self.settings.class_vote)
