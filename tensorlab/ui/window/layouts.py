@@ -251,6 +251,12 @@ class LayoutModes:
             wanted_top = min(table.height_for_rows(rows) + chrome, int(height * 0.5))
         if abs(top.height() - wanted_top) > 2:
             window.resizeDocks([top], [wanted_top], Qt.Orientation.Vertical)
+        if isinstance(table, TensorTable) and top.widget() is table and table.missing_width > 0:
+            # Written as small as it may (Ctrl+= at 1024x768), the table still lacks a few pixels: its column
+            # takes them from the map, rather than cut a value to "MulBac…" (half the window at most).
+            wider = min(top.width() + table.missing_width + 2, int(window.width() * 0.5))
+            if wider > top.width():
+                window.resizeDocks([top], [wider], Qt.Orientation.Horizontal)
 
     def fit_narration(self, narration: NarrationPanel, attempt: int = 0) -> None:
         """Grow the narration's dock until its question, choices and feedback show without scrolling.

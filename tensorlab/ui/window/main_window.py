@@ -440,6 +440,7 @@ class MainWindow(QMainWindow):
         for widget, factor in self.panels.scaled():
             apply_scale(widget, panel_scale(factor, self.zoom.factor, projector))
         QTimer.singleShot(0, self.storage_map.show_followed)   # once the docks have their new sizes
+        QTimer.singleShot(0, self.layouts.fit_table)   # the table's rows, and its columns' width, at the new size
 
     def set_class_vote(self, on: bool | None = None) -> None:
         """Class vote on or off (remembered)."""

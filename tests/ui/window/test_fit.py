@@ -72,6 +72,30 @@ def test_the_table_shows_all_ten_columns(qtbot, settings):
     window.close()
 
 
+@pytest.mark.parametrize("screen", [(1024, 768), (1280, 720)])
+def test_after_ctrl_plus_the_table_still_shows_every_value_whole(qtbot, settings, language, screen):
+    # Ctrl+= at 1024x768 cut "MulBackward0" to "MulBac…": the table writes smaller than the zoom asks
+    # (down to a pixel under the unzoomed size) before it cuts a value.
+    from tensorlab.ui.widgets.text_zoom import MIN_PX, base_px
+    from tensorlab.ui.window.build import first_size
+
+    window = _fresh(qtbot, settings, language, first_size(*screen))
+    open_lesson(window, qtbot, "clone-keeps-the-graph")
+    go(window, qtbot, 12)
+    table = window.table
+    for zooms in (1, 2):
+        window.zoom.zoom_in()
+        QApplication.processEvents()
+        assert table.font().pixelSize() >= max(MIN_PX, base_px() - 1), zooms
+        for column, name in enumerate(COLUMNS):
+            if name != "grad":
+                assert table.column_fits(column), (zooms, name, table.horizontalHeader().sectionSize(column))
+    window.zoom.reset()
+    QApplication.processEvents()
+    assert table.font().pixelSize() >= base_px() - 1
+    window.close()
+
+
 def test_the_toolbar_shows_lessons_steps_and_language_at_1024x768(qtbot, settings, language):
     window = _fresh(qtbot, settings, language, (1024, 768))
     for projector in (False, True):
