@@ -82,7 +82,7 @@ def test_the_map_collapses_a_modules_group_to_its_header_and_opens_it_again(qtbo
     assert "net[0].weight" in {item.data(0) for item in view.band_items()}
 
 
-def test_the_new_tag_is_whole_in_the_viewport_however_narrow_the_map(qtbot):
+def test_the_new_tag_and_the_headings_are_whole_in_the_viewport_however_narrow_the_map(qtbot):
     # The heading is pinned at the left while the cells scroll, so a tag past the viewport's right edge was
     # cut ("ne") at any scroll: it goes to the line below when it does not fit after the heading.
     from PySide6.QtWidgets import QApplication
@@ -106,3 +106,7 @@ def test_the_new_tag_is_whole_in_the_viewport_however_narrow_the_map(qtbot):
             tags = [item for item in view.scene().items() if getattr(item, "text", None) and item.text() == "new"]
             assert len(tags) == 1, width
             assert shown.contains(tags[0].sceneBoundingRect()), (width, value, tags[0].sceneBoundingRect(), shown)
+            # The headings too ("S1  ·  8000 bytes  ·  2000 × float32  ·  cpu"), wrapped where they would not fit.
+            headings = [item for item in view.scene().items()
+                        if getattr(item, "text", None) and "bytes" in item.text() and "float32" in item.text()]
+            assert len(headings) == 2 and all(shown.contains(h.sceneBoundingRect()) for h in headings), width
