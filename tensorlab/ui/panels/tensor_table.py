@@ -193,6 +193,7 @@ class TensorTable(QTableView):
     """The table view; emits the name of the tensor the user selects."""
 
     selectedTensorChanged = Signal(object)   # str | None
+    roomWanted = Signal(int)   # noqa: N815 - the pixels the table lacks to show every value whole, written small
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -236,10 +237,12 @@ class TensorTable(QTableView):
         return px(base_px(), self.scale) - shrink
 
     def _most_shrink(self) -> int:
-        """How far below the zoom's size the table may write: to one pixel under the unzoomed size (never
-        below the readable minimum). A narrow panel (a 1024 px window, more so after Ctrl+=) writes smaller
-        rather than cut a value to "MulBac…": larger text that hides a value helps nobody."""
-        return max(1, self._size(0) - max(MIN_PX, px(base_px()) - 1))
+        """How far below the zoom's size the table may write: to the unzoomed size (one pixel under it, not
+        zoomed; never below the readable minimum). A narrow panel (a 1024 px window, more so after Ctrl+=)
+        writes smaller rather than cut a value to "MulBac…": larger text that hides a value helps nobody."""
+        # Zoomed in, never below the unzoomed size: Ctrl+= still makes the table larger (its dock widens).
+        floor = px(base_px()) - (0 if self.scale > 1 else 1)
+        return max(1, self._size(0) - max(MIN_PX, floor))
 
     def _set_font(self, shrink: int) -> None:
         self.shrink = shrink
@@ -300,7 +303,11 @@ class TensorTable(QTableView):
             widths[grad] = max(floor, wanted[grad] - excess)
         # What the panel lacks, written as small as it may, to show every value whole (the window widens
         # its dock by as much, where it can).
-        self.missing_width = max(0, sum(widths) - available) if self.shrink >= self._most_shrink() else 0
+        missing = max(0, sum(widths) - available) if self.shrink >= self._most_shrink() else 0
+        if missing != self.missing_width:
+            self.missing_width = missing
+            if missing:
+                self.roomWanted.emit(missing)
         if sum(widths) > available:
             # Water-filling: a common cap that the widest columns are cut down to.
             low, high = 16.0, float(max(widths))

@@ -395,9 +395,18 @@ def _share_at_least(qtbot, window, least: float, position: int, state: str) -> N
     assert share >= least, (position, state, share)
 
 
+@pytest.fixture
+def english_after():
+    """The window's language back to English after a test that chose another."""
+    from tensorlab.ui.widgets import i18n
+    yield
+    i18n.set_language("en")
+
+
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("lesson", ["detach-shares-memory", "in-and-out-of-torch"])
-def test_on_a_1280x720_screen_the_map_keeps_30_percent_asked_answered_and_after(qtbot, settings, lesson, language):
+def test_on_a_1280x720_screen_the_map_keeps_30_percent_asked_answered_and_after(qtbot, settings, lesson, language,
+                                                                              english_after):
     window = fresh_window(qtbot, settings, _real((1280, 720)), language=language)
     open_lesson(window, qtbot, lesson)
     asked = 0
@@ -417,7 +426,8 @@ def test_on_a_1280x720_screen_the_map_keeps_30_percent_asked_answered_and_after(
     window.close()
 
 
-def test_on_a_1024x768_screen_in_korean_the_gradient_shows_after_an_answered_question(qtbot, settings):
+def test_on_a_1024x768_screen_in_korean_the_gradient_shows_after_an_answered_question(qtbot, settings,
+                                                                                     english_after):
     # The review's case: backward-twice, the question about y.backward() answered, then the step run: the
     # map was ~110 px tall under X and x.grad cut at its bottom.
     window = fresh_window(qtbot, settings, _real((1024, 768)), language="ko")
