@@ -193,7 +193,6 @@ class TensorTable(QTableView):
     """The table view; emits the name of the tensor the user selects."""
 
     selectedTensorChanged = Signal(object)   # str | None
-    roomWanted = Signal(int)   # noqa: N815 - the pixels the table lacks to show every value whole, written small
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -303,11 +302,7 @@ class TensorTable(QTableView):
             widths[grad] = max(floor, wanted[grad] - excess)
         # What the panel lacks, written as small as it may, to show every value whole (the window widens
         # its dock by as much, where it can).
-        missing = max(0, sum(widths) - available) if self.shrink >= self._most_shrink() else 0
-        if missing != self.missing_width:
-            self.missing_width = missing
-            if missing:
-                self.roomWanted.emit(missing)
+        self.missing_width = max(0, sum(widths) - available) if self.shrink >= self._most_shrink() else 0
         if sum(widths) > available:
             # Water-filling: a common cap that the widest columns are cut down to.
             low, high = 16.0, float(max(widths))

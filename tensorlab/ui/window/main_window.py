@@ -112,8 +112,6 @@ class MainWindow(QMainWindow):
         self.layouts.apply_default()
         self.builders.statementRequested.connect(self.submit)
         self.table.selectedTensorChanged.connect(self._selection_changed)
-        # The table lacks a few pixels (Ctrl+= at 1024x768): its dock takes them, once the fonts settled.
-        self.table.roomWanted.connect(lambda _pixels: QTimer.singleShot(0, self.layouts.fit_table))
         self.storage_map.tensorClicked.connect(self.table.select_name)
         self.code_view.positionRequested.connect(self.controller.go_to)
         self.code_view.removeRequested.connect(self.editing.remove)

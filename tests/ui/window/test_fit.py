@@ -83,6 +83,8 @@ def test_after_ctrl_plus_the_table_still_shows_every_value_whole(qtbot, settings
     open_lesson(window, qtbot, "clone-keeps-the-graph")
     go(window, qtbot, 12)
     table = window.table
+    dock = window.findChild(QWidget, "tensorsDock")
+    width = dock.width()
     for zooms in (1, 2):
         window.zoom.zoom_in()
         QApplication.processEvents()
@@ -95,6 +97,8 @@ def test_after_ctrl_plus_the_table_still_shows_every_value_whole(qtbot, settings
     window.zoom.reset()
     QApplication.processEvents()
     assert table.font().pixelSize() >= base_px() - 1
+    qtbot.wait(300)
+    assert abs(dock.width() - width) <= 2, (dock.width(), width, window.layouts.table_widened)   # the map's width back
     window.close()
 
 
