@@ -76,6 +76,10 @@
         <translation>역전파에는 requires_grad=True인 스칼라 텐서가 필요합니다. 먼저 계산하세요. 예: (a + b).sum().</translation>
     </message>
     <message>
+        <source>Bring a panel forward</source>
+        <translation>패널을 앞으로 가져오기</translation>
+    </message>
+    <message>
         <source>Build</source>
         <translation>만들기</translation>
     </message>
@@ -1308,6 +1312,10 @@ its base was changed in place after split/unbind/chunk.</source>
     <message>
         <source>✔ Right.</source>
         <translation>✔ 맞습니다.</translation>
+    </message>
+    <message>
+        <source>✔ Right: “{answer}”.</source>
+        <translation>✔ 맞습니다: 답은 “{answer}”입니다.</translation>
     </message>
     <message>
         <source>✘ Not quite: the answer is {number}.</source>

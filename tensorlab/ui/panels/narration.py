@@ -13,22 +13,35 @@ makes right.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+import math
+import re
+
+from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLayoutItem,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tensorlab.core.engine.player import PlayerState, StepOrigin
 from tensorlab.core.lessons.lesson import Ask
 from tensorlab.core.protocol.engine_api import Reply
 from tensorlab.core.protocol.measure_results import QUESTION_JOB, MeasureResult
-from tensorlab.ui.widgets.html import breakable, breakable_code, escape, inline_code
+from tensorlab.ui.widgets.html import ZWSP, breakable, breakable_code, escape, inline_code
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.progress_row import ProgressRow
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
-__all__ = ["NarrationPanel", "ChoiceButton"]
+__all__ = ["NarrationPanel", "ChoiceButton", "ChoicesLayout"]
 
 # Each look: (border width, border colour, background). Painted, not a style sheet: a style sheet set on
 # a choice re-polishes its labels and resets their font to the default size (the choices shrank after
@@ -77,6 +90,18 @@ class ChoiceButton(QFrame):
             self.label.setText(breakable_code(text))
             self.setAccessibleName(text)
 
+    def unbroken_width(self) -> int:
+        """The narrowest the button can be with no word of its text cut: its number, its margins and its
+        longest unbreakable run (the text breaks only at spaces and at the break opportunities in code)."""
+        metrics = QFontMetricsF(self.label.font())
+        words = re.split(f"[\\s{ZWSP}]+", self.label.text())
+        longest = max((metrics.horizontalAdvance(w) for w in words), default=0.0)
+        layout = self.layout()
+        assert layout is not None   # made with the button
+        margins = layout.contentsMargins()
+        return math.ceil(longest + self.key.sizeHint().width() + layout.spacing() + margins.left()
+                         + margins.right() + 2)
+
     def set_look(self, look: str) -> None:
         """plain, marked (a class vote), right or wrong."""
         if getattr(self, "look", None) == look:
@@ -108,6 +133,95 @@ class ChoiceButton(QFrame):
         super().keyPressEvent(event)
 
 
+class ChoicesLayout(QLayout):
+    """The choices stacked, or two side by side (1 2 / 3 4) when that makes them less tall at this width.
+
+    Long choices wrap to two lines in a column of half the width and still take less height than four
+    rows of one line each: the narration asks for less of the window, and the map keeps its share. The
+    arrangement follows from the width alone (``heightForWidth`` and ``setGeometry`` agree), so the
+    narration's measure of the height it needs is the height it gets.
+    """
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 4) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self._gap = spacing
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 - Qt's name
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt's name
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt's name
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:  # noqa: N802 - Qt's name
+        return Qt.Orientation.Horizontal
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
+        return self._arranged(width)[1]
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        shown = self._shown()
+        width = max((i.sizeHint().width() for i in shown), default=0)
+        return QSize(width, self.heightForWidth(max(width, 1)))
+
+    def minimumSize(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(max((i.minimumSize().width() for i in self._shown()), default=0), 0)
+
+    def columns(self) -> int:
+        """How many columns the choices take at the layout's width now."""
+        return self._arranged(self.geometry().width())[0]
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt's name
+        super().setGeometry(rect)
+        columns, _height = self._arranged(rect.width())
+        shown, gap = self._shown(), self._gap
+        width = (rect.width() - gap * (columns - 1)) // columns
+        y = rect.y()
+        for row in range(0, len(shown), columns):
+            items = shown[row:row + columns]
+            height = max(i.heightForWidth(width) if i.hasHeightForWidth() else i.sizeHint().height() for i in items)
+            for column, item in enumerate(items):
+                item.setGeometry(QRect(QPoint(rect.x() + column * (width + gap), y), QSize(width, height)))
+            y += height + gap
+
+    def _shown(self) -> list[QLayoutItem]:
+        return [i for i in self._items if not i.isEmpty()]
+
+    def _arranged(self, width: int) -> tuple[int, int]:
+        """(columns, height) at ``width``: two columns when they are less tall by more than a gap."""
+        shown, gap = self._shown(), self._gap
+        best = (1, self._height(shown, 1, width))
+        half = (width - gap) // 2
+        if len(shown) > 1 and all(_unbroken_width(i) <= half for i in shown):
+            two = self._height(shown, 2, width)
+            if two + gap < best[1]:
+                best = (2, two)
+        return best
+
+    def _height(self, shown: list[QLayoutItem], columns: int, width: int) -> int:
+        width = max(1, (width - self._gap * (columns - 1)) // columns)
+        rows = [shown[i:i + columns] for i in range(0, len(shown), columns)]
+        heights = [max(i.heightForWidth(width) if i.hasHeightForWidth() else i.sizeHint().height() for i in row)
+                   for row in rows]
+        return sum(heights) + self._gap * max(0, len(rows) - 1)
+
+
+def _unbroken_width(item: QLayoutItem) -> int:
+    """The narrowest ``item`` can be without cutting a word (a choice), or its minimum width."""
+    widget = item.widget()
+    return widget.unbroken_width() if isinstance(widget, ChoiceButton) else item.minimumSize().width()
+
+
 class NarrationPanel(QScrollArea):
     """Shows what the last step means, and asks about the next one when the lesson does."""
 
@@ -130,14 +244,13 @@ class NarrationPanel(QScrollArea):
         self.setWidget(inner)
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(4)   # the style's 6 to 7 px between five texts: 10 px of the map's height
         self.title, self.answer, self.note, self.question, self.feedback = (self._label(n) for n in (
             "narrationTitle", "askAnswer", "narrationNote", "askQuestion", "askFeedback"))
         self.answer.setStyleSheet("background:#f1f8e9; padding:4px;")
         self.choices_box = QWidget()
-        # Choices stacked and wrapped, so long answers never widen the dock or get cut.
-        self.choices_layout = QVBoxLayout(self.choices_box)
-        self.choices_layout.setContentsMargins(0, 0, 0, 0)
-        self.choices_layout.setSpacing(4)
+        # Choices wrapped, so long answers never widen the dock or get cut; two side by side when less tall.
+        self.choices_layout = ChoicesLayout(self.choices_box)
         self.measure_row = ProgressRow("askMeasure")
         self.measure_row.cancelRequested.connect(self.measureCancelRequested)
         for widget in (self.title, self.answer, self.note, self.question, self.choices_box, self.feedback,
@@ -147,6 +260,8 @@ class NarrationPanel(QScrollArea):
         self.choice_buttons: list[ChoiceButton] = []   # the choices of the question shown
         self._pool: list[ChoiceButton] = []             # every choice button made, reused
         self.class_vote = False
+        # Normal mode: the toolbar shows the lesson and the step, so a question takes the title's line.
+        self.title_with_question = True
         self._ask: Ask | None = None
         self._ask_step = -1                 # program index of the step the question is about
         self._ask_code = ""
@@ -154,7 +269,7 @@ class NarrationPanel(QScrollArea):
         self._revealed = False
         self._result: tuple[int, str, int | None] | None = None   # (step, code, choice) of the last reveal
         self._state: PlayerState | None = None
-        self._built: tuple[object, ...] | None = None   # language, vote, font of the choices built
+        self._built: tuple[object, ...] | None = None   # language, vote, font, title shown: the choices built
         # What measured questions measured, by (device, size, requires_grad): the verdict measured then.
         self._measured: dict[tuple[str, int, bool], MeasureResult] = {}
         self._measuring: tuple[int, str] | None = None   # (step, code) of the measurement running
@@ -177,6 +292,13 @@ class NarrationPanel(QScrollArea):
         for button in self._pool:
             for widget in (button, button.key, button.label):
                 widget.setFont(font)
+
+    def set_title_with_question(self, on: bool) -> None:
+        """Whether the title line (lesson, step) stays while a question shows (projector mode: yes; normal
+        mode: no, the toolbar says both, and the map keeps the line's height)."""
+        self.title_with_question = on
+        if self._state is not None:
+            self.show_state(self._state)
 
     def set_class_vote(self, on: bool) -> None:
         """Class vote: a choice is only marked until → reveals it."""
@@ -245,14 +367,19 @@ class NarrationPanel(QScrollArea):
             self.answer.show()
             return
         right = choices[answer]
+        # The next question waiting, and this one's explanation already shown when it was revealed: the
+        # answer alone, so the new question does not push the map down with a text the class has just read.
+        short = chosen is not None and state.position < len(state.program) \
+            and state.program[state.position].ask is not None
         if chosen is None:
             verdict = tr("The answer: “{answer}”.").format(answer=right)
         elif chosen == answer:
-            verdict = tr("✔ Right.")
+            verdict = tr("✔ Right: “{answer}”.").format(answer=right) if short else tr("✔ Right.")
         else:
             verdict = tr("✘ Not quite: the answer is “{answer}”.").format(answer=right)
-        _set_text(self.answer, f"<b>{escape(verdict)}</b> {self._measured_text(ask)}"
-                            f"{inline_code(ask.text('explain', language))}")
+        explain = "" if short else inline_code(ask.text("explain", language))
+        _set_text(self.answer, f"<b>{escape(verdict)}</b> {self._measured_text(ask)}{explain}")
+        self.answer.setToolTip(ask.text("explain", language) if short else "")
         self.answer.show()
 
     def _found(self, ask: Ask) -> MeasureResult | None:
@@ -294,12 +421,14 @@ class NarrationPanel(QScrollArea):
             self._chosen, self._revealed = None, False
             if self._measuring is None:
                 self.measure_row.stop()
-        elif ask is not None and self._built == (current_language(), self.class_vote, self.font().key()):
+        elif ask is not None and self._built == (current_language(), self.class_vote, self.font().key(),
+                                                 self.title_with_question):
             # The same question, already built: only the looks of its choices may change.
             self._show_choice()
             return
         self._ask, self._ask_step, self._ask_code = ask, state.position, code
-        self._built = (current_language(), self.class_vote, self.font().key()) if ask is not None else None
+        self._built = (current_language(), self.class_vote, self.font().key(),
+                       self.title_with_question) if ask is not None else None
         count = len(ask.text("choices", current_language())) if ask is not None else 0
         for button in self._pool[count:]:
             if not button.isHidden():
@@ -310,6 +439,7 @@ class NarrationPanel(QScrollArea):
             self.question.hide()
             self.choices_box.hide()
             self.feedback.hide()
+            self.title.show()
             return
         language = current_language()
         heading = tr("Class vote: mark the class's choice, then press → (or Enter) to reveal it and run the step.") \
@@ -336,6 +466,7 @@ class NarrationPanel(QScrollArea):
             self.choice_buttons.append(button)
         self.question.show()
         self.choices_box.show()
+        self.title.setVisible(self.title_with_question)
         self._show_choice()
 
     def _show_choice(self) -> None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
+import re
+
 from PySide6.QtCore import QMimeData
+from PySide6.QtGui import QFontMetricsF, QResizeEvent
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from tensorlab.core.protocol.explanation import Explanation
@@ -11,7 +15,7 @@ from tensorlab.ui.widgets.html import ZWSP, breakable_code, escape, inline_code
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr, tr_marked
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
-from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
+from tensorlab.ui.widgets.text_zoom import base_px, mono_font, pixel_font
 
 _NOTHING_LOST = QT_TR_NOOP("Nothing is lost: the step is part of the lesson, and the state shown is the state "
                            "after it.")
@@ -29,6 +33,70 @@ def _explanation(explanation: Explanation | None) -> str:
               if explanation.advice else "")
     return (f"<p style='margin:4px 0'><b>{plain} — {inline_code(explanation.title)}.</b> "
             f"{inline_code(explanation.text)}</p>{advice}")
+
+
+# A line broken to fit is marked so that the text read or copied is the line torch printed: the break
+# (a zero-width space, the newline and the continuation's indent, a zero-width space) reads as the one space
+# it replaced.
+_PRE_PADDING = 6
+_BREAK = re.compile(f"{ZWSP}\n *{ZWSP}")
+_LEAD = re.compile(r"^(?:→ )?\s*(?:[A-Za-z_][\w.]*\()?\[*")   # "tensor([[", "        [": where a row's values start
+
+
+def wrap_columns(text: str, width: int) -> str:
+    """``text`` (what a step printed) with its lines longer than ``width`` characters broken after a
+    ``,`` and continued under the line's first value, as torch itself wraps a wide tensor.
+
+    The rows of a tensor print their values in fields of one width, and every row with as many values
+    breaks after the same number of them: the columns stay one above the other. A line that cannot break
+    to fit stays whole (the panel scrolls sideways)."""
+    if width < 8:
+        return text
+    lines = text.split("\n")
+    values = [line.split(", ") for line in lines]
+    long = [(line, parts) for line, parts in zip(lines, values, strict=True) if len(line) > width and len(parts) > 1]
+    if not long:
+        return text
+    most = max(len(p) for _, p in long) - 1
+    per_line = next((k for strict in (True, False) for k in range(most, 0, -1)
+                     if all(_fits(line, parts, k, width, strict) for line, parts in long)), 0)
+    if per_line == 0:
+        return text
+    counts = {len(parts) for _, parts in long}
+    out = []
+    for line, parts in zip(lines, values, strict=True):
+        if len(parts) <= per_line or len(parts) not in counts:
+            out.append(line)
+            continue
+        indent = _indent(line, width)
+        pieces = [", ".join(parts[i:i + per_line]) for i in range(0, len(parts), per_line)]
+        out.append(f",{ZWSP}\n{' ' * indent}{ZWSP}".join(pieces))
+    return "\n".join(out)
+
+
+def _indent(line: str, width: int) -> int:
+    """Where a broken line's continuation starts: under its first value (at the left when that is far)."""
+    match = _LEAD.match(line)
+    lead = len(match.group(0)) if match is not None else 0
+    return lead if lead <= width // 2 else 0
+
+
+def _fits(line: str, parts: list[str], per_line: int, width: int, strict: bool = True) -> bool:
+    """Whether ``line`` broken after every ``per_line`` values has no piece wider than ``width`` (not
+    ``strict``: but for the comma after a piece and a row's closing brackets, "],", "]])": never a value)."""
+    indent = _indent(line, width)
+    for i in range(0, len(parts), per_line):
+        piece = ", ".join(parts[i:i + per_line]) + ("," if i + per_line < len(parts) else "")
+        if not strict:
+            piece = piece.rstrip("]),")
+        if (indent if i else 0) + len(piece) > width:
+            return False
+    return True
+
+
+def unwrap_columns(text: str) -> str:
+    """The text as printed: the breaks :func:`wrap_columns` made read as the space each replaced."""
+    return _BREAK.sub(" ", text)
 
 
 def _echo_line(line: str) -> str:
@@ -49,7 +117,9 @@ class OutputView(QTextBrowser):
         self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Output, warnings and errors of the last step"))
         self.setOpenExternalLinks(False)
         self.result: StepResult | None = None
+        self._problem = ""
         self._html = ""
+        self._columns = 0   # the printed text's width in characters, as last wrapped
 
     @contained
     def set_text_scale(self, scale: float) -> None:
@@ -57,14 +127,28 @@ class OutputView(QTextBrowser):
         self.setFont(pixel_font(base_px(), scale))
 
     def toPlainText(self) -> str:  # noqa: N802 - Qt's name
-        """The text as shown, without the invisible break opportunities in the echoed code."""
-        return super().toPlainText().replace(ZWSP, "")
+        """The text as shown, without the invisible break opportunities in the echoed code, and printed
+        lines as printed (not as wrapped to the panel)."""
+        return unwrap_columns(super().toPlainText()).replace(ZWSP, "")
 
     def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 - Qt's name
-        # Copied code runs when pasted: no zero-width spaces in it.
+        # Copied code runs when pasted: no zero-width spaces in it, and printed lines as torch printed them.
         data = QMimeData()
-        data.setText(self.textCursor().selection().toPlainText().replace(ZWSP, ""))
+        data.setText(unwrap_columns(self.textCursor().selection().toPlainText()).replace(ZWSP, ""))
         return data
+
+    def columns(self) -> int:
+        """How many characters of printed text fit across the panel (0: not shown, nothing is wrapped)."""
+        if not self.isVisible():
+            return 0
+        metrics = QFontMetricsF(mono_font(self.font().pixelSize()))
+        room = self.viewport().width() - 2 * self.document().documentMargin() - 2 * _PRE_PADDING - 2
+        return max(0, math.floor(room / max(metrics.horizontalAdvance("0"), 1.0)))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self.result is not None and self.columns() != self._columns:
+            self.show_result(self.result, self._problem)   # printed tensors wrapped again to the new width
 
     @contained
     def _set_html(self, html: str) -> None:
@@ -79,7 +163,9 @@ class OutputView(QTextBrowser):
 
     def show_result(self, result: StepResult | None, problem: str = "") -> None:
         """Render ``result`` (None: before the first step); ``problem`` is a TensorLab message."""
-        self.result = result
+        self.result, self._problem = result, problem
+        self._columns = columns = self.columns()
+        pre = f"font-family:'{mono_font(base_px()).family()}';padding:{_PRE_PADDING}px"
         parts = []
         if problem:
             parts.append(f"<div style='background:#fff3e0;padding:6px'><b>TensorLab:</b> "
@@ -96,10 +182,12 @@ class OutputView(QTextBrowser):
             ran = escape(tr("↻ The loop ran {count} iterations to their end.").format(count=result.iterations))
             parts.append(f"<p style='margin:2px 0;color:#616161'>{ran}</p>")
         if result.output:
-            parts.append("<pre style='background:#f5f5f5;padding:6px;margin:4px 0'>"
-                         f"{escape(result.output.rstrip(chr(10)))}</pre>")
+            # Wrapped to the panel keeping a tensor's columns (a scroll bar hid most of a printed matrix).
+            parts.append(f"<pre style=\"background:#f5f5f5;margin:4px 0;{pre}\">"
+                         f"{escape(wrap_columns(result.output.rstrip(chr(10)), columns))}</pre>")
         if result.value is not None:
-            parts.append(f"<pre style='color:#455a64;margin:4px 0'>→ {escape(result.value)}</pre>")
+            parts.append(f"<pre style=\"color:#455a64;margin:4px 0;{pre}\">"
+                         f"{escape(wrap_columns('→ ' + result.value, columns))}</pre>")
         for warning in result.warnings:
             parts.append(
                 "<div style='border-left:4px solid #ef6c00;background:#fff8e1;padding:6px;margin:4px 0'>"

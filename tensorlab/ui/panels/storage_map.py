@@ -761,12 +761,28 @@ class StorageMapView(SceneView):
             listed = ", ".join(f"{n} {v}" for n, v in versions.items())
             details.append(tr("versions {list} (separate counters)").format(list=listed))
         # The heading stays in view with the names while the cells scroll sideways.
+        # The heading is pinned at the left while the cells scroll: what passes the viewport's right edge stays
+        # cut at any scroll ("· cpu" of a 10-million-cell storage, the "new" tag as "ne"), so it wraps there.
+        room = self.viewport().width() / max(self.transform().m11(), 1e-6) - 10 * s
+        if not self.picture:
+            header = _wrapped(header, self._font(16, True), room - 10 * s)
         title = self._pinned_text(header, 10 * s, y, 16, True, None)
+        title_h = title.boundingRect().height()
         if strip.new:
-            tag = self._pinned_text(tr("new"), 10 * s + title.boundingRect().width() + 12 * s, y + 2 * s, 13, True,
-                                    QColor("#2e7d32"))
+            # After the heading's last line where it fits in the viewport; else first on the line below.
+            tag_font = self._font(13, True)
+            lines = header.split("\n")
+            line_h = title_h / len(lines)
+            x = 10 * s + _text_width(lines[-1], self._font(16, True)) + 12 * s
+            top = y + line_h * (len(lines) - 1)
+            if not self.picture and x + _text_width(tr("new"), tag_font) > room:
+                x, y = 10 * s, y + title_h + 2 * s
+                title_h, top = 0.0, y
+            tag = self._pinned_text(tr("new"), x, top + 2 * s, 13, True, QColor("#2e7d32"))
             tag.setToolTip(tr("this storage was allocated by the last step"))
-        y += title.boundingRect().height() + 2 * s
+            if title_h == 0.0:
+                title_h = tag.boundingRect().height() + 2 * s
+        y += title_h + 2 * s
         if details:
             # A second line, so the header never makes the map wider than its cells.
             line = self._pinned_text("  ·  ".join(details), 10 * s, y, 13, False, QColor("#37474f"))

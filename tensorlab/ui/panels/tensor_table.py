@@ -25,7 +25,7 @@ from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr_ma
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
-from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
+from tensorlab.ui.widgets.text_zoom import MIN_PX, base_px, pixel_font, px
 
 __all__ = ["COLUMNS", "TensorTableModel", "TensorTable", "header_text"]
 
@@ -215,20 +215,37 @@ class TensorTable(QTableView):
         self.selectionModel().selectionChanged.connect(self._emit_selection)
         self._selected: str | None = None
         self._quiet = False
-        self.scale, self.compact, self._refitting = 1.0, False, False
+        self.scale, self.shrink, self._refitting = 1.0, 0, False
+        self.missing_width = 0
 
         self.set_text_scale(1.0)
+
+    @property
+    def compact(self) -> bool:
+        """The table writes smaller than the zoom asks, so that its columns fit."""
+        return self.shrink > 0
 
     @contained
     def set_text_scale(self, scale: float) -> None:
         """Text at ``scale``; rows follow the font."""
         self.scale = scale
-        self._set_font(compact=False)
+        self._set_font(0)
 
-    def _set_font(self, compact: bool) -> None:
-        # A narrow panel (a 1024 px window) writes one pixel smaller: all ten columns then fit.
-        self.compact = compact
-        self.setFont(pixel_font(base_px() - (1 if compact else 0), self.scale))
+    def _size(self, shrink: int) -> int:
+        """The text's pixel size ``shrink`` pixels below the zoom's."""
+        return px(base_px(), self.scale) - shrink
+
+    def _most_shrink(self) -> int:
+        """How far below the zoom's size the table may write: to the unzoomed size (one pixel under it, not
+        zoomed; never below the readable minimum). A narrow panel (a 1024 px window, more so after Ctrl+=)
+        writes smaller rather than cut a value to "MulBac…": larger text that hides a value helps nobody."""
+        # Zoomed in, never below the unzoomed size: Ctrl+= still makes the table larger (its dock widens).
+        floor = px(base_px()) - (0 if self.scale > 1 else 1)
+        return max(1, self._size(0) - max(MIN_PX, floor))
+
+    def _set_font(self, shrink: int) -> None:
+        self.shrink = shrink
+        self.setFont(pixel_font(self._size(shrink)))
         self.table_model.font = self.font()
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.fit_columns()
@@ -262,13 +279,20 @@ class TensorTable(QTableView):
         if available <= 0:
             return
         need = sum(wanted)
-        switch = (not self.compact and need > available) or (self.compact and need / 0.92 < 0.95 * available)
-        if switch and not self._refitting:
+        size = self._size(self.shrink)
+        if need > available and self.shrink < self._most_shrink():
+            shrink = self.shrink + 1                   # a pixel smaller, then measured again
+        elif self.shrink > 0 and need * (size + 1) / size / 0.92 < 0.95 * available:
+            shrink = self.shrink - 1                   # room for a pixel more (a margin: no flicker between two)
+        else:
+            shrink = self.shrink
+        if shrink != self.shrink and not self._refitting:
             self._refitting = True
             try:
-                self._set_font(not self.compact)
+                self._set_font(shrink)
             finally:
                 self._refitting = False
+            self.fit_columns()                          # and again, until it fits or may not shrink more
             return
         widths = list(wanted)
         grad = COLUMNS.index("grad")
@@ -276,6 +300,9 @@ class TensorTable(QTableView):
         if excess > 0:
             floor = min(wanted[grad], self.fontMetrics().horizontalAdvance("None") + 8)
             widths[grad] = max(floor, wanted[grad] - excess)
+        # What the panel lacks, written as small as it may, to show every value whole (the window widens
+        # its dock by as much, where it can).
+        self.missing_width = max(0, sum(widths) - available) if self.shrink >= self._most_shrink() else 0
         if sum(widths) > available:
             # Water-filling: a common cap that the widest columns are cut down to.
             low, high = 16.0, float(max(widths))

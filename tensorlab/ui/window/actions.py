@@ -127,8 +127,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("diagnose", QT_TR_NOOP("Diagnose an error…"), "diagnoseAction", ("Ctrl+Shift+D",),
                lambda w: w.diagnose(),
                QT_TR_NOOP("Paste an error from your own code: what it means, a reproduction to step through")),
-    # One key per tab of the projector's right column (its panels by dock name; the text is the dock's title,
-    # so they stay out of the View menu, where each dock's own toggle has that text).
+    # One key per tab of the projector's right column (its panels by dock name; the text is the dock's title:
+    # the View menu lists them under "Bring a panel forward", apart from the docks' own toggles of that text).
     ActionSpec("show_narration", QT_TR_NOOP("Narration"), "showNarrationAction", ("Ctrl+1",),
                lambda w: w.show_panel("narrationDock")),
     ActionSpec("show_tensors", QT_TR_NOOP("Tensors"), "showTensorsAction", ("Ctrl+2",),
@@ -186,12 +186,19 @@ class WindowActions:
         return None
 
 
-# Menu title -> action names; None is a separator, "docks" the dock toggles, "export" the Export menu.
-MENUS: list[tuple[Marked, list[str | None]]] = [
+# Ctrl+1-5, the projector's tabs brought forward (in View, apart from the docks' toggles that share their texts).
+_PANEL_KEYS = ["show_narration", "show_tensors", "show_values", "show_graph", "show_build"]
+# A submenu: its title and its action names.
+Submenu = tuple[Marked, list[str]]
+MenuEntry = str | None | Submenu
+# Menu title -> entries: action names, None a separator, "docks" the dock toggles, "export" the Export menu,
+# a (title, names) pair a submenu.
+MENUS: list[tuple[Marked, list[MenuEntry]]] = [
     (QT_TR_NOOP("&Lesson"), ["open", "open_source", "save", "export", None, "preferences", None, "quit"]),
     (QT_TR_NOOP("&Step"), ["step_back", "step_forward", "run_to_end", "reset", "focus_code", "run_code", "cancel", None,
                "undo", "clear_steps", None, "class_vote"]),
-    (QT_TR_NOOP("&View"), ["docks", None, "presentation", "zoom_in", "zoom_out", "zoom_reset", None, "reset_layout"]),
+    (QT_TR_NOOP("&View"), ["docks", (QT_TR_NOOP("Bring a panel forward"), _PANEL_KEYS), None, "presentation",
+                           "zoom_in", "zoom_out", "zoom_reset", None, "reset_layout"]),
     (QT_TR_NOOP("&Help"), ["diagnose", None, "about", "log"]),
 ]
 
@@ -254,7 +261,7 @@ def _numbered_text(action: QAction, number: int) -> Callable[[str], None]:
 
 
 def build_menus(window: QMainWindow, i18n: Texts, actions: WindowActions, docks: Sequence[QDockWidget],
-                export_menu: QMenu, menus: list[tuple[Marked, list[str | None]]] = MENUS) -> dict[str, QMenu]:
+                export_menu: QMenu, menus: list[tuple[Marked, list[MenuEntry]]] = MENUS) -> dict[str, QMenu]:
     """The menu bar of ``window`` from ``menus``; returns the menus by title."""
     made: dict[str, QMenu] = {}
     for title, entries in menus:
@@ -268,13 +275,24 @@ def build_menus(window: QMainWindow, i18n: Texts, actions: WindowActions, docks:
                     menu.addAction(dock.toggleViewAction())
             elif entry == "export":
                 menu.addMenu(export_menu)
+            elif isinstance(entry, tuple):
+                sub_title, names = entry
+                submenu = menu.addMenu("")
+                i18n.bind(submenu.setTitle, sub_title)
+                for name in names:
+                    submenu.addAction(_named(actions, title, name))
             else:
-                action = actions.named(entry)
-                if action is None:
-                    raise KeyError(f"the menu {title!r} names {entry!r}, which is no action")
-                menu.addAction(action)
+                menu.addAction(_named(actions, title, entry))
         made[title] = menu
     return made
+
+
+def _named(actions: WindowActions, menu: Marked, name: str) -> QAction:
+    """The action a menu names (a name that is no action is a mistake in :data:`MENUS`)."""
+    action = actions.named(name)
+    if action is None:
+        raise KeyError(f"the menu {menu!r} names {name!r}, which is no action")
+    return action
 
 
 def show_about(parent: QWidget) -> None:

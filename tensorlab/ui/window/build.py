@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from tensorlab.core.protocol.limits import Limits
     from tensorlab.ui.window.main_window import MainWindow
 
-__all__ = ["application", "build_window"]
+__all__ = ["application", "build_window", "first_size"]
 
 
 def application() -> Any:
@@ -37,17 +37,26 @@ def application() -> Any:
     return app
 
 
+_FRAME, _SIDE = 40, 16   # a title bar and borders, before the window manager says how large they are
+
+
+def first_size(screen_width: int, screen_height: int) -> tuple[int, int]:
+    """The window's size (without its frame) at a first start on a screen whose available area is this:
+    on a 1280x720 screen 1203x636, the size the stage's tests measure "at 1280x720"."""
+    width = min(screen_width - _SIDE, max(int(screen_width * 0.94), min(1024, screen_width)))
+    height = min(screen_height - _FRAME, max(int(screen_height * 0.94) - _FRAME, 480))
+    return width, height
+
+
 def _fit_screen(window: MainWindow, first_start: bool) -> None:
     """A first start fills most of the screen's available area, title bar included; later ones stay on it."""
     screen = window.screen().availableGeometry()
-    frame, side = 40, 16   # a title bar and borders, before the window manager says how large they are
     geometry = window.geometry()
-    if first_start or geometry.width() + side > screen.width() or geometry.height() + frame > screen.height():
-        width = min(screen.width() - side, max(int(screen.width() * 0.94), min(1024, screen.width())))
-        height = min(screen.height() - frame, max(int(screen.height() * 0.94) - frame, 480))
+    if first_start or geometry.width() + _SIDE > screen.width() or geometry.height() + _FRAME > screen.height():
+        width, height = first_size(screen.width(), screen.height())
         window.resize(width, height)
-        window.move(screen.left() + (screen.width() - width - side) // 2,
-                    screen.top() + max(0, (screen.height() - height - frame) // 2))
+        window.move(screen.left() + (screen.width() - width - _SIDE) // 2,
+                    screen.top() + max(0, (screen.height() - height - _FRAME) // 2))
 
 
 def build_window(settings: QSettings | None = None, *, lesson: str | None = None, device: str | None = None,

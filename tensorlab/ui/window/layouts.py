@@ -63,6 +63,7 @@ class LayoutModes:
         # The narration dock's height before a question made it grow: it goes back once the question is gone.
         self.narration_rest: int | None = None
         self.narration_rest_width: int | None = None   # ... and its width (normal mode widens it first)
+        self.table_widened = 0          # pixels the tensors table's dock took from the map for a zoom
         self.placed: set[str] = set()   # the tools (on-demand docks) placed in this mode's arrangement
         self.reset_notice = ""          # why a saved arrangement was not applied (shown once)
         self._notice_pending = False
@@ -221,6 +222,7 @@ class LayoutModes:
         bottom = first("bottom")
         if bottom is not None:
             window.resizeDocks([bottom], [int(height * sizes["bottom"])], Qt.Orientation.Vertical)
+        self.table_widened = 0   # the sizes of this mode, afresh
         self.fit_table()
         self.narration_rest = self.narration_rest_width = None
         # The bottom row: narration (or code) a little wider than the rest.
@@ -253,6 +255,20 @@ class LayoutModes:
             wanted_top = min(table.height_for_rows(rows) + chrome, int(height * 0.5))
         if abs(top.height() - wanted_top) > 2:
             window.resizeDocks([top], [wanted_top], Qt.Orientation.Vertical)
+        if not isinstance(table, TensorTable) or top.widget() is not table:
+            return
+        if table.scale <= 1 and self.table_widened:
+            # The zoom is back: so is the map's width the table took.
+            window.resizeDocks([top], [max(1, top.width() - self.table_widened)], Qt.Orientation.Horizontal)
+            self.table_widened = 0
+        elif table.missing_width > 0:
+            # Written as small as it may (Ctrl+= at 1024x768), the table still lacks a few pixels: its column
+            # takes them from the map, rather than cut a value to "MulBac…" (half the window at most).
+            wider = min(top.width() + table.missing_width + 2, int(window.width() * 0.5))
+            if wider > top.width():
+                window.resizeDocks([top], [wider], Qt.Orientation.Horizontal)
+                if table.scale > 1:   # given back with the zoom (what it asked: the docks move a moment later)
+                    self.table_widened += wider - top.width()
 
     def fit_narration(self, narration: NarrationPanel, attempt: int = 0) -> None:
         """Grow the narration's dock until its question, choices and feedback show without scrolling.
@@ -293,8 +309,8 @@ class LayoutModes:
         elif needed > shown and area == BOTTOM:
             if self.narration_rest is None:
                 self.narration_rest = dock.height()
-            # A little slack: borders and fonts of restyled choices settle a moment later.
-            taller = min(dock.height() + needed - shown + 12, int(window.height() * NARRATION_MAX[self.mode]))
+            # A little slack (a border settles a moment later; the looks never change a font now).
+            taller = min(dock.height() + needed - shown + 4, int(window.height() * NARRATION_MAX[self.mode]))
             window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
             QTimer.singleShot(0, self.fit_table)   # the table keeps its rows: the values panel gives up height
         elif needed > shown and area in (LEFT, RIGHT):

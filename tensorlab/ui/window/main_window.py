@@ -462,6 +462,7 @@ class MainWindow(QMainWindow):
     def set_presentation(self, on: bool) -> None:
         """Projector mode: the map main and large, narration and code large, the rest in tabs."""
         self.commands.presentation.setChecked(on)
+        self.narration.set_title_with_question(on)
         self.layouts.switch(on)
         self.apply_text_scale()
         self.settings.projector = on
@@ -475,6 +476,7 @@ class MainWindow(QMainWindow):
         for widget, factor in self.panels.scaled():
             apply_scale(widget, panel_scale(factor, self.zoom.factor, projector))
         QTimer.singleShot(0, self.storage_map.show_followed)   # once the docks have their new sizes
+        QTimer.singleShot(0, self.layouts.fit_table)   # the table's rows, and its columns' width, at the new size
 
     def set_class_vote(self, on: bool | None = None) -> None:
         """Class vote on or off (remembered)."""
@@ -527,6 +529,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         self.layouts.projector = self.settings.projector
         self.commands.presentation.setChecked(self.layouts.projector)
+        self.narration.set_title_with_question(self.layouts.projector)
         self.layouts.restore()
         self.apply_text_scale()
         self.set_class_vote(self.settings.class_vote)

@@ -49,3 +49,40 @@ def test_choices_keep_their_size_through_mark_reveal_and_the_next_question(windo
     assert _choice_px(narration) == {size}
     qtbot.keyClick(window.storage_map, Qt.Key.Key_1)
     assert _choice_px(narration) == {size}
+
+
+def _choices_panel(qtbot, texts: list[str], width: int):
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from tensorlab.ui.panels.narration import ChoiceButton, ChoicesLayout
+    from tensorlab.ui.widgets.html import breakable_code
+    box = QWidget()
+    qtbot.addWidget(box)
+    layout = ChoicesLayout(box)
+    buttons = [ChoiceButton(i + 1, text, box) for i, text in enumerate(texts)]
+    for button in buttons:
+        layout.addWidget(button)
+    box.resize(width, layout.heightForWidth(width))
+    box.show()
+    QApplication.processEvents()
+    assert all(b.label.text() == breakable_code(t) for b, t in zip(buttons, texts, strict=True))
+    return box, layout, buttons
+
+
+def test_choices_go_two_side_by_side_when_that_is_less_tall_and_the_height_asked_is_the_height_used(qtbot):
+    short = ["tensor([2., 4., 6.])", "tensor([1., 4., 9.])", "None", "RuntimeError"]
+    box, layout, buttons = _choices_panel(qtbot, short, 600)
+    assert layout.columns() == 2
+    assert buttons[0].y() == buttons[1].y() < buttons[2].y() == buttons[3].y()   # 1 2 / 3 4
+    assert buttons[1].x() > buttons[0].x() + buttons[0].width() - 1
+    assert max(b.geometry().bottom() for b in buttons) <= layout.heightForWidth(600)
+    assert all(b.geometry().right() < 600 for b in buttons)
+    assert layout.heightForWidth(600) < sum(b.heightForWidth(600) for b in buttons)
+
+
+def test_a_choice_whose_word_would_be_cut_at_half_the_width_keeps_the_choices_stacked(qtbot):
+    # "requires_grad=True인" does not break: at half of a narrow dock it would stand out of its button.
+    texts = ["RuntimeError — requires_grad=True인 리프 텐서는 옮길 수 없다", "a", "b", "c"]
+    box, layout, buttons = _choices_panel(qtbot, texts, 300)
+    assert layout.columns() == 1
+    assert len({b.x() for b in buttons}) == 1

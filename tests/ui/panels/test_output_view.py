@@ -72,3 +72,39 @@ def test_a_korean_window_shows_tensorlabs_refusal_in_korean(qtbot, code):
     text = _shown(qtbot, result)
     assert own.render("ko") in text and own.render("en") not in text
     assert "TensorLab이 이것을 거부했습니다" in text
+
+
+def test_a_printed_matrix_wraps_to_the_panel_keeping_its_columns(qtbot):
+    # A scroll bar showed a column and a half of a printed 4x6 matrix: it wraps as torch wraps a wide
+    # tensor, every row after the same number of values, and reads (and copies) as torch printed it.
+    import torch
+    from PySide6.QtWidgets import QApplication
+
+    from tensorlab.ui.panels.output_view import unwrap_columns, wrap_columns
+    from tensorlab.ui.widgets.html import ZWSP
+    session = Session()
+    session.execute(parse_one("x = torch.arange(24.0).reshape(4, 6) * 1000.5", session.limits))
+    result = session.execute(parse_one("print(x)", session.limits))
+    printed = str(torch.arange(24.0).reshape(4, 6) * 1000.5)
+    assert result.output.rstrip("\n") == printed
+    view = OutputView()
+    qtbot.addWidget(view)
+    view.resize(260, 400)
+    view.show()
+    QApplication.processEvents()
+    view.show_result(result)
+    QApplication.processEvents()
+    assert view.horizontalScrollBar().maximum() == 0
+    assert printed in view.toPlainText()
+    shown = [line.replace(ZWSP, "") for line in super(OutputView, view).toPlainText().split("\n")]
+    rows = [line for line in shown if line.strip().startswith(("tensor([[", "[", "0", "1", "2"))
+            or line.startswith(" " * 9)]
+    assert len(rows) > 4 and all(len(line) <= view.columns() for line in rows)
+    # Each value's right edge (its last digit) in one of a few columns: the fields stay aligned.
+    ends = {m.end() for line in rows for m in __import__("re").finditer(r"\d(?=[,\]])", line)}
+    assert len(ends) <= 6, ends
+    view.resize(900, 400)                  # wider: wrapped again, on fewer lines
+    QApplication.processEvents()
+    assert printed in super(OutputView, view).toPlainText().replace(ZWSP, "")
+    for width in (12, 30, 47, 80):
+        assert unwrap_columns(wrap_columns(printed, width)) == printed

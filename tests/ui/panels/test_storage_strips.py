@@ -80,3 +80,33 @@ def test_the_map_collapses_a_modules_group_to_its_header_and_opens_it_again(qtbo
     assert "▸" in view.group_headers()["net"]
     view.toggle_group("net")
     assert "net[0].weight" in {item.data(0) for item in view.band_items()}
+
+
+def test_the_new_tag_and_the_headings_are_whole_in_the_viewport_however_narrow_the_map(qtbot):
+    # The heading is pinned at the left while the cells scroll, so a tag past the viewport's right edge was
+    # cut ("ne") at any scroll: it goes to the line below when it does not fit after the heading.
+    from PySide6.QtWidgets import QApplication
+
+    from tensorlab.ui.panels.storage_map import StorageMapView
+    session = Session()
+    before = session.run("x = torch.arange(1000.0)").snapshot
+    after = session.run("long_name_y = x * 2").snapshot
+    view = StorageMapView()
+    qtbot.addWidget(view)
+    view.show()
+    for width in (260, 340, 420, 560, 900):
+        view.resize(width, 500)
+        QApplication.processEvents()
+        view.show_snapshot(after, before, follow=False)
+        bar = view.horizontalScrollBar()
+        for value in (bar.minimum(), bar.maximum()):
+            bar.setValue(value)
+            QApplication.processEvents()
+            shown = view.mapToScene(view.viewport().rect()).boundingRect()
+            tags = [item for item in view.scene().items() if getattr(item, "text", None) and item.text() == "new"]
+            assert len(tags) == 1, width
+            assert shown.contains(tags[0].sceneBoundingRect()), (width, value, tags[0].sceneBoundingRect(), shown)
+            # The headings too ("S1  ·  8000 bytes  ·  2000 × float32  ·  cpu"), wrapped where they would not fit.
+            headings = [item for item in view.scene().items()
+                        if getattr(item, "text", None) and "bytes" in item.text() and "float32" in item.text()]
+            assert len(headings) == 2 and all(shown.contains(h.sceneBoundingRect()) for h in headings), width
