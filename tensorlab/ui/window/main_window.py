@@ -67,7 +67,8 @@ def default_data_dir() -> Path:
 
 
 # The panels whose texts a question can hold back (held_hints): rendered again when it is answered.
-HELD_PANELS = (("graph_view", "saved_states"), ("values_view", "grad_reasons"), ("output_view", "backward_notes"))
+HELD_PANELS = (("graph_view", "saved_states"), ("storage_map", "saved_states"), ("values_view", "grad_reasons"),
+               ("output_view", "backward_notes"))
 
 
 class _Origin(Protocol):
@@ -281,6 +282,7 @@ class MainWindow(QMainWindow):
         held = self._held_now(view.state)
         keys = [key for key, hint in HELD_PANELS if getattr(held, hint) != getattr(view.held, hint)]
         if keys:
+            # The same view, the hint shown: only the panels whose hint changed are drawn again.
             self.panels.render(replace(view, held=held), keys=keys)
 
     def _choose_selection(self, state: PlayerState) -> str | None:

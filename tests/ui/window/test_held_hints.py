@@ -139,3 +139,44 @@ def test_the_values_panel_holds_why_a_grad_is_none(lab, qtbot):
     assert "only leaves" not in note and note.startswith("None")
     _answer(lab, qtbot)
     assert "only leaves" in lab.values_view.grad_plot.note.text()
+
+
+_AGAIN = '''
+[lesson]
+id = "held-culprit"
+title = "A second backward after a failing one"
+[[step]]
+code = "x = torch.ones(3, requires_grad=True)"
+[[step]]
+code = "p = x * 2"
+[[step]]
+code = "y = (p * p).sum()"
+[[step]]
+code = "p.mul_(2)"
+[[step]]
+code = "y.backward()"
+[[step]]
+code = "y.backward()"
+[step.ask]
+question = "Does y.backward() fail again?"
+check = "error"
+choices = ["no error", "RuntimeError: one of the variables needed for gradient computation has been modified"]
+answer = 1
+'''
+
+
+def test_the_maps_culprit_mark_is_held_while_a_question_on_the_next_backward_is_open(lab, qtbot):
+    """A teacher's lesson asks, after a failing backward(), whether the next one fails: the map's mark of the
+    write that broke it (#21 item 4) would answer it, so it is held until the question is answered."""
+    from tensorlab.core.lessons.lesson import parse_lesson
+
+    lab.controller.load_lesson(parse_lesson(_AGAIN))
+    idle(qtbot, lab)
+    go(lab, qtbot, 5)
+    assert lab.controller.state.last.error is not None and lab.narration.question.isVisible()
+    assert lab.storage_map.culprit_items() == []
+    _answer(lab, qtbot)
+    assert lab.storage_map.culprit_items()
+    go(lab, qtbot, 4)   # back, and forward to the failing backward again: its question is open again
+    go(lab, qtbot, 5)
+    assert lab.storage_map.culprit_items() == []
