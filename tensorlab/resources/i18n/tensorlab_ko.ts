@@ -28,6 +28,10 @@
         <translation>보기(&amp;V)</translation>
     </message>
     <message>
+        <source>(changed or freed: shown once you answer the question)</source>
+        <translation>(바뀌었는지, 해제되었는지는 질문에 답하면 표시됩니다)</translation>
+    </message>
+    <message>
         <source>(empty storage: 0 bytes)</source>
         <translation>(빈 저장소: 0바이트)</translation>
     </message>
@@ -840,10 +844,6 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>Where is the log?</source>
         <translation>로그 위치</translation>
-    </message>
-    <message>
-        <source>Whether a saved tensor was changed or freed is shown once you answer the question.</source>
-        <translation>저장된 텐서가 바뀌었는지, 해제되었는지는 질문에 답하면 표시됩니다.</translation>
     </message>
     <message>
         <source>Which block of memory holds the values; the same id means shared memory</source>

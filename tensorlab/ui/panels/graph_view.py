@@ -204,7 +204,7 @@ class GraphView(SceneView):
         row_gap = 46 * s
         widest = 0.0
         laid_out: list[list[tuple[int, list[QGraphicsSimpleTextItem], float, float]]] = []
-        held_any = False   # a saved tensor's state is held: say so under the graph
+        held_said = False   # a saved tensor's state is held: said in the first box that has one
         for row in rows:
             placed = []
             for node_index in row:
@@ -214,12 +214,17 @@ class GraphView(SceneView):
                     lines.append(self._text(f"→ {node.leaf}.grad", size=13, bold=True, color=QColor("#2e7d32")))
                 for saved in node.saved:
                     if self.held.saved_states:   # a question open: no state, no versions, no red
-                        held_any = True
                         lines.append(self._text(_held_saved_text(saved), size=12, color=QColor("#455a64")))
                         continue
                     alarming = saved.status in (SavedStatus.CHANGED, SavedStatus.FREED)
                     lines.append(self._text(_saved_text(saved), size=12,
                                             color=QColor("#c62828") if alarming else QColor("#455a64")))
+                if node.saved and self.held.saved_states and not held_said:
+                    # Said once, in the first box with saved tensors (where the eye is), while such a question
+                    # is open, changed or not: the line is no cue.
+                    held_said = True
+                    lines.append(self._text(tr("(changed or freed: shown once you answer the question)"), size=12,
+                                            color=MUTED))
                 width = max(item.boundingRect().width() for item in lines) + 16 * s
                 height = sum(item.boundingRect().height() for item in lines) + 10 * s
                 placed.append((node_index, lines, width, height))
@@ -256,11 +261,6 @@ class GraphView(SceneView):
         if graph.truncated:
             self._text(tr("(only the first {count} nodes are drawn)").format(count=len(graph.nodes)), 0, y,
                        size=12, color=MUTED)
-            y += 20 * s
-        if held_any:
-            # Said for every saved tensor while such a question is open, changed or not: the line is no cue.
-            self._text(tr("Whether a saved tensor was changed or freed is shown once you answer the question."),
-                       0, y, size=12, color=MUTED)
         self.scene().setSceneRect(self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10))
         # Readable size, the root at the top; "Fit" appears when the graph is larger than the panel.
         self.centerOn(boxes[0].center().x(), boxes[0].top() + self.viewport().height() / 2 - 10)

@@ -25,7 +25,7 @@ GRAPH = [
     ("backward-twice", 4, "y", "freed by backward()"),
 ]
 KO_GRAPH = {"changed in place": "인플레이스 연산으로 바뀜", "freed by backward()": "메모리를 해제함"}
-HELD_LINE = "Whether a saved tensor was changed or freed is shown once you answer the question."
+HELD_LINE = "(changed or freed: shown once you answer the question)"
 
 
 @pytest.fixture(autouse=True)
@@ -108,7 +108,7 @@ def test_in_korean_too(qtbot, settings):
     _at_question(window, qtbot, lesson, step, tensor)
     text = _graph_text(window)
     assert KO_GRAPH[giveaway] not in text and "버전" not in text
-    assert "질문에 답하면" in text
+    assert "답하면 표시됩니다" in text
     _answer(window, qtbot)
     assert KO_GRAPH[giveaway] in _graph_text(window)
     window.close()
