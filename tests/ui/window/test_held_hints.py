@@ -46,12 +46,21 @@ def _at_question(window, qtbot, lesson: str, step: int, tensor: str | None = Non
     open_lesson(window, qtbot, lesson)
     go(window, qtbot, step - 1)
     narration = window.narration
-    assert narration.question.isVisible() and not narration.is_answered(step - 1, narration._ask_code)
+    # The state the worker reached is shown with its question (the signal can come a moment after idle).
+    qtbot.waitUntil(lambda: narration._ask_step == step - 1 and narration.question.isVisible(), timeout=30_000)
+    assert not narration.is_answered(step - 1, narration._ask_code)
     if tensor is not None:
-        window._selection_changed(tensor)   # as a click on its row
-        idle(qtbot, window)
+        _select(window, qtbot, tensor)
     qtbot.wait(20)
     QApplication.processEvents()
+
+
+def _select(window, qtbot, tensor: str) -> None:
+    """Select ``tensor`` (as a click on its row) and wait for its graph, read by the worker on demand."""
+    window._selection_changed(tensor)
+    idle(qtbot, window)
+    qtbot.waitUntil(lambda: "Reading the graph" not in _graph_text(window) and "그래프를 읽는 중" not in
+                    _graph_text(window), timeout=30_000)
 
 
 def _graph_text(window) -> str:
@@ -95,8 +104,7 @@ def test_the_held_graph_says_nothing_false_and_comes_back_when_the_step_runs_or_
     idle(qtbot, lab)
     assert not lab.panels.view.held
     go(lab, qtbot, step - 1)     # step back: the question is open again, the hint held again
-    lab._selection_changed(tensor)
-    idle(qtbot, lab)
+    _select(lab, qtbot, tensor)
     assert giveaway not in _graph_text(lab)
     _answer(lab, qtbot)
     assert giveaway in _graph_text(lab)
@@ -180,3 +188,31 @@ def test_the_maps_culprit_mark_is_held_while_a_question_on_the_next_backward_is_
     go(lab, qtbot, 4)   # back, and forward to the failing backward again: its question is open again
     go(lab, qtbot, 5)
     assert lab.storage_map.culprit_items() == []
+
+
+def test_a_class_vote_holds_the_hint_until_the_vote_is_revealed(lab, qtbot):
+    """A class vote marks a choice first: the question is still open, the hint still held; → reveals it
+    and runs the step, which shows the state (the failed backward) as always."""
+    lesson, step, tensor, giveaway = GRAPH[0]
+    lab.set_class_vote(True)
+    _at_question(lab, qtbot, lesson, step, tensor)
+    lab.narration.choose(lab.narration._ask.answer)
+    idle(qtbot, lab)
+    assert lab.narration.pending_vote and lab.panels.view.held.saved_states
+    assert giveaway not in _graph_text(lab)
+    lab.step_forward()
+    idle(qtbot, lab)
+    assert lab.controller.state.position == step and not lab.panels.view.held
+    _select(lab, qtbot, tensor)
+    assert giveaway in _graph_text(lab)
+    lab.set_class_vote(False)
+
+
+def test_nothing_is_held_while_the_narration_is_closed(lab, qtbot):
+    """No question is asked while the narration's dock is closed: every hint is shown."""
+    lesson, step, tensor, giveaway = GRAPH[0]
+    open_lesson(lab, qtbot, lesson)
+    lab.panels.dock_of("narration").close()
+    go(lab, qtbot, step - 1)
+    _select(lab, qtbot, tensor)
+    assert not lab.panels.view.held and giveaway in _graph_text(lab)
