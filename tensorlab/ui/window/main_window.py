@@ -281,6 +281,9 @@ class MainWindow(QMainWindow):
             return   # a state is on its way (its own render decides)
         held = self._held_now(view.state)
         keys = [key for key, hint in HELD_PANELS if getattr(held, hint) != getattr(view.held, hint)]
+        last = view.state.last
+        if last is None or last.ok:
+            keys = [key for key in keys if key != "storage_map"]   # no culprit mark: not drawn again
         if keys:
             # The same view, the hint shown: only the panels whose hint changed are drawn again.
             self.panels.render(replace(view, held=held), keys=keys)
