@@ -9,9 +9,10 @@ leaves … keep .grad" says what reading a non-leaf's ``.grad`` gives.
 
 While such a question is open (asked and not answered yet), exactly those texts are held: the panels
 leave them out, say nothing false in their place, and show a neutral line that a hint is held until
-the question is answered. They hold them for *every* question of that kind, whether or not the
-state has something alarming to say, so the held line is no cue either. Once the question is answered
-(or its step runs, or a step back leaves it) the texts are shown again.
+the question is answered. The graph and the Values panel hold them for *every* question of that kind,
+whether or not the state has something alarming to say, so their held line is no cue either (the Output
+panel's held line stands where a note was, and that step's own narration already says what it wrote).
+Once the question is answered (or its step runs, or a step back leaves it) the texts are shown again.
 """
 
 from __future__ import annotations
