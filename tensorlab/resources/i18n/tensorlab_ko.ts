@@ -28,6 +28,10 @@
         <translation>보기(&amp;V)</translation>
     </message>
     <message>
+        <source>(changed or freed: shown once you answer the question)</source>
+        <translation>(바뀌었는지, 해제되었는지는 질문에 답하면 표시됩니다)</translation>
+    </message>
+    <message>
         <source>(empty storage: 0 bytes)</source>
         <translation>(빈 저장소: 0바이트)</translation>
     </message>
@@ -428,6 +432,10 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>No translation for {language} is installed.</source>
         <translation>{language} 번역이 설치되어 있지 않습니다.</translation>
+    </message>
+    <message>
+        <source>None (why is shown once you answer the question)</source>
+        <translation>None (이유는 질문에 답하면 표시됩니다)</translation>
     </message>
     <message>
         <source>None: backward() has not written a gradient yet</source>
@@ -894,6 +902,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>이 컴퓨터에는 CUDA GPU가 없어서 여기서는 재현 코드를 실행할 수 없습니다.</translation>
     </message>
     <message>
+        <source>This note is shown once you answer the question.</source>
+        <translation>이 내용은 질문에 답하면 표시됩니다.</translation>
+    </message>
+    <message>
         <source>This panel could not show this state ({error}). The other panels are not affected; the details are in the log.</source>
         <translation>이 패널은 이 상태를 보여줄 수 없습니다 ({error}). 다른 패널은 영향을 받지 않으며, 자세한 내용은 로그에 있습니다.</translation>
     </message>
@@ -1120,6 +1132,14 @@ or press → to run the lesson&apos;s first step.</source>
     <message>
         <source>saved at version {saved}, now at version {now}</source>
         <translation>저장할 때 버전 {saved}, 지금 버전 {now}</translation>
+    </message>
+    <message>
+        <source>saved {label}</source>
+        <translation>저장된 텐서({label})</translation>
+    </message>
+    <message>
+        <source>saved {label}: a tensor over the memory of {names}</source>
+        <translation>저장된 텐서({label}): {names}와 메모리를 공유하는 텐서</translation>
     </message>
     <message>
         <source>saved {label}: a tensor over the memory of {names}, changed in place</source>

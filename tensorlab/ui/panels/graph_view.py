@@ -15,6 +15,7 @@ from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF, QResize
 from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView, QToolButton, QWidget
 
 from tensorlab.core.protocol.snapshot import GraphInfo, SavedStatus, SavedTensor, TensorInfo
+from tensorlab.ui.widgets.held_hints import HOLD_NOTHING, Held
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.palette import MUTED
 from tensorlab.ui.widgets.panel import View
@@ -40,6 +41,17 @@ def layers(graph: GraphInfo) -> list[list[int]]:
     for node in range(len(graph.nodes)):
         rows.setdefault(depth.get(node, 0), []).append(node)
     return [rows[d] for d in sorted(rows)]
+
+
+def _held_saved_text(saved: SavedTensor) -> str:
+    """One saved tensor while its state is held (a question open, see held_hints): which tensor it is,
+    as far as that is known, without its versions or whether it changed or was freed (all true, none a cue)."""
+    if saved.who is not None:
+        return tr("saved {label}: {who}").format(label=saved.label, who=saved.who)
+    if saved.shares:
+        return tr("saved {label}: a tensor over the memory of {names}").format(label=saved.label,
+                                                                              names=", ".join(saved.shares))
+    return tr("saved {label}").format(label=saved.label)
 
 
 def _saved_text(saved: SavedTensor) -> str:
@@ -83,6 +95,7 @@ class GraphView(SceneView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.info: TensorInfo | None = None
         self.graph: GraphInfo | None = None
+        self.held: Held = HOLD_NOTHING   # what is held while a question is open (saved tensors' states)
         self.zoom = 1.0
         self.fit_button = QToolButton(self)
         self.fit_button.setObjectName("graphFitButton")
@@ -129,16 +142,21 @@ class GraphView(SceneView):
         self.fit_button.raise_()
 
     def render_view(self, view: View) -> None:
-        """Draw the graph behind the selected tensor."""
-        self.show_tensor(view.state.snapshot.tensor(view.selected) if view.selected is not None else None)
+        """Draw the graph behind the selected tensor (holding what the view holds back)."""
+        self.show_tensor(view.state.snapshot.tensor(view.selected) if view.selected is not None else None,
+                         view.held)
 
     @contained
-    def show_tensor(self, info: TensorInfo | None) -> None:
-        """Draw the graph behind ``info`` (or say why there is none)."""
+    def show_tensor(self, info: TensorInfo | None, held: Held = HOLD_NOTHING) -> None:
+        """Draw the graph behind ``info`` (or say why there is none); ``held``: hints held back while a
+        question is open (:mod:`~tensorlab.ui.widgets.held_hints`)."""
         graph = None if info is None else info.graph
-        if info is self.info and info is not None and (graph is None or graph is self.graph):
+        if info is self.info and info is not None and graph is None:
+            graph = self.graph   # drawn again (a hint held or shown): the graph read for it after the snapshot
+        if info is self.info and info is not None and graph is self.graph and held == self.held:
             return  # the same tensor, unchanged (its facts are shared between snapshots): already drawn
         self.info = info
+        self.held = held
         self.graph = graph
         self._draw()
 
@@ -186,6 +204,7 @@ class GraphView(SceneView):
         row_gap = 46 * s
         widest = 0.0
         laid_out: list[list[tuple[int, list[QGraphicsSimpleTextItem], float, float]]] = []
+        held_said = False   # a saved tensor's state is held: said in the first box that has one
         for row in rows:
             placed = []
             for node_index in row:
@@ -194,9 +213,18 @@ class GraphView(SceneView):
                 if node.leaf:
                     lines.append(self._text(f"→ {node.leaf}.grad", size=13, bold=True, color=QColor("#2e7d32")))
                 for saved in node.saved:
+                    if self.held.saved_states:   # a question open: no state, no versions, no red
+                        lines.append(self._text(_held_saved_text(saved), size=12, color=QColor("#455a64")))
+                        continue
                     alarming = saved.status in (SavedStatus.CHANGED, SavedStatus.FREED)
                     lines.append(self._text(_saved_text(saved), size=12,
                                             color=QColor("#c62828") if alarming else QColor("#455a64")))
+                if node.saved and self.held.saved_states and not held_said:
+                    # Said once, in the first box with saved tensors (where the eye is), while such a question
+                    # is open, changed or not: the line is no cue.
+                    held_said = True
+                    lines.append(self._text(tr("(changed or freed: shown once you answer the question)"), size=12,
+                                            color=MUTED))
                 width = max(item.boundingRect().width() for item in lines) + 16 * s
                 height = sum(item.boundingRect().height() for item in lines) + 10 * s
                 placed.append((node_index, lines, width, height))

@@ -311,6 +311,13 @@ class NarrationPanel(QScrollArea):
         """A choice is marked in a class vote and not revealed yet."""
         return self.class_vote and self._chosen is not None and not self._revealed
 
+    def is_answered(self, position: int, code: str) -> bool:
+        """The question of step ``position`` (0-based, with this ``code``) is answered: its choice revealed.
+
+        The window holds back the panel hints that would answer an open question until then
+        (:mod:`~tensorlab.ui.widgets.held_hints`); ``changed`` is emitted when this becomes true."""
+        return self._ask is not None and self._revealed and (self._ask_step, self._ask_code) == (position, code)
+
     def _retranslate(self) -> None:
         if self._state is not None:
             self.show_state(self._state)

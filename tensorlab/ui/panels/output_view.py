@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
+from tensorlab.ui.widgets.held_hints import HELD_NOTE_KEYS, HOLD_NOTHING, Held
 from tensorlab.ui.widgets.html import ZWSP, breakable_code, escape, inline_code
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr, tr_marked
 from tensorlab.ui.widgets.panel import View
@@ -118,6 +119,7 @@ class OutputView(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.result: StepResult | None = None
         self._problem = ""
+        self.held: Held = HOLD_NOTHING   # hints held back while a question is open (held_hints)
         self._html = ""
         self._columns = 0   # the printed text's width in characters, as last wrapped
 
@@ -159,11 +161,14 @@ class OutputView(QTextBrowser):
 
     def render_view(self, view: View) -> None:
         """Show the last step's result, with the view's problem (a TensorLab message) if any."""
-        self.show_result(view.state.last, view.problem)
+        self.show_result(view.state.last, view.problem, view.held)
 
-    def show_result(self, result: StepResult | None, problem: str = "") -> None:
-        """Render ``result`` (None: before the first step); ``problem`` is a TensorLab message."""
+    def show_result(self, result: StepResult | None, problem: str = "", held: Held | None = None) -> None:
+        """Render ``result`` (None: before the first step); ``problem`` is a TensorLab message; ``held``: hints
+        held back while a question is open (:mod:`~tensorlab.ui.widgets.held_hints`; None: as last rendered)."""
         self.result, self._problem = result, problem
+        if held is not None:
+            self.held = held
         self._columns = columns = self.columns()
         pre = f"font-family:'{mono_font(base_px()).family()}';padding:{_PRE_PADDING}px"
         parts = []
@@ -195,12 +200,16 @@ class OutputView(QTextBrowser):
                 f"<span style='font-family:monospace;white-space:pre-wrap'>{escape(warning.message)}</span></p>"
                 f"{_explanation(warning.explanation)}</div>")
         noticed = escape(tr("TensorLab noticed"))
+        held_note = escape(tr("This note is shown once you answer the question."))
         for note in result.notes:
             # TensorLab's own observation (not a message of torch's), e.g. memory changed behind autograd's back.
+            # One that says what the next step's backward() will do is held while its question is open.
+            body = (f"<p style='margin:4px 0;color:#616161'>{held_note}</p>"
+                    if self.held.backward_notes and note.key in HELD_NOTE_KEYS else _explanation(note))
             parts.append(
                 "<div style='border-left:4px solid #1565c0;background:#e3f2fd;padding:6px;margin:4px 0'>"
                 f"<p style='margin:2px 0'><b style='color:#0d47a1'>ⓘ {noticed}</b></p>"
-                f"{_explanation(note)}</div>")
+                f"{body}</div>")
         if result.error is not None:
             error = result.error
             # Who raised it comes from where it was raised (origin), never from its text: TensorLab's

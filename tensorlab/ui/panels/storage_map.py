@@ -146,8 +146,10 @@ class StorageMapView(SceneView):
         # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
         match = _WRITE.match(last.code) if view.ran and last is not None and not last.ok else None
         self.refused = (match.group(1), int(match.group(2))) if match else None
-        # A backward() that failed on a saved tensor an earlier step changed: that step's write is marked.
-        culprits = culprit_marks(state.results) if last is not None and not last.ok else {}
+        # A backward() that failed on a saved tensor an earlier step changed: that step's write is marked
+        # (held while the next step's question on a backward() is open: the mark would answer it).
+        culprits = culprit_marks(state.results) if last is not None and not last.ok \
+            and not view.held.saved_states else {}
         if view.ran and culprits:
             # A module's group holding the marked write opens (the optimizer changed its parameter).
             self.collapsed -= {owner for owner, strips in self.groups

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 
 from tensorlab.core.protocol.snapshot import TensorInfo  # noqa: E402
 from tensorlab.ui.widgets.array_plot import MAX_IMAGE_LABELS, MAX_LABELS, ArrayPlot  # noqa: E402
+from tensorlab.ui.widgets.held_hints import HOLD_NOTHING, Held  # noqa: E402
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr  # noqa: E402
 from tensorlab.ui.widgets.palette import format_value, tensor_color  # noqa: E402
 from tensorlab.ui.widgets.panel import View  # noqa: E402
@@ -202,7 +203,7 @@ class ValuesView(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.i18n = Texts(self)
         self.i18n.bind(self.setAccessibleName, QT_TR_NOOP("Values and gradient of the selected tensor"))
-        self.i18n.on_change(lambda: self.show_tensor(self.info, self._color_index))
+        self.i18n.on_change(lambda: self.show_tensor(self.info, self._color_index, self._held))
         inner = QWidget()
         self.setWidget(inner)
         layout = QVBoxLayout(inner)
@@ -222,6 +223,7 @@ class ValuesView(QScrollArea):
         self.grad_plot.hide()
         self.info: TensorInfo | None = None
         self._color_index = 0
+        self._held: Held = HOLD_NOTHING
 
     @contained
     def set_text_scale(self, scale: float) -> None:
@@ -234,13 +236,15 @@ class ValuesView(QScrollArea):
         """Show the selected tensor's values and grad, in its colour (its place among the tensors)."""
         tensors = view.state.snapshot.tensors
         index = next((i for i, t in enumerate(tensors) if t.name == view.selected), None)
-        self.show_tensor(None if index is None else tensors[index], index or 0)
+        self.show_tensor(None if index is None else tensors[index], index or 0, view.held)
 
     @contained
-    def show_tensor(self, info: TensorInfo | None, color_index: int = 0) -> None:
-        """Show ``info``'s values and grad (None: nothing selected)."""
+    def show_tensor(self, info: TensorInfo | None, color_index: int = 0, held: Held = HOLD_NOTHING) -> None:
+        """Show ``info``'s values and grad (None: nothing selected); ``held``: hints held back while a
+        question is open (:mod:`~tensorlab.ui.widgets.held_hints`)."""
         self.info = info
         self._color_index = color_index
+        self._held = held
         if info is None:
             self.heading.setText(tr("Select a tensor in the table."))
             self.values_plot.hide()
@@ -260,7 +264,11 @@ class ValuesView(QScrollArea):
         else:
             self.grad_plot.clear_array()
             self.grad_plot.title.setText(f"{info.name}.grad")
-            if info.is_leaf and info.requires_grad:
+            if held.grad_reasons:
+                # A question about a gradient is open: the reason would answer it ("only leaves keep .grad"),
+                # so it is held for every tensor alike (a leaf's reason too: no difference to read).
+                why = tr("None (why is shown once you answer the question)")
+            elif info.is_leaf and info.requires_grad:
                 why = tr("None: backward() has not written a gradient yet")
             elif info.requires_grad:
                 why = tr("None: only leaves that require grad (or tensors after retain_grad()) keep .grad")

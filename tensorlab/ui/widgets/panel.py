@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from tensorlab.core.engine.player import PlayerState
+from tensorlab.ui.widgets.held_hints import HOLD_NOTHING, Held
 
 __all__ = ["Panel", "View"]
 
@@ -24,6 +25,7 @@ class View:
     ran: bool = False             # reached by running a step (not by going back): panels follow its change
     followed: bool = False        # ``selected`` is the tensor the step changed
     problem: str = ""             # a message to show with this state (Output)
+    held: Held = HOLD_NOTHING     # hints held back while the next step's question is open (held_hints)
 
 
 @runtime_checkable

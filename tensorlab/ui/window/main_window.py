@@ -42,6 +42,7 @@ from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
 from tensorlab.ui.tools.diagnose_panel import DiagnosePanel, DiagnosisView
 from tensorlab.ui.tools.lab_docks import bring_back_floating, place_lab_docks
 from tensorlab.ui.tools.measure_panel import MeasurePanel
+from tensorlab.ui.widgets.held_hints import HOLD_NOTHING, Held, held_hints
 from tensorlab.ui.widgets.i18n import Texts, current_language, set_language, tr
 from tensorlab.ui.widgets.lean_style import use_lean_style
 from tensorlab.ui.widgets.panel import View
@@ -64,6 +65,11 @@ __all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir", "BUSY_AFTER_MS"]
 def default_data_dir() -> Path:
     """The user data folder (QStandardPaths), where the steps you added are kept."""
     return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+
+
+# The panels whose texts a question can hold back (held_hints): rendered again when it is answered.
+HELD_PANELS = (("graph_view", "saved_states"), ("storage_map", "saved_states"), ("values_view", "grad_reasons"),
+               ("output_view", "backward_notes"))
 
 
 class _Origin(Protocol):
@@ -144,6 +150,7 @@ class MainWindow(QMainWindow):
         self.storage_map.enterPressed.connect(self.step_forward)   # Enter on the map is → (a vote is revealed)
         self._fit_pending = False
         self.narration.changed.connect(self._request_fit)
+        self.narration.changed.connect(self._update_held)   # a question answered: the held hints are shown
         # A measured question: the narration asks, the worker measures (off the GUI thread), the narration marks.
         self.narration.measureRequested.connect(lambda params: controller.run_job(QUESTION_JOB, params))
         self.narration.measureCancelRequested.connect(controller.cancel)
@@ -239,7 +246,8 @@ class MainWindow(QMainWindow):
         self.position_label.setText(f"{state.position} / {len(state.program)}")
         followed = followed_tensor(state, previous.position if previous is not None else None) if ran else None
         self.selected = followed or self._choose_selection(state)
-        self.panels.render(View(state, self.selected, ran, followed is not None, self.problem))
+        self.panels.render(View(state, self.selected, ran, followed is not None, self.problem,
+                                self._held_now(state)))
         last = state.last
         if ran and last is not None and not last.ok and followed is not None and "backward" in last.code:
             # A failing backward() is explained by its graph (the saved tensor that changed): forward.
@@ -265,6 +273,27 @@ class MainWindow(QMainWindow):
         # have processed their items, and a layout settled after that paint would paint it again.
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
+    def _held_now(self, state: PlayerState) -> Held:
+        """The panel hints held back now: those that would answer the next step's question, while it is open
+        (asked in the narration and not answered yet; nothing while the narration is closed, as nothing asks)."""
+        if self.panels.closed("narration") or state.position >= len(state.program):
+            return HOLD_NOTHING
+        return held_hints(state, self.narration.is_answered(state.position, state.program[state.position].code))
+
+    def _update_held(self) -> None:
+        """The narration's question was answered (or asked again): the panels that hold hints show it."""
+        view = self.panels.view
+        if view is None or view.state is not self.controller.state:
+            return   # a state is on its way (its own render decides)
+        held = self._held_now(view.state)
+        keys = [key for key, hint in HELD_PANELS if getattr(held, hint) != getattr(view.held, hint)]
+        last = view.state.last
+        if last is None or last.ok:
+            keys = [key for key in keys if key != "storage_map"]   # no culprit mark: not drawn again
+        if keys:
+            # The same view, the hint shown: only the panels whose hint changed are drawn again.
+            self.panels.render(replace(view, held=held), keys=keys)
+
     def _choose_selection(self, state: PlayerState) -> str | None:
         """The selection stays where it can; else the newest tensor."""
         snapshot = state.snapshot
@@ -288,8 +317,9 @@ class MainWindow(QMainWindow):
         self.storage_map.select(self.selected)
         view = self.panels.view
         if view is not None:
-            self.panels.render(replace(view, state=self.controller.state, selected=self.selected, problem=""),
-                               selection_only=True)
+            state = self.controller.state
+            self.panels.render(replace(view, state=state, selected=self.selected, problem="",
+                                       held=self._held_now(state)), selection_only=True)
         self._focus_selected()
 
     def _graph_ready(self, position: int, name: str, graph: GraphInfo | None) -> None:

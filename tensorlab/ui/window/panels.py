@@ -12,7 +12,7 @@ zoom follow from the entry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
@@ -132,11 +132,12 @@ class PanelSet:
         dock = self.dock_of(key)
         return dock is not None and dock.isHidden()
 
-    def render(self, view: View, selection_only: bool = False) -> None:
-        """Hand ``view`` to every panel shown (``selection_only``: to those that show the selected tensor)."""
+    def render(self, view: View, selection_only: bool = False, keys: Collection[str] | None = None) -> None:
+        """Hand ``view`` to every panel shown (``selection_only``: to those that show the selected tensor;
+        ``keys``: only to these panels)."""
         self.view = view
         for entry in self.entries:
-            if selection_only and not entry.selection:
+            if (selection_only and not entry.selection) or (keys is not None and entry.key not in keys):
                 continue
             widget = self.widgets[entry.key]
             if not isinstance(widget, Panel):
