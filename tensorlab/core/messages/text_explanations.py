@@ -214,10 +214,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- explain.expanded_write ------------------------------------------------------------------------------
     "explain.expanded_write.title": ("Writing into an expanded view", "expand한 뷰에 쓰기"),
     "explain.expanded_write.text": (
-        "expand() repeats elements without copying: several positions of this tensor are the same memory cell, so "
-        "an in-place write would be ambiguous.",
-        "expand()는 복사 없이 원소를 반복해 보여 줍니다. 이 텐서의 여러 위치가 같은 메모리 칸이라서, 인플레이스 "
-        "쓰기의 결과가 모호합니다.",
+        "expand() repeats elements without copying: several positions of this tensor are the same memory cell. "
+        "Most in-place operations refuse a destination whose elements overlap like this (`add_`, `mul_`, `copy_`, "
+        "even writing one number into a column); `fill_()`, `zero_()` and writes through a view that does not "
+        "overlap (`e[0] = t`) are allowed.",
+        "expand()는 복사 없이 원소를 반복해 보여 줍니다. 이 텐서의 여러 위치가 같은 메모리 칸입니다. 대부분의 "
+        "인플레이스 연산은 이렇게 원소가 겹치는 대상에 쓰기를 거부합니다(`add_`, `mul_`, `copy_`, 한 열에 숫자 "
+        "하나를 쓰는 것까지). `fill_()`, `zero_()`와 겹치지 않는 뷰를 통한 쓰기(`e[0] = t`)는 허용됩니다.",
     ),
     "explain.expanded_write.advice": (
         "`clone()` the expanded tensor first, which gives each position its own cell.",
