@@ -93,6 +93,7 @@ def test_a_closed_graph_panel_shows_the_tensor_selected_meanwhile_when_shown(win
     names = [t.name for t in window.controller.state.snapshot.tensors]
     assert len(names) >= 2
     graph_dock = window.findChild(QDockWidget, "graphDock")
+    window.show_panel("graphDock")
     window.table.select_name(names[0])
     assert window.graph_view.info is not None and window.graph_view.info.name == names[0]
     graph_dock.toggleViewAction().trigger()
