@@ -11,10 +11,11 @@ its own) is a band of its own under its tensor's bands, labelled ``x.grad``.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, QResizeEvent
@@ -702,11 +703,11 @@ class StorageMapView(SceneView):
 
     def _part(self, key: tuple[object, ...], old_parts: dict[tuple[object, ...], _Part],
               parts: dict[tuple[object, ...], _Part], y: float, z: float,
-              draw: Callable[[], tuple[float, object]]) -> _Part:
+              draw: Callable[[], float | tuple[float, object]]) -> _Part:
         """One part of the strip being drawn (its heading, its cells, a band, a gradient) at ``y``: the items of
         the last drawing of the same look (``key``, everything they show) when there are some, else drawn afresh
-        by ``draw()`` (at y = 0 in a holder of their own; it returns their height and what the strip needs of
-        them)."""
+        by ``draw()`` (at y = 0 in a holder of their own; it returns their height, or that and what the strip
+        needs of them)."""
         strip_group = self.parent_item
         assert strip_group is not None  # drawn inside _draw_group, which sets the strip's group
         kept = old_parts.pop(key, None)
@@ -715,7 +716,8 @@ class StorageMapView(SceneView):
             holder.setPen(QPen(Qt.PenStyle.NoPen))
             self.parent_item, sink, self._pin_sink = holder, self._pin_sink, []
             try:
-                height, extra = draw()
+                drawn = draw()
+                height, extra = drawn if isinstance(drawn, tuple) else (drawn, None)
                 kept = _Part(holder, height, self._pin_sink, extra)
             finally:
                 self.parent_item, self._pin_sink = strip_group, sink
@@ -795,27 +797,28 @@ class StorageMapView(SceneView):
         common = (s, self._language, self.viewport().width() // 40)
         head = ("head", header, tuple(details), strip.new, strip.culprit, *common)
         y += self._part(head, old_parts, parts, y, 6,
-                        lambda: (self._draw_heading(strip, header, details), None)).height
+                        functools.partial(self._draw_heading, strip, header, details)).height
         x0 = name_w
         cells_key = ("cells", strip.values, strip.changed, strip.culprit, storage.cell_count, cell_w, x0,
                      self._digits, *common)
         cells = self._part(cells_key, old_parts, parts, y, 0, lambda: self._draw_cells(strip, x0, cell_w))
-        first_cell, cells_top, cell_h = cells.extra   # type: ignore[misc]  # what _draw_cells returns
+        first_cell, cells_top, cell_h = cast("tuple[QRectF | None, float, float]", cells.extra)   # _draw_cells's
         if first_cell is not None:
             self._first_cell = first_cell.translated(0, y)
         self._cells_top = y + cells_top
         y += cells.height
         for band in strip.bands:
-            key = ("band", band, band.name == self.selected, cell_w, x0, shown, *common)
+            key: tuple[object, ...] = ("band", band, band.name == self.selected, cell_w, x0, shown, *common)
+            draw_band = functools.partial(self._draw_band, band, x0, 0.0, cell_w, shown)
             y += self._part(key, old_parts, parts, y, 3,   # over the pinned column's backing of the cells
-                            lambda band=band: (self._draw_band(band, x0, 0.0, cell_w, shown), None)).height + 8 * s
+                            draw_band).height + 8 * s
             for grad in strip.grads:
                 if grad.owner == band.name:   # a gradient right under its tensor's band
                     self._grad_tops.append((y, grad.changed, grad.owner))
                     key = ("grad", grad, x0, cell_w, cell_h, self._digits, *common)
-                    y += self._part(key, old_parts, parts, y, 3,
-                                    lambda grad=grad: (self._draw_grad(grad, x0, 0.0, cell_w, cell_h), None)
-                                    ).height + 14 * s
+                    draw_grad = functools.partial(self._draw_grad, grad, x0, 0.0, cell_w, cell_h)
+                    y += self._part(key, old_parts, parts, y, 3, draw_grad).height \
+                        + 14 * s
         return y, parts
 
     def _draw_heading(self, strip: StripModel, header: str, details: list[str]) -> float:
