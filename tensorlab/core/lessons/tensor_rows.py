@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.messages.catalogue import render
-from tensorlab.core.protocol.snapshot import TensorInfo, to_plain
+from tensorlab.core.protocol.snapshot import Nested, TensorInfo, to_plain
 
-__all__ = ["COLUMNS", "GRAD_WIDTH", "cell_text", "column_header", "row_texts"]
+__all__ = ["COLUMNS", "GRAD_WIDTH", "cell_text", "column_header", "grad_text", "row_texts"]
 
 # What a row shows, in order.
 COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn", "version",
@@ -37,7 +37,7 @@ def cell_text(info: TensorInfo, column: str) -> str:
     if column == "grad":
         if info.grad is None:
             return "None"
-        text = visible(str(to_plain(info.grad)))
+        text = visible(grad_text(info.grad))
         return text if len(text) <= GRAD_WIDTH else text[: GRAD_WIDTH - 1] + "…"
     value = getattr(info, column)
     if value is None:
@@ -56,3 +56,17 @@ def row_texts(info: TensorInfo) -> tuple[str, ...]:
 
 
 _ROW_TEXTS: dict[int, tuple[TensorInfo, tuple[str, ...]]] = {}
+
+
+def grad_text(grad: Nested) -> str:
+    """A gradient's values as JSON-like text, ``str`` of its lists (kept per values object: a step that
+    changes a parameter's version, not its gradient, shares the gradient's values with the step before)."""
+    entry = _GRAD_TEXTS.get(id(grad))
+    if entry is None or entry[0] is not grad:
+        if len(_GRAD_TEXTS) > 64:   # (each holds its values alive)
+            _GRAD_TEXTS.clear()
+        entry = _GRAD_TEXTS[id(grad)] = (grad, str(to_plain(grad)))
+    return entry[1]
+
+
+_GRAD_TEXTS: dict[int, tuple[Nested, str]] = {}

@@ -11,8 +11,11 @@ its own) is a band of its own under its tensor's bands, labelled ``x.grad``.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+from collections.abc import Callable
+from typing import NamedTuple, cast
 
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, QResizeEvent
@@ -112,6 +115,7 @@ class StorageMapView(SceneView):
         self.groups: list[tuple[str | None, list[StripModel]]] = []   # strips by module (module_groups)
         self.collapsed: set[str] = set()          # module groups shown as their header only
         self._group_items: list[QGraphicsSimpleTextItem] = []
+        self._pin_sink: list[tuple[QGraphicsItem, float]] | None = None   # the part being drawn: its pinned items
 
     # -- public ----------------------------------------------------------------
     @contained
@@ -455,9 +459,9 @@ class StorageMapView(SceneView):
             entry = self._drawn.pop(key, None)
             if entry is None or entry.look != look:
                 old = entry
-                entry = self._draw_group(strip, look, cell_w, name_w, old.bands if old is not None else {})
+                entry = self._draw_group(strip, look, cell_w, name_w, old.parts if old is not None else {})
                 if old is not None:
-                    scene.removeItem(old.group)   # after its unchanged bands moved to the new group
+                    scene.removeItem(old.group)   # after its unchanged parts moved to the new group
             entry.group.setPos(0, y)
             drawn[key] = entry
             if entry.first_cell is not None and self.cell_rect != entry.first_cell.translated(0, y):
@@ -491,8 +495,7 @@ class StorageMapView(SceneView):
             if key in self.fitting:   # the whole strip stays put: its cells are in view at any scroll
                 self._pinned.append((entry.group, 0.0))
             else:
-                self._pinned += [(item, float(item.data(_PIN_KEY))) for item in _descendants(entry.group)
-                                 if item.data(_PIN_KEY) is not None]
+                self._pinned += entry.pinned   # recorded as they were made: no walk over the strip's items
         self._fit_rects = {key: self.strip_rects[key] for key in self.fitting}
         self._pinned.append((self._header, 10 * s))
         self._pin()
@@ -686,18 +689,46 @@ class StorageMapView(SceneView):
                 self.scale_factor, self._digits, self.viewport().width() // 40, self._language)
 
     def _draw_group(self, strip: StripModel, look: tuple[object, ...], cell_w: float, name_w: float,
-                    old_bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]]) -> _Drawn:
+                    old_parts: dict[tuple[object, ...], _Part]) -> _Drawn:
         group = QGraphicsRectItem()
         group.setPen(QPen(Qt.PenStyle.NoPen))
         self.scene().addItem(group)
         self.parent_item, self._first_cell = group, None
         self._cells_top, self._grad_tops = 0.0, []
         try:
-            height, bands = self._draw_strip(strip, 0.0, cell_w, name_w, old_bands)
+            height, parts = self._draw_strip(strip, 0.0, cell_w, name_w, old_parts)
         finally:
             self.parent_item = None
         cell_h = self._first_cell.height() if self._first_cell is not None else 0.0
-        return _Drawn(look, group, height, self._first_cell, bands, self._cells_top, cell_h, self._grad_tops)
+        pinned = [pin for part in parts.values() for pin in part.pinned]
+        return _Drawn(look, group, height, self._first_cell, parts, self._cells_top, cell_h, self._grad_tops, pinned)
+
+    def _part(self, key: tuple[object, ...], old_parts: dict[tuple[object, ...], _Part],
+              parts: dict[tuple[object, ...], _Part], y: float, z: float,
+              draw: Callable[[], float | tuple[float, object]]) -> _Part:
+        """One part of the strip being drawn (its heading, its cells, a band, a gradient) at ``y``: the items of
+        the last drawing of the same look (``key``, everything they show) when there are some, else drawn afresh
+        by ``draw()`` (at y = 0 in a holder of their own; it returns their height, or that and what the strip
+        needs of them)."""
+        strip_group = self.parent_item
+        assert strip_group is not None  # drawn inside _draw_group, which sets the strip's group
+        kept = old_parts.pop(key, None)
+        if kept is None:
+            holder = QGraphicsRectItem(strip_group)
+            holder.setPen(QPen(Qt.PenStyle.NoPen))
+            self.parent_item, sink, self._pin_sink = holder, self._pin_sink, []
+            try:
+                drawn = draw()
+                height, extra = drawn if isinstance(drawn, tuple) else (drawn, None)
+                kept = _Part(holder, height, self._pin_sink, extra)
+            finally:
+                self.parent_item, self._pin_sink = strip_group, sink
+        else:
+            kept.holder.setParentItem(strip_group)
+        kept.holder.setPos(0, y)
+        kept.holder.setZValue(z)
+        parts[key] = kept
+        return kept
 
     def _cell_width(self) -> float:
         """Cells as wide as the widest value drawn (at least 64 px at scale 1)."""
@@ -745,8 +776,10 @@ class StorageMapView(SceneView):
         return max(widths, default=0.0) + 24 * self.scale_factor
 
     def _draw_strip(self, strip: StripModel, y: float, cell_w: float, name_w: float,
-                    old_bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]],
-                    ) -> tuple[float, dict[tuple[object, ...], tuple[QGraphicsRectItem, float]]]:
+                    old_parts: dict[tuple[object, ...], _Part]) -> tuple[float, dict[tuple[object, ...], _Part]]:
+        """The strip's parts, one below the other: its heading, its cells, then each band (with its tensor's
+        gradient under it). A part whose look is unchanged is moved, not drawn again: an optimizer step writes
+        the cells and the version but leaves the bands and the gradients; a backward() writes only gradients."""
         s = self.scale_factor
         storage = strip.storage
         shown = min(len(strip.values), MAX_CELLS)
@@ -762,6 +795,39 @@ class StorageMapView(SceneView):
             # .data gives a tensor with a counter of its own over the same memory.
             listed = ", ".join(f"{n} {v}" for n, v in versions.items())
             details.append(tr("versions {list} (separate counters)").format(list=listed))
+        parts: dict[tuple[object, ...], _Part] = {}
+        common = (s, self._language, self.viewport().width() // 40)
+        head = ("head", header, tuple(details), strip.new, strip.culprit, *common)
+        y += self._part(head, old_parts, parts, y, 6,
+                        functools.partial(self._draw_heading, strip, header, details)).height
+        x0 = name_w
+        cells_key = ("cells", strip.values, strip.changed, strip.culprit, storage.cell_count, cell_w, x0,
+                     self._digits, *common)
+        cells = self._part(cells_key, old_parts, parts, y, 0, lambda: self._draw_cells(strip, x0, cell_w))
+        first_cell, cells_top, cell_h = cast("tuple[QRectF | None, float, float]", cells.extra)   # _draw_cells's
+        if first_cell is not None:
+            self._first_cell = first_cell.translated(0, y)
+        self._cells_top = y + cells_top
+        y += cells.height
+        for band in strip.bands:
+            key: tuple[object, ...] = ("band", band, band.name == self.selected, cell_w, x0, shown, *common)
+            draw_band = functools.partial(self._draw_band, band, x0, 0.0, cell_w, shown)
+            y += self._part(key, old_parts, parts, y, 3,   # over the pinned column's backing of the cells
+                            draw_band).height + 8 * s
+            for grad in strip.grads:
+                if grad.owner == band.name:   # a gradient right under its tensor's band
+                    self._grad_tops.append((y, grad.changed, grad.owner))
+                    key = ("grad", grad, x0, cell_w, cell_h, self._digits, *common)
+                    draw_grad = functools.partial(self._draw_grad, grad, x0, 0.0, cell_w, cell_h)
+                    y += self._part(key, old_parts, parts, y, 3, draw_grad).height \
+                        + 14 * s
+        return y, parts
+
+    def _draw_heading(self, strip: StripModel, header: str, details: list[str]) -> float:
+        """A strip's heading (its storage, the tensors sharing it, their versions), pinned with the names; its
+        height."""
+        s = self.scale_factor
+        y = 0.0
         # The heading stays in view with the names while the cells scroll sideways.
         # The heading is pinned at the left while the cells scroll: what passes the viewport's right edge stays
         # cut at any scroll ("· cpu" of a 10-million-cell storage, the "new" tag as "ne"), so it wraps there.
@@ -791,7 +857,15 @@ class StorageMapView(SceneView):
             y += line.boundingRect().height() + 2 * s
         if strip.culprit is not None:
             y = self._culprit_label(strip.culprit, y)
-        x0 = name_w
+        return y
+
+    def _draw_cells(self, strip: StripModel, x0: float, cell_w: float) -> tuple[float, object]:
+        """A strip's cells with their indices and values (changed cells highlighted); their height, and (the
+        first cell, the top of the cells, their height)."""
+        s = self.scale_factor
+        storage = strip.storage
+        shown = min(len(strip.values), MAX_CELLS)
+        y = 0.0
         # The cells' numbers (indices above, values inside) are painted by one item, not two dozen.
         numbers = self._batch()
         index_font = self._font(11)
@@ -800,12 +874,13 @@ class StorageMapView(SceneView):
         top = y
         y += self._px(11) + 6 * s
         cell_h = max(40 * s, self._px(VALUE_PX) + 16 * s)
-        self._cells_top = y
+        cells_top = y
         self._pinned_backing(top, y + cell_h - top + 4 * s, x0, 2)
         pen = QPen(QColor("#424242"), 1.2)
         value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
         black = QColor("black")
         culprit = strip.culprit.cells if strip.culprit is not None else frozenset()
+        first_cell = None
         for i in range(shown):
             rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
             changed = i in strip.changed
@@ -815,7 +890,7 @@ class StorageMapView(SceneView):
                 item = self._rect(rect, QPen(QColor("#f57f17"), 2.5) if changed else pen,
                                   QBrush(CHANGED if changed else QColor("white")))
             if i == 0:
-                self._first_cell = QRectF(rect)
+                first_cell = QRectF(rect)
             tip = (tr("changed by the last step") + "\n" if changed else "")
             if i in culprit and strip.culprit is not None:
                 tip += self._culprit_text(strip.culprit) + "\n"
@@ -828,33 +903,7 @@ class StorageMapView(SceneView):
                        y + cell_h / 3, 13, False, MUTED)
         if not strip.values and storage.cell_count == 0:
             self._text(tr("(empty storage: 0 bytes)"), x0, y + cell_h / 3, 13, False, MUTED)
-        y += cell_h + 8 * s
-        # A band whose look is unchanged (most, when a step writes values) is moved, not drawn again.
-        bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]] = {}
-        strip_group = self.parent_item
-        assert strip_group is not None  # drawn inside _draw_group, which sets the strip's group
-        for band in strip.bands:
-            key = (band, band.name == self.selected, cell_w, x0, shown, s, self._language)
-            kept = old_bands.pop(key, None)
-            if kept is None:
-                holder = QGraphicsRectItem(strip_group)
-                holder.setPen(QPen(Qt.PenStyle.NoPen))
-                self.parent_item = holder
-                try:
-                    kept = (holder, self._draw_band(band, x0, 0.0, cell_w, shown))
-                finally:
-                    self.parent_item = strip_group
-            else:
-                kept[0].setParentItem(strip_group)
-            kept[0].setPos(0, y)
-            kept[0].setZValue(3)   # over the pinned column's backing of the cells
-            bands[key] = kept
-            y += kept[1] + 8 * s
-            for grad in strip.grads:
-                if grad.owner == band.name:   # a gradient right under its tensor's band
-                    self._grad_tops.append((y, grad.changed, grad.owner))
-                    y = self._draw_grad(grad, x0, y, cell_w, cell_h) + 14 * s
-        return y, bands
+        return y + cell_h + 8 * s, (first_cell, cells_top, cell_h)
 
     def _culprit_text(self, culprit: Culprit) -> str:
         return tr("changed by step {step}, after autograd saved it").format(
@@ -868,7 +917,7 @@ class StorageMapView(SceneView):
         swatch = self._culprit_cell(QRectF(0, y + 2 * s, side * 1.6, side))
         swatch.setX(10 * s)
         swatch.setZValue(6)
-        swatch.setData(_PIN_KEY, 10 * s)
+        self._pin_item(swatch, 10 * s)
         for child in swatch.childItems():
             child.setZValue(6)
         label = self._pinned_text(self._culprit_text(culprit), 10 * s + side * 1.6 + 8 * s, y, 13, True, CULPRIT_LINE)
@@ -895,13 +944,20 @@ class StorageMapView(SceneView):
         backing = self._rect(QRectF(0, top, width - 2 * self.scale_factor, height), QPen(Qt.PenStyle.NoPen),
                              QBrush(QColor("#fafafa")))
         backing.setZValue(z)
-        backing.setData(_PIN_KEY, 0.0)
+        self._pin_item(backing, 0.0)
+
+    def _pin_item(self, item: QGraphicsItem, x: float) -> None:
+        """``item`` belongs to the name column: kept at ``x`` from the viewport's left while the strips scroll
+        (recorded with the part being drawn, so a step never walks the strips' items to find them)."""
+        item.setData(_PIN_KEY, x)
+        if self._pin_sink is not None:
+            self._pin_sink.append((item, x))
 
     def _pinned_text(self, text: str, x: float, y: float, size: float, bold: bool,
                      color: QColor | None) -> QGraphicsSimpleTextItem:
         item = self._text(text, x, y, size, bold, color)
         item.setZValue(6)
-        item.setData(_PIN_KEY, x)
+        self._pin_item(item, x)
         return item
 
     def _draw_grad(self, grad: GradModel, x0: float, y: float, cell_w: float, cell_h: float) -> float:
@@ -1016,20 +1072,32 @@ class StorageMapView(SceneView):
         super().mousePressEvent(event)
 
 
+class _Part(NamedTuple):
+    """One part of a strip (its heading, its cells, a band, a gradient): its items, drawn at y = 0 in ``holder``
+    (a child of the strip's group), their height, its items of the name column, and what the strip needs of it."""
+
+    holder: QGraphicsRectItem
+    height: float
+    pinned: list[tuple[QGraphicsItem, float]]
+    extra: object
+
+
 class _Drawn:
     """One strip's items (children of ``group``, drawn at y = 0), and the look they show."""
 
-    __slots__ = ("look", "group", "height", "first_cell", "bands", "cells_top", "cell_h", "grad_rows")
+    __slots__ = ("look", "group", "height", "first_cell", "parts", "cells_top", "cell_h", "grad_rows", "pinned")
 
     def __init__(self, look: tuple[object, ...], group: QGraphicsRectItem, height: float,
                  first_cell: QRectF | None,
-                 bands: dict[tuple[object, ...], tuple[QGraphicsRectItem, float]],
+                 parts: dict[tuple[object, ...], _Part],
                  cells_top: float = 0.0, cell_h: float = 0.0,
-                 grad_rows: list[tuple[float, frozenset[int], str]] | None = None) -> None:
+                 grad_rows: list[tuple[float, frozenset[int], str]] | None = None,
+                 pinned: list[tuple[QGraphicsItem, float]] | None = None) -> None:
         self.look, self.group, self.height, self.first_cell = look, group, height, first_cell
-        self.bands = bands   # band look -> (its items' holder, child of group; its height)
+        self.parts = parts   # part look -> its items (children of group), kept for the next drawing
         self.cells_top, self.cell_h = cells_top, cell_h   # the storage's cells, from the group's top
         self.grad_rows = grad_rows or []                  # the gradients' cells: (top, changed, owner)
+        self.pinned = pinned or []                        # the items of the name column, and their x
 
 
 def _text_width(text: str, font: QFont) -> float:
@@ -1068,12 +1136,3 @@ def _first_run(cells: set[int]) -> tuple[int, int]:
         hi += 1
     return lo, hi
 
-
-def _descendants(item: QGraphicsItem) -> list[QGraphicsItem]:
-    """``item``'s children, theirs, and so on."""
-    found, stack = [], list(item.childItems())
-    while stack:
-        child = stack.pop()
-        found.append(child)
-        stack.extend(child.childItems())
-    return found

@@ -19,8 +19,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QResizeEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
 
-from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, row_texts
-from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo, to_plain
+from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, grad_text, row_texts
+from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr_marked
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
 from tensorlab.ui.widgets.panel import View
@@ -150,7 +150,7 @@ class TensorTableModel(QStandardItemModel):
         item.setData(text, Qt.ItemDataRole.AccessibleTextRole)
         item.setData(QBrush(CHANGED) if changed else None, Qt.ItemDataRole.BackgroundRole)
         name = COLUMNS[column]
-        tip = str(to_plain(info.grad)) if name == "grad" and info.grad is not None else text
+        tip = grad_text(info.grad) if name == "grad" and info.grad is not None else text
         item.setToolTip(f"{name}: {tip}" + (f"\n{tr_marked(_TIPS[name])}" if name in _TIPS else ""))
         if fresh:
             self.setItem(row, column, item)

@@ -2,8 +2,9 @@
 
 :data:`PANELS` is the registry the window, its layouts (:mod:`~tensorlab.ui.window.layouts`) and
 its text zoom read. A panel with a ``render_view(view)`` method (:class:`~tensorlab.ui.widgets.panel.Panel`)
-is given every state while it is shown; a panel whose dock is closed is skipped, and renders the
-state current then as soon as it is shown again.
+is given every state while it is shown; a panel whose dock is closed, or behind another dock's tab
+while the window is on screen, is skipped, and renders the state current then as soon as it is shown
+again (its tab raised): a state costs only the panels one can see.
 
 Adding a panel: write it (a widget with ``render_view(view)``, in its own module) and add one
 :class:`PanelEntry` here. Its dock, its place in both layouts, its View-menu entry and its text
@@ -97,7 +98,7 @@ class PanelSet:
         self.widgets: dict[str, QWidget] = {}
         self.docks: dict[str, QDockWidget] = {}   # by dock name, in the registry's order
         self.view: View | None = None             # what the panels show (the last state, the selection)
-        self.stale: set[str] = set()              # panels closed when a view came: rendered when shown
+        self.stale: set[str] = set()              # panels out of sight when a view came: rendered when shown
         for entry in self.entries:
             widget = entry.make(controller)
             self.widgets[entry.key] = widget
@@ -132,6 +133,18 @@ class PanelSet:
         dock = self.dock_of(key)
         return dock is not None and dock.isHidden()
 
+    def out_of_sight(self, key: str) -> bool:
+        """Panel ``key`` cannot be seen now: its dock is closed, or behind another dock's tab while the window
+        is on screen (before it is shown every open panel renders, so the first paint has them all)."""
+        dock = self.dock_of(key)
+        if dock is None:
+            return False
+        if dock.isHidden():
+            return True
+        # Qt keeps a dock behind another's tab "visible", moved out of the window: nothing of it is on screen.
+        return (self.window.isVisible() and not self.window.isMinimized()
+                and bool(self.window.tabifiedDockWidgets(dock)) and dock.visibleRegion().isEmpty())
+
     def render(self, view: View, selection_only: bool = False, keys: Collection[str] | None = None) -> None:
         """Hand ``view`` to every panel shown (``selection_only``: to those that show the selected tensor;
         ``keys``: only to these panels)."""
@@ -142,7 +155,7 @@ class PanelSet:
             widget = self.widgets[entry.key]
             if not isinstance(widget, Panel):
                 continue
-            if self.closed(entry.key):
+            if self.out_of_sight(entry.key):
                 self.stale.add(entry.key)
             else:
                 self.stale.discard(entry.key)
@@ -152,10 +165,11 @@ class PanelSet:
         """What renders panel ``key`` when its dock is shown, if a state came while it was closed."""
 
         def shown(visible: bool) -> None:
-            # Qt says "not visible" for a dock shown behind another's tab: it is open all the same (and
-            # read as open, as on every state), so it renders as soon as it is no longer closed.
+            # Qt says "visible" when a dock's tab is raised or it is opened (before it has moved it into the
+            # window): it renders what came meanwhile.
             widget = self.widgets[key]
-            if key in self.stale and not self.closed(key) and self.view is not None and isinstance(widget, Panel):
+            if key in self.stale and visible and not self.closed(key) and self.view is not None \
+                    and isinstance(widget, Panel):
                 self.stale.discard(key)
                 widget.render_view(self.view)
 

@@ -96,7 +96,10 @@ def test_each_lesson_steps_to_the_end_and_back_showing_what_torch_holds(window, 
         assert window.code_view.lines[number - 1].startswith("▶ ")
         # No panel is left empty.
         assert window.storage_map.texts()
+        # The graph, behind the Values tab, draws the state when its tab is raised (and Values again).
+        window.show_panel("graphDock")
         assert window.graph_view.texts()
+        window.show_panel("valuesDock")
         assert window.output_view.toPlainText().strip()
         assert window.code_view.toPlainText().strip()
         if ref["tensors"]:
@@ -292,6 +295,7 @@ def test_values_and_graph_panels_show_the_selected_tensor(window, qtbot):
     window.table.select_name("x")
     assert window.values_view.values_plot.labels == ["1.0"] * 5
     assert window.values_view.grad_plot.labels == ["5.0"] * 5
+    window.show_panel("graphDock")   # its tab raised: a panel behind a tab draws when it is shown
     window.table.select_name("total")
     # The graph is read from the worker for the selected tensor.
     qtbot.waitUntil(lambda: "SumBackward0" in " ".join(window.graph_view.texts()), timeout=10_000)

@@ -88,11 +88,38 @@ def test_a_closed_panel_renders_nothing_until_it_is_shown_and_then_shows_the_cur
     assert calls == [3, 2] and window.code_view.position == 2   # shown: every state again
 
 
+def test_a_panel_behind_another_docks_tab_waits_and_shows_the_current_state_when_its_tab_is_raised(window, qtbot):
+    """Thonny's rule: a state costs only the panels one can see; a tab raised shows the state current then."""
+    graph_dock = window.findChild(QDockWidget, "graphDock")
+    values_dock = window.findChild(QDockWidget, "valuesDock")
+    assert graph_dock in window.tabifiedDockWidgets(values_dock)
+    window.show_panel("valuesDock")                 # the graph behind the Values tab
+    calls = []
+    original = window.graph_view.render_view
+    window.graph_view.render_view = lambda view: (calls.append(view.state.position), original(view))
+    go(window, qtbot, 1)
+    go(window, qtbot, 2)
+    assert calls == [] and "graph_view" in window.panels.stale
+    assert window.values_view.info is not None      # the tab in front went on
+    window.show_panel("graphDock")                  # its tab raised: at once, the state current now
+    assert calls == [2] and "graph_view" not in window.panels.stale
+    go(window, qtbot, 3)
+    assert calls == [2, 3]                           # in front: every state again
+    values = window.values_view.render_view
+    shown = []
+    window.values_view.render_view = lambda view: (shown.append(view.state.position), values(view))
+    go(window, qtbot, 2)
+    assert shown == []                               # Values is behind the graph's tab now
+    window.show_panel("valuesDock")
+    assert shown == [2]
+
+
 def test_a_closed_graph_panel_shows_the_tensor_selected_meanwhile_when_shown(window, qtbot):
     go(window, qtbot, len(window.controller.state.program))
     names = [t.name for t in window.controller.state.snapshot.tensors]
     assert len(names) >= 2
     graph_dock = window.findChild(QDockWidget, "graphDock")
+    window.show_panel("graphDock")
     window.table.select_name(names[0])
     assert window.graph_view.info is not None and window.graph_view.info.name == names[0]
     graph_dock.toggleViewAction().trigger()

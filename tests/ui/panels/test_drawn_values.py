@@ -1,0 +1,135 @@
+"""Issue #16, item 4: the map keeps a strip's parts across steps (its heading, cells, bands and gradients,
+each redrawn only when its own look changed) and the Values panel paints big heat maps from NumPy. What is
+drawn must still be torch's values at every step, forward and back: compared here with the same training
+steps run in plain torch (the worker seeds torch with 0, so the same statements give the same numbers)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGraphicsPixmapItem
+
+from tensorlab.ui.panels.storage_strips import MAX_CELLS
+from tensorlab.ui.widgets.array_plot import viridis
+from tensorlab.ui.widgets.palette import format_value
+from tensorlab.ui.widgets.scene_view import TextBatch
+from tests.ui.conftest import idle
+from tests.ui.support import open_lesson, run_line
+
+PROGRAM = [
+    "import torch.nn as nn",
+    "import torch.optim as optim",
+    "model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))",
+    "opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)",
+    "x = torch.randn(5, 4)",
+] + ["opt.zero_grad()", "loss = model(x).pow(2).mean()", "loss.backward()", "opt.step()"] * 2
+PARAMETERS = ["model[0].weight", "model[0].bias", "model[2].weight", "model[2].bias"]
+
+
+def _plain_torch() -> list[dict[str, tuple[list[float], list[float] | None, int]]]:
+    """After each statement of PROGRAM in plain torch: each parameter's values, gradient and version."""
+    torch.manual_seed(0)
+    namespace: dict[str, object] = {"torch": torch}
+    states = []
+    for code in PROGRAM:
+        exec(code, namespace)  # noqa: S102 - the test's own program, the reference run
+        state = {}
+        if "model" in namespace:
+            for name in PARAMETERS:
+                tensor = eval(name, namespace)  # noqa: S307 - the test's own names
+                grad = tensor.grad
+                state[name] = (tensor.detach().flatten().tolist(),
+                               None if grad is None else grad.flatten().tolist(), tensor._version)
+        states.append(state)
+    return states
+
+
+def _cell_texts(view, rects) -> list[str]:
+    """The value written inside each of ``rects`` on the map (its index sits above the cell, not inside; a
+    "+N more" mark over a cell at the viewport's edge is not the cell's own text)."""
+    boxes = [(text, box) for item in view.scene().items() if isinstance(item, TextBatch)
+             for box, text in ((item.sceneTransform().mapRect(b), t) for b, t, *_ in item.entries)]
+    texts = []
+    for rect in rects:
+        inside = [text for text, box in boxes if rect.contains(box.center())]
+        assert len(inside) == 1, (rect, inside)
+        texts.append(inside[0])
+    return texts
+
+
+def _check_map(window, expected: dict[str, tuple[list[float], list[float] | None, int]]) -> None:
+    view = window.storage_map
+    digits = view._digits
+    for name, (values, grad, version) in expected.items():
+        strip = next(s for s in view.strips if any(b.name == name for b in s.bands))
+        x0, cell_w, top, cell_h = view.cell_rows[strip.storage.id]
+        shown = min(len(values), MAX_CELLS)
+        rects = [QRectF(x0 + i * cell_w, top, cell_w, cell_h) for i in range(shown)]
+        assert _cell_texts(view, rects) == [format_value(v, digits) for v in values[:shown]], name
+        grad_rects = view.grad_cells(name)
+        if grad is None:
+            assert grad_rects == [], name
+        else:
+            assert _cell_texts(view, grad_rects) == [format_value(v, digits) for v in grad[:MAX_CELLS]], name
+        assert f"version {version}" in view.texts(), (name, version)
+
+
+@pytest.fixture
+def steps():
+    return _plain_torch()
+
+
+def test_after_every_training_step_forward_and_back_the_map_draws_torchs_values(window, qtbot, steps):
+    open_lesson(window, qtbot, "scratchpad")
+    for number, code in enumerate(PROGRAM):
+        run_line(window, qtbot, code)
+        assert window.controller.state.last.ok, (code, window.controller.state.last.error)
+        if steps[number]:
+            _check_map(window, steps[number])
+    end = window.controller.state.position
+    assert end == len(PROGRAM)
+    for back in range(1, 6):   # ← shows the results recorded for each earlier step, and → again
+        window.controller.go_to(end - back)
+        idle(qtbot, window)
+        _check_map(window, steps[end - back - 1])
+    window.controller.go_to(end)
+    idle(qtbot, window)
+    _check_map(window, steps[-1])
+
+
+def test_a_big_heat_map_is_painted_in_the_colours_of_torchs_values(window, qtbot):
+    """32x32 weights after an optimizer step (one picture, from NumPy): each cell's centre is the viridis
+    colour of torch's value there, and it changes with the step."""
+    program = ["import torch.nn as nn", "model = nn.Linear(32, 32)", "x = torch.randn(4, 32)",
+               "loss = model(x).sum()", "loss.backward()", "import torch.optim as optim",
+               "opt = optim.SGD(model.parameters(), lr=0.5)", "opt.step()"]
+    torch.manual_seed(0)
+    namespace: dict[str, object] = {"torch": torch}
+    open_lesson(window, qtbot, "scratchpad")
+    for code in program:
+        exec(code, namespace)  # noqa: S102 - the reference run
+        run_line(window, qtbot, code)
+        assert window.controller.state.last.ok, code
+        if code not in ("model = nn.Linear(32, 32)", "opt.step()"):
+            continue
+        window.table.select_name("model.weight")
+        window.show_panel("valuesDock")
+        qtbot.waitUntil(lambda: window.values_view.info is not None
+                        and window.values_view.info.name == "model.weight")
+        plot = window.values_view.values_plot.plot
+        pictures = [item for item in plot.scene().items() if isinstance(item, QGraphicsPixmapItem)]
+        assert len(pictures) == 1
+        weight = namespace["model"].weight.detach().tolist()   # type: ignore[attr-defined]
+        low, high = min(map(min, weight)), max(map(max, weight))
+        box = pictures[0].sceneBoundingRect()
+        image = pictures[0].pixmap().toImage()
+        for r, c in [(0, 0), (3, 17), (16, 16), (31, 0), (31, 31)]:
+            x = int((c + 0.5) * image.width() / 32)
+            y = int((r + 0.5) * image.height() / 32)
+            t = (weight[r][c] - low) / (high - low)
+            assert math.isfinite(t) and box.width() > 0
+            assert QColor(image.pixel(x, y)).rgb() == viridis(t).rgb(), (code, r, c)
