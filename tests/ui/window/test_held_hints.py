@@ -41,8 +41,11 @@ def lab(qtbot, settings):
     window.close()
 
 
-def _at_question(window, qtbot, lesson: str, step: int, tensor: str | None = None) -> None:
-    """The lesson opened, the steps before ``step`` run, its question open; ``tensor`` selected."""
+def _at_question(window, qtbot, lesson: str, step: int, tensor: str | None = None,
+                 panel: str = "graphDock") -> None:
+    """The lesson opened, the steps before ``step`` run, its question open; ``tensor`` selected and ``panel``'s
+    tab raised, as the class looks at it (a panel behind another's tab draws only when it is raised)."""
+    window.show_panel(panel)
     open_lesson(window, qtbot, lesson)
     for _ in range(3):   # a go_to asked while the lesson's first state is still coming is asked again
         go(window, qtbot, step - 1)
@@ -150,7 +153,7 @@ def test_the_output_holds_the_note_that_backward_will_not_notice(lab, qtbot, les
 
 def test_the_values_panel_holds_why_a_grad_is_none(lab, qtbot):
     """clone-keeps-the-graph step 8 asks whether reading y.grad (y not a leaf) warns."""
-    _at_question(lab, qtbot, "clone-keeps-the-graph", 8, "y")
+    _at_question(lab, qtbot, "clone-keeps-the-graph", 8, "y", panel="valuesDock")
     note = lab.values_view.grad_plot.note.text()
     assert "only leaves" not in note and note.startswith("None")
     _answer(lab, qtbot)
@@ -221,6 +224,7 @@ def test_nothing_is_held_while_the_narration_is_closed(lab, qtbot):
     lesson, step, tensor, giveaway = GRAPH[0]
     open_lesson(lab, qtbot, lesson)
     lab.panels.dock_of("narration").close()
+    lab.show_panel("graphDock")
     go(lab, qtbot, step - 1)
     _select(lab, qtbot, tensor)
     assert not lab.panels.view.held and giveaway in _graph_text(lab)
