@@ -17,6 +17,9 @@ def hidden_writes(before: Snapshot, after: Snapshot) -> tuple[Explanation, ...]:
     Writes through ``.data``, a NumPy array or ``untyped_storage()`` change values
     without moving the counter autograd checks, exactly as torch does; the storage
     map shows the change (it compares values), and this says why the counter did not move.
+    Some torch kernels write without counting a version too: batch norm's running
+    statistics (module buffers) in training mode. Where every silent name is a module's
+    buffer, the note says that instead (the learner wrote nothing there).
     """
     if before.trimmed:
         return ()   # its cells were dropped from kept history: nothing to compare with (never a false note)
@@ -39,5 +42,7 @@ def hidden_writes(before: Snapshot, after: Snapshot) -> tuple[Explanation, ...]:
         if not silent:
             continue
         names = ", ".join(f"`{n}`" for n in silent)
-        notes.append(Explanation("explain.hidden_write", (("names", names), ("storage", storage.id))))
+        buffers = all(info is not None and info.buffer for info in map(after.tensor, silent))
+        key = "explain.hidden_write_buffer" if buffers else "explain.hidden_write"
+        notes.append(Explanation(key, (("names", names), ("storage", storage.id))))
     return tuple(notes)
