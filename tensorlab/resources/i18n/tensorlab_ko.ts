@@ -427,7 +427,7 @@ or press → to run the lesson&apos;s first step.</source>
     </message>
     <message>
         <source>None: backward() has not written a gradient yet</source>
-        <translation>None: backward()가 아직 기울기를 쓰지 않았습니다</translation>
+        <translation>None: backward()가 아직 기울기를 써 넣지 않았습니다</translation>
     </message>
     <message>
         <source>None: only leaves that require grad (or tensors after retain_grad()) keep .grad</source>
