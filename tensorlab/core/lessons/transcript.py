@@ -114,5 +114,26 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
         if table:
             out.append(style.dim(table))
         for other in result.snapshot.others:
-            out.append(style.dim(f"  {other.name} = {_short(other.repr, 60)}  ({other.type})"))
+            first, *rest = _repr_lines(other.repr)
+            out.append(style.dim(f"  {other.name} = {first}" + ("" if rest else f"  ({other.type})")))
+            indent = " " * (len(other.name) + 5)   # under the repr's first character
+            out += [style.dim(indent + line) for line in rest]
+            if rest:
+                out[-1] += style.dim(f"  ({other.type})")
     return "\n".join(out) + "\n"
+
+
+# A module's or an optimizer's repr spans lines: shown as lines (each escaped, none longer than this),
+# and no more of them than a transcript should print for one name.
+_REPR_WIDTH = 76
+_REPR_LINES = 12
+
+
+def _repr_lines(text: str) -> list[str]:
+    """``text`` (a repr) as the lines to print: every line escaped on its own (a control or bidi character
+    never reaches the terminal; only the repr's own line breaks become lines), long lines cut, the rest
+    counted away after :data:`_REPR_LINES`."""
+    lines = [_short(line, _REPR_WIDTH) for line in text.split("\n")] or [""]
+    if len(lines) > _REPR_LINES:
+        lines = lines[: _REPR_LINES - 1] + ["…"]
+    return lines
