@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from tensorlab.core.files.safe_text import display_width as _width
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson
-from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, row_texts
+from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, name_text, row_texts, same_tensor
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
@@ -49,7 +49,9 @@ def tensor_table(snapshot: Snapshot, indent: str = "  ", language: str = "en") -
     """The tensors of ``snapshot`` as an aligned text table, its word headers in ``language``."""
     if not snapshot.tensors:
         return ""
-    rows = [[column_header(c, language) for c in COLUMNS]] + [list(row_texts(t)) for t in snapshot.tensors]
+    same = same_tensor(snapshot)   # a second name of one tensor object says so (`s is r`)
+    rows = [[column_header(c, language) for c in COLUMNS]] + [
+        [name_text(row[0], same.get(t.name)), *row[1:]] for t in snapshot.tensors for row in (row_texts(t),)]
     widths = [max(_width(row[i]) for row in rows) for i in range(len(COLUMNS))]
     lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths)).rstrip() for row in rows]
     return "\n".join(indent + line for line in lines)

@@ -80,3 +80,30 @@ def test_the_map_collapses_a_modules_group_to_its_header_and_opens_it_again(qtbo
     assert "▸" in view.group_headers()["net"]
     view.toggle_group("net")
     assert "net[0].weight" in {item.data(0) for item in view.band_items()}
+
+
+def test_one_tensor_under_two_names_is_one_colour_and_says_so_unlike_shared_memory(qapp):
+    """relu(inplace=True) returns its input (`s is r`); state_dict() gives another tensor over the memory."""
+    import torch
+
+    from tensorlab.ui.panels.storage_strips import sharing_text
+
+    r = torch.sigmoid(torch.ones(2))
+    assert torch.nn.ReLU(inplace=True)(r) is r
+    session = Session()
+    session.run("r = torch.sigmoid(torch.ones(2))")
+    session.run("relu = nn.ReLU(inplace=True)")
+    snapshot = session.run("s = relu(r)").snapshot
+    (strip,) = strip_models(snapshot, snapshot)
+    first, second = strip.bands
+    assert (first.name, second.name, second.same_as) == ("r", "s", "r")
+    assert second.color_index == first.color_index and "s is r" in second.label
+    assert sharing_text(strip) == "r is s"
+    session.run("model = nn.Linear(2, 1)")
+    session.run("alias = model")
+    snapshot = session.run("sd = model.state_dict()").snapshot
+    strips = {s.storage.id: s for s in strip_models(snapshot, snapshot)}
+    weight = strips[snapshot.tensor("model.weight").storage]
+    assert sharing_text(weight) == "model.weight is alias.weight, sd['weight']"
+    assert {b.name: b.same_as for b in weight.bands} == {"model.weight": None, "alias.weight": "model.weight",
+                                                          "sd['weight']": None}
