@@ -25,6 +25,7 @@ def hidden_writes(before: Snapshot, after: Snapshot) -> tuple[Explanation, ...]:
         return ()   # its cells were dropped from kept history: nothing to compare with (never a false note)
     old = {s.id: s for s in before.storages}
     notes = []
+    buffers: list[tuple[str, str]] = []   # (names, storage) of buffers: one note for all (running_mean and _var)
     for storage in after.storages:
         previous = old.get(storage.id)
         if previous is None or previous.dtype != storage.dtype or previous.key != storage.key:
@@ -42,7 +43,11 @@ def hidden_writes(before: Snapshot, after: Snapshot) -> tuple[Explanation, ...]:
         if not silent:
             continue
         names = ", ".join(f"`{n}`" for n in silent)
-        buffers = all(info is not None and info.buffer for info in map(after.tensor, silent))
-        key = "explain.hidden_write_buffer" if buffers else "explain.hidden_write"
-        notes.append(Explanation(key, (("names", names), ("storage", storage.id))))
+        if all(info is not None and info.buffer for info in map(after.tensor, silent)):
+            buffers.append((names, storage.id))
+        else:
+            notes.append(Explanation("explain.hidden_write", (("names", names), ("storage", storage.id))))
+    if buffers:
+        notes.append(Explanation("explain.hidden_write_buffer", (("names", ", ".join(n for n, _ in buffers)),
+                                                                 ("storage", ", ".join(s for _, s in buffers)))))
     return tuple(notes)

@@ -535,13 +535,13 @@ TEXTS: dict[str, tuple[str, str]] = {
                                           "버전이 바뀌지 않고 갱신된 버퍼"),
     "explain.hidden_write_buffer.text": (
         "The memory of {names} ({storage}) changed in this step, but the version counter of {names} did not move. "
-        "It is a buffer of a module: unless the step wrote it through `.data` or NumPy, a torch function updated "
-        "the buffer in place without counting a version. Batch norm updates its running statistics this way in "
-        "training mode (only `num_batches_tracked` counts its updates). The values on the map are the new ones; "
+        "This memory belongs to a module's buffers: unless the step wrote it through `.data` or NumPy, a torch "
+        "function updated it in place without counting a version. Batch norm updates its running statistics this "
+        "way in training mode (only `num_batches_tracked` counts its updates). The values on the map are the new ones; "
         "an unchanged version does not show that nothing was written.",
-        "이 단계에서 {names}의 메모리({storage})가 바뀌었지만 {names}의 버전 카운터는 그대로입니다. 이것은 모듈의 "
-        "버퍼입니다. 이 단계가 `.data`나 NumPy를 통해 써 넣은 것이 아니라면, torch 함수가 버전을 세지 않고 버퍼를 "
-        "인플레이스로 갱신한 것입니다. 학습 모드의 배치 정규화가 이동 통계를 이렇게 갱신합니다"
+        "이 단계에서 {names}의 메모리({storage})가 바뀌었지만 {names}의 버전 카운터는 그대로입니다. 이 메모리는 "
+        "모듈의 버퍼에 속합니다. 이 단계가 `.data`나 NumPy를 통해 써 넣은 것이 아니라면, torch 함수가 버전을 "
+        "세지 않고 버퍼를 인플레이스로 갱신한 것입니다. 학습 모드의 배치 정규화가 이동 통계를 이렇게 갱신합니다"
         "(`num_batches_tracked`만 갱신 횟수를 셉니다). 지도의 값은 새 값입니다. 버전이 그대로라고 해서 아무것도 써 "
         "넣지 않았다는 뜻은 아닙니다.",
     ),

@@ -98,8 +98,8 @@ def test_a_buffer_written_by_batch_norm_is_named_as_such_not_as_a_write_through_
     session.run("bn = nn.BatchNorm1d(1)")
     session.run("b = torch.tensor([[1.], [3.]])")
     notes = session.run("out = bn(b)").notes
-    assert [n.key for n in notes] == ["explain.hidden_write_buffer"] * 2
-    assert "`bn.running_mean`" in notes[0].text and "running statistics" in notes[0].text
+    assert [n.key for n in notes] == ["explain.hidden_write_buffer"]   # one note for both statistics
+    assert "`bn.running_mean`, `bn.running_var`" in notes[0].text and "running statistics" in notes[0].text
     assert ".data`, a NumPy array" not in notes[0].text and notes[0].advice == ""
     assert "배치 정규화" in notes[0].localized("ko").text
     # A plain tensor written through .data keeps the general note, which lists both causes honestly.
