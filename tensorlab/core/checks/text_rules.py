@@ -57,7 +57,7 @@ BANNED_KO: tuple[tuple[str, str], ...] = (
 GLOSSES_KO: tuple[tuple[str, str], ...] = (
     ("기울기", "기울기(gradient)"), ("인플레이스", "인플레이스(in-place)"), ("리프", "리프(leaf) 텐서"),
     ("저장소", "저장소(storage)"), ("역전파", "역전파(backward)"), ("뷰", "뷰(view)"), ("원본", "원본(base)"),
-    ("stride", "stride(보폭)"),
+    ("stride", "stride(보폭)"), ("모듈", "모듈(module)"), ("손실", "손실(loss)"), ("학습률", "학습률(learning rate)"),
 )
 
 _TYPE = re.compile(r"^([A-Z]\w*(?:Error|Exception|Warning))\s*(:)?")

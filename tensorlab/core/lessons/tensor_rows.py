@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.messages.catalogue import render
-from tensorlab.core.protocol.snapshot import Nested, TensorInfo, to_plain
+from tensorlab.core.protocol.snapshot import Nested, Snapshot, TensorInfo, to_plain
 
-__all__ = ["COLUMNS", "GRAD_WIDTH", "cell_text", "column_header", "grad_text", "row_texts"]
+__all__ = ["COLUMNS", "GRAD_WIDTH", "cell_text", "column_header", "grad_text", "name_text", "row_texts",
+           "same_tensor"]
 
 # What a row shows, in order.
 COLUMNS = ("name", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn", "version",
@@ -70,3 +71,28 @@ def grad_text(grad: Nested) -> str:
 
 
 _GRAD_TEXTS: dict[int, tuple[Nested, str]] = {}
+
+
+def same_tensor(snapshot: Snapshot) -> dict[str, str]:
+    """Each row that is the same Python tensor object as an earlier row, mapped to that row's name.
+
+    ``alias = online`` makes ``alias.weight`` the very object ``online.weight`` is (``is`` gives True), and
+    ``s = relu(r)`` with ``inplace=True`` returns ``r`` itself; ``sd['weight']`` of a state_dict is another
+    tensor over the same memory and is not listed. The inspector numbers objects (``object_id``, 0 where
+    not known), so this compares identity, not memory.
+    """
+    first: dict[int, str] = {}
+    same: dict[str, str] = {}
+    for info in snapshot.tensors:
+        if not info.object_id:
+            continue
+        earlier = first.setdefault(info.object_id, info.name)
+        if earlier != info.name:
+            same[info.name] = earlier
+    return same
+
+
+def name_text(name: str, same_as: str | None) -> str:
+    """The name cell of a row: ``alias.weight is online.weight`` for the same object under a second name
+    (a Python expression that is True, code in every language), else the name."""
+    return name if same_as is None else visible(f"{name} is {same_as}")

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from tensorlab.core.files.safe_text import display_width as _width
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson, RefusedStep
-from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, row_texts
+from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, name_text, row_texts, same_tensor
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
@@ -49,7 +49,9 @@ def tensor_table(snapshot: Snapshot, indent: str = "  ", language: str = "en") -
     """The tensors of ``snapshot`` as an aligned text table, its word headers in ``language``."""
     if not snapshot.tensors:
         return ""
-    rows = [[column_header(c, language) for c in COLUMNS]] + [list(row_texts(t)) for t in snapshot.tensors]
+    same = same_tensor(snapshot)   # a second name of one tensor object says so (`s is r`)
+    rows = [[column_header(c, language) for c in COLUMNS]] + [
+        [name_text(row[0], same.get(t.name)), *row[1:]] for t in snapshot.tensors for row in (row_texts(t),)]
     widths = [max(_width(row[i]) for row in rows) for i in range(len(COLUMNS))]
     lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths)).rstrip() for row in rows]
     return "\n".join(indent + line for line in lines)
@@ -121,11 +123,16 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
         if table:
             out.append(style.dim(table))
         for other in result.snapshot.others:
-            out.append(style.dim(f"  {other.name} = {_short(other.repr, 60)}  ({other.type})"))
+            first, *rest = _repr_lines(other.repr)
+            out.append(style.dim(f"  {other.name} = {first}" + ("" if rest else f"  ({other.type})")))
+            indent = " " * (len(other.name) + 5)   # under the repr's first character
+            out += [style.dim(indent + line) for line in rest]
+            if rest:
+                out[-1] += style.dim(f"  ({other.type})")
     if len(results) == len(lesson.steps):   # the refused steps after the last one run (a cut run stops there)
-        for rest in refused:
+        for skipped in refused:
             number += 1
-            out += _refused(rest, number, total, style, width, language)
+            out += _refused(skipped, number, total, style, width, language)
     return "\n".join(out) + "\n"
 
 
@@ -140,3 +147,19 @@ def _refused(step: RefusedStep, number: int, total: int, style: _Style, width: i
     out += _lines(v(render("source.not_run", {"reason": step.reason}, language)), width,
                   initial_indent="  " + style.yellow("⊘ "), subsequent_indent="    ")
     return out
+
+
+# A module's or an optimizer's repr spans lines: shown as lines (each escaped, none longer than this),
+# and no more of them than a transcript should print for one name.
+_REPR_WIDTH = 76
+_REPR_LINES = 12
+
+
+def _repr_lines(text: str) -> list[str]:
+    """``text`` (a repr) as the lines to print: every line escaped on its own (a control or bidi character
+    never reaches the terminal; only the repr's own line breaks become lines), long lines cut, the rest
+    counted away after :data:`_REPR_LINES`."""
+    lines = [_short(line, _REPR_WIDTH) for line in text.split("\n")] or [""]
+    if len(lines) > _REPR_LINES:
+        lines = lines[: _REPR_LINES - 1] + ["…"]
+    return lines

@@ -518,17 +518,35 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.hidden_write.title": ("Memory changed behind autograd's back", "autograd 모르게 바뀐 메모리"),
     "explain.hidden_write.text": (
         "The memory of {names} ({storage}) changed in this step, but the version counter of {names} did not move. "
-        "The write went through `.data`, a NumPy array or `untyped_storage()`, which have a version counter of "
-        "their own or none at all. Autograd checks only the counter, so it cannot see this change: a saved tensor "
-        "changed this way is used by backward() without any error, and the gradient is silently wrong.",
+        "Either the write went through `.data`, a NumPy array or `untyped_storage()`, which have a version counter "
+        "of their own or none at all, or a torch function wrote the memory without counting a version (batch "
+        "norm does this with its running statistics). Autograd checks only the counter, so it cannot see this "
+        "change: a saved tensor changed this way is used by backward() without any error, and the gradient is "
+        "silently wrong.",
         "이 단계에서 {names}의 메모리({storage})가 바뀌었지만 {names}의 버전 카운터는 그대로입니다. `.data`, NumPy "
-        "배열, `untyped_storage()`를 통해 쓰면 버전 카운터가 따로 있거나 아예 없습니다. autograd는 카운터만 "
+        "배열, `untyped_storage()`처럼 버전 카운터가 따로 있거나 아예 없는 것을 통해 썼거나, torch 함수가 버전을 "
+        "세지 않고 메모리에 써 넣었습니다(배치 정규화가 이동 통계를 이렇게 갱신합니다). autograd는 카운터만 "
         "확인하므로 이 변경을 볼 수 없습니다. 이렇게 바뀐 텐서가 역전파를 위해 저장된 것이라면 backward()는 오류 "
-        "없이 그 값을 쓰고, 기울기는 조용히 틀립니다.",
+        "없이 그 값을 사용하고, 기울기는 조용히 틀립니다.",
     ),
     "explain.hidden_write.advice": (
         "change tensors through `detach()` (which shares the counter) when autograd must notice.",
         "autograd가 알아야 하는 변경은 버전 카운터를 공유하는 `detach()`를 통해 하세요.",
+    ),
+    # -- explain.hidden_write_buffer (issue #19, h19b: a module's buffer written by a torch kernel) ------
+    "explain.hidden_write_buffer.title": ("A buffer updated without a new version",
+                                          "버전이 바뀌지 않고 갱신된 버퍼"),
+    "explain.hidden_write_buffer.text": (
+        "The memory of {names} ({storage}) changed in this step, but the version counter of {names} did not move. "
+        "This memory belongs to a module's buffers: unless the step wrote it through `.data` or NumPy, a torch "
+        "function updated it in place without counting a version. Batch norm updates its running statistics this "
+        "way in training mode (only `num_batches_tracked` counts its updates). The values on the map are the new ones; "
+        "an unchanged version does not show that nothing was written.",
+        "이 단계에서 {names}의 메모리({storage})가 바뀌었지만 {names}의 버전 카운터는 그대로입니다. 이 메모리는 "
+        "모듈의 버퍼에 속합니다. 이 단계가 `.data`나 NumPy를 통해 써 넣은 것이 아니라면, torch 함수가 버전을 "
+        "세지 않고 버퍼를 인플레이스로 갱신한 것입니다. 학습 모드의 배치 정규화가 이동 통계를 이렇게 갱신합니다"
+        "(`num_batches_tracked`만 갱신 횟수를 셉니다). 지도의 값은 새 값입니다. 버전이 그대로라고 해서 아무것도 써 "
+        "넣지 않았다는 뜻은 아닙니다.",
     ),
     # -- explain.loop_stopped (issue #16, h16b) ----------------------------------------------------------
     "explain.loop_stopped.title": ("The loop stopped in iteration {iteration} of {count}",

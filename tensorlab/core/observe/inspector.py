@@ -726,6 +726,9 @@ class Inspector:
         self._values.start()
         self._grads.start()
         infos: dict[str, TensorInfo] = {}
+        # The buffers of the modules the names hold, by object (a buffer is a plain tensor: only its module knows).
+        buffers = {id(b) for v in namespace.values() if isinstance(v, torch.nn.Module)
+                   for b in itertools.islice(v.buffers(), MAX_PARTS)}
         for name, value in namespace.items():
             if not isinstance(value, torch.Tensor):
                 others.append(OtherInfo(name, type(value).__name__, self._reprs.text(name, value)))
@@ -733,7 +736,8 @@ class Inspector:
             storage_id, start = where.get(name, (None, 0))
             info = self._tensor_info(name, value, storage_id, start, budget, named_tensors,
                                      graphs is True or (not isinstance(graphs, bool)
-                                                        and (name in graphs or root in graphs)))
+                                                        and (name in graphs or root in graphs)),
+                                     id(value) in buffers)
             if info.values is not None:
                 budget -= info.numel
             infos[name] = info
@@ -772,7 +776,7 @@ class Inspector:
         return Snapshot(tuple(tensors), tuple(storages), tuple(others))
 
     def _tensor_info(self, name: str, value: torch.Tensor, storage_id: str | None, start: int, budget: int,
-                     named_tensors: Mapping[str, torch.Tensor], with_graph: bool) -> TensorInfo:
+                     named_tensors: Mapping[str, torch.Tensor], with_graph: bool, buffer: bool = False) -> TensorInfo:
         is_leaf = _is_leaf(value)
         grad = _grad(value, is_leaf)
         sparse = value.is_sparse
@@ -801,6 +805,7 @@ class Inspector:
             graph=autograd_graph(value, named_tensors) if with_graph else None,
             retains_grad=bool(value.retains_grad),
             storage_start=start,
+            buffer=buffer,
         )
         old = self._infos.get(name)
         if old is not None and info.graph is None and old.graph is None and _same(old, info):
@@ -902,7 +907,7 @@ def _same(a: TensorInfo, b: TensorInfo) -> bool:
             and a.grad_fn == b.grad_fn and a.version == b.version and a.grad_shape == b.grad_shape
             and a.storage == b.storage and a.storage_offset == b.storage_offset and a.stride == b.stride
             and a.is_view == b.is_view and a.object_id == b.object_id and a.retains_grad == b.retains_grad
-            and a.storage_start == b.storage_start)
+            and a.storage_start == b.storage_start and a.buffer == b.buffer)
 
 
 def take_snapshot(namespace: Mapping[str, Any], graphs: Collection[str] | bool = True) -> Snapshot:

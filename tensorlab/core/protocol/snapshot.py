@@ -124,6 +124,9 @@ class TensorInfo:
     # another storage object overlaps the same memory: `torch.from_numpy(x[1:].numpy())`); the storage
     # map adds it to `storage_offset`, which stays torch's own value.
     storage_start: int = 0
+    # A buffer of a module a name holds (`bn.running_mean`): torch's own kernels may write it in place
+    # without counting a version (batch norm's running statistics), which hidden_writes must say.
+    buffer: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The contract-3 JSON of this tensor."""

@@ -439,7 +439,7 @@ or press → to run the lesson&apos;s first step.</source>
     </message>
     <message>
         <source>None: backward() has not written a gradient yet</source>
-        <translation>None: backward()가 아직 기울기를 쓰지 않았습니다</translation>
+        <translation>None: backward()가 아직 기울기를 써 넣지 않았습니다</translation>
     </message>
     <message>
         <source>None: only leaves that require grad (or tensors after retain_grad()) keep .grad</source>
@@ -1106,6 +1106,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>잡음?</translation>
     </message>
     <message>
+        <source>one tensor: {names}</source>
+        <translation>같은 텐서: {names}</translation>
+    </message>
+    <message>
         <source>operation</source>
         <translation>연산</translation>
     </message>
@@ -1298,6 +1302,10 @@ but an operation may still save it for backward() (x * {name} saves {name}).</so
 backward() accumulates its gradient into {name}.grad.</source>
         <translation>{name:은} 리프 텐서입니다. 어떤 노드도 이 텐서를 만들지 않았습니다.
 backward()는 기울기를 {name}.grad에 누적합니다.</translation>
+    </message>
+    <message>
+        <source>{name} is {other}: the same tensor</source>
+        <translation>{name} is {other}: 같은 텐서</translation>
     </message>
     <message>
         <source>{name}&apos;s grad_fn is Invalid: torch refuses to report it because

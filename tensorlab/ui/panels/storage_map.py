@@ -30,6 +30,7 @@ from tensorlab.ui.panels.storage_strips import (
     StripModel,
     culprit_marks,
     module_groups,
+    sharing_text,
     strip_models,
 )
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
@@ -787,7 +788,11 @@ class StorageMapView(SceneView):
         header = f"{storage.id}  ·  {size}  ·  {storage.cell_count} × {storage.dtype}  ·  {storage.device}"
         details = []
         if len(storage.tensors) > 1:
-            details.append(tr("shared by {names}").format(names=", ".join(storage.tensors)))
+            if len({b.same_as or b.name for b in strip.bands}) == 1 and len(strip.bands) == len(storage.tensors):
+                # Every name is the same tensor object: one tensor, several names (not shared memory).
+                details.append(tr("one tensor: {names}").format(names=sharing_text(strip)))
+            else:
+                details.append(tr("shared by {names}").format(names=sharing_text(strip)))
         versions = {b.name: v for b in strip.bands if (v := self._versions.get(b.name)) is not None}
         if len(set(versions.values())) == 1:
             details.append(tr("version {number}").format(number=next(iter(versions.values()))))

@@ -7,12 +7,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tensorlab.core.lessons.tensor_rows import same_tensor
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import Snapshot, StorageInfo, TensorInfo, covered_cells
 from tensorlab.ui.widgets.i18n import tr
 
 __all__ = ["MAX_CELLS", "BandModel", "GradModel", "StripModel", "Culprit", "strip_models", "culprit_marks", "module_of",
-           "module_groups"]
+           "module_groups", "sharing_text"]
 
 MAX_CELLS = 12          # cells drawn per strip; the rest is counted
 
@@ -25,6 +26,7 @@ class BandModel:
     color_index: int
     cells: tuple[int, ...]          # strip cell indices, in the tensor's element order
     label: str
+    same_as: str | None = None      # the earlier band that is the same tensor object (`alias.weight is online.weight`)
 
 
 @dataclass(frozen=True)
@@ -172,6 +174,7 @@ def strip_models(snapshot: Snapshot, previous: Snapshot,
     """What the map draws for ``snapshot``, with cells changed since ``previous`` marked (and ``culprits``)."""
     order = {t.name: i for i, t in enumerate(snapshot.tensors)}
     infos = {t.name: t for t in snapshot.tensors}
+    same = same_tensor(snapshot)
     old_infos = {t.name: t for t in previous.tensors}
     # A storage keeps its label while it lives: the label is its identity across snapshots (its
     # address is not, once the worker restored the state in a new process).
@@ -192,7 +195,13 @@ def strip_models(snapshot: Snapshot, previous: Snapshot,
             info = infos.get(name)
             if info is None:
                 continue
-            bands.append(BandModel(name, order[name], _band_cells(info, storage), _band_label(info)))
+            first = same.get(name)
+            if first is None:
+                bands.append(BandModel(name, order[name], _band_cells(info, storage), _band_label(info)))
+            else:   # the same object under a second name: the first's colour, and a label that says so
+                bands.append(BandModel(name, order.get(first, order[name]), _band_cells(info, storage),
+                                       tr("{name} is {other}: the same tensor").format(name=name, other=first)
+                                       + " · " + _band_label(info), first))
             grad = _grad_model(info, old_infos.get(name), order[name])
             if grad is not None:
                 grads.append(grad)
@@ -204,6 +213,18 @@ def strip_models(snapshot: Snapshot, previous: Snapshot,
 # A module's parameter or buffer as contract 3 names it (issue #16): its name, then indices and attributes,
 # ending in an attribute: `net.weight`, `net[0].bias`, `model.fc.running_mean` (not `parts[0]`, `sd['w']`).
 _MODULE_ROW = re.compile(r"([A-Za-z_]\w*)(?:\[\d+\]|\.[A-Za-z_]\w*)*\.[A-Za-z_]\w*")
+
+
+def sharing_text(strip: StripModel) -> str:
+    """The names over one strip, each tensor object once: ``online.weight is alias.weight`` joins the names of
+    one object (the same tensor), a comma separates different tensors over the memory (``sd['weight']``)."""
+    groups: dict[str, list[str]] = {}
+    for band in strip.bands:
+        groups.setdefault(band.same_as or band.name, []).append(band.name)
+    listed = {n for names in groups.values() for n in names}
+    # Names with no band (not shown) keep their place, each on its own.
+    rest = [n for n in strip.storage.tensors if n not in listed]
+    return ", ".join([" is ".join(names) for names in groups.values()] + rest)
 
 
 def module_of(name: str, others: frozenset[str]) -> str | None:

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QResizeEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
 
-from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, grad_text, row_texts
+from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, grad_text, name_text, row_texts, same_tensor
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr_marked
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
@@ -63,6 +63,7 @@ _TIPS = {
 
 
 _ADVANCES: dict[tuple[str, str], float] = {}
+_COLOR_KEY = Qt.ItemDataRole.UserRole + 7   # the palette index a name cell is drawn in
 
 
 def _advance(text: str, key: str, font: QFont) -> float:
@@ -90,6 +91,7 @@ class TensorTableModel(QStandardItemModel):
         self._bold: tuple[str, QFont] | None = None
         # What each row shows: its tensor, texts and highlights.
         self._rows: list[tuple[TensorInfo, tuple[str, ...], tuple[bool, ...]]] = []
+        self._colors: dict[int, int] = {}   # row -> the palette index of its name (a second name: the first's)
 
     @property
     def font(self) -> QFont:
@@ -117,19 +119,29 @@ class TensorTableModel(QStandardItemModel):
                     changed.add((info.name, column))
         self.snapshot, self.changed = snapshot, changed
         tensors = snapshot.tensors
+        # A second name of one tensor object says so in its name cell (`s is r`) and takes that row's colour:
+        # the same tensor, unlike another tensor over the same memory (`sd['weight']`), which only shares S0.
+        same = same_tensor(snapshot)
+        order = {t.name: i for i, t in enumerate(tensors)}
         if self.rowCount() != len(tensors):
             self.setRowCount(len(tensors))
             del self._rows[len(tensors):]
         for row, info in enumerate(tensors):
             texts = row_texts(info)
+            first = same.get(info.name)
+            if first is not None:
+                texts = (name_text(texts[0], first), *texts[1:])
+            self._colors[row] = order.get(first, row) if first is not None else row
             marks = tuple((info.name, column) in changed for column in COLUMNS)
             shown = (info, texts, marks)
-            if row < len(self._rows) and self._rows[row][1:] == shown[1:] and self._rows[row][0] is info:
+            if row < len(self._rows) and self._rows[row][1:] == shown[1:] and self._rows[row][0] is info \
+                    and self.item(row, 0).data(_COLOR_KEY) == self._colors[row]:
                 continue
             kept = self._rows[row] if row < len(self._rows) else None
             for index, text in enumerate(texts):
                 if kept is not None and kept[1][index] == text and kept[2][index] == marks[index] \
-                        and (index != COLUMNS.index("grad") or kept[0].grad == info.grad):
+                        and (index != COLUMNS.index("grad") or kept[0].grad == info.grad) \
+                        and (index != 0 or self.item(row, 0).data(_COLOR_KEY) == self._colors[row]):
                     continue
                 self._set_cell(row, index, info, text, marks[index])
             if kept is None:
@@ -144,8 +156,12 @@ class TensorTableModel(QStandardItemModel):
             item = QStandardItem()
             item.setEditable(False)
             if column == 0:
-                item.setForeground(QBrush(tensor_color(row)))
                 item.setFont(self.bold_font())
+        if column == 0:
+            color = self._colors.get(row, row)
+            if fresh or item.data(_COLOR_KEY) != color:
+                item.setForeground(QBrush(tensor_color(color)))
+                item.setData(color, _COLOR_KEY)
         item.setText(text)
         item.setData(text, Qt.ItemDataRole.AccessibleTextRole)
         item.setData(QBrush(CHANGED) if changed else None, Qt.ItemDataRole.BackgroundRole)

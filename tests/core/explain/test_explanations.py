@@ -80,3 +80,29 @@ def test_no_hidden_write_is_claimed_against_a_snapshot_whose_values_were_trimmed
     written = session.run("x.data[0] = 5").snapshot
     assert hidden_writes(after, written) != ()
     assert hidden_writes(without_values(after), written) == ()
+
+
+def test_a_buffer_written_by_batch_norm_is_named_as_such_not_as_a_write_through_data():
+    """torch's batch_norm kernel updates running_mean/var in place without bumping their version (issue #19)."""
+    import torch
+
+    from tensorlab.core.session.session import Session
+
+    bn, batch = torch.nn.BatchNorm1d(1), torch.tensor([[1.], [3.]])
+    before = (bn.running_mean._version, bn.running_var._version)
+    bn(batch)
+    assert (bn.running_mean._version, bn.running_var._version) == before   # torch: values moved, versions did not
+    assert bn.running_mean.tolist() == [0.20000000298023224]
+
+    session = Session()
+    session.run("bn = nn.BatchNorm1d(1)")
+    session.run("b = torch.tensor([[1.], [3.]])")
+    notes = session.run("out = bn(b)").notes
+    assert [n.key for n in notes] == ["explain.hidden_write_buffer"]   # one note for both statistics
+    assert "`bn.running_mean`, `bn.running_var`" in notes[0].text and "running statistics" in notes[0].text
+    assert ".data`, a NumPy array" not in notes[0].text and notes[0].advice == ""
+    assert "배치 정규화" in notes[0].localized("ko").text
+    # A plain tensor written through .data keeps the general note, which lists both causes honestly.
+    session.run("x = torch.zeros(2)")
+    (note,) = session.run("x.data[0] = 5").notes
+    assert note.key == "explain.hidden_write" and "`.data`" in note.text and "batch norm" in note.text

@@ -82,3 +82,33 @@ def test_every_cell_is_one_line(column):
         for info in result.snapshot.tensors:
             text = cell_text(info, column)
             assert text == visible(text) and len(text) <= 60
+
+
+def test_a_module_repr_prints_as_its_own_lines_each_escaped():
+    """`tensorlab run` printed `Sequential(\\x0a  (0): Linear(…` (issue #19): a repr's lines are lines."""
+    import torch
+
+    text = '''
+[lesson]
+id = "reprs"
+title = "Reprs"
+[[step]]
+code = "net = nn.Sequential(nn.Linear(2, 1), nn.ReLU())"
+'''
+    lesson = parse_lesson(text, "reprs.toml")
+    out = transcript(lesson, "cpu", _run(lesson)).splitlines()
+    expected = repr(torch.nn.Sequential(torch.nn.Linear(2, 1), torch.nn.ReLU())).split("\n")
+    start = next(i for i, line in enumerate(out) if line.startswith("  net = "))
+    assert out[start] == f"  net = {expected[0]}"
+    shown = out[start + 1:start + len(expected)]
+    assert shown[-1].endswith("  (Sequential)") and "\\x0a" not in "\n".join(out)
+    shown[-1] = shown[-1].removesuffix("  (Sequential)")
+    assert [line.strip() for line in shown] == [e.strip() for e in expected[1:]]
+
+
+def test_a_repr_line_with_control_or_bidi_characters_stays_escaped():
+    from tensorlab.core.lessons.transcript import _repr_lines
+
+    lines = _repr_lines(f"A(\n  b{RLO}c\x1b[31m\r\n)")
+    assert lines == ["A(", "  b\\u202ec\\x1b[31m\\x0d", ")"]
+    assert len(_repr_lines("\n".join(["x"] * 100))) == 12 and _repr_lines("\n".join(["x"] * 100))[-1] == "…"

@@ -14,7 +14,7 @@ import pytest
 from tensorlab.cli.main import main
 from tensorlab.core.lessons.lesson import builtin_lessons, load_lesson
 from tensorlab.core.lessons.play_through import iter_lesson
-from tensorlab.core.lessons.transcript import _short, tensor_table, transcript
+from tensorlab.core.lessons.transcript import _repr_lines, _short, tensor_table, transcript
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.worker.in_process import LocalEngine
 
@@ -53,6 +53,8 @@ def _program_texts(results: list[StepResult]) -> tuple[list[str], set[str]]:
         for other in result.snapshot.others:
             # as the transcript shows it too: a long repr (an optimizer, a state_dict) is cut, mid-word
             foreign += [other.repr, _short(other.repr, 60), f"({other.type})"]
+            # a module's or optimizer's repr, printed line by line (a line of brackets alone is no word of it)
+            foreign += [line for line in _repr_lines(other.repr) if any(c.isalpha() for c in line)]
         names |= {t.name for t in result.snapshot.tensors} | {o.name for o in result.snapshot.others}
     return foreign, names
 

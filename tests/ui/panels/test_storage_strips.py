@@ -110,3 +110,30 @@ def test_the_new_tag_and_the_headings_are_whole_in_the_viewport_however_narrow_t
             headings = [item for item in view.scene().items()
                         if getattr(item, "text", None) and "bytes" in item.text() and "float32" in item.text()]
             assert len(headings) == 2 and all(shown.contains(h.sceneBoundingRect()) for h in headings), width
+
+
+def test_one_tensor_under_two_names_is_one_colour_and_says_so_unlike_shared_memory(qapp):
+    """relu(inplace=True) returns its input (`s is r`); state_dict() gives another tensor over the memory."""
+    import torch
+
+    from tensorlab.ui.panels.storage_strips import sharing_text
+
+    r = torch.sigmoid(torch.ones(2))
+    assert torch.nn.ReLU(inplace=True)(r) is r
+    session = Session()
+    session.run("r = torch.sigmoid(torch.ones(2))")
+    session.run("relu = nn.ReLU(inplace=True)")
+    snapshot = session.run("s = relu(r)").snapshot
+    (strip,) = strip_models(snapshot, snapshot)
+    first, second = strip.bands
+    assert (first.name, second.name, second.same_as) == ("r", "s", "r")
+    assert second.color_index == first.color_index and "s is r" in second.label
+    assert sharing_text(strip) == "r is s"
+    session.run("model = nn.Linear(2, 1)")
+    session.run("alias = model")
+    snapshot = session.run("sd = model.state_dict()").snapshot
+    strips = {s.storage.id: s for s in strip_models(snapshot, snapshot)}
+    weight = strips[snapshot.tensor("model.weight").storage]
+    assert sharing_text(weight) == "model.weight is alias.weight, sd['weight']"
+    assert {b.name: b.same_as for b in weight.bands} == {"model.weight": None, "alias.weight": "model.weight",
+                                                          "sd['weight']": None}

@@ -48,3 +48,25 @@ def test_korean_headers_are_korean_words_or_the_attributes_own_names(qapp):
         flat = text.replace("\n", "")
         assert flat in (column, "." + column) or not any("a" <= ch <= "z" for ch in flat), (column, text)
     assert header_text("requires_grad") == "req.\ngrad"                        # English keeps its compact one
+
+
+def test_a_second_name_of_one_tensor_says_so_and_takes_its_colour(qtbot):
+    """`alias = online`: alias.weight is online.weight (one object); sd['weight'] only shares the memory."""
+    lesson = parse_lesson(tomli_w.dumps({"lesson": {"id": "t", "title": "t"}, "step": [
+        {"code": "online = nn.Linear(2, 1, bias=False)"}, {"code": "alias = online"},
+        {"code": "sd = online.state_dict()"}]}))
+    results = run_lesson(lesson)
+    online = torch.nn.Linear(2, 1, bias=False)
+    alias, sd = online, online.state_dict()
+    assert alias.weight is online.weight and sd["weight"] is not online.weight
+    table = TensorTable()
+    qtbot.addWidget(table)
+    table.set_snapshot(results[1].snapshot, results[0].snapshot)
+    table.set_snapshot(results[2].snapshot, results[1].snapshot)
+    model = table.table_model
+    names = [model.data(model.index(row, 0)) for row in range(model.rowCount())]
+    assert names == ["online.weight", "alias.weight is online.weight", "sd['weight']"]
+    colors = [model.data(model.index(row, 0), Qt.ItemDataRole.ForegroundRole).color() for row in range(3)]
+    assert colors == [tensor_color(0), tensor_color(0), tensor_color(2)]
+    # Selecting the row still names the tensor itself.
+    assert model.row_of("alias.weight") == 1

@@ -75,16 +75,20 @@ def test_refusals_read_in_korean(window, qtbot):
 def test_korean_particles_follow_the_names_in_the_panels(window, qtbot):
     try:
         window.set_language("ko")
-        for code in ["m = torch.zeros(3)", "n = m"]:
+        for code in ["m = torch.zeros(3)", "n = m.view(3)"]:   # another tensor over the memory: shared
             window.builders.code_line.edit.setText(code)
             window.builders.code_line.request()
             idle(qtbot, window)
         texts = " ".join(window.storage_map.texts())
         assert "m, n이 공유" in texts
-        window.builders.code_line.edit.setText("x = m")
+        window.builders.code_line.edit.setText("x = m.view(3)")
         window.builders.code_line.request()
         idle(qtbot, window)
         assert "m, n, x가 공유" in " ".join(window.storage_map.texts())
+        window.builders.code_line.edit.setText("y = m")   # the same object under a second name: not "shared"
+        window.builders.code_line.request()
+        idle(qtbot, window)
+        assert "m is y, n, x가 공유" in " ".join(window.storage_map.texts())
     finally:
         i18n.set_language("en")
     qtbot.keyClick(window, Qt.Key.Key_Home)

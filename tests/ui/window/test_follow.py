@@ -92,7 +92,8 @@ def test_a_storage_keeps_its_label_at_every_step_of_every_lesson_and_the_map_sho
                 assert f"{label}  ·" in texts
             labels = now
             model = window.table.table_model
-            shown = {model.data(model.index(r, 0)): model.data(model.index(r, 8)) for r in range(model.rowCount())}
+            # keyed by the row's tensor (a second name of one object reads `b is a` in its name cell)
+            shown = {model.snapshot.tensors[r].name: model.data(model.index(r, 8)) for r in range(model.rowCount())}
             assert shown == {t.name: t.storage or "-" for t in snapshot.tensors}
 
 

@@ -33,9 +33,18 @@ def child(win, name, kind=QWidget):
 
 
 def table_rows(win):
+    """Each row's cells by its tensor's name (a second name of one tensor object shows `b is a` in its cell)."""
+    from tensorlab.core.lessons.tensor_rows import same_tensor
+
     model = win.table.table_model
-    return {model.data(model.index(r, 0)): {COLUMNS[c]: model.data(model.index(r, c)) for c in range(len(COLUMNS))}
-            for r in range(model.rowCount())}
+    same = same_tensor(model.snapshot)
+    rows = {}
+    for r in range(model.rowCount()):
+        name = model.snapshot.tensors[r].name
+        shown = model.data(model.index(r, 0))
+        assert shown == (name if name not in same else f"{name} is {same[name]}")
+        rows[name] = {COLUMNS[c]: model.data(model.index(r, c)) for c in range(len(COLUMNS))}
+    return rows
 
 
 def test_every_named_widget_and_action_exists(window):
