@@ -97,6 +97,8 @@ FORMS: tuple[_Form, ...] = (
           r"(?P<size>\d+)\Z", "IndexError", "RuntimeError"),
     _form("expanded_write", r"(?:unsupported operation: )?more than one element of the written-to tensor refers "
           r"to a single memory location\.", *_ERRORS),
+    _form("overlapping_write", r"(?:unsupported operation: )?some elements of the input tensor and the written-to "
+          r"tensor refer to a single memory location\.", *_ERRORS),
     _form("inplace_dtype", r"result type (?P<result>\w+) can't be cast to the desired output type "
           r"(?P<output>\w+)\Z", *_ERRORS),
     _form("matmul_shapes", r"(?:mat1 and mat2 shapes cannot be multiplied \((?P<a>\d+x\d+) and (?P<b>\d+x\d+)\)"
@@ -116,6 +118,10 @@ FORMS: tuple[_Form, ...] = (
     _form("multi_view_inplace", r"Output (?P<output>\d+) of (?P<node>\w+) is a view and (?:its base or another "
           r"view of its base has been modified inplace|is being modified inplace\. This view is the output of a "
           r"function that returns multiple views)", *_ERRORS),
+    # Its first sentence alone (what a learner often copies): only for the nodes that return several views.
+    _form("multi_view_inplace", r"Output (?P<output>\d+) of (?P<node>(?:Unbind|Split|SplitWithSizes|Chunk|"
+          r"UnsafeSplit|UnsafeSplitWithSizes)(?:Backward\d*)?) is a view and is being modified inplace\.?\s*\Z",
+          *_ERRORS),
     _form("detach_view", r"Can't detach views in-place\. Use detach\(\) instead\.", *_ERRORS),
     _form("grad_shape", r"attempting to assign a gradient of size '\[(?P<grad>[\d, ]*)\]' to a tensor of size "
           r"'\[(?P<size>[\d, ]*)\]'", *_ERRORS),
