@@ -98,7 +98,8 @@ def _explained(family: Family, kind: str, type_name: str, line: str | None, mess
     shown = lesson_nodes(family.name) if family.name in _NODE_NAMED_FAMILIES else ()
     if "node" in facts and shown and normal_node(str(facts["node"])) not in shown:
         # The lessons raise the same family with another node (Split for a pasted Unbind): said, not hidden.
-        text = _with(text, [msg("diagnose.note.lesson_nodes", nodes=", ".join(shown), node=facts["node"])])
+        text = _with(text, [msg("diagnose.note.lesson_nodes", nodes=", ".join(f"`{node}`" for node in shown),
+                                   node=facts["node"])])
     advice: Message = msg(f"explain.{family.name}.advice")
     extra = f"diagnose.advice.{family.name}"
     if extra in CATALOGUE:

@@ -115,13 +115,13 @@ FORMS: tuple[_Form, ...] = (
           *_ERRORS),
     _form("no_grad_view", r"A view was created in no_grad mode and is being modified inplace with grad mode "
           r"enabled\.", *_ERRORS),
-    _form("multi_view_inplace", r"Output (?P<output>\d+) of (?P<node>\w+) is a view and (?:its base or another "
+    # Its first sentence alone (what a learner often copies) too, but only for the functions that return several
+    # views: the same sentence begins the custom-Function and no_grad forms of other views (the lookahead).
+    _form("multi_view_inplace", r"(?!Output \d+ of (?!(?:Unbind|Split|SplitWithSizes|Chunk|UnsafeSplit|"
+          r"UnsafeSplitWithSizes)(?:Backward\d*)? )\w+ is a view and is being modified inplace\.?\s*\Z)"
+          r"Output (?P<output>\d+) of (?P<node>\w+) is a view and (?:its base or another "
           r"view of its base has been modified inplace|is being modified inplace\. This view is the output of a "
-          r"function that returns multiple views)", *_ERRORS),
-    # Its first sentence alone (what a learner often copies): only for the nodes that return several views.
-    _form("multi_view_inplace", r"Output (?P<output>\d+) of (?P<node>(?:Unbind|Split|SplitWithSizes|Chunk|"
-          r"UnsafeSplit|UnsafeSplitWithSizes)(?:Backward\d*)?) is a view and is being modified inplace\.?\s*\Z",
-          *_ERRORS),
+          r"function that returns multiple views|is being modified inplace\.?\s*\Z)", *_ERRORS),
     _form("detach_view", r"Can't detach views in-place\. Use detach\(\) instead\.", *_ERRORS),
     _form("grad_shape", r"attempting to assign a gradient of size '\[(?P<grad>[\d, ]*)\]' to a tensor of size "
           r"'\[(?P<size>[\d, ]*)\]'", *_ERRORS),

@@ -232,7 +232,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The operation writes into a tensor that shares some of its memory cells with one of its inputs (two "
         "slices of one tensor, such as `x[1:]` and `x[:-1]`): an element could be read after it was already "
         "overwritten, so the result would depend on the order of the writes, and torch refuses.",
-        "연산이 써 넣는 텐서가 입력 중 하나와 메모리 칸 일부를 함께 씁니다(`x[1:]`와 `x[:-1]`처럼 한 텐서의 두 "
+        "연산이 써 넣는 텐서가 입력 중 하나와 메모리 칸 일부를 함께 씁니다(`x[1:]`과 `x[:-1]`처럼 한 텐서의 두 "
         "슬라이스). 이미 덮어쓴 원소를 다시 읽을 수 있어서 결과가 쓰는 순서에 따라 달라지므로, torch가 거부합니다.",
     ),
     "explain.overlapping_write.advice": (
