@@ -117,11 +117,15 @@ def reproduce(family: Family) -> Reproduction | None:
 
 
 def _integer_grad(message: str) -> Reproduction:
-    """torch words this error two ways, by where the flag is set: the factory's ``requires_grad=True`` ("Only
-    Tensors of floating point and complex dtype ...") or ``requires_grad_()`` ("only Tensors of floating point
-    dtype ..."); the reproduction sets it the way the message says, so it raises the same words."""
+    """torch 2 words this error three ways, by where the flag is set: the factory's ``requires_grad=True`` ("Only
+    Tensors of floating point and complex dtype ..."), ``requires_grad_()`` ("only Tensors of floating point dtype
+    ...", also torch 1.x's words for every way), or the attribute ``x.requires_grad = True`` ("only Tensors of
+    floating point and complex dtype ..."); the reproduction sets it the way the message says, so it raises the
+    same words."""
     if message.startswith("only Tensors of floating point dtype"):
         return Reproduction(("x = torch.tensor([1, 2, 3])", "x.requires_grad_()"))
+    if message.startswith("only Tensors of floating point and complex dtype"):
+        return Reproduction(("x = torch.tensor([1, 2, 3])", "x.requires_grad = True"))
     return Reproduction(("x = torch.tensor([1, 2, 3], requires_grad=True)",))
 
 

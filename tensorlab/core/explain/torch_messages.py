@@ -76,8 +76,9 @@ FORMS: tuple[_Form, ...] = (
           r"have a grad_fn\Z", *_ERRORS),
     _form("backward_scalar", r"grad can be implicitly created only for (?:real )?scalar outputs\Z", *_ERRORS),
     _form("graph_used", r"Trying to backward through the graph a second time", *_ERRORS),
-    _form("integer_grad", r"(?:Only Tensors of floating point and complex dtype|only Tensors of floating point "
-          r"dtype) can require gradients\Z", *_ERRORS),
+    # Three wordings in torch 2 (the factory's flag, requires_grad_(), the attribute set): all the same error.
+    _form("integer_grad", r"[Oo]nly Tensors of floating point (?:and complex )?dtype can require gradients\Z",
+          *_ERRORS),
     _form("numpy_grad", r"Can't call numpy\(\) on Tensor that requires grad\.", *_ERRORS),
     _form("nonleaf_grad", r"The \.grad attribute of a Tensor that is not a leaf Tensor is being accessed\.",
           "UserWarning"),

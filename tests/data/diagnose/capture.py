@@ -266,6 +266,10 @@ def flatten(x):
     return x.t().view(24) * 2
 flatten(torch.randn(4, 6))
 """, {}, "return x.t().view(24) * 2"),
+    "integer-grad-attribute": ("integer_grad", """
+labels = torch.arange(4)
+labels.requires_grad = True
+""", {}, "labels.requires_grad = True"),
     "inference-inplace": ("inference_readonly", """
 with torch.inference_mode():
     features = torch.randn(3)
