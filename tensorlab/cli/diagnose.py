@@ -119,7 +119,7 @@ def _print(found: Any, raises: str | None, language: str) -> None:
         return
     if found.advice is not None:
         print()
-        print(visible(found.advice.render(language)))
+        print(visible(say("cli.diagnose.advice", advice=found.advice_text(language))))
     print()
     lessons = ", ".join(f"`{lesson}`" for lesson in found.lessons) if found.lessons else say("cli.diagnose.no_lessons")
     print(say("cli.diagnose.lessons", lessons=lessons))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tensorlab.cli.main import main
-from tensorlab.core.diagnose.families import DTYPES, FAMILIES, normal_node, read_family
+from tensorlab.core.diagnose.families import FAMILIES, normal_node, read_family, tensor_dtype
 from tensorlab.core.diagnose.lesson_index import lessons_for
 from tensorlab.core.diagnose.reproduce import MAX_ELEMENTS, VIEW_NODES
 from tests.core.diagnose.reference import reproduced
@@ -82,20 +82,33 @@ def _check_reproduction(doc: dict) -> None:
         elif facts.get("dtype") in ("float32", "float64", "float16", "bfloat16", None):
             assert got["shape"] == facts["shape"]
     if "dtype" in facts:
-        assert DTYPES[got["tensor_type"].rsplit(".", 1)[-1]] == facts["dtype"]
-    if "version" in facts and "smaller than your error" not in doc["explanation"]["text"]:
+        dtype, device = tensor_dtype(got["tensor_type"])
+        assert device == "cpu"
+        if "indexing saves its indices as int64" in doc["explanation"]["text"]:
+            assert dtype == "int64"
+        else:
+            assert dtype == facts["dtype"]
+    if "version" in facts and facts["version"] <= facts["expected_version"]:     # impossible: said, shown as 1/0
+        assert "versions are inconsistent" in doc["explanation"]["text"]
+        assert "raised its version by" not in doc["explanation"]["text"]
+        assert (got["version"], got["expected_version"]) == (1, 0)
+    elif "version" in facts and "smaller than your error" not in doc["explanation"]["text"]:
         assert (got["version"], got["expected_version"]) == (facts["version"], facts["expected_version"])
-    if "node" in facts:
+    if "node" in facts and "message names none where yours names" in doc["explanation"]["text"]:
+        assert "node" not in got      # the explanation says the reproduction's message names no node: it names none
+    elif "node" in facts:
         node = normal_node(facts["node"])
         expected = "AsStrided" if node in VIEW_NODES else node
         if "in place of" in doc["explanation"]["text"]:     # a named analogue, said in the explanation
-            assert got["node"] in doc["explanation"]["text"]
+            assert f"with {normal_node(got['node'])} in place of" in doc["explanation"]["text"]
         else:
             assert normal_node(got["node"]) == expected
     elif pasted.name == "saved_changed" and "shape" in facts:
         assert "node" not in got     # a leaf stays a leaf
     if "output_index" in facts and pasted.name == "multi_view_inplace":
         assert got["output_index"] == facts["output_index"]
+    if pasted.name == "integer_grad":      # torch's two wordings: the reproduction raises the pasted one
+        assert family.message == pasted.message
 
 
 def test_the_corpus_covers_every_family_twice_and_every_format():

@@ -65,6 +65,13 @@ class Diagnosis:
         title = self.title if self.title is not None else msg("diagnose.unexplained.title")
         return msg("diagnose.program_title", title=title).render(language)
 
+    def advice_text(self, language: str = "en") -> str:
+        """The advice as a paragraph of its own: its first letter capitalised ("change a `clone()` ..." follows
+        "What to do:" in a lesson; standing alone it is "Change a `clone()` ..."). Code (in backticks) and
+        scripts without capitals (Korean) stay as they are."""
+        text = self.advice.render(language) if self.advice is not None else ""
+        return text[:1].upper() + text[1:] if text[:1].isascii() and text[:1].islower() else text
+
     def to_json(self, language: str = "en", reproduction_raises: str | None = None) -> dict[str, Any]:
         """The ``tensorlab diagnose --json`` document, its explanation in ``language``.
 
@@ -73,7 +80,7 @@ class Diagnosis:
         explanation = None
         if self.explained and self.title is not None and self.text is not None:
             explanation = {"title": self.title.render(language), "text": self.text.render(language),
-                           "advice": self.advice.render(language) if self.advice is not None else ""}
+                           "advice": self.advice_text(language)}
         return {
             "kind": self.kind,
             "type": self.type,

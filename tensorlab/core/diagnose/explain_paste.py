@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tensorlab.core.diagnose.diagnosis import DiagnoseCancelled, Diagnosis
-from tensorlab.core.diagnose.families import WARNING_FAMILIES, Family, normal_node, read_family
-from tensorlab.core.diagnose.lesson_index import lessons_for
+from tensorlab.core.diagnose.families import WARNING_FAMILIES, Family, inner_message, normal_node, read_family
+from tensorlab.core.diagnose.lesson_index import lesson_nodes, lessons_for
 from tensorlab.core.diagnose.paste import MAX_MESSAGE, Raised, read_paste
 from tensorlab.core.diagnose.reproduce import MAX_BUMPS, MAX_ELEMENTS, Reproduction, reproduce
 from tensorlab.core.messages.catalogue import CATALOGUE, Message, msg
@@ -75,7 +75,18 @@ def _family_of(raised: Raised) -> tuple[Family, str] | None:
             found = read_family(message, raised.short if start == 0 else "")
             if found is not None:
                 return found, message
+        if start < len(raised.lines):      # torch.compile: "... got ValueError('Cannot view a tensor ...')"
+            quoted = inner_message(raised.lines[start])
+            if quoted is not None:
+                found = read_family(quoted[1], "")
+                if found is not None:
+                    return found, quoted[1]
     return None
+
+
+# Families whose node is the form itself (which multi-view function): a lesson showing it with another node is
+# said. A saved tensor's node is only where it came from (the lessons show it with several): not said.
+_NODE_NAMED_FAMILIES = frozenset({"multi_view_inplace"})
 
 
 def _explained(family: Family, kind: str, type_name: str, line: str | None, message: str) -> Diagnosis:
@@ -84,6 +95,11 @@ def _explained(family: Family, kind: str, type_name: str, line: str | None, mess
     text = _with(msg(f"explain.{family.name}.text"), _fact_sentences(family.name, facts))
     if made is not None:
         text = _with(text, _notes(made, facts))
+    shown = lesson_nodes(family.name) if family.name in _NODE_NAMED_FAMILIES else ()
+    if "node" in facts and shown and normal_node(str(facts["node"])) not in shown:
+        # The lessons raise the same family with another node (Split for a pasted Unbind): said, not hidden.
+        text = _with(text, [msg("diagnose.note.lesson_nodes", nodes=", ".join(f"`{node}`" for node in shown),
+                                   node=facts["node"])])
     advice: Message = msg(f"explain.{family.name}.advice")
     extra = f"diagnose.advice.{family.name}"
     if extra in CATALOGUE:
@@ -115,9 +131,13 @@ def _fact_sentences(name: str, facts: dict[str, Any]) -> list[Message]:
         if "node" in facts:
             out.append(msg("diagnose.facts.saved_node", output=facts.get("output_index", 0), node=facts["node"]))
         if "version" in facts and "expected_version" in facts:
-            out.append(msg("diagnose.facts.saved_versions", version=facts["version"],
-                           expected=facts["expected_version"],
-                           changes=max(facts["version"] - facts["expected_version"], 0)))
+            if facts["version"] > facts["expected_version"]:
+                out.append(msg("diagnose.facts.saved_versions", version=facts["version"],
+                               expected=facts["expected_version"],
+                               changes=facts["version"] - facts["expected_version"]))
+            else:     # torch never writes this pair (a version only goes up): no sentence "raised it by 0"
+                out.append(msg("diagnose.facts.saved_versions_inconsistent", version=facts["version"],
+                               expected=facts["expected_version"]))
     elif name == "multi_view_inplace" and "node" in facts:
         out.append(msg("diagnose.facts.multi_view", output=facts.get("output_index", 0), node=facts["node"]))
     elif name == "mixed_devices" and facts.get("devices"):
@@ -134,6 +154,10 @@ def _notes(made: Reproduction, facts: dict[str, Any]) -> list[Message]:
         same = normal_node(str(facts["node"])) == made.analogue
         out.append(msg("diagnose.note.other_output" if same else "diagnose.note.analogue",
                        analogue=made.analogue, node=facts["node"]))
+    if made.node_dropped and "node" in facts:
+        out.append(msg("diagnose.note.node_dropped", node=facts["node"]))
+    if made.dtype_used is not None and "dtype" in facts:
+        out.append(msg("diagnose.note.dtype_used", used=made.dtype_used, dtype=facts["dtype"]))
     needs = made.needs.upper() if made.needs is not None else None     # CUDA, MPS: as the devices are called
     if needs is not None and made.runs_here:
         out.append(msg("diagnose.note.cpu_analogue", needs=needs))

@@ -19,7 +19,7 @@ from tensorlab.core.explain.torch_messages import parse_message
 from tensorlab.core.files.safe_text import BIDI_CONTROLS
 
 __all__ = ["FAMILIES", "WARNING_FAMILIES", "Family", "read_family", "readable", "normal_node", "DTYPES", "MAX_DIGITS",
-           "PARSED"]
+           "PARSED", "tensor_dtype", "inner_message"]
 
 # The errors and warnings TensorLab diagnoses (issue #20's list), by the parser's kinds. Others, even
 # those a lesson explains (a broadcast or matmul shape mismatch), get no diagnosis: a pasted error from
@@ -29,6 +29,8 @@ FAMILIES: tuple[str, ...] = (
     "numpy_grad", "nonleaf_grad", "view_strides", "multi_view_inplace", "no_grad_view", "expanded_write",
     "tensor_copies", "mixed_devices", "backward_scalar", "inference_saved", "integer_grad",
     "leaf_requires_grad", "deepcopy_nonleaf",
+    # Next to two of them (h20c): the other inference-tensor error, and an overlap that is not an expand.
+    "inference_readonly", "overlapping_write",
 )
 WARNING_FAMILIES = frozenset({"nonleaf_grad", "tensor_copies"})
 _TYPES = {family: ("UserWarning" if family in WARNING_FAMILIES else "RuntimeError") for family in FAMILIES}
@@ -61,6 +63,9 @@ OLDER_FORMS: tuple[tuple[str, str], ...] = (
     ("expected device ", "mixed_devices"),
     ("Tensor for argument #", "mixed_devices"),            # "... is on CPU, but expected it to be on GPU"
     ("A view was created in no_grad mode and ", "no_grad_view"),
+    # What torch.compile's fake tensors raise (a ValueError, quoted in its TorchRuntimeError) where eager torch
+    # raises "view size is not compatible with input tensor's size and stride".
+    ("Cannot view a tensor with shape ", "view_strides"),
 )
 
 # tensor types torch names in messages, and their dtypes.
@@ -68,6 +73,13 @@ DTYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "fl
           "BFloat16Tensor": "bfloat16", "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16",
           "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool", "ComplexFloatTensor": "complex64",
           "ComplexDoubleTensor": "complex128"}
+# torch's legacy type names: "torch.FloatTensor", "torch.cuda.HalfTensor" (what most messages write) and
+# "CPUBFloat16Type", "CUDAFloatType" (what the version error writes for the dtypes without a legacy class, and
+# some forms for all): the scalar type's name, its dtype.
+_SCALAR_TYPES = {"Float": "float32", "Double": "float64", "Half": "float16", "BFloat16": "bfloat16",
+                 "Byte": "uint8", "Char": "int8", "Short": "int16", "Int": "int32", "Long": "int64", "Bool": "bool",
+                 "ComplexFloat": "complex64", "ComplexDouble": "complex128", "ComplexHalf": "complex32"}
+_DEVICE_PREFIXES = (("CPU", "cpu"), ("CUDA", "cuda"), ("MPS", "mps"), ("XPU", "xpu"))
 MAX_DIGITS = 40          # a number longer than this in a message is no fact (a hostile paste)
 _DEVICE = re.compile(r"\b(cuda(?::\d{1,4})?|cpu|mps|xpu|meta|CPU|GPU)\b")
 _INPUT_TYPES = re.compile(r"Input type \((torch\.[\w.]{1,40})\) and weight type \((torch\.[\w.]{1,40})\)")
@@ -96,6 +108,42 @@ class Family:
     type: str
     facts: dict[str, Any]
     message: str            # the message as the parser read it (an older wording's start rewritten)
+
+
+def tensor_dtype(kind: str) -> tuple[str | None, str | None]:
+    """The dtype and device type of a tensor type as torch names it in a message, each None when not known.
+
+    ``torch.FloatTensor`` -> float32 on cpu, ``torch.cuda.LongTensor`` -> int64 on cuda, ``CPUBFloat16Type`` ->
+    bfloat16 on cpu, ``CUDABFloat16Type`` -> bfloat16 on cuda; anything else (a hostile name) -> (None, None).
+    """
+    if kind.startswith("torch.") and kind.endswith("Tensor"):
+        middle = kind[len("torch."):-len("Tensor")]
+        device, _, scalar = middle.rpartition(".")
+        if device in ("", "cuda") and scalar in _SCALAR_TYPES:
+            return _SCALAR_TYPES[scalar], device or "cpu"
+        return None, None
+    if kind.endswith("Type"):
+        for prefix, device in _DEVICE_PREFIXES:
+            scalar = kind[len(prefix):-len("Type")]
+            if kind.startswith(prefix) and scalar in _SCALAR_TYPES:
+                return _SCALAR_TYPES[scalar], device
+    return None, None
+
+
+# A wrapper's message quoting the exception it caught: torch.compile's "... got ValueError('Cannot view ...')".
+_QUOTED_EXCEPTION = re.compile(r"\bgot (?P<type>[A-Za-z_][\w.]{0,80})\((?P<quote>['\"])")
+
+
+def inner_message(line: str) -> tuple[str, str] | None:
+    """The type and message of the exception that ``line`` quotes as ``got Type('message')`` (torch.compile's
+    wording since torch 2.1), or None. The message ends at its closing quote and parenthesis (or the line's end)."""
+    line = line[:PARSED * 2]
+    found = _QUOTED_EXCEPTION.search(line)
+    if found is None:
+        return None
+    rest = line[found.end():]
+    end = rest.rfind(found.group("quote") + ")")
+    return found.group("type").rsplit(".", 1)[-1], (rest[:end] if end >= 0 else rest).strip()
 
 
 def normal_node(node: str) -> str:
@@ -145,11 +193,11 @@ def read_family(message: str, type_name: str) -> Family | None:
         kind = values.get("kind")
         if kind is not None:
             facts["tensor_type"] = kind
-            dtype = DTYPES.get(kind.rsplit(".", 1)[-1])
+            dtype, device = tensor_dtype(kind)
             if dtype is not None:
                 facts["dtype"] = dtype
-            if ".cuda." in kind:
-                facts["devices"] = ["cuda"]
+            if device is not None and device != "cpu":
+                facts["devices"] = [device]
         shape = _shape(values.get("shape"))
         if shape is not None:
             facts["shape"] = shape

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tensorlab.core.files.package_data import resources_dir
 
-__all__ = ["index_path", "load_index", "lessons_for"]
+__all__ = ["index_path", "load_index", "lessons_for", "lesson_nodes"]
 
 
 def index_path() -> Path:
@@ -39,3 +39,24 @@ def load_index() -> Mapping[str, tuple[str, ...]]:
 def lessons_for(family: str) -> tuple[str, ...]:
     """The ids of the built-in lessons whose run raises ``family``."""
     return load_index().get(family, ())
+
+
+@functools.cache
+def _load_nodes() -> Mapping[str, Mapping[str, tuple[str, ...]]]:
+    try:
+        data = json.loads(index_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    nodes = data.get("nodes", {}) if isinstance(data, dict) else {}
+    if not isinstance(nodes, dict):
+        return {}
+    return {str(family): {str(lesson): tuple(str(node) for node in named) for lesson, named in lessons.items()
+                          if isinstance(named, list)}
+            for family, lessons in nodes.items() if isinstance(lessons, dict)}
+
+
+def lesson_nodes(family: str) -> tuple[str, ...]:
+    """The nodes (their kinds, "Split") that the lessons raising ``family`` name in its messages, in order, once
+    each; empty where the lessons' messages name none."""
+    named = _load_nodes().get(family, {})
+    return tuple(dict.fromkeys(node for lesson in lessons_for(family) for node in named.get(lesson, ())))

@@ -12,10 +12,10 @@ analogue, ``needs="cuda"``); a device mismatch has no CPU analogue (``runs_here=
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from tensorlab.core.diagnose.families import Family, normal_node
+from tensorlab.core.diagnose.families import Family, normal_node, tensor_dtype
 
 __all__ = ["Reproduction", "reproduce", "MAX_ELEMENTS", "MAX_BUMPS", "scale_shape", "CREATORS", "VIEW_NODES",
            "ANALOGUES", "SHAPED"]
@@ -56,7 +56,8 @@ class Reproduction:
     ``needs``: the device the pasted error ran on that the reproduction replaces ("cuda"), None for none;
     ``runs_here``: the statements run on a CPU-only machine; ``scaled_down``: a shape, version or output
     index is smaller than the message's; ``analogue``: the node the reproduction uses in place of the
-    message's (None: the message's own).
+    message's (None: the message's own, or no node); ``versions_replaced``, ``node_dropped``, ``dtype_used``:
+    what else the reproduction's own message says differently (each said in the explanation).
     """
 
     statements: tuple[str, ...]
@@ -64,6 +65,9 @@ class Reproduction:
     runs_here: bool = True
     scaled_down: bool = False
     analogue: str | None = None
+    versions_replaced: bool = False    # the message's versions are impossible: the reproduction shows 1 and 0
+    node_dropped: bool = False         # the message names a node; the reproduction's message names none
+    dtype_used: str | None = None      # the saved tensor's dtype, when it is not the message's
 
 
 def scale_shape(shape: list[int], limit: int = MAX_ELEMENTS) -> tuple[list[int], bool]:
@@ -95,37 +99,61 @@ def _randn(name: str, dims: list[int], dtype: str = "float32", grad: bool = True
     return f"{name} = torch.randn({_shape_args(dims)}{dtype_arg}{grad_arg})"
 
 
-def _bumps(name: str, count: int) -> list[str]:
+def _bumps(name: str, count: int, change: str = "add_(0)") -> list[str]:
     """Statements that raise ``name``'s version by ``count`` without recording anything (as an optimizer does)."""
     if count <= 0:
         return []
     if count == 1:
-        return [f"with torch.no_grad():\n    {name}.add_(0)"]
-    return [f"with torch.no_grad():\n    for step in range({int(count)}):\n        {name}.add_(0)"]
+        return [f"with torch.no_grad():\n    {name}.{change}"]
+    return [f"with torch.no_grad():\n    for step in range({int(count)}):\n        {name}.{change}"]
 
 
 def reproduce(family: Family) -> Reproduction | None:
     """The reproduction of ``family`` (None: none can be made)."""
+    if family.name == "integer_grad":
+        return _integer_grad(family.message)
     maker = _MAKERS.get(family.name)
     return None if maker is None else maker(family.facts)
+
+
+def _integer_grad(message: str) -> Reproduction:
+    """torch 2 words this error three ways, by where the flag is set: the factory's ``requires_grad=True`` ("Only
+    Tensors of floating point and complex dtype ..."), ``requires_grad_()`` ("only Tensors of floating point dtype
+    ...", also torch 1.x's words for every way), or the attribute ``x.requires_grad = True`` ("only Tensors of
+    floating point and complex dtype ..."); the reproduction sets it the way the message says, so it raises the
+    same words."""
+    if message.startswith("only Tensors of floating point dtype"):
+        return Reproduction(("x = torch.tensor([1, 2, 3])", "x.requires_grad_()"))
+    if message.startswith("only Tensors of floating point and complex dtype"):
+        return Reproduction(("x = torch.tensor([1, 2, 3])", "x.requires_grad = True"))
+    return Reproduction(("x = torch.tensor([1, 2, 3], requires_grad=True)",))
 
 
 def _saved_changed(facts: dict[str, Any]) -> Reproduction:
     dims, scaled = scale_shape(facts.get("shape", [3]))
     dtype = facts.get("dtype", "float32")
     version, expected = facts.get("version"), facts.get("expected_version")
+    replaced = isinstance(version, int) and isinstance(expected, int) and version <= expected
     if not isinstance(version, int) or not isinstance(expected, int) or version <= expected:
-        version, expected = 1, 0
+        version, expected = 1, 0     # a version only goes up: an impossible pair is shown as the usual one
     if expected > MAX_BUMPS or version - expected > MAX_BUMPS:
         expected, version = min(expected, MAX_BUMPS), min(expected, MAX_BUMPS) + min(version - expected, MAX_BUMPS)
         scaled = True
-    needs = "cuda" if ".cuda." in str(facts.get("tensor_type", "")) else None
+    device = tensor_dtype(str(facts.get("tensor_type", "")))[1]
+    needs = device if device not in (None, "cpu") else None
     node = normal_node(str(facts["node"])) if "node" in facts else None
     analogue = None
     if facts.get("output_index", 0) != 0 and node is not None:
         analogue = node    # another output of a node with several: reproduced as output 0 of the same kind
     if dtype not in _FLOAT:
-        return _saved_index(dims, dtype, expected, version, needs, scaled, node)
+        return replace(_saved_index(dims, dtype, expected, version, needs, scaled, node), versions_replaced=replaced)
+    return replace(_saved_float(dims, dtype, expected, version, needs, scaled, node, analogue),
+                   versions_replaced=replaced)
+
+
+def _saved_float(dims: list[int], dtype: str, expected: int, version: int, needs: str | None, scaled: bool,
+                 node: str | None, analogue: str | None) -> Reproduction:
+    """A saved floating tensor changed in place: made by ``node`` (or its analogue), or a leaf (no node)."""
     if node is None:           # a leaf (a parameter an optimizer stepped): saved, then changed
         statements = [_randn("w", dims, dtype), *_bumps("w", expected), "z = w.sin()",
                       *_bumps("w", version - expected), "z.sum().backward()"]
@@ -185,17 +213,25 @@ def _shaped(node: str, dims: list[int], dtype: str) -> tuple[list[int], str] | N
 
 def _saved_index(dims: list[int], dtype: str, expected: int, version: int, needs: str | None, scaled: bool,
                  node: str | None) -> Reproduction:
-    """A saved integer tensor changed in place: indices that indexing saved."""
-    index_dtype = dtype if dtype in _INTEGER else "int64"
-    analogue = None if dtype in _INTEGER and node is None else "Index"
+    """A saved integer or bool tensor changed in place: indices that indexing saved, or a mask ``masked_fill``
+    saved. torch names no node for such a tensor (it is an input of the operation, not an output), so when the
+    message names one the reproduction says its own message names none."""
     if not dims:
         dims, scaled = [1], True
+    if dtype == "bool":
+        statements = [f"src = torch.randn({_shape_args(dims)}, requires_grad=True)",
+                      f"mask = torch.rand({_shape_args(dims)}) > 0.5",
+                      *_bumps("mask", expected, "zero_()"), "z = src.masked_fill(mask, 0)",
+                      *_bumps("mask", version - expected, "zero_()"), "z.sum().backward()"]
+        return Reproduction(tuple(statements), needs, True, scaled, None, node_dropped=node is not None)
+    index_dtype = dtype if dtype in _INTEGER else "int64"
     dtype_arg = "" if index_dtype == "int64" else f", dtype=torch.{index_dtype}"
     statements = ["src = torch.randn(10, requires_grad=True)",
                   f"idx = torch.randint(0, 10, ({_shape_args(dims)},){dtype_arg})" if len(dims) == 1 else
                   f"idx = torch.randint(0, 10, ({_shape_args(dims)}){dtype_arg})",
                   *_bumps("idx", expected), "z = src[idx]", *_bumps("idx", version - expected), "z.sum().backward()"]
-    return Reproduction(tuple(statements), needs, True, scaled, analogue)
+    return Reproduction(tuple(statements), needs, True, scaled, None, node_dropped=node is not None,
+                        dtype_used=None if index_dtype == dtype else index_dtype)
 
 
 def _multi_view(facts: dict[str, Any]) -> Reproduction:
@@ -250,7 +286,8 @@ _MAKERS: dict[str, Any] = {
     "backward_scalar": _fixed("x = torch.randn(3, requires_grad=True)", "y = x * 2", "y.backward()"),
     "inference_saved": _fixed("with torch.inference_mode():\n    x = torch.randn(3)",
                               "w = torch.randn(3, requires_grad=True)", "y = w * x"),
-    "integer_grad": _fixed("x = torch.tensor([1, 2, 3])", "x.requires_grad_()"),
+    "inference_readonly": _fixed("with torch.inference_mode():\n    x = torch.randn(3)", "x.add_(1)"),
+    "overlapping_write": _fixed("x = torch.arange(6.0)", "x[1:].copy_(x[:-1])"),
     "leaf_requires_grad": _fixed("x = torch.randn(3, requires_grad=True)", "y = x * 2", "y.requires_grad_(False)"),
     "deepcopy_nonleaf": _fixed("import copy", "x = torch.randn(3, requires_grad=True)", "y = x * 2",
                                "z = copy.deepcopy(y)"),

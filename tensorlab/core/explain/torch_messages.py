@@ -76,8 +76,9 @@ FORMS: tuple[_Form, ...] = (
           r"have a grad_fn\Z", *_ERRORS),
     _form("backward_scalar", r"grad can be implicitly created only for (?:real )?scalar outputs\Z", *_ERRORS),
     _form("graph_used", r"Trying to backward through the graph a second time", *_ERRORS),
-    _form("integer_grad", r"(?:Only Tensors of floating point and complex dtype|only Tensors of floating point "
-          r"dtype) can require gradients\Z", *_ERRORS),
+    # Three wordings in torch 2 (the factory's flag, requires_grad_(), the attribute set): all the same error.
+    _form("integer_grad", r"[Oo]nly Tensors of floating point (?:and complex )?dtype can require gradients\Z",
+          *_ERRORS),
     _form("numpy_grad", r"Can't call numpy\(\) on Tensor that requires grad\.", *_ERRORS),
     _form("nonleaf_grad", r"The \.grad attribute of a Tensor that is not a leaf Tensor is being accessed\.",
           "UserWarning"),
@@ -97,6 +98,8 @@ FORMS: tuple[_Form, ...] = (
           r"(?P<size>\d+)\Z", "IndexError", "RuntimeError"),
     _form("expanded_write", r"(?:unsupported operation: )?more than one element of the written-to tensor refers "
           r"to a single memory location\.", *_ERRORS),
+    _form("overlapping_write", r"(?:unsupported operation: )?some elements of the input tensor and the written-to "
+          r"tensor refer to a single memory location\.", *_ERRORS),
     _form("inplace_dtype", r"result type (?P<result>\w+) can't be cast to the desired output type "
           r"(?P<output>\w+)\Z", *_ERRORS),
     _form("matmul_shapes", r"(?:mat1 and mat2 shapes cannot be multiplied \((?P<a>\d+x\d+) and (?P<b>\d+x\d+)\)"
@@ -113,9 +116,13 @@ FORMS: tuple[_Form, ...] = (
           *_ERRORS),
     _form("no_grad_view", r"A view was created in no_grad mode and is being modified inplace with grad mode "
           r"enabled\.", *_ERRORS),
-    _form("multi_view_inplace", r"Output (?P<output>\d+) of (?P<node>\w+) is a view and (?:its base or another "
+    # Its first sentence alone (what a learner often copies) too, but only for the functions that return several
+    # views: the same sentence begins the custom-Function and no_grad forms of other views (the lookahead).
+    _form("multi_view_inplace", r"(?!Output \d+ of (?!(?:Unbind|Split|SplitWithSizes|Chunk|UnsafeSplit|"
+          r"UnsafeSplitWithSizes)(?:Backward\d*)? )\w+ is a view and is being modified inplace\.?\s*\Z)"
+          r"Output (?P<output>\d+) of (?P<node>\w+) is a view and (?:its base or another "
           r"view of its base has been modified inplace|is being modified inplace\. This view is the output of a "
-          r"function that returns multiple views)", *_ERRORS),
+          r"function that returns multiple views|is being modified inplace\.?\s*\Z)", *_ERRORS),
     _form("detach_view", r"Can't detach views in-place\. Use detach\(\) instead\.", *_ERRORS),
     _form("grad_shape", r"attempting to assign a gradient of size '\[(?P<grad>[\d, ]*)\]' to a tensor of size "
           r"'\[(?P<size>[\d, ]*)\]'", *_ERRORS),

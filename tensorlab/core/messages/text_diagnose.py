@@ -118,6 +118,35 @@ TEXTS: dict[str, tuple[str, str]] = {
         "For a plot or a print, use `x.detach().cpu().numpy()` (`plt.plot(x.detach().cpu().numpy())`).",
         "값을 그림으로 그리거나 출력하려면 `x.detach().cpu().numpy()`를 쓰세요(`plt.plot(x.detach().cpu().numpy())`).",
     ),
+    # -- diagnose (h20c): what a reproduction's own message says differently from the pasted one -------------
+    "diagnose.facts.saved_versions_inconsistent": (
+        "It says the tensor is at version {version} and backward() expected version {expected}: a version only "
+        "goes up, and torch raises this error only when the two differ with the current one higher, so these "
+        "versions are inconsistent (the text may have been edited). The reproduction shows the usual case "
+        "instead: version 1, where backward() expected version 0.",
+        "붙여 넣은 오류는 텐서가 버전 {version}이고 backward()가 버전 {expected:을} 기대했다고 적습니다. 버전은 "
+        "올라가기만 하고, torch는 현재 버전이 기대한 버전보다 높을 때만 이 오류를 발생시키므로 이 두 버전은 서로 "
+        "맞지 않습니다(텍스트가 고쳐졌을 수 있습니다). 재현 코드는 대신 일반적인 경우를 보여 줍니다. 현재 버전은 "
+        "1이고 backward()가 기대한 버전은 0입니다.",
+    ),
+    "diagnose.note.node_dropped": (
+        "The reproduction changes an integer or bool tensor that an operation saved as its input (indices, a "
+        "mask); torch names no node for such a tensor, so the reproduction's message names none where yours names "
+        "{node}.",
+        "재현 코드는 연산이 입력으로 저장한 정수 또는 bool 텐서(인덱스, 마스크)를 바꿉니다. torch는 이런 텐서에 "
+        "노드 이름을 적지 않으므로, 붙여 넣은 오류에는 {node:이} 있지만 재현 코드의 메시지에는 노드 이름이 "
+        "없습니다.",
+    ),
+    "diagnose.note.dtype_used": (
+        "The reproduction's saved tensor is {used} where yours is {dtype}: indexing saves its indices as int64.",
+        "붙여 넣은 오류의 저장된 텐서는 {dtype}이지만 재현 코드에서는 {used}입니다. 인덱싱은 인덱스를 int64로 "
+        "저장합니다.",
+    ),
+    "diagnose.note.lesson_nodes": (
+        "The lessons show the same error with {nodes}, where yours names {node}.",
+        "레슨은 같은 오류를 {nodes:으로} 보여 줍니다. 붙여 넣은 오류에는 {node:이} 있습니다.",
+    ),
+    "cli.diagnose.advice": ("What to do: {advice}", "해결 방법: {advice}"),
     # -- diagnose: the command's text output (cli/diagnose.py) -------------------------------------------
     "cli.diagnose.line": ("your line: {line}", "실패한 줄: {line}"),
     "cli.diagnose.lessons": ("Lessons that show this error: {lessons}", "이 오류를 보여 주는 레슨: {lessons}"),

@@ -226,6 +226,22 @@ TEXTS: dict[str, tuple[str, str]] = {
         "`clone()` the expanded tensor first, which gives each position its own cell.",
         "먼저 expand한 텐서를 `clone()`하면 위치마다 자기 칸을 갖습니다.",
     ),
+    # -- explain.overlapping_write (h20c: the partial overlap of an operation's input and output) -------------
+    "explain.overlapping_write.title": (
+        "The input and the written-to tensor overlap in memory",
+        "입력과 써 넣을 텐서가 메모리에서 겹칩니다",
+    ),
+    "explain.overlapping_write.text": (
+        "The operation writes into a tensor that shares some of its memory cells with one of its inputs (two "
+        "slices of one tensor, such as `x[1:]` and `x[:-1]`): an element could be read after it was already "
+        "overwritten, so the result would depend on the order of the writes, and torch refuses.",
+        "연산이 써 넣는 텐서가 입력 중 하나와 메모리 칸 일부를 함께 씁니다(`x[1:]`과 `x[:-1]`처럼 한 텐서의 두 "
+        "슬라이스). 이미 덮어쓴 원소를 다시 읽을 수 있어서 결과가 쓰는 순서에 따라 달라지므로, torch가 거부합니다.",
+    ),
+    "explain.overlapping_write.advice": (
+        "`clone()` the input first (`x[1:].copy_(x[:-1].clone())`), or compute into a new tensor.",
+        "먼저 입력을 `clone()`하거나(`x[1:].copy_(x[:-1].clone())`), 새 텐서에 계산하세요.",
+    ),
     # -- explain.inplace_dtype -------------------------------------------------------------------------------
     "explain.inplace_dtype.title": ("In-place cannot change the dtype", "인플레이스 연산은 dtype을 바꿀 수 없습니다"),
     "explain.inplace_dtype.text": (

@@ -19,18 +19,24 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tensorlab.core.diagnose.families import FAMILIES, read_family
+from tensorlab.core.diagnose.families import FAMILIES, normal_node, read_family
 from tensorlab.core.diagnose.lesson_index import index_path
 from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.lessons.lesson import Lesson, builtin_lessons
 from tensorlab.core.session.fresh_run import run_fresh
 
-__all__ = ["lesson_families", "build_index", "index_text", "main"]
+__all__ = ["lesson_families", "lesson_raises", "build_index", "index_text", "main"]
 
 
 def lesson_families(lesson: Lesson) -> set[str]:
     """The diagnosed families that ``lesson``'s own run raises (its errors and its warnings)."""
-    found: set[str] = set()
+    return set(lesson_raises(lesson))
+
+
+def lesson_raises(lesson: Lesson) -> dict[str, set[str]]:
+    """The diagnosed families that ``lesson``'s own run raises, each with the nodes its messages name (their
+    kinds: "Split", "Relu"; empty for a family whose message names none)."""
+    found: dict[str, set[str]] = {}
     for result in run_fresh(lesson.statements):
         raised = [(w.category, w.message) for w in result.warnings]
         if result.error is not None and result.error.origin == "torch":
@@ -38,20 +44,27 @@ def lesson_families(lesson: Lesson) -> set[str]:
         for type_name, message in raised:
             family = read_family(message, type_name)
             if family is not None:
-                found.add(family.name)
+                nodes = found.setdefault(family.name, set())
+                if "node" in family.facts:
+                    nodes.add(normal_node(str(family.facts["node"])))
     return found
 
 
 def build_index(lessons: Sequence[Lesson] | None = None) -> dict[str, Any]:
-    """The index document: ``{"families": {family: [lesson ids]}}``, every diagnosed family listed."""
+    """The index document: ``{"families": {family: [lesson ids]}, "nodes": {family: {lesson id: [nodes]}}}``,
+    every diagnosed family listed (``nodes``: the nodes each lesson's messages of that family name, where they
+    name one: a pasted error of another node is told which one the lesson shows)."""
     lessons = builtin_lessons() if lessons is None else lessons
     families: dict[str, list[str]] = {family: [] for family in FAMILIES}
+    nodes: dict[str, dict[str, list[str]]] = {}
     for lesson in lessons:
-        for family in sorted(lesson_families(lesson)):
+        for family, named in sorted(lesson_raises(lesson).items()):
             families[family].append(lesson.id)
+            if named:
+                nodes.setdefault(family, {})[lesson.id] = sorted(named)
     return {"about": "made by `python -m tensorlab.core.tools.error_index --write`: the built-in lessons whose "
                      "run raises each error and warning `tensorlab diagnose` explains",
-            "families": families}
+            "families": families, "nodes": nodes}
 
 
 def index_text(index: dict[str, Any]) -> str:

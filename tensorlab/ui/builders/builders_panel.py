@@ -75,6 +75,7 @@ class BuildersPanel(QScrollArea):
             lambda code: self.statementRequested.emit(code, self.code_line))
         self.setWidget(inner)
         self._last_result: object = None
+        self._lesson: object = None       # the program's lesson when the last state came (None: the scratchpad)
         self._wheel_guarded: set[int] = set()
         self._guard_wheel()
 
@@ -116,6 +117,11 @@ class BuildersPanel(QScrollArea):
     @contained
     def show_state(self, state: PlayerState) -> None:
         """Offer the names bound now to every picker; a tensor the last step made is picked first."""
+        if state.lesson is not self._lesson:
+            # Another program is open (a lesson, a file, a diagnosis): a refusal of a line typed in the last one
+            # is about names that may not exist here, and its box would cover the status bar.
+            self._lesson = state.lesson
+            self.clear_problems()
         snapshot = state.snapshot
         tensors = tuple(t.name for t in snapshot.tensors)
         names = state.names
@@ -139,6 +145,11 @@ class BuildersPanel(QScrollArea):
         self.code_line.edit.rows = tuple(t for t in tensors if t not in names)
         self.code_line.edit.types = {o.name: o.type for o in snapshot.others}
         self._guard_wheel()   # a builder may have made a field for the new names
+
+    def clear_problems(self) -> None:
+        """Hide the code line's refusal (a newly opened program). The builders' hints stay: each builder
+        says them again from the names of the new program (:meth:`BuilderBox.set_names`)."""
+        self.code_line.show_problem("")
 
     def set_enabled(self, enabled: bool) -> None:
         """Disable every button while a step runs."""

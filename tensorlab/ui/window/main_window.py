@@ -419,6 +419,7 @@ class MainWindow(QMainWindow):
 
     def open_lesson(self, lesson: Lesson | None) -> None:
         """Switch to ``lesson`` (None: the scratchpad), with the steps you added to it."""
+        self.builders.clear_problems()    # the code line's old refusal belongs to the program left (reopened too)
         self.controller.load_lesson(lesson, self.editing.program_for(lesson))
         for problem in self.editing.take_problems():
             self.show_problem(problem, until_next_state=True)

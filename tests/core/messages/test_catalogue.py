@@ -62,6 +62,7 @@ SAMPLES: dict[str, object] = {
     "lessons": "`saved-tensors`, `backward-twice`", "raises": "RuntimeError: boom happened",
     "then": msg("check.same_output"),
     "cell": 2, "encoding": "utf-8",   # h21a (issue #21): opening a .py or a notebook
+    "dtype": "uint8", "used": "int64", "nodes": "`Split`",   # h20c: diagnose's notes
 }
 BY_KEY: dict[str, dict[str, object]] = {
     "file.special": {"kind": msg("file.kind.fifo")},

@@ -243,6 +243,51 @@ import copy
 w = torch.randn(3, requires_grad=True)
 saved = copy.deepcopy([w.exp()])
 """, {}, "saved = copy.deepcopy([w.exp()])"),
+    # h20c: what a review found (bfloat16's and bool's type names, torch.compile's wording, the other inference
+    # error, an overlap without expand).
+    "saved-bfloat16-sigmoid": ("saved_changed", """
+x = torch.randn(6, 2, dtype=torch.bfloat16, requires_grad=True)
+y = torch.sigmoid(x)
+y.mul_(2)
+y.sum().backward()
+""", {"tensor_type": "CPUBFloat16Type", "dtype": "bfloat16", "shape": [6, 2], "node": "Sigmoid", "output_index": 0,
+      "version": 1, "expected_version": 0}, "y.sum().backward()"),
+    "saved-bool-mask": ("saved_changed", """
+w = torch.randn(2, 3, requires_grad=True)
+keep = w.detach() > 0
+out = w.masked_fill(keep, 0.0)
+keep.logical_not_()
+out.sum().backward()
+""", {"tensor_type": "CPUBoolType", "dtype": "bool", "shape": [2, 3], "version": 1, "expected_version": 0},
+        "out.sum().backward()"),
+    "view-strides-torch-compile": ("view_strides", """
+@torch.compile(backend="eager")
+def flatten(x):
+    return x.t().view(24) * 2
+flatten(torch.randn(4, 6))
+""", {}, "return x.t().view(24) * 2"),
+    "integer-grad-attribute": ("integer_grad", """
+labels = torch.arange(4)
+labels.requires_grad = True
+""", {}, "labels.requires_grad = True"),
+    "inference-inplace": ("inference_readonly", """
+with torch.inference_mode():
+    features = torch.randn(3)
+features.add_(1)
+""", {}, "features.add_(1)"),
+    "inference-inplace-assign": ("inference_readonly", """
+with torch.inference_mode():
+    x = torch.zeros(2, 2)
+x[0] = 1.0
+""", {}, "x[0] = 1.0"),
+    "overlap-add-out": ("overlapping_write", """
+x = torch.arange(6.0)
+torch.add(x[1:], x[:-1], out=x[:-1])
+""", {}, "torch.add(x[1:], x[:-1], out=x[:-1])"),
+    "overlap-copy": ("overlapping_write", """
+signal = torch.arange(8.0)
+signal[1:].copy_(signal[:-1])
+""", {}, "signal[1:].copy_(signal[:-1])"),
     # Not explained (exit 3): the unrelated set.
     "unrelated-keyerror": (None, """
 batch = {"image": torch.randn(3)}

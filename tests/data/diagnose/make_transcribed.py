@@ -320,6 +320,41 @@ RuntimeError: element 0 of tensors does not require grad and does not have a gra
         "    w.add_(1)  # \u2066\u202e\x07\x08\n"
         "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.\u200f\x0b\n",
         "leaf_inplace", "error", "RuntimeError", {}, None, "2.2"),
+    # h20c: what a review found. A CUDA bfloat16 tensor, as the version error names it (no legacy class).
+    "saved-cuda-bfloat16": (
+        f"RuntimeError: {SAVED}[CUDABFloat16Type [2, 3]], which is output 0 of SigmoidBackward0, is at version 1; "
+        f"expected version 0 instead. {HINT_ANOMALY}\n",
+        "saved_changed", "error", "RuntimeError",
+        {"tensor_type": "CUDABFloat16Type", "dtype": "bfloat16", "shape": [2, 3], "node": "SigmoidBackward0",
+         "version": 1, "expected_version": 0, "devices": ["cuda"]}, "", "1.13"),
+    # An integer tensor named with a view's node (synthetic: torch names no node for a saved integer input).
+    "saved-cuda-long-asstrided": (
+        f"RuntimeError: {SAVED}[torch.cuda.LongTensor [2, 64]], which is output 0 of AsStridedBackward0, is at "
+        f"version 3; expected version 0 instead. {HINT_ANOMALY}\n",
+        "saved_changed", "error", "RuntimeError",
+        {"tensor_type": "torch.cuda.LongTensor", "dtype": "int64", "shape": [2, 64], "node": "AsStridedBackward0",
+         "version": 3, "expected_version": 0, "devices": ["cuda"]}, "", "2.0"),
+    # Hostile: versions torch never writes (the current one below the expected one).
+    "hostile-impossible-versions": (
+        f"RuntimeError: {SAVED}[torch.FloatTensor [3, 4]], which is output 0 of Relu, is at version 0; expected "
+        f"version 7 instead. {HINT_ANOMALY}\n",
+        "saved_changed", "error", "RuntimeError",
+        {"shape": [3, 4], "node": "Relu", "version": 0, "expected_version": 7}, "", "2.2"),
+    # The first sentence alone, as learners often copy it (torch 2's node name and 1.x's).
+    "unbind-first-sentence-alone": (
+        "RuntimeError: Output 0 of Unbind is a view and is being modified inplace.\n",
+        "multi_view_inplace", "error", "RuntimeError", {"node": "Unbind", "output_index": 0}, "", "2.1"),
+    "unbindbackward-first-sentence-alone": (
+        "Output 1 of UnbindBackward0 is a view and is being modified inplace.\n",
+        "multi_view_inplace", "error", "RuntimeError", {"node": "UnbindBackward0", "output_index": 1}, "", "1.10"),
+    "inference-inplace-alone": (
+        "RuntimeError: Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
+        "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
+        "details.\n", "inference_readonly", "error", "RuntimeError", {}, "", "1.9"),
+    "overlap-alone": (
+        "RuntimeError: unsupported operation: some elements of the input tensor and the written-to tensor refer to "
+        "a single memory location. Please clone() the tensor before performing the operation.\n",
+        "overlapping_write", "error", "RuntimeError", {}, "", "1.13"),
     # The unrelated set: exit 3, no explanation.
     "unrelated-cuda-oom": (
         PLAIN_1X.replace("loss.backward()", "out = model(x)") + "torch.OutOfMemoryError: CUDA out of memory. Tried "

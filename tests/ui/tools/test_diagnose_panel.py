@@ -440,3 +440,30 @@ def test_esc_in_the_window_cancels_a_diagnosis_that_runs(window, qtbot):
     window.commands.cancel.trigger()
     assert panel.status.text() == "Stopped: the diagnosis was cancelled."
     qtbot.waitUntil(lambda: not panel.running, timeout=10_000)
+
+
+def test_a_newly_opened_program_clears_the_code_lines_old_refusal(window, qtbot):
+    """A refusal typed in one program ("`x` is not defined") does not stay over the next one's status bar."""
+    line = window.builders.code_line
+
+    def refuse() -> None:
+        line.edit.setText("q = x * 3")
+        line.edit.setFocus()
+        qtbot.keyClick(line.edit, Qt.Key.Key_Return)
+        idle(qtbot, window)
+        assert line.problem.isVisible() and "not defined" in line.problem.text()
+
+    refuse()
+    window.diagnose()
+    panel = window.diagnose_panel
+    panel.diagnoser = fake(FakeDiagnosis())
+    diagnose(qtbot, panel, TRACEBACK)
+    qtbot.mouseClick(panel.open_button, Qt.MouseButton.LeftButton)
+    idle(qtbot, window)
+    assert window.controller.state.lesson is not None and not line.problem.isVisible()
+    window.open_lesson(None)       # back to the scratchpad, where x is not defined either
+    idle(qtbot, window)
+    refuse()
+    window.open_lesson_id("saved-tensors")     # a lesson
+    idle(qtbot, window)
+    assert window.controller.state.lesson.id == "saved-tensors" and not line.problem.isVisible()
