@@ -40,7 +40,7 @@ def warm_up() -> None:
     weight = torch.zeros(2, requires_grad=True)
     with torch.enable_grad():
         for optimizer in (torch.optim.SGD([weight], lr=0.1, momentum=0.9), torch.optim.Adam([weight])):
-            weight.sum().backward()
+            weight.sum().backward()  # type: ignore[no-untyped-call]
             optimizer.step()
             optimizer.zero_grad()
 

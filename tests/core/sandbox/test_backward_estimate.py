@@ -33,8 +33,8 @@ _CASES: dict[str, Callable[[], torch.Tensor]] = {
     "broadcast outer product": lambda: (torch.ones(3000, 1, requires_grad=True)
                                         * torch.ones(1, 3000, requires_grad=True)).sum(),
     "Linear(3000, 3000)": lambda: torch.nn.Linear(3000, 3000)(torch.ones(1, 3000)).sum(),
-    "two Linear and a ReLU": lambda: torch.nn.Sequential(torch.nn.Linear(2000, 2000), torch.nn.ReLU(),
-                                                         torch.nn.Linear(2000, 2000))(torch.ones(64, 2000)).pow(2).mean(),
+    "two Linear and a ReLU": lambda: torch.nn.Sequential(
+        torch.nn.Linear(2000, 2000), torch.nn.ReLU(), torch.nn.Linear(2000, 2000))(torch.ones(64, 2000)).pow(2).mean(),
 }
 
 
