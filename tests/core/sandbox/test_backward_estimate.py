@@ -53,3 +53,27 @@ def test_a_second_backward_into_existing_gradients_needs_no_new_gradient_memory(
     x.sum().backward()
     # The gradient exists: the next full sum's gradient is added into it in place.
     assert backward_bytes(x.sum()) < x.numel() * x.element_size() // 4
+
+
+@pytest.mark.parametrize("make", ["optim.Adam(m.parameters())", "optim.SGD(m.parameters(), lr=0.1, momentum=0.9)"])
+def test_an_optimizers_first_step_is_estimated_between_what_torch_allocates_and_half_as_much_again(make: str) -> None:
+    from tensorlab.core.session.session import Session
+
+    session = Session()
+    for line in ["import torch.nn as nn", "import torch.optim as optim", "m = nn.Linear(3000, 3000)",
+                 f"o = {make}", "m(torch.ones(1, 3000)).sum().backward()"]:
+        assert session.run(line).error is None
+    reserved: list[int] = []
+    guard = session.guard
+    original = guard.reserve
+    guard.reserve = lambda nbytes, what: (reserved.append(nbytes), original(nbytes, what))[1]  # type: ignore[method-assign]
+    try:
+        with open("/proc/self/clear_refs", "w") as clear:
+            clear.write("5")
+        before = _status("VmRSS:")
+        assert session.run("o.step()").error is None
+        real = _status("VmHWM:") - before
+    finally:
+        guard.reserve = original  # type: ignore[method-assign]
+    estimate = max(reserved)
+    assert real <= estimate <= 1.5 * real, (estimate, real)
