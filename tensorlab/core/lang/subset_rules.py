@@ -193,6 +193,7 @@ class Checker:
                 self.events.append(("def", node.target.id, node.lineno, node.col_offset + 1))
                 return
             if isinstance(node.target, ast.Subscript):
+                self.param_groups_write(node.target)
                 self.expr(node.target.value, depth)
                 self.index(node.target.slice, depth)
                 self.expr(node.value, depth)
@@ -274,6 +275,7 @@ class Checker:
                 self.bind(element)
             return
         if isinstance(node, ast.Subscript):
+            self.param_groups_write(node)
             self.expr(node.value, depth)
             self.index(node.slice, depth)
             return
@@ -434,20 +436,42 @@ class Checker:
             if is_dunder(keyword.arg):
                 raise self.fail(keyword.value, msg("subset.dunder_short", name=keyword.arg))
             self.expr(keyword.value, depth, hook_argument=hook)
+        if (isinstance(func, ast.Attribute) and _through_param_groups(func.value)
+                and func.attr not in allow.DICT_METHODS):
+            raise self.fail(func, msg("subset.param_groups_write"))  # `.append(x)`, `.update(...)` on a group
         self.call_keywords(node)
         self.factory_size(node)
 
     def call_keywords(self, node: ast.Call) -> None:
         """A call of `nn.`, `F.` or `optim.` takes only its listed keywords and positional arguments."""
         func = node.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and func.value.id in allow.MODULE_ALIASES):
+        if not isinstance(func, ast.Attribute):
+            return
+        if not (isinstance(func.value, ast.Name) and func.value.id in allow.MODULE_ALIASES):
+            self.method_keywords(node, func)
             return
         key = f"{func.value.id}.{func.attr}" if func.value.id != "F" else f"F.{func.attr}"
         if func.value.id == "nn" and func.attr in allow.NN_CLASSES:
             key = f"nn.{func.attr}"
         problem = keyword_problem(key, len(node.args), [k.arg for k in node.keywords if k.arg is not None],
                                   shown=dotted(func))
+        if problem is not None:
+            raise self.fail(node, problem)
+
+    def param_groups_write(self, node: ast.expr) -> None:
+        """An optimizer's `param_groups` are read, never written: `opt.param_groups[0]['lr'] = 1e9` and
+        `opt.param_groups[0]['params'] += [x]` (which would skip the optimizer's own checks) are refused."""
+        if _through_param_groups(node):
+            raise self.fail(node, msg("subset.param_groups_write"))
+
+    def method_keywords(self, node: ast.Call, func: ast.Attribute) -> None:
+        """A module's, optimizer's or dict's method takes only the keywords one of them takes: refused here, when
+        the step is checked, as `nn.` calls are (the object's type is known only when it runs; a keyword no kind
+        of object takes for that method, like `load_state_dict(assign=True)`, is refused whatever it is)."""
+        if func.attr in allow.TENSOR_METHODS:
+            return  # a tensor's keywords are checked where tensor calls are
+        problem = method_keyword_problem(func.attr, len(node.args),
+                                         [k.arg for k in node.keywords if k.arg is not None], dotted(func))
         if problem is not None:
             raise self.fail(node, problem)
 
@@ -470,6 +494,15 @@ class Checker:
             return  # torch will say what is wrong with the arguments
 
 
+def _through_param_groups(node: ast.expr) -> bool:
+    """Whether ``node`` reads an optimizer's `param_groups` (`opt.param_groups[0]['params']`)."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        if isinstance(node, ast.Attribute) and node.attr == "param_groups":
+            return True
+        node = node.value
+    return False
+
+
 def module_names(alias: str) -> frozenset[str]:
     """What `nn.`, `F.` and `optim.` may name."""
     return {"nn": allow.NN_CLASSES, "F": allow.FUNCTIONAL, "optim": allow.OPTIMIZERS}.get(alias, frozenset())
@@ -485,12 +518,33 @@ def keyword_problem(key: str, positional: int, keywords: list[str], shown: str |
     most, allowed = entry
     call = shown if shown is not None else key.split(".", 1)[-1] if key.startswith(("module.", "optimizer.",
                                                                                    "dict.")) else key
+    return _arguments_problem(call, most, allowed, positional, keywords)
+
+
+def _arguments_problem(call: str, most: int, allowed: frozenset[str], positional: int,
+                       keywords: list[str]) -> Message | None:
     for keyword in keywords:
         if keyword not in allowed:
-            return msg("subset.keyword", call=call, keyword=keyword, allowed=", ".join(sorted(allowed)) or "-")
+            if not allowed:
+                return msg("subset.keyword_none", call=call, keyword=keyword)
+            return msg("subset.keyword", call=call, keyword=keyword, allowed=", ".join(sorted(allowed)))
     if positional > most:
         return msg("subset.positional", call=call, count=positional, limit=most)
     return None
+
+
+def method_keyword_problem(name: str, positional: int, keywords: list[str], shown: str) -> Message | None:
+    """Why ``obj.name(...)`` is refused whatever ``obj`` is (a module, an optimizer or a dict), or None.
+
+    The keywords and positional arguments of every kind that has the method are taken together: what none of
+    them takes is refused before the step runs; the run time check of the object's own kind stays."""
+    entries = [entry for key, entry in allow.CALL_KEYWORDS.items()
+               if key.startswith(("module.", "optimizer.", "dict.")) and key.split(".", 1)[1] == name]
+    if not entries:
+        return None
+    most = max(entry[0] for entry in entries)
+    allowed = frozenset().union(*(entry[1] for entry in entries))
+    return _arguments_problem(shown, most, allowed, positional, keywords)
 
 
 class _NotConstant(Exception):

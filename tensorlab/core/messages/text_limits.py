@@ -112,8 +112,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- the training step (issue #16: core/sandbox/nn_rules.py) ----------------------------------------
     # h16c: each parameter and buffer is one tensor under the per-tensor limit (their sum is memory)
     "limit.what.module_tensor": ("the `{name}` of `{code}`", "`{code}`의 `{name}`"),
-    "limit.what.optimizer_state": ("the optimizer's state (momentum buffers, Adam's moments)",
-                                   "옵티마이저 상태(모멘텀 버퍼, `Adam`의 모멘트)"),
+    "limit.what.optimizer_state": ("the optimizer's state (momentum buffers, Adam's moments) with the "
+                                   "temporaries its step computes in",
+                                   "옵티마이저 상태(모멘텀 버퍼, `Adam`의 모멘트)와 그 단계가 계산에 쓰는 임시 텐서"),
     "limit.module_nesting": ("this module would nest {depth} deep with {paths} submodules along every path "
                              "(a module listed twice counts twice); TensorLab allows at most {depth_limit} deep "
                              "and {paths_limit:,} submodules",

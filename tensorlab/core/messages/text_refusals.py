@@ -206,6 +206,13 @@ TEXTS: dict[str, tuple[str, str]] = {
                          "TensorLab에서 딕셔너리의 키는 'weight'처럼 따옴표로 쓴 문자열이어야 합니다"),
     "subset.keyword": ("`{call}(...)` does not take `{keyword}=` in TensorLab (it takes: `{allowed}`)",
                        "TensorLab에서 `{call}(...)`에는 `{keyword}=`를 쓸 수 없습니다(쓸 수 있는 것: `{allowed}`)"),
+    # -- h16r: a call that takes no keywords ------------------------------------------------------------
+    "subset.keyword_none": ("`{call}(...)` does not take `{keyword}=` in TensorLab (it takes no keywords)",
+                            "TensorLab에서 `{call}(...)`에는 `{keyword}=`를 쓸 수 없습니다(키워드 인자를 받지 않습니다)"),
+    "subset.param_groups_write": ("an optimizer's `param_groups` can be read but not changed in TensorLab "
+                                  "(make a new optimizer with the settings you want)",
+                                  "TensorLab에서 옵티마이저의 `param_groups`는 읽을 수만 있고 바꿀 수는 없습니다"
+                                  "(원하는 설정으로 옵티마이저를 새로 만드십시오)"),
     "subset.positional": ("`{call}(...)` takes at most {limit} arguments without a keyword in TensorLab, "
                           "not {count}",
                           "TensorLab에서 `{call}(...)`에는 키워드 없는 인자를 {limit}개까지만 넘길 수 있습니다"

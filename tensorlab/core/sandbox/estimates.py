@@ -341,18 +341,112 @@ def backward_work(tensor: torch.Tensor) -> tuple[int, int]:
 
 
 def backward_bytes(tensor: torch.Tensor) -> int:
-    """Memory ``tensor.backward()`` may hold at its peak: the new gradients of leaves, and two gradients
-    of the widest tensor in flight (a node's incoming gradient and the one it computes: `x * x` makes
-    two of x's size before they are summed into x.grad)."""
-    nodes, leaves = _graph(tensor)
-    if not nodes:
+    """Memory ``tensor.backward()`` may hold at its peak, over what the session holds before it.
+
+    Replays the engine's walk (a node runs once all the gradients it receives have arrived, newest node
+    first): each gradient a node sends is a new buffer of its receiver's size, except a view node's (``t()``,
+    ``permute``, ...), which aliases the one it received; a node that reduces (its output smaller than what it
+    received: a broadcast's ``sum_to``) holds one temporary as large as its input while it runs; a leaf
+    without a ``.grad`` keeps the buffer it receives as its gradient, one with a ``.grad`` adds it in place.
+    Graphs too large to replay are charged the coarse bound (new gradients and two of the widest in flight).
+    """
+    root = tensor.grad_fn
+    if root is None:
         return 0
+    replayed = _replay_backward(root, _bytes(tensor.numel(), tensor.element_size()))
+    if replayed is not None:
+        return replayed
+    nodes, leaves = _graph(tensor)
     widest = max([tensor, *leaves], key=lambda t: t.numel() * t.element_size())
     new_grads = sum(leaf.numel() * leaf.element_size() for leaf in leaves if leaf.grad is None)
-    # The gradients inside the graph can be far wider than its ends: `(x * b).sum()` of a row and a column
-    # sends an outer product's gradient through MulBackward. Each node says what it receives.
-    inner = _widest_gradient(tensor)
-    return new_grads + 2 * max(widest.numel() * widest.element_size(), inner)
+    return new_grads + 2 * max(widest.numel() * widest.element_size(), _widest_gradient(tensor))
+
+
+# Kernels' workspaces and the allocator's rounding during a backward (measured: a few hundred KB to 2 MB).
+_BACKWARD_SLACK = 4 << 20
+
+# Backward nodes whose gradient is a view of the one they receive (no new memory).
+_VIEW_NODES = frozenset({"TBackward", "TransposeBackward", "PermuteBackward", "SqueezeBackward",
+                         "UnsqueezeBackward", "AliasBackward"})
+
+
+def _bytes(numel: int, size: int) -> int:
+    return max(numel, 1) * size
+
+
+def _meta_bytes(node: Any, index: int) -> int:
+    """Bytes of the gradient ``node`` receives at input ``index`` (from its input metadata)."""
+    try:
+        meta = node._input_metadata[index]
+        return _bytes(math.prod(meta.shape), torch.empty((), dtype=meta.dtype).element_size())
+    except (RuntimeError, TypeError, AttributeError, IndexError):
+        return 0
+
+
+def _replay_backward(root: Any, seed: int) -> int | None:
+    """Peak bytes of the engine's walk from ``root`` (see :func:`backward_bytes`); None over :data:`_MAX_NODES`."""
+    import heapq
+
+    # Dependencies: how many edges reach each node (the engine runs a node when all have arrived).
+    pending: dict[int, int] = {id(root): 0}
+    nodes: dict[int, Any] = {id(root): root}
+    queue = [root]
+    while queue:
+        node = queue.pop()
+        for child, _ in getattr(node, "next_functions", ()):
+            if child is None:
+                continue
+            if id(child) not in nodes:
+                if len(nodes) >= _MAX_NODES:
+                    return None
+                nodes[id(child)] = child
+                pending[id(child)] = 0
+                queue.append(child)
+            pending[id(child)] += 1
+    # The buffers waiting at each node: (bytes really allocated, bytes of the gradient's shape).
+    received: dict[int, tuple[int, int]] = {id(root): (seed, seed)}
+    live = peak = seed
+    ready: list[tuple[int, int, Any]] = [(0, 0, root)]
+    order = 0
+    while ready:
+        _, _, node = heapq.heappop(ready)
+        real, nominal = received.pop(id(node), (0, 0))
+        name = type(node).__name__.rstrip("0123456789")
+        variable = getattr(node, "variable", None)
+        if isinstance(variable, torch.Tensor):  # AccumulateGrad
+            if variable.grad is not None:
+                live -= real  # added in place into the .grad
+            elif real < nominal:  # an expanded gradient: .grad is a copy of it
+                live += nominal - real
+                peak = max(peak, live)
+            continue  # else the buffer itself becomes .grad
+        sends = [(child, index) for child, index in getattr(node, "next_functions", ()) if child is not None]
+        if name in _VIEW_NODES:
+            shares = [(real, nominal)] + [(0, 0)] * (len(sends) - 1)
+            made = temporary = 0
+        else:
+            sizes = [_meta_bytes(child, index) for child, index in sends]
+            expands = name == "SumBackward" and real <= 64  # a full sum's gradient: an expanded scalar
+            shares = [(0 if expands else size, size) for size in sizes]
+            made = sum(share[0] for share in shares)
+            # A reducing node (a broadcast's sum_to) computes each reduced gradient at its input's size first.
+            temporary = 0 if expands else nominal * min(2, sum(size < nominal for size in sizes))
+        peak = max(peak, live + made + temporary)
+        live += made - (0 if name in _VIEW_NODES else real)
+        for (child, _), share in zip(sends, shares, strict=True):
+            key = id(child)
+            if key in received:  # a second gradient for the same input is added to the first
+                old = received[key]
+                live -= min(old[0], share[0])
+                received[key] = (max(old[0], share[0]), max(old[1], share[1]))
+            else:
+                received[key] = share
+            pending[key] -= 1
+            if pending[key] == 0:
+                order += 1
+                sequence = child._sequence_nr() if hasattr(child, "_sequence_nr") else 0
+                heapq.heappush(ready, (-sequence, order, child))
+    return peak + _BACKWARD_SLACK
 
 
 def _widest_gradient(tensor: torch.Tensor) -> int:

@@ -362,6 +362,7 @@ class Interpreter:
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
             index = self.index(target.slice)
+            self.refuse_param_group(container)
             _check_item(container, index, assigning=True)
             self.guard.subscript(container, index, value, assigning=True)
             _operation(operator.setitem, container, index, value)
@@ -373,11 +374,24 @@ class Interpreter:
         else:  # pragma: no cover - the language refuses other targets
             raise TensorLabError(msg("subset.cannot_assign_here"))
 
+    def refuse_param_group(self, container: Any) -> None:
+        """An optimizer's `param_groups` (the list, a group, a group's `params`) are read only, also when a name
+        holds them (`g = opt.param_groups[0]; g['lr'] = 1e9`); the check when the step is read sees `opt.`."""
+        if not isinstance(container, (list, dict)):
+            return
+        for value in list(self.namespace.values()):
+            if not isinstance(value, torch.optim.Optimizer):
+                continue
+            groups = value.param_groups
+            if container is groups or any(container is g or container is g.get("params") for g in groups):
+                raise TensorLabError(msg("subset.param_groups_write"))
+
     def augmented(self, node: ast.AugAssign) -> None:
         update = _INPLACE[type(node.op)]
         if isinstance(node.target, ast.Name):
             current = self.lookup(node.target.id)
             value = self.evaluate(node.value)
+            self.refuse_param_group(current)  # `ps = opt.param_groups[0]['params']; ps += [x]` grows it in place
             self.guard.binary(node.op, current, value, inplace=True)
             self.namespace[node.target.id] = _operation(update, current, value)
             return
@@ -386,6 +400,7 @@ class Interpreter:
         container = self.evaluate(target.value)
         index = self.index(target.slice)
         value = self.evaluate(node.value)
+        self.refuse_param_group(container)
         _check_item(container, index, assigning=True)
         self.guard.subscript(container, index)
         current = _operation(operator.getitem, container, index)

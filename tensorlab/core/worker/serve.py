@@ -26,7 +26,27 @@ from tensorlab.core.session.devices import available_devices
 from tensorlab.core.session.session import Session
 from tensorlab.core.worker.in_process import keep_history, restore_session
 
-__all__ = ["serve"]
+__all__ = ["serve", "warm_up"]
+
+
+def warm_up() -> None:
+    """Pay torch's one-time costs of a training step here, before any step's time limit runs.
+
+    The first optimizer of a process imports ``torch._dynamo`` and friends (seconds on a busy
+    machine): without this a learner's first ``opt = optim.SGD(...)`` could hit the step limit.
+    A throwaway SGD and Adam make one step each on a tiny tensor of their own; no global state
+    a session sees changes (no random numbers are drawn, grad mode is left as it was).
+    """
+    weight = torch.zeros(2, requires_grad=True)
+    with torch.enable_grad():
+        for optimizer in (torch.optim.SGD([weight], lr=0.1, momentum=0.9), torch.optim.Adam([weight])):
+            weight.sum().backward()  # type: ignore[no-untyped-call]
+            optimizer.step()
+            optimizer.zero_grad()
+
+
+# At import: this module is the fork server's preload, so every worker forked from it starts warm.
+warm_up()
 
 
 def _limit_memory(limit_bytes: int | None, device: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QPoint, QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMoveEvent, QResizeEvent
 from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
@@ -37,6 +37,9 @@ class CodeLineEdit(QLineEdit):
         self.completer_.setCaseSensitivity(Qt.CaseSensitivity.CaseSensitive)
         self.completer_.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.completer_.activated.connect(self.insert_completion)
+        popup = self.completer_.popup()
+        assert popup is not None  # a completer makes its popup when asked for it
+        popup.installEventFilter(self)  # after the completer's own filter: Tab reaches this one first
 
     def token(self, text: str) -> re.Match[str] | None:
         """The word before the end of ``text`` that completion replaces: a row's name with its indices when
@@ -71,10 +74,33 @@ class CodeLineEdit(QLineEdit):
         if base in self.types:
             return allow.members_of(self.types[base])
         root = re.match(r"[A-Za-z_][A-Za-z0-9_]*", base)
+        if root is not None and not self._bound(root.group(0)):
+            return frozenset()   # a name no step binds yet: nothing to offer (not a tensor's members)
         kind = self.types.get(root.group(0), "") if root is not None and base not in self.rows else ""
         if kind in allow.MODULE_CLASS_ATTRIBUTES:   # `net[0].`: a layer of a module (of whichever class)
             return allow.MODULE_ATTRIBUTES
         return allow.TENSOR_METHODS | allow.TENSOR_ATTRIBUTES   # a tensor, a row, or what the line reads
+
+    def _bound(self, name: str) -> bool:
+        """Whether the session has ``name`` (a tensor, another object, or the root of a row)."""
+        return (name in self.names or name in self.types
+                or any(re.match(rf"{re.escape(name)}(?![A-Za-z0-9_])", row) for row in self.rows))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        """Tab in the pop-up accepts its current completion (the one selected, else the first), as in an editor.
+
+        Installed on the pop-up after the completer's own filter, so it runs first: the completer would hide
+        the pop-up and pass Tab on, which moves the focus to the Run button."""
+        popup = self.completer_.popup()
+        if (watched is popup and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
+                and event.key() == Qt.Key.Key_Tab and popup is not None and popup.isVisible()):
+            index = popup.currentIndex()
+            completion = (index.data() if index.isValid() else None) or self.completer_.currentCompletion()
+            popup.hide()
+            if completion:
+                self.insert_completion(str(completion))
+            return True
+        return super().eventFilter(watched, event)
 
     def insert_completion(self, completion: str) -> None:
         """Replace the word before the cursor with ``completion``."""

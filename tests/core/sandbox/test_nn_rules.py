@@ -257,8 +257,6 @@ def test_what_stays_out_is_refused_when_read(line):
 
 
 @pytest.mark.parametrize("line, text", [
-    ("m.load_state_dict(m.state_dict(), assign=True)", "does not take `assign=`"),
-    ("m.load_state_dict(m.state_dict(), True, True)", "at most 2 arguments"),
     ("m.load_state_dict(m)", "load_state_dict takes a dict of tensors"),
     ("m.load_state_dict({'weight': [1.0, 2.0]})", "load_state_dict takes a dict of tensors"),
     ("m.load_state_dict(o)", "load_state_dict takes a dict of tensors"),
@@ -271,8 +269,6 @@ def test_what_stays_out_is_refused_when_read(line):
     ("d[x] = x", "string keys"),
     ("v = d[0]", "string keys"),
     ("d['k' * 300] = x", "at most 200"),
-    ("o.step(None)", "at most 0 arguments"),
-    ("d.get('a', 1, 2)", "at most 2 arguments"),
     ("k = list(d, d)", "at most 1 arguments"),
 ])
 def test_what_stays_out_is_refused_when_run(line, text):
@@ -283,6 +279,49 @@ def test_what_stays_out_is_refused_when_run(line, text):
     error = session.run(line).error
     assert error is not None and text in error.message, (line, error)
     assert error.type in ("TensorLabError", "LimitError")
+
+
+@pytest.mark.parametrize("line, text", [
+    # Keywords and arguments no kind of object takes for that method: refused when the step is read, as `nn.`
+    # calls' are, before anything of the program runs (issue #16 review: they used to wait for the run).
+    ("m.load_state_dict(m.state_dict(), assign=True)", "does not take `assign=` in TensorLab (it takes: `state_dict, strict`)"),
+    ("m.load_state_dict(m.state_dict(), True, True)", "at most 2 arguments"),
+    ("sd = m.state_dict(keep_vars=True)", "does not take `keep_vars=` in TensorLab (it takes no keywords)"),
+    ("sd = m.state_dict(destination=d)", "does not take `destination=` in TensorLab (it takes no keywords)"),
+    ("o.step(None)", "at most 0 arguments"),
+    ("o.step(closure=None)", "it takes no keywords"),
+    ("d.get('a', 1, 2)", "at most 2 arguments"),
+    ("m.zero_grad(foreach=True)", "does not take `foreach=`"),
+    # An optimizer's param_groups are read only (the issue: "param_groups readable").
+    ("o.param_groups[0]['lr'] = 1e9", "`param_groups` can be read but not changed"),
+    ("o.param_groups[0]['params'] += [x]", "`param_groups` can be read but not changed"),
+    ("o.param_groups[0] = {}", "`param_groups` can be read but not changed"),
+])
+def test_what_no_object_takes_is_refused_when_read_with_its_reason(line, text):
+    session = Session()
+    for setup in ["m = nn.Linear(2, 2)", "x = torch.ones(2, requires_grad=True)", "d = {'a': x}",
+                  "o = optim.SGD(m.parameters(), lr=0.1)"]:
+        assert session.run(setup).error is None
+    with pytest.raises(LanguageError) as refused:
+        session.run(line)
+    assert text in str(refused.value), (line, str(refused.value))
+    assert "`-`" not in str(refused.value)
+
+
+def test_a_param_group_reached_through_a_name_is_not_written_either():
+    session = Session()
+    for setup in ["m = nn.Linear(2, 2)", "x = torch.ones(2, requires_grad=True)",
+                  "o = optim.SGD(m.parameters(), lr=0.1)", "g = o.param_groups[0]", "ps = g['params']",
+                  "groups = o.param_groups", "lr = g['lr']"]:
+        assert session.run(setup).error is None
+    for line in ["g['lr'] = 1e9", "g['lr'] *= 10", "ps += [x]", "ps[0] = x", "groups[0] = g"]:
+        error = session.run(line).error
+        assert error is not None and "`param_groups` can be read but not changed" in error.message, (line, error)
+    # Nothing changed: one group, its lr and its two parameters, as torch's optimizer was made.
+    optimizer = session.namespace["o"]
+    assert len(optimizer.param_groups) == 1 and optimizer.param_groups[0]["lr"] == 0.1
+    assert [p is q for p, q in zip(optimizer.param_groups[0]["params"], session.namespace["m"].parameters(),
+                                   strict=True)] == [True, True]
 
 
 def test_a_module_has_no_tensor_hook_and_its_hooks_stay_refused():
@@ -299,9 +338,11 @@ def test_a_module_has_no_tensor_hook_and_its_hooks_stay_refused():
 
 def test_an_optimizer_flag_set_in_a_param_group_is_refused_at_step():
     session = Session()
-    for line in ["m = nn.Linear(2, 2)", "o = optim.Adam(m.parameters())", "m(torch.ones(2)).sum().backward()",
-                 "o.param_groups[0]['fused'] = True"]:
+    for line in ["m = nn.Linear(2, 2)", "o = optim.Adam(m.parameters())", "m(torch.ones(2)).sum().backward()"]:
         assert session.run(line).error is None
+    with pytest.raises(LanguageError):  # a step cannot set it (param_groups are read only) ...
+        session.run("o.param_groups[0]['fused'] = True")
+    session.namespace["o"].param_groups[0]["fused"] = True  # ... and the step's own check stays, behind it
     before = session.namespace["m"].weight.detach().clone()
     error = session.run("o.step()").error
     assert error is not None and "fused" in error.message

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtWidgets import QApplication, QPushButton
 
-from tensorlab.ui.builders.code_line import CodeLineEdit
+from tensorlab.ui.builders.code_line import CodeLineEdit, CodeLinePanel
 from tests.ui.conftest import idle
 
 
@@ -98,7 +99,7 @@ def test_the_panel_gives_the_code_line_the_types_of_the_snapshot(window, qtbot):
 
 
 def test_a_refused_line_does_not_resize_the_docks_at_1024x768_korean(qtbot):
-    from PySide6.QtWidgets import QApplication, QDockWidget
+    from PySide6.QtWidgets import QApplication, QPushButton, QDockWidget
 
     from tensorlab.ui.window.offscreen import isolated_window
 
@@ -137,3 +138,49 @@ def test_the_code_line_completes_the_full_forms_of_nn_f_and_optim(qtbot):
     assert _offered(line, "torch.optim.S") == ["torch.optim.SGD"]
     line.setText("net = torch.nn.Li")
     assert line.token(line.text()).group(0) == "torch.nn.Li"
+
+
+def _typed(qtbot, text: str, names=(), types=None) -> CodeLinePanel:
+    panel = CodeLinePanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.edit.names, panel.edit.types = tuple(names), dict(types or {})
+    panel.edit.setFocus()
+    qtbot.keyClicks(panel.edit, text)
+    return panel
+
+
+@pytest.mark.parametrize("typed, names, types, completed", [
+    ("opt.st", ("opt",), {"opt": "SGD"}, "opt.step"),
+    ("net.we", ("net",), {"net": "Linear"}, "net.weight"),
+    ("x.unsq", ("x",), {}, "x.unsqueeze"),
+])
+def test_tab_accepts_the_popups_completion_and_keeps_the_focus(qtbot, typed, names, types, completed):
+    panel = _typed(qtbot, typed, names, types)
+    popup = panel.edit.completer_.popup()
+    assert popup.isVisible()
+    qtbot.keyClick(popup, Qt.Key.Key_Tab)   # the pop-up has the keyboard while it is shown
+    assert panel.edit.text() == completed
+    assert not popup.isVisible()
+    # Tab went no further: the focus did not move on to the Run button.
+    assert QApplication.focusWidget() not in panel.findChildren(QPushButton)
+
+
+def test_tab_accepts_the_completion_picked_with_the_arrows(qtbot):
+    panel = _typed(qtbot, "opt.", ("opt",), {"opt": "SGD"})
+    popup = panel.edit.completer_.popup()
+    assert popup.isVisible()
+    qtbot.keyClick(popup, Qt.Key.Key_Down)
+    picked = popup.currentIndex().data()
+    qtbot.keyClick(popup, Qt.Key.Key_Tab)
+    assert picked and panel.edit.text() == picked
+
+
+def test_a_name_no_step_binds_is_offered_no_tensor_members(qtbot):
+    line = CodeLineEdit()
+    qtbot.addWidget(line)
+    line.names = ("x",)
+    assert _offered(line, "opt.") == [] and _offered(line, "opt.st") == []
+    assert "x.storage_offset" in _offered(line, "x.st")     # a bound tensor keeps its members
+    panel = _typed(qtbot, "opt.st", ("x",))
+    assert not panel.edit.completer_.popup().isVisible()
