@@ -211,5 +211,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.code_too_large": ("the notebook's code cells hold {size} characters; TensorLab opens at most {limit}",
                               "노트북의 코드 셀에 문자가 {size}개 있습니다. TensorLab은 최대 {limit}개까지 엽니다"),
     "source.not_run": ("not run: {reason}", "실행하지 않습니다: {reason}"),
+    # -- h21d (issue #21 review): a refused statement's long text is cut in the Code panel -------------------
+    "source.more_characters": ("… ({count} more characters)", "… (문자 {count}개가 더 있습니다)"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

@@ -183,3 +183,26 @@ def test_the_reasons_follow_the_windows_language(window, qtbot, tmp_path):
         assert _refused_rows(window.code_view)[0].toolTip().startswith("실행하지 않습니다: 4번째 줄:")
     finally:
         i18n.set_language("en")
+
+
+def test_a_file_with_a_huge_refused_line_opens_and_renders(window, qtbot, tmp_path):
+    # Issue #21 review: a 600 KB nested-bracket cell or an 80 KB data literal froze the window (the Code
+    # panel wrapped the refused statement's whole text). The text shown is cut before it is measured.
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 1,
+              "source": "x = " + "[" * 300_000 + "]" * 300_000},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 2,
+              "source": "import torch\nb = torch.ones(2)"}]
+    notebook = tmp_path / "brackets.ipynb"
+    notebook.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}))
+    literal = tmp_path / "literal.py"
+    literal.write_text("import torch\nx = torch.tensor([" + ",".join(["1.0"] * 20_000) + "])\na = torch.ones(2)\n")
+    for path, kept in ((notebook, ["import torch", "b = torch.ones(2)"]), (literal, ["import torch",
+                                                                                    "a = torch.ones(2)"])):
+        assert window.open_lesson_file(path)
+        idle(qtbot, window)                                   # a generous watchdog, not a timing
+        assert [s.code for s in window.controller.state.program] == kept
+        window.code_view.viewport().repaint()                 # paints (and measures) every row
+        row = _refused_rows(window.code_view)[0]
+        code, _reason = row.data(_REFUSED_ROLE)
+        assert len(code) < 300 and "more characters)" in code
+        assert window.code_view.sizeHintForRow(window.code_view.row(row)) < 400
