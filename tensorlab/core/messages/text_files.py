@@ -183,9 +183,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "steps.diagnosis_chapter": ("Your diagnosed errors", "직접 진단한 오류"),
     "steps.diagnosis_advice": ("What to do: {advice}", "해결 방법: {advice}"),
     # -- h21a (issue #21): a learner's own .py or notebook opened as a lesson (lessons/source_import.py) ------
-    "source.line": ("line {line}", "{line}번째 줄"),
+    # "of the file": never read as the Code panel's step number beside it (issue #21 review, h21d)
+    "source.line": ("line {line} of the file", "파일의 {line}번째 줄"),
     "source.cell_line": ("cell {cell}, line {line}", "{cell}번째 셀의 {line}번째 줄"),
-    "source.at_line": ("line {line}: {reason}", "{line}번째 줄: {reason}"),
+    "source.at_line": ("line {line} of the file: {reason}", "파일의 {line}번째 줄: {reason}"),
     "source.at_cell_line": ("cell {cell}, line {line}: {reason}", "{cell}번째 셀의 {line}번째 줄: {reason}"),
     "source.depends": ("depends on {where}, which is not run (`{name}` is defined there)",
                        "실행하지 않는 {where}에 의존합니다({name:`은} 그 줄에서 정의됩니다)"),

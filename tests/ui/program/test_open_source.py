@@ -73,12 +73,13 @@ def test_open_a_python_file_step_it_and_see_the_refused_lines_greyed_with_why(wi
     assert len(rows) == 4
     text = view.toPlainText().splitlines()
     # In its place, in words (not colour alone): the ⊘ mark and "not run: <reason>"; the same on hover.
-    assert text[3].startswith("⊘ import numpy as np — not run: line 4: `import numpy as np` is not available")
-    assert "⊘ extra = loss_fn(model(x)) — not run: depends on line 12, which is not run (`loss_fn` is defined there)" \
-        in text
+    assert text[3].startswith("⊘ import numpy as np — not run: line 4 of the file"
+        ": `import numpy as np` is not available")
+    assert ("⊘ extra = loss_fn(model(x)) — not run: depends on line 12 of the file"
+            ", which is not run (`loss_fn` is defined there)") in text
     assert text.index("opt.zero_grad()") < next(i for i, t in enumerate(text) if t.startswith("⊘ extra"))
     assert next(i for i, t in enumerate(text) if t.startswith("⊘ extra")) < text.index("loss.backward()")
-    assert rows[0].toolTip().startswith("not run: line 4:")
+    assert rows[0].toolTip().startswith("not run: line 4 of the file:")
     assert all(not row.flags() & Qt.ItemFlag.ItemIsSelectable for row in rows)
     # The player steps the supported statements only: every one runs, none of the refused ones.
     go(window, qtbot, len(state.program))
@@ -160,7 +161,7 @@ def test_a_hostile_file_is_said_in_the_window_and_the_open_lesson_stays(window, 
     assert window.open_lesson_file(deep)                     # sent to the worker
     idle(qtbot, window)
     assert window.controller.state.lesson is before
-    assert "This lesson file cannot be opened: deep.py: line 1:" in window.output_view.toPlainText()
+    assert "This lesson file cannot be opened: deep.py: line 1 of the file:" in window.output_view.toPlainText()
     big = tmp_path / "big.py"
     big.write_bytes(b"x = 1\n" * 200_000)
     assert not window.open_lesson_file(big)                  # over 1 MB: refused before it is sent
@@ -179,8 +180,8 @@ def test_the_reasons_follow_the_windows_language(window, qtbot, tmp_path):
         picker.activated.emit(picker.currentIndex())
         qtbot.waitUntil(lambda: "실행하지 않습니다" in window.code_view.toPlainText(), timeout=10_000)
         text = window.code_view.toPlainText()
-        assert "⊘ extra = loss_fn(model(x)) — 실행하지 않습니다: 실행하지 않는 12번째 줄에 의존합니다" in text
-        assert _refused_rows(window.code_view)[0].toolTip().startswith("실행하지 않습니다: 4번째 줄:")
+        assert "⊘ extra = loss_fn(model(x)) — 실행하지 않습니다: 실행하지 않는 파일의 12번째 줄에 의존합니다" in text
+        assert _refused_rows(window.code_view)[0].toolTip().startswith("실행하지 않습니다: 파일의 4번째 줄:")
     finally:
         i18n.set_language("en")
 
