@@ -207,3 +207,23 @@ def test_a_file_with_a_huge_refused_line_opens_and_renders(window, qtbot, tmp_pa
         code, _reason = row.data(_REFUSED_ROLE)
         assert len(code) < 300 and "more characters)" in code
         assert window.code_view.sizeHintForRow(window.code_view.row(row)) < 400
+
+
+def test_a_notebooks_markdown_entities_read_once_in_the_narration(window, qtbot, tmp_path):
+    # Issue #21 review: `&amp; … &lt;tag&gt;` showed raw in the Narration (the CLI was right). Unescaped
+    # once when the notebook is read, escaped again for display, and the label always reads it as HTML.
+    from PySide6.QtGui import QTextDocument
+
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": "<b>bold html</b> &amp; entity &lt;tag&gt; x < y"},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 1, "source": "import torch"}]
+    path = tmp_path / "entities.ipynb"
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}))
+    assert window.open_lesson_file(path)
+    idle(qtbot, window)
+    assert window.controller.state.lesson.steps[0].note == "bold html & entity <tag> x < y"
+    go(window, qtbot, 1)
+    label = window.narration.note
+    assert label.textFormat() == Qt.TextFormat.RichText
+    document = QTextDocument()
+    document.setHtml(label.text())
+    assert document.toPlainText().replace("\u200b", "").startswith("bold html & entity <tag> x < y\n")
