@@ -213,6 +213,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                               "노트북의 코드 셀에 문자가 {size}개 있습니다. TensorLab은 최대 {limit}개까지 엽니다"),
     "source.not_run": ("not run: {reason}", "실행하지 않습니다: {reason}"),
     # -- h21d (issue #21 review): a refused statement's long text is cut in the Code panel -------------------
+    "source.may_change": ("may depend on {where}, which is not run (it may change `{name}`)",
+                          "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 {name:`을} 바꿀 수 있습니다)"),
     "source.more_characters": ("… ({count} more characters)", "… (문자 {count}개가 더 있습니다)"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

@@ -451,3 +451,37 @@ def test_a_cell_of_magics_is_refused_line_by_line_and_a_loop_over_a_loader_depen
         "depends on cell 2, line 2, which is not run (`DataLoader` is defined there)",
         "depends on cell 2, line 4, which is not run (`loader` is defined there)",
     ]
+
+
+def test_a_refused_change_reaches_the_names_that_share_the_object():
+    # Issue #21 review: `print(w)` ran (and printed w unchanged) after a refused `v.add_(1)` on its view,
+    # and a model trained by a refused loop's `opt.step()` was used as if it had not been.
+    lesson = parse_python(
+        "import torch\n"
+        "import torch.nn as nn\n"
+        "import torch.optim as optim\n"
+        "w = torch.ones(3)\n"
+        "v = w[:2]\n"
+        "if True:\n"
+        "    v.add_(1)\n"
+        "print(w)\n"
+        "other = torch.zeros(2)\n"
+        "model = nn.Linear(2, 1)\n"
+        "opt = optim.SGD(model.parameters(), lr=0.1)\n"
+        "while False:\n"
+        "    opt.step()\n"
+        "pred = model(other)\n", "mut.py")
+    reasons = {r.code: str(r.reason) for r in lesson.refused}
+    assert reasons["print(w)"] == "may depend on line 6 of the file, which is not run (it may change `w`)"
+    assert reasons["pred = model(other)"] == ("may depend on line 12 of the file, which is not run "
+                                              "(it may change `model`)")
+    # Never "defined there" for a name the refused statement only changes; unrelated names still run.
+    assert all("is defined there" not in reason for reason in reasons.values())
+    assert "other = torch.zeros(2)" in [s.code for s in lesson.steps]
+
+
+def test_a_name_bound_again_by_a_step_leaves_what_it_shared():
+    lesson = parse_python("import torch\nw = torch.ones(3)\nv = w[:2]\nv = torch.zeros(2)\n"
+                          "if True:\n    v.add_(1)\nprint(w)\n", "again.py")
+    assert "print(w)" in [s.code for s in lesson.steps]          # v no longer shares w's memory
+    assert [r.code.splitlines()[0] for r in lesson.refused] == ["if True:"]
