@@ -78,7 +78,7 @@ def with_refused(lesson: Lesson, results: Iterator[StepResult] | list[StepResult
 def refused_json(step: RefusedStep, index: int) -> dict[str, Any]:
     """The head of a refused step's JSON: not run, ``"ok": false``, ``"refused"``: the reason (English)."""
     return {"index": index, "code": step.code, "ok": False, "error": None, "refused": step.reason.render("en"),
-            "warnings": [], "output": ""}
+            "warnings": [], "output": "", "line": step.line, "cell": step.cell}
 
 
 def lesson_json(lesson: Lesson, device: str, results: list[StepResult]) -> dict[str, Any]:
@@ -90,7 +90,9 @@ def lesson_json(lesson: Lesson, device: str, results: list[StepResult]) -> dict[
             steps.append({**refused_json(entry, number), **snapshot.to_json()})
         else:
             snapshot = entry.snapshot
-            steps.append(entry.to_json() if not lesson.refused else {**entry.to_json(), "index": number})
+            # "step": the number the transcript, the window and the explanations use (steps that run only).
+            steps.append(entry.to_json() if not lesson.refused else {**entry.to_json(), "index": number,
+                                                                     "step": entry.index + 1})
     return {"lesson": lesson.id, "device": device, "steps": steps}
 
 
@@ -112,6 +114,7 @@ def write_lesson_json(lesson: Lesson, device: str, results: Iterator[StepResult]
             continue
         snapshot = result.snapshot
         head = {"index": number if lesson.refused else result.index, "code": result.code, "ok": result.ok,
+                **({"step": result.index + 1} if lesson.refused else {}),
                 "error": None if result.error is None else result.error.to_json(),
                 "warnings": [w.message for w in result.warnings], "output": result.output}
         loop = "" if result.iterations is None else f', "iterations": {int(result.iterations)}'   # a loop step

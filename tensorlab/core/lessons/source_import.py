@@ -431,22 +431,53 @@ def _read_by(node: ast.stmt) -> list[str]:
 
 def _follow_names(pieces: list[_Piece]) -> None:
     """Refuse, in place, each statement that reads a name whose last binding is a refused statement's
-    ("depends on line N"), or a name nothing binds; a refused statement's names then come from it."""
+    ("depends on line N"), or a name nothing binds; a refused statement's names then come from it.
+
+    A refused statement that changes an object (``v.add_(1)``, ``opt.step()``, ``a.b = ...``) may also
+    change every name that shares it by construction: a supported step binds its names together with
+    the names it reads (``v = w[:2]`` relates ``v`` and ``w``; ``opt = optim.SGD(model.parameters())``
+    relates ``opt`` and ``model``). Those are refused as "may depend on line N (it may change `w`)",
+    conservative and never "`w` is defined there"."""
     bound: dict[str, _Piece | None] = {}    # name -> the refused piece that bound it last (None: a step did)
+    changed: set[str] = set()               # names whose last refused binding only (may have) changed them
+    related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
+    modules: set[str] = set()               # `torch`, `nn`: read by every step, never a shared object
+
+    def relate(defined: set[str], read: set[str]) -> None:
+        for name in defined:   # bound again: its old relations end
+            for other in related.pop(name, set()) - {name}:
+                related.get(other, set()).discard(name)
+        group = set(defined).union(*(related.get(name, {name}) for name in read
+                                     if name in bound and name not in modules))
+        for name in group:
+            related[name] = group
+
+    def depends(name: str, source: _Piece) -> Message:
+        where = _where(source.line, source.cell)
+        if name in changed:
+            return msg("source.may_change", where=where, name=name)
+        return msg("source.depends", where=where, name=name)
+
     for piece in pieces:
         if piece.statement is not None:
             for kind, name, line, _col in piece.statement.events:
                 if kind == "def":
                     bound[name] = None
+                    changed.discard(name)
                     continue
                 if name not in bound:
                     piece.reason = _at(piece.line + line - 1, piece.cell, undefined_name_message(name))
                 elif (source := bound[name]) is not None:
-                    piece.reason = msg("source.depends", where=_where(source.line, source.cell), name=name)
+                    piece.reason = depends(name, source)
                 else:
                     continue
                 break
             if piece.reason is None:
+                if isinstance(piece.node, (ast.Import, ast.ImportFrom)):
+                    modules.update(piece.statement.defines)
+                    continue
+                reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
+                relate(set(piece.statement.defines), reads)
                 continue
             node_names = set(piece.statement.defines) | (_bound_by(piece.node) if piece.node is not None else set())
             piece.statement = None
@@ -457,9 +488,17 @@ def _follow_names(pieces: list[_Piece]) -> None:
             source = next((s for name in read if (s := bound.get(name)) is not None), None)
             if source is not None:
                 name = next(n for n in read if bound.get(n) is source)
-                piece.reason = msg("source.depends", where=_where(source.line, source.cell), name=name)
-        for name in node_names:
+                piece.reason = depends(name, source)
+        read_names = set(_read_by(piece.node)) if piece.node is not None else set()
+        # A name it reads and binds (`v.add_(1)`, `a.b = 1`) is changed, not defined; so are its relatives.
+        changes = {name for name in node_names if name in read_names}
+        for name in node_names - changes:
             bound[name] = piece
+            changed.discard(name)
+            relate({name}, set())
+        for name in set().union(*(related.get(name, {name}) for name in changes)) if changes else set():
+            bound[name] = piece
+            changed.add(name)
 
 
 def _joined(*notes: str) -> str:

@@ -79,18 +79,16 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
     summary = lesson.text("summary", language)
     if summary:
         out += _lines(v(summary), width)
-    total = len(results) + len(lesson.refused)
-    refused = list(lesson.refused)   # an opened file's statements TensorLab does not run, in their places
-    number = 0
+    # Steps are numbered as the window's Code panel and the explanations number them ("step 16"): only
+    # the steps that run. An opened file's refused statements are in their places, named by their line.
+    total = len(lesson.steps)
+    refused = list(lesson.refused)
     for result, step in zip(results, lesson.steps):
         while refused and refused[0].after <= result.index:
-            number += 1
-            out += _refused(refused.pop(0), number, total, style, width, language)
-        number += 1
+            out += _refused(refused.pop(0), style, width, language)
         out.append("")
         code_lines = v(result.code).splitlines() or [""]
-        shown = number if lesson.refused else result.index + 1
-        out.append(style.bold(f"[{shown}/{total}] ") + style.cyan(code_lines[0]))
+        out.append(style.bold(f"[{result.index + 1}/{total}] ") + style.cyan(code_lines[0]))
         out += ["      " + style.cyan(line) for line in code_lines[1:]]
         note = step.text(language)
         if note:
@@ -131,16 +129,18 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
                 out[-1] += style.dim(f"  ({other.type})")
     if len(results) == len(lesson.steps):   # the refused steps after the last one run (a cut run stops there)
         for skipped in refused:
-            number += 1
-            out += _refused(skipped, number, total, style, width, language)
+            out += _refused(skipped, style, width, language)
     return "\n".join(out) + "\n"
 
 
-def _refused(step: RefusedStep, number: int, total: int, style: _Style, width: int, language: str) -> list[str]:
-    """A refused step's lines: its code dimmed and marked, its note, and why it is not run."""
+def _refused(step: RefusedStep, style: _Style, width: int, language: str) -> list[str]:
+    """A refused step's lines: where it is in the file, its code dimmed and marked, its note, and why it is
+    not run. It has no step number: it is not a step (the window's Code panel numbers it neither)."""
     v = functools.partial(visible, keep_line_breaks=True)
     code_lines = v(step.code).splitlines() or [""]
-    out = ["", style.bold(f"[{number}/{total}] ") + style.dim("⊘ " + code_lines[0])]
+    where = render("source.cell_line", {"cell": step.cell, "line": step.line}, language) if step.cell else \
+        render("source.line", {"line": step.line}, language)
+    out = ["", style.bold(f"[{where}] ") + style.dim("⊘ " + code_lines[0])]
     out += ["      " + style.dim(line) for line in code_lines[1:]]
     if step.note:
         out += _lines(v(step.note), width, initial_indent="  ", subsequent_indent="  ")

@@ -183,9 +183,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "steps.diagnosis_chapter": ("Your diagnosed errors", "직접 진단한 오류"),
     "steps.diagnosis_advice": ("What to do: {advice}", "해결 방법: {advice}"),
     # -- h21a (issue #21): a learner's own .py or notebook opened as a lesson (lessons/source_import.py) ------
-    "source.line": ("line {line}", "{line}번째 줄"),
+    # "of the file": never read as the Code panel's step number beside it (issue #21 review, h21d)
+    "source.line": ("line {line} of the file", "파일의 {line}번째 줄"),
     "source.cell_line": ("cell {cell}, line {line}", "{cell}번째 셀의 {line}번째 줄"),
-    "source.at_line": ("line {line}: {reason}", "{line}번째 줄: {reason}"),
+    "source.at_line": ("line {line} of the file: {reason}", "파일의 {line}번째 줄: {reason}"),
     "source.at_cell_line": ("cell {cell}, line {line}: {reason}", "{cell}번째 셀의 {line}번째 줄: {reason}"),
     "source.depends": ("depends on {where}, which is not run (`{name}` is defined there)",
                        "실행하지 않는 {where}에 의존합니다({name:`은} 그 줄에서 정의됩니다)"),
@@ -211,5 +212,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.code_too_large": ("the notebook's code cells hold {size} characters; TensorLab opens at most {limit}",
                               "노트북의 코드 셀에 문자가 {size}개 있습니다. TensorLab은 최대 {limit}개까지 엽니다"),
     "source.not_run": ("not run: {reason}", "실행하지 않습니다: {reason}"),
+    # -- h21d (issue #21 review): a refused statement's long text is cut in the Code panel -------------------
+    "source.may_change": ("may depend on {where}, which is not run (it may change `{name}`)",
+                          "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 {name:`을} 바꿀 수 있습니다)"),
+    "source.more_characters": ("… ({count} more characters)", "… (문자 {count}개가 더 있습니다)"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

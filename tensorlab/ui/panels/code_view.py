@@ -30,7 +30,7 @@ from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import MIN_PX, mono_font
 
-__all__ = ["CodeView", "wrap_code", "break_points"]
+__all__ = ["CodeView", "wrap_code", "break_points", "shown_statement"]
 
 _ROLE = Qt.ItemDataRole.UserRole      # (marker, number, code, yours, ran, current, failed)
 _REFUSED_ROLE = Qt.ItemDataRole.UserRole + 1   # a refused statement's line: (code, "not run: reason")
@@ -77,20 +77,33 @@ SHORT_STATEMENT = 20   # a statement of up to this many characters, its indentat
 def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
     """``code`` in lines no wider than ``width``, broken only between tokens (see :func:`break_points`);
     continued lines are indented. A statement of up to :data:`SHORT_STATEMENT` characters (without its
-    indentation) is never broken; only a single name wider than ``width`` is ever cut."""
+    indentation) is never broken; only a single name wider than ``width`` is ever cut.
+
+    Near-linear in ``code``'s length: each cut measures and scans only the part that can fit (no
+    character is narrower than a pixel), never the whole rest of the line (a pasted 80 KB data literal
+    was measured again for every piece cut off it, and froze the window)."""
     lines: list[str] = []
     # A continued line is indented, less so in a narrow panel (where `requires_grad=` must still fit).
     indent = "    " if width >= metrics.horizontalAdvance("x" * 24) else "  "
+    cap = max(width, 1) + 1   # more characters than this never fit in `width` pixels
     for line in code.split("\n"):
         if len(line.strip()) <= SHORT_STATEMENT:
             lines.append(line)   # a short statement reads whole (its indentation not counted)
             continue
-        while metrics.horizontalAdvance(line) > width and len(line.strip()) > 8:
-            fits = len(line)
-            while fits > 1 and metrics.horizontalAdvance(line[:fits]) > width:
-                fits -= 1
+        while (len(line) > cap or metrics.horizontalAdvance(line) > width) and len(line.strip()) > 8:
+            window = line[:cap]
+            # The longest prefix that fits, by bisection (advance grows with the prefix).
+            low, high = 1, len(window)
+            while low < high:
+                middle = (low + high + 1) // 2
+                if metrics.horizontalAdvance(window[:middle]) > width:
+                    high = middle - 1
+                else:
+                    low = middle
+            fits = low
             head = len(line) - len(line.lstrip())   # never break inside a continued line's indent
-            cut = next((c for group in break_points(line)
+            # break_points looks two characters ahead: the window and two more decide every cut <= fits.
+            cut = next((c for group in break_points(line[:fits + 2])
                         for c in reversed(group) if head < c <= fits and line[:c].strip()), fits)
             lines.append(line[:cut].rstrip())
             rest = line[cut:].lstrip()
@@ -100,6 +113,24 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
         else:
             lines.append(line)
     return lines
+
+
+SHOWN_CHARACTERS = 200   # a refused statement shows at most this much of its text ...
+SHOWN_LINES = 3          # ... and this many of its lines; the rest is counted, not drawn
+
+
+def shown_statement(code: str) -> str:
+    """A refused statement's text as the Code panel shows it: cut to :data:`SHOWN_LINES` lines and
+    :data:`SHOWN_CHARACTERS` characters *before* anything is wrapped or measured, the rest counted
+    ("… (N more characters)"). A learner's file may hold a 600 KB literal on one line."""
+    head = code[:SHOWN_CHARACTERS]
+    lines = head.split("\n")
+    if len(lines) > SHOWN_LINES:
+        head = "\n".join(lines[:SHOWN_LINES])
+    if len(head) >= len(code):
+        return code
+    more = render("source.more_characters", {"count": len(code) - len(head)}, current_language())
+    return f"{head.rstrip()} {more}"
 
 
 _FAILED, _MARKER, _NUMBER = QColor("#c62828"), QColor("#f57f17"), QColor("#9e9e9e")
@@ -377,11 +408,12 @@ class CodeView(QListWidget):
     def _refused_item(self, step: RefusedStep) -> QListWidgetItem:
         reason = render("source.not_run", {"reason": step.reason}, current_language())
         item = QListWidgetItem()
-        item.setData(_REFUSED_ROLE, (step.code, reason))
-        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"⊘ {step.code}: {reason}")
+        code = shown_statement(step.code)   # bounded before any wrapping or measuring
+        item.setData(_REFUSED_ROLE, (code, reason))
+        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"⊘ {code}: {reason}")
         item.setToolTip(reason)
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)   # hover shows why; never selected, never a position
-        self.refused_lines.append(f"⊘ {step.code} — {reason}")
+        self.refused_lines.append(f"⊘ {code} — {reason}")
         return item
 
     def _program_index(self, list_row: int) -> int | None:

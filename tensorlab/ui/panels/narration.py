@@ -278,6 +278,10 @@ class NarrationPanel(QScrollArea):
     def _label(name: str) -> QLabel:
         label = QLabel()
         label.setObjectName(name)
+        # Every text set here is HTML, escaped where it is plain (_set_text): rich text always. Left to
+        # AutoText, a note with no tag (a notebook's `a &amp; b`, unescaped once, escaped again for
+        # display) was taken as plain and its `&amp;` shown raw.
+        label.setTextFormat(Qt.TextFormat.RichText)
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         return label

@@ -118,15 +118,17 @@ def test_a_training_script_opens_with_its_refused_and_dependent_statements_liste
     lesson = parse_python(TRAINING.encode(), "fit.py")
     assert [s.code for s in lesson.steps] == RUNNABLE
     assert _refused(lesson) == [
-        (6, "import numpy as np", "line 6: `import numpy as np` is not available in TensorLab (only `import torch`, "
+        (6, "import numpy as np", "line 6 of the file"
+            ": `import numpy as np` is not available in TensorLab (only `import torch`, "
          "`import copy`, `import torch.nn as nn`, `import torch.nn.functional as F` and "
          "`import torch.optim as optim`)"),
-        (17, "def loss_fn(out, target):", "line 17: def is not available in TensorLab"),
-        (26, "other = loss_fn(model(x), y)", "depends on line 17, which is not run (`loss_fn` is defined there)"),
-        (27, 'print(f"loss {loss.item():.3f}")', "line 27: an f-string is not available in TensorLab"),
-        (28, "scale = np.float32(2.0)", "depends on line 6, which is not run (`np` is defined there)"),
-        (29, "z = x * scale", "depends on line 28, which is not run (`scale` is defined there)"),
-        (32, 'if __name__ == "__main__":', "line 32: if is not available in TensorLab"),
+        (17, "def loss_fn(out, target):", "line 17 of the file: def is not available in TensorLab"),
+        (26, "other = loss_fn(model(x), y)", "depends on line 17 of the file"
+            ", which is not run (`loss_fn` is defined there)"),
+        (27, 'print(f"loss {loss.item():.3f}")', "line 27 of the file: an f-string is not available in TensorLab"),
+        (28, "scale = np.float32(2.0)", "depends on line 6 of the file, which is not run (`np` is defined there)"),
+        (29, "z = x * scale", "depends on line 28 of the file, which is not run (`scale` is defined there)"),
+        (32, 'if __name__ == "__main__":', "line 32 of the file: if is not available in TensorLab"),
     ]
     # Each in its place: after how many runnable steps it stands.
     assert [r.after for r in lesson.refused] == [3, 8, 12, 12, 12, 12, 13]
@@ -167,10 +169,14 @@ def test_run_json_marks_a_refused_step_not_ok_with_its_reason_and_runs_nothing_o
         assert step["refused"]
     by_code = {s["code"]: s for s in steps}
     assert by_code['if __name__ == "__main__":\n    print("done")']["output"] == ""   # "done" never printed
-    assert by_code["z = x * scale"]["refused"] == "depends on line 28, which is not run (`scale` is defined there)"
+    assert by_code["z = x * scale"]["refused"] == ("depends on line 28 of the file"
+                                                   ", which is not run (`scale` is defined there)")
     # A refused step's state is the one before it: every step lists every tensor (contract 3).
     assert set(by_code["z = x * scale"]["tensors"]) == set(by_code["opt.step()"]["tensors"])
     assert all(s["ok"] for s in steps if "refused" not in s)
+    # "step": the number the transcript and the window show; a refused step says its file line instead.
+    assert [s["step"] for s in steps if "refused" not in s] == list(range(1, len(RUNNABLE) + 1))
+    assert by_code["z = x * scale"]["line"] == 29 and by_code["z = x * scale"]["cell"] == 0
     # The same document, built whole.
     lesson = parse_python(TRAINING, "fit.py")
     whole = lesson_json(lesson, "cpu", _run(lesson))
@@ -180,11 +186,14 @@ def test_run_json_marks_a_refused_step_not_ok_with_its_reason_and_runs_nothing_o
 def test_the_transcript_shows_each_refused_step_in_its_place_with_why(tmp_path, capsys):
     lesson = parse_python(TRAINING, "fit.py")
     text = transcript(lesson, "cpu", _run(lesson))
-    assert "[4/20] ⊘ import numpy as np" in text
-    assert "⊘ not run: depends on line 17, which is not run (`loss_fn` is defined there)" in text
+    # Numbered as the window and the explanations number them: only the steps that run; a refused
+    # statement is named by its file line (issue #21 review).
+    assert "[line 6 of the file] ⊘ import numpy as np" in text
+    assert f"[4/{len(RUNNABLE)}] {RUNNABLE[3]}" in text and f"[{len(RUNNABLE)}/{len(RUNNABLE)}] " in text
+    assert "⊘ not run: depends on line 17 of the file, which is not run (`loss_fn` is defined there)" in text
     assert text.index("⊘ def loss_fn") < text.index("opt.zero_grad()")
     korean = transcript(lesson, "cpu", _run(lesson), language="ko")
-    assert "실행하지 않습니다: 실행하지 않는 17번째 줄에 의존합니다" in korean
+    assert "실행하지 않습니다: 실행하지 않는 파일의 17번째 줄에 의존합니다" in korean
 
 
 def test_an_export_holds_the_supported_steps_only(tmp_path, capsys):
@@ -354,13 +363,14 @@ def test_a_file_that_is_not_a_notebook_says_so(data, expected):
 def test_a_python_file_that_does_not_parse_names_its_line():
     with pytest.raises(LessonError) as caught:
         parse_python(b"import torch\nx = (1,\n", "broken.py")
-    assert str(caught.value).startswith("broken.py: line 2: this is not valid Python")
+    assert str(caught.value).startswith("broken.py: line 2 of the file: this is not valid Python")
 
 
 def test_a_name_nothing_binds_is_refused_and_a_step_rebinding_it_clears_the_dependency():
     lesson = parse_python("import torch\nimport numpy as np\na = loader\nnp = 3\nb = np + 1\n", "names.py")
     assert [s.code for s in lesson.steps] == ["import torch", "np = 3", "b = np + 1"]
-    assert [str(r.reason) for r in lesson.refused][1] == "line 3: `loader` is not defined: no earlier step assigns it"
+    assert [str(r.reason) for r in lesson.refused][1] == ("line 3 of the file"
+                                                          ": `loader` is not defined: no earlier step assigns it")
 
 
 def test_find_program_opens_the_files_and_still_finds_lessons(tmp_path):
@@ -410,7 +420,7 @@ def test_run_parses_the_file_in_the_worker_and_a_hostile_one_exits_2_with_a_mess
     deep = tmp_path / "deep.py"
     deep.write_text("x = " + "[" * 500_000 + "]" * 499_990)
     assert main(["run", str(deep), "--language", "ko"]) == 2
-    assert capsys.readouterr().err == "tensorlab: deep.py: 1번째 줄: 올바른 Python 코드가 아닙니다: " \
+    assert capsys.readouterr().err == "tensorlab: deep.py: 파일의 1번째 줄: 올바른 Python 코드가 아닙니다: " \
                                       "“too many nested parentheses”\n"
     path = tmp_path / "fit.py"
     path.write_text(TRAINING, encoding="utf-8")
@@ -441,3 +451,37 @@ def test_a_cell_of_magics_is_refused_line_by_line_and_a_loop_over_a_loader_depen
         "depends on cell 2, line 2, which is not run (`DataLoader` is defined there)",
         "depends on cell 2, line 4, which is not run (`loader` is defined there)",
     ]
+
+
+def test_a_refused_change_reaches_the_names_that_share_the_object():
+    # Issue #21 review: `print(w)` ran (and printed w unchanged) after a refused `v.add_(1)` on its view,
+    # and a model trained by a refused loop's `opt.step()` was used as if it had not been.
+    lesson = parse_python(
+        "import torch\n"
+        "import torch.nn as nn\n"
+        "import torch.optim as optim\n"
+        "w = torch.ones(3)\n"
+        "v = w[:2]\n"
+        "if True:\n"
+        "    v.add_(1)\n"
+        "print(w)\n"
+        "other = torch.zeros(2)\n"
+        "model = nn.Linear(2, 1)\n"
+        "opt = optim.SGD(model.parameters(), lr=0.1)\n"
+        "while False:\n"
+        "    opt.step()\n"
+        "pred = model(other)\n", "mut.py")
+    reasons = {r.code: str(r.reason) for r in lesson.refused}
+    assert reasons["print(w)"] == "may depend on line 6 of the file, which is not run (it may change `w`)"
+    assert reasons["pred = model(other)"] == ("may depend on line 12 of the file, which is not run "
+                                              "(it may change `model`)")
+    # Never "defined there" for a name the refused statement only changes; unrelated names still run.
+    assert all("is defined there" not in reason for reason in reasons.values())
+    assert "other = torch.zeros(2)" in [s.code for s in lesson.steps]
+
+
+def test_a_name_bound_again_by_a_step_leaves_what_it_shared():
+    lesson = parse_python("import torch\nw = torch.ones(3)\nv = w[:2]\nv = torch.zeros(2)\n"
+                          "if True:\n    v.add_(1)\nprint(w)\n", "again.py")
+    assert "print(w)" in [s.code for s in lesson.steps]          # v no longer shares w's memory
+    assert [r.code.splitlines()[0] for r in lesson.refused] == ["if True:"]

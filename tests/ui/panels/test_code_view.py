@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
 from tensorlab.core.lessons.lesson import builtin_lessons
-from tensorlab.ui.panels.code_view import wrap_code
+from tensorlab.ui.panels.code_view import SHOWN_CHARACTERS, SHOWN_LINES, shown_statement, wrap_code
 from tensorlab.ui.widgets.text_zoom import mono_font
 from tensorlab.ui.window.offscreen import isolated_window
 from tests.ui.conftest import idle
@@ -163,3 +163,42 @@ def test_the_outputs_echo_keeps_a_short_statement_whole_and_breaks_a_long_one_be
     long = _echo_line("y = x.detach().clone().requires_grad_(True)")
     assert long.replace(ZWSP, "") == "y = x.detach().clone().requires_grad_(True)"
     assert "backward(" + ZWSP + ")" not in long and "x" + ZWSP + ".detach()" in long
+
+
+class _CountingMetrics:
+    """A font's metrics that count the characters measured: the work wrapping does, not its time."""
+
+    def __init__(self, metrics: QFontMetrics) -> None:
+        self.metrics = metrics
+        self.measured = 0
+
+    def horizontalAdvance(self, text: str) -> int:  # noqa: N802 (Qt's name)
+        self.measured += len(text)
+        return self.metrics.horizontalAdvance(text)
+
+
+@pytest.mark.parametrize("code", [
+    "x = " + "[" * 30_000 + "]" * 30_000,                                     # a pasted nested literal
+    "x = torch.tensor([" + ",".join(["1.0"] * 8_000) + "])",                  # a pasted data literal
+    'y = f"a" + str([' + ",".join(["1"] * 10_000) + "])",                     # a long f-string line
+])
+def test_wrapping_a_long_statement_is_near_linear_and_keeps_every_character(qapp, code):
+    # The window froze on such a line (issue #21 review): every piece cut off it measured the whole rest
+    # again. The work is counted as characters measured, bounded by a multiple of the line's length.
+    metrics = _CountingMetrics(QFontMetrics(mono_font(16)))
+    width = metrics.metrics.horizontalAdvance("x" * 40)
+    lines = wrap_code(code, metrics, width)   # type: ignore[arg-type]
+    assert "".join(line.strip() for line in lines).replace(" ", "") == code.replace(" ", "")
+    assert all(metrics.metrics.horizontalAdvance(line) <= width for line in lines)
+    assert metrics.measured < 40 * len(code)
+
+
+def test_a_refused_statement_is_shown_cut_to_a_bounded_length_with_the_rest_counted(qapp):
+    code = "x = " + "[" * 300_000 + "]" * 300_000
+    shown = shown_statement(code)
+    assert shown.startswith("x = [[[") and len(shown) < SHOWN_CHARACTERS + 40
+    assert shown.endswith(f"… ({len(code) - SHOWN_CHARACTERS:,} more characters)") or \
+        shown.endswith(f"… ({len(code) - SHOWN_CHARACTERS} more characters)")
+    many = "\n".join(f"    a{i} = {i}" for i in range(10))
+    assert shown_statement(many).count("\n") == SHOWN_LINES - 1 and "more characters" in shown_statement(many)
+    assert shown_statement("if True:\n    v.add_(1)") == "if True:\n    v.add_(1)"   # short: whole
