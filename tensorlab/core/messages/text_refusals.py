@@ -208,7 +208,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "TensorLab에서 `{call}(...)`에는 `{keyword}=`를 쓸 수 없습니다(쓸 수 있는 것: `{allowed}`)"),
     # -- h16r: a call that takes no keywords ------------------------------------------------------------
     "subset.keyword_none": ("`{call}(...)` does not take `{keyword}=` in TensorLab (it takes no keywords)",
-                            "TensorLab에서 `{call}(...)`에는 `{keyword}=`를 쓸 수 없습니다(키워드 인자를 받지 않습니다)"),
+                            "TensorLab에서 `{call}(...)`에는 `{keyword}=`를 쓸 수 없습니다"
+                            "(키워드 인자를 받지 않습니다)"),
     "subset.param_groups_write": ("an optimizer's `param_groups` can be read but not changed in TensorLab "
                                   "(make a new optimizer with the settings you want)",
                                   "TensorLab에서 옵티마이저의 `param_groups`는 읽을 수만 있고 바꿀 수는 없습니다"

@@ -284,7 +284,8 @@ def test_what_stays_out_is_refused_when_run(line, text):
 @pytest.mark.parametrize("line, text", [
     # Keywords and arguments no kind of object takes for that method: refused when the step is read, as `nn.`
     # calls' are, before anything of the program runs (issue #16 review: they used to wait for the run).
-    ("m.load_state_dict(m.state_dict(), assign=True)", "does not take `assign=` in TensorLab (it takes: `state_dict, strict`)"),
+    ("m.load_state_dict(m.state_dict(), assign=True)",
+     "does not take `assign=` in TensorLab (it takes: `state_dict, strict`)"),
     ("m.load_state_dict(m.state_dict(), True, True)", "at most 2 arguments"),
     ("sd = m.state_dict(keep_vars=True)", "does not take `keep_vars=` in TensorLab (it takes no keywords)"),
     ("sd = m.state_dict(destination=d)", "does not take `destination=` in TensorLab (it takes no keywords)"),

@@ -99,7 +99,7 @@ def test_the_panel_gives_the_code_line_the_types_of_the_snapshot(window, qtbot):
 
 
 def test_a_refused_line_does_not_resize_the_docks_at_1024x768_korean(qtbot):
-    from PySide6.QtWidgets import QApplication, QPushButton, QDockWidget
+    from PySide6.QtWidgets import QApplication, QDockWidget
 
     from tensorlab.ui.window.offscreen import isolated_window
 
