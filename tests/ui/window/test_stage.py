@@ -513,3 +513,37 @@ def test_a_printed_matrix_keeps_its_rows_in_the_output_panel(qtbot, settings, si
     assert printed in shown, shown            # four rows, each the one line torch printed
     assert printed in window.output_view.toPlainText()
     window.close()
+
+
+@pytest.mark.parametrize("size, projector, lesson", [
+    ((1280, 720), False, "detach-shares-memory"), ((1280, 720), True, "leaves-and-grad"),
+    ((1024, 768), True, "detach-shares-memory")])
+def test_a_reveal_keeps_the_narrations_size_its_choices_and_the_maps_share(qtbot, settings, size, projector,
+                                                                           lesson):
+    # Review r17: on a reveal the dock grew ~46 px (and in projector mode ~110 px wider, the choices reflowing
+    # from one column to 2x2): the map's share fell from 27% to 23%.
+    window = fresh_window(qtbot, settings, _real(size), projector)
+    open_lesson(window, qtbot, lesson)
+    narration = window.narration
+    for position in range(1, len(window.controller.state.program)):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        if not narration.question.isHidden():
+            break
+    assert not narration.question.isHidden()
+    qtbot.wait(100)
+    _settle(qtbot)
+    dock = narration.parentWidget()
+    before = (dock.size(), narration.choices_layout.columns(), window.storage_map.viewport().size(),
+              [b.geometry() for b in narration.choice_buttons])
+    narration.choose_key(1)           # revealed at once (no class vote)
+    qtbot.wait(100)
+    _settle(qtbot)
+    assert narration.revealed and narration.feedback.isVisible()
+    after = (dock.size(), narration.choices_layout.columns(), window.storage_map.viewport().size(),
+             [b.geometry() for b in narration.choice_buttons])
+    assert after == before, (before, after)
+    # The verdict is on screen (scrolled to when the dock cannot show all of it).
+    top = narration.feedback.mapTo(narration.viewport(), narration.feedback.rect().topLeft())
+    assert 0 <= top.y() < narration.viewport().height(), top
+    window.close()
