@@ -447,11 +447,6 @@ class NarrationPanel(QScrollArea):
                 button.hide()
         self.choice_buttons = []
         self.feedback.clear()
-        # While a question shows, its scroll bar's room is kept: the verdict a reveal adds may need the bar,
-        # and a bar coming then would narrow the choices under the teacher's pointer.
-        policy = Qt.ScrollBarPolicy.ScrollBarAsNeeded if ask is None else Qt.ScrollBarPolicy.ScrollBarAlwaysOn
-        if self.verticalScrollBarPolicy() != policy:
-            self.setVerticalScrollBarPolicy(policy)
         if ask is None:
             self.question.hide()
             self.choices_box.hide()

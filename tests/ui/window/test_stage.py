@@ -542,7 +542,12 @@ def test_a_reveal_keeps_the_narrations_size_its_choices_and_the_maps_share(qtbot
     assert narration.revealed and narration.feedback.isVisible()
     after = (dock.size(), narration.choices_layout.columns(), window.storage_map.viewport().size(),
              [b.geometry() for b in narration.choice_buttons])
-    assert after == before, (before, after)
+    assert after[:3] == before[:3], (before, after)
+    # Each choice where it was: the same row and column, at most a scroll bar's width narrower.
+    bar = narration.verticalScrollBar().sizeHint().width()
+    for was, now in zip(before[3], after[3], strict=True):
+        assert now.y() == was.y() and abs(now.x() - was.x()) <= bar, (was, now)
+        assert 0 <= was.width() - now.width() <= bar, (was, now)
     # The verdict is on screen (scrolled to when the dock cannot show all of it).
     top = narration.feedback.mapTo(narration.viewport(), narration.feedback.rect().topLeft())
     assert 0 <= top.y() < narration.viewport().height(), top
