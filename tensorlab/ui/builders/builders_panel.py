@@ -138,6 +138,8 @@ class BuildersPanel(QScrollArea):
                 order.pop(name, None)
                 order[name] = None
         self.compute.recent = tuple(n for n in order if n in tensors)
+        # A 0-d tensor has no index to write (`total[0] = 5` is torch's IndexError): Mutate proposes `fill_`.
+        self.mutate.zero_dim = frozenset(t.name for t in snapshot.tensors if t.shape == ())
         for builder in self.builders:
             builder.set_names(tensors, names, newest)
         self.compute.set_scalars(snapshot, newest)

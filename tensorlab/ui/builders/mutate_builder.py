@@ -17,6 +17,7 @@ class MutateBuilder(BuilderBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(QT_TR_NOOP("Change in place"), QT_TR_NOOP("Mutate"), "mutateButton", parent)
         self.needs_tensors = True
+        self.zero_dim: frozenset[str] = frozenset()   # the 0-d tensors bound now: no `x[i] = v` on them
         self.target = QComboBox()
         self.operation = QComboBox()
         self.operation.addItems(list(MUTATIONS))
@@ -40,16 +41,22 @@ class MutateBuilder(BuilderBox):
         self._operation_changed()
 
     def _target_changed(self, *_: object) -> None:
-        """Offer only the operations the language accepts on the target (no `+=` on `net[0].weight`)."""
-        offered = mutations_for(self.target.currentText())
+        """Offer only the operations the language accepts on the target (no `+=` on `net[0].weight`), and that
+        torch runs on it (no `x[i] = v` on a 0-d tensor: it has no index)."""
+        target = self.target.currentText()
+        offered = mutations_for(target)
+        if target in self.zero_dim:
+            offered = tuple(m for m in offered if m != "x[i] = v")
         shown = tuple(self.operation.itemText(i) for i in range(self.operation.count()))
         if offered != shown:
             chosen = self.operation.currentText()
             blocked = self.operation.blockSignals(True)
             self.operation.clear()
             self.operation.addItems(list(offered))
-            # The choice stays where the target allows it; else the first operation (`x[i] = v`).
-            self.operation.setCurrentIndex(max(self.operation.findText(chosen), 0))
+            # The choice stays where the target allows it; a write at an index becomes `fill_(v)` on a 0-d
+            # tensor (the same value written); else the first operation (`x[i] = v`).
+            fallback = "fill_(v)" if chosen == "x[i] = v" else chosen
+            self.operation.setCurrentIndex(max(self.operation.findText(chosen), self.operation.findText(fallback), 0))
             self.operation.blockSignals(blocked)
             if self.operation.currentText() != chosen:
                 self._operation_changed()
@@ -69,3 +76,4 @@ class MutateBuilder(BuilderBox):
     def set_names(self, tensors: tuple[str, ...], all_names: tuple[str, ...], newest: str | None = None) -> None:
         fill_names(self.target, tensors, prefer_last=True, newest=newest)
         super().set_names(tensors, all_names, newest)
+        self._target_changed()   # the same name may be a 0-d tensor now (or no longer)

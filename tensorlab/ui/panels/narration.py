@@ -315,6 +315,11 @@ class NarrationPanel(QScrollArea):
         """A choice is marked in a class vote and not revealed yet."""
         return self.class_vote and self._chosen is not None and not self._revealed
 
+    @property
+    def revealed(self) -> bool:
+        """The question shown has its answer revealed (its verdict in the feedback below the choices)."""
+        return self._ask is not None and self._revealed
+
     def is_answered(self, position: int, code: str) -> bool:
         """The question of step ``position`` (0-based, with this ``code``) is answered: its choice revealed.
 
@@ -599,7 +604,10 @@ class NarrationPanel(QScrollArea):
         if self.needed_height() <= self.height():
             self.verticalScrollBar().setValue(0)
             return
-        for widget in (self.feedback, self.choices_box, self.question):
+        # Revealed: the verdict is what the class must see (scrolled to last, so that it wins).
+        order = (self.question, self.choices_box, self.feedback) if self.revealed else \
+            (self.feedback, self.choices_box, self.question)
+        for widget in order:
             if widget.isVisible():
                 self.ensureWidgetVisible(widget, 0, 4)
 

@@ -44,29 +44,36 @@ _BREAK = re.compile(f"{ZWSP}\n *{ZWSP}")
 _LEAD = re.compile(r"^(?:→ )?\s*(?:[A-Za-z_][\w.]*\()?\[*")   # "tensor([[", "        [": where a row's values start
 
 
+_MATRIX_ROW = re.compile(r"^(?:→ )?(?:[A-Za-z_][\w.]*\()?\[\[|^\s+\[")   # "tensor([[", "        [": a row of a matrix
+
+
 def wrap_columns(text: str, width: int) -> str:
-    """``text`` (what a step printed) with its lines longer than ``width`` characters broken after a
+    """``text`` (what a step printed) with its single rows longer than ``width`` characters broken after a
     ``,`` and continued under the line's first value, as torch itself wraps a wide tensor.
 
-    The rows of a tensor print their values in fields of one width, and every row with as many values
-    breaks after the same number of them: the columns stay one above the other. A line that cannot break
-    to fit stays whole (the panel scrolls sideways)."""
+    A matrix's rows are never broken: each stays the one line torch printed, and the panel scrolls
+    sideways (a row broken to fit the panel read as one value per line at a projector, the rows lost).
+    Only a line that is not a matrix row (a 1-d tensor, a list) is broken, and only into pieces of at
+    least two values each; the lines with as many values break after the same number of them, so their
+    columns stay one above the other. A line that cannot break so stays whole."""
     if width < 8:
         return text
     lines = text.split("\n")
     values = [line.split(", ") for line in lines]
-    long = [(line, parts) for line, parts in zip(lines, values, strict=True) if len(line) > width and len(parts) > 1]
+    long = [(line, parts) for line, parts in zip(lines, values, strict=True)
+            if len(line) > width and len(parts) > 2 and not _MATRIX_ROW.match(line)]
     if not long:
         return text
     most = max(len(p) for _, p in long) - 1
-    per_line = next((k for strict in (True, False) for k in range(most, 0, -1)
+    per_line = next((k for strict in (True, False) for k in range(most, 1, -1)
                      if all(_fits(line, parts, k, width, strict) for line, parts in long)), 0)
     if per_line == 0:
         return text
+    broken = {line for line, _ in long}
     counts = {len(parts) for _, parts in long}
     out = []
     for line, parts in zip(lines, values, strict=True):
-        if len(parts) <= per_line or len(parts) not in counts:
+        if len(parts) <= per_line or len(parts) not in counts or line not in broken:
             out.append(line)
             continue
         indent = _indent(line, width)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.protocol.snapshot import Snapshot
 
-__all__ = ["fresh_tensors", "changed_tensors", "followed_tensor"]
+__all__ = ["fresh_tensors", "changed_tensors", "followed_tensor", "narration_speaks"]
 
 
 def fresh_tensors(snapshot: Snapshot, previous: Snapshot) -> tuple[str, ...]:
@@ -73,3 +73,11 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
         if made:
             return made[-1]
     return None
+
+
+def narration_speaks(state: PlayerState) -> bool:
+    """The narration has what the class must see now: the next step's question, or the answer of the step
+    just run (its verdict and explanation). The panel brought forward after a step is then the narration."""
+    ahead = state.program[state.position].ask if state.position < len(state.program) else None
+    just_run = state.program[state.position - 1].ask if 0 < state.position <= len(state.program) else None
+    return ahead is not None or just_run is not None

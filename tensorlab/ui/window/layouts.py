@@ -281,6 +281,13 @@ class LayoutModes:
             return
         needed, shown = narration.needed_height(), narration.height()
         area = window.dockWidgetArea(dock)
+        if narration.revealed and attempt == 0:
+            # The answer revealed: the dock keeps the size it had for the question (a taller or wider dock took
+            # the map's share, and wider reflowed the choices under the teacher's pointer); the verdict below
+            # the choices scrolls into view instead.
+            narration.ensure_question_visible()
+            QTimer.singleShot(0, narration.ensure_question_visible)   # once the new text is laid out
+            return
         before = dock.size()
         rest = self.narration_rest
         if area == BOTTOM and rest is not None and needed <= shown and dock.height() > rest and attempt == 0:

@@ -51,7 +51,7 @@ from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, panel_scale
 from tensorlab.ui.window import crash_report
 from tensorlab.ui.window.actions import build_actions, build_menus, show_about
 from tensorlab.ui.window.busy_indicator import BUSY_AFTER_MS, BusyIndicator
-from tensorlab.ui.window.follow import followed_tensor
+from tensorlab.ui.window.follow import followed_tensor, narration_speaks
 from tensorlab.ui.window.layouts import LayoutModes
 from tensorlab.ui.window.memory_label import MemoryLabel
 from tensorlab.ui.window.panels import PanelSet
@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         self.lessons: list[Lesson] = list(lessons)
         self.problem = ""
         self._shown: PlayerState | None = None
+        self._graph_forward = False   # the graph was brought forward by a failing backward (the next step hands back)
         self._shown_once = False
         self.selected: str | None = None   # the tensor selected (table row, map band)
         self.zoom = TextZoom(self.settings, self)
@@ -159,6 +160,9 @@ class MainWindow(QMainWindow):
         controller.stateChanged.connect(self.show_state)
         controller.problem.connect(self.show_problem)
         controller.graphReady.connect(self._graph_ready)
+        self._read_graph: tuple[int, str, GraphInfo] | None = None
+        # After the panel set's own handler (connected first), which renders what the graph missed.
+        self.panels.docks["graphDock"].visibilityChanged.connect(self._graph_shown)
         self.lesson_checks = LessonCheckReport(self)
         self.zoom.changed.connect(lambda _: self.apply_text_scale())
         self.statusBar().showMessage(tr("Ready"))
@@ -248,10 +252,8 @@ class MainWindow(QMainWindow):
         self.selected = followed or self._choose_selection(state)
         self.panels.render(View(state, self.selected, ran, followed is not None, self.problem,
                                 self._held_now(state)))
-        last = state.last
-        if ran and last is not None and not last.ok and followed is not None and "backward" in last.code:
-            # A failing backward() is explained by its graph (the saved tensor that changed): forward.
-            self.show_panel("graphDock")
+        if ran:
+            self._bring_forward(state, followed is not None)
         self.problem = ""
         self._focus_selected()
         key = SCRATCHPAD if state.lesson is None else state.lesson.id
@@ -272,6 +274,24 @@ class MainWindow(QMainWindow):
         # Settle every layout now: the drawn panels' scenes have the window painted as soon as they
         # have processed their items, and a layout settled after that paint would paint it again.
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+    def _bring_forward(self, state: PlayerState, followed: bool) -> None:
+        """The panel that matters follows the step just run (projector mode shows one tab of the side at once).
+
+        A question asked now, or the answer of the step just run, is in the narration: it comes forward,
+        and a failing graph stays behind (the class must see the verdict and the next question). Else a
+        failing backward() is explained by its graph (the saved tensor that changed): it comes forward, and
+        the next step brings the narration back, so that a later step's note is never hidden behind it.
+        """
+        last = state.last
+        if last is not None and not last.ok and followed and "backward" in last.code \
+                and not narration_speaks(state):
+            self.show_panel("graphDock")
+            self._graph_forward = True
+            return
+        if (self._graph_forward or narration_speaks(state)) and not self.panels.closed("narration"):
+            self.show_panel("narrationDock")
+        self._graph_forward = False
 
     def _held_now(self, state: PlayerState) -> Held:
         """The panel hints held back now: those that would answer the next step's question, while it is open
@@ -324,7 +344,15 @@ class MainWindow(QMainWindow):
 
     def _graph_ready(self, position: int, name: str, graph: GraphInfo | None) -> None:
         if position == self.controller.state.position and self.selected == name and graph is not None:
+            self._read_graph = (position, name, graph)
             self.graph_view.show_graph(name, graph)
+
+    def _graph_shown(self, visible: bool) -> None:
+        """The graph's tab was raised: a panel behind a tab renders the state it missed (which has no graph
+        read), so the graph read meanwhile is shown again over its "Reading…" (else it never comes)."""
+        read = self._read_graph
+        if visible and read is not None and read[0] == self.controller.state.position and read[1] == self.selected:
+            self.graph_view.show_graph(read[1], read[2])
 
     def _update_enabled(self) -> None:
         state = self.controller.state

@@ -195,3 +195,25 @@ def test_mutate_offers_on_a_module_row_only_what_the_language_accepts_there(wind
     assert torch.tensor(after.values).equal(expected) and after.version == before.version + 1
     mutate.target.setCurrentText("x")
     assert offered() == list(MUTATIONS)
+
+
+def test_mutate_proposes_fill_for_a_0d_tensor_never_an_index(window, qtbot):
+    """`total[0] = 5` on a 0-d tensor is torch's IndexError: the builder proposes `total.fill_(5)`, which runs."""
+    import torch
+
+    open_lesson(window, qtbot, "scratchpad")
+    for code in ("x = torch.ones(3)", "total = x.sum()"):
+        _run(qtbot, window, code)
+    mutate = window.builders.mutate
+    assert mutate.target.currentText() == "total"
+    offered = [mutate.operation.itemText(i) for i in range(mutate.operation.count())]
+    assert "x[i] = v" not in offered
+    assert mutate.operation.currentText() == "fill_(v)" and not mutate.form.isRowVisible(mutate.index)
+    assert mutate.code() == "total.fill_(5)"
+    total = torch.ones(3).sum()
+    total.fill_(5)                       # what torch does with it (and `total[0] = 5` raises)
+    _click(qtbot, window, mutate.button)
+    assert window.controller.state.last.ok
+    assert window.controller.state.snapshot.tensor("total").values == float(total)
+    mutate.target.setCurrentText("x")    # a 1-d tensor: a write at an index again
+    assert "x[i] = v" in [mutate.operation.itemText(i) for i in range(mutate.operation.count())]

@@ -91,8 +91,10 @@ def test_class_vote_marks_a_choice_and_the_arrow_reveals_and_runs(window, qtbot)
     assert ("Right" in answer) == (window.controller.state.program[1].ask.answer == 0)
 
 
-def test_the_question_choices_and_feedback_fit_without_scrolling_at_1280x720(window, qtbot):
-    """Normal mode at 1280x720; projector mode (text half as large again) at 1920x1080."""
+def test_a_reveal_keeps_the_narrations_dock_and_shows_the_verdict_at_1280x720(window, qtbot):
+    """Normal mode at 1280x720; projector mode (text half as large again) at 1920x1080. The reveal used to
+    grow the dock for the verdict (review r17: the map's share fell to 23%): it keeps it, and the verdict is in
+    view (scrolled to when it does not fit)."""
     from tests.ui.support import in_viewport
 
     for projector in (False, True):
@@ -105,12 +107,14 @@ def test_the_question_choices_and_feedback_fit_without_scrolling_at_1280x720(win
                 if step.ask is None:
                     continue
                 go(window, qtbot, position)
-                window.narration.choose(len(step.ask.choices) - 1)
                 narration = window.narration
-                widgets = [narration.question, narration.feedback, *narration.choice_buttons]
-                # Once the dock has made room (a moment after the choice), nothing needs scrolling.
-                qtbot.waitUntil(lambda n=narration, ws=widgets: n.verticalScrollBar().value() == 0 and all(
-                    in_viewport(w, n) for w in ws), timeout=2000)
+                qtbot.wait(50)   # the dock made room for the question (a moment after the step)
+                dock = narration.parentWidget().size()
+                window.narration.choose(len(step.ask.choices) - 1)
+                # The reveal keeps the dock's size (the map keeps its share, the choices their places) and
+                # scrolls to the verdict when it does not fit below them.
+                qtbot.waitUntil(lambda n=narration: in_viewport(n.feedback, n), timeout=2000)
+                assert narration.parentWidget().size() == dock
     assert not window.findChildren(QPushButton, "askChoice0")
 
 

@@ -140,16 +140,63 @@ def test_after_backward_the_gradient_is_a_band_of_its_own_on_the_map(qtbot, sett
     window.close()
 
 
+def _in_front(window, name: str) -> bool:
+    return not window.findChild(QDockWidget, name).visibleRegion().isEmpty()
+
+
 def test_after_a_failing_backward_the_graph_shows_the_failing_node(qtbot, settings):
     window = _fresh(qtbot, settings, (1280, 720), projector=True, lesson="saved-tensors")
     go(window, qtbot, 4)
     window.controller.step_forward()   # y.sum().backward() fails: p changed after y = p * w saved it
     idle(qtbot, window)
-    qtbot.waitUntil(lambda: "MulBackward0" in " ".join(window.graph_view.texts()), timeout=10_000)
+    _settle(qtbot)
     assert not window.controller.state.last.ok
     assert window.selected == "y"
-    graph_dock = window.findChild(QDockWidget, "graphDock")
-    assert not graph_dock.visibleRegion().isEmpty()
+    # The step had a question: its answer is in the narration, which stays in front of the graph.
+    assert _in_front(window, "narrationDock") and not _in_front(window, "graphDock")
+    window.show_panel("graphDock")   # Ctrl+4: the graph names the failing node
+    qtbot.waitUntil(lambda: "MulBackward0" in " ".join(window.graph_view.texts()), timeout=10_000)
+    assert _in_front(window, "graphDock")
+    window.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_in_projector_mode_a_failing_backward_with_no_question_brings_the_graph_and_the_next_step_hands_back(
+        qtbot, settings, size):
+    window = _fresh(qtbot, settings, size, projector=True, lesson="scratchpad")
+    for line in ("w = torch.ones(3, requires_grad=True)", "p = w + 1", "y = p * w", "p.add_(1)"):
+        run_line(window, qtbot, line)
+    _settle(qtbot)
+    assert _in_front(window, "narrationDock")
+    run_line(window, qtbot, "y.sum().backward()")   # fails, and nothing is asked: the graph explains it
+    _settle(qtbot)
+    assert not window.controller.state.last.ok
+    assert _in_front(window, "graphDock") and not _in_front(window, "narrationDock")
+    qtbot.waitUntil(lambda: "MulBackward0" in " ".join(window.graph_view.texts()), timeout=10_000)
+    run_line(window, qtbot, "q = w * 3")            # the next step: its note is in front again
+    _settle(qtbot)
+    assert _in_front(window, "narrationDock") and not _in_front(window, "graphDock")
+    window.close()
+
+
+def test_with_class_vote_a_failing_backward_keeps_the_revealed_answer_and_the_later_notes_in_front(
+        qtbot, settings):
+    window = _fresh(qtbot, settings, (1280, 720), projector=True, lesson="backward-twice")
+    window.set_class_vote(True)
+    go(window, qtbot, 3)                  # the question of step 4: the second y.backward()
+    window.narration.choose_key(1)        # marked 2
+    _settle(qtbot)
+    window.step_forward()                 # → reveals and runs: the step fails
+    idle(qtbot, window)
+    _settle(qtbot)
+    assert window.controller.state.position == 4 and not window.controller.state.last.ok
+    assert _in_front(window, "narrationDock") and not _in_front(window, "graphDock")
+    assert window.narration.feedback.isVisible() or window.narration.answer.isVisible()
+    for _ in range(2):                    # z = (x * x).sum(), then the question of step 6
+        window.step_forward()
+        idle(qtbot, window)
+        _settle(qtbot)
+        assert _in_front(window, "narrationDock"), window.controller.state.position
     window.close()
 
 
@@ -449,4 +496,59 @@ def test_on_a_1024x768_screen_in_korean_the_gradient_shows_after_an_answered_que
     # The answer above the new question is the answer alone: its explanation was shown when it was revealed.
     explain = window.controller.state.program[2].ask.text("explain", "ko")
     assert window.narration.answer.isVisible() and explain not in window.narration.answer.text()
+    window.close()
+
+
+@pytest.mark.parametrize("size, projector", [((1024, 768), True), ((1280, 720), True), ((1280, 720), False)])
+def test_a_printed_matrix_keeps_its_rows_in_the_output_panel(qtbot, settings, size, projector):
+    import torch
+
+    from tensorlab.ui.widgets.html import ZWSP
+    window = _fresh(qtbot, settings, size, projector=projector, lesson="scratchpad")
+    window.show_panel("outputDock")
+    run_line(window, qtbot, "print(torch.arange(40.).reshape(4,10))")
+    _settle(qtbot)
+    printed = str(torch.arange(40.).reshape(4, 10))
+    shown = super(type(window.output_view), window.output_view).toPlainText().replace(ZWSP, "")
+    assert printed in shown, shown            # four rows, each the one line torch printed
+    assert printed in window.output_view.toPlainText()
+    window.close()
+
+
+@pytest.mark.parametrize("size, projector, lesson", [
+    ((1280, 720), False, "detach-shares-memory"), ((1280, 720), True, "leaves-and-grad"),
+    ((1024, 768), True, "detach-shares-memory")])
+def test_a_reveal_keeps_the_narrations_size_its_choices_and_the_maps_share(qtbot, settings, size, projector,
+                                                                           lesson):
+    # Review r17: on a reveal the dock grew ~46 px (and in projector mode ~110 px wider, the choices reflowing
+    # from one column to 2x2): the map's share fell from 27% to 23%.
+    window = fresh_window(qtbot, settings, _real(size), projector)
+    open_lesson(window, qtbot, lesson)
+    narration = window.narration
+    for position in range(1, len(window.controller.state.program)):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        if not narration.question.isHidden():
+            break
+    assert not narration.question.isHidden()
+    qtbot.wait(100)
+    _settle(qtbot)
+    dock = narration.parentWidget()
+    before = (dock.size(), narration.choices_layout.columns(), window.storage_map.viewport().size(),
+              [b.geometry() for b in narration.choice_buttons])
+    narration.choose_key(1)           # revealed at once (no class vote)
+    qtbot.wait(100)
+    _settle(qtbot)
+    assert narration.revealed and narration.feedback.isVisible()
+    after = (dock.size(), narration.choices_layout.columns(), window.storage_map.viewport().size(),
+             [b.geometry() for b in narration.choice_buttons])
+    assert after[:3] == before[:3], (before, after)
+    # Each choice where it was: the same row and column, at most a scroll bar's width narrower.
+    bar = narration.verticalScrollBar().sizeHint().width()
+    for was, now in zip(before[3], after[3], strict=True):
+        assert now.y() == was.y() and abs(now.x() - was.x()) <= bar, (was, now)
+        assert 0 <= was.width() - now.width() <= bar, (was, now)
+    # The verdict is on screen (scrolled to when the dock cannot show all of it).
+    top = narration.feedback.mapTo(narration.viewport(), narration.feedback.rect().topLeft())
+    assert 0 <= top.y() < narration.viewport().height(), top
     window.close()
