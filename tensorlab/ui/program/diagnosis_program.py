@@ -12,9 +12,7 @@ up at the culprit step, and the failure.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
-
-from PySide6.QtWidgets import QStatusBar
+from typing import TYPE_CHECKING
 
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson
@@ -23,26 +21,10 @@ from tensorlab.ui.program.user_steps import MAX_SUMMARY, MAX_TITLE, StepsFileErr
 from tensorlab.ui.widgets.i18n import current_language, tr
 
 if TYPE_CHECKING:
-    from tensorlab.ui.program.controller import LabController
-    from tensorlab.ui.program.step_editing import StepEditing
+    # What opening a diagnosis uses of the main window: the same as opening a lesson file.
+    from tensorlab.ui.program.lesson_dialogs import LessonWindow
 
-__all__ = ["DiagnosisWindow", "open_reproduction", "program_titles", "program_summaries"]
-
-
-class DiagnosisWindow(Protocol):
-    """What opening a diagnosis uses of the main window (a ``MainWindow``)."""
-
-    lessons: list[Lesson]
-
-    @property
-    def controller(self) -> LabController: ...
-    @property
-    def editing(self) -> StepEditing: ...
-
-    def show_problem(self, message: str, until_next_state: bool = False) -> None: ...
-    def fill_lessons(self) -> None: ...
-    def open_lesson(self, lesson: Lesson | None) -> None: ...
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
+__all__ = ["open_reproduction", "program_titles", "program_summaries"]
 
 
 def program_titles(title: Message | None) -> dict[str, str]:
@@ -67,7 +49,7 @@ def program_summaries(text: Message | None, advice: Message | None) -> dict[str,
     return summaries
 
 
-def open_reproduction(window: DiagnosisWindow, reproduction: Sequence[str], title: Message | None,
+def open_reproduction(window: LessonWindow, reproduction: Sequence[str], title: Message | None,
                       text: Message | None = None, advice: Message | None = None) -> Lesson | None:
     """Open ``reproduction`` as its own program titled after ``title`` (its narration before the first step:
     ``text`` and ``advice``); None (and a message) if it cannot be."""
