@@ -10,32 +10,18 @@ import copy
 
 import torch
 
-from tensorlab.core.lessons.lesson import find_lesson
-from tensorlab.core.worker.in_process import run_lesson
-
-
-def _run(lesson_id):
-    results = run_lesson(find_lesson(lesson_id))
-    return {r.code: r for r in results}, results
-
-
-def _raises(action):
-    try:
-        action()
-    except Exception as exc:  # noqa: BLE001 - the message is what is compared
-        return str(exc)
-    return None
+from tests.core.lessons.lesson_runs import raised, run_by_code
 
 
 def test_inplace_on_a_leaf_messages_are_torchs():
-    by_code, results = _run("inplace-on-a-leaf")
+    by_code, results = run_by_code("inplace-on-a-leaf")
     x = torch.ones(5, requires_grad=True)
 
     def assign():
         x[0] = 2
 
-    assert by_code["x[0] = 2"].error.message == _raises(assign)
-    assert by_code["x.add_(1)"].error.message == _raises(lambda: x.add_(1))
+    assert by_code["x[0] = 2"].error.message == raised(assign)
+    assert by_code["x.add_(1)"].error.message == raised(lambda: x.add_(1))
     no_grad = next(r for r in results if r.code.startswith("with torch.no_grad()"))
     with torch.no_grad():
         x[0] = 2
@@ -48,7 +34,7 @@ def test_inplace_on_a_leaf_messages_are_torchs():
 
 
 def test_clone_keeps_the_graph():
-    by_code, results = _run("clone-keeps-the-graph")
+    by_code, results = run_by_code("clone-keeps-the-graph")
     prints = [r for r in results if r.code == "print(x.grad)"]
     clone = by_code["c = x.clone()"].snapshot.tensor("c")   # the clone is named: on the map, apart from x
     assert clone.storage != by_code["c = x.clone()"].snapshot.tensor("x").storage
@@ -66,7 +52,7 @@ def test_clone_keeps_the_graph():
 
 
 def test_detach_shares_memory_and_its_version_counter():
-    by_code, _ = _run("detach-shares-memory")
+    by_code, _ = run_by_code("detach-shares-memory")
     snap = by_code["z = x.detach()"].snapshot
     assert snap.tensor("z").storage == snap.tensor("x").storage != snap.tensor("y").storage
     x = torch.arange(1., 6., requires_grad=True)
@@ -78,12 +64,12 @@ def test_detach_shares_memory_and_its_version_counter():
 
 
 def test_detach_and_data_with_the_version_counter():
-    _, results = _run("detach-and-the-version-counter")
+    _, results = run_by_code("detach-and-the-version-counter")
     backwards = [r for r in results if r.code == "b.sum().backward()"]
     a = torch.ones(5, requires_grad=True)
     b = a ** 2
     a.detach().fill_(3)
-    assert backwards[0].error.message == _raises(lambda: b.sum().backward())
+    assert backwards[0].error.message == raised(lambda: b.sum().backward())
     a = torch.ones(5, requires_grad=True)
     b = a ** 2
     a.data.fill_(3)
@@ -93,25 +79,25 @@ def test_detach_and_data_with_the_version_counter():
 
 
 def test_an_inference_tensor_is_written_before_torch_raises():
-    by_code, _ = _run("no-grad-detach-inference")
+    by_code, _ = run_by_code("no-grad-detach-inference")
     w = torch.ones(3, requires_grad=True)
     with torch.inference_mode():
         i = w * 2
-    message = _raises(lambda: i.add_(1))
+    message = raised(lambda: i.add_(1))
     step = by_code["i.add_(1)"]
     assert step.error.message == message
     assert step.snapshot.tensor("i").values == tuple(i.tolist()) == (3.0, 3.0, 3.0)
 
 
 def test_deepcopy_refuses_a_tensor_inside_the_graph():
-    by_code, _ = _run("four-ways-to-copy")
+    by_code, _ = run_by_code("four-ways-to-copy")
     y = torch.ones(3, requires_grad=True) * 2
-    assert by_code["d = copy.deepcopy(y)"].error.message == _raises(lambda: copy.deepcopy(y))
+    assert by_code["d = copy.deepcopy(y)"].error.message == raised(lambda: copy.deepcopy(y))
     assert by_code["e = copy.deepcopy(x)"].snapshot.tensor("e").requires_grad is True
 
 
 def test_clone_detach_order():
-    by_code, results = _run("clone-detach-order")
+    by_code, results = run_by_code("clone-detach-order")
     printed = by_code["print(a.requires_grad, b.requires_grad, a.grad_fn, b.grad_fn)"]
     snap = printed.snapshot
     x, a, b = snap.tensor("x"), snap.tensor("a"), snap.tensor("b")

@@ -16,23 +16,12 @@ from torch import nn, optim
 
 from tensorlab.core.lessons.course import builtin_course
 from tensorlab.core.lessons.lesson import find_lesson
-from tensorlab.core.worker.in_process import run_lesson
+from tests.core.lessons.lesson_runs import raised, run_by_code
 
 CHAPTER = ["the-optimizer-takes-the-same-step", "what-step-and-zero-grad-do", "state-dict-shares-memory",
            "a-target-network", "relu-inplace", "freezing-no-grad-and-eval"]
 
 
-def _run(lesson_id):
-    results = run_lesson(find_lesson(lesson_id))
-    return {r.code: r for r in results}, results
-
-
-def _raises(action):
-    try:
-        action()
-    except Exception as exc:  # noqa: BLE001 - the message is what is compared
-        return str(exc)
-    return None
 
 
 def test_the_chapter_comes_last_in_the_manifest_with_every_lesson_asking_twice():
@@ -44,7 +33,7 @@ def test_the_chapter_comes_last_in_the_manifest_with_every_lesson_asking_twice()
 
 
 def test_the_optimizer_holds_the_parameter_and_updates_it_in_place_like_the_hand_written_step():
-    by_code, _ = _run("the-optimizer-takes-the-same-step")
+    by_code, _ = run_by_code("the-optimizer-takes-the-same-step")
     w = torch.tensor([1., 2.], requires_grad=True)
     v = torch.tensor([1., 2.], requires_grad=True)
     opt = optim.SGD([v], lr=0.25)
@@ -69,13 +58,13 @@ def _net():
 
 
 def test_step_before_any_backward_writes_nothing_and_step_between_a_loss_and_its_backward_fails_later():
-    by_code, results = _run("what-step-and-zero-grad-do")
+    by_code, results = run_by_code("what-step-and-zero-grad-do")
     net, opt, x = _net()
     assert net[0].weight._version == 2   # the constructor's random fill, then load_state_dict
     loss = net(x).sum()
     opt.step()
     assert net[1].weight._version == 2
-    assert _raises(loss.backward) is None
+    assert raised(loss.backward) is None
     opt.step()
     net(x).sum().backward()
     assert torch.equal(net[1].weight.grad, torch.tensor([[3.5, 3.5]]))   # step() never clears .grad
@@ -84,7 +73,7 @@ def test_step_before_any_backward_writes_nothing_and_step_between_a_loss_and_its
     net(x).sum().backward()
     loss = net(x).sum()
     opt.step()
-    message = _raises(loss.backward)
+    message = raised(loss.backward)
     assert "modified by an inplace operation" in message
     backwards = [r for r in results if r.code == "loss.backward()"]
     assert backwards[0].ok and backwards[1].error.message == message
@@ -97,14 +86,14 @@ def test_only_a_weight_whose_input_requires_grad_is_saved():
     layer(torch.ones(1, 2)).sum().backward()
     loss = layer(torch.ones(1, 2)).sum()
     opt.step()
-    assert _raises(loss.backward) is None
+    assert raised(loss.backward) is None
     loss = layer(torch.ones(1, 2, requires_grad=True)).sum()
     opt.step()
-    assert "modified by an inplace operation" in _raises(loss.backward)
+    assert "modified by an inplace operation" in raised(loss.backward)
 
 
 def test_state_dict_shares_the_parameters_memory_and_load_state_dict_copies_into_it():
-    by_code, _ = _run("state-dict-shares-memory")
+    by_code, _ = run_by_code("state-dict-shares-memory")
     model = nn.Linear(2, 1)
     model.load_state_dict({"weight": torch.tensor([[1., 2.]]), "bias": torch.tensor([0.])})
     sd = model.state_dict()
@@ -126,14 +115,14 @@ def test_state_dict_shares_the_parameters_memory_and_load_state_dict_copies_into
 
 
 def test_a_target_network_deepcopy_alias_and_copy_under_no_grad():
-    by_code, _ = _run("a-target-network")
+    by_code, _ = run_by_code("a-target-network")
     online = nn.Linear(2, 1, bias=False)
     online.load_state_dict({"weight": torch.tensor([[1., 2.]])})
     alias = online
     target = copy.deepcopy(online)
     assert target.weight.requires_grad and target.weight.is_leaf
     assert target.weight.data_ptr() != online.weight.data_ptr() and alias.weight is online.weight
-    message = _raises(lambda: target.weight.copy_(online.weight))
+    message = raised(lambda: target.weight.copy_(online.weight))
     assert by_code["target.weight.copy_(online.weight)"].error.message == message
     assert "a leaf Variable that requires grad" in message
     pointer = target.weight.data_ptr()
@@ -152,31 +141,31 @@ def test_an_inplace_relu_after_an_operation_that_saves_its_output_breaks_backwar
     assert r is s and s._version == 1
     if saves_its_output is not torch.tanh:       # sigmoid and exp are positive: nothing changed, still counted
         assert torch.equal(s.detach(), before)
-    assert "modified by an inplace operation" in _raises(lambda: r.sum().backward())
+    assert "modified by an inplace operation" in raised(lambda: r.sum().backward())
 
 
 def test_an_inplace_relu_after_x_times_2_or_a_linear_is_fine_and_after_a_saved_tensor_is_not():
-    by_code, results = _run("relu-inplace")
+    by_code, results = run_by_code("relu-inplace")
     relu = nn.ReLU(inplace=True)
     x = torch.tensor([-1., 2.], requires_grad=True)
     relu(x * 2).sum().backward()
     assert torch.equal(x.grad, torch.tensor([0., 2.]))
     assert results[-1].snapshot.tensor("x").grad == tuple(x.grad.tolist())
     layer = nn.Linear(2, 2)
-    assert _raises(lambda: relu(layer(torch.ones(1, 2, requires_grad=True))).sum().backward()) is None
+    assert raised(lambda: relu(layer(torch.ones(1, 2, requires_grad=True))).sum().backward()) is None
     y = x * 2
     z = y * torch.tensor([3., 4.], requires_grad=True)
     relu(y)
-    assert "modified by an inplace operation" in _raises(lambda: z.sum().backward())
+    assert "modified by an inplace operation" in raised(lambda: z.sum().backward())
     x = torch.tensor([-1., 2.], requires_grad=True)
     s = x.sigmoid()
     relu(s)
-    assert [r for r in results if r.code == "r.sum().backward()"][0].error.message == _raises(
+    assert [r for r in results if r.code == "r.sum().backward()"][0].error.message == raised(
         lambda: s.sum().backward())
 
 
 def test_eval_changes_dropout_and_batchnorm_not_gradients_and_freezing_gives_no_grad():
-    _run("freezing-no-grad-and-eval")
+    run_by_code("freezing-no-grad-and-eval")
     model = nn.Sequential(nn.Linear(2, 1), nn.Dropout(0.5))
     model.load_state_dict({"0.weight": torch.tensor([[1., 2.]]), "0.bias": torch.tensor([0.])})
     x = torch.ones(1, 2)
