@@ -80,6 +80,22 @@ def diagnose(qtbot, panel: DiagnosePanel, text: str) -> None:
         qtbot.keyClick(panel.paste, Qt.Key.Key_Return)
 
 
+def diagnose_in_window(window, qtbot, diagnoser) -> DiagnosePanel:
+    """Open the window's Diagnose panel (Help menu), paste the traceback and press Enter, with ``diagnoser``."""
+    window.diagnose()
+    panel = window.diagnose_panel
+    panel.diagnoser = diagnoser
+    diagnose(qtbot, panel, TRACEBACK)
+    return panel
+
+
+def open_its_reproduction(window, qtbot, panel: DiagnosePanel):
+    """Click the panel's reproduction button, as a user does; the window's state once it is open."""
+    qtbot.mouseClick(panel.open_button, Qt.MouseButton.LeftButton)
+    idle(qtbot, window)
+    return window.controller.state
+
+
 def dock(window) -> QDockWidget:
     return window.findChild(QDockWidget, "diagnoseDock")
 
@@ -253,13 +269,8 @@ def test_ctrl_shift_d_in_the_help_menu_opens_the_panel_with_the_cursor_in_its_pa
 
 
 def test_paste_a_traceback_press_enter_the_reproduction_opens_as_its_own_program_and_steps(window, qtbot):
-    window.diagnose()
-    panel = window.diagnose_panel
-    panel.diagnoser = fake(FakeDiagnosis())
-    diagnose(qtbot, panel, TRACEBACK)
-    qtbot.mouseClick(panel.open_button, Qt.MouseButton.LeftButton)
-    idle(qtbot, window)
-    state = window.controller.state
+    panel = diagnose_in_window(window, qtbot, fake(FakeDiagnosis()))
+    state = open_its_reproduction(window, qtbot, panel)
     assert state.lesson is not None and state.lesson.title == "Diagnosis: A saved tensor was changed in place"
     assert [s.code for s in state.program] == list(REPRODUCTION) and state.position == 0
     assert window.lesson_picker.currentText() == "Diagnosis: A saved tensor was changed in place"
@@ -370,16 +381,11 @@ def test_an_unreadable_paste_says_why(qtbot):
 
 
 def test_tensorlabs_diagnosis_of_a_pasted_traceback_opens_a_reproduction_that_steps_to_the_same_error(window, qtbot):
-    window.diagnose()
-    panel = window.diagnose_panel
-    panel.diagnoser = None
-    diagnose(qtbot, panel, TRACEBACK)
+    panel = diagnose_in_window(window, qtbot, None)     # None: TensorLab's own diagnosis
     diagnosis = panel.diagnosis
     assert diagnosis is not None and diagnosis.explained, panel.result.toPlainText()
     assert "loss.backward()" in panel.result.toPlainText()
-    qtbot.mouseClick(panel.open_button, Qt.MouseButton.LeftButton)
-    idle(qtbot, window)
-    state = window.controller.state
+    state = open_its_reproduction(window, qtbot, panel)
     assert state.lesson is not None and state.lesson.title.startswith("Diagnosis: ")
     assert [s.code for s in state.program] == list(diagnosis.reproduction)
     versions = []
