@@ -12,6 +12,7 @@ what the narration says about the panels is checked against what the panels show
 - ``x has grad_fn MulBackward0`` / ``x has no grad_fn``
 - ``x.grad is None`` / ``x.grad is [1, 1, 1]``
 - ``x holds [1, 2, 3]`` (its values; nested lists for more dimensions)
+- ``x is on cpu`` (its device as the table shows it: ``cpu``, ``meta``, ``cuda:0``)
 
 Besides, :func:`note_claims` reads a few sentence forms straight from an
 English note ("x is a leaf", "x is not a leaf", "x's version is 1") and checks
@@ -115,6 +116,10 @@ def _grad(s: Snapshot, m: re.Match[str]) -> bool:
     return info.grad is not None and _same_values(to_plain(info.grad), _values(m["values"]))
 
 
+def _device(s: Snapshot, m: re.Match[str]) -> bool:
+    return _tensor(s, m["name"]).device == m["device"]
+
+
 def _holds(s: Snapshot, m: re.Match[str]) -> bool:
     info = _tensor(s, m["name"])
     if info.values is None:
@@ -133,6 +138,7 @@ _FACTS: tuple[tuple[re.Pattern[str], str, Callable[[Snapshot, re.Match[str]], bo
         (rf"^{_NAME} has (?:no grad_fn|grad_fn (?P<fn>\w+))", "grad_fn", _grad_fn),
         (rf"^{_NAME}\.grad is (?P<values>None|\[.*\])", "grad", _grad),
         (rf"^{_NAME} holds (?P<values>\[.*\])", "holds", _holds),
+        (rf"^{_NAME} is on (?P<device>[a-z]+(?::\d+)?)", "device", _device),
     )
 )
 
@@ -193,7 +199,7 @@ def note_claims(note: str, snapshot: Snapshot) -> list[Message]:
 # The kind of fact each vocabulary form checks (what a note's sentence about a tensor must have a `facts` entry for).
 FACT_KINDS = ("leaf", "requires", "storage", "version", "grad_fn", "grad")
 _KIND_OF = {"leaf": "leaf", "requires": "requires", "version": "version", "shares": "storage", "own": "storage",
-            "grad_fn": "grad_fn", "grad": "grad", "holds": "holds"}
+            "grad_fn": "grad_fn", "grad": "grad", "holds": "holds", "device": "device"}
 _N = r"`?(?P<name>[A-Za-z_]\w*)`?"
 # Sentence forms that state one of the kinds about a named tensor (English notes).
 _STATES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), kind) for p, kind in (

@@ -100,6 +100,9 @@ def _explained(family: Family, kind: str, type_name: str, line: str | None, mess
         # The lessons raise the same family with another node (Split for a pasted Unbind): said, not hidden.
         text = _with(text, [msg("diagnose.note.lesson_nodes", nodes=", ".join(f"`{node}`" for node in shown),
                                    node=facts["node"])])
+    if family.name == "mixed_devices" and "meta" not in facts.get("devices", ()) and lessons_for(family.name):
+        # The lessons can only mix the CPU with the meta device, whose check torch words differently: said.
+        text = _with(text, [msg("diagnose.note.lesson_meta")])
     advice: Message = msg(f"explain.{family.name}.advice")
     extra = f"diagnose.advice.{family.name}"
     if extra in CATALOGUE:

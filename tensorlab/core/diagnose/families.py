@@ -216,7 +216,9 @@ def read_family(message: str, type_name: str) -> Family | None:
         if "output" in values and len(values["output"]) <= MAX_DIGITS:
             facts["output_index"] = int(values["output"])
     elif name == "mixed_devices":
-        facts["devices"] = _devices(message)
+        # torch's Python check names the other operand's device first, then the expected one (the first operand's).
+        named = f"{values['expected']} {values['device']}" if "expected" in values and "device" in values else message
+        facts["devices"] = _devices(named)
     return Family(name, _TYPES[name], facts, message)
 
 

@@ -7,7 +7,8 @@ and from names in this module's allowlists (node -> the expression that makes a 
 analogue it says), shape, dtype and versions as the pasted message, with these exceptions, each
 reported: a shape over :data:`MAX_ELEMENTS` is scaled down keeping its rank, and versions over
 :data:`MAX_BUMPS` are lowered (``scaled_down``); a CUDA tensor is reproduced on the CPU (its CPU
-analogue, ``needs="cuda"``); a device mismatch has no CPU analogue (``runs_here=False``).
+analogue, ``needs="cuda"``); a device mismatch has no CPU analogue (``runs_here=False``), unless the
+devices it names are the CPU and meta (torch's Python check's wording), which every machine has.
 """
 
 from __future__ import annotations
@@ -251,16 +252,19 @@ def _multi_view(facts: dict[str, Any]) -> Reproduction:
 
 
 def _mixed_devices(facts: dict[str, Any]) -> Reproduction:
-    devices = [d for d in facts.get("devices", []) if d != "meta"]
-    if len(devices) < 2:
+    named = list(facts.get("devices", []))
+    devices = [d for d in named if d != "meta"]
+    if len(devices) < 2 and "meta" in named and len(named) >= 2:
+        devices = named   # a meta tensor beside a CPU one: the same check, and it runs on any machine
+    elif len(devices) < 2:
         devices = ["cuda:0", "cpu"]
     first, second = devices[0], devices[1]
-    needs = next((d.split(":")[0] for d in (first, second) if d != "cpu"), "cuda")
+    needs = next((d.split(":")[0] for d in (first, second) if d not in ("cpu", "meta")), None)
 
     def make(name: str, device: str) -> str:
         return f"{name} = torch.randn(3)" if device == "cpu" else f"{name} = torch.randn(3, device={device!r})"
 
-    return Reproduction((make("x", first), make("y", second), "x + y"), needs, False, False, None)
+    return Reproduction((make("x", first), make("y", second), "x + y"), needs, needs is None, False, None)
 
 
 def _fixed(*statements: str) -> Any:

@@ -88,7 +88,12 @@ FORMS: tuple[_Form, ...] = (
           r"No CUDA GPUs are available\Z|The NVIDIA driver on your system is too old|CUDA driver|"
           r"PyTorch is not linked with support for (?:mps|cuda|xpu) devices\Z|The MPS backend is supported on|"
           r"MPS backend is not available|mps is not available)", "AssertionError", "RuntimeError"),
-    _form("mixed_devices", r"Expected all tensors to be on the same device", *_ERRORS),
+    # The same check in two wordings: torch's C++ kernels ("Expected all tensors ...") and its Python reference
+    # implementations (`torch._prims_common.check_same_device`: what a meta tensor mixed with a CPU one raises, on
+    # any machine, and what torch's own tests record for MPS): "Tensor on device cpu is not on the expected device
+    # meta!". The devices are torch's names, never a step's words.
+    _form("mixed_devices", r"(?:Expected all tensors to be on the same device|Tensor on device "
+          r"(?P<device>[\w:]{1,40}) is not on the expected device (?P<expected>[\w:]{1,40})!\Z)", *_ERRORS),
     _form("view_strides", r"view size is not compatible with input tensor's size and stride", *_ERRORS),
     _form("shape_numel", r"shape '\[(?P<shape>[-\d, ]*)\]' is invalid for input of size (?P<size>\d+)\Z",
           *_ERRORS),

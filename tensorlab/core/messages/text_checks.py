@@ -135,6 +135,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "fact.claim.grad_fn": ("{name} has grad_fn {fn}", "`{name}`의 grad_fn은 `{fn}`입니다"),
     "fact.claim.grad": ("{name}.grad is {values}", "`{name}.grad`는 `{values}`입니다"),
     "fact.claim.holds": ("{name} holds {values}", "`{name}`의 값은 `{values}`입니다"),
+    # -- h18d: a tensor's device (the meta device beside the CPU, in to-and-cpu-on-a-leaf) --
+    "fact.claim.device": ("{name} is on {device}", "{name:`은} `{device}` 장치에 있습니다"),
 }
 
 CODE_ONLY = frozenset({"finding.check", "finding.fact", "finding.note", "check.value", "check.error", "check.reasons",

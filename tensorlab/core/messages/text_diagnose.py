@@ -146,6 +146,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The lessons show the same error with {nodes}, where yours names {node}.",
         "레슨은 같은 오류를 {nodes:으로} 보여 줍니다. 붙여 넣은 오류에는 {node:이} 있습니다.",
     ),
+    # -- diagnose (h18d): a device mismatch off the CPU, shown by a lesson with the meta device -----------------
+    "diagnose.note.lesson_meta": (
+        "On any machine the same mistake can be made with a tensor on the meta device, and the lessons show it so; "
+        "there torch's Python check words it differently: “Tensor on device meta is not on the expected device cpu!”.",
+        "같은 실수는 어느 컴퓨터에서나 meta 장치의 텐서로 일으킬 수 있으며, 레슨은 이 방법으로 보여 줍니다. 그때는 "
+        "torch의 Python 코드가 확인하므로 오류 문장이 “Tensor on device meta is not on the expected device cpu!”로 "
+        "다릅니다.",
+    ),
     "cli.diagnose.advice": ("What to do: {advice}", "해결 방법: {advice}"),
     # -- diagnose: the command's text output (cli/diagnose.py) -------------------------------------------
     "cli.diagnose.line": ("your line: {line}", "실패한 줄: {line}"),

@@ -48,8 +48,16 @@
         <translation>(처음 {count}개 노드만 그렸습니다)</translation>
     </message>
     <message>
+        <source>(the meta device: a size, no data)</source>
+        <translation>(meta 장치: 크기만 있고 데이터는 없습니다)</translation>
+    </message>
+    <message>
         <source>(yours)</source>
         <translation>(직접 추가)</translation>
+    </message>
+    <message>
+        <source>A tensor on the meta device has a shape and a dtype but no data: there are no values.</source>
+        <translation>meta 장치의 텐서에는 모양과 dtype만 있고 데이터가 없으므로 보여 줄 값이 없습니다.</translation>
     </message>
     <message>
         <source>About TensorLab</source>

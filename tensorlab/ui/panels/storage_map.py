@@ -902,7 +902,9 @@ class StorageMapView(SceneView):
             item.setToolTip(tip + str(strip.values[i]))
             numbers.add(self._format(strip.values[i]), 0, 0, changed_font if changed else value_font, black,
                         center=rect.center())
-        if storage.cell_count > shown:
+        if storage.device == "meta":   # a size and no data: no cells to draw, none "more"
+            self._text(tr("(the meta device: a size, no data)"), x0, y + cell_h / 3, 13, False, MUTED)
+        elif storage.cell_count > shown:
             more = storage.cell_count - shown
             self._text(tr("… {count} more cells").format(count=f"{more:,}"), x0 + shown * cell_w + 8 * s,
                        y + cell_h / 3, 13, False, MUTED)
@@ -1041,7 +1043,7 @@ class StorageMapView(SceneView):
                        center=rect.center())
             item.setToolTip(select + "\n" + tr("elements {list} of {name}").format(
                 list=", ".join(map(str, elements)), name=band.name))
-        if band.cells and not visible:
+        if band.cells and not visible and shown:   # none shown at all: a meta storage, said on its strip
             self._text(tr("(its cells lie beyond those shown)"), x0, y + 3 * s, 12, False, MUTED)
         return y + max(band_h, name.boundingRect().height() + label.boundingRect().height() - 4 * s)
 

@@ -128,13 +128,17 @@ class _Plot(QWidget):
         self.plot.set_text_scale(scale)
 
     def show_array(self, title: str, values: object, shape: tuple[int, ...], color: object,
-                   complex_: bool = False) -> None:
-        shown = (title, shape, str(color), complex_)
+                   complex_: bool = False, no_data: bool = False) -> None:
+        """Draw ``values`` (None: not listed; ``no_data``: a meta tensor's, which has none, not too many)."""
+        shown = (title, shape, str(color), complex_, no_data)
         if self._shown is not None and self._shown[0] == shown and self._shown[1] is values:
             return  # the same values (an unchanged tensor shares them between snapshots): nothing to redraw
         self._shown = (shown, values)
         _set_text(self.title, title)
         self.labels = []
+        if values is None and no_data:
+            self.show_note(tr("A tensor on the meta device has a shape and a dtype but no data: there are no values."))
+            return
         if values is None:
             self.show_note(tr("Values are not shown for tensors over 10,000 elements."))
             return
@@ -256,7 +260,7 @@ class ValuesView(QScrollArea):
         self.values_plot.show()
         complex_ = info.dtype.startswith("complex")
         self.values_plot.show_array(tr("values of {name}").format(name=info.name), info.values, info.shape, color,
-                                    complex_)
+                                    complex_, no_data=info.device == "meta")
         self.grad_plot.show()
         if info.grad is not None:
             self.grad_plot.show_array(f"{info.name}.grad", info.grad, info.grad_shape or info.shape, "#7e57c2",

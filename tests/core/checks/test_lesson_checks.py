@@ -129,6 +129,8 @@ facts = {facts}
 @pytest.mark.parametrize("facts,ok", [
     ('["x is a leaf", "x requires grad", "x is at version 0", "x has its own storage", "x has no grad_fn"]', True),
     ('["x holds [1, 1, 1]", "x.grad is None"]', True),
+    ('["x is on cpu"]', True),
+    ('["x is on meta"]', False),
     ('["x is not a leaf"]', False),
     ('["x is at version 1"]', False),
     ('["x shares storage with y"]', False),

@@ -60,6 +60,9 @@ def test_older_wordings(message, family):
     ("Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same", ["cpu", "cuda"]),
     ("Tensor for argument #2 'mat1' is on CPU, but expected it to be on GPU (while checking arguments for addmm)",
      ["cpu", "cuda"]),
+    # torch's Python check (meta tensors, MPS): the expected device, the first operand's, is named last.
+    ("Tensor on device cpu is not on the expected device meta!", ["meta", "cpu"]),
+    ("Tensor on device mps:0 is not on the expected device cpu!", ["cpu", "mps"]),
 ])
 def test_devices(message, devices):
     assert read_family(message, "RuntimeError").facts["devices"] == devices

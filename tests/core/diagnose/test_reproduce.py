@@ -99,6 +99,23 @@ def test_cuda_is_reproduced_on_the_cpu_and_two_devices_need_cuda():
     assert found.reproduction == ("x = torch.randn(3, device='cuda:1')", "y = torch.randn(3)", "x + y")
 
 
+def test_a_meta_tensor_beside_a_cpu_one_is_reproduced_here_and_a_gpu_paste_is_told_the_lesson(engine):
+    found = diagnose("RuntimeError: Tensor on device cpu is not on the expected device meta!")
+    assert found.family == "mixed_devices" and found.needs is None and found.runs_here
+    assert found.reproduction == ("x = torch.randn(3, device='meta')", "y = torch.randn(3)", "x + y")
+    type_name, family = reproduced(found.reproduction)
+    assert type_name == "RuntimeError" and family.name == "mixed_devices" and family.facts["devices"] == ["meta", "cpu"]
+    assert run_reproduction(found.reproduction, engine) == ("RuntimeError: Tensor on device cpu is not on the "
+                                                            "expected device meta!")
+    assert "to-and-cpu-on-a-leaf" in found.lessons and "lessons show it" not in found.text.render("en")
+    # A CUDA paste still needs CUDA for its own words, and is told the lesson shows the mistake in other words.
+    gpu = diagnose("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+                   "cuda:0 and cpu!")
+    assert gpu.lessons == found.lessons and not gpu.runs_here
+    assert "meta device, and the lessons show it so" in gpu.text.render("en")
+    assert "meta 장치의 텐서로" in gpu.text.render("ko")
+
+
 @pytest.mark.parametrize("shape", [[10**12], [10**6, 10**6], [3, 10**9, 2], [1] * 40 + [10**7], [0, 10**12]])
 def test_scaling_keeps_the_rank(shape):
     dims, scaled = scale_shape(shape)

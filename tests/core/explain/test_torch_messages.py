@@ -39,6 +39,8 @@ RAISING = {
     "none_value": ["x = torch.ones(3, requires_grad=True)", "x.grad.zero_()"],
     "nonleaf_grad": ["x = torch.ones(3, requires_grad=True)", "y = x * 2", "print(y.grad)"],
     "tensor_copies": ["x = torch.ones(3)", "y = torch.tensor(x)"],
+    # Two devices on any machine: the meta device beside the CPU (torch's Python check words it; issue 18).
+    "mixed_devices": ["m = torch.ones(3, device=\"meta\")", "m + torch.ones(3)"],
     # The training step (issue #16).
     "state_dict_size": ["import torch.nn as nn", "a = nn.Linear(2, 2)",
                         "a.load_state_dict(nn.Linear(3, 2).state_dict())"],

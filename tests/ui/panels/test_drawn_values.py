@@ -133,3 +133,21 @@ def test_a_big_heat_map_is_painted_in_the_colours_of_torchs_values(window, qtbot
             t = (weight[r][c] - low) / (high - low)
             assert math.isfinite(t) and box.width() > 0
             assert QColor(image.pixel(x, y)).rgb() == viridis(t).rgb(), (code, r, c)
+
+
+def test_a_meta_tensor_is_drawn_as_a_size_without_data(window, qtbot):
+    """A tensor on the meta device (to-and-cpu-on-a-leaf) has a shape and a dtype and no data: the map and the
+    Values panel say so, never that its cells lie beyond those shown or that it has over 10,000 elements."""
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+    open_lesson(window, qtbot, "scratchpad")
+    run_line(window, qtbot, 'm = torch.ones(3, device="meta")')
+    assert window.controller.state.last.ok
+    texts = [item.text() for item in window.storage_map.scene().items() if isinstance(item, QGraphicsSimpleTextItem)]
+    assert "(the meta device: a size, no data)" in texts
+    assert not any("more cells" in text or "beyond those shown" in text for text in texts), texts
+    window.table.select_name("m")
+    window.show_panel("valuesDock")
+    qtbot.waitUntil(lambda: window.values_view.info is not None and window.values_view.info.name == "m")
+    plot = window.values_view.values_plot
+    assert not plot.plot_shown and "no data" in plot.note.text() and "10,000" not in plot.note.text()
