@@ -26,6 +26,7 @@ from typing import Any
 
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
+from tensorlab.core.lessons.source_import import with_file_lines
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, Progress
 from tensorlab.core.protocol.history import KEEP_LAST, History, history_allowance
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -118,7 +119,8 @@ def program_from(lesson: Lesson | None) -> list[ProgramStep]:
     """The program of ``lesson``: its steps, in order (empty for the scratchpad)."""
     if lesson is None:
         return []
-    return [ProgramStep(s.code, s.statement, s.note, s.ask, s.translations, s.facts) for s in lesson.steps]
+    return [ProgramStep(s.code, s.statement, s.note, s.ask, s.translations, s.facts, s.line, s.cell)
+            for s in lesson.steps]
 
 
 def program_as_lesson(lesson: Lesson | None, program: Sequence[LessonStep]) -> Lesson:
@@ -275,6 +277,7 @@ class Player:
         result = self.engine.run(self.program[self.position].code, self.focus, cancelled)
         if result.index != self.position:
             result = replace(result, index=self.position)   # after a lost step the engine counts one fewer
+        result = with_file_lines(result, self.program)   # an opened file's culprit step: by its line too
         self.results.append(result)
         self._trim()
         return result

@@ -22,20 +22,23 @@ import io
 import json
 import re
 import tokenize
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from tensorlab.core.explain.version_culprit import at_file_lines
 from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
 from tensorlab.core.lang.parse import LanguageError, Statement, parse_one, undefined_name_message
 from tensorlab.core.lessons.lesson import Lesson, LessonError, LessonStep, RefusedStep, find_lesson
 from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.protocol.results import StepResult
 
 __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
            "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
-           "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts"]
+           "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts",
+           "with_file_lines"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -96,7 +99,7 @@ SOURCE_JOB = "source_import"   # the worker job (core/worker/jobs.py) that parse
 def lesson_parts(lesson: Lesson) -> dict[str, Any]:
     """An opened file's lesson as plain data (texts, numbers and messages: what crosses the wire)."""
     return {"id": lesson.id, "title": lesson.title, "source": lesson.source,
-            "steps": [(step.code, step.note) for step in lesson.steps],
+            "steps": [(step.code, step.note, step.line, step.cell) for step in lesson.steps],
             "refused": [(r.code, r.reason, r.after, r.line, r.cell, r.note) for r in lesson.refused]}
 
 
@@ -106,9 +109,10 @@ def lesson_from_parts(parts: dict[str, Any], limits: Limits = DEFAULT_LIMITS) ->
     source = str(parts.get("source", "<file>"))
     steps = []
     try:
-        for number, (code, note) in enumerate(parts["steps"], start=1):
+        for number, (code, note, line, cell) in enumerate(parts["steps"], start=1):
             try:
-                steps.append(LessonStep(str(code), parse_one(str(code), limits), str(note)))
+                steps.append(LessonStep(str(code), parse_one(str(code), limits), str(note), line=int(line),
+                                        cell=int(cell)))
             except LanguageError as exc:
                 raise LessonError(source, exc.message, number) from None
         refused = tuple(RefusedStep(str(code), reason, int(after), int(line), int(cell), str(note))
@@ -157,6 +161,18 @@ def source_import_job(session: Any, params: dict[str, Any], cancelled: Any, prog
     except LessonError as exc:
         return {"path": path, "error": exc.reason, "step": exc.step}
     return {"path": path, "lesson": lesson_parts(lesson)}
+
+
+def with_file_lines(result: StepResult, steps: Sequence[LessonStep]) -> StepResult:
+    """``result`` with the culprit steps its explanation names said with their file lines too, where ``steps``
+    (the program it ran in, numbered as the results are) come from an opened file: "step 5 (line 12: …)"."""
+    error = result.error
+    if error is None or error.explanation is None or not error.explanation.culprit_steps:
+        return result
+    explanation = at_file_lines(error.explanation, [(step.line, step.cell) for step in steps])
+    if explanation is error.explanation:
+        return result
+    return replace(result, error=replace(error, explanation=explanation))
 
 
 # -- reading the text ------------------------------------------------------------------------------------
@@ -516,7 +532,8 @@ def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: st
     waiting = ""   # the notes of refused statements: the narration shows them with the next step that runs
     for piece in pieces:
         if piece.statement is not None:
-            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.note)))
+            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.note), line=piece.line,
+                                    cell=piece.cell))
             waiting = ""
         else:
             assert piece.reason is not None
@@ -524,7 +541,7 @@ def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: st
             refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell))
     waiting = _joined(waiting, trailing_note)
     if waiting and steps:   # notes after the last step that runs: said with it
-        steps[-1] = LessonStep(steps[-1].code, steps[-1].statement, _joined(steps[-1].note, waiting))
+        steps[-1] = replace(steps[-1], note=_joined(steps[-1].note, waiting))
     stem = re.sub(r"[^a-z0-9]+", "-", source.lower()).strip("-") or "my-code"
     return Lesson(stem, source, tuple(steps), source=source, refused=tuple(refused))
 

@@ -485,3 +485,73 @@ def test_a_name_bound_again_by_a_step_leaves_what_it_shared():
                           "if True:\n    v.add_(1)\nprint(w)\n", "again.py")
     assert "print(w)" in [s.code for s in lesson.steps]          # v no longer shares w's memory
     assert [r.code.splitlines()[0] for r in lesson.refused] == ["if True:"]
+
+
+# -- h21e: the culprit of a failing backward named by its file line, in the numbering the transcript uses ----
+
+CULPRIT_PY = '''\
+import torch
+import numpy as np
+
+
+def helper():
+    pass
+
+
+a = torch.ones(3, requires_grad=True)
+b = a * 2
+c = b.sigmoid()
+c.mul_(2)
+c.sum().backward()
+'''
+
+
+def _culprit_sentence(result) -> str:
+    assert result.error is not None and result.error.explanation is not None
+    return result.error.explanation.text
+
+
+def test_the_culprit_step_of_a_py_file_is_named_by_its_step_number_and_file_line(tmp_path, capsys):
+    lesson = parse_python(CULPRIT_PY.encode(), "culprit.py")
+    assert [(s.code, s.line) for s in lesson.steps][-2:] == [("c.mul_(2)", 12), ("c.sum().backward()", 13)]
+    results = _run(lesson)
+    # The step number is the one the transcript shows ([5/6]: the steps that run); the line is the file's.
+    assert results[-1].error.explanation.culprit_steps == (4,)
+    text = _culprit_sentence(results[-1])
+    assert "The version went up at step 5 (line 12: `c.mul_(2)`)." in text
+    assert "5단계 (12번째 줄: `c.mul_(2)`)" in results[-1].error.explanation.localized("ko").text
+    path = tmp_path / "culprit.py"
+    path.write_text(CULPRIT_PY, encoding="utf-8")
+    assert main(["run", str(path), "--in-process"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "[5/6] c.mul_(2)" in out and "step 5 (line 12: `c.mul_(2)`)" in out
+
+
+def test_the_culprit_step_of_a_notebook_is_named_by_its_cell_and_line():
+    cells = [_code(["import torch\n", "%matplotlib inline"]),
+             _markdown("the forward"),
+             _code(["a = torch.ones(3, requires_grad=True)\n", "b = a * 2\n", "c = b.sigmoid()"]),
+             _code(["# the change\n", "c.mul_(2)\n", "c.sum().backward()"])]
+    lesson = parse_notebook(_notebook(cells), "culprit.ipynb")
+    results = _run(lesson)
+    assert "step 5 (cell 3, line 2: `c.mul_(2)`)" in _culprit_sentence(results[-1])
+    # The lesson's parts cross the wire (the window parses in the worker) with the lines.
+    from tensorlab.core.lessons.source_import import lesson_parts
+    again = lesson_from_parts(lesson_parts(lesson))
+    assert [(s.line, s.cell) for s in again.steps] == [(s.line, s.cell) for s in lesson.steps]
+
+
+def test_in_the_window_s_player_a_step_of_yours_keeps_its_number_and_the_file_steps_their_lines():
+    from tensorlab.core.engine.player import Player
+    lesson = parse_python(CULPRIT_PY.encode(), "culprit.py")
+    engine = LocalEngine()
+    player = Player(engine)
+    try:
+        player.load(lesson)
+        player.go_to(4)
+        player.insert("d = c * 1")   # a step of yours: the file's later steps are numbered one more
+        player.go_to(len(player.program))
+        text = _culprit_sentence(player.results[-1])
+        assert "step 6 (line 12: `c.mul_(2)`)" in text
+    finally:
+        player.close()
