@@ -468,6 +468,13 @@ def _follow_names(pieces: list[_Piece]) -> None:
         for name in group:
             related[name] = group
 
+    star: _Piece | None = None              # the last refused `from m import *`: it may bind any name
+
+    def unbound(name: str, piece: _Piece, line: int) -> Message:
+        if star is not None:   # not "not defined": the refused star import may well define it
+            return msg("source.star", where=_where(star.line, star.cell), name=name)
+        return _at(piece.line + line - 1, piece.cell, undefined_name_message(name))
+
     def depends(name: str, source: _Piece) -> Message:
         where = _where(source.line, source.cell)
         if name in changed:
@@ -482,7 +489,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
                     changed.discard(name)
                     continue
                 if name not in bound:
-                    piece.reason = _at(piece.line + line - 1, piece.cell, undefined_name_message(name))
+                    piece.reason = unbound(name, piece, line)
                 elif (source := bound[name]) is not None:
                     piece.reason = depends(name, source)
                 else:
@@ -505,6 +512,8 @@ def _follow_names(pieces: list[_Piece]) -> None:
             if source is not None:
                 name = next(n for n in read if bound.get(n) is source)
                 piece.reason = depends(name, source)
+        if isinstance(piece.node, ast.ImportFrom) and any(alias.name == "*" for alias in piece.node.names):
+            star = piece
         read_names = set(_read_by(piece.node)) if piece.node is not None else set()
         # A name it reads and binds (`v.add_(1)`, `a.b = 1`) is changed, not defined; so are its relatives.
         changes = {name for name in node_names if name in read_names}

@@ -216,5 +216,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.may_change": ("may depend on {where}, which is not run (it may change `{name}`)",
                           "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 {name:`을} 바꿀 수 있습니다)"),
     "source.more_characters": ("… ({count} more characters)", "… (문자 {count}개가 더 있습니다)"),
+    # -- h21e (issue #21 residuals): a name a refused `import *` may bind; the file's own reading problems ------
+    "source.star": ("depends on {where}, which is not run (`{name}` may come from its `import *`)",
+                    "실행하지 않는 {where}에 의존합니다({name:`은} 그 줄의 `import *`에서 올 수 있습니다)"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

@@ -409,7 +409,7 @@ def test_in_the_worker_process_a_hostile_file_is_a_message():
             assert str(answer_error(answer, "deep.py")).startswith("deep.py: ")   # a message, not a crash
         notebook = _notebook([_code("import torch"), _code("%%bash\nls"), _code("a = torch.ones(2)")])
         answer = engine.job(SOURCE_JOB, {"data": notebook, "source": "nb.ipynb", "notebook": True, "path": "p"})
-        assert [code for code, _ in answer["lesson"]["steps"]] == ["import torch", "a = torch.ones(2)"]
+        assert [code for code, *_ in answer["lesson"]["steps"]] == ["import torch", "a = torch.ones(2)"]
     finally:
         engine.close()
 
@@ -555,3 +555,15 @@ def test_in_the_window_s_player_a_step_of_yours_keeps_its_number_and_the_file_st
         assert "step 6 (line 12: `c.mul_(2)`)" in text
     finally:
         player.close()
+
+
+def test_a_name_a_refused_star_import_may_bind_depends_on_its_line_not_undefined():
+    lesson = parse_python("import torch\nfrom torch import *\nt = ones(2)\nu = t + 1\nv = torch.ones(1)\n", "star.py")
+    assert [s.code for s in lesson.steps] == ["import torch", "v = torch.ones(1)"]
+    reasons = [str(r.reason) for r in lesson.refused]
+    assert reasons[1] == "depends on line 2 of the file, which is not run (`ones` may come from its `import *`)"
+    assert reasons[2] == "depends on line 3 of the file, which is not run (`t` is defined there)"
+    assert "`import *`" in lesson.refused[1].reason.render("ko")
+    # Without a star import a name nothing binds is still "not defined".
+    plain = parse_python("import torch\nt = ones(2)\n", "plain.py")
+    assert "`ones` is not defined" in str(plain.refused[0].reason)
