@@ -17,6 +17,7 @@ looked at. Parsing stays inside Python's own bounds: a file nested too deeply is
 from __future__ import annotations
 
 import ast
+import codecs
 import html
 import io
 import json
@@ -181,9 +182,15 @@ def _decode_python(data: bytes, source: str) -> str:
     """The text of a ``.py`` file, in the encoding its cookie (or BOM) names, else UTF-8 (PEP 263)."""
     if len(data) > MAX_PY_BYTES:
         raise LessonError(source, msg("file.too_large", limit=MAX_PY_BYTES))
+    wide = _wide_encoding(data)
+    if wide is not None:   # Python reads no UTF-16 or UTF-32 source: say so, not "invalid declaration"
+        raise LessonError(source, msg("source.wide_encoding", encoding=wide))
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:   # an unknown encoding, or a cookie that contradicts the BOM
+        cookie = _cookie_of(data)
+        if data.startswith(codecs.BOM_UTF8) and cookie is not None:
+            raise LessonError(source, msg("source.bom_cookie", encoding=cookie)) from None
         raise LessonError(source, msg("source.bad_cookie", detail=str(exc.msg))) from None
     try:
         text = data.decode(encoding)
@@ -192,6 +199,27 @@ def _decode_python(data: bytes, source: str) -> str:
     except LookupError as exc:   # detect_encoding knows it, the codec registry may still not
         raise LessonError(source, msg("source.bad_cookie", detail=str(exc))) from None
     return text.removeprefix("\ufeff")
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """"UTF-16" or "UTF-32" where ``data`` starts with that BOM, or reads as ASCII in it (every other byte 0)."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "UTF-32"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "UTF-16"
+    head = data[:64]
+    if len(head) >= 4 and (not any(head[1::2]) or not any(head[0::2])) and any(head):
+        return "UTF-16"
+    return None
+
+
+def _cookie_of(data: bytes) -> str | None:
+    """The encoding the PEP 263 cookie on line 1 or 2 names, if there is one."""
+    for line in data.removeprefix(codecs.BOM_UTF8).splitlines()[:2]:
+        found = re.match(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", line)
+        if found:
+            return found.group(1).decode("ascii", "replace")
+    return None
 
 
 def _drop_outputs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -344,6 +372,11 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
                 magics: list[_Piece]) -> list[_Piece]:
     """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked."""
     found = list(magics)
+    if "\x00" in text:   # Python says "line 1" (or no line) for a NUL anywhere: name the line it is on
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        if not cell:
+            raise LessonError(source, _at(line, cell, msg("subset.nul")))
+        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(line, cell, msg("subset.nul")))]
     try:
         module = ast.parse(text, mode="exec")
     except SyntaxError as exc:

@@ -567,3 +567,27 @@ def test_a_name_a_refused_star_import_may_bind_depends_on_its_line_not_undefined
     # Without a star import a name nothing binds is still "not defined".
     plain = parse_python("import torch\nt = ones(2)\n", "plain.py")
     assert "`ones` is not defined" in str(plain.refused[0].reason)
+
+
+def test_a_nul_byte_is_named_on_its_own_line_in_a_file_and_in_a_cell():
+    with pytest.raises(LessonError) as caught:
+        parse_python(b"import torch\nx = torch.ones(2)\ny = \x00\n", "nul.py")
+    assert str(caught.value) == "nul.py: line 3 of the file: code contains a NUL character"
+    lesson = parse_notebook(_notebook([_code("import torch"), _code("a = 1\nb = \x00")]), "nul.ipynb")
+    assert str(lesson.refused[0].reason) == "cell 2, line 2: code contains a NUL character"
+
+
+def test_a_bom_that_disagrees_with_the_cookie_and_a_utf16_file_say_what_is_wrong():
+    with pytest.raises(LessonError) as caught:
+        parse_python(b"\xef\xbb\xbf# coding: latin-1\nimport torch\n", "bom.py")
+    assert str(caught.value) == ("bom.py: the file starts with a UTF-8 byte order mark but its encoding declaration "
+                                 "says latin-1: the two disagree (remove the mark, or make the declaration utf-8)")
+    assert "latin-1이라고" in caught.value.render("ko")
+    for data in ("import torch\n".encode("utf-16"), "import torch\n".encode("utf-16-le"),
+                 "import torch\n".encode("utf-32")):
+        with pytest.raises(LessonError) as caught:
+            parse_python(data, "wide.py")
+        assert "the file is saved as UTF-" in str(caught.value)
+        assert "TensorLab reads a .py file as UTF-8 or as its encoding declaration says" in str(caught.value)
+    # A BOM with a utf-8 cookie is fine, as Python says.
+    assert parse_python(b"\xef\xbb\xbf# coding: utf-8\nimport torch\n", "ok.py").steps[0].code == "import torch"

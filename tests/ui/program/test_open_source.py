@@ -161,11 +161,20 @@ def test_a_hostile_file_is_said_in_the_window_and_the_open_lesson_stays(window, 
     assert window.open_lesson_file(deep)                     # sent to the worker
     idle(qtbot, window)
     assert window.controller.state.lesson is before
-    assert "This lesson file cannot be opened: deep.py: line 1 of the file:" in window.output_view.toPlainText()
+    # A learner's own file is "this file", not a lesson file.
+    assert "This file cannot be opened: deep.py: line 1 of the file:" in window.output_view.toPlainText()
+    assert "lesson file" not in window.output_view.toPlainText()
     big = tmp_path / "big.py"
     big.write_bytes(b"x = 1\n" * 200_000)
     assert not window.open_lesson_file(big)                  # over 1 MB: refused before it is sent
+    assert "This file cannot be opened: big.py:" in window.output_view.toPlainText()
     assert "larger than 1,000,000 bytes" in window.output_view.toPlainText()
+    nul = tmp_path / "nul.py"
+    nul.write_bytes(b"import torch\nx = 1\ny = \x00\n")
+    assert window.open_lesson_file(nul)
+    idle(qtbot, window)
+    assert "This file cannot be opened: nul.py: line 3 of the file: code contains a NUL character" \
+        in window.output_view.toPlainText()
     assert window.controller.state.lesson is before
 
 
