@@ -236,3 +236,24 @@ def test_a_notebooks_markdown_entities_read_once_in_the_narration(window, qtbot,
     document = QTextDocument()
     document.setHtml(label.text())
     assert document.toPlainText().replace("\u200b", "").startswith("bold html & entity <tag> x < y\n")
+
+
+def test_a_loop_without_a_note_keeps_its_lines_and_indentation_in_the_narration_and_the_output(window, qtbot,
+                                                                                              tmp_path):
+    # Issue #21 review: a step with no note showed its `for` loop flattened into one line in the Narration, and
+    # the Output's echo lost the indentation of a body line longer than 20 characters.
+    from PySide6.QtGui import QTextDocument
+
+    path = tmp_path / "loop.py"
+    path.write_text("import torch\nw = torch.ones(2, requires_grad=True)\n"
+                    "for i in range(2):\n    loss = (w * 2).sum() + (w * w).sum()\n    loss.backward()\n")
+    assert window.open_lesson_file(path)
+    idle(qtbot, window)
+    go(window, qtbot, 3)
+    document = QTextDocument()
+    document.setHtml(window.narration.note.text())
+    shown = document.toPlainText().replace("\u200b", "").replace("\xa0", " ")
+    assert ("for i in range(2):\n    loss = (w * 2).sum() + (w * w).sum()\n    loss.backward()" in
+            shown.replace("\u2028", "\n"))
+    echoed = window.output_view.toPlainText().replace("\u2028", "\n")
+    assert "\n    loss = (w * 2).sum() + (w * w).sum()\n    loss.backward()" in echoed
