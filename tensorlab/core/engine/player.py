@@ -136,10 +136,15 @@ def program_as_lesson(lesson: Lesson | None, program: Sequence[LessonStep]) -> L
         return Lesson("my-steps", "My steps", steps)
     if not any(getattr(step, "origin", StepOrigin.LESSON) == StepOrigin.USER for step in steps):
         return Lesson(lesson.id, lesson.title, steps, lesson.summary, dict(lesson.translations), lesson.source,
-                      lesson.chapter, lesson.prerequisites)
+                      lesson.chapter, lesson.prerequisites, refused=lesson.refused)
     translations = {k: v for k, v in lesson.translations.items() if not k.startswith("title_")}
+    # An opened file's refused statements keep their places (an export writes them commented): the one after
+    # the lesson's k-th step stands before its (k+1)-th, after the steps you added (as the Code panel shows).
+    starts = [i for i, step in enumerate(steps) if getattr(step, "origin", StepOrigin.LESSON) != StepOrigin.USER]
+    refused = tuple(replace(r, after=starts[r.after] if r.after < len(starts) else len(steps))
+                    for r in lesson.refused)
     return Lesson(f"{lesson.id}-mine", f"{lesson.title} (with my steps)", steps, lesson.summary, translations,
-                  chapter=lesson.chapter, prerequisites=lesson.prerequisites)
+                  chapter=lesson.chapter, prerequisites=lesson.prerequisites, refused=refused)
 
 
 class Player:

@@ -196,14 +196,24 @@ def test_the_transcript_shows_each_refused_step_in_its_place_with_why(tmp_path, 
     assert "실행하지 않습니다: 실행하지 않는 파일의 17번째 줄에 의존합니다" in korean
 
 
-def test_an_export_holds_the_supported_steps_only(tmp_path, capsys):
+def test_an_export_runs_the_supported_steps_only_and_shows_the_refused_ones_commented(tmp_path, capsys):
+    # h21e: the refused statements are written where they stood, as comments saying why (never code).
     path = tmp_path / "fit.py"
     path.write_text(TRAINING, encoding="utf-8")
     assert main(["export", str(path), "--in-process"]) == 0
     script = capsys.readouterr().out
-    for code in ("import numpy", "def loss_fn", "f\"loss", "np.float32", "z = x * scale", "__main__"):
-        assert code not in script
-    assert "opt.step()" in script and "w = model.weight * 2" in script
+    lines = script.splitlines()
+    for code in ("import numpy", "def loss_fn", "f\"loss", "np.float32", "z = x * scale", "__main__",
+                 "return ((out - target)", 'print("done")'):
+        found = [line for line in lines if code in line]
+        assert found and all(line.startswith("# ") for line in found), code
+    assert "# not run in TensorLab: line 17 of the file: def is not available in TensorLab" in script
+    assert "#     return ((out - target) ** 2).mean()" in script            # the def's body, indentation kept
+    assert "opt.step()" in lines and "w = model.weight * 2" in lines
+    # In their places: the def between the last step before it and the first after it.
+    assert lines.index("y = x.sum(1, keepdim=True)") < lines.index("# def loss_fn(out, target):") \
+        < lines.index("opt.zero_grad()")
+    compile(script, "fit_export.py", "exec")
 
 
 NOTEBOOK_CELLS = [
