@@ -23,7 +23,7 @@ import io
 import json
 import re
 import tokenize
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -420,9 +420,34 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
 
 # -- names: what a refused statement binds, and who reads it --------------------------------------------
 
-def _bound_by(node: ast.stmt) -> set[str]:
+def _changed_by_call(call: ast.Call, modules: set[str], base: Callable[[ast.expr], None]) -> None:
+    """The objects a call may change in place, each given to ``base``: the receiver of a method that changes it
+    (``v.add_(1)``, ``opt.step()``); for a function of a module (``nn.init.zeros_(w)``, ``torch.relu_(x)``)
+    its first argument instead, never the module; ``out=`` (``torch.add(e, 1, out=e)``); and the first argument
+    of a call with ``inplace=True`` (``F.relu(c, inplace=True)``)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and (func.attr.endswith("_") or func.attr in _CHANGES_RECEIVER):
+        root: ast.expr = func.value
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in modules:
+            for argument in call.args[:1]:
+                base(argument)
+        else:
+            base(func.value)
+    for keyword in call.keywords:
+        if keyword.arg == "out":
+            base(keyword.value)
+        elif (keyword.arg == "inplace" and not (isinstance(keyword.value, ast.Constant)
+                                                and keyword.value.value in (False, None))):
+            for argument in call.args[:1]:
+                base(argument)
+
+
+def _bound_by(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) -> set[str]:
     """Names a (refused) statement binds or changes at top level: assignment and loop targets, imports,
-    a def's or a class's name, and the object a method that changes it is called on."""
+    a def's or a class's name, and the objects a call may change (:func:`_changed_by_call`; ``modules``: the
+    names of the modules imported, never an object a step changes)."""
     names: set[str] = set()
 
     def base(target: ast.expr) -> None:
@@ -464,9 +489,8 @@ def _bound_by(node: ast.stmt) -> set[str]:
         elif isinstance(current, ast.Delete):
             for target in current.targets:
                 base(target)
-        elif (isinstance(current, ast.Call) and isinstance(current.func, ast.Attribute)
-              and (current.func.attr.endswith("_") or current.func.attr in _CHANGES_RECEIVER)):
-            base(current.func.value)
+        elif isinstance(current, ast.Call):
+            _changed_by_call(current, modules, base)
         stack.extend(ast.iter_child_nodes(current))
     return names
 
@@ -531,14 +555,16 @@ def _follow_names(pieces: list[_Piece]) -> None:
             if piece.reason is None:
                 if isinstance(piece.node, (ast.Import, ast.ImportFrom)):
                     modules.update(piece.statement.defines)
+                    modules.update(alias.asname or alias.name.split(".")[0] for alias in piece.node.names)
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
                 relate(set(piece.statement.defines), reads)
                 continue
-            node_names = set(piece.statement.defines) | (_bound_by(piece.node) if piece.node is not None else set())
+            node_names = set(piece.statement.defines) | (_bound_by(piece.node, modules) if piece.node is not None
+                                                         else set())
             piece.statement = None
         else:
-            node_names = _bound_by(piece.node) if piece.node is not None else set()
+            node_names = _bound_by(piece.node, modules) if piece.node is not None else set()
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_by(piece.node) if piece.node is not None else []
             source = next((s for name in read if (s := bound.get(name)) is not None), None)

@@ -7,7 +7,8 @@ Two measures, and the budget is checked against the larger:
   buffers, an optimizer's state, and what the autograd graphs behind them saved for
   backward), on any device;
 - on Linux, how much the process's resident anonymous memory (not the files
-  it maps: torch's code) grew since the session started: that also counts what no name holds but the session still keeps —
+  it maps: torch's code) grew since the session started: that also counts
+  what no name holds but the session still keeps —
   tensors autograd saved for backward, Python lists, strings and numbers, and
   the tensor objects of a split.
 

@@ -601,3 +601,19 @@ def test_a_bom_that_disagrees_with_the_cookie_and_a_utf16_file_say_what_is_wrong
         assert "TensorLab reads a .py file as UTF-8 or as its encoding declaration says" in str(caught.value)
     # A BOM with a utf-8 cookie is fine, as Python says.
     assert parse_python(b"\xef\xbb\xbf# coding: utf-8\nimport torch\n", "ok.py").steps[0].code == "import torch"
+
+
+def test_a_refused_in_place_function_out_or_inplace_argument_makes_later_readers_depend_conservatively():
+    # h21e (item 7): the receiver rule missed objects changed as an argument; a module is never taken as changed.
+    text = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+            "a = torch.ones(3)\nif True:\n    nn.init.zeros_(a)\nb = a + 1\n"
+            "c = torch.ones(2)\nif True:\n    F.relu(c, inplace=True)\nd = c * 2\n"
+            "e = torch.ones(2)\nif True:\n    torch.add(e, 1, out=e)\nf = e * 2\n"
+            "g = torch.zeros(2)\nif True:\n    torch.relu(g, inplace=False)\nh = nn.Linear(2, 2)\nk = h(g)\n")
+    lesson = parse_python(text, "mutate.py")
+    reasons = {r.code: str(r.reason) for r in lesson.refused}
+    assert reasons["b = a + 1"] == "may depend on line 5 of the file, which is not run (it may change `a`)"
+    assert reasons["d = c * 2"] == "may depend on line 9 of the file, which is not run (it may change `c`)"
+    assert reasons["f = e * 2"] == "may depend on line 13 of the file, which is not run (it may change `e`)"
+    # `inplace=False` changes nothing; `nn` and `torch` stay usable after a refused call of theirs.
+    assert [s.code for s in lesson.steps][-3:] == ["g = torch.zeros(2)", "h = nn.Linear(2, 2)", "k = h(g)"]

@@ -58,7 +58,8 @@ def test_the_process_measure_counts_what_the_program_makes_not_torchs_code_mappe
         results = [engine.run(code) for code in codes]
         assert all(r.ok for r in results)
         assert max(r.memory for r in results) < 8 * MB
-        # ... and what a step makes outside any tensor (Python lists of 1.8 million floats: their tensors are gone) is still counted.
+        # ... and what a step makes outside any tensor (Python lists of 1.8 million floats, their tensors gone)
+        # is still counted.
         listed = engine.run("big = [torch.rand(900000).tolist(), torch.rand(900000).tolist()]")
         assert listed.ok and listed.memory > 40 * MB, listed.error
     finally:
