@@ -420,7 +420,7 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
 
 # -- names: what a refused statement binds, and who reads it --------------------------------------------
 
-def _changed_by_call(call: ast.Call, modules: set[str], base: Callable[[ast.expr], None]) -> None:
+def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: Callable[[ast.expr], None]) -> None:
     """The objects a call may change in place, each given to ``base``: the receiver of a method that changes it
     (``v.add_(1)``, ``opt.step()``); for a function of a module (``nn.init.zeros_(w)``, ``torch.relu_(x)``)
     its first argument instead, never the module; ``out=`` (``torch.add(e, 1, out=e)``); and the first argument
