@@ -26,6 +26,7 @@ from typing import Any
 
 from tensorlab.core.lang.parse import Statement, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
+from tensorlab.core.lessons.source_import import with_file_lines
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, Progress
 from tensorlab.core.protocol.history import KEEP_LAST, History, history_allowance
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -118,7 +119,8 @@ def program_from(lesson: Lesson | None) -> list[ProgramStep]:
     """The program of ``lesson``: its steps, in order (empty for the scratchpad)."""
     if lesson is None:
         return []
-    return [ProgramStep(s.code, s.statement, s.note, s.ask, s.translations, s.facts) for s in lesson.steps]
+    return [ProgramStep(s.code, s.statement, s.note, s.ask, s.translations, s.facts, s.line, s.cell)
+            for s in lesson.steps]
 
 
 def program_as_lesson(lesson: Lesson | None, program: Sequence[LessonStep]) -> Lesson:
@@ -134,10 +136,15 @@ def program_as_lesson(lesson: Lesson | None, program: Sequence[LessonStep]) -> L
         return Lesson("my-steps", "My steps", steps)
     if not any(getattr(step, "origin", StepOrigin.LESSON) == StepOrigin.USER for step in steps):
         return Lesson(lesson.id, lesson.title, steps, lesson.summary, dict(lesson.translations), lesson.source,
-                      lesson.chapter, lesson.prerequisites)
+                      lesson.chapter, lesson.prerequisites, refused=lesson.refused)
     translations = {k: v for k, v in lesson.translations.items() if not k.startswith("title_")}
+    # An opened file's refused statements keep their places (an export writes them commented): the one after
+    # the lesson's k-th step stands before its (k+1)-th, after the steps you added (as the Code panel shows).
+    starts = [i for i, step in enumerate(steps) if getattr(step, "origin", StepOrigin.LESSON) != StepOrigin.USER]
+    refused = tuple(replace(r, after=starts[r.after] if r.after < len(starts) else len(steps))
+                    for r in lesson.refused)
     return Lesson(f"{lesson.id}-mine", f"{lesson.title} (with my steps)", steps, lesson.summary, translations,
-                  chapter=lesson.chapter, prerequisites=lesson.prerequisites)
+                  chapter=lesson.chapter, prerequisites=lesson.prerequisites, refused=refused)
 
 
 class Player:
@@ -275,6 +282,7 @@ class Player:
         result = self.engine.run(self.program[self.position].code, self.focus, cancelled)
         if result.index != self.position:
             result = replace(result, index=self.position)   # after a lost step the engine counts one fewer
+        result = with_file_lines(result, self.program)   # an opened file's culprit step: by its line too
         self.results.append(result)
         self._trim()
         return result

@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tensorlab.core.messages.catalogue import Message, msg
+from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.snapshot import GraphInfo, SavedStatus, SavedTensor, Snapshot
 
-__all__ = ["Culprit", "version_culprit"]
+__all__ = ["Culprit", "version_culprit", "at_file_lines"]
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
@@ -174,3 +175,36 @@ def version_culprit(shape_text: str, now: int, expected: int, history: Sequence[
     else:
         sentences.append(msg("explain.culprit.no_step"))
     return Culprit(tuple(sentences), tuple(sorted(steps)), tuple(tracked))
+
+
+def _located(message: Message, where: Sequence[tuple[int, int]]) -> Message:
+    """A culprit sentence whose step numbers (1-based ``step``) also name the step's file line (and cell)."""
+    values = message.values
+    if message.key == "explain.culprit.changed":
+        return msg(message.key, steps=tuple(_located(m, where) if isinstance(m, Message) else m
+                                            for m in values.get("steps", ())))
+    if message.key not in ("explain.culprit.step", "explain.culprit.inside"):
+        return message
+    step = values.get("step")
+    if not isinstance(step, int) or not 0 < step <= len(where):
+        return message
+    line, cell = where[step - 1]
+    if line <= 0:
+        return message   # a step of yours, or of a lesson file: its number is all there is
+    suffix = "_cell" if cell > 0 else "_line"
+    extra = {"cell": cell} if cell > 0 else {}
+    if message.key == "explain.culprit.step":
+        return msg("explain.culprit.step" + suffix, step=step, line=line, code=values.get("code", ""), **extra)
+    return msg("explain.culprit.inside" + suffix, step=step, line=line, **extra)
+
+
+def at_file_lines(explanation: Explanation, where: Sequence[tuple[int, int]]) -> Explanation:
+    """``explanation`` with every culprit step it names said with its place in the file too: "step 5 (line 12)",
+    "step 5 (cell 3, line 2)". ``where``: (line, cell) of each step of the program (0-based, as the results are
+    numbered); line 0 for a step that is not a file's (one you added, a lesson's): it keeps its number alone.
+
+    The step number stays the one the transcript and the Code panel show (the steps that run); the line is the
+    file's, as the refusal reasons beside it quote it."""
+    if not explanation.culprit_steps or not any(line > 0 for line, _ in where):
+        return explanation
+    return replace(explanation, more=tuple(_located(m, where) for m in explanation.more))

@@ -25,7 +25,7 @@ from typing import Any
 from tensorlab.core.export.escaping import comment_lines, commented_code, markdown_text
 from tensorlab.core.export.verify import ExportRefused, check_cells, check_script, compile_problem, handler_source
 from tensorlab.core.files.safe_text import visible
-from tensorlab.core.lessons.lesson import Ask, Lesson, LessonStep
+from tensorlab.core.lessons.lesson import Ask, Lesson, LessonStep, RefusedStep
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.results import ErrorInfo
 
@@ -261,6 +261,19 @@ def _runnable_lines(code: str, error: ErrorInfo | None, error_name: str, languag
             + ["try:", *_indented(code), *handler_source(error_name)])
 
 
+def _refused_before(lesson: Lesson, number: int) -> list[RefusedStep]:
+    """The statements of an opened file that TensorLab refused, that stand right before step ``number`` (from 1;
+    ``len(lesson.steps) + 1``: after the last step)."""
+    last = number > len(lesson.steps)
+    return [r for r in lesson.refused if r.after == number - 1 or (last and r.after >= number - 1)]
+
+
+def _refused_lines(refused: RefusedStep, language: str) -> list[str]:
+    """A refused statement as the export writes it: why, then its lines, every one a comment (never run)."""
+    return comment_lines(_label("file_refused", language, reason=refused.reason.render(language))) + \
+        commented_code(_source(refused.code))
+
+
 def _error_name(lesson: Lesson) -> str:
     """A name for the caught error that no step uses (the except clause unbinds it)."""
     taken = _all_names([s.code for s in lesson.steps])
@@ -319,6 +332,10 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
         out += ["", *setup]
     diverged = _diverged_at(errors)
     for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
+        # An opened file's statements TensorLab refused stand where they stood, as comments: the script shows
+        # everything the file had, and runs nothing TensorLab did not.
+        for other in _refused_before(lesson, number):
+            out += ["", *_refused_lines(other, language)]
         # As the app narrates a step: the question before its code (predict, then run), the answer and
         # the note (which says what happened) after it, as in the notebook.
         note = step.text(language)
@@ -330,6 +347,8 @@ def export_script(lesson: Lesson, errors: Sequence[ErrorInfo | None], language: 
         out += _answer_comment(step, language)
         if note:
             out += comment_lines(note)
+    for other in _refused_before(lesson, len(lesson.steps) + 1):
+        out += ["", *_refused_lines(other, language)]
     text = "\n".join(out) + "\n"
     check_script(text, "\n".join(setup), error_name)
     return text
@@ -418,7 +437,14 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
         cells.append(cell)
     error_name = _error_name(lesson)
     diverged = _diverged_at(errors)
+    def refused_cells(number: int) -> None:
+        for other in _refused_before(lesson, number):   # as in the script: comments where they stood
+            cell = v4.new_code_cell("\n".join(_refused_lines(other, language)))
+            cell.id = f"refused-{other.cell}-{other.line}"
+            cells.append(cell)
+
     for number, (step, error) in enumerate(zip(lesson.steps, errors), start=1):
+        refused_cells(number)
         if step.ask is not None:
             cells.append(_markdown(_question_markdown(step, language), f"step-{number}-ask"))
         source = "\n".join(_code_lines(step, error, error_name, language, wrap=False,
@@ -431,6 +457,7 @@ def export_notebook(lesson: Lesson, errors: Sequence[ErrorInfo | None], language
         note = step.text(language)
         heading = f"*{markdown_text(_label('step', language, number=number))}*"
         cells.append(_markdown(heading + (f" — {markdown_text(note)}" if note else ""), f"step-{number}-note"))
+    refused_cells(len(lesson.steps) + 1)
     notebook = v4.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.metadata["language_info"] = {"name": "python"}

@@ -106,6 +106,10 @@ class LessonStep:
     ask: Ask | None = None
     translations: Mapping[str, str] = field(default_factory=dict)
     facts: tuple[str, ...] = ()
+    # Where it starts in an opened ``.py`` or notebook (``cell``: its code cell, 1-based); 0: not from a file.
+    # The explanation of a failing backward names the culprit step by it too ("step 5 (line 12)").
+    line: int = 0
+    cell: int = 0
 
     def text(self, language: str = "en") -> str:
         """The note in ``language`` (English if there is none)."""

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from tensorlab.core.lessons.lesson import Lesson, RefusedStep
+from tensorlab.core.lessons.source_import import with_file_lines
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
 from tensorlab.core.protocol.results import ErrorInfo, StepResult
@@ -58,6 +59,7 @@ def iter_lesson(lesson: Lesson, engine: Engine, time_limit: float | None = None)
             if result.index != index:
                 # After a crash the worker has one step fewer: the index is the lesson's.
                 result = dataclasses.replace(result, index=index)
+            result = with_file_lines(result, lesson.steps)   # an opened file's culprit step: by its line too
         snapshot = result.snapshot
         yield result
 

@@ -17,25 +17,29 @@ looked at. Parsing stays inside Python's own bounds: a file nested too deeply is
 from __future__ import annotations
 
 import ast
+import codecs
 import html
 import io
 import json
 import re
 import tokenize
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from tensorlab.core.explain.version_culprit import at_file_lines
 from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
 from tensorlab.core.lang.parse import LanguageError, Statement, parse_one, undefined_name_message
 from tensorlab.core.lessons.lesson import Lesson, LessonError, LessonStep, RefusedStep, find_lesson
 from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
+from tensorlab.core.protocol.results import StepResult
 
 __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
            "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
-           "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts"]
+           "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts",
+           "with_file_lines"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -96,7 +100,7 @@ SOURCE_JOB = "source_import"   # the worker job (core/worker/jobs.py) that parse
 def lesson_parts(lesson: Lesson) -> dict[str, Any]:
     """An opened file's lesson as plain data (texts, numbers and messages: what crosses the wire)."""
     return {"id": lesson.id, "title": lesson.title, "source": lesson.source,
-            "steps": [(step.code, step.note) for step in lesson.steps],
+            "steps": [(step.code, step.note, step.line, step.cell) for step in lesson.steps],
             "refused": [(r.code, r.reason, r.after, r.line, r.cell, r.note) for r in lesson.refused]}
 
 
@@ -106,9 +110,10 @@ def lesson_from_parts(parts: dict[str, Any], limits: Limits = DEFAULT_LIMITS) ->
     source = str(parts.get("source", "<file>"))
     steps = []
     try:
-        for number, (code, note) in enumerate(parts["steps"], start=1):
+        for number, (code, note, line, cell) in enumerate(parts["steps"], start=1):
             try:
-                steps.append(LessonStep(str(code), parse_one(str(code), limits), str(note)))
+                steps.append(LessonStep(str(code), parse_one(str(code), limits), str(note), line=int(line),
+                                        cell=int(cell)))
             except LanguageError as exc:
                 raise LessonError(source, exc.message, number) from None
         refused = tuple(RefusedStep(str(code), reason, int(after), int(line), int(cell), str(note))
@@ -159,15 +164,33 @@ def source_import_job(session: Any, params: dict[str, Any], cancelled: Any, prog
     return {"path": path, "lesson": lesson_parts(lesson)}
 
 
+def with_file_lines(result: StepResult, steps: Sequence[LessonStep]) -> StepResult:
+    """``result`` with the culprit steps its explanation names said with their file lines too, where ``steps``
+    (the program it ran in, numbered as the results are) come from an opened file: "step 5 (line 12: …)"."""
+    error = result.error
+    if error is None or error.explanation is None or not error.explanation.culprit_steps:
+        return result
+    explanation = at_file_lines(error.explanation, [(step.line, step.cell) for step in steps])
+    if explanation is error.explanation:
+        return result
+    return replace(result, error=replace(error, explanation=explanation))
+
+
 # -- reading the text ------------------------------------------------------------------------------------
 
 def _decode_python(data: bytes, source: str) -> str:
     """The text of a ``.py`` file, in the encoding its cookie (or BOM) names, else UTF-8 (PEP 263)."""
     if len(data) > MAX_PY_BYTES:
         raise LessonError(source, msg("file.too_large", limit=MAX_PY_BYTES))
+    wide = _wide_encoding(data)
+    if wide is not None:   # Python reads no UTF-16 or UTF-32 source: say so, not "invalid declaration"
+        raise LessonError(source, msg("source.wide_encoding", encoding=wide))
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:   # an unknown encoding, or a cookie that contradicts the BOM
+        cookie = _cookie_of(data)
+        if data.startswith(codecs.BOM_UTF8) and cookie is not None:
+            raise LessonError(source, msg("source.bom_cookie", encoding=cookie)) from None
         raise LessonError(source, msg("source.bad_cookie", detail=str(exc.msg))) from None
     try:
         text = data.decode(encoding)
@@ -176,6 +199,27 @@ def _decode_python(data: bytes, source: str) -> str:
     except LookupError as exc:   # detect_encoding knows it, the codec registry may still not
         raise LessonError(source, msg("source.bad_cookie", detail=str(exc))) from None
     return text.removeprefix("\ufeff")
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """"UTF-16" or "UTF-32" where ``data`` starts with that BOM, or reads as ASCII in it (every other byte 0)."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "UTF-32"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "UTF-16"
+    head = data[:64]
+    if len(head) >= 4 and (not any(head[1::2]) or not any(head[0::2])) and any(head):
+        return "UTF-16"
+    return None
+
+
+def _cookie_of(data: bytes) -> str | None:
+    """The encoding the PEP 263 cookie on line 1 or 2 names, if there is one."""
+    for line in data.removeprefix(codecs.BOM_UTF8).splitlines()[:2]:
+        found = re.match(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", line)
+        if found:
+            return found.group(1).decode("ascii", "replace")
+    return None
 
 
 def _drop_outputs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -328,6 +372,11 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
                 magics: list[_Piece]) -> list[_Piece]:
     """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked."""
     found = list(magics)
+    if "\x00" in text:   # Python says "line 1" (or no line) for a NUL anywhere: name the line it is on
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        if not cell:
+            raise LessonError(source, _at(line, cell, msg("subset.nul")))
+        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(line, cell, msg("subset.nul")))]
     try:
         module = ast.parse(text, mode="exec")
     except SyntaxError as exc:
@@ -371,9 +420,34 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
 
 # -- names: what a refused statement binds, and who reads it --------------------------------------------
 
-def _bound_by(node: ast.stmt) -> set[str]:
+def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: Callable[[ast.expr], None]) -> None:
+    """The objects a call may change in place, each given to ``base``: the receiver of a method that changes it
+    (``v.add_(1)``, ``opt.step()``); for a function of a module (``nn.init.zeros_(w)``, ``torch.relu_(x)``)
+    its first argument instead, never the module; ``out=`` (``torch.add(e, 1, out=e)``); and the first argument
+    of a call with ``inplace=True`` (``F.relu(c, inplace=True)``)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and (func.attr.endswith("_") or func.attr in _CHANGES_RECEIVER):
+        root: ast.expr = func.value
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in modules:
+            for argument in call.args[:1]:
+                base(argument)
+        else:
+            base(func.value)
+    for keyword in call.keywords:
+        if keyword.arg == "out":
+            base(keyword.value)
+        elif (keyword.arg == "inplace" and not (isinstance(keyword.value, ast.Constant)
+                                                and keyword.value.value in (False, None))):
+            for argument in call.args[:1]:
+                base(argument)
+
+
+def _bound_by(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) -> set[str]:
     """Names a (refused) statement binds or changes at top level: assignment and loop targets, imports,
-    a def's or a class's name, and the object a method that changes it is called on."""
+    a def's or a class's name, and the objects a call may change (:func:`_changed_by_call`; ``modules``: the
+    names of the modules imported, never an object a step changes)."""
     names: set[str] = set()
 
     def base(target: ast.expr) -> None:
@@ -415,9 +489,8 @@ def _bound_by(node: ast.stmt) -> set[str]:
         elif isinstance(current, ast.Delete):
             for target in current.targets:
                 base(target)
-        elif (isinstance(current, ast.Call) and isinstance(current.func, ast.Attribute)
-              and (current.func.attr.endswith("_") or current.func.attr in _CHANGES_RECEIVER)):
-            base(current.func.value)
+        elif isinstance(current, ast.Call):
+            _changed_by_call(current, modules, base)
         stack.extend(ast.iter_child_nodes(current))
     return names
 
@@ -452,6 +525,13 @@ def _follow_names(pieces: list[_Piece]) -> None:
         for name in group:
             related[name] = group
 
+    star: _Piece | None = None              # the last refused `from m import *`: it may bind any name
+
+    def unbound(name: str, piece: _Piece, line: int) -> Message:
+        if star is not None:   # not "not defined": the refused star import may well define it
+            return msg("source.star", where=_where(star.line, star.cell), name=name)
+        return _at(piece.line + line - 1, piece.cell, undefined_name_message(name))
+
     def depends(name: str, source: _Piece) -> Message:
         where = _where(source.line, source.cell)
         if name in changed:
@@ -466,7 +546,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
                     changed.discard(name)
                     continue
                 if name not in bound:
-                    piece.reason = _at(piece.line + line - 1, piece.cell, undefined_name_message(name))
+                    piece.reason = unbound(name, piece, line)
                 elif (source := bound[name]) is not None:
                     piece.reason = depends(name, source)
                 else:
@@ -475,20 +555,24 @@ def _follow_names(pieces: list[_Piece]) -> None:
             if piece.reason is None:
                 if isinstance(piece.node, (ast.Import, ast.ImportFrom)):
                     modules.update(piece.statement.defines)
+                    modules.update(alias.asname or alias.name.split(".")[0] for alias in piece.node.names)
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
                 relate(set(piece.statement.defines), reads)
                 continue
-            node_names = set(piece.statement.defines) | (_bound_by(piece.node) if piece.node is not None else set())
+            node_names = set(piece.statement.defines) | (_bound_by(piece.node, modules) if piece.node is not None
+                                                         else set())
             piece.statement = None
         else:
-            node_names = _bound_by(piece.node) if piece.node is not None else set()
+            node_names = _bound_by(piece.node, modules) if piece.node is not None else set()
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_by(piece.node) if piece.node is not None else []
             source = next((s for name in read if (s := bound.get(name)) is not None), None)
             if source is not None:
                 name = next(n for n in read if bound.get(n) is source)
                 piece.reason = depends(name, source)
+        if isinstance(piece.node, ast.ImportFrom) and any(alias.name == "*" for alias in piece.node.names):
+            star = piece
         read_names = set(_read_by(piece.node)) if piece.node is not None else set()
         # A name it reads and binds (`v.add_(1)`, `a.b = 1`) is changed, not defined; so are its relatives.
         changes = {name for name in node_names if name in read_names}
@@ -516,7 +600,8 @@ def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: st
     waiting = ""   # the notes of refused statements: the narration shows them with the next step that runs
     for piece in pieces:
         if piece.statement is not None:
-            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.note)))
+            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.note), line=piece.line,
+                                    cell=piece.cell))
             waiting = ""
         else:
             assert piece.reason is not None
@@ -524,7 +609,7 @@ def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: st
             refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell))
     waiting = _joined(waiting, trailing_note)
     if waiting and steps:   # notes after the last step that runs: said with it
-        steps[-1] = LessonStep(steps[-1].code, steps[-1].statement, _joined(steps[-1].note, waiting))
+        steps[-1] = replace(steps[-1], note=_joined(steps[-1].note, waiting))
     stem = re.sub(r"[^a-z0-9]+", "-", source.lower()).strip("-") or "my-code"
     return Lesson(stem, source, tuple(steps), source=source, refused=tuple(refused))
 

@@ -499,6 +499,25 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.culprit.changed": ("The version went up at {steps}.", "버전이 올라간 곳: {steps}."),
     "explain.culprit.step": ("step {step} (`{code}`)", "{step}단계 (`{code}`)"),
+    # -- explain.culprit for an opened .py or notebook (#21, h21e): the step named by its file line too --------
+    "explain.culprit.step_line": ("step {step} (line {line}: `{code}`)", "{step}단계 ({line}번째 줄: `{code}`)"),
+    "explain.culprit.step_cell": ("step {step} (cell {cell}, line {line}: `{code}`)",
+                                  "{step}단계 ({cell}번째 셀의 {line}번째 줄: `{code}`)"),
+    "explain.culprit.inside_line": (
+        "Step {step} (line {line}) made this tensor and changed it in place in the same statement: an in-place "
+        "operation inside a call (such as `ReLU(inplace=True)` in a module's `forward()`) or a later line of a loop.",
+        "{step}단계({line}번째 줄)가 이 텐서를 만들고, 같은 문장 안에서 인플레이스 연산으로 바꾸었습니다. 호출 안의 "
+        "인플레이스 연산(모듈의 `forward()` 안에 있는 `ReLU(inplace=True)` 같은 것)이나 반복문의 뒤쪽 줄이 그렇게 "
+        "합니다.",
+    ),
+    "explain.culprit.inside_cell": (
+        "Step {step} (cell {cell}, line {line}) made this tensor and changed it in place in the same statement: an "
+        "in-place operation inside a call (such as `ReLU(inplace=True)` in a module's `forward()`) or a later line "
+        "of a loop.",
+        "{step}단계({cell}번째 셀의 {line}번째 줄)가 이 텐서를 만들고, 같은 문장 안에서 인플레이스 연산으로 "
+        "바꾸었습니다. 호출 안의 인플레이스 연산(모듈의 `forward()` 안에 있는 `ReLU(inplace=True)` 같은 것)이나 "
+        "반복문의 뒤쪽 줄이 그렇게 합니다.",
+    ),
     # -- explain.culprit, for any program (#21): the saved tensor read from torch's saved variable -----------
     "explain.culprit.alias": (
         "The failing graph saved a tensor of shape {shape} at version {expected} that has no name of its own; it "

@@ -216,5 +216,16 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.may_change": ("may depend on {where}, which is not run (it may change `{name}`)",
                           "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 {name:`을} 바꿀 수 있습니다)"),
     "source.more_characters": ("… ({count} more characters)", "… (문자 {count}개가 더 있습니다)"),
+    # -- h21e (issue #21 residuals): a name a refused `import *` may bind; the file's own reading problems ------
+    "source.star": ("depends on {where}, which is not run (`{name}` may come from its `import *`)",
+                    "실행하지 않는 {where}에 의존합니다({name:`은} 그 줄의 `import *`에서 올 수 있습니다)"),
+    "source.bom_cookie": ("the file starts with a UTF-8 byte order mark but its encoding declaration says "
+                          "{encoding}: the two disagree (remove the mark, or make the declaration utf-8)",
+                          "파일이 UTF-8 바이트 순서 표시(BOM)로 시작하는데 인코딩 선언은 {encoding:이라고} "
+                          "합니다. 둘이 서로 맞지 않습니다(표시를 지우거나 선언을 utf-8로 고치세요)"),
+    "source.wide_encoding": ("the file is saved as {encoding}; TensorLab reads a .py file as UTF-8 or as its encoding "
+                             "declaration says (save it as UTF-8)",
+                             "파일이 {encoding:으로} 저장되어 있습니다. TensorLab은 .py 파일을 UTF-8이나 인코딩 선언에 "
+                             "적힌 인코딩으로 읽습니다(UTF-8로 다시 저장하세요)"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

@@ -43,6 +43,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                          "TensorLab이 쓰는 시드입니다. 그래서 난수가 앱에서와 같습니다."),
     "export.device_note": ("TensorLab ran these steps on this device: new tensors are made there.",
                            "TensorLab은 이 단계들을 이 장치에서 실행했습니다. 새 텐서는 그 장치에 만들어집니다."),
+    # -- export of an opened .py/notebook: its refused statements written commented (issue #21, h21e) -----
+    "export.file_refused": ("not run in TensorLab: {reason}", "TensorLab에서 실행하지 않았습니다: {reason}"),
     # -- export: refused statements and the check of the written file (issue #15, class 1) -------------
     "export.not_run_rest": ("TensorLab refused this line and did not run the rest of this step ({type}: {text})",
                             "TensorLab이 이 줄을 거부해 이 단계의 나머지를 실행하지 않았습니다({type}: {text})"),

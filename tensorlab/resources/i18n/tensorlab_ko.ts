@@ -898,6 +898,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>이 오류는 CUDA GPU에서만 발생합니다.</translation>
     </message>
     <message>
+        <source>This file cannot be opened: {reason}</source>
+        <translation>이 파일을 열 수 없습니다: {reason}</translation>
+    </message>
+    <message>
         <source>This lesson file cannot be opened: {reason}</source>
         <translation>이 레슨 파일을 열 수 없습니다: {reason}</translation>
     </message>

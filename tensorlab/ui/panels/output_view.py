@@ -112,7 +112,11 @@ def _echo_line(line: str) -> str:
     counted) never wraps; a longer one wraps only between tokens, as the Code panel does."""
     if len(line.strip()) <= 20:
         return f"<span style='white-space:pre'>{escape(line)}</span>"
-    return escape(breakable_code(line))
+    # HTML collapses leading spaces: a loop body's indentation is kept as it is, only the rest may wrap.
+    body = line.lstrip(" \t")
+    indent = line[:len(line) - len(body)]
+    lead = f"<span style='white-space:pre'>{escape(indent)}</span>" if indent else ""
+    return lead + escape(breakable_code(body))
 
 
 class OutputView(QTextBrowser):

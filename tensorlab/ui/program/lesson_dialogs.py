@@ -51,10 +51,12 @@ def _widget(window: LessonWindow) -> QWidget:
     return cast(QWidget, window)
 
 
-def _cannot_open(window: LessonWindow, exc: LessonError) -> None:
-    # Said in the output panel, without a modal dialog; the open lesson stays as it was.
-    window.show_problem(tr("This lesson file cannot be opened: {reason}").format(
-        reason=exc.render(current_language())))
+def _cannot_open(window: LessonWindow, exc: LessonError, own_code: bool = False) -> None:
+    # Said in the output panel, without a modal dialog; the open lesson stays as it was. A learner's own .py or
+    # notebook is "this file", not a lesson file.
+    reason = exc.render(current_language())
+    window.show_problem(tr("This file cannot be opened: {reason}").format(reason=reason) if own_code else
+                        tr("This lesson file cannot be opened: {reason}").format(reason=reason))
 
 
 def open_lesson_file(window: LessonWindow, path: str | Path) -> bool:
@@ -79,7 +81,7 @@ def _open_source(window: LessonWindow, path: str | Path) -> bool:
     try:
         data, name, notebook = read_source(path)
     except LessonError as exc:
-        _cannot_open(window, exc)
+        _cannot_open(window, exc, own_code=True)
         return False
     controller = window.controller
     key = str(Path(path).absolute())
@@ -89,17 +91,17 @@ def _open_source(window: LessonWindow, path: str | Path) -> bool:
             return   # another job, or another file's answer
         controller.jobFinished.disconnect(finished)
         if not isinstance(result, dict):   # the worker stopped while parsing: said as the controller says it
-            window.show_problem(tr("This lesson file cannot be opened: {reason}").format(reason=problem))
+            window.show_problem(tr("This file cannot be opened: {reason}").format(reason=problem))
             return
         error = answer_error(result, name)
         if error is not None:   # what the worker found wrong with the file
-            _cannot_open(window, error)
+            _cannot_open(window, error, own_code=True)
             return
         try:
             lesson = lesson_from_parts(result["lesson"])
         except (LessonError, KeyError) as exc:
             _cannot_open(window, exc if isinstance(exc, LessonError) else LessonError(name, msg(
-                "engine.internal", detail=repr(exc))))
+                "engine.internal", detail=repr(exc))), own_code=True)
             return
         _show_opened(window, lesson, path)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["ZWSP", "breakable", "breakable_code", "escape", "inline_code"]
+__all__ = ["ZWSP", "breakable", "breakable_code", "code_block", "escape", "inline_code"]
 
 
 def escape(text: str) -> str:
@@ -19,6 +19,19 @@ _TICKS = re.compile(r"`([^`]+)`")
 def inline_code(text: str) -> str:
     """Escape ``text`` and show `backticked` parts as code."""
     return _TICKS.sub(lambda m: f"<code>{m.group(1)}</code>", escape(text))
+
+
+def code_block(code: str) -> str:
+    """``code`` shown as code: one line as a ``<code>`` span; several (a loop, a call over lines) as a block with
+    its line breaks and indentation kept (HTML would collapse them into one line)."""
+    if "\n" not in code:
+        return f"<code>{inline_code(code)}</code>"
+    lines = []
+    for line in code.split("\n"):
+        body = line.lstrip(" \t")
+        indent = line[:len(line) - len(body)].expandtabs(4)
+        lines.append("&nbsp;" * len(indent) + escape(body))
+    return "<code>" + "<br>".join(lines) + "</code>"
 
 
 ZWSP = "\u200b"   # a zero-width space: where a line may break, invisible (Qt's line breaking honours it)

@@ -196,3 +196,24 @@ def test_without_the_errors_graphs_the_graphs_the_snapshots_recorded_still_name_
     history = _history(PROGRAMS["direct"][0])
     culprit = version_culprit("3", 1, 0, history)
     assert culprit.names == ("p",) and culprit.steps == (3,)
+
+
+def test_the_culprit_steps_of_a_file_program_are_said_with_their_file_lines_too():
+    # Issue #21 residual (h21e): "step K" alone beside a file's "line N" reasons; a step not from a file keeps it.
+    from tensorlab.core.explain.version_culprit import at_file_lines
+    from tensorlab.core.messages.catalogue import msg
+    from tensorlab.core.protocol.explanation import Explanation
+
+    explanation = Explanation("explain.saved_changed", (), (
+        msg("explain.culprit.one", who="`c`", expected=0, now=2),
+        msg("explain.culprit.changed", steps=(msg("explain.culprit.step", step=2, code="c.mul_(2)"),
+                                              msg("explain.culprit.step", step=3, code="c.add_(1)"))),
+        msg("explain.culprit.inside", step=2)), culprit_steps=(1, 2), culprit_names=("c",))
+    located = at_file_lines(explanation, [(1, 0), (12, 0), (0, 0)])   # step 3 is one you added
+    assert "The version went up at step 2 (line 12: `c.mul_(2)`), step 3 (`c.add_(1)`)" in located.text
+    assert "Step 2 (line 12) made this tensor" in located.text
+    in_cells = at_file_lines(explanation, [(1, 1), (2, 4), (3, 4)])
+    assert "step 2 (cell 4, line 2: `c.mul_(2)`)" in in_cells.text and "Step 2 (cell 4, line 2)" in in_cells.text
+    assert "2단계(4번째 셀의 2번째 줄)가" in in_cells.localized("ko").text
+    assert at_file_lines(explanation, [(0, 0)] * 3) is explanation   # a lesson's steps: numbers alone
+    assert located.culprit_steps == explanation.culprit_steps

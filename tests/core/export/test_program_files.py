@@ -482,3 +482,69 @@ def test_a_training_step_exports_the_imports_it_needs_and_runs_as_in_tensorlab(t
     session = Session()
     outputs = [session.run(code).output for code in codes]
     assert ran.stdout == "".join(outputs)
+
+
+# -- an opened file's refused statements (issue #21, h21e): exported as comments, in their places ----------
+
+_NOTEBOOK_WITH_REFUSALS = {
+    "nbformat": 4, "nbformat_minor": 5, "metadata": {},
+    "cells": [
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 1,
+         "source": "%matplotlib inline\nimport torch\na = torch.ones(3, requires_grad=True)"},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 2,
+         "source": "def double(t):\n    return t * 2\nb = double(a)"},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 3,
+         "source": "!touch /tmp/never\nc = (a * 3).sum()\nc.backward()"},
+    ],
+}
+
+
+def _only_commented(text: str, *codes: str) -> None:
+    lines = text.splitlines()
+    for code in codes:
+        found = [line for line in lines if code in line]
+        assert found, code
+        assert all(line.lstrip().startswith("#") for line in found), (code, found)
+
+
+def test_the_refused_def_and_magics_of_a_notebook_are_exported_only_as_comments(tmp_path):
+    from tensorlab.core.lessons.source_import import parse_notebook
+
+    lesson = parse_notebook(json.dumps(_NOTEBOOK_WITH_REFUSALS).encode(), "mine.ipynb")
+    assert [s.code for s in lesson.steps] == ["import torch", "a = torch.ones(3, requires_grad=True)",
+                                              "c = (a * 3).sum()", "c.backward()"]
+    errors = _errors(run_lesson(lesson))
+    script = export_script(lesson, errors)
+    _only_commented(script, "%matplotlib", "def double", "return t * 2", "b = double(a)", "!touch")
+    assert "# not run in TensorLab: cell 2, line 1: def is not available in TensorLab" in script
+    assert ("# not run in TensorLab: depends on cell 2, line 1, which is not run (`double` is defined there)"
+            in script)
+    lines = script.splitlines()
+    assert lines.index("# %matplotlib inline") < lines.index("import torch", lines.index("# Step 1"))
+    assert lines.index("# !touch /tmp/never") < lines.index("c = (a * 3).sum()")
+    done = _run_script(script, tmp_path)   # it compiles and runs, and runs nothing that was refused
+    assert done.returncode == 0, done.stderr
+    notebook = export_notebook(lesson, errors)
+    code_cells = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    refused_cells = [source for source in code_cells if source.startswith("# not run in TensorLab")]
+    assert len(refused_cells) == 4
+    for source in refused_cells:
+        assert all(line.startswith("#") for line in source.splitlines())
+    assert "#     return t * 2" in refused_cells[1]
+    nbformat.validate(notebook)
+
+
+def test_with_steps_of_yours_the_refused_statements_keep_their_places_in_the_export():
+    from tensorlab.core.engine.player import ProgramStep, StepOrigin, program_as_lesson, program_from
+    from tensorlab.core.lang.parse import parse_one
+    from tensorlab.core.lessons.source_import import parse_python
+
+    lesson = parse_python(b"import torch\na = torch.ones(2)\ndef f():\n    pass\nb = a * 2\n", "mine.py")
+    program = program_from(lesson)
+    program.insert(2, ProgramStep("d = a + 1", parse_one("d = a + 1"), origin=StepOrigin.USER))
+    mine = program_as_lesson(lesson, program)
+    assert [r.after for r in mine.refused] == [3]   # after your step, before `b = a * 2`
+    script = export_script(mine, [None] * len(mine.steps))
+    lines = script.splitlines()
+    assert lines.index("d = a + 1") < lines.index("# def f():") < lines.index("b = a * 2")
+    assert program_as_lesson(lesson, program_from(lesson)).refused == lesson.refused

@@ -42,3 +42,25 @@ def test_a_session_refuses_a_running_total_that_outgrows_the_budget():
     errors = [session.run("total = total + (x * 2).exp().sum()").error for _ in range(20)]
     refused = [e for e in errors if e is not None]
     assert refused and refused[0].type == "LimitError" and "memory budget" in refused[0].message
+
+
+def test_the_process_measure_counts_what_the_program_makes_not_torchs_code_mapped_in():
+    # Issue #21 review (h21e): "memory 106 MB of 2.0 GB" for a small training script. The forked worker maps
+    # torch's code (file pages) in as a step first runs a kernel; the resident figure counted those pages.
+    # The process measure is anonymous memory only: a worker's training step of ~40 floats holds little ...
+    from tensorlab.core.engine.process_engine import ProcessEngine
+
+    codes = ["import torch", "import torch.nn as nn", "import torch.optim as optim", "x = torch.randn(8, 3)",
+             "y = x.sum(1, keepdim=True)", "model = nn.Linear(3, 1)", "opt = optim.SGD(model.parameters(), lr=0.1)",
+             "opt.zero_grad()", "loss = ((model(x) - y) ** 2).mean()", "loss.backward()", "opt.step()"]
+    engine = ProcessEngine("cpu")
+    try:
+        results = [engine.run(code) for code in codes]
+        assert all(r.ok for r in results)
+        assert max(r.memory for r in results) < 8 * MB
+        # ... and what a step makes outside any tensor (Python lists of 1.8 million floats, their tensors gone)
+        # is still counted.
+        listed = engine.run("big = [torch.rand(900000).tolist(), torch.rand(900000).tolist()]")
+        assert listed.ok and listed.memory > 40 * MB, listed.error
+    finally:
+        engine.close()

@@ -161,11 +161,20 @@ def test_a_hostile_file_is_said_in_the_window_and_the_open_lesson_stays(window, 
     assert window.open_lesson_file(deep)                     # sent to the worker
     idle(qtbot, window)
     assert window.controller.state.lesson is before
-    assert "This lesson file cannot be opened: deep.py: line 1 of the file:" in window.output_view.toPlainText()
+    # A learner's own file is "this file", not a lesson file.
+    assert "This file cannot be opened: deep.py: line 1 of the file:" in window.output_view.toPlainText()
+    assert "lesson file" not in window.output_view.toPlainText()
     big = tmp_path / "big.py"
     big.write_bytes(b"x = 1\n" * 200_000)
     assert not window.open_lesson_file(big)                  # over 1 MB: refused before it is sent
+    assert "This file cannot be opened: big.py:" in window.output_view.toPlainText()
     assert "larger than 1,000,000 bytes" in window.output_view.toPlainText()
+    nul = tmp_path / "nul.py"
+    nul.write_bytes(b"import torch\nx = 1\ny = \x00\n")
+    assert window.open_lesson_file(nul)
+    idle(qtbot, window)
+    assert "This file cannot be opened: nul.py: line 3 of the file: code contains a NUL character" \
+        in window.output_view.toPlainText()
     assert window.controller.state.lesson is before
 
 
@@ -227,3 +236,24 @@ def test_a_notebooks_markdown_entities_read_once_in_the_narration(window, qtbot,
     document = QTextDocument()
     document.setHtml(label.text())
     assert document.toPlainText().replace("\u200b", "").startswith("bold html & entity <tag> x < y\n")
+
+
+def test_a_loop_without_a_note_keeps_its_lines_and_indentation_in_the_narration_and_the_output(window, qtbot,
+                                                                                              tmp_path):
+    # Issue #21 review: a step with no note showed its `for` loop flattened into one line in the Narration, and
+    # the Output's echo lost the indentation of a body line longer than 20 characters.
+    from PySide6.QtGui import QTextDocument
+
+    path = tmp_path / "loop.py"
+    path.write_text("import torch\nw = torch.ones(2, requires_grad=True)\n"
+                    "for i in range(2):\n    loss = (w * 2).sum() + (w * w).sum()\n    loss.backward()\n")
+    assert window.open_lesson_file(path)
+    idle(qtbot, window)
+    go(window, qtbot, 3)
+    document = QTextDocument()
+    document.setHtml(window.narration.note.text())
+    shown = document.toPlainText().replace("\u200b", "").replace("\xa0", " ")
+    assert ("for i in range(2):\n    loss = (w * 2).sum() + (w * w).sum()\n    loss.backward()" in
+            shown.replace("\u2028", "\n"))
+    echoed = window.output_view.toPlainText().replace("\u2028", "\n")
+    assert "\n    loss = (w * 2).sum() + (w * w).sum()\n    loss.backward()" in echoed
