@@ -16,7 +16,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDockWidget,
     QHBoxLayout,
     QHeaderView,
     QLabel,

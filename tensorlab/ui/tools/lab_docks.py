@@ -136,7 +136,8 @@ def free_spot(size: QSize, frame: QRect, screen: QRect, taken: list[QRect]) -> Q
     for other in taken:
         candidates += [QPoint(other.right() + _GAP, other.top()), QPoint(other.left() - _GAP - w, other.top()),
                        QPoint(other.left(), other.bottom() + _GAP), QPoint(other.left(), other.top() - _GAP - h)]
-    candidates += [QPoint(screen.right() - _GAP - w, screen.top() + 32), QPoint(screen.left() + _GAP, screen.top() + 32),
+    candidates += [QPoint(screen.right() - _GAP - w, screen.top() + 32),
+                   QPoint(screen.left() + _GAP, screen.top() + 32),
                    QPoint(screen.right() - _GAP - w, screen.bottom() - _GAP - h),
                    QPoint(screen.left() + _GAP, screen.bottom() - _GAP - h),
                    QPoint(frame.x() + (frame.width() - w) // 2, frame.y() + (frame.height() - h) // 2)]
