@@ -3,6 +3,8 @@ of the others it changed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QGraphicsView, QLabel
@@ -169,7 +171,7 @@ class ChangedMark(QLabel):
 
     NAMES = 3   # named in the mark; the rest are "…"
 
-    def __init__(self, view: QAbstractScrollArea, select: object) -> None:
+    def __init__(self, view: QAbstractScrollArea, select: Callable[[str], None]) -> None:
         super().__init__(view.viewport())
         self.setObjectName("changedMark")
         self.view = view
@@ -186,7 +188,8 @@ class ChangedMark(QLabel):
         view.viewport().installEventFilter(self)
         for bar in (view.verticalScrollBar(), view.horizontalScrollBar()):
             bar.valueChanged.connect(lambda _value: self.place())   # the strip moved under it
-        Texts(self).on_change(self._render)
+        self.i18n = Texts(self)
+        self.i18n.on_change(self._render)
 
     def show_names(self, names: tuple[str, ...], scale: float = 1.0) -> None:
         """Say ``names`` (none: hidden), its text at ``scale``."""
@@ -249,6 +252,6 @@ class ChangedMark(QLabel):
         return False
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
-        if self.names and callable(self._select):
+        if self.names:
             self._select(self.names[0])
         event.accept()
