@@ -254,11 +254,12 @@ def _runnable_lines(code: str, error: ErrorInfo | None, error_name: str, languag
         line = _refused_from(code, error.at)
         why = {"type": error.type, "text": error.text(language)}
         if line is None:
-            return comment_lines(_label("not_run", language, **why)) + commented_code(code)
+            # What happened is said after the code, never between the question and it (predict, then read).
+            return commented_code(code) + comment_lines(_label("not_run", language, **why))
         return (lines[: line - 1] + comment_lines(_label("not_run_rest", language, **why))
                 + commented_code("\n".join(lines[line - 1:])))
-    return (comment_lines(_label("raised", language, type=error.type))
-            + ["try:", *_indented(code), *handler_source(error_name)])
+    return (["try:", *_indented(code), *handler_source(error_name)]
+            + comment_lines(_label("raised", language, type=error.type)))
 
 
 def _refused_before(lesson: Lesson, number: int) -> list[RefusedStep]:

@@ -237,6 +237,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- h15 (issue #15 leftovers): exported scripts print any string; saved work merged per step ----------
     "export.print_note": ("Print every character, even one the terminal cannot encode (written as its escape).",
                           "터미널이 인코딩할 수 없는 문자도 출력합니다(이스케이프로 씁니다)."),
+    # -- h17h (issue #17, review r17 item 5): the map follows one tensor and says which others the step changed --
+    "follow.more_changed": ("+{count} more changed: {names}", "이 단계에서 {count}개가 더 바뀌었습니다: {names}"),
+    "follow.more_names": ("{names}, …", "{names} 등"),
 }
 
 CODE_ONLY = frozenset({"text.verbatim", "text.lesson_text", "explain.paragraph", "table.x", "copies.column.grad_fn",

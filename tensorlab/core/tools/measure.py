@@ -8,6 +8,18 @@ and each method's blocks are pooled, so a passing load on the machine falls on
 all of them alike instead of deciding a comparison. Progress is reported after each measurement, and a
 cancel is noticed after each timed block, so the worker stops within one block.
 The session's own tensors and random state are not touched.
+
+Two things made one result 1000x too slow (review r17: clone() at 10^5 elements timed at 24 ms among
+microseconds), and both are dealt with here, before any block is kept:
+
+- The first calls of a method on a new tensor pay one-time costs (the timer's compiled statement, the
+  allocator's first block of that size): each method is run once at each size and that run is discarded
+  (:func:`_warm_up`).
+- A copy of more than torch's grain size (32,768 elements) on the CPU is split over torch's threads, and the
+  call waits for every thread: on a machine whose cores are busy elsewhere, a thread of the pool waits for a
+  scheduler slice, tens of milliseconds, on every call. Before the first such size a short probe compares the
+  pool with one thread (:func:`_usable_threads`); a starved pool times the run on one thread, and the
+  result's ``Machine.threads`` says so. What is left (a load that starts mid-run) the noise flag marks.
 """
 
 from __future__ import annotations
@@ -15,8 +27,11 @@ from __future__ import annotations
 import contextlib
 import copy
 import platform
+import statistics
+import time
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import torch
@@ -104,9 +119,55 @@ def measure(params: MeasureParams, device: str = "cpu", cancelled: Callable[[], 
         return _measure(params, device, cancelled, progress)
 
 
+# torch splits an elementwise CPU kernel over its threads above this many elements (at::internal::GRAIN_SIZE).
+GRAIN_SIZE = 32768
+# The pool is starved when a call on it takes this many times as long as the same call on one thread.
+STARVED = 2.0
+_PROBE_CALLS = 9
+WARM_UP_SECONDS = 0.002   # each method's discarded run at each size
+
+
+def _probe_seconds(x: torch.Tensor, threads: int) -> float:
+    """The median seconds of a few plain ``x.clone()`` calls on ``threads`` threads (torch's setting restored)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        x.clone()   # not counted: the first call allocates
+        seconds = []
+        for _ in range(_PROBE_CALLS):
+            start = time.perf_counter()
+            x.clone()
+            seconds.append(time.perf_counter() - start)
+        return statistics.median(seconds)
+    finally:
+        torch.set_num_threads(before)
+
+
+def _usable_threads(params: MeasureParams, device: str, threads: int,
+                    probe: Callable[[torch.Tensor, int], float] = _probe_seconds) -> int:
+    """The threads to time on: torch's, or 1 when its pool is starved (each call waits for a busy core).
+
+    Only a CPU run with a size over :data:`GRAIN_SIZE` uses more than one thread at all; the probe copies a
+    tensor of the largest such size (at most 10^6 elements) on the pool and on one thread.
+    """
+    threaded = [size for size in params.sizes if size > GRAIN_SIZE]
+    if device != "cpu" or threads <= 1 or not threaded:
+        return threads
+    x = torch.ones(min(max(threaded), 1_000_000))
+    single = probe(x, 1)
+    return 1 if probe(x, threads) > STARVED * single else threads
+
+
+def _warm_up(methods: list[str], x: torch.Tensor, threads: int, cancelled: Callable[[], bool]) -> None:
+    """Run each method once on ``x`` and discard the run: the first calls pay one-time costs (the timer's
+    statement compiled, the first allocation of this size) that are not the method's."""
+    for method in methods:
+        time_blocks(method, x, WARM_UP_SECONDS, threads, cancelled)
+
+
 def _measure(params: MeasureParams, device: str, cancelled: Callable[[], bool],
              progress: Callable[[int, int], None] | None) -> MeasureResult:
-    threads = torch.get_num_threads()
+    threads = _usable_threads(params, device, torch.get_num_threads())
     total = params.steps
     done = 0
     found: list[Measurement] = []
@@ -122,6 +183,7 @@ def _measure(params: MeasureParams, device: str, cancelled: Callable[[], bool],
                 skipped.append(msg("measure.skipped_transpose", size=size))
             pooled: dict[str, list[float]] = {method: [] for method in methods}
             numbers: dict[str, int] = {}
+            _warm_up(methods, x, threads, cancelled)
             for _ in range(params.rounds):
                 for method in params.methods:
                     if cancelled():
@@ -136,7 +198,8 @@ def _measure(params: MeasureParams, device: str, cancelled: Callable[[], bool],
                         progress(done, total)
             found += [_measurement(method, x, pooled[method], numbers[method]) for method in methods]
             del x
-    return MeasureResult(machine(device), tuple(found), verdicts(found), tuple(dict.fromkeys(skipped)))
+    measured_on = replace(machine(device), threads=threads)   # the threads the timed calls had
+    return MeasureResult(measured_on, tuple(found), verdicts(found), tuple(dict.fromkeys(skipped)))
 
 
 def measure_job(session: Any, params: dict[str, Any], cancelled: Callable[[], bool],

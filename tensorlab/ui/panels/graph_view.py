@@ -11,7 +11,17 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF, QResizeEvent, QWheelEvent
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QMouseEvent,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QResizeEvent,
+    QShowEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGraphicsView, QToolButton, QWidget
 
 from tensorlab.core.protocol.snapshot import GraphInfo, SavedStatus, SavedTensor, TensorInfo
@@ -105,6 +115,9 @@ class GraphView(SceneView):
                        "(the wheel zooms, dragging pans)"))
         self.fit_button.clicked.connect(self.fit)
         self.fit_button.hide()
+        self.node_rects: dict[int, QRectF] = {}   # node index -> its box in the scene, as drawn
+        self.focus_node = 0        # the node framed when the graph does not fit: a failing one, else the root
+        self._framed = False       # the view is where the drawing put it (no wheel, drag or Fit since)
 
     # -- zoom and pan ----------------------------------------------------------
     MAX_ZOOM = 3.0
@@ -127,11 +140,37 @@ class GraphView(SceneView):
             return
         fit = min((self.viewport().width() - 8) / rect.width(), (self.viewport().height() - 8) / rect.height())
         self.set_zoom(min(fit, 1.5))
+        self._framed = False   # the user's choice of view
         self.centerOn(rect.center().x(), rect.top() + self.viewport().height() / (2 * self.zoom))
+
+    def frame(self) -> None:
+        """Put the graph in view at its drawn size: all of it, centred, when it fits; else the focus node
+        (the one whose saved tensor changed or was freed, else the root) whole, from its top.
+
+        Done again whenever the panel's size changes until the user zooms or pans: a graph drawn behind a
+        projector tab and brought forward was left where the smaller view had centred it, a node half off.
+        """
+        if not self.node_rects:
+            return
+        self._framed = True
+        nodes = list(self.node_rects.values())
+        whole = nodes[0]
+        for rect in nodes[1:]:
+            whole = whole.united(rect)
+        width = self.viewport().width() / max(self.zoom, 1e-6)
+        height = self.viewport().height() / max(self.zoom, 1e-6)
+        if whole.width() + 16 <= width and whole.height() + 16 <= height:
+            self.centerOn(whole.center())
+            return
+        focus = self.node_rects.get(self.focus_node, nodes[0])
+        # Its top near the view's top, its middle in the middle: then whole (ensureVisible, for a narrow view).
+        self.centerOn(focus.center().x(), focus.top() - 8 + height / 2)
+        self.ensureVisible(focus, 8, 8)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
         steps = event.angleDelta().y() / 120
         if steps:
+            self._framed = False
             self.set_zoom(self.zoom * (1.15 ** steps))
             event.accept()
 
@@ -170,6 +209,7 @@ class GraphView(SceneView):
     def _draw(self) -> None:
         scene = self.scene()
         scene.clear()
+        self.node_rects, self.focus_node, self._framed = {}, 0, False
         self.fit_button.hide()
         self.set_zoom(1.0)
         info = self.info
@@ -262,14 +302,29 @@ class GraphView(SceneView):
             self._text(tr("(only the first {count} nodes are drawn)").format(count=len(graph.nodes)), 0, y,
                        size=12, color=MUTED)
         self.scene().setSceneRect(self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10))
-        # Readable size, the root at the top; "Fit" appears when the graph is larger than the panel.
-        self.centerOn(boxes[0].center().x(), boxes[0].top() + self.viewport().height() / 2 - 10)
+        # Readable size, in view (the failing node whole); "Fit" appears when the graph is larger than the panel.
+        self.node_rects = boxes
+        failing = [i for i, node in enumerate(graph.nodes) if i in boxes and any(
+            saved.status in (SavedStatus.CHANGED, SavedStatus.FREED) for saved in node.saved)]
+        self.focus_node = failing[0] if failing and not self.held.saved_states else 0
+        self.frame()
         self.fit_button.show()
         self._place_button()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self._place_button()
+        if self._framed:
+            self.frame()   # brought forward, or the dock resized: still in view
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if self._framed:
+            self.frame()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        self._framed = False   # a drag pans: the view stays where the user puts it
+        super().mousePressEvent(event)
 
     def _arrow(self, start: QPointF, end: QPointF, pen: QPen) -> None:
         angle = math.atan2(end.y() - start.y(), end.x() - start.x())

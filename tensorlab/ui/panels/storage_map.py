@@ -227,6 +227,11 @@ class StorageMapView(SceneView):
         # What the step created or changed: memory, or a gradient (a backward() writes no storage's cells).
         self.followed = tuple(s.storage.id for s in self.strips
                               if s.changed or s.new or any(g.changed for g in s.grads))
+        # The selected tensor's strip first (the window selects the tensor the step is about): it is the one
+        # scrolled to when they do not all fit (review r17 item 5).
+        home = next((s.storage.id for s in self.strips if any(b.name == selected for b in s.bands)), None)
+        if home in self.followed:
+            self.followed = (home, *(key for key in self.followed if key != home))
         self._draw()
         if follow:
             self.follow()
@@ -265,6 +270,8 @@ class StorageMapView(SceneView):
             union = union.united(rect)
         scale = max(self.transform().m22(), 1e-6)
         width, height = self.viewport().width() / scale - 24, self.viewport().height() / scale - 24
+        if union.height() > height:
+            union = rects[0]   # not all in view: the first followed strip (the selected tensor's), from its top
         # The top-left of what changed (all of it when it fits): never scrolled past a strip's start.
         self.ensureVisible(QRectF(union.left(), union.top(), 1, min(union.height(), height)), 0, 10)
         if union.width() <= width:

@@ -16,7 +16,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDockWidget,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -148,6 +147,7 @@ class CopyMatrixPanel(QWidget):
     """The table, the kind of x, a refresh button; computes in the worker when first shown."""
 
     loaded = Signal(str)  # the operation put into the scratchpad
+    contentChanged = Signal()  # noqa: N815 - the rows shown changed: the tool may want more room
 
     def __init__(self, controller: ToolController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -228,7 +228,9 @@ class CopyMatrixPanel(QWidget):
         kind = self.kind_picker.currentData()
         self.model.set_rows([r for r in self.matrix.rows if r.x == kind] if self.matrix is not None else [])
         self._show_message()
-        self._fit_floating()
+        # The worker's rows widen the columns: a floating tool, sized when it opened, grows for them (the
+        # window's lab docks do it, clear of the other floating tools).
+        self.contentChanged.emit()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         """Room for every column and row of the table as computed (the floating tool is sized by it)."""
@@ -241,23 +243,6 @@ class CopyMatrixPanel(QWidget):
                   + frame + table.horizontalScrollBar().sizeHint().height())
         above = self.refresh_button.sizeHint().height() + self.message.sizeHint().height() + 24
         return QSize(max(width, super().sizeHint().width()), height + above)
-
-    def _fit_floating(self) -> None:
-        """A floating Copy matrix grows (never beyond its screen) to show every column once the rows are
-        in: it was sized when it opened, before the worker's rows had widened the columns."""
-        dock = self.parentWidget()
-        if not isinstance(dock, QDockWidget) or not dock.isFloating() or dock.screen() is None:
-            return
-        screen = dock.screen().availableGeometry()
-        wanted = self.sizeHint()
-        width = min(max(dock.width(), wanted.width() + 8), screen.width() - 16)
-        height = min(max(dock.height(), wanted.height() + 32), screen.height() - 48)
-        if (width, height) == (dock.width(), dock.height()):
-            return
-        dock.resize(width, height)
-        left = min(max(dock.x(), screen.left() + 8), screen.right() - width - 8)
-        top = min(max(dock.y(), screen.top() + 32), screen.bottom() - height - 8)
-        dock.move(left, top)
 
     def _show_message(self) -> None:
         if self.matrix is not None:

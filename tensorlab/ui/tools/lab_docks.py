@@ -2,7 +2,8 @@
 
 They start hidden (the View menu shows them). Both need more room than a side
 dock has, so the first time each is shown in a mode it floats over the window, on
-the screen and large enough for its plot; after that it stays where the user puts
+the screen, sized for its content (its plot, its table's columns) and clear of the other floating
+tools; after that it stays where the user puts
 it. That it was placed is saved with the window's layout, at once (the window's
 ``place_tool``), so a session that does not quit cleanly cannot leave the flag without
 the layout. A floating tool restored with the layout is brought back in front of the
@@ -14,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QDockWidget, QScrollArea, QStatusBar, QWidget
 
 from tensorlab.ui.tools.copy_matrix import CopyMatrixPanel
 from tensorlab.ui.widgets.settings import Settings
 
-__all__ = ["place_lab_docks", "bring_back_floating", "LabWindow"]
+__all__ = ["place_lab_docks", "bring_back_floating", "free_spot", "LabWindow"]
 
 
 class LabWindow(Protocol):
@@ -50,9 +51,13 @@ def place_lab_docks(window: LabWindow, measure: QDockWidget, copy_matrix: QDockW
         dock.visibilityChanged.connect(_when_shown(window, dock))
         # Chosen in the View menu: in front, even where it shares a tab bar.
         dock.toggleViewAction().triggered.connect(lambda checked, d=dock: checked and d.raise_())
+    tools = [measure, copy_matrix, *others]
+    for dock in tools:
+        dock.setProperty(_TOOL, True)
     panel = copy_matrix.widget()
     if isinstance(panel, CopyMatrixPanel):
         panel.loaded.connect(lambda operation: _show_scratchpad(window, copy_matrix, operation))
+        panel.contentChanged.connect(lambda: _grow_for_content(copy_matrix))
 
 
 def _when_shown(window: LabWindow, dock: QDockWidget) -> Callable[[bool], None]:
@@ -94,21 +99,92 @@ def _place_first_time(window: LabWindow, dock: QDockWidget) -> None:
 _PLACING: set[str] = set()
 
 
+_TOOL = "tensorlabTool"   # the property that marks a lab dock (the floating tools a new one keeps clear of)
+_GAP = 8
+TOOL_FLOOR = QSize(560, 420)   # no floating tool smaller (its controls and a readable plot or table)
+
+
+def _wanted(dock: QDockWidget) -> QSize:
+    """The size ``dock`` floats at: what its content asks (a scrolling tool's inner widget, its controls and
+    its plot), no smaller than a tool's readable floor."""
+    panel = dock.widget()
+    inner = panel.widget() if isinstance(panel, QScrollArea) else panel
+    asked = inner.sizeHint() if inner is not None else QSize(0, 0)
+    # The frame of a floating dock: its title bar and borders (and a vertical scroll bar a tool may need).
+    return QSize(max(asked.width() + 24, TOOL_FLOOR.width()), max(asked.height() + 48, TOOL_FLOOR.height()))
+
+
+def _others(dock: QDockWidget) -> list[QRect]:
+    """Where the other floating tools shown now are (a new tool is placed clear of them)."""
+    window = dock.parentWidget()
+    if window is None:
+        return []
+    return [other.frameGeometry() for other in window.findChildren(QDockWidget)
+            if other is not dock and other.property(_TOOL) and other.isFloating() and other.isVisible()]
+
+
+def free_spot(size: QSize, frame: QRect, screen: QRect, taken: list[QRect]) -> QRect:
+    """Where a floating tool of ``size`` goes: on ``screen``, at the top right of the window's ``frame`` when that
+    is clear of the ``taken`` rectangles (the other floating tools), else beside one of them, in a corner of
+    the screen or centred; where nothing is clear, where it covers least of them.
+
+    (At the side first, not centred: a first tool in the middle leaves no room for a second one clear of it.)
+    """
+    size = size.boundedTo(QSize(screen.width() - 2 * _GAP, screen.height() - 32 - _GAP))
+    w, h = size.width(), size.height()
+    candidates = [QPoint(frame.right() - _GAP - w, frame.top() + 32)]
+    for other in taken:
+        candidates += [QPoint(other.right() + _GAP, other.top()), QPoint(other.left() - _GAP - w, other.top()),
+                       QPoint(other.left(), other.bottom() + _GAP), QPoint(other.left(), other.top() - _GAP - h)]
+    candidates += [QPoint(screen.right() - _GAP - w, screen.top() + 32),
+                   QPoint(screen.left() + _GAP, screen.top() + 32),
+                   QPoint(screen.right() - _GAP - w, screen.bottom() - _GAP - h),
+                   QPoint(screen.left() + _GAP, screen.bottom() - _GAP - h),
+                   QPoint(frame.x() + (frame.width() - w) // 2, frame.y() + (frame.height() - h) // 2)]
+
+    def on_screen(point: QPoint) -> QRect:
+        left = min(max(point.x(), screen.left() + _GAP), screen.right() - w - _GAP)
+        top = min(max(point.y(), screen.top() + 32), screen.bottom() - h - _GAP)
+        return QRect(left, top, w, h)
+
+    def covered(rect: QRect) -> int:
+        return sum(rect.intersected(other).width() * rect.intersected(other).height()
+                   for other in taken if rect.intersects(other))
+
+    spots = [on_screen(point) for point in candidates]
+    return min(spots, key=covered)   # the first clear one (min keeps the first of equals)
+
+
 def _float_over(window: LabWindow, dock: QDockWidget) -> None:
     frame = window.geometry()
     screen = window.screen().availableGeometry()
-    panel = dock.widget()
-    # What the tool asks for: a scrolling tool, what its content asks (its controls and its plot).
-    inner = panel.widget() if isinstance(panel, QScrollArea) else panel
-    wanted = inner.sizeHint() if inner is not None else QSize(0, 0)
-    # Nearly as large as the window, at least as large as the tool asks (its plot shown whole), never
-    # larger than the screen.
-    width = min(max(int(frame.width() * 0.9), wanted.width() + 24), screen.width() - 16)
-    height = min(max(int(frame.height() * 0.92), wanted.height() + 48), screen.height() - 48)
+    # Sized for its content (the plot shown whole, every column of the table), not for the window: at
+    # 1920x1080 a tool took 90% of it. Placed on the screen, clear of the other floating tools (Copy matrix
+    # opened exactly over Measure).
+    spot = free_spot(_wanted(dock), frame, screen, _others(dock))
     dock.setFloating(True)
-    dock.resize(width, height)
-    dock.move(frame.x() + (frame.width() - width) // 2, frame.y() + (frame.height() - height) // 2)
+    dock.resize(spot.size())
+    dock.move(spot.topLeft())
     _onto_screen(dock, screen)
+
+
+def _grow_for_content(dock: QDockWidget) -> None:
+    """A floating tool whose content grew (the Copy matrix's rows are in) grows to show it, never beyond its
+    screen; moved only if it then leaves the screen or covers another floating tool."""
+    if not dock.isFloating() or dock.screen() is None:
+        return
+    screen = dock.screen().availableGeometry()
+    wanted = _wanted(dock).expandedTo(dock.size()).boundedTo(QSize(screen.width() - 16, screen.height() - 48))
+    if wanted == dock.size():
+        return
+    grown = QRect(dock.pos(), wanted)
+    taken = _others(dock)
+    if screen.contains(grown) and not any(grown.intersects(other) for other in taken):
+        dock.resize(wanted)
+        return
+    spot = free_spot(wanted, dock.frameGeometry(), screen, taken)
+    dock.resize(spot.size())
+    dock.move(spot.topLeft())
 
 
 def _onto_screen(dock: QDockWidget, screen: QRect) -> None:

@@ -42,6 +42,7 @@ class MeasurePlot(pg.PlotWidget):
         self.noise_marks: list[tuple[int, float]] = []   # (size, median) of each point marked as noise
         self.i18n.on_change(self._label_axes)
         self._label_axes()
+        self.show_result(None)   # made empty: no ticks until there is data (review r17: 2…9 on a log axis)
 
     def _label_axes(self) -> None:
         item = self.getPlotItem()

@@ -1,11 +1,23 @@
-"""Which tensors a step made or changed: the panels follow them, the pickers offer them first."""
+"""Which tensors a step made or changed: the panels follow them, the pickers offer them first; the map's mark
+of the others it changed."""
 
 from __future__ import annotations
 
-from tensorlab.core.engine.player import PlayerState
-from tensorlab.core.protocol.snapshot import Snapshot
+from collections.abc import Callable
 
-__all__ = ["fresh_tensors", "changed_tensors", "followed_tensor", "narration_speaks"]
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QRectF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QAbstractScrollArea, QGraphicsView, QLabel
+
+from tensorlab.core.engine.player import PlayerState
+from tensorlab.core.messages.catalogue import msg
+from tensorlab.core.protocol.snapshot import Snapshot
+from tensorlab.ui.panels.storage_strips import MAX_CELLS
+from tensorlab.ui.widgets.i18n import Texts, current_language
+from tensorlab.ui.widgets.text_zoom import pixel_font
+
+__all__ = ["fresh_tensors", "changed_tensors", "followed_tensor", "narration_speaks", "question_subject",
+           "newest_made", "more_changed", "ChangedMark"]
 
 
 def fresh_tensors(snapshot: Snapshot, previous: Snapshot) -> tuple[str, ...]:
@@ -40,6 +52,32 @@ def _reached(snapshot: Snapshot, name: str) -> str | None:
     return None
 
 
+def _named_tensor(snapshot: Snapshot, text: str) -> str | None:
+    """The tensor whose name ``text`` starts with (``net[1].weight.grad`` -> ``net[1].weight``), the longest."""
+    text = text.strip()
+    best: str | None = None
+    for info in snapshot.tensors:
+        name = info.name
+        if text == name or (text.startswith(name) and not (text[len(name)].isalnum() or text[len(name)] == "_")):
+            if best is None or len(name) > len(best):
+                best = name
+    return best
+
+
+def question_subject(state: PlayerState) -> str | None:
+    """The tensor the step just run is about, as its lesson says: its question's check
+    (``check = "net[1].weight.grad"``), else its first fact ("net[1].weight.grad is [[3.5, 3.5]]")."""
+    if state.position == 0 or state.position > len(state.program):
+        return None
+    step = state.program[state.position - 1]
+    texts = ([step.ask.check] if step.ask is not None and step.ask.check else []) + list(step.facts[:1])
+    for text in texts:
+        subject = _named_tensor(state.snapshot, text)
+        if subject is not None:
+            return subject
+    return None
+
+
 def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
     """The tensor the last step assigned (the last one it binds), or else the one it changed in place.
 
@@ -52,12 +90,19 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
         return None
     snapshot = state.snapshot
     step = state.program[state.position - 1]
+    last = state.last
+    if last is not None and last.ok:
+        # The step's question (or its note's first fact) is about one of the tensors it made or changed: that
+        # one (`net(x).sum().backward()` asks about net[1].weight.grad, and changes net[0].weight.grad too).
+        subject = question_subject(state)
+        touched = fresh_tensors(snapshot, state.previous_snapshot) + changed_tensors(snapshot, state.previous_snapshot)
+        if subject is not None and subject in touched:
+            return subject
     # A container or a module the step binds is followed at its first row (`parts = x.unbind()`: `parts[0]`).
     defines = [row for n in step.statement.defines if (row := _reached(snapshot, n)) is not None]
     if defines:
         return defines[-1]
     uses = [n for n in step.statement.uses if snapshot.tensor(n) is not None]
-    last = state.last
     if last is not None and not last.ok and uses:
         graphs = [n for n in uses if (info := snapshot.tensor(n)) is not None and info.grad_fn is not None]
         return (graphs or uses)[0]
@@ -75,9 +120,138 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
     return None
 
 
+def newest_made(state: PlayerState) -> str | None:
+    """The tensor the latest step that made one made (and that still exists): what a state whose last step made
+    and changed nothing shows selected, however it was reached (stepping to it, End, ``--step N``)."""
+    snapshot = state.snapshot
+    for position in range(state.position, 0, -1):
+        made = [row for n in state.program[position - 1].statement.defines
+                if (row := _reached(snapshot, n)) is not None]
+        if made:
+            return made[-1]
+    return None
+
+
+def _storage_of(snapshot: Snapshot, name: str) -> object:
+    """The storage ``name`` views (itself where it has none: a tensor without storage is its own strip)."""
+    info = snapshot.tensor(name)
+    return ("tensor", name) if info is None or info.storage is None else info.storage
+
+
+def more_changed(state: PlayerState, followed: str | None) -> tuple[str, ...]:
+    """The other tensors the last step made or changed, on storages other than ``followed``'s (those are on its
+    strip already): the "+N more changed" the map says, since it shows the followed one."""
+    if followed is None or state.position == 0:
+        return ()
+    snapshot, previous = state.snapshot, state.previous_snapshot
+    home = _storage_of(snapshot, followed)
+    others: list[str] = []
+    seen: set[object] = {home}
+    for name in fresh_tensors(snapshot, previous) + changed_tensors(snapshot, previous):
+        storage = _storage_of(snapshot, name)
+        if name == followed or name in others or storage in seen:
+            continue
+        seen.add(storage)
+        others.append(name)
+    return tuple(others)
+
+
 def narration_speaks(state: PlayerState) -> bool:
     """The narration has what the class must see now: the next step's question, or the answer of the step
     just run (its verdict and explanation). The panel brought forward after a step is then the narration."""
     ahead = state.program[state.position].ask if state.position < len(state.program) else None
     just_run = state.program[state.position - 1].ask if 0 < state.position <= len(state.program) else None
     return ahead is not None or just_run is not None
+
+
+class ChangedMark(QLabel):
+    """"+N more changed: net[1].weight, …" over the bottom of the storage map, while the step just run changed
+    tensors on other strips than the one the map follows (review r17: after ``opt.step()`` only net[0].weight
+    showed, and nothing said net[1].weight had changed too). A click selects the first of them."""
+
+    NAMES = 3   # named in the mark; the rest are "…"
+
+    def __init__(self, view: QAbstractScrollArea, select: Callable[[str], None]) -> None:
+        super().__init__(view.viewport())
+        self.setObjectName("changedMark")
+        self.view = view
+        self._select = select
+        self.names: tuple[str, ...] = ()
+        self.scale = 1.0
+        self.setWordWrap(False)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        # Amber, as the map marks what changed; dark text on it (contrast well over 4.5:1).
+        self.setStyleSheet("QLabel#changedMark { background: #ffe082; color: #1a1a1a; border: 1px solid #b28704;"
+                           " border-radius: 4px; padding: 3px 8px; }")
+        self.hide()
+        view.installEventFilter(self)   # the map resized (its docks settled after the step): placed again
+        view.viewport().installEventFilter(self)
+        for bar in (view.verticalScrollBar(), view.horizontalScrollBar()):
+            bar.valueChanged.connect(lambda _value: self.place())   # the strip moved under it
+        self.i18n = Texts(self)
+        self.i18n.on_change(self._render)
+
+    def show_names(self, names: tuple[str, ...], scale: float = 1.0) -> None:
+        """Say ``names`` (none: hidden), its text at ``scale``."""
+        self.names, self.scale = names, scale
+        self._render()
+
+    def _render(self) -> None:
+        if not self.names:
+            self.hide()
+            return
+        language = current_language()
+        shown = ", ".join(self.names[: self.NAMES])
+        if len(self.names) > self.NAMES:
+            shown = msg("follow.more_names", names=shown).render(language)
+        self.setText(msg("follow.more_changed", count=len(self.names), names=shown).render(language))
+        self.setFont(pixel_font(15, self.scale, bold=True, base=self.view.font()))
+        self._place()
+        self.show()
+        self.raise_()
+
+    def _place(self) -> None:
+        """At the bottom left of the map's viewport (what changed below the fold is below it), else in the first
+        corner where it covers none of the selected tensor's strip (the cells the step was about)."""
+        viewport = self.view.viewport()
+        self.setMaximumWidth(max(80, viewport.width() - 16))
+        self.adjustSize()
+        w, h = self.width(), self.height()
+        right, bottom = max(0, viewport.width() - w - 8), max(0, viewport.height() - h - 8)
+        corners = [QPoint(8, bottom), QPoint(right, bottom), QPoint(right, 8), QPoint(8, 8)]
+        keep = self._kept_clear()
+        spot = next((c for c in corners if not any(QRect(c, self.size()).intersects(r) for r in keep)), corners[0])
+        self.move(spot)
+
+    def _kept_clear(self) -> list[QRect]:
+        """Where the selected tensor's cells are in the viewport: its values row and its gradient's (what the
+        step was about; the rest of its strip, names and labels, may go under the mark)."""
+        view = self.view
+        if not isinstance(view, QGraphicsView):
+            return []
+        selected = getattr(view, "selected", None)
+        home = next((s for s in getattr(view, "strips", []) if any(b.name == selected for b in s.bands)), None)
+        rows = getattr(view, "cell_rows", {})
+        scene: list[QRectF] = []
+        if home is not None and home.storage.id in rows:
+            x0, cell_w, top, cell_h = rows[home.storage.id]
+            scene.append(QRectF(x0, top, cell_w * max(1, min(len(home.values), MAX_CELLS)), cell_h))
+        grad_cells = getattr(view, "grad_cells", None)
+        if callable(grad_cells) and selected is not None:
+            scene += grad_cells(selected)
+        return [view.mapFromScene(rect).boundingRect() for rect in scene]
+
+    def place(self) -> None:
+        """Placed again (the map scrolled to what it follows)."""
+        if self.names:
+            self._place()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Show) and self.names:
+            self._place()
+        return False
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        if self.names:
+            self._select(self.names[0])
+        event.accept()

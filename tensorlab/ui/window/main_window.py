@@ -51,7 +51,7 @@ from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, panel_scale
 from tensorlab.ui.window import crash_report
 from tensorlab.ui.window.actions import build_actions, build_menus, show_about
 from tensorlab.ui.window.busy_indicator import BUSY_AFTER_MS, BusyIndicator
-from tensorlab.ui.window.follow import followed_tensor, narration_speaks
+from tensorlab.ui.window.follow import ChangedMark, followed_tensor, more_changed, narration_speaks, newest_made
 from tensorlab.ui.window.layouts import LayoutModes
 from tensorlab.ui.window.memory_label import MemoryLabel
 from tensorlab.ui.window.panels import PanelSet
@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self._graph_forward = False   # the graph was brought forward by a failing backward (the next step hands back)
         self._shown_once = False
         self.selected: str | None = None   # the tensor selected (table row, map band)
+        self._user_selected: str | None = None   # the last tensor the user chose (not one followed)
         self.zoom = TextZoom(self.settings, self)
         self.editing = StepEditing(self, data_dir or default_data_dir())
         # Every panel, from the registry (window/panels.py); the window wires those it knows.
@@ -126,6 +127,7 @@ class MainWindow(QMainWindow):
         self.builders.statementRequested.connect(self.submit)
         self.table.selectedTensorChanged.connect(self._selection_changed)
         self.storage_map.tensorClicked.connect(self.table.select_name)
+        self.changed_mark = ChangedMark(self.storage_map, self._select_changed)   # "+N more changed: …"
         self.code_view.positionRequested.connect(self.controller.go_to)
         self.code_view.removeRequested.connect(self.editing.remove)
         # Every action, by name (``commands.step_forward``); not ``actions``: QWidget.actions() is Qt's list.
@@ -249,9 +251,10 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self.statusBar().showMessage(text, 15000))
         self.position_label.setText(f"{state.position} / {len(state.program)}")
         followed = followed_tensor(state, previous.position if previous is not None else None) if ran else None
-        self.selected = followed or self._choose_selection(state)
+        self.selected = followed or self._choose_selection(state, ran)
         self.panels.render(View(state, self.selected, ran, followed is not None, self.problem,
                                 self._held_now(state)))
+        self.changed_mark.show_names(more_changed(state, followed) if ran else (), self.storage_map.scale_factor)
         if ran:
             self._bring_forward(state, followed is not None)
         self.problem = ""
@@ -314,10 +317,17 @@ class MainWindow(QMainWindow):
             # The same view, the hint shown: only the panels whose hint changed are drawn again.
             self.panels.render(replace(view, held=held), keys=keys)
 
-    def _choose_selection(self, state: PlayerState) -> str | None:
-        """The selection stays where it can; else the newest tensor."""
+    def _choose_selection(self, state: PlayerState, ran: bool = False) -> str | None:
+        """After a step that made and changed nothing (``ran``), a tensor the user chose stays selected, else the
+        newest one made (:func:`newest_made`: the same however the state was reached, → or ``--step N``); else
+        the selection stays where it can; else the newest tensor."""
         snapshot = state.snapshot
         names = [t.name for t in snapshot.tensors]
+        if ran and not (self._user_selected is not None and self._user_selected == self.selected
+                        and self.selected in names):
+            made = newest_made(state)
+            if made is not None:
+                return made
         if self.selected in names:
             return self.selected
         new = [n for n in names if state.previous_snapshot.tensor(n) is None]
@@ -331,9 +341,16 @@ class MainWindow(QMainWindow):
             # Graphs are read where they are needed: ask the worker for this one.
             self.controller.request_graph(info.name)
 
+    def _select_changed(self, name: str) -> None:
+        """The map's "+N more changed" mark was clicked: its first tensor is selected (the table may be behind a
+        projector tab, so not through it)."""
+        self.table.select_name(name, signal=False)
+        self._selection_changed(name)
+
     def _selection_changed(self, name: object) -> None:
         """The user selected a tensor (table row or map band)."""
         self.selected = name if isinstance(name, str) else None
+        self._user_selected = self.selected
         self.storage_map.select(self.selected)
         view = self.panels.view
         if view is not None:

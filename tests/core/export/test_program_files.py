@@ -28,6 +28,7 @@ from tensorlab.core.export.program_files import (
     used_modules,
 )
 from tensorlab.core.lessons.lesson import builtin_lessons, parse_lesson
+from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.results import ErrorInfo
 from tensorlab.core.worker.in_process import run_lesson
 
@@ -459,6 +460,39 @@ def test_a_scripts_question_comes_before_its_code_and_the_note_after_it(language
     assert at("QUESTION-ONE") < at("x = [1.0, 2.0]") < at("NOTE-ONE") < at("print(x)") < at("NOTE-TWO")
     heading = lines[at("QUESTION-ONE") - 1]
     assert heading.startswith("#") and "NOTE" not in heading
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_what_a_step_raised_is_said_after_its_code_never_between_the_question_and_it(runs, language, tmp_path):
+    # Review r17 item 16: "In TensorLab this step raised RuntimeError" right after the choices told the
+    # outcome before the class predicted it. Every step that raised or was refused, in every lesson.
+    said = 0
+    for lesson in LESSONS:
+        errors = _errors(runs[lesson.id])
+        lines = export_script(lesson, errors, language).splitlines()
+        for number, (step, error) in enumerate(zip(lesson.steps, errors, strict=True), start=1):
+            if error is None:
+                continue
+            heading = comment_lines(msg("export.step", number=number).render(language))[0]
+            start = lines.index(heading)
+            following = comment_lines(msg("export.step", number=number + 1).render(language))[0]
+            end = lines.index(following) if number < len(lesson.steps) else len(lines)
+            block = lines[start:end]
+            outcome = [i for i, line in enumerate(block)
+                       if line.startswith("# ") and (f" {error.type}" in line) and "TensorLab" in line]
+            code = [i for i, line in enumerate(block) if not line.startswith("#") and line.strip()]
+            code += [i for i, line in enumerate(block) if line.startswith("# ") and line[2:] in step.code.split("\n")]
+            assert outcome and code, (lesson.id, number, block)
+            assert min(outcome) > max(code), (lesson.id, number, block)   # after every line of the step's code
+            said += 1
+    assert said > 5
+    # And the script stays valid: the exporter's own check compiled it, and it runs as TensorLab ran it.
+    lesson = next(lesson for lesson in LESSONS if lesson.id == "saved-tensors")
+    text = export_script(lesson, _errors(runs[lesson.id]), language)
+    compile(text, "exported.py", "exec")
+    done = _run_script(text, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "RuntimeError" in done.stdout
 
 
 def test_a_training_step_exports_the_imports_it_needs_and_runs_as_in_tensorlab(tmp_path):

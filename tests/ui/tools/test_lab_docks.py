@@ -184,3 +184,51 @@ def test_the_floating_copy_matrix_grows_to_show_its_last_column_once_computed(qt
         assert dock.width() >= min(panel.sizeHint().width(), screen.width() - 16)
         assert panel.sizeHint().width() >= table.horizontalHeader().length()   # it asks for every column
         _on_screen(window, dock)
+
+
+def test_a_floating_tool_opens_clear_of_another_and_sized_for_its_content():
+    # Review r17 item 12: Copy matrix opened exactly over Measure, and at 1920x1080 a tool took ~90% of the window.
+    from PySide6.QtCore import QSize
+
+    from tensorlab.ui.tools.lab_docks import free_spot
+
+    for width, height in ((1920, 1080), (2560, 1440)):
+        screen = QRect(0, 0, width, height)
+        frame = screen.adjusted(0, 30, 0, 0)
+        measure = free_spot(QSize(694, 515), frame, screen, [])
+        assert measure.size() == QSize(694, 515) and screen.contains(measure)
+        assert measure.width() < 0.5 * frame.width()          # its content's size, not the window's
+        copy = free_spot(QSize(980, 634), frame, screen, [measure])
+        assert copy.size() == QSize(980, 634) and screen.contains(copy)
+        assert not copy.intersects(measure), (copy, measure)
+        # A third tool, clear of both where the screen has room for it.
+        third = free_spot(QSize(400, 300), frame, screen, [measure, copy])
+        assert screen.contains(third) and not third.intersects(measure) and not third.intersects(copy)
+    # No room to be clear (1024x768): on the screen, covering the other as little as the candidates allow.
+    screen = QRect(0, 0, 1024, 768)
+    measure = free_spot(QSize(694, 515), screen, screen, [])
+    copy = free_spot(QSize(980, 634), screen, screen, [measure])
+    assert screen.contains(copy) and screen.contains(measure)
+    overlap = copy.intersected(measure)
+    centred = QRect(screen.center() - QPoint(490, 317), QSize(980, 634)).intersected(measure)   # (as it was)
+    assert overlap.width() * overlap.height() < centred.width() * centred.height()
+
+
+def test_copy_matrix_opens_clear_of_the_measure_tool_where_it_was_put(qtbot, settings):
+    window = _window(qtbot, settings)
+    measure, copy = _dock(window, "measureDock"), _dock(window, "copyMatrixDock")
+    measure.toggleViewAction().trigger()
+    assert measure.isFloating()
+    screen = window.screen().availableGeometry()
+    # Sized for its content, not for the window (the offscreen screen is 800x800, smaller than the window).
+    panel = measure.widget()
+    inner = panel.widget() if isinstance(panel, QScrollArea) else panel
+    assert measure.width() <= max(inner.sizeHint().width() + 24, 560) and measure.height() < screen.height() - 48
+    measure.setGeometry(QRect(screen.left() + 8, screen.top() + 32, 300, 200))   # the teacher put it there
+    qtbot.wait(20)
+    copy.toggleViewAction().trigger()
+    assert copy.isVisible() and copy.isFloating()
+    _on_screen(window, copy)
+    assert not copy.frameGeometry().intersects(measure.frameGeometry()), (copy.frameGeometry(),
+                                                                           measure.frameGeometry())
+    window.close()

@@ -1,0 +1,101 @@
+"""Follow what the step was about across tensors (review r17 items 5 and 15, issue 17 Build 5).
+
+A step that changes several tensors shows the one its question (or note) is about, and says which others it
+changed ("+N more changed: …"); the same step shows the same tensor however it was reached (→, or --step N).
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from tensorlab.ui.window.offscreen import isolated_window
+from tests.ui.conftest import idle
+from tests.ui.support import fresh_window, go, open_lesson, run_line
+
+
+def _settle(qtbot):
+    qtbot.wait(30)
+    QApplication.processEvents()
+
+
+def _in_view(view, rect) -> bool:
+    return view.viewport().rect().contains(view.mapFromScene(rect).boundingRect())
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_after_opt_step_the_map_says_the_other_changed_parameter_and_the_question_picks_net1(qtbot, settings,
+                                                                                             size):
+    window = fresh_window(qtbot, settings, size, projector=True)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    for position in range(1, 8):
+        go(window, qtbot, position)
+    mark = window.changed_mark
+    go(window, qtbot, 8)   # opt.step(): both weights change in place
+    _settle(qtbot)
+    assert window.selected == "net[0].weight"
+    assert mark.isVisible() and mark.names == ("net[1].weight",)
+    assert "+1 more changed: net[1].weight" in mark.text()
+    assert window.storage_map.viewport().rect().contains(mark.geometry())   # on the map, where the class looks
+    go(window, qtbot, 9)   # net(x).sum().backward(): its question is about net[1].weight.grad
+    _settle(qtbot)
+    assert window.selected == "net[1].weight"
+    assert window.storage_map.selected == "net[1].weight"   # its bands outlined (the table is behind a tab)
+    view = window.storage_map
+    cells = view.grad_cells("net[1].weight")
+    assert cells and all(_in_view(view, cell) for cell in cells), (cells, view.viewport().rect())
+    assert not any(view.mapFromScene(cell).boundingRect().intersects(window.changed_mark.geometry())
+                   for cell in cells), ([view.mapFromScene(c).boundingRect() for c in cells],
+                                        window.changed_mark.geometry(), view.viewport().rect(),
+                                        window.changed_mark._kept_clear())   # the mark covers none of them
+    assert mark.isVisible() and mark.names == ("net[0].weight",)
+    # A click on the mark selects the other tensor.
+    from PySide6.QtCore import Qt
+
+    qtbot.mouseClick(mark, Qt.MouseButton.LeftButton)
+    _settle(qtbot)
+    assert window.selected == "net[0].weight"
+    # A step that changes one tensor only: no mark.
+    go(window, qtbot, 10)   # opt.zero_grad(): both .grad dropped
+    go(window, qtbot, 11)
+    go(window, qtbot, 12)   # loss = net(x).sum(): one tensor made
+    _settle(qtbot)
+    assert window.selected == "loss" and not mark.isVisible()
+    window.close()
+
+
+def test_the_mark_is_in_the_windows_language_and_names_at_most_three(qtbot, settings):
+    window = fresh_window(qtbot, settings, (1280, 720), language="ko")
+    open_lesson(window, qtbot, "scratchpad")
+    run_line(window, qtbot, "import torch.nn as nn")
+    run_line(window, qtbot, "net = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2), nn.Linear(2, 1))")
+    run_line(window, qtbot, "net(torch.ones(1, 2)).sum().backward()")   # six parameters get a .grad
+    _settle(qtbot)
+    mark = window.changed_mark
+    assert mark.isVisible() and len(mark.names) == 5
+    text = mark.text()
+    assert "5개가 더 바뀌었습니다" in text and "등" in text and text.count(", ") == 2, text
+    window.close()
+
+
+@pytest.mark.parametrize("lesson", ["detach-shares-memory", "what-step-and-zero-grad-do"])
+def test_stepping_to_a_step_and_opening_at_it_select_the_same_tensor(qtbot, settings, lesson):
+    # Review r17 item 15: offscreen --step 6 selected total, → six times selected x.
+    window = fresh_window(qtbot, settings, (1280, 720))
+    open_lesson(window, qtbot, lesson)
+    total = len(window.controller.state.program)
+    stepped = []
+    for position in range(1, total + 1):
+        go(window, qtbot, position)
+        stepped.append(window.selected)
+    window.close()
+    with isolated_window(lesson=lesson, size=(1280, 720)) as other:   # what `--step N` renders
+        qtbot.addWidget(other)
+        opened = []
+        for position in range(1, total + 1):
+            other.controller.go_to(0)
+            idle(qtbot, other)
+            other.controller.go_to(position, past_crashes=True)
+            idle(qtbot, other)
+            opened.append(other.selected)
+    assert stepped == opened
