@@ -141,7 +141,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                              "{step}단계의 측정 질문(원소 {size}개): 시간을 재지 않았으므로(--no-measure) 정답을 알 수 "
                              "없습니다"),
     "table.device": ("device: {device}", "장치: {device}"),
-    "table.machine": ("device: {device} ({name}), torch {torch}, {threads} threads",
+    "table.machine": ("device: {device} ({name}), torch {torch}, threads: {threads}",
                       "장치: {device}({name}), torch {torch}, 스레드 {threads}개"),
     "table.method": ("method", "방법"),
     "table.elements": ("elements", "원소 수"),
