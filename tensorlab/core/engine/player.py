@@ -98,6 +98,12 @@ class PlayerState:
         return self.snapshot.names
 
     @property
+    def kinds(self) -> dict[str, str]:
+        """The type of every name bound now to something other than a tensor (`SGD`, `Linear`): what a typed
+        line may read on it is checked before it runs (:func:`~tensorlab.core.lang.parse.check_names`)."""
+        return {o.name: o.type for o in self.snapshot.others}
+
+    @property
     def user_steps(self) -> tuple[int, ...]:
         """Indices of the steps the user added."""
         return tuple(i for i, s in enumerate(self.program) if s.origin == StepOrigin.USER)
@@ -404,7 +410,8 @@ class Player:
     def check(self, code: str) -> Statement:
         """Parse a user's line against the names bound now; LanguageError if refused."""
         statement = parse_one(code, self.limits)
-        check_names([statement], self.state().names)
+        state = self.state()
+        check_names([statement], state.names, state.kinds)
         return statement
 
     def insert(self, code: str, cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> StepResult:

@@ -254,7 +254,7 @@ class LabController(QObject):
             return msg("steps.too_many_in_program", limit=self.limits.max_lesson_steps).render(current_language())
         try:
             statement = parse_one(code)
-            check_names([statement], self._state.names)
+            check_names([statement], self._state.names, self._state.kinds)
         except LanguageError as exc:
             return exc.render(current_language())
         self._run(lambda p, c, r: p.insert(code, c, r))
