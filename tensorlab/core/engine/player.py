@@ -76,6 +76,8 @@ class PlayerState:
     device: str
     devices: tuple[str, ...] = ("cpu",)
     trimmed: int = 0                   # steps at the start whose values the kept history dropped
+    # Going back left the worker's live session further on (:meth:`Player.prepare` rebuilds it at the position).
+    away: bool = False
 
     @property
     def snapshot(self) -> Snapshot:
@@ -112,7 +114,7 @@ class PlayerState:
         """This state as it was at an earlier ``position`` (known without running anything)."""
         position = max(0, min(position, self.position))
         return PlayerState(self.lesson, self.program, position, self.results[:position], self.device,
-                           self.devices, min(self.trimmed, position))
+                           self.devices, min(self.trimmed, position), self.away or position < self.position)
 
     @property
     def whole(self) -> bool:
@@ -225,6 +227,31 @@ class Player:
             raise
         self._away = False
 
+    def prepare(self, cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> bool:
+        """Rebuild the live state at the position ahead of need, where going back left the engine further on (the
+        window asks once going back settles, so that the next line typed does not wait for the replay); True once
+        the engine stands at the position.
+
+        Unlike :meth:`sync`, a cancel (the learner stepping on, Esc) changes nothing shown: the results stay, and
+        the engine, stopped part way, is brought to the position by the next step that needs it (the replay goes
+        on from where this one stopped).
+        """
+        if not self._away:
+            return True
+        self._ahead = []   # the engine no longer stands past the position once the replay starts
+        kept = [i for i in range(self.position) if not lost(self.results[i])]
+        try:
+            self.engine.restore([self.program[i].code for i in kept], [self.results[i] for i in kept], cancelled,
+                                progress)
+        except Cancelled:
+            return False
+        except EngineCrashed as exc:
+            self._away = False
+            self._settle(exc.position)
+            raise
+        self._away = False
+        return True
+
     @property
     def kept(self) -> dict[str, list[ProgramStep]]:
         """Programs with user steps, kept per lesson key while another program is open."""
@@ -233,7 +260,7 @@ class Player:
     def state(self) -> PlayerState:
         """An immutable picture of the player now."""
         return PlayerState(self.lesson, tuple(self.program), self.position, tuple(self.results),
-                           self.engine.device, tuple(self.engine.devices), self.history.trimmed_steps)
+                           self.engine.device, tuple(self.engine.devices), self.history.trimmed_steps, self._away)
 
     # -- loading ---------------------------------------------------------------
     def load(self, lesson: Lesson | None, program: Sequence[ProgramStep] | None = None) -> None:
