@@ -77,6 +77,8 @@ class PlayerState:
     device: str
     devices: tuple[str, ...] = ("cpu",)
     trimmed: int = 0                   # steps at the start whose values the kept history dropped
+    # Going back left the worker's live session further on (:meth:`Player.prepare` rebuilds it at the position).
+    away: bool = False
 
     @property
     def snapshot(self) -> Snapshot:
@@ -99,6 +101,12 @@ class PlayerState:
         return self.snapshot.names
 
     @property
+    def kinds(self) -> dict[str, str]:
+        """The type of every name bound now to something other than a tensor (`SGD`, `Linear`): what a typed
+        line may read on it is checked before it runs (:func:`~tensorlab.core.lang.parse.check_names`)."""
+        return {o.name: o.type for o in self.snapshot.others}
+
+    @property
     def user_steps(self) -> tuple[int, ...]:
         """Indices of the steps the user added."""
         return tuple(i for i, s in enumerate(self.program) if s.origin == StepOrigin.USER)
@@ -107,7 +115,7 @@ class PlayerState:
         """This state as it was at an earlier ``position`` (known without running anything)."""
         position = max(0, min(position, self.position))
         return PlayerState(self.lesson, self.program, position, self.results[:position], self.device,
-                           self.devices, min(self.trimmed, position))
+                           self.devices, min(self.trimmed, position), self.away or position < self.position)
 
     @property
     def whole(self) -> bool:
@@ -226,6 +234,31 @@ class Player:
             raise
         self._away = False
 
+    def prepare(self, cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> bool:
+        """Rebuild the live state at the position ahead of need, where going back left the engine further on (the
+        window asks once going back settles, so that the next line typed does not wait for the replay); True once
+        the engine stands at the position.
+
+        Unlike :meth:`sync`, a cancel (the learner stepping on, Esc) changes nothing shown: the results stay, and
+        the engine, stopped part way, is brought to the position by the next step that needs it (the replay goes
+        on from where this one stopped).
+        """
+        if not self._away:
+            return True
+        self._ahead = []   # the engine no longer stands past the position once the replay starts
+        kept = [i for i in range(self.position) if not lost(self.results[i])]
+        try:
+            self.engine.restore([self.program[i].code for i in kept], [self.results[i] for i in kept], cancelled,
+                                progress)
+        except Cancelled:
+            return False
+        except EngineCrashed as exc:
+            self._away = False
+            self._settle(exc.position)
+            raise
+        self._away = False
+        return True
+
     @property
     def kept(self) -> dict[str, list[ProgramStep]]:
         """Programs with user steps, kept per lesson key while another program is open."""
@@ -234,7 +267,7 @@ class Player:
     def state(self) -> PlayerState:
         """An immutable picture of the player now."""
         return PlayerState(self.lesson, tuple(self.program), self.position, tuple(self.results),
-                           self.engine.device, tuple(self.engine.devices), self.history.trimmed_steps)
+                           self.engine.device, tuple(self.engine.devices), self.history.trimmed_steps, self._away)
 
     # -- loading ---------------------------------------------------------------
     def load(self, lesson: Lesson | None, program: Sequence[ProgramStep] | None = None) -> None:
@@ -412,7 +445,8 @@ class Player:
     def check(self, code: str) -> Statement:
         """Parse a user's line against the names bound now; LanguageError if refused."""
         statement = parse_one(code, self.limits)
-        check_names([statement], self.state().names)
+        state = self.state()
+        check_names([statement], state.names, state.kinds)
         return statement
 
     def insert(self, code: str, cancelled: Callable[[], bool] = NEVER, progress: Progress | None = None) -> StepResult:

@@ -129,6 +129,48 @@ OPTIMIZER_ATTRIBUTES: frozenset[str] = OPTIMIZER_METHODS | frozenset({"param_gro
 # A dict's methods, one by one: reading only (`sd['w'] = t` is a subscript).
 DICT_METHODS: frozenset[str] = frozenset({"keys", "values", "items", "get", "copy"})
 
+# What torch's objects of each kind have and a step may not read (public names only; an underscore is refused
+# anyway): refused when the step is checked (a lesson loaded, a line typed) wherever the name's kind is known
+# from the statement that bound it (`opt = optim.SGD(...)`), as the run time check refuses it. A name torch's
+# object does not have at all is not listed: reading it raises Python's own AttributeError, as in plain torch.
+# tests/core/lang/test_refused_members.py compares these lists with torch's objects.
+OPTIMIZER_REFUSED: frozenset[str] = frozenset(
+    """
+    OptimizerPostHook OptimizerPreHook add_param_group defaults load_state_dict profile_hook_step
+    register_load_state_dict_post_hook register_load_state_dict_pre_hook register_state_dict_post_hook
+    register_state_dict_pre_hook register_step_post_hook register_step_pre_hook state state_dict
+    """.split()
+)
+MODULE_REFUSED: frozenset[str] = frozenset(
+    """
+    T_destination add_module apply bfloat16 call_super_init children compile cpu cuda double dump_patches
+    extra_repr float forward get_buffer get_extra_state get_parameter get_submodule half ipu modules mtia
+    named_children named_modules register_backward_hook register_buffer register_forward_hook
+    register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook
+    register_load_state_dict_post_hook register_load_state_dict_pre_hook register_module register_parameter
+    register_state_dict_post_hook register_state_dict_pre_hook set_extra_state set_submodule share_memory to
+    to_empty type xpu
+    """.split()
+)
+MODULE_CLASS_REFUSED: dict[str, frozenset[str]] = {
+    "Linear": frozenset({"reset_parameters"}),
+    "Sequential": frozenset({"append", "extend", "insert", "pop"}),
+    "BatchNorm1d": frozenset({"affine", "reset_parameters", "reset_running_stats", "track_running_stats"}),
+}
+DICT_REFUSED: frozenset[str] = frozenset({"clear", "fromkeys", "pop", "popitem", "setdefault", "update"})
+ORDERED_DICT_REFUSED: frozenset[str] = DICT_REFUSED | frozenset({"move_to_end"})
+
+
+def refused_on(type_name: str) -> frozenset[str]:
+    """The public names torch's object of type ``type_name`` (``type(obj).__name__``: a module class, an optimizer,
+    a dict) has and a step may not read; empty for any other type (checked when the step runs)."""
+    if type_name in MODULE_CLASS_ATTRIBUTES:
+        return MODULE_REFUSED | MODULE_CLASS_REFUSED.get(type_name, frozenset())
+    if type_name in OPTIMIZERS:
+        return OPTIMIZER_REFUSED
+    return {"dict": DICT_REFUSED, "OrderedDict": ORDERED_DICT_REFUSED}.get(type_name, frozenset())
+
+
 # Keywords each new call takes (any other keyword, and more positional arguments than listed, is refused):
 # (positional arguments at most, keywords). Keys: "nn.Linear", "F.relu", "optim.SGD", "module.state_dict",
 # "optimizer.step", "dict.get", "module()" (calling a module).

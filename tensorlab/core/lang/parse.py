@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from tensorlab.core.lang import allowlist as allow
@@ -25,6 +25,7 @@ __all__ = [
     "parse_one",
     "read_full_forms",
     "check_names",
+    "NameCheck",
     "dotted",
     "is_dunder",
     "undefined_name_message",
@@ -149,15 +150,90 @@ def _parse_one(source: str, limits: Limits) -> Statement:
     return statements[0]
 
 
-def check_names(statements: Iterable[Statement], known: Iterable[str] = ()) -> None:
-    """Raise :class:`LanguageError` at the first name read before any statement binds it."""
-    defined = set(known)
+def check_names(statements: Iterable[Statement], known: Iterable[str] = (),
+                kinds: Mapping[str, str] | None = None) -> None:
+    """Raise :class:`LanguageError` at the first name read before any statement binds it, and at the first
+    member refused on a name whose kind is known (`opt.load_state_dict(...)` after `opt = optim.SGD(...)`).
+
+    ``known``: the names bound before the first statement; ``kinds``: the type of those that are not tensors
+    (``type(value).__name__``, as a snapshot's ``others`` say it: `SGD`, `Linear`). The kinds the statements
+    themselves bind are followed from one statement to the next (:class:`NameCheck`)."""
+    check = NameCheck(known, kinds)
     for statement in statements:
+        check.add(statement)
+
+
+class NameCheck:
+    """The names a program has bound so far, and the kinds of those a statement alone says (a constructor):
+    :meth:`add` checks the next statement against them (:func:`check_names`, one statement at a time)."""
+
+    def __init__(self, known: Iterable[str] = (), kinds: Mapping[str, str] | None = None) -> None:
+        self.defined: set[str] = set(known)
+        self.kinds: dict[str, str] = dict(kinds) if kinds is not None else {}
+
+    def add(self, statement: Statement) -> None:
+        """Check ``statement`` (:class:`LanguageError` if it reads a name not bound, or a member refused on a
+        name of a known kind), then take the names it binds."""
+        _check_members(statement, self.kinds)
         for kind, name, line, col in statement.events:
             if kind == "def":
-                defined.add(name)
-            elif name not in defined:
+                self.defined.add(name)
+            elif name not in self.defined:
                 raise LanguageError(undefined_name_message(name), line, col)
+        _bind_kinds(statement.node, self.kinds)
+
+
+def _check_members(statement: Statement, kinds: dict[str, str]) -> None:
+    """Refuse `NAME.member` where NAME's kind is known and torch's object of that kind has ``member`` but the
+    subset does not allow it (the run time check says the same; :func:`allowlist.refused_on`)."""
+    if not kinds:
+        return
+    node = statement.node
+    # A loop may bind the name again before it reads it: its kind is then unknown inside the loop.
+    rebound = set(statement.defines) if isinstance(node, (ast.For, ast.With)) else set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id not in rebound:
+            type_name = kinds.get(sub.value.id)
+            if type_name is not None and sub.attr in allow.refused_on(type_name):
+                raise LanguageError(msg("subset.not_on_type", name=sub.attr,
+                                        type=msg("subset.type.other", name=type_name)),
+                                    sub.lineno, sub.col_offset + 1)
+
+
+def _kind_of(value: ast.expr, kinds: dict[str, str]) -> str | None:
+    """The type a value of the subset has, where the statement alone says it (a constructor, a copy of a name of
+    a known kind, a dict literal, a module's `state_dict()`), else None."""
+    if isinstance(value, ast.Name):
+        return kinds.get(value.id)
+    if isinstance(value, ast.Dict):
+        return "dict"
+    if not isinstance(value, ast.Call) or not isinstance(value.func, (ast.Attribute, ast.Name)):
+        return None
+    func = value.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        owner, attr = func.value.id, func.attr
+        if (owner == "nn" and attr in allow.NN_CLASSES) or (owner == "optim" and attr in allow.OPTIMIZERS):
+            return attr
+        if owner == "copy" and attr == "deepcopy" and len(value.args) == 1:
+            return _kind_of(value.args[0], kinds)
+        if attr == "state_dict" and kinds.get(owner) in allow.MODULE_CLASS_ATTRIBUTES:
+            return "OrderedDict"
+    return None
+
+
+def _bind_kinds(node: ast.stmt, kinds: dict[str, str]) -> None:
+    """What ``node`` leaves in ``kinds``: a name bound by `NAME = VALUE` has VALUE's kind (when known); every
+    other name it binds, any way, has none known."""
+    kind = None
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        kind = _kind_of(node.value, kinds)
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+            kinds.pop(sub.id, None)
+        elif isinstance(sub, ast.alias):
+            kinds.pop(sub.asname or sub.name.split(".")[0], None)
+    if kind is not None and isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+        kinds[node.targets[0].id] = kind
 
 
 def iter_names(statements: Iterable[Statement]) -> Iterator[str]:

@@ -24,7 +24,7 @@ import tomli_w
 from tensorlab.core.files.atomic_write import write_text_atomic
 from tensorlab.core.files.bounded_read import UnreadableFile, parse_toml, read_regular_file
 from tensorlab.core.files.package_data import lessons_dir
-from tensorlab.core.lang.parse import LanguageError, Statement, check_names, parse_one
+from tensorlab.core.lang.parse import LanguageError, NameCheck, Statement, parse_one
 from tensorlab.core.lessons.course import COURSE_FILE, Course, CourseError, builtin_course
 from tensorlab.core.messages.catalogue import Message, MessageError, message_of, msg, verbatim
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -321,13 +321,13 @@ def parse_lesson(text: str | bytes, source: str = "<lesson>", limits: Limits = D
                                       limit=limits.max_lesson_steps))
     steps = [_parse_step(source, raw, number, limits) for number, raw in enumerate(raw_steps, start=1)]
     # A name read before any step binds it is an error in the file, not in a step.
-    defined: set[str] = set()
+    # ... and so is a member refused on a name whose kind its binding step says (`opt.load_state_dict(...)`).
+    names = NameCheck()
     for number, step in enumerate(steps, start=1):
         try:
-            check_names([step.statement], defined)
+            names.add(step.statement)
         except LanguageError as exc:
             raise LessonError(source, exc.message, number) from None
-        defined.update(step.statement.defines)
     return Lesson(header["id"], header["title"], tuple(steps), header["summary"], header["translations"],
                   source, header["chapter"], header["prerequisites"])
 

@@ -27,7 +27,7 @@ from tensorlab.ui.builders.compute_builder import ComputeBuilder
 from tensorlab.ui.builders.copy_builder import CopyBuilder
 from tensorlab.ui.builders.create_builder import CreateBuilder
 from tensorlab.ui.builders.mutate_builder import MutateBuilder
-from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts
+from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
@@ -77,6 +77,7 @@ class BuildersPanel(QScrollArea):
         self._last_result: object = None
         self._lesson: object = None       # the program's lesson when the last state came (None: the scratchpad)
         self._wheel_guarded: set[int] = set()
+        self._offered: tuple[object, ...] | None = None   # what the pickers were last given (names, scalars, ...)
         self._guard_wheel()
 
     def _guard_wheel(self) -> None:
@@ -137,15 +138,23 @@ class BuildersPanel(QScrollArea):
             for name in step.statement.defines:
                 order.pop(name, None)
                 order[name] = None
-        self.compute.recent = tuple(n for n in order if n in tensors)
+        recent = tuple(n for n in order if n in tensors)
         # A 0-d tensor has no index to write (`total[0] = 5` is torch's IndexError): Mutate proposes `fill_`.
-        self.mutate.zero_dim = frozenset(t.name for t in snapshot.tensors if t.shape == ())
+        zero_dim = frozenset(t.name for t in snapshot.tensors if t.shape == ())
+        scalars = tuple(t.name for t in snapshot.tensors if t.numel == 1 and t.requires_grad)
+        types = tuple((o.name, o.type) for o in snapshot.others)
+        offered = (tensors, names, recent, zero_dim, scalars, types, state.lesson, current_language())
+        if newest is None and offered == self._offered:
+            return   # the pickers offer these very names already (a training step mostly changes values)
+        self._offered = offered
+        self.compute.recent = recent
+        self.mutate.zero_dim = zero_dim
         for builder in self.builders:
             builder.set_names(tensors, names, newest)
         self.compute.set_scalars(snapshot, newest)
         self.code_line.edit.names = names
         self.code_line.edit.rows = tuple(t for t in tensors if t not in names)
-        self.code_line.edit.types = {o.name: o.type for o in snapshot.others}
+        self.code_line.edit.types = dict(types)
         self._guard_wheel()   # a builder may have made a field for the new names
 
     def clear_problems(self) -> None:

@@ -207,7 +207,9 @@ class _LineDelegate(QStyledItemDelegate):
         if refused is not None:
             self._paint_refused(painter, option, refused)
             return
-        row = index.data(_ROLE)
+        row = self.view.live_row(index.row()) if isinstance(self.view, CodeView) else None
+        if row is None:
+            row = index.data(_ROLE)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         ratio = painter.device().devicePixelRatioF()
         key = (row, selected, option.rect.width(), option.rect.height(), option.font.key(), ratio, tr("(yours)"))
@@ -342,6 +344,7 @@ class CodeView(QListWidget):
         self._refused_key: tuple[object, ...] = ()
         self._plain: list[str | int] = []          # the rows as toPlainText says them (a program index or a text)
         self._rows: list[_Row] = []
+        self._live: dict[int, _Row] = {}   # list row -> its marks now, where they changed after its item was made
         self._steps: tuple[object, ...] = ()
         self.user_steps: tuple[int, ...] = ()
         self.position = 0
@@ -371,9 +374,13 @@ class CodeView(QListWidget):
                 and self.count() == len(rows) + len(refused) and rows and refused_key == self._refused_key)
         if same:
             # The same program: only the lines whose marks changed (the old and the new current one) repaint.
+            # Their marks are kept here, not in the items: a change of any item's data makes the list lay every
+            # row out again (a sizeHint per line, each step), and marks change no line's height.
             for i, row in enumerate(rows):
                 if row != self._rows[i]:
-                    self.item(self._list_rows[i]).setData(_ROLE, row)
+                    list_row = self._list_rows[i]
+                    self._live[list_row] = row
+                    self.viewport().update(self.visualItemRect(self.item(list_row)))
         else:
             self._rebuild(state, rows, refused)
             self._refused_key = refused_key
@@ -428,7 +435,13 @@ class CodeView(QListWidget):
         if index is not None:
             self.positionRequested.emit(index + 1)
 
+    def live_row(self, list_row: int) -> _Row | None:
+        """The marks of the list's row ``list_row`` where they changed since its item was made (None: the item's
+        own data says them)."""
+        return self._live.get(list_row)
+
     def _rebuild(self, state: PlayerState, rows: list[_Row], refused: tuple[RefusedStep, ...] = ()) -> None:
+        self._live = {}
         selected = self._program_index(self.currentRow())
         self.blockSignals(True)
         self.clear()

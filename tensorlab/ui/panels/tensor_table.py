@@ -126,6 +126,22 @@ class TensorTableModel(QStandardItemModel):
         if self.rowCount() != len(tensors):
             self.setRowCount(len(tensors))
             del self._rows[len(tensors):]
+        # Each cell's text, tooltip and colours are set with the model's signals held, and the view told once
+        # for the rows that changed: four dataChanged signals a cell, each one laid out and repainted by the
+        # view, cost more than the cells themselves (a training step changes a dozen of them).
+        touched: list[int] = []
+        blocked = self.blockSignals(True)
+        try:
+            self._set_rows(tensors, same, order, changed, touched)
+        finally:
+            self.blockSignals(blocked)
+        if touched:
+            self.dataChanged.emit(self.index(min(touched), 0), self.index(max(touched), len(COLUMNS) - 1))
+
+    def _set_rows(self, tensors: tuple[TensorInfo, ...], same: dict[str, str], order: dict[str, int],
+                  changed: set[tuple[str, str]], touched: list[int]) -> None:
+        """The rows of ``tensors`` (their cells set where they differ from what is shown); ``touched`` gets the
+        rows that changed."""
         for row, info in enumerate(tensors):
             texts = row_texts(info)
             first = same.get(info.name)
@@ -138,6 +154,7 @@ class TensorTableModel(QStandardItemModel):
                     and self.item(row, 0).data(_COLOR_KEY) == self._colors[row]:
                 continue
             kept = self._rows[row] if row < len(self._rows) else None
+            touched.append(row)
             for index, text in enumerate(texts):
                 if kept is not None and kept[1][index] == text and kept[2][index] == marks[index] \
                         and (index != COLUMNS.index("grad") or kept[0].grad == info.grad) \

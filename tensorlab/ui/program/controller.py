@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, SignalInstance, Slot
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, SignalInstance, Slot
 
 from tensorlab.core.engine.player import Player, PlayerState, ProgramStep
 from tensorlab.core.lang.parse import LanguageError
@@ -25,7 +25,11 @@ from tensorlab.core.protocol.engine_api import Cancelled, EngineCrashed, EngineE
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.ui.widgets.i18n import current_language, tr
 
-__all__ = ["LabController", "EngineFactory"]
+__all__ = ["LabController", "EngineFactory", "PREPARE_AFTER_MS"]
+
+# Going back leaves the worker's live state further on; once the window has stood still this long after it, the
+# worker rebuilds the state at the position in the background (the next line typed need not wait for it).
+PREPARE_AFTER_MS = 250
 
 Job = Callable[[Player, Callable[[], bool], Callable[[int, int], None]], Any]
 EngineFactory = Callable[[str, Callable[[int, str], None]], Any]
@@ -64,6 +68,8 @@ class _Worker(QObject):
         self.make_engine = make_engine
         self.player: Player | None = None
         self.cancel_event = threading.Event()
+        # Stops a background replay (:meth:`LabController.prepare`) when the learner steps on; never a step's job.
+        self.background_cancel = threading.Event()
         self.focus: tuple[str, ...] = ()
 
     def _player(self) -> Player:
@@ -150,6 +156,13 @@ class LabController(QObject):
         self._jobs_named: dict[int, str] = {}  # job id -> registered job name
         self._state = PlayerState(None, (), 0, (), device, (device,))
         self._closed = False
+        # The background replay after going back: when it starts (``prepare_after_ms``), and the job running it.
+        self.prepare_after_ms = PREPARE_AFTER_MS
+        self._prepare_timer = QTimer(self)
+        self._prepare_timer.setSingleShot(True)
+        self._prepare_timer.timeout.connect(self.prepare)
+        self._preparing: int | None = None
+        self._away = False
         # The program to open a lesson with when the caller gives none (a tool opening the scratchpad):
         # the window's saved steps (step_editing.StepEditing.program_for), so none is lost by opening it bare.
         self.saved_program: Callable[[Lesson | None], list[ProgramStep]] | None = None
@@ -183,6 +196,7 @@ class LabController(QObject):
     def step_forward(self) -> None:
         """Run the next step."""
         if self._state.position < len(self._state.program):
+            self._stop_preparing()
             self._run(lambda p, c, r: p.go_to(p.position + 1, c, r))
 
     def step_back(self) -> None:
@@ -196,6 +210,7 @@ class LabController(QObject):
         ``past_crashes`` (slides): a step that stops the worker is shown as its error and the later steps run,
         as in ``tensorlab run`` (:meth:`Player.go_to`); without it the player stops before such a step.
         """
+        self._stop_preparing()
         if position < self._state.position and self._state.at(position).whole:
             # Known at once; a state whose values the kept history dropped waits for the worker to re-read them.
             self._set_state(self._state.at(position))
@@ -208,6 +223,35 @@ class LabController(QObject):
     def reset(self) -> None:
         """Back to before the first step."""
         self.go_to(0)
+
+    @property
+    def away(self) -> bool:
+        """Whether going back left the worker's live state further on than the position shown (the background
+        replay, :meth:`prepare`, or the next step that needs it, brings it there)."""
+        return self._away
+
+    @property
+    def preparing(self) -> bool:
+        """True while the only work queued is the background replay after going back (:meth:`prepare`): the
+        window shows it busy, and keeps its controls enabled (stepping on stops it)."""
+        return self._preparing is not None and self._pending == {self._preparing}
+
+    def prepare(self) -> None:
+        """Rebuild the live state at the position in the worker now, where going back left it further on
+        (:meth:`Player.prepare`; busy while it runs, with its progress; stepping on or Esc stops it, and nothing
+        shown changes). The controller asks for it itself once going back settles (:data:`PREPARE_AFTER_MS`)."""
+        self._prepare_timer.stop()
+        if self._closed or not self.away or self._preparing is not None:
+            return
+        stop = self._worker.background_cancel
+        stop.clear()
+        self._preparing = self._run(lambda p, c, r: p.prepare(lambda: stop.is_set() or c(), r))
+
+    def _stop_preparing(self) -> None:
+        """The learner steps on: the background replay waits for the next pause, and one running stops."""
+        self._prepare_timer.stop()
+        if self._preparing is not None:
+            self._worker.background_cancel.set()
 
     def set_device(self, device: str) -> None:
         """Replay to the same position on ``device``."""
@@ -254,7 +298,7 @@ class LabController(QObject):
             return msg("steps.too_many_in_program", limit=self.limits.max_lesson_steps).render(current_language())
         try:
             statement = parse_one(code)
-            check_names([statement], self._state.names)
+            check_names([statement], self._state.names, self._state.kinds)
         except LanguageError as exc:
             return exc.render(current_language())
         self._run(lambda p, c, r: p.insert(code, c, r))
@@ -293,6 +337,7 @@ class LabController(QObject):
         if self._closed:
             return
         self._closed = True
+        self._prepare_timer.stop()
         self._worker.cancel_event.set()
         player = self._worker.player
         abort = getattr(player.engine, "abort", None) if player is not None else None
@@ -312,6 +357,7 @@ class LabController(QObject):
         if quiet:
             self._quiet.add(job_id)
         else:
+            self._prepare_timer.stop()   # this job brings the worker where it needs it (or asks again when done)
             was_busy = self.busy
             self._pending.add(job_id)
             if not was_busy:
@@ -335,14 +381,20 @@ class LabController(QObject):
         if name is not None and problem:
             self.jobFinished.emit(name, None, problem)
         self._pending.discard(job_id)
+        prepared, self._preparing = self._preparing == job_id, None if self._preparing == job_id else self._preparing
         if state is not None:
             self._set_state(state)
         if problem:
             self.problem.emit(problem)
         if not self._pending:
             self.busyChanged.emit(False)
+            if self.away and not prepared and not problem and not self._closed:
+                # Going back settled with the worker further on: its replay starts after a pause (each ← restarts
+                # the wait; a replay stopped by Esc or by stepping on is not started again until the next move).
+                self._prepare_timer.start(self.prepare_after_ms)
 
     def _set_state(self, state: PlayerState) -> None:
+        self._away = state.away   # the worker's own word (an equal state shown already keeps its object)
         if _same_state(state, self._state):
             return  # e.g. the worker settled on the earlier state already shown: nothing to draw again
         self._state = state

@@ -102,7 +102,7 @@ from tensorlab.core.engine.player import ProgramStep, StepOrigin, program_from
 from tensorlab.core.files.atomic_write import remove_stray_temporaries, write_text_atomic
 from tensorlab.core.files.bounded_read import UnreadableFile, parse_toml, read_regular_file
 from tensorlab.core.files.package_data import resources_dir
-from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
+from tensorlab.core.lang.parse import LanguageError, NameCheck, parse_one
 from tensorlab.core.lessons.lesson import Lesson, builtin_lessons
 from tensorlab.core.messages.catalogue import LANGUAGES, Message, MessageError, msg, verbatim
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -234,14 +234,13 @@ def diagnosis_lesson(codes: Sequence[str], titles: dict[str, str], limits: Limit
     if not codes or len(codes) > limits.max_lesson_steps:
         raise StepsFileError(msg("steps.too_many", limit=limits.max_lesson_steps))
     steps = []
-    defined: set[str] = set()
+    names = NameCheck()
     for number, code in enumerate(codes, start=1):
         try:
             statement = parse_one(code, limits)
-            check_names([statement], defined)
+            names.add(statement)
         except LanguageError as exc:
             raise StepsFileError(msg("steps.in_step", step=number, reason=exc.message)) from None
-        defined.update(statement.defines)
         steps.append(LessonStep(code, statement))
     title = titles.get("en") or next(iter(titles.values()), DIAGNOSIS)
     translations = {f"title_{k}": v for k, v in titles.items() if k != "en"}
@@ -348,14 +347,12 @@ def validate(program: Sequence[ProgramStep], limits: Limits = DEFAULT_LIMITS) ->
     """Why the loader would refuse ``program`` (too many steps, a name read before it is bound), or None."""
     if len(program) > limits.max_lesson_steps:
         return msg("steps.too_long", count=len(program), limit=limits.max_lesson_steps)
-    defined: set[str] = set()
+    names = NameCheck()
     for number, step in enumerate(program, start=1):
         try:
-            statement = step.statement
-            check_names([statement], defined)
+            names.add(step.statement)
         except LanguageError as exc:
             return msg("steps.in_step", step=number, reason=exc.message)
-        defined.update(statement.defines)
     return None
 
 

@@ -373,7 +373,8 @@ class MainWindow(QMainWindow):
 
     def _update_enabled(self) -> None:
         state = self.controller.state
-        idle = not self.busy_indicator.shown
+        # The background replay after going back shows busy, but waits for nothing: stepping on stops it.
+        idle = not self.busy_indicator.shown or self.controller.preparing
         actions = self.commands
         actions.step_back.setEnabled(idle and state.position > 0)
         actions.reset.setEnabled(idle and state.position > 0)

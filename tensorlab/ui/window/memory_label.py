@@ -27,12 +27,20 @@ class MemoryLabel(QLabel):
         self.limit = limit
         self.held = state.last.memory if state.last is not None else 0
         budget = _size(limit) if limit else tr("no limit")
-        self.setText(tr("memory {held} of {budget}").format(held=_size(self.held), budget=budget))
-        self.setAccessibleName(self.text())
-        self.setToolTip(tr("What the session's names hold (storages, gradients, NumPy arrays), against the "
-                           "memory budget set in Preferences or with --memory-limit"))
+        text = tr("memory {held} of {budget}").format(held=_size(self.held), budget=budget)
+        tip = tr("What the session's names hold (storages, gradients, NumPy arrays), against the "
+                 "memory budget set in Preferences or with --memory-limit")
         near = bool(limit) and limit is not None and self.held > 0.8 * limit
-        self.setStyleSheet("color: #c62828; font-weight: bold;" if near else "")
+        style = "color: #c62828; font-weight: bold;" if near else ""
+        # Each setter sends its change events even for the same value: set only what changed (every step comes).
+        if text != self.text():
+            self.setText(text)
+        if text != self.accessibleName():
+            self.setAccessibleName(text)
+        if tip != self.toolTip():
+            self.setToolTip(tip)
+        if style != self.styleSheet():
+            self.setStyleSheet(style)
 
 
 def _size(size: int) -> str:

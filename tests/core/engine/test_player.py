@@ -229,3 +229,28 @@ def test_removing_a_step_ahead_of_the_position_rebuilds_the_live_state_without_i
     player.go_to(len(player.program))
     assert player.state().results[-1].snapshot.tensor("x").values == _fresh(len(TRAINING))[-1].snapshot.tensor(
         "x").values
+
+
+def test_prepare_rebuilds_the_live_state_after_going_back_and_a_cancel_changes_nothing_shown():
+    """The background replay after going back (the window asks once ← settles): the engine stands at the
+    position after it; stopped part way, the results shown stay, and the next step that needs the live state
+    brings it there (the line reads that step's values, as plain torch does)."""
+    player = Player(LocalEngine())
+    player.load(None)
+    for code in ["x = torch.zeros(3)"] + ["x.add_(1)"] * 5:
+        player.insert(code)
+    player.go_to(3)
+    shown = player.state()
+    assert shown.away and not player.in_step
+    assert player.prepare(lambda: True) is False   # stopped at once
+    assert player.state().results == shown.results and not player.in_step and player.state().away
+    assert player.prepare() is True and player.in_step and not player.state().away
+    assert player.engine.position == 3 and player.state().results == shown.results
+    assert player.prepare() is True   # nothing left to do
+    player.go_to(6)
+    player.go_to(2)
+    assert player.prepare(lambda: True) is False
+    assert player.insert("w = x * 1").ok
+    assert player.state().snapshot.tensor("w").values == (1.0, 1.0, 1.0)
+    player.go_to(len(player.program))
+    assert player.state().snapshot.tensor("x").values == (5.0, 5.0, 5.0)

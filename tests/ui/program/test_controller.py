@@ -64,3 +64,117 @@ def test_stepping_back_in_the_window_shows_the_recorded_state_and_a_new_line_run
         assert engine.pid == pid and engine.restarts == restarts
     finally:
         controller.shutdown()
+
+
+TRAINING = ["import torch.nn as nn", "import torch.optim as optim", "model = nn.Linear(3, 2)",
+            "opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)", "x = torch.randn(4, 3)"] + [
+    "opt.zero_grad()", "loss = model(x).pow(2).mean()", "loss.backward()", "opt.step()"] * 3
+
+
+def _plain_torch(codes: list[str]) -> dict:
+    """The namespace plain torch holds after ``codes``, seeded as a TensorLab session is."""
+    import torch
+
+    from tensorlab.core.session.session import Session
+
+    torch.manual_seed(Session().seed)
+    namespace: dict = {"torch": torch}
+    for code in codes:
+        exec(code, namespace)  # noqa: S102 - the test's own statements, the plain-torch oracle
+    return namespace
+
+
+def _wait_until(qtbot, condition, timeout=60_000) -> None:
+    qtbot.waitUntil(condition, timeout=timeout)
+
+
+def test_going_back_rebuilds_the_live_state_in_the_background_and_the_next_line_reads_it(qtbot):
+    """After ← settles the worker replays to the position by itself, busy while it runs, nothing shown changing;
+    the line typed next then runs at once on that state, which is plain torch's after the same steps."""
+    controller = LabController()
+    controller.prepare_after_ms = 0   # at once once idle (the window waits a moment)
+    busy: list[bool] = []
+    controller.busyChanged.connect(busy.append)
+    try:
+        controller.load_lesson(None, [ProgramStep(c, parse_one(c), origin=StepOrigin.USER) for c in TRAINING])
+        controller.run_to_end()
+        assert controller.wait_idle(60_000)
+        _wait_until(qtbot, lambda: not controller.busy and not controller.away)   # nothing to rebuild
+        engine = controller._worker.player.engine
+        controller.go_to(11)
+        shown = controller.state
+        assert shown.position == 11 and shown.away and controller.away
+        busy.clear()
+        # The go_to job, then the background replay: busy while it runs, and the worker at the position after it.
+        _wait_until(qtbot, lambda: not controller.busy and engine.position == 11 and not controller.away)
+        assert True in busy and busy[-1] is False
+        assert controller._worker.player.in_step
+        # Nothing shown changed: the same results, the same snapshot.
+        assert controller.state.results == shown.results and controller.state.snapshot is shown.snapshot
+        assert controller.submit("w = model.weight * 1") is None
+        assert controller.wait_idle(60_000)
+        state = controller.state
+        plain = _plain_torch(TRAINING[:11] + ["w = model.weight * 1"])
+        assert state.position == 12 and state.last.error is None
+        assert state.snapshot.tensor("w").values == tuple(tuple(r) for r in plain["w"].tolist())
+        assert state.snapshot.tensor("model.weight").values == tuple(tuple(r) for r in plain["model"].weight.tolist())
+    finally:
+        controller.shutdown()
+
+
+def test_stepping_on_while_the_background_replay_runs_stops_it_and_nothing_is_lost(qtbot):
+    """→ during the background replay stops it (the learner does not wait for it); the state after is torch's,
+    and the line typed after it runs on the right state (the replay goes on where it stopped)."""
+    controller = LabController()
+    controller.prepare_after_ms = 0
+    try:
+        controller.load_lesson(None, [ProgramStep(c, parse_one(c), origin=StepOrigin.USER) for c in TRAINING])
+        controller.run_to_end()
+        assert controller.wait_idle(60_000)
+        controller.prepare_after_ms = 60_000
+        controller.go_to(9)
+        assert controller.wait_idle(60_000)
+        controller.prepare()                                # the replay starts...
+        assert controller.preparing
+        controller.step_forward()                           # ... and the learner steps on at once
+        controller.step_forward()
+        _wait_until(qtbot, lambda: not controller.busy and controller.state.position == 11
+                    and controller._worker.player.in_step)
+        assert controller.submit("w = model.weight * 1") is None
+        assert controller.wait_idle(60_000)
+        state = controller.state
+        plain = _plain_torch(TRAINING[:11] + ["w = model.weight * 1"])
+        assert state.position == 12 and state.last.error is None
+        assert state.snapshot.tensor("w").values == tuple(tuple(r) for r in plain["w"].tolist())
+        # Every result shown is the one torch's steps give (the steps after the replay ran on the live state).
+        assert [r.code for r in state.results] == TRAINING[:11] + ["w = model.weight * 1"]
+        assert all(r.error is None for r in state.results)
+    finally:
+        controller.shutdown()
+
+
+def test_esc_stops_the_background_replay_and_it_is_not_asked_again_until_the_next_move(qtbot):
+    controller = LabController()
+    controller.prepare_after_ms = 0
+    try:
+        controller.load_lesson(None, [ProgramStep(c, parse_one(c), origin=StepOrigin.USER) for c in TRAINING])
+        controller.run_to_end()
+        assert controller.wait_idle(60_000)
+        controller.prepare_after_ms = 60_000
+        controller.go_to(8)
+        assert controller.wait_idle(60_000)
+        controller.prepare()
+        controller.prepare_after_ms = 0   # were it asked again, at once
+        assert controller.preparing
+        controller.cancel()
+        _wait_until(qtbot, lambda: not controller.busy)
+        qtbot.wait(100)
+        assert not controller.busy and controller.state.position == 8   # not started again by itself
+        shown = controller.state
+        assert controller.submit("w = model.weight * 1") is None   # the line rebuilds what it needs first
+        assert controller.wait_idle(60_000)
+        plain = _plain_torch(TRAINING[:8] + ["w = model.weight * 1"])
+        assert controller.state.results[:8] == shown.results
+        assert controller.state.snapshot.tensor("w").values == tuple(tuple(r) for r in plain["w"].tolist())
+    finally:
+        controller.shutdown()

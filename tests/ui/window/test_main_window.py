@@ -13,6 +13,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPushButton, QWidget
 
 from tensorlab.core.lessons.lesson import builtin_lessons
+from tensorlab.core.protocol.snapshot import to_plain
 from tensorlab.ui.panels.tensor_table import COLUMNS
 from tensorlab.ui.window.build import build_window
 from tests.core.reference import run_plain
@@ -380,3 +381,35 @@ def test_docks_close_and_reopen_from_the_view_menu_and_the_layout_is_remembered(
     assert not second.findChild(QWidget, "graphDock").isVisible()
     assert second.findChild(QWidget, "outputDock").isVisible()
     second.close()
+
+
+def test_the_background_replay_after_going_back_keeps_the_controls_and_shows_busy(window, qtbot):
+    """Once ← settles the worker rebuilds the state there in the background: the window says it is busy (the
+    busy bar), the step actions and the code line stay enabled (stepping on stops it), nothing shown changes,
+    and a line typed then reads that state, as plain torch does."""
+    window.controller.prepare_after_ms = 60_000   # asked for below, at a known moment
+    for _ in range(5):
+        qtbot.keyClick(window, Qt.Key.Key_Right)
+        idle(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_Left)
+    idle(qtbot, window)
+    shown = window.controller.state
+    assert window.controller.away
+    window.controller.prepare()
+    assert window.controller.preparing and window.controller.busy
+    window.busy_indicator._show(True)   # as its timer does for work still running after a moment
+    assert window.busy_bar.isVisible() and window.commands.step_back.isEnabled()
+    assert window.commands.step_forward.isEnabled() and window.builders.code_line.edit.isEnabled()
+    idle(qtbot, window)
+    assert not window.controller.away and not window.busy_bar.isVisible()
+    assert window.controller.state is shown and child(window, "positionLabel", QLabel).text() == "4 / 8"
+    codes = [step.code for step in shown.program[:4]]
+    window.focus_code_line()
+    qtbot.keyClicks(window.builders.code_line.edit, "w = x * 1")
+    qtbot.keyClick(window.builders.code_line.edit, Qt.Key.Key_Return)
+    idle(qtbot, window)
+    plain = run_plain(codes + ["w = x * 1"])[-1]["tensors"]
+    state = window.controller.state
+    assert state.position == 5 and list(table_rows(window)) == list(plain)
+    for name, facts in plain.items():   # the values torch holds after the four steps (not after the fifth)
+        assert to_plain(state.snapshot.tensor(name).values) == facts["values"], name
