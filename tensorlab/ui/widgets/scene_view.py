@@ -36,8 +36,8 @@ class TextBatch(QGraphicsItem):
     def add(self, text: str, x: float, y: float, font: QFont, color: QColor,
             center: QPointF | None = None) -> QRectF:
         """``text`` with its top-left at (x, y), or centred on ``center``; returns its box."""
-        metrics = font_metrics(font)
-        width, height = metrics.horizontalAdvance(text), metrics.height()
+        _, metrics, _ = _metrics_entry(font)
+        width, height = text_width(text, font), metrics.height()
         if center is not None:
             x, y = center.x() - width / 2, center.y() - height / 2
         box = QRectF(x, y, width, height)
@@ -45,6 +45,13 @@ class TextBatch(QGraphicsItem):
         self.entries.append((box, text, font, color, metrics.ascent()))
         self._bounds = self._bounds.united(box.adjusted(-1, -1, 1, 1))
         return box
+
+    def clear(self) -> None:
+        """No texts (before the same batch is filled again: a step's new values in a strip kept on the map)."""
+        self.prepareGeometryChange()
+        self.entries = []
+        self._bounds = QRectF()
+        self.update()   # the cached pixels are of the old texts
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
         return self._bounds
