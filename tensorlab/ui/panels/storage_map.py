@@ -54,6 +54,7 @@ READABLE_PX = 11        # the smallest value text the map shrinks to
 NORMAL_FLOOR = 0.8      # normal mode: the map shrinks to fit down to this share of the text scale (the zoom stays)
 STRETCH_MAX = 2.2       # projector mode: cells at most this much wider than their values need
 FLASH_MS = 1200
+_SPARE_GRADS = 8        # gradients' parts a strip keeps off the scene after a zero_grad(), for the next backward()
 
 
 class StorageMapView(SceneView):
@@ -693,7 +694,7 @@ class StorageMapView(SceneView):
         """The strip's items in its group (the group of its last drawing, when there is one): each part whose
         layout is unchanged keeps its items, their texts, colours and places updated; the others are drawn."""
         if old is not None:
-            group, old_parts = old.group, old.parts
+            group, old_parts = old.group, {**old.spare, **old.parts} if old.spare else old.parts
         else:
             group, old_parts = QGraphicsRectItem(), {}
             group.setPen(QPen(Qt.PenStyle.NoPen))
@@ -704,11 +705,21 @@ class StorageMapView(SceneView):
             height, parts = self._draw_strip(strip, 0.0, cell_w, name_w, old_parts)
         finally:
             self.parent_item = None
-        for part in old_parts.values():   # parts laid out otherwise now (a band gone, a new shape)
+        spare: dict[tuple[object, ...], _Part] = {}
+        for key, part in old_parts.items():   # parts laid out otherwise now (a band gone, a new shape)
+            if part.detached:
+                continue
             self.scene().removeItem(part.holder)
+            # A gradient that went (zero_grad()) comes back at the next backward(): its items are kept, off
+            # the scene, while the strip lives.
+            if key[0] == "grad" and len(spare) < _SPARE_GRADS:
+                part.detached = True
+                spare[key] = part
         cell_h = self._first_cell.height() if self._first_cell is not None else 0.0
         pinned = [pin for part in parts.values() for pin in part.pinned]
-        return _Drawn(look, group, height, self._first_cell, parts, self._cells_top, cell_h, self._grad_tops, pinned)
+        drawn = _Drawn(look, group, height, self._first_cell, parts, self._cells_top, cell_h, self._grad_tops, pinned)
+        drawn.spare = spare
+        return drawn
 
     def _part(self, key: tuple[object, ...], content: tuple[object, ...],
               old_parts: dict[tuple[object, ...], _Part], parts: dict[tuple[object, ...], _Part], y: float, z: float,
@@ -735,9 +746,13 @@ class StorageMapView(SceneView):
             finally:
                 self.parent_item, self._pin_sink = strip_group, sink
             kept.content = content
-        elif kept.content != content:
-            kept.extra = fill(kept.items)
-            kept.content = content
+        else:
+            if kept.detached:   # a gradient's items kept off the scene: back in the strip
+                kept.holder.setParentItem(strip_group)
+                kept.detached = False
+            if kept.content != content:
+                kept.extra = fill(kept.items)
+                kept.content = content
         kept.holder.setPos(0, y)
         kept.holder.setZValue(z)
         parts[key] = kept
@@ -1215,19 +1230,21 @@ class _Part:
     (a child of the strip's group), their height, its items of the name column, the items its fill updates
     (by role), what they show now (``content``), and what the strip needs of it (``extra``)."""
 
-    __slots__ = ("holder", "height", "pinned", "items", "content", "extra")
+    __slots__ = ("holder", "height", "pinned", "items", "content", "extra", "detached")
 
     def __init__(self, holder: QGraphicsRectItem, height: float, pinned: list[tuple[QGraphicsItem, float]],
                  items: dict[str, Any]) -> None:
         self.holder, self.height, self.pinned, self.items = holder, height, pinned, items
         self.content: tuple[object, ...] = ()
         self.extra: object = None
+        self.detached = False   # kept off the scene (a gradient gone), for when it comes back
 
 
 class _Drawn:
     """One strip's items (children of ``group``, drawn at y = 0), and the look they show."""
 
-    __slots__ = ("look", "group", "height", "first_cell", "parts", "cells_top", "cell_h", "grad_rows", "pinned")
+    __slots__ = ("look", "group", "height", "first_cell", "parts", "cells_top", "cell_h", "grad_rows", "pinned",
+                 "spare")
 
     def __init__(self, look: tuple[object, ...], group: QGraphicsRectItem, height: float,
                  first_cell: QRectF | None,
@@ -1240,6 +1257,7 @@ class _Drawn:
         self.cells_top, self.cell_h = cells_top, cell_h   # the storage's cells, from the group's top
         self.grad_rows = grad_rows or []                  # the gradients' cells: (top, changed, owner)
         self.pinned = pinned or []                        # the items of the name column, and their x
+        self.spare: dict[tuple[object, ...], _Part] = {}  # gradients' parts kept off the scene (gone for now)
 
 
 def _text_width(text: str, font: QFont) -> float:
