@@ -90,6 +90,9 @@ class StorageMapView(SceneView):
         self._header: QGraphicsSimpleTextItem | None = None
         self._header_scale = 0.0        # the text scale the header was made at
         self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values, font) -> widest
+        # What a drawing measures of every strip (the cells' and the names' widths), by scale: made afresh
+        # at each drawing.
+        self._measured: dict[tuple[object, ...], float] = {}
         self._texts: dict[tuple[object, ...], str] = {}      # (type, value, digits) -> the value as written
         self._labels: dict[tuple[object, ...], str] = {}     # (label, its measured form, width, scale) -> drawn
         self._language = 0
@@ -119,6 +122,7 @@ class StorageMapView(SceneView):
         self.groups: list[tuple[str | None, list[StripModel]]] = []   # strips by module (module_groups)
         self.collapsed: set[str] = set()          # module groups shown as their header only
         self._group_items: list[QGraphicsSimpleTextItem] = []
+        self._old_group_items: dict[str, QGraphicsSimpleTextItem] = {}   # while drawing: last drawing's headers
         self._pin_sink: list[tuple[QGraphicsItem, float]] | None = None   # the part being drawn: its pinned items
 
     # -- public ----------------------------------------------------------------
@@ -415,6 +419,7 @@ class StorageMapView(SceneView):
 
     def _draw(self) -> None:
         self._stop_flash()
+        self._measured = {}
         scene = self.scene()
         self.strip_rects = {}
         self.cell_rows, self._grad_rows = {}, {}
@@ -451,8 +456,8 @@ class StorageMapView(SceneView):
         cell_w = self._cell_width()
         name_w = self.name_width = self._name_width()
         drawn: dict[str, _Drawn] = {}
-        for item in self._group_items:
-            scene.removeItem(item)
+        # A module's header is kept while the map is drawn at its scale (its text updated: ▸/▾, the count).
+        self._old_group_items = {str(item.data(_GROUP_KEY)): item for item in self._group_items}
         self._group_items = []
         for strip in self._shown_strips():
             if isinstance(strip, str):   # a module's group header, then its strips unless collapsed
@@ -474,6 +479,9 @@ class StorageMapView(SceneView):
             y += entry.height + 22 * s
         for entry in self._drawn.values():   # storages no name views any more
             scene.removeItem(entry.group)
+        for item in self._old_group_items.values():   # modules gone
+            scene.removeItem(item)
+        self._old_group_items = {}
         self._drawn = drawn
         # Room past the cells for one more cell: scrolled to its end, the map still stops at a cell's start
         # (a cell cut by the pinned names would show half a value).
@@ -665,9 +673,15 @@ class StorageMapView(SceneView):
         mark = "▸" if owner in self.collapsed else "▾"
         text = tr("{mark} module {name}: {count} storages of its parameters and buffers").format(
             mark=mark, name=owner, count=count)
-        item = self._text(text, 10 * s, y, 13, True, MUTED)
-        item.setData(_GROUP_KEY, owner)
-        item.setCursor(Qt.CursorShape.PointingHandCursor)
+        item = self._old_group_items.pop(owner, None)
+        if item is None:
+            item = self._text(text, 10 * s, y, 13, True, MUTED)
+            item.setData(_GROUP_KEY, owner)
+            item.setCursor(Qt.CursorShape.PointingHandCursor)
+        else:   # (the map is drawn afresh at a new scale: a kept header has the scale's font)
+            if item.text() != text:
+                item.setText(text)
+            item.setPos(10 * s, y)
         self._group_items.append(item)
         return y + item.boundingRect().height() + 10 * s
 
@@ -759,23 +773,27 @@ class StorageMapView(SceneView):
         return kept
 
     def _cell_width(self) -> float:
-        """Cells as wide as the widest value drawn (at least 64 px at scale 1)."""
-        font = self._font(VALUE_PX, True, mono=True)
-        widest = max((self._widest(values[:MAX_CELLS], font) for strip in self.strips
-                      for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
-        return max(64 * self.scale_factor, widest + 14 * self.scale_factor) * self._stretch
+        """Cells as wide as the widest value drawn (at least 64 px at scale 1); measured once per drawing and
+        scale (fitting the scale asks for it again and again)."""
+        key = ("cells", self.scale_factor, self._digits, self._stretch)
+        width = self._measured.get(key)
+        if width is None:
+            font = self._font(VALUE_PX, True, mono=True)
+            widest = max((self._widest(values[:MAX_CELLS], font) for strip in self.strips
+                          for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
+            width = self._measured[key] = max(64 * self.scale_factor, widest + 14 * self.scale_factor) * self._stretch
+        return width
 
     def _widest(self, values: tuple[object, ...], font: QFont) -> float:
-        """The widest of a strip's values as the map writes them, kept while they stay the same."""
-        key = (values, id(font), self._digits)
-        try:
-            widest = self._widths.get(key)
-        except TypeError:   # a value that cannot be a key (a list): measured afresh
-            return max((_text_width(self._format(v), font) for v in values), default=0.0)
+        """The widest of a strip's values as the map writes them, kept by their texts (1 and True, 0.0 and -0.0
+        are equal values written otherwise)."""
+        texts = tuple(self._format(v) for v in values)
+        key = (texts, id(font))
+        widest = self._widths.get(key)
         if widest is None:
             if len(self._widths) > 4096:
                 self._widths.clear()
-            widest = self._widths[key] = max((_text_width(self._format(v), font) for v in values), default=0.0)
+            widest = self._widths[key] = max((_text_width(t, font) for t in texts), default=0.0)
         return widest
 
     def _format(self, value: object) -> str:
@@ -828,13 +846,18 @@ class StorageMapView(SceneView):
         """The column of band names and their shape/stride labels, as wide as the widest; with the room of the
         ``.grad`` a leaf that requires grad may get (a backward() fills the gradients in, a ``zero_grad()``
         takes them away: neither lays the map out again)."""
+        key = ("names", self.scale_factor)
+        kept = self._measured.get(key)
+        if kept is not None:
+            return kept
         name_font, label_font = self._font(16, True), self._font(12)
         widths = [max(_text_width(b.name, name_font), _lines_width(self._wide_label(b), label_font))
                   for strip in self.strips for b in strip.bands]
         widths += [_text_width(b.name + ".grad", name_font) for strip in self.strips for b in strip.bands
                    if b.may_grad]
         widths += [_text_width(g.name, name_font) for strip in self.strips for g in strip.grads]
-        return max(widths, default=0.0) + 24 * self.scale_factor
+        width = self._measured[key] = max(widths, default=0.0) + 24 * self.scale_factor
+        return width
 
     def _wide_label(self, band: BandModel) -> str:
         """The band's label as :meth:`_label` lays it out, with its version's room kept (how it is measured)."""
