@@ -51,6 +51,10 @@ _CULPRIT_KEY = 2        # data key of a cell drawn with the culprit's mark
 _GROUP_KEY = 2          # data key of a module group header's module name (a click collapses or opens it)
 VALUE_PX = 15           # cell values, at text scale 1
 READABLE_PX = 11        # the smallest value text the map shrinks to
+# A cell's index above it, and a tensor's element index in its band's cell, at text scale 1: read from the back
+# of a room like the values (never under 11 px, larger in projector mode with the cells).
+INDEX_PX = 13
+ELEMENT_PX = 12
 NORMAL_FLOOR = 0.8      # normal mode: the map shrinks to fit down to this share of the text scale (the zoom stays)
 STRETCH_MAX = 2.2       # projector mode: cells at most this much wider than their values need
 FLASH_MS = 1200
@@ -111,6 +115,7 @@ class StorageMapView(SceneView):
         self.focus_grad: str | None = None   # the tensor whose gradient the last step was about (no change)
         self.picture = False   # drawn for a picture of the whole scene: at the text scale, no marks
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
+        self._target: QRectF | None = None   # what the last scroll had to show (see _land)
         self.refused: tuple[str, int] | None = None   # the tensor and element of a write torch refused
         # storage id -> (x of its first cell, cell width, top of its cells in the scene, cell height, and
         # the rows of its gradients: (top, changed))
@@ -171,7 +176,8 @@ class StorageMapView(SceneView):
         refused = self.refused_cell()
         culprit = self.culprit_cells()
         if refused is not None:
-            self.ensureVisible(refused, 0, 10)
+            self._ensure(refused, 0, 10)
+            self._land()
             self._show_columns(refused)
         elif view.ran and culprit:
             self._show_culprit(culprit[0])
@@ -205,8 +211,9 @@ class StorageMapView(SceneView):
         strip = next((r for r in self.strip_rects.values() if r.top() <= cell.top() <= r.bottom()), None)
         height = self.viewport().height() / max(self.transform().m22(), 1e-6) - 24
         if strip is not None and cell.bottom() - strip.top() <= height:
-            self.ensureVisible(QRectF(cell.left(), strip.top(), cell.width(), cell.bottom() - strip.top()), 0, 10)
-        self.ensureVisible(cell, 0, 10)
+            self._ensure(QRectF(cell.left(), strip.top(), cell.width(), cell.bottom() - strip.top()), 0, 10)
+        self._ensure(cell, 0, 10)
+        self._land()
         self._show_columns(cell)
 
     def culprit_cells(self) -> list[QRectF]:
@@ -251,6 +258,7 @@ class StorageMapView(SceneView):
         rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
         if rects:
             self._scroll_to(rects)
+            self._land()
             if self.flashes:
                 self._start_flash(rects)
 
@@ -265,6 +273,7 @@ class StorageMapView(SceneView):
             self._show_culprit(culprit[0])
         elif self.focus_grad is None or not self.show_grad(self.focus_grad):
             self.show_selected()
+        self._land()
 
     def _scroll_to(self, rects: list[QRectF]) -> None:
         union = rects[0]
@@ -273,18 +282,18 @@ class StorageMapView(SceneView):
         scale = max(self.transform().m22(), 1e-6)
         width, height = self.viewport().width() / scale - 24, self.viewport().height() / scale - 24
         # The top-left of what changed (all of it when it fits): never scrolled past a strip's start.
-        self.ensureVisible(QRectF(union.left(), union.top(), 1, min(union.height(), height)), 0, 10)
+        self._ensure(QRectF(union.left(), union.top(), 1, min(union.height(), height)), 0, 10)
         if union.width() <= width:
-            self.ensureVisible(union, 10, 10)
+            self._ensure(union, 10, 10)
         run = self.changed_run()
         if run is not None:
             # The cells themselves, both directions: below the fold, or right of the viewport's edge (with
             # their strip's heading when both fit).
             span = run.bottom() - union.top()
             if span <= height:
-                self.ensureVisible(QRectF(run.left(), union.top(), 1, span), 0, 10)
+                self._ensure(QRectF(run.left(), union.top(), 1, span), 0, 10)
             else:
-                self.ensureVisible(QRectF(run.left(), run.top(), 1, min(run.height(), height)), 0, 10)
+                self._ensure(QRectF(run.left(), run.top(), 1, min(run.height(), height)), 0, 10)
             if self._run_key not in self.fitting:   # a strip that fits is in view whatever the scroll
                 self._show_columns(run)
 
@@ -341,9 +350,10 @@ class StorageMapView(SceneView):
                 x0, cell_w, _, cell_h = row
                 height = self.viewport().height() / max(self.transform().m22(), 1e-6) - 24
                 if top + cell_h - strip.top() <= height:
-                    self.ensureVisible(QRectF(strip.left(), strip.top(), 1, top + cell_h - strip.top()), 0, 10)
+                    self._ensure(QRectF(strip.left(), strip.top(), 1, top + cell_h - strip.top()), 0, 10)
                 else:
-                    self.ensureVisible(QRectF(x0, top, 1, cell_h), 0, 10)
+                    self._ensure(QRectF(x0, top, 1, cell_h), 0, 10)
+                self._land()
                 self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
                 return True
         return False
@@ -365,9 +375,55 @@ class StorageMapView(SceneView):
         home = next((s.storage.id for s in self.strips if any(b.name == self.selected for b in s.bands)), None)
         if home in self.strip_rects:
             rect = self.strip_rects[home]
-            self.ensureVisible(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
+            self._ensure(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
+            self._land()
             # From the strip's start (every strip starts at the left): no cell under the names.
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
+
+    def _ensure(self, rect: QRectF, x_margin: int, y_margin: int) -> None:
+        """``ensureVisible``, remembering ``rect`` (what must stay in view when the scroll lands: :meth:`_land`)."""
+        self._target = QRectF(rect)
+        self.ensureVisible(rect, x_margin, y_margin)
+
+    def landing_tops(self) -> list[float]:
+        """Where the viewport's top may lie without cutting a line of text (scene y, in order): the map's top,
+        each module's header and each part of each strip (its heading, its cells with their indices, a band,
+        a gradient), at their first line's top (the part above ends a little higher)."""
+        s = self.scale_factor
+        tops = [self.sceneRect().top()]
+        tops += [item.sceneBoundingRect().top() - 3 * s for item in self._group_items]
+        for entry in self._drawn.values():
+            for part in entry.parts.values():
+                holder = part.holder
+                tops.append(holder.scenePos().y() + holder.childrenBoundingRect().top())
+        return sorted(tops)
+
+    def _land(self) -> None:
+        """After a scroll to what a step changed: the viewport's top moved to the nearest place that cuts no
+        line of text (the top of a strip's part, above or below), when what had to be shown stays in view; so
+        no half line of the heading above is left at the top."""
+        target, self._target = self._target, None
+        bar = self.verticalScrollBar()
+        if target is None or bar.maximum() <= bar.minimum():
+            return
+        scale = max(self.transform().m22(), 1e-6)
+        top = self.mapToScene(0, 0).y()
+        height = self.viewport().height() / scale
+        tops = self.landing_tops()
+        if any(abs(t - top) < 1 for t in tops):
+            return
+        up = max((t for t in tops if t < top), default=None)
+        down = min((t for t in tops if t > top), default=None)
+        for land in (up, down):
+            if land is None:
+                continue
+            value = bar.value() + round((land - top) * scale)
+            # What had to be shown: its top in view, and all of it (or a viewport of it when taller).
+            shown = land <= target.top() + 0.5 and \
+                land + height >= min(target.bottom(), target.top() + height) - 0.5
+            if shown and bar.minimum() <= value <= bar.maximum():
+                bar.setValue(value)
+                return
 
     # -- drawing ---------------------------------------------------------------
     def _stop_flash(self) -> None:
@@ -980,7 +1036,7 @@ class StorageMapView(SceneView):
         shown = min(len(strip.values), MAX_CELLS)
         # The cells' numbers are painted by two items (indices above, values inside), not two dozen.
         items["indices"], items["numbers"] = self._batch(), self._batch()
-        y = self._px(11) + 6 * s
+        y = self._px(INDEX_PX) + 5 * s
         cell_h = max(40 * s, self._px(VALUE_PX) + 16 * s)
         items["backing"] = self._pinned_backing(0.0, y + cell_h + 4 * s, 0.0, 2)
         items["geometry"] = (y, cell_h)
@@ -1003,7 +1059,7 @@ class StorageMapView(SceneView):
         shown = len(items["cells"])
         items["backing"].setRect(QRectF(0, 0, x0 - 2 * s, y + cell_h + 4 * s))
         if items.get("at") != (x0, cell_w):   # the indices move with the cells only
-            indices, index_font = items["indices"], self._font(11)
+            indices, index_font = items["indices"], self._font(INDEX_PX)
             indices.clear()
             for i in range(shown):
                 indices.add(str(i), x0 + i * cell_w + 4 * s, 0.0, index_font, MUTED)
@@ -1140,7 +1196,7 @@ class StorageMapView(SceneView):
         """A tensor's band: its name and label in the name column, a rectangle over each of its cells (their
         places and the label's text: :meth:`_fill_band`); its height."""
         s = self.scale_factor
-        band_h = max(28 * s, self._px(11) + 12 * s)
+        band_h = max(28 * s, self._px(ELEMENT_PX) + 12 * s)
         color = tensor_color(band.color_index)
         selected = band.name == self.selected
         # Name, then shape, stride, offset and version under it (on two lines when long): the map stays narrow.
@@ -1203,7 +1259,7 @@ class StorageMapView(SceneView):
         labels = items["labels"]
         if labels is not None:
             labels.clear()
-        label_font, white = self._font(11, True), QColor("white")
+        label_font, white = self._font(ELEMENT_PX, True), QColor("white")
         for cell, elements, item in items["rects"]:
             rect = QRectF(x0 + cell * cell_w + 2 * s, 0.0, cell_w - 4 * s, band_h)
             item.setRect(rect)
