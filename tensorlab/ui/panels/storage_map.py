@@ -93,10 +93,11 @@ class StorageMapView(SceneView):
         self._drawn: dict[str, _Drawn] = {}
         self._header: QGraphicsSimpleTextItem | None = None
         self._header_scale = 0.0        # the text scale the header was made at
-        self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values, font) -> widest
+        self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values' texts, font) -> widest
         # What a drawing measures of every strip (the cells' and the names' widths), by scale: made afresh
         # at each drawing.
         self._measured: dict[tuple[object, ...], float] = {}
+        self._strip_texts: dict[tuple[object, ...], tuple[str, ...]] = {}   # (values, dtype, digits) -> texts
         self._texts: dict[tuple[object, ...], str] = {}      # (type, value, digits) -> the value as written
         self._labels: dict[tuple[object, ...], str] = {}     # (label, its measured form, width, scale) -> drawn
         self._language = 0
@@ -835,15 +836,14 @@ class StorageMapView(SceneView):
         width = self._measured.get(key)
         if width is None:
             font = self._font(VALUE_PX, True, mono=True)
-            widest = max((self._widest(values[:MAX_CELLS], font) for strip in self.strips
+            widest = max((self._widest(values[:MAX_CELLS], font, strip.storage.dtype) for strip in self.strips
                           for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
             width = self._measured[key] = max(64 * self.scale_factor, widest + 14 * self.scale_factor) * self._stretch
         return width
 
-    def _widest(self, values: tuple[object, ...], font: QFont) -> float:
-        """The widest of a strip's values as the map writes them, kept by their texts (1 and True, 0.0 and -0.0
-        are equal values written otherwise)."""
-        texts = tuple(self._format(v) for v in values)
+    def _widest(self, values: tuple[object, ...], font: QFont, dtype: str) -> float:
+        """The widest of a strip's values as the map writes them, kept by their texts."""
+        texts = self._value_texts(values, dtype)
         key = (texts, id(font))
         widest = self._widths.get(key)
         if widest is None:
@@ -851,6 +851,26 @@ class StorageMapView(SceneView):
                 self._widths.clear()
             widest = self._widths[key] = max((_text_width(t, font) for t in texts), default=0.0)
         return widest
+
+    def _value_texts(self, values: tuple[object, ...], dtype: str) -> tuple[str, ...]:
+        """A strip's values as the map writes them, kept while they stay the same.
+
+        Kept by the values and their dtype: 1, 1.0 and True are equal values written otherwise, but one strip's
+        values are of one dtype. 0.0 and -0.0 are equal too (and written otherwise): values with a zero, or
+        complex ones (pairs), are written afresh."""
+        key = (values, dtype, self._digits)
+        try:
+            exact = not values or (not isinstance(values[0], tuple) and 0 not in values)
+            texts = self._strip_texts.get(key) if exact else None
+        except TypeError:   # a value that cannot be a key (a list)
+            exact, texts = False, None
+        if texts is None:
+            texts = tuple(self._format(v) for v in values)
+            if exact:
+                if len(self._strip_texts) > 2048:
+                    self._strip_texts.clear()
+                self._strip_texts[key] = texts
+        return texts
 
     def _format(self, value: object) -> str:
         """A cell's value as the map writes it (three significant digits when the map is made smaller), kept
@@ -1076,6 +1096,7 @@ class StorageMapView(SceneView):
         culprit = strip.culprit
         numbers = items["numbers"]
         numbers.clear()
+        texts = self._value_texts(strip.values[:MAX_CELLS], strip.storage.dtype)
         for i, item in enumerate(items["cells"]):
             rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
             changed = i in strip.changed
@@ -1090,8 +1111,7 @@ class StorageMapView(SceneView):
             if culprit is not None and i in culprit.cells:
                 tip += self._culprit_text(culprit) + "\n"
             item.setToolTip(tip + str(strip.values[i]))
-            numbers.add(self._format(strip.values[i]), 0, 0, changed_font if changed else value_font, black,
-                        center=rect.center())
+            numbers.add(texts[i], 0, 0, changed_font if changed else value_font, black, center=rect.center())
         return (QRectF(x0, y, cell_w, cell_h) if shown else None), y, cell_h
 
     def _culprit_text(self, culprit: Culprit) -> str:
