@@ -104,8 +104,10 @@ class SceneView(QGraphicsView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         scene = QGraphicsScene(self)
-        # Items are replaced at every step and few are on screen: keeping a BSP index of them costs
-        # more than it saves (Qt's advice for dynamic scenes).
+        # No index: the graph's items are replaced at every step, and the map's (kept and updated in place)
+        # move at every sideways scroll (the pinned name column). Measured on the map of the 60-step training
+        # program (400 items): a full repaint of its viewport takes about 1 ms with or without a BSP index,
+        # and a step no less CPU time with one.
         scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.setScene(scene)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
