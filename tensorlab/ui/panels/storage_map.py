@@ -108,6 +108,7 @@ class StorageMapView(SceneView):
         self.name_width = 0.0      # the name column (pinned at the left while the strips scroll)
         self._pinned: list[tuple[QGraphicsItem, float]] = []
         self._marks: list[QGraphicsItem] = []   # the "+N more" marks at the viewport's edges
+        self._mark_pool: list[tuple[QGraphicsRectItem, QGraphicsSimpleTextItem, QFont]] = []   # their items
         # Strips whose cells all fit the viewport: they stay put while longer strips scroll sideways (a
         # strip that fits is never cut nor marked). storage id -> x of its first cell, unscrolled.
         self.fitting: dict[str, float] = {}
@@ -468,7 +469,7 @@ class StorageMapView(SceneView):
 
     def _clear(self) -> None:
         self._stop_flash()
-        self._marks, self._pinned = [], []   # scene.clear() deletes them
+        self._marks, self._pinned, self._mark_pool = [], [], []   # scene.clear() deletes them
         self.scene().clear()
         self._drawn = {}
         self._header = None
@@ -604,9 +605,23 @@ class StorageMapView(SceneView):
     def _mark_hidden_cells(self) -> None:
         """"+N more" at the viewport's edge of each strip whose cells go on beyond it (or under the names)."""
         scene = self.scene()
+        # The marks are made again at every scroll: their items are kept and moved (a pool, in order).
+        pool, self._mark_pool = self._mark_pool, []
+        pooled = {id(item) for backing, mark, _ in pool for item in (backing, mark)}
         for item in self._marks:
-            scene.removeItem(item)
+            if id(item) not in pooled:
+                scene.removeItem(item)   # the refused write's outline
         self._marks = []
+        try:
+            self._place_marks(pool)
+        finally:
+            for backing, mark, _ in pool[len(self._mark_pool):]:   # marks no longer needed
+                scene.removeItem(backing)
+                scene.removeItem(mark)
+
+    def _place_marks(self, pool: list[tuple[QGraphicsRectItem, QGraphicsSimpleTextItem, QFont]]) -> None:
+        """The outline of a refused write, and the "+N more" marks (their items taken from ``pool`` in order)."""
+        scene = self.scene()
         if not self.strips:
             return
         s = self.scale_factor
@@ -642,14 +657,24 @@ class StorageMapView(SceneView):
                 else:
                     # In the name column, left of the cells (the column is pinned; its backing hides the cells).
                     x = left - width - 4 * s
-                backing = scene.addRect(QRectF(x, top, width, cell_h), QPen(QColor("#f57f17"), 1.5),
-                                        QBrush(QColor("#fff3e0")))
-                backing.setZValue(7)
+                kept = len(self._mark_pool)
+                if kept < len(pool):
+                    backing, mark, made_in = pool[kept]
+                    backing.setRect(QRectF(x, top, width, cell_h))
+                    if made_in is not font:
+                        mark.setFont(font)
+                    if mark.text() != text:
+                        mark.setText(text)
+                else:
+                    backing = scene.addRect(QRectF(x, top, width, cell_h), QPen(QColor("#f57f17"), 1.5),
+                                            QBrush(QColor("#fff3e0")))
+                    backing.setZValue(7)
+                    mark = scene.addSimpleText(text, font)
+                    mark.setBrush(QBrush(QColor("#e65100")))
+                    mark.setZValue(8)
                 backing.setToolTip(tr("… {count} more cells").format(count=f"{count:,}"))
-                mark = scene.addSimpleText(text, font)
-                mark.setBrush(QBrush(QColor("#e65100")))
                 mark.setPos(x + 6 * s, top + (cell_h - mark.boundingRect().height()) / 2)
-                mark.setZValue(8)
+                self._mark_pool.append((backing, mark, font))
                 self._marks += [backing, mark]
 
     def _hidden_right(self, strip: StripModel, row: tuple[float, float, float, float], right: float,
