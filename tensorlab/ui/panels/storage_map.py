@@ -482,7 +482,9 @@ class StorageMapView(SceneView):
         self.strip_rects = {}
         self.cell_rows, self._grad_rows = {}, {}
         self.fitting, self._fit_rects = {}, {}
-        self._pin(0.0)   # the name column (and the strips that stayed put) back at x = 0 while the scene is measured
+        # The name column (and the strips that stayed put) back at x = 0 while the scene is measured (the marks
+        # are placed when it is pinned again, at the end).
+        self._pin(0.0, marks=False)
         self._pinned = []   # (some of its items go with the strips drawn again)
         self.scale_factor = self._fitted_scale()
         s = self.scale_factor
@@ -585,7 +587,7 @@ class StorageMapView(SceneView):
                 fitting[strip.storage.id] = x0
         return fitting
 
-    def _pin(self, offset: float | None = None) -> None:
+    def _pin(self, offset: float | None = None, marks: bool = True) -> None:
         """Keep the name column at the viewport's left edge (``offset`` scene pixels right of its place)."""
         if offset is None:
             bar = self.horizontalScrollBar()   # how far from its start the map is scrolled sideways
@@ -600,7 +602,18 @@ class StorageMapView(SceneView):
             rect = self._fit_rects.get(key)
             if rect is not None:
                 self.strip_rects[key] = rect.translated(offset, 0)
-        self._mark_hidden_cells()
+        if marks:
+            self._mark_hidden_cells()
+        else:   # off the scene while it is measured (kept, for the next placing)
+            self._detach_marks()
+
+    def _detach_marks(self) -> None:
+        """The marks off the scene (their items kept in the pool); the refused write's outline dropped."""
+        scene = self.scene()
+        for item in self._marks:
+            if item.scene() is scene:
+                scene.removeItem(item)
+        self._marks = []
 
     def _mark_hidden_cells(self) -> None:
         """"+N more" at the viewport's edge of each strip whose cells go on beyond it (or under the names)."""
@@ -609,15 +622,16 @@ class StorageMapView(SceneView):
         pool, self._mark_pool = self._mark_pool, []
         pooled = {id(item) for backing, mark, _ in pool for item in (backing, mark)}
         for item in self._marks:
-            if id(item) not in pooled:
+            if id(item) not in pooled and item.scene() is scene:
                 scene.removeItem(item)   # the refused write's outline
         self._marks = []
         try:
             self._place_marks(pool)
         finally:
             for backing, mark, _ in pool[len(self._mark_pool):]:   # marks no longer needed
-                scene.removeItem(backing)
-                scene.removeItem(mark)
+                for item in (backing, mark):
+                    if item.scene() is scene:
+                        scene.removeItem(item)
 
     def _place_marks(self, pool: list[tuple[QGraphicsRectItem, QGraphicsSimpleTextItem, QFont]]) -> None:
         """The outline of a refused write, and the "+N more" marks (their items taken from ``pool`` in order)."""
@@ -660,6 +674,9 @@ class StorageMapView(SceneView):
                 kept = len(self._mark_pool)
                 if kept < len(pool):
                     backing, mark, made_in = pool[kept]
+                    if backing.scene() is not scene:   # (off the scene while the map was measured)
+                        scene.addItem(backing)
+                        scene.addItem(mark)
                     backing.setRect(QRectF(x, top, width, cell_h))
                     if made_in is not font:
                         mark.setFont(font)
