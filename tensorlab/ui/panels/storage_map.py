@@ -15,7 +15,7 @@ import functools
 import math
 import re
 from collections.abc import Callable
-from typing import NamedTuple, cast
+from typing import Any, cast
 
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, QResizeEvent
@@ -51,9 +51,14 @@ _CULPRIT_KEY = 2        # data key of a cell drawn with the culprit's mark
 _GROUP_KEY = 2          # data key of a module group header's module name (a click collapses or opens it)
 VALUE_PX = 15           # cell values, at text scale 1
 READABLE_PX = 11        # the smallest value text the map shrinks to
+# A cell's index above it, and a tensor's element index in its band's cell, at text scale 1: read from the back
+# of a room like the values (never under 11 px, larger in projector mode with the cells).
+INDEX_PX = 13
+ELEMENT_PX = 12
 NORMAL_FLOOR = 0.8      # normal mode: the map shrinks to fit down to this share of the text scale (the zoom stays)
 STRETCH_MAX = 2.2       # projector mode: cells at most this much wider than their values need
 FLASH_MS = 1200
+_SPARE_GRADS = 8        # gradients' parts a strip keeps off the scene after a zero_grad(), for the next backward()
 
 
 class StorageMapView(SceneView):
@@ -88,7 +93,13 @@ class StorageMapView(SceneView):
         self._drawn: dict[str, _Drawn] = {}
         self._header: QGraphicsSimpleTextItem | None = None
         self._header_scale = 0.0        # the text scale the header was made at
-        self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values, font) -> widest
+        self._widths: dict[tuple[object, ...], float] = {}   # (a strip's first values' texts, font) -> widest
+        # What a drawing measures of every strip (the cells' and the names' widths), by scale: made afresh
+        # at each drawing.
+        self._measured: dict[tuple[object, ...], float] = {}
+        self._strip_texts: dict[tuple[object, ...], tuple[str, ...]] = {}   # (values, dtype, digits) -> texts
+        self._texts: dict[tuple[object, ...], str] = {}      # (type, value, digits) -> the value as written
+        self._labels: dict[tuple[object, ...], str] = {}     # (label, its measured form, width, scale) -> drawn
         self._language = 0
         self.text_scale = 1.0      # the scale asked for; ``scale_factor`` is what the map is drawn at (fitted)
         self.stretch = False       # projector mode (its floor applies)
@@ -97,6 +108,7 @@ class StorageMapView(SceneView):
         self.name_width = 0.0      # the name column (pinned at the left while the strips scroll)
         self._pinned: list[tuple[QGraphicsItem, float]] = []
         self._marks: list[QGraphicsItem] = []   # the "+N more" marks at the viewport's edges
+        self._mark_pool: list[tuple[QGraphicsRectItem, QGraphicsSimpleTextItem, QFont]] = []   # their items
         # Strips whose cells all fit the viewport: they stay put while longer strips scroll sideways (a
         # strip that fits is never cut nor marked). storage id -> x of its first cell, unscrolled.
         self.fitting: dict[str, float] = {}
@@ -105,6 +117,7 @@ class StorageMapView(SceneView):
         self.focus_grad: str | None = None   # the tensor whose gradient the last step was about (no change)
         self.picture = False   # drawn for a picture of the whole scene: at the text scale, no marks
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
+        self._target: QRectF | None = None   # what the last scroll had to show (see _land)
         self.refused: tuple[str, int] | None = None   # the tensor and element of a write torch refused
         # storage id -> (x of its first cell, cell width, top of its cells in the scene, cell height, and
         # the rows of its gradients: (top, changed))
@@ -116,6 +129,7 @@ class StorageMapView(SceneView):
         self.groups: list[tuple[str | None, list[StripModel]]] = []   # strips by module (module_groups)
         self.collapsed: set[str] = set()          # module groups shown as their header only
         self._group_items: list[QGraphicsSimpleTextItem] = []
+        self._old_group_items: dict[str, QGraphicsSimpleTextItem] = {}   # while drawing: last drawing's headers
         self._pin_sink: list[tuple[QGraphicsItem, float]] | None = None   # the part being drawn: its pinned items
 
     # -- public ----------------------------------------------------------------
@@ -164,7 +178,8 @@ class StorageMapView(SceneView):
         refused = self.refused_cell()
         culprit = self.culprit_cells()
         if refused is not None:
-            self.ensureVisible(refused, 0, 10)
+            self._ensure(refused, 0, 10)
+            self._land()
             self._show_columns(refused)
         elif view.ran and culprit:
             self._show_culprit(culprit[0])
@@ -198,8 +213,9 @@ class StorageMapView(SceneView):
         strip = next((r for r in self.strip_rects.values() if r.top() <= cell.top() <= r.bottom()), None)
         height = self.viewport().height() / max(self.transform().m22(), 1e-6) - 24
         if strip is not None and cell.bottom() - strip.top() <= height:
-            self.ensureVisible(QRectF(cell.left(), strip.top(), cell.width(), cell.bottom() - strip.top()), 0, 10)
-        self.ensureVisible(cell, 0, 10)
+            self._ensure(QRectF(cell.left(), strip.top(), cell.width(), cell.bottom() - strip.top()), 0, 10)
+        self._ensure(cell, 0, 10)
+        self._land()
         self._show_columns(cell)
 
     def culprit_cells(self) -> list[QRectF]:
@@ -249,6 +265,7 @@ class StorageMapView(SceneView):
         rects = [self.strip_rects[i] for i in self.followed if i in self.strip_rects]
         if rects:
             self._scroll_to(rects)
+            self._land()
             if self.flashes:
                 self._start_flash(rects)
 
@@ -263,6 +280,7 @@ class StorageMapView(SceneView):
             self._show_culprit(culprit[0])
         elif self.focus_grad is None or not self.show_grad(self.focus_grad):
             self.show_selected()
+        self._land()
 
     def _scroll_to(self, rects: list[QRectF]) -> None:
         union = rects[0]
@@ -273,18 +291,18 @@ class StorageMapView(SceneView):
         if union.height() > height:
             union = rects[0]   # not all in view: the first followed strip (the selected tensor's), from its top
         # The top-left of what changed (all of it when it fits): never scrolled past a strip's start.
-        self.ensureVisible(QRectF(union.left(), union.top(), 1, min(union.height(), height)), 0, 10)
+        self._ensure(QRectF(union.left(), union.top(), 1, min(union.height(), height)), 0, 10)
         if union.width() <= width:
-            self.ensureVisible(union, 10, 10)
+            self._ensure(union, 10, 10)
         run = self.changed_run()
         if run is not None:
             # The cells themselves, both directions: below the fold, or right of the viewport's edge (with
             # their strip's heading when both fit).
             span = run.bottom() - union.top()
             if span <= height:
-                self.ensureVisible(QRectF(run.left(), union.top(), 1, span), 0, 10)
+                self._ensure(QRectF(run.left(), union.top(), 1, span), 0, 10)
             else:
-                self.ensureVisible(QRectF(run.left(), run.top(), 1, min(run.height(), height)), 0, 10)
+                self._ensure(QRectF(run.left(), run.top(), 1, min(run.height(), height)), 0, 10)
             if self._run_key not in self.fitting:   # a strip that fits is in view whatever the scroll
                 self._show_columns(run)
 
@@ -341,9 +359,10 @@ class StorageMapView(SceneView):
                 x0, cell_w, _, cell_h = row
                 height = self.viewport().height() / max(self.transform().m22(), 1e-6) - 24
                 if top + cell_h - strip.top() <= height:
-                    self.ensureVisible(QRectF(strip.left(), strip.top(), 1, top + cell_h - strip.top()), 0, 10)
+                    self._ensure(QRectF(strip.left(), strip.top(), 1, top + cell_h - strip.top()), 0, 10)
                 else:
-                    self.ensureVisible(QRectF(x0, top, 1, cell_h), 0, 10)
+                    self._ensure(QRectF(x0, top, 1, cell_h), 0, 10)
+                self._land()
                 self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
                 return True
         return False
@@ -365,9 +384,55 @@ class StorageMapView(SceneView):
         home = next((s.storage.id for s in self.strips if any(b.name == self.selected for b in s.bands)), None)
         if home in self.strip_rects:
             rect = self.strip_rects[home]
-            self.ensureVisible(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
+            self._ensure(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
+            self._land()
             # From the strip's start (every strip starts at the left): no cell under the names.
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
+
+    def _ensure(self, rect: QRectF, x_margin: int, y_margin: int) -> None:
+        """``ensureVisible``, remembering ``rect`` (what must stay in view when the scroll lands: :meth:`_land`)."""
+        self._target = QRectF(rect)
+        self.ensureVisible(rect, x_margin, y_margin)
+
+    def landing_tops(self) -> list[float]:
+        """Where the viewport's top may lie without cutting a line of text (scene y, in order): the map's top,
+        each module's header and each part of each strip (its heading, its cells with their indices, a band,
+        a gradient), at their first line's top (the part above ends a little higher)."""
+        s = self.scale_factor
+        tops = [self.sceneRect().top()]
+        tops += [item.sceneBoundingRect().top() - 3 * s for item in self._group_items]
+        for entry in self._drawn.values():
+            for part in entry.parts.values():
+                holder = part.holder
+                tops.append(holder.scenePos().y() + holder.childrenBoundingRect().top())
+        return sorted(tops)
+
+    def _land(self) -> None:
+        """After a scroll to what a step changed: the viewport's top moved to the nearest place that cuts no
+        line of text (the top of a strip's part, above or below), when what had to be shown stays in view; so
+        no half line of the heading above is left at the top."""
+        target, self._target = self._target, None
+        bar = self.verticalScrollBar()
+        if target is None or bar.maximum() <= bar.minimum():
+            return
+        scale = max(self.transform().m22(), 1e-6)
+        top = self.mapToScene(0, 0).y()
+        height = self.viewport().height() / scale
+        tops = self.landing_tops()
+        if any(abs(t - top) < 1 for t in tops):
+            return
+        up = max((t for t in tops if t < top), default=None)
+        down = min((t for t in tops if t > top), default=None)
+        for land in (up, down):
+            if land is None:
+                continue
+            value = bar.value() + round((land - top) * scale)
+            # What had to be shown: its top in view, and all of it (or a viewport of it when taller).
+            shown = land <= target.top() + 0.5 and \
+                land + height >= min(target.bottom(), target.top() + height) - 0.5
+            if shown and bar.minimum() <= value <= bar.maximum():
+                bar.setValue(value)
+                return
 
     # -- drawing ---------------------------------------------------------------
     def _stop_flash(self) -> None:
@@ -411,7 +476,7 @@ class StorageMapView(SceneView):
 
     def _clear(self) -> None:
         self._stop_flash()
-        self._marks, self._pinned = [], []   # scene.clear() deletes them
+        self._marks, self._pinned, self._mark_pool = [], [], []   # scene.clear() deletes them
         self.scene().clear()
         self._drawn = {}
         self._header = None
@@ -419,11 +484,14 @@ class StorageMapView(SceneView):
 
     def _draw(self) -> None:
         self._stop_flash()
+        self._measured = {}
         scene = self.scene()
         self.strip_rects = {}
         self.cell_rows, self._grad_rows = {}, {}
         self.fitting, self._fit_rects = {}, {}
-        self._pin(0.0)   # the name column (and the strips that stayed put) back at x = 0 while the scene is measured
+        # The name column (and the strips that stayed put) back at x = 0 while the scene is measured (the marks
+        # are placed when it is pinned again, at the end).
+        self._pin(0.0, marks=False)
         self._pinned = []   # (some of its items go with the strips drawn again)
         self.scale_factor = self._fitted_scale()
         s = self.scale_factor
@@ -455,8 +523,8 @@ class StorageMapView(SceneView):
         cell_w = self._cell_width()
         name_w = self.name_width = self._name_width()
         drawn: dict[str, _Drawn] = {}
-        for item in self._group_items:
-            scene.removeItem(item)
+        # A module's header is kept while the map is drawn at its scale (its text updated: ▸/▾, the count).
+        self._old_group_items = {str(item.data(_GROUP_KEY)): item for item in self._group_items}
         self._group_items = []
         for strip in self._shown_strips():
             if isinstance(strip, str):   # a module's group header, then its strips unless collapsed
@@ -466,10 +534,7 @@ class StorageMapView(SceneView):
             look = self._look(strip, cell_w, name_w)
             entry = self._drawn.pop(key, None)
             if entry is None or entry.look != look:
-                old = entry
-                entry = self._draw_group(strip, look, cell_w, name_w, old.parts if old is not None else {})
-                if old is not None:
-                    scene.removeItem(old.group)   # after its unchanged parts moved to the new group
+                entry = self._draw_group(strip, look, cell_w, name_w, entry)
             entry.group.setPos(0, y)
             drawn[key] = entry
             if entry.first_cell is not None and self.cell_rect != entry.first_cell.translated(0, y):
@@ -481,6 +546,9 @@ class StorageMapView(SceneView):
             y += entry.height + 22 * s
         for entry in self._drawn.values():   # storages no name views any more
             scene.removeItem(entry.group)
+        for item in self._old_group_items.values():   # modules gone
+            scene.removeItem(item)
+        self._old_group_items = {}
         self._drawn = drawn
         # Room past the cells for one more cell: scrolled to its end, the map still stops at a cell's start
         # (a cell cut by the pinned names would show half a value).
@@ -526,7 +594,7 @@ class StorageMapView(SceneView):
                 fitting[strip.storage.id] = x0
         return fitting
 
-    def _pin(self, offset: float | None = None) -> None:
+    def _pin(self, offset: float | None = None, marks: bool = True) -> None:
         """Keep the name column at the viewport's left edge (``offset`` scene pixels right of its place)."""
         if offset is None:
             bar = self.horizontalScrollBar()   # how far from its start the map is scrolled sideways
@@ -541,14 +609,40 @@ class StorageMapView(SceneView):
             rect = self._fit_rects.get(key)
             if rect is not None:
                 self.strip_rects[key] = rect.translated(offset, 0)
-        self._mark_hidden_cells()
+        if marks:
+            self._mark_hidden_cells()
+        else:   # off the scene while it is measured (kept, for the next placing)
+            self._detach_marks()
+
+    def _detach_marks(self) -> None:
+        """The marks off the scene (their items kept in the pool); the refused write's outline dropped."""
+        scene = self.scene()
+        for item in self._marks:
+            if item.scene() is scene:
+                scene.removeItem(item)
+        self._marks = []
 
     def _mark_hidden_cells(self) -> None:
         """"+N more" at the viewport's edge of each strip whose cells go on beyond it (or under the names)."""
         scene = self.scene()
+        # The marks are made again at every scroll: their items are kept and moved (a pool, in order).
+        pool, self._mark_pool = self._mark_pool, []
+        pooled = {id(item) for backing, mark, _ in pool for item in (backing, mark)}
         for item in self._marks:
-            scene.removeItem(item)
+            if id(item) not in pooled and item.scene() is scene:
+                scene.removeItem(item)   # the refused write's outline
         self._marks = []
+        try:
+            self._place_marks(pool)
+        finally:
+            for backing, mark, _ in pool[len(self._mark_pool):]:   # marks no longer needed
+                for item in (backing, mark):
+                    if item.scene() is scene:
+                        scene.removeItem(item)
+
+    def _place_marks(self, pool: list[tuple[QGraphicsRectItem, QGraphicsSimpleTextItem, QFont]]) -> None:
+        """The outline of a refused write, and the "+N more" marks (their items taken from ``pool`` in order)."""
+        scene = self.scene()
         if not self.strips:
             return
         s = self.scale_factor
@@ -584,14 +678,27 @@ class StorageMapView(SceneView):
                 else:
                     # In the name column, left of the cells (the column is pinned; its backing hides the cells).
                     x = left - width - 4 * s
-                backing = scene.addRect(QRectF(x, top, width, cell_h), QPen(QColor("#f57f17"), 1.5),
-                                        QBrush(QColor("#fff3e0")))
-                backing.setZValue(7)
+                kept = len(self._mark_pool)
+                if kept < len(pool):
+                    backing, mark, made_in = pool[kept]
+                    if backing.scene() is not scene:   # (off the scene while the map was measured)
+                        scene.addItem(backing)
+                        scene.addItem(mark)
+                    backing.setRect(QRectF(x, top, width, cell_h))
+                    if made_in is not font:
+                        mark.setFont(font)
+                    if mark.text() != text:
+                        mark.setText(text)
+                else:
+                    backing = scene.addRect(QRectF(x, top, width, cell_h), QPen(QColor("#f57f17"), 1.5),
+                                            QBrush(QColor("#fff3e0")))
+                    backing.setZValue(7)
+                    mark = scene.addSimpleText(text, font)
+                    mark.setBrush(QBrush(QColor("#e65100")))
+                    mark.setZValue(8)
                 backing.setToolTip(tr("… {count} more cells").format(count=f"{count:,}"))
-                mark = scene.addSimpleText(text, font)
-                mark.setBrush(QBrush(QColor("#e65100")))
                 mark.setPos(x + 6 * s, top + (cell_h - mark.boundingRect().height()) / 2)
-                mark.setZValue(8)
+                self._mark_pool.append((backing, mark, font))
                 self._marks += [backing, mark]
 
     def _hidden_right(self, strip: StripModel, row: tuple[float, float, float, float], right: float,
@@ -672,9 +779,15 @@ class StorageMapView(SceneView):
         mark = "▸" if owner in self.collapsed else "▾"
         text = tr("{mark} module {name}: {count} storages of its parameters and buffers").format(
             mark=mark, name=owner, count=count)
-        item = self._text(text, 10 * s, y, 13, True, MUTED)
-        item.setData(_GROUP_KEY, owner)
-        item.setCursor(Qt.CursorShape.PointingHandCursor)
+        item = self._old_group_items.pop(owner, None)
+        if item is None:
+            item = self._text(text, 10 * s, y, 13, True, MUTED)
+            item.setData(_GROUP_KEY, owner)
+            item.setCursor(Qt.CursorShape.PointingHandCursor)
+        else:   # (the map is drawn afresh at a new scale: a kept header has the scale's font)
+            if item.text() != text:
+                item.setText(text)
+            item.setPos(10 * s, y)
         self._group_items.append(item)
         return y + item.boundingRect().height() + 10 * s
 
@@ -697,97 +810,195 @@ class StorageMapView(SceneView):
                 self.scale_factor, self._digits, self.viewport().width() // 40, self._language)
 
     def _draw_group(self, strip: StripModel, look: tuple[object, ...], cell_w: float, name_w: float,
-                    old_parts: dict[tuple[object, ...], _Part]) -> _Drawn:
-        group = QGraphicsRectItem()
-        group.setPen(QPen(Qt.PenStyle.NoPen))
-        self.scene().addItem(group)
+                    old: _Drawn | None) -> _Drawn:
+        """The strip's items in its group (the group of its last drawing, when there is one): each part whose
+        layout is unchanged keeps its items, their texts, colours and places updated; the others are drawn."""
+        if old is not None:
+            group, old_parts = old.group, {**old.spare, **old.parts} if old.spare else old.parts
+        else:
+            group, old_parts = QGraphicsRectItem(), {}
+            group.setPen(QPen(Qt.PenStyle.NoPen))
+            self.scene().addItem(group)
         self.parent_item, self._first_cell = group, None
         self._cells_top, self._grad_tops = 0.0, []
         try:
             height, parts = self._draw_strip(strip, 0.0, cell_w, name_w, old_parts)
         finally:
             self.parent_item = None
+        spare: dict[tuple[object, ...], _Part] = {}
+        for key, part in old_parts.items():   # parts laid out otherwise now (a band gone, a new shape)
+            if part.detached:
+                continue
+            self.scene().removeItem(part.holder)
+            # A gradient that went (zero_grad()) comes back at the next backward(): its items are kept, off
+            # the scene, while the strip lives.
+            if key[0] == "grad" and len(spare) < _SPARE_GRADS:
+                part.detached = True
+                spare[key] = part
         cell_h = self._first_cell.height() if self._first_cell is not None else 0.0
         pinned = [pin for part in parts.values() for pin in part.pinned]
-        return _Drawn(look, group, height, self._first_cell, parts, self._cells_top, cell_h, self._grad_tops, pinned)
+        drawn = _Drawn(look, group, height, self._first_cell, parts, self._cells_top, cell_h, self._grad_tops, pinned)
+        drawn.spare = spare
+        return drawn
 
-    def _part(self, key: tuple[object, ...], old_parts: dict[tuple[object, ...], _Part],
-              parts: dict[tuple[object, ...], _Part], y: float, z: float,
-              draw: Callable[[], float | tuple[float, object]]) -> _Part:
-        """One part of the strip being drawn (its heading, its cells, a band, a gradient) at ``y``: the items of
-        the last drawing of the same look (``key``, everything they show) when there are some, else drawn afresh
-        by ``draw()`` (at y = 0 in a holder of their own; it returns their height, or that and what the strip
-        needs of them)."""
+    def _part(self, key: tuple[object, ...], content: tuple[object, ...],
+              old_parts: dict[tuple[object, ...], _Part], parts: dict[tuple[object, ...], _Part], y: float, z: float,
+              draw: Callable[[dict[str, Any]], float], fill: Callable[[dict[str, Any]], object]) -> _Part:
+        """One part of the strip being drawn (its heading, its cells, a band, a gradient) at ``y``.
+
+        ``key`` is its layout (which items, their sizes): the items of the last drawing of the same layout are
+        kept, and ``fill`` sets what they show (``content``: texts, colours, places) when that changed.
+        Otherwise ``draw`` makes its items (at y = 0 in a holder of their own; it keeps them in the dict it is
+        given and returns their height), then ``fill`` sets them. ``fill`` returns what the strip needs of
+        the part (the cells' geometry)."""
         strip_group = self.parent_item
         assert strip_group is not None  # drawn inside _draw_group, which sets the strip's group
         kept = old_parts.pop(key, None)
         if kept is None:
             holder = QGraphicsRectItem(strip_group)
             holder.setPen(QPen(Qt.PenStyle.NoPen))
+            items: dict[str, Any] = {}
             self.parent_item, sink, self._pin_sink = holder, self._pin_sink, []
             try:
-                drawn = draw()
-                height, extra = drawn if isinstance(drawn, tuple) else (drawn, None)
-                kept = _Part(holder, height, self._pin_sink, extra)
+                height = draw(items)
+                kept = _Part(holder, height, self._pin_sink, items)
+                kept.extra = fill(items)
             finally:
                 self.parent_item, self._pin_sink = strip_group, sink
+            kept.content = content
         else:
-            kept.holder.setParentItem(strip_group)
+            if kept.detached:   # a gradient's items kept off the scene: back in the strip
+                kept.holder.setParentItem(strip_group)
+                kept.detached = False
+            if kept.content != content:
+                kept.extra = fill(kept.items)
+                kept.content = content
         kept.holder.setPos(0, y)
         kept.holder.setZValue(z)
         parts[key] = kept
         return kept
 
     def _cell_width(self) -> float:
-        """Cells as wide as the widest value drawn (at least 64 px at scale 1)."""
-        font = self._font(VALUE_PX, True, mono=True)
-        widest = max((self._widest(values[:MAX_CELLS], font) for strip in self.strips
-                      for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
-        return max(64 * self.scale_factor, widest + 14 * self.scale_factor) * self._stretch
+        """Cells as wide as the widest value drawn (at least 64 px at scale 1); measured once per drawing and
+        scale (fitting the scale asks for it again and again)."""
+        key = ("cells", self.scale_factor, self._digits, self._stretch)
+        width = self._measured.get(key)
+        if width is None:
+            font = self._font(VALUE_PX, True, mono=True)
+            widest = max((self._widest(values[:MAX_CELLS], font, strip.storage.dtype) for strip in self.strips
+                          for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
+            width = self._measured[key] = max(64 * self.scale_factor, widest + 14 * self.scale_factor) * self._stretch
+        return width
 
-    def _widest(self, values: tuple[object, ...], font: QFont) -> float:
-        """The widest of a strip's values as the map writes them, kept while they stay the same."""
-        key = (values, id(font), self._digits)
-        try:
-            widest = self._widths.get(key)
-        except TypeError:   # a value that cannot be a key (a list): measured afresh
-            return max((_text_width(self._format(v), font) for v in values), default=0.0)
+    def _widest(self, values: tuple[object, ...], font: QFont, dtype: str) -> float:
+        """The widest of a strip's values as the map writes them, kept by their texts."""
+        texts = self._value_texts(values, dtype)
+        key = (texts, id(font))
+        widest = self._widths.get(key)
         if widest is None:
             if len(self._widths) > 4096:
                 self._widths.clear()
-            widest = self._widths[key] = max((_text_width(self._format(v), font) for v in values), default=0.0)
+            widest = self._widths[key] = max((_text_width(t, font) for t in texts), default=0.0)
         return widest
 
-    def _format(self, value: object) -> str:
-        """A cell's value as the map writes it (three significant digits when the map is made smaller)."""
-        return format_value(value, self._digits)
+    def _value_texts(self, values: tuple[object, ...], dtype: str) -> tuple[str, ...]:
+        """A strip's values as the map writes them, kept while they stay the same.
 
-    def _label(self, label: str) -> str:
-        """A band's shape/stride label, on two lines when one would widen the name column past a quarter
-        of the map (a narrower column leaves the room to the cells)."""
+        Kept by the values and their dtype: 1, 1.0 and True are equal values written otherwise, but one strip's
+        values are of one dtype. 0.0 and -0.0 are equal too (and written otherwise): values with a zero, or
+        complex ones (pairs), are written afresh."""
+        key = (values, dtype, self._digits)
+        try:
+            exact = not values or (not isinstance(values[0], tuple) and 0 not in values)
+            texts = self._strip_texts.get(key) if exact else None
+        except TypeError:   # a value that cannot be a key (a list)
+            exact, texts = False, None
+        if texts is None:
+            texts = tuple(self._format(v) for v in values)
+            if exact:
+                if len(self._strip_texts) > 2048:
+                    self._strip_texts.clear()
+                self._strip_texts[key] = texts
+        return texts
+
+    def _format(self, value: object) -> str:
+        """A cell's value as the map writes it (three significant digits when the map is made smaller), kept
+        by value: an unchanged strip's values are written again at each drawing of the map."""
+        # By type too: 1, 1.0 and True are equal keys but are written 1, 1.0 and T (and -0.0 as -0.0).
+        key = (type(value), value, self._digits)
+        try:
+            text = self._texts.get(key)
+        except TypeError:   # a value that cannot be a key (a list)
+            return format_value(value, self._digits)
+        if text is None:
+            text = format_value(value, self._digits)
+            if value == 0 and isinstance(value, float):
+                return text   # 0.0 and -0.0 are one key
+            if len(self._texts) > 8192:
+                self._texts.clear()
+            self._texts[key] = text
+        return text
+
+    def _label(self, band: BandModel) -> str:
+        """A band's shape/stride label as drawn: on two lines when one would widen the name column past a
+        quarter of the map (a narrower column leaves the room to the cells). Measured with its version's room
+        kept (``wide_label``), so that a version counting up changes the text, never the lines (nor the
+        layout); kept by label."""
+        key = (band.label, band.wide_label, self.viewport().width(), self.scale_factor)
+        text = self._labels.get(key)
+        if text is None:
+            if len(self._labels) > 2048:
+                self._labels.clear()
+            text = self._labels[key] = self._split_label(band.label, band.wide_label or band.label)
+        return text
+
+    def _split_label(self, label: str, wide: str) -> str:
+        """``label`` on two lines (at the space nearest the middle of ``wide``, its measured form) when ``wide``
+        is wider than the name column may be."""
         font = self._font(12)
-        if _text_width(label, font) <= max(60.0, self.viewport().width() * 0.22):
+        if _text_width(wide, font) <= max(60.0, self.viewport().width() * 0.22):
             return label
-        # At the space nearest its middle: two lines.
-        spaces = [i for i, c in enumerate(label) if c == " "]
-        if not spaces:
+        spaces = [i for i, c in enumerate(wide) if c == " "]
+        cuts = [i for i, c in enumerate(label) if c == " "]
+        if not spaces or len(cuts) != len(spaces):
             return label
-        cut = min(spaces, key=lambda i: abs(_text_width(label[:i], font) - _text_width(label[i + 1:], font)))
+        middle = min(range(len(spaces)), key=lambda k: abs(_text_width(wide[:spaces[k]], font)
+                                                            - _text_width(wide[spaces[k] + 1:], font)))
+        cut = cuts[middle]   # the same space of the label (a version's digits hold none)
         return label[:cut] + "\n" + label[cut + 1:]
 
     def _name_width(self) -> float:
-        """The column of band names and their shape/stride labels, as wide as the widest."""
+        """The column of band names and their shape/stride labels, as wide as the widest; with the room of the
+        ``.grad`` a leaf that requires grad may get (a backward() fills the gradients in, a ``zero_grad()``
+        takes them away: neither lays the map out again)."""
+        key = ("names", self.scale_factor)
+        kept = self._measured.get(key)
+        if kept is not None:
+            return kept
         name_font, label_font = self._font(16, True), self._font(12)
-        widths = [max(_text_width(b.name, name_font), _lines_width(self._label(b.label), label_font))
+        widths = [max(_text_width(b.name, name_font), _lines_width(self._wide_label(b), label_font))
                   for strip in self.strips for b in strip.bands]
+        widths += [_text_width(b.name + ".grad", name_font) for strip in self.strips for b in strip.bands
+                   if b.may_grad]
         widths += [_text_width(g.name, name_font) for strip in self.strips for g in strip.grads]
-        return max(widths, default=0.0) + 24 * self.scale_factor
+        width = self._measured[key] = max(widths, default=0.0) + 24 * self.scale_factor
+        return width
+
+    def _wide_label(self, band: BandModel) -> str:
+        """The band's label as :meth:`_label` lays it out, with its version's room kept (how it is measured)."""
+        label = self._label(band)
+        if not band.wide_label or "\n" not in label:
+            return band.wide_label or label
+        cut = label[:label.index("\n")].count(" ")
+        spaces = [i for i, c in enumerate(band.wide_label) if c == " "]
+        return band.wide_label[:spaces[cut]] + "\n" + band.wide_label[spaces[cut] + 1:]
 
     def _draw_strip(self, strip: StripModel, y: float, cell_w: float, name_w: float,
                     old_parts: dict[tuple[object, ...], _Part]) -> tuple[float, dict[tuple[object, ...], _Part]]:
         """The strip's parts, one below the other: its heading, its cells, then each band (with its tensor's
-        gradient under it). A part whose look is unchanged is moved, not drawn again: an optimizer step writes
-        the cells and the version but leaves the bands and the gradients; a backward() writes only gradients."""
+        gradient under it). A part whose layout is unchanged keeps its items, updated in place: an optimizer step
+        writes the cells' values and the versions, a backward() the gradients' values, a zero_grad() takes the
+        gradients away (their parts go, the others move up)."""
         s = self.scale_factor
         storage = strip.storage
         shown = min(len(strip.values), MAX_CELLS)
@@ -808,34 +1019,42 @@ class StorageMapView(SceneView):
             listed = ", ".join(f"{n} {v}" for n, v in versions.items())
             details.append(tr("versions {list} (separate counters)").format(list=listed))
         parts: dict[tuple[object, ...], _Part] = {}
-        common = (s, self._language, self.viewport().width() // 40)
-        head = ("head", header, tuple(details), strip.new, strip.culprit, *common)
-        y += self._part(head, old_parts, parts, y, 6,
-                        functools.partial(self._draw_heading, strip, header, details)).height
+        # Keys are layouts (which items, their sizes); what they show is the content, set in place.
+        common = (s, self._language, self.viewport().width() // 40, self.picture)
+        head = ("head", header, bool(details), strip.new, strip.culprit, *common)
+        y += self._part(head, tuple(details), old_parts, parts, y, 6,
+                        functools.partial(self._draw_heading, strip, header, details),
+                        functools.partial(self._fill_heading, details)).height
         x0 = name_w
-        cells_key = ("cells", strip.values, strip.changed, strip.culprit, storage.cell_count, cell_w, x0,
-                     self._digits, *common)
-        cells = self._part(cells_key, old_parts, parts, y, 0, lambda: self._draw_cells(strip, x0, cell_w))
-        first_cell, cells_top, cell_h = cast("tuple[QRectF | None, float, float]", cells.extra)   # _draw_cells's
+        # A culprit's cells are items of their own kind (hatched) where the step changed nothing.
+        cells_key = ("cells", shown, storage.cell_count, strip.culprit, strip.changed if strip.culprit else None,
+                     *common)
+        cells = self._part(cells_key, (strip.values, strip.changed, x0, cell_w, self._digits), old_parts, parts,
+                           y, 0, functools.partial(self._draw_cells, strip),
+                           functools.partial(self._fill_cells, strip, x0, cell_w))
+        first_cell, cells_top, cell_h = cast("tuple[QRectF | None, float, float]", cells.extra)   # _fill_cells's
         if first_cell is not None:
             self._first_cell = first_cell.translated(0, y)
         self._cells_top = y + cells_top
         y += cells.height
         for band in strip.bands:
-            key: tuple[object, ...] = ("band", band, band.name == self.selected, cell_w, x0, shown, *common)
-            draw_band = functools.partial(self._draw_band, band, x0, 0.0, cell_w, shown)
-            y += self._part(key, old_parts, parts, y, 3,   # over the pinned column's backing of the cells
-                            draw_band).height + 8 * s
+            label = self._label(band)
+            key: tuple[object, ...] = ("band", band.name, band.color_index, band.cells, band.same_as,
+                                       band.name == self.selected, shown, label.count("\n"), *common)
+            y += self._part(key, (label, band.label, x0, cell_w), old_parts, parts, y, 3,   # over the cells' backing
+                            functools.partial(self._draw_band, band, label, shown),
+                            functools.partial(self._fill_band, band, label, x0, cell_w)).height + 8 * s
             for grad in strip.grads:
                 if grad.owner == band.name:   # a gradient right under its tensor's band
                     self._grad_tops.append((y, grad.changed, grad.owner))
-                    key = ("grad", grad, x0, cell_w, cell_h, self._digits, *common)
-                    draw_grad = functools.partial(self._draw_grad, grad, x0, 0.0, cell_w, cell_h)
-                    y += self._part(key, old_parts, parts, y, 3, draw_grad).height \
-                        + 14 * s
+                    key = ("grad", grad.owner, grad.color_index, grad.shape, len(grad.values[:MAX_CELLS]), cell_h,
+                           *common)
+                    y += self._part(key, (grad.values, grad.changed, x0, cell_w, self._digits), old_parts, parts,
+                                    y, 3, functools.partial(self._draw_grad, grad, cell_h),
+                                    functools.partial(self._fill_grad, grad, x0, cell_w, cell_h)).height + 14 * s
         return y, parts
 
-    def _draw_heading(self, strip: StripModel, header: str, details: list[str]) -> float:
+    def _draw_heading(self, strip: StripModel, header: str, details: list[str], items: dict[str, Any]) -> float:
         """A strip's heading (its storage, the tensors sharing it, their versions), pinned with the names; its
         height."""
         s = self.scale_factor
@@ -864,60 +1083,87 @@ class StorageMapView(SceneView):
                 title_h = tag.boundingRect().height() + 2 * s
         y += title_h + 2 * s
         if details:
-            # A second line, so the header never makes the map wider than its cells.
-            line = self._pinned_text("  ·  ".join(details), 10 * s, y, 13, False, QColor("#37474f"))
+            # A second line, so the header never makes the map wider than its cells (its text: _fill_heading).
+            line = items["details"] = self._pinned_text("  ·  ".join(details), 10 * s, y, 13, False,
+                                                        QColor("#37474f"))
             y += line.boundingRect().height() + 2 * s
         if strip.culprit is not None:
             y = self._culprit_label(strip.culprit, y)
         return y
 
-    def _draw_cells(self, strip: StripModel, x0: float, cell_w: float) -> tuple[float, object]:
-        """A strip's cells with their indices and values (changed cells highlighted); their height, and (the
-        first cell, the top of the cells, their height)."""
+    def _fill_heading(self, details: list[str], items: dict[str, Any]) -> None:
+        """The heading's second line: who shares the storage, their versions (a step changes the versions)."""
+        line = items.get("details")
+        if line is not None and line.text() != (text := "  ·  ".join(details)):
+            line.setText(text)
+
+    def _draw_cells(self, strip: StripModel, items: dict[str, Any]) -> float:
+        """A strip's cells with their indices and values (their texts, colours and places: :meth:`_fill_cells`);
+        their height."""
         s = self.scale_factor
         storage = strip.storage
         shown = min(len(strip.values), MAX_CELLS)
-        y = 0.0
-        # The cells' numbers (indices above, values inside) are painted by one item, not two dozen.
-        numbers = self._batch()
-        index_font = self._font(11)
-        for i in range(shown):
-            numbers.add(str(i), x0 + i * cell_w + 4 * s, y, index_font, MUTED)
-        top = y
-        y += self._px(11) + 6 * s
+        # The cells' numbers are painted by two items (indices above, values inside), not two dozen.
+        items["indices"], items["numbers"] = self._batch(), self._batch()
+        y = self._px(INDEX_PX) + 5 * s
         cell_h = max(40 * s, self._px(VALUE_PX) + 16 * s)
-        cells_top = y
-        self._pinned_backing(top, y + cell_h - top + 4 * s, x0, 2)
-        pen = QPen(QColor("#424242"), 1.2)
+        items["backing"] = self._pinned_backing(0.0, y + cell_h + 4 * s, 0.0, 2)
+        items["geometry"] = (y, cell_h)
+        pen, white = QPen(QColor("#424242"), 1.2), QBrush(QColor("white"))
+        culprit = strip.culprit.cells if strip.culprit is not None else frozenset()
+        items["cells"] = [self._culprit_cell(QRectF()) if i in culprit and i not in strip.changed
+                          else self._rect(QRectF(), pen, white) for i in range(shown)]
+        if storage.device == "meta":   # a size and no data: no cells to draw, none "more" (placed as "empty")
+            items["empty"] = self._text(tr("(the meta device: a size, no data)"), 0, y + cell_h / 3, 13, False, MUTED)
+        elif storage.cell_count > shown:
+            items["more"] = self._text(tr("… {count} more cells").format(count=f"{storage.cell_count - shown:,}"),
+                                       0, y + cell_h / 3, 13, False, MUTED)
+        if not strip.values and storage.cell_count == 0:
+            items["empty"] = self._text(tr("(empty storage: 0 bytes)"), 0, y + cell_h / 3, 13, False, MUTED)
+        return y + cell_h + 8 * s
+
+    def _fill_cells(self, strip: StripModel, x0: float, cell_w: float, items: dict[str, Any]) -> object:
+        """What the cells show (values, the changed ones highlighted) and where; (the first cell, the top of the
+        cells, their height)."""
+        s = self.scale_factor
+        y, cell_h = items["geometry"]
+        shown = len(items["cells"])
+        items["backing"].setRect(QRectF(0, 0, x0 - 2 * s, y + cell_h + 4 * s))
+        if items.get("at") != (x0, cell_w):   # the indices move with the cells only
+            indices, index_font = items["indices"], self._font(INDEX_PX)
+            indices.clear()
+            for i in range(shown):
+                indices.add(str(i), x0 + i * cell_w + 4 * s, 0.0, index_font, MUTED)
+            more, empty = items.get("more"), items.get("empty")
+            if more is not None:
+                more.setPos(x0 + shown * cell_w + 8 * s, y + cell_h / 3)
+            if empty is not None:
+                empty.setPos(x0, y + cell_h / 3)
+            items["at"] = (x0, cell_w)
+        pen, changed_pen = QPen(QColor("#424242"), 1.2), QPen(QColor("#f57f17"), 2.5)
+        white, amber = QBrush(QColor("white")), QBrush(CHANGED)
         value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
         black = QColor("black")
-        culprit = strip.culprit.cells if strip.culprit is not None else frozenset()
-        first_cell = None
-        for i in range(shown):
+        culprit = strip.culprit
+        numbers = items["numbers"]
+        numbers.clear()
+        texts = self._value_texts(strip.values[:MAX_CELLS], strip.storage.dtype)
+        for i, item in enumerate(items["cells"]):
             rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
             changed = i in strip.changed
-            if i in culprit and not changed:
-                item = self._culprit_cell(rect)
+            item.setRect(rect)
+            if item.data(_CULPRIT_KEY):
+                for hatch in item.childItems():
+                    cast("QGraphicsRectItem", hatch).setRect(rect)
             else:
-                item = self._rect(rect, QPen(QColor("#f57f17"), 2.5) if changed else pen,
-                                  QBrush(CHANGED if changed else QColor("white")))
-            if i == 0:
-                first_cell = QRectF(rect)
+                item.setPen(changed_pen if changed else pen)
+                item.setBrush(amber if changed else white)
             tip = (tr("changed by the last step") + "\n" if changed else "")
-            if i in culprit and strip.culprit is not None:
-                tip += self._culprit_text(strip.culprit) + "\n"
+            if culprit is not None and i in culprit.cells:
+                tip += self._culprit_text(culprit) + "\n"
             item.setToolTip(tip + str(strip.values[i]))
-            numbers.add(self._format(strip.values[i]), 0, 0, changed_font if changed else value_font, black,
-                        center=rect.center())
-        if storage.device == "meta":   # a size and no data: no cells to draw, none "more"
-            self._text(tr("(the meta device: a size, no data)"), x0, y + cell_h / 3, 13, False, MUTED)
-        elif storage.cell_count > shown:
-            more = storage.cell_count - shown
-            self._text(tr("… {count} more cells").format(count=f"{more:,}"), x0 + shown * cell_w + 8 * s,
-                       y + cell_h / 3, 13, False, MUTED)
-        if not strip.values and storage.cell_count == 0:
-            self._text(tr("(empty storage: 0 bytes)"), x0, y + cell_h / 3, 13, False, MUTED)
-        return y + cell_h + 8 * s, (first_cell, cells_top, cell_h)
+            numbers.add(texts[i], 0, 0, changed_font if changed else value_font, black, center=rect.center())
+        return (QRectF(x0, y, cell_w, cell_h) if shown else None), y, cell_h
 
     def _culprit_text(self, culprit: Culprit) -> str:
         return tr("changed by step {step}, after autograd saved it").format(
@@ -953,12 +1199,13 @@ class StorageMapView(SceneView):
         return [item for item in self.scene().items()
                 if isinstance(item, QGraphicsRectItem) and item.data(_CULPRIT_KEY)]
 
-    def _pinned_backing(self, top: float, height: float, width: float, z: float) -> None:
+    def _pinned_backing(self, top: float, height: float, width: float, z: float) -> QGraphicsRectItem:
         """An opaque rectangle under the name column, pinned with it (cells scroll under it, unseen)."""
         backing = self._rect(QRectF(0, top, width - 2 * self.scale_factor, height), QPen(Qt.PenStyle.NoPen),
                              QBrush(QColor("#fafafa")))
         backing.setZValue(z)
         self._pin_item(backing, 0.0)
+        return backing
 
     def _pin_item(self, item: QGraphicsItem, x: float) -> None:
         """``item`` belongs to the name column: kept at ``x`` from the viewport's left while the strips scroll
@@ -974,55 +1221,67 @@ class StorageMapView(SceneView):
         self._pin_item(item, x)
         return item
 
-    def _draw_grad(self, grad: GradModel, x0: float, y: float, cell_w: float, cell_h: float) -> float:
-        """``x.grad``: its own memory, a row of cells under its tensor's band (changed cells highlighted)."""
+    def _draw_grad(self, grad: GradModel, cell_h: float, items: dict[str, Any]) -> float:
+        """``x.grad``: its own memory, a row of cells under its tensor's band (what they show:
+        :meth:`_fill_grad`); its height."""
         s = self.scale_factor
         color = tensor_color(grad.color_index)
-        self._pinned_backing(y - 2 * s, cell_h + 4 * s, x0, 5)
-        name = self._pinned_text(grad.name, 8 * s, y, 16, True, color)
+        items["backing"] = self._pinned_backing(-2 * s, cell_h + 4 * s, 0.0, 5)
+        name = self._pinned_text(grad.name, 8 * s, 0.0, 16, True, color)
         shape = "[" + ", ".join(map(str, grad.shape)) + "]"
-        self._pinned_text(shape, 8 * s, y + name.boundingRect().height(), 12, False, QColor("#424242"))
-        numbers = self._batch()
+        self._pinned_text(shape, 8 * s, name.boundingRect().height(), 12, False, QColor("#424242"))
+        items["numbers"] = self._batch()
         pen = QPen(color, 1.5, Qt.PenStyle.DashLine)   # dashed: memory of its own, not the strip's cells
+        shown = len(grad.values[:MAX_CELLS])
+        items["cells"] = [self._rect(QRectF(), pen, QBrush(QColor("white"))) for _ in range(shown)]
+        count = _numel(grad.shape)
+        if count > shown:
+            items["more"] = self._text(tr("… {count} more cells").format(count=f"{count - shown:,}"), 0,
+                                       cell_h / 3, 13, False, MUTED)
+        return max(cell_h, name.boundingRect().height() + self._px(12) + 4 * s)
+
+    def _fill_grad(self, grad: GradModel, x0: float, cell_w: float, cell_h: float, items: dict[str, Any]) -> None:
+        """What a gradient's cells show (values, the changed ones highlighted) and where."""
+        s = self.scale_factor
+        items["backing"].setRect(QRectF(0, -2 * s, x0 - 2 * s, cell_h + 4 * s))
+        pen = QPen(tensor_color(grad.color_index), 1.5, Qt.PenStyle.DashLine)
+        changed_pen, white, amber = QPen(QColor("#f57f17"), 2.5), QBrush(QColor("white")), QBrush(CHANGED)
         value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
         black = QColor("black")
-        for i, value in enumerate(grad.values[:MAX_CELLS]):
-            rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
+        numbers = items["numbers"]
+        numbers.clear()
+        for i, (item, value) in enumerate(zip(items["cells"], grad.values, strict=False)):
+            rect = QRectF(x0 + i * cell_w, 0.0, cell_w, cell_h)
             changed = i in grad.changed
-            item = self._rect(rect, QPen(QColor("#f57f17"), 2.5) if changed else pen,
-                              QBrush(CHANGED if changed else QColor("white")))
+            item.setRect(rect)
+            item.setPen(changed_pen if changed else pen)
+            item.setBrush(amber if changed else white)
             item.setToolTip((tr("changed by the last step") + "\n" if changed else "") + f"{grad.name}: {value}")
             numbers.add(self._format(value), 0, 0, changed_font if changed else value_font, black,
                         center=rect.center())
-        count = 1
-        for size in grad.shape:
-            count *= size
-        shown = min(len(grad.values), MAX_CELLS)
-        if count > shown:
-            self._text(tr("… {count} more cells").format(count=f"{count - shown:,}"), x0 + shown * cell_w + 8 * s,
-                       y + cell_h / 3, 13, False, MUTED)
-        return y + max(cell_h, name.boundingRect().height() + self._px(12) + 4 * s)
+        more = items.get("more")
+        if more is not None:
+            more.setPos(x0 + len(items["cells"]) * cell_w + 8 * s, cell_h / 3)
 
-    def _draw_band(self, band: BandModel, x0: float, y: float, cell_w: float, shown: int) -> float:
+    def _draw_band(self, band: BandModel, label_text: str, shown: int, items: dict[str, Any]) -> float:
+        """A tensor's band: its name and label in the name column, a rectangle over each of its cells (their
+        places and the label's text: :meth:`_fill_band`); its height."""
         s = self.scale_factor
-        band_h = max(28 * s, self._px(11) + 12 * s)
+        band_h = max(28 * s, self._px(ELEMENT_PX) + 12 * s)
         color = tensor_color(band.color_index)
         selected = band.name == self.selected
         # Name, then shape, stride, offset and version under it (on two lines when long): the map stays narrow.
-        label_text = self._label(band.label)
-        name = self._pinned_text(band.name, 8 * s, y - 6 * s, 16, True, color)
-        name.setToolTip(band.label)
-        label = self._pinned_text(label_text, 8 * s, y - 6 * s + name.boundingRect().height(), 12, False,
-                                  QColor("#424242"))
+        name = items["name"] = self._pinned_text(band.name, 8 * s, -6 * s, 16, True, color)
+        label = items["label"] = self._pinned_text(label_text, 8 * s, -6 * s + name.boundingRect().height(), 12,
+                                                   False, QColor("#424242"))
         row_h = max(band_h, name.boundingRect().height() + label.boundingRect().height())
-        self._pinned_backing(y - 6 * s, row_h + 6 * s, x0, 5)
+        items["backing"] = self._pinned_backing(-6 * s, row_h + 6 * s, 0.0, 5)
+        items["sizes"] = (band_h, row_h)
         visible = [c for c in band.cells if 0 <= c < shown]
         if visible:
-            lo, hi = min(visible), max(visible)
-            span = QRectF(x0 + lo * cell_w + 3 * s, y + band_h / 2 - 2 * s, (hi - lo + 1) * cell_w - 6 * s, 4 * s)
             line = QColor(color)
             line.setAlpha(90)
-            self._rect(span, QPen(Qt.PenStyle.NoPen), QBrush(line))
+            items["span"] = (self._rect(QRectF(), QPen(Qt.PenStyle.NoPen), QBrush(line)), min(visible), max(visible))
         fill = QColor(color)
         fill.setAlpha(210 if selected else 160)
         outline = QPen(QColor("#000000") if selected else color, 2.5 if selected else 1)
@@ -1030,29 +1289,59 @@ class StorageMapView(SceneView):
         orders: dict[int, list[int]] = {}
         for order, cell in enumerate(band.cells):
             orders.setdefault(cell, []).append(order)
-        labels = self._batch() if numbered else None
-        label_font, white = self._font(11, True), QColor("white")
+        items["labels"] = self._batch() if numbered else None
         select = tr("{name}: click to select").format(name=band.name)
+        rects = items["rects"] = []
         for cell, elements in orders.items():
             if not 0 <= cell < shown:
                 continue
-            rect = QRectF(x0 + cell * cell_w + 2 * s, y, cell_w - 4 * s, band_h)
-            item = self._rect(rect, outline, QBrush(fill))
+            item = self._rect(QRectF(), outline, QBrush(fill))
             # Plain items only (no Python subclasses): clicks are resolved in mousePressEvent.
             item.setData(_NAME_KEY, band.name)
             item.setCursor(Qt.CursorShape.PointingHandCursor)
-            if labels is None:
+            if numbered:
+                item.setToolTip(select + "\n" + tr("elements {list} of {name}").format(
+                    list=", ".join(map(str, elements)), name=band.name))
+            else:
                 item.setToolTip(select)
-                continue
-            # Which element of the tensor sits in this cell: shows strides at a glance.
-            # An expanded view reads one cell for several elements: say how many.
-            labels.add(f"[{elements[0]}]" if len(elements) == 1 else f"×{len(elements)}", 0, 0, label_font, white,
-                       center=rect.center())
-            item.setToolTip(select + "\n" + tr("elements {list} of {name}").format(
-                list=", ".join(map(str, elements)), name=band.name))
+            rects.append((cell, elements, item))
         if band.cells and not visible and shown:   # none shown at all: a meta storage, said on its strip
-            self._text(tr("(its cells lie beyond those shown)"), x0, y + 3 * s, 12, False, MUTED)
-        return y + max(band_h, name.boundingRect().height() + label.boundingRect().height() - 4 * s)
+            items["beyond"] = self._text(tr("(its cells lie beyond those shown)"), 0, 3 * s, 12, False, MUTED)
+        return max(band_h, name.boundingRect().height() + label.boundingRect().height() - 4 * s)
+
+    def _fill_band(self, band: BandModel, label_text: str, x0: float, cell_w: float, items: dict[str, Any]) -> None:
+        """A band's label (its version counts up) and the places of its rectangles (the cells' width)."""
+        s = self.scale_factor
+        label = items["label"]
+        if label.text() != label_text:
+            label.setText(label_text)
+            items["name"].setToolTip(band.label)
+        elif not items["name"].toolTip():
+            items["name"].setToolTip(band.label)
+        if items.get("at") == (x0, cell_w):
+            return
+        items["at"] = (x0, cell_w)
+        band_h, row_h = items["sizes"]
+        items["backing"].setRect(QRectF(0, -6 * s, x0 - 2 * s, row_h + 6 * s))
+        span = items.get("span")
+        if span is not None:
+            item, lo, hi = span
+            item.setRect(QRectF(x0 + lo * cell_w + 3 * s, band_h / 2 - 2 * s, (hi - lo + 1) * cell_w - 6 * s, 4 * s))
+        labels = items["labels"]
+        if labels is not None:
+            labels.clear()
+        label_font, white = self._font(ELEMENT_PX, True), QColor("white")
+        for cell, elements, item in items["rects"]:
+            rect = QRectF(x0 + cell * cell_w + 2 * s, 0.0, cell_w - 4 * s, band_h)
+            item.setRect(rect)
+            if labels is not None:
+                # Which element of the tensor sits in this cell: shows strides at a glance.
+                # An expanded view reads one cell for several elements: say how many.
+                labels.add(f"[{elements[0]}]" if len(elements) == 1 else f"×{len(elements)}", 0, 0, label_font,
+                           white, center=rect.center())
+        beyond = items.get("beyond")
+        if beyond is not None:
+            beyond.setPos(x0, 3 * s)
 
     def band_items(self) -> list[QGraphicsRectItem]:
         """The band rectangles drawn (for tests)."""
@@ -1086,20 +1375,26 @@ class StorageMapView(SceneView):
         super().mousePressEvent(event)
 
 
-class _Part(NamedTuple):
+class _Part:
     """One part of a strip (its heading, its cells, a band, a gradient): its items, drawn at y = 0 in ``holder``
-    (a child of the strip's group), their height, its items of the name column, and what the strip needs of it."""
+    (a child of the strip's group), their height, its items of the name column, the items its fill updates
+    (by role), what they show now (``content``), and what the strip needs of it (``extra``)."""
 
-    holder: QGraphicsRectItem
-    height: float
-    pinned: list[tuple[QGraphicsItem, float]]
-    extra: object
+    __slots__ = ("holder", "height", "pinned", "items", "content", "extra", "detached")
+
+    def __init__(self, holder: QGraphicsRectItem, height: float, pinned: list[tuple[QGraphicsItem, float]],
+                 items: dict[str, Any]) -> None:
+        self.holder, self.height, self.pinned, self.items = holder, height, pinned, items
+        self.content: tuple[object, ...] = ()
+        self.extra: object = None
+        self.detached = False   # kept off the scene (a gradient gone), for when it comes back
 
 
 class _Drawn:
     """One strip's items (children of ``group``, drawn at y = 0), and the look they show."""
 
-    __slots__ = ("look", "group", "height", "first_cell", "parts", "cells_top", "cell_h", "grad_rows", "pinned")
+    __slots__ = ("look", "group", "height", "first_cell", "parts", "cells_top", "cell_h", "grad_rows", "pinned",
+                 "spare")
 
     def __init__(self, look: tuple[object, ...], group: QGraphicsRectItem, height: float,
                  first_cell: QRectF | None,
@@ -1112,6 +1407,7 @@ class _Drawn:
         self.cells_top, self.cell_h = cells_top, cell_h   # the storage's cells, from the group's top
         self.grad_rows = grad_rows or []                  # the gradients' cells: (top, changed, owner)
         self.pinned = pinned or []                        # the items of the name column, and their x
+        self.spare: dict[tuple[object, ...], _Part] = {}  # gradients' parts kept off the scene (gone for now)
 
 
 def _text_width(text: str, font: QFont) -> float:

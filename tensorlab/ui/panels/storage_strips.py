@@ -27,6 +27,10 @@ class BandModel:
     cells: tuple[int, ...]          # strip cell indices, in the tensor's element order
     label: str
     same_as: str | None = None      # the earlier band that is the same tensor object (`alias.weight is online.weight`)
+    # The label as the map measures it: its version written with at least three digits, so that a version
+    # counting up is a text update, never a wider name column (and every strip laid out again).
+    wide_label: str = ""
+    may_grad: bool = False          # a leaf that requires grad: a `.grad` may come under it (its name's room kept)
 
 
 @dataclass(frozen=True)
@@ -84,10 +88,12 @@ def _cells(shape: tuple[int, ...], stride: tuple[int, ...], offset: int, size: i
     return tuple((start + c * size) // cell_size for c in cells)
 
 
-def _band_label(info: TensorInfo) -> str:
+def _band_label(info: TensorInfo, wide: bool = False) -> str:
     shape = "[" + ", ".join(map(str, info.shape)) + "]"
     stride = "(" + ", ".join(map(str, info.stride or ())) + ")"
-    version = info.version if info.version is not None else "-"
+    version: object = info.version if info.version is not None else "-"
+    if wide and info.version is not None:
+        version = str(info.version).rjust(3, "0")   # digits are as wide as each other in the map's fonts
     # Translated when the model is made: a language change renders the snapshot again.
     return tr("{shape} stride {stride} offset {offset} v{version}").format(
         shape=shape, stride=stride, offset=info.storage_offset, version=version)
@@ -196,12 +202,15 @@ def strip_models(snapshot: Snapshot, previous: Snapshot,
             if info is None:
                 continue
             first = same.get(name)
+            may_grad = bool(info.requires_grad and info.is_leaf)
             if first is None:
-                bands.append(BandModel(name, order[name], _band_cells(info, storage), _band_label(info)))
+                bands.append(BandModel(name, order[name], _band_cells(info, storage), _band_label(info),
+                                       wide_label=_band_label(info, wide=True), may_grad=may_grad))
             else:   # the same object under a second name: the first's colour, and a label that says so
+                same_text = tr("{name} is {other}: the same tensor").format(name=name, other=first) + " · "
                 bands.append(BandModel(name, order.get(first, order[name]), _band_cells(info, storage),
-                                       tr("{name} is {other}: the same tensor").format(name=name, other=first)
-                                       + " · " + _band_label(info), first))
+                                       same_text + _band_label(info), first,
+                                       wide_label=same_text + _band_label(info, wide=True), may_grad=may_grad))
             grad = _grad_model(info, old_infos.get(name), order[name])
             if grad is not None:
                 grads.append(grad)
