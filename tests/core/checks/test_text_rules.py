@@ -78,7 +78,7 @@ def test_the_right_choice_may_not_be_the_longest_in_every_question_of_a_lesson()
 
 def test_the_course_rule_counts_every_question_of_every_lesson():
     longest = _ask(["right, longest", "short", "short"], 0)
-    other = _ask(["right", "a longer wrong one", "short"], 0)
+    other = _ask(["right one", "a longer wrong one", "short"], 0)   # neither the longest nor the shortest
     many = parse_lesson(_lesson(longest, longest, other), "t.toml")
     few = parse_lesson(_lesson(longest, other, other, other), "u.toml")
     found = course_length_findings([many, few])       # 3 of 7: over a third
@@ -154,7 +154,7 @@ def test_a_term_is_glossed_at_its_first_use_in_reading_order():
     def found(summary: str, question: str, note: str) -> list[tuple[FindingKind, str]]:
         text = (f'[lesson]\nid = "t"\ntitle = "T"\nsummary = "s"\nsummary_ko = "{summary}"\n'
                 f'[[step]]\ncode = "x = torch.ones(2)"\nnote = "n"\nnote_ko = "{note}"\n'
-                f'[step.ask]\nquestion = "Q?"\ncheck = "x"\nchoices = ["a", "bb"]\nanswer = 0\n'
+                f'[step.ask]\nquestion = "Q?"\ncheck = "x"\nchoices = ["aa", "bb"]\nanswer = 0\n'
                 f'question_ko = "{question}"\n')
         return [(f.kind, f.get("detail")) for f in lesson_text_findings(parse_lesson(text, "t.toml"))]
 
@@ -214,8 +214,10 @@ def test_tensorlab_check_counts_a_built_in_lesson_in_its_place_in_the_course(mon
 
     lesson = find_lesson("expand-is-not-repeat")
     assert text_rules.course_findings_with(lesson) == []
-    monkeypatch.setattr(text_rules, "COURSE_SHARE", 0.0)      # any longest right choice is now one too many
-    assert [m.key for m in text_rules.course_findings_with(lesson)] == ["finding.course_longest"] * 2
+    monkeypatch.setattr(text_rules, "COURSE_SHARE", 0.0)
+    # any longest (and any shortest) right choice is now one too many, in each language
+    assert [m.key for m in text_rules.course_findings_with(lesson)] == ["finding.course_longest",
+                                                                         "finding.course_shortest"] * 2
     own = parse_lesson(_lesson(_ask(["right, longest", "short"], 0)).replace('id = "t"', 'id = "mine"'), "m.toml")
     assert text_rules.course_findings_with(own) == []        # a teacher's own lesson is checked on its own
 
