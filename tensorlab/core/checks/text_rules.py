@@ -252,11 +252,11 @@ def course_quiet_findings(lessons: Iterable[Lesson]) -> list[Finding]:
 
     Otherwise the form "Does it raise an error or a warning, and if so, which?" tells that the step raises.
     """
-    asks = [ask for lesson in lessons for _, ask in _asks(lesson)
-            if ask.check in ("error", "warning") and ask.answer is not None and 0 <= ask.answer < len(ask.choices)]
-    quiet = sum(bool(_QUIET.match(claim_of(ask.choices[ask.answer]))) for ask in asks)
-    if asks and quiet < QUIET_SHARE * len(asks):
-        return [Finding(FindingKind.COURSE_NO_ERROR, None, (("count", quiet), ("total", len(asks))))]
+    rights = [ask.choices[ask.answer] for lesson in lessons for _, ask in _asks(lesson)
+              if ask.check in ("error", "warning") and ask.answer is not None and 0 <= ask.answer < len(ask.choices)]
+    quiet = sum(bool(_QUIET.match(claim_of(right))) for right in rights)
+    if rights and quiet < QUIET_SHARE * len(rights):
+        return [Finding(FindingKind.COURSE_NO_ERROR, None, (("count", quiet), ("total", len(rights))))]
     return []
 
 

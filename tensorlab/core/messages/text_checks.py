@@ -65,8 +65,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "finding.course_no_error": ("\"no error\" is the right answer in only {count} of the course's {total} error "
                                 "and warning questions: at least a fifth must be, or the question's form tells "
                                 "that the step raises",
-                                "코스 전체의 오류·경고 질문 {total}개 가운데 \"오류 없음\"이 답인 질문이 {count}개뿐입니다. "
-                                "5분의 1 이상이어야 질문의 형식만 보고 오류가 난다고 짐작하지 않습니다"),
+                                "코스 전체의 오류·경고 질문 {total}개 가운데 \"오류 없음\"이 답인 질문은 "
+                                "{count}개입니다. 5분의 1 이상이어야 질문의 형식만 보고 오류가 난다고 짐작하지 "
+                                "않습니다"),
     "finding.error_choices": ("an error or warning question needs at least two choices that claim an error or a "
                               "warning of a type torch raises (it has {count})",
                               "오류나 경고를 묻는 질문에는 torch가 발생시키는 종류의 오류나 경고를 주장하는 선택지가 "
@@ -75,9 +76,11 @@ TEXTS: dict[str, tuple[str, str]] = {
                            "맞는 선택지인 {choice}번만 torch의 메시지를 인용합니다"),
     # issue 18, h18c: "no error" as the odd one out (a second such choice would be true as well)
     "finding.only_no_error": ("choice {choice}, the right one, is the only choice that claims no error (or no "
-                              "warning), which gives it away: ask what the step leaves instead (a value, a grad_fn)",
-                              "맞는 선택지인 {choice}번만 오류나 경고가 없다고 하므로 답이 드러납니다. 대신 그 단계가 "
-                              "남기는 것(값, grad_fn)을 물으세요"),
+                              "warning), which gives it away: offer two `no error: <condition>` choices (`no error: "
+                              "x._version == 1`), or ask what the step leaves (a value, a grad_fn)",
+                              "맞는 선택지인 {choice}번만 오류나 경고가 없다고 하므로 답이 드러납니다. `오류 없음: <조건>` "
+                              "선택지를 두 개 두거나(`오류 없음: x._version == 1`), 그 단계가 남기는 것(값, grad_fn)을 "
+                              "물으세요"),
     "finding.banned_ko": ("the Korean text writes “{detail}”, which the glossary never writes (write: {instead})",
                           "한국어 문장에 용어집이 금지한 표현이 있습니다: “{detail}”(대신: {instead})"),
     "finding.gloss_ko": ("the Korean text uses “{detail}” before glossing it as “{instead}” in this lesson",

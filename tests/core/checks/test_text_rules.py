@@ -254,7 +254,8 @@ def test_the_course_rule_counts_the_shortest_too():
 def test_the_built_in_course_gives_no_reversed_length_cue():
     from tensorlab.core.checks.text_rules import right_is_shortest
 
-    asks = [s.ask for lesson in builtin_lessons() for s in lesson.steps if s.ask is not None and s.ask.answer is not None]
+    asks = [s.ask for lesson in builtin_lessons() for s in lesson.steps
+            if s.ask is not None and s.ask.answer is not None]
     for language in ("en", "ko"):
         assert sum(right_is_shortest(a, language) for a in asks) <= COURSE_SHARE * len(asks), language
 
