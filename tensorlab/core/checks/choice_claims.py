@@ -61,7 +61,8 @@ class Observed:
     ``kind``: "outcome", "output" or "value". ``forms``: the texts the value is
     written as (normalized). ``error``/``warnings``: (type, message) pairs of
     the step (outcome) or of evaluating the check (value that raised); ``own``:
-    the error's catalogue message when TensorLab raised it. ``conditions``: for each
+    the error's catalogue message when TensorLab raised it. ``read``: the outcome of evaluating a
+    value check that raised (a choice that claims a value is then false, not incomparable). ``conditions``: for each
     ``no error: <condition>`` claim (its condition, normalized), whether the condition read True
     after the step (None: it could not be read as a bool).
     """
@@ -72,6 +73,7 @@ class Observed:
     warnings: tuple[tuple[str, str], ...] = ()
     own: Message | None = None
     conditions: tuple[tuple[str, bool | None], ...] = ()
+    read: bool = False   # an outcome of reading a value check that raised: a value claim is then simply false
 
     @property
     def shown_message(self) -> Message:
@@ -143,6 +145,8 @@ def _compare_outcome(claim: str, observed: Observed) -> bool | None:
     condition = no_error_condition(claim)
     if condition is not None:
         return False if error is not None else dict(observed.conditions).get(condition)
+    if observed.read and error is not None and _TYPE.match(claim.strip()) is None and _is_value_text(claim):
+        return False   # the check raised, so no value was read (issue 18, h18e: a value question may raise)
     if lower in ("no error, no warning", "no error and no warning"):
         return error is None and not warnings
     if lower == "no error":

@@ -268,7 +268,7 @@ def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult 
         return None, None, msg("check.refused", check=check, reason=refusal)
     value, error = _evaluate(session, statement.node.value)
     if error is not None:
-        return Observed("outcome", (), (type(error).__name__, str(error)), own=message_of(error)), None, None
+        return Observed("outcome", (), (type(error).__name__, str(error)), own=message_of(error), read=True), None, None
     seen = _value_visible(statement.node.value, value, previous, result.snapshot) or \
         _settled(statement.node.value, result, previous, session)
     return Observed("value", _forms(value)), seen, None

@@ -78,9 +78,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "finding.only_no_error": ("choice {choice}, the right one, is the only choice that claims no error (or no "
                               "warning), which gives it away: offer two `no error: <condition>` choices (`no error: "
                               "x._version == 1`), or ask what the step leaves (a value, a grad_fn)",
-                              "맞는 선택지인 {choice}번만 오류나 경고가 없다고 하므로 답이 드러납니다. `오류 없음: <조건>` "
-                              "선택지를 두 개 두거나(`오류 없음: x._version == 1`), 그 단계가 남기는 것(값, grad_fn)을 "
-                              "물으세요"),
+                              "맞는 선택지인 {choice}번만 오류나 경고가 없다고 하므로 답이 드러납니다. "
+                              "`오류 없음: <조건>` 선택지를 두 개 두거나(`오류 없음: x._version == 1`), "
+                              "그 단계가 남기는 것(값, grad_fn)을 물으세요"),
     "finding.banned_ko": ("the Korean text writes “{detail}”, which the glossary never writes (write: {instead})",
                           "한국어 문장에 용어집이 금지한 표현이 있습니다: “{detail}”(대신: {instead})"),
     "finding.gloss_ko": ("the Korean text uses “{detail}” before glossing it as “{instead}” in this lesson",

@@ -297,3 +297,18 @@ def test_a_no_error_choice_may_carry_a_condition_read_after_the_step():
     assert FindingKind.NOT_COMPARABLE in [f.kind for f in check_lesson(parse_lesson(odd, "t.toml")).findings]
     moved = text.format(answer=2).replace("x._version == 0 — 가", "x._version == 1 — 가")
     assert FindingKind.TRANSLATION in [f.kind for f in check_lesson(parse_lesson(moved, "t.toml")).findings]
+
+
+def test_a_value_question_may_have_its_check_raise_and_then_value_claims_are_false():
+    # Review r18k: a value question's "RuntimeError" choice could never be right; reading a value may raise.
+    text = ('[lesson]\nid = "t"\ntitle = "T"\n'
+            '[[step]]\ncode = "x = torch.ones(4, requires_grad=True)"\n'
+            '[[step]]\ncode = "a, b = (x * 2).split(2)"\n'
+            '[[step]]\ncode = \'\'\'\nwith torch.no_grad():\n    b.mul_(10)\'\'\'\n'
+            '[step.ask]\nquestion = "Q?"\ncheck = "a.grad_fn"\nanswer = 1\n'
+            'choices = ["SplitBackward0 — kept as it was before", '
+            '"RuntimeError: its base or another view of its base", '
+            '"CopySlices — rewritten like the base", "None — cut from the graph by the write"]\n')
+    found = check_lesson(parse_lesson(text, "t.toml"))
+    assert found.findings == ()
+    assert found.asks[0].truth == (False, True, False, False)
