@@ -14,6 +14,11 @@ What a claim is compared with depends on the question's ``check``
   ``no warning``, ``no error, no warning`` (in Korean: ``오류 없음``, ``경고 없음``,
   ``오류도 경고도 없음``), or an exception or warning type,
   optionally with a fragment of its message: ``RuntimeError: a leaf Variable``.
+  ``no error: <condition>`` (in Korean ``오류 없음: <condition>``) claims that the step raised
+  nothing *and* that ``condition``, an expression of the code subset read after the step, is
+  ``True`` (``no error: x._version == 1``): so that a question where nothing is raised can offer
+  two "no error" choices of which one is right (the condition is evaluated by
+  :mod:`tensorlab.core.checks.lesson_checks`, and handed in as :attr:`Observed.conditions`).
   A type claim is true when the step raised that type (a warning type: issued
   that warning); a fragment must occur in the message (quotes and a trailing
   ``…`` around it are ignored), in torch's own words: never in a part of it that
@@ -40,7 +45,7 @@ from dataclasses import dataclass
 from tensorlab.core.explain.torch_messages import own_words
 from tensorlab.core.messages.catalogue import Message, msg
 
-__all__ = ["Observed", "claim_of", "written_claim", "normalize", "compare", "OUTCOME_CHECKS"]
+__all__ = ["Observed", "claim_of", "no_error_condition", "written_claim", "normalize", "compare", "OUTCOME_CHECKS"]
 
 OUTCOME_CHECKS = frozenset({"error", "warning"})
 
@@ -56,7 +61,10 @@ class Observed:
     ``kind``: "outcome", "output" or "value". ``forms``: the texts the value is
     written as (normalized). ``error``/``warnings``: (type, message) pairs of
     the step (outcome) or of evaluating the check (value that raised); ``own``:
-    the error's catalogue message when TensorLab raised it.
+    the error's catalogue message when TensorLab raised it. ``read``: the outcome of evaluating a
+    value check that raised (a choice that claims a value is then false, not incomparable). ``conditions``: for each
+    ``no error: <condition>`` claim (its condition, normalized), whether the condition read True
+    after the step (None: it could not be read as a bool).
     """
 
     kind: str
@@ -64,6 +72,8 @@ class Observed:
     error: tuple[str, str] | None = None
     warnings: tuple[tuple[str, str], ...] = ()
     own: Message | None = None
+    conditions: tuple[tuple[str, bool | None], ...] = ()
+    read: bool = False   # an outcome of reading a value check that raised: a value claim is then simply false
 
     @property
     def shown_message(self) -> Message:
@@ -89,6 +99,14 @@ def normalize(text: str) -> str:
 
 # Outcome claims written in Korean: the same claim as the English words.
 _SAME_CLAIM = {"오류 없음": "no error", "경고 없음": "no warning", "오류도 경고도 없음": "no error, no warning"}
+# "no error: <condition>" (issue 18, h18e): nothing raised, and the condition holds after the step.
+_NO_ERROR_IF = re.compile(r"^(?:no error|오류 없음)\s*:\s*(?P<condition>.+)$", re.S | re.I)
+
+
+def no_error_condition(claim: str) -> str | None:
+    """The condition of a ``no error: <condition>`` claim, normalized (None: the claim is not one)."""
+    match = _NO_ERROR_IF.match(claim.strip())
+    return None if match is None else normalize(match["condition"])
 
 
 def claim_of(choice: str) -> str:
@@ -98,6 +116,9 @@ def claim_of(choice: str) -> str:
     that a translation's claim compares with the English one.
     """
     claim = written_claim(choice)
+    condition = no_error_condition(claim)
+    if condition is not None:
+        return f"no error: {condition}"
     return _SAME_CLAIM.get(claim, claim)
 
 
@@ -121,6 +142,11 @@ def _fragment(text: str | None) -> str:
 def _compare_outcome(claim: str, observed: Observed) -> bool | None:
     lower = normalize(claim).lower().rstrip(".")
     error, warnings = observed.error, observed.warnings
+    condition = no_error_condition(claim)
+    if condition is not None:
+        return False if error is not None else dict(observed.conditions).get(condition)
+    if observed.read and error is not None and _TYPE.match(claim.strip()) is None and _is_value_text(claim):
+        return False   # the check raised, so no value was read (issue 18, h18e: a value question may raise)
     if lower in ("no error, no warning", "no error and no warning"):
         return error is None and not warnings
     if lower == "no error":

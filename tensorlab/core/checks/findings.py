@@ -39,6 +39,10 @@ class FindingKind(enum.Enum):
     LONG_ANSWER = "long_answer"          # the right choice is over 1.5 times as long as every other
     ALWAYS_LONGEST = "always_longest"    # the right choice is the longest in every question of the lesson
     COURSE_LONGEST = "course_longest"    # ... in over a third of the course's questions
+    SHORT_ANSWER = "short_answer"        # the right choice is under 2/3 of every other (issue 18, h18e)
+    ALWAYS_SHORTEST = "always_shortest"  # the right choice is the shortest in every question of the lesson
+    COURSE_SHORTEST = "course_shortest"  # ... in over a third of the course's questions
+    COURSE_NO_ERROR = "course_no_error"  # "no error" is right in under a fifth of the course's error questions
     ERROR_CHOICES = "error_choices"      # an error question with fewer than two choices that claim an error
     ONLY_QUOTE = "only_quote"            # an error question whose right choice alone quotes torch
     ONLY_NO_ERROR = "only_no_error"      # an error question whose right choice alone claims no error (or no warning)

@@ -37,7 +37,15 @@ from typing import Any
 
 import torch
 
-from tensorlab.core.checks.choice_claims import OUTCOME_CHECKS, Observed, claim_of, compare, normalize, written_claim
+from tensorlab.core.checks.choice_claims import (
+    OUTCOME_CHECKS,
+    Observed,
+    claim_of,
+    compare,
+    no_error_condition,
+    normalize,
+    written_claim,
+)
 from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
 from tensorlab.core.checks.note_facts import (
     FACT_KEYWORDS,
@@ -131,10 +139,31 @@ def _forms(value: Any) -> tuple[str, ...]:
     return tuple(forms)
 
 
-def _outcome(result: StepResult) -> Observed:
+def _outcome(result: StepResult, conditions: tuple[tuple[str, bool | None], ...] = ()) -> Observed:
     error = None if result.error is None else (result.error.type, result.error.message)
     own = None if result.error is None else result.error.own
-    return Observed("outcome", (), error, tuple((w.category, w.message) for w in result.warnings), own)
+    return Observed("outcome", (), error, tuple((w.category, w.message) for w in result.warnings), own, conditions)
+
+
+# -- "no error: <condition>" choices (issue 18, h18e) ------------------------------------------------------
+
+def _condition(session: Session, condition: str) -> bool | None:
+    """Whether ``condition`` (an expression of the subset that changes nothing) reads True now; None if unreadable."""
+    try:
+        statement = parse_one(condition, session.limits)
+        check_names([statement], session.names)
+    except LanguageError:
+        return None
+    if not isinstance(statement.node, ast.Expr) or _read_only(statement.node):
+        return None
+    value, error = _evaluate(session, statement.node.value)
+    return value if error is None and isinstance(value, bool) else None
+
+
+def _conditions(session: Session, ask: Ask) -> tuple[tuple[str, bool | None], ...]:
+    """The conditions of the question's ``no error: <condition>`` choices, each read after the step."""
+    found = dict.fromkeys(c for c in (no_error_condition(claim_of(choice)) for choice in ask.choices) if c)
+    return tuple((condition, _condition(session, condition)) for condition in found)
 
 
 def _evaluate(session: Session, node: ast.expr) -> tuple[Any, BaseException | None]:
@@ -197,7 +226,7 @@ def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult 
     check = ask.check
     previous = before.snapshot if before is not None else Snapshot()
     if check in OUTCOME_CHECKS:
-        observed = _outcome(result)
+        observed = _outcome(result, _conditions(session, ask))
         seen: Message | None = None
         if before is not None and observed.error is not None and before.error is not None and \
                 (before.error.type, before.error.message) == observed.error:
@@ -239,7 +268,7 @@ def _observe(session: Session, ask: Ask, result: StepResult, before: StepResult 
         return None, None, msg("check.refused", check=check, reason=refusal)
     value, error = _evaluate(session, statement.node.value)
     if error is not None:
-        return Observed("outcome", (), (type(error).__name__, str(error)), own=message_of(error)), None, None
+        return Observed("outcome", (), (type(error).__name__, str(error)), own=message_of(error), read=True), None, None
     seen = _value_visible(statement.node.value, value, previous, result.snapshot) or \
         _settled(statement.node.value, result, previous, session)
     return Observed("value", _forms(value)), seen, None

@@ -4,10 +4,16 @@
   the right choice is never more than 1.5 times as long as every other choice; in no lesson (of two
   questions or more) is it the longest in all of its questions (:func:`lesson_text_findings`); over
   the whole course it is the longest in at most a third of the questions (:func:`course_length_findings`).
+  The same holds the other way (a class that learnt "never the longest" picks the shortest): the
+  right choice is never under 2/3 of every other choice, not the shortest (a tie counts as shortest)
+  in every question of a lesson, and the shortest in at most a third of the course's questions.
 - **Error questions** (``check = "error"`` or ``"warning"``): at least two choices claim an error or
   a warning of a type torch raises at a step (so that the right one is not the only one that
   "sounds like torch"), and when the right one quotes torch's message, another one quotes too;
-  a right "no error" (or "no warning") is never the only such claim (ask a value instead).
+  a right "no error" (or "no warning") is never the only such claim (ask a value instead, or write
+  ``no error: <condition>`` choices). Over the course, "no error" is the right answer in at least a
+  fifth of these questions (:func:`course_quiet_findings`), so that the form of a question never says
+  that its step raises.
 - **Korean**: the glossary's banned phrases (its "never" column: phrases, not single words, since
   "써 넣다" is right where "메모리를 쓰는" is wrong), and the terms a lesson glosses at its first
   use (``stride(보폭)``).
@@ -27,13 +33,16 @@ from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
 from tensorlab.core.lessons.lesson import Ask, Lesson, builtin_lessons
 from tensorlab.core.messages.catalogue import Message
 
-__all__ = ["displayed_length", "right_is_longest", "lesson_text_findings", "course_length_findings",
+__all__ = ["displayed_length", "right_is_longest", "right_is_shortest", "lesson_text_findings",
+           "course_length_findings", "course_quiet_findings", "MIN_RATIO", "QUIET_SHARE",
            "BANNED_KO", "GLOSSES_KO", "TORCH_RAISES", "LANGUAGES", "MAX_RATIO", "COURSE_SHARE",
            "course_findings_with"]
 
 LANGUAGES = ("en", "ko")
 MAX_RATIO = 1.5          # the right choice is never more than this many times as long as every other
 COURSE_SHARE = 1 / 3     # ... and the longest in at most this share of the course's questions
+MIN_RATIO = 2 / 3        # the right choice is never under this share of every other (the same cue reversed)
+QUIET_SHARE = 1 / 5      # "no error" is right in at least this share of the course's error/warning questions
 
 # Exception and warning types torch raises at a step of the subset (what an error question's choices may claim).
 TORCH_RAISES = frozenset({"RuntimeError", "TypeError", "ValueError", "IndexError", "NotImplementedError",
@@ -100,6 +109,42 @@ def _too_long(ask: Ask, language: str) -> bool:
     lengths = [displayed_length(c) for c in choices]
     candidates = range(len(choices)) if ask.answer is None else (ask.answer,)
     return any(lengths[i] > MAX_RATIO * max(n for j, n in enumerate(lengths) if j != i) for i in candidates)
+
+
+# -- the same cue reversed: the right choice the shortest (issue 18, h18e) ----------------------------------
+
+def right_is_shortest(ask: Ask, language: str = "en") -> bool:
+    """Whether the right choice is (one of) the shortest in ``language`` (a tie counts as shortest).
+
+    False for a measured question: no choice is the right one until the device is measured.
+    """
+    choices = _choices(ask, language)
+    if choices is None or len(choices) < 2 or ask.answer is None:
+        return False
+    lengths = [displayed_length(c) for c in choices]
+    return lengths[ask.answer] <= min(lengths)
+
+
+def _too_short(ask: Ask, language: str) -> bool:
+    """The right choice is under MIN_RATIO of every other (a measured question: any choice)."""
+    choices = _choices(ask, language)
+    if choices is None or len(choices) < 2:
+        return False
+    lengths = [displayed_length(c) for c in choices]
+    candidates = range(len(choices)) if ask.answer is None else (ask.answer,)
+    return any(lengths[i] < MIN_RATIO * min(n for j, n in enumerate(lengths) if j != i) for i in candidates)
+
+
+def _shortest_findings(asks: list[tuple[int, Ask]]) -> Iterator[Finding]:
+    """A lesson's findings of the reversed cue: too short a right choice, or the shortest in every question."""
+    for number, ask in asks:
+        for language in _languages(ask):
+            if _too_short(ask, language):
+                yield Finding(FindingKind.SHORT_ANSWER, number, (("key", _key(language)),))
+    for language in LANGUAGES:
+        mine = [ask for _, ask in asks if language in _languages(ask) and ask.answer is not None]
+        if len(mine) >= 2 and all(right_is_shortest(ask, language) for ask in mine):
+            yield Finding(FindingKind.ALWAYS_SHORTEST, None, (("key", _key(language)),))
 
 
 def _key(language: str) -> str:
@@ -182,21 +227,37 @@ def lesson_text_findings(lesson: Lesson) -> list[Finding]:
         # A pattern needs two questions; one question's cue is the 1.5 times rule's and the course's.
         if len(mine) >= 2 and all(right_is_longest(ask, language) for ask in mine):
             found.append(Finding(FindingKind.ALWAYS_LONGEST, None, (("key", _key(language)),)))
+    found.extend(_shortest_findings(asks))
     found.extend(_korean_findings(lesson))
     return found
 
 
 def course_length_findings(lessons: Iterable[Lesson]) -> list[Finding]:
-    """The course-wide rule: the right choice is the longest in at most a third of the questions."""
+    """The course-wide rule: the right choice is the longest, and the shortest, in at most a third of the questions."""
     found: list[Finding] = []
     asks = [ask for lesson in lessons for _, ask in _asks(lesson)]
     for language in LANGUAGES:
         mine = [ask for ask in asks if language in _languages(ask) and ask.answer is not None]   # stored answers
-        longest = sum(right_is_longest(ask, language) for ask in mine)
-        if mine and longest > COURSE_SHARE * len(mine):
-            fields: tuple[tuple[str, Any], ...] = (("key", _key(language)), ("count", longest), ("total", len(mine)))
-            found.append(Finding(FindingKind.COURSE_LONGEST, None, fields))
+        for rule, kind in ((right_is_longest, FindingKind.COURSE_LONGEST), (right_is_shortest,
+                                                                             FindingKind.COURSE_SHORTEST)):
+            count = sum(rule(ask, language) for ask in mine)
+            if mine and count > COURSE_SHARE * len(mine):
+                fields: tuple[tuple[str, Any], ...] = (("key", _key(language)), ("count", count), ("total", len(mine)))
+                found.append(Finding(kind, None, fields))
     return found
+
+
+def course_quiet_findings(lessons: Iterable[Lesson]) -> list[Finding]:
+    """The course-wide rule of error questions: "no error" is the right answer in at least a fifth of them.
+
+    Otherwise the form "Does it raise an error or a warning, and if so, which?" tells that the step raises.
+    """
+    rights = [ask.choices[ask.answer] for lesson in lessons for _, ask in _asks(lesson)
+              if ask.check in ("error", "warning") and ask.answer is not None and 0 <= ask.answer < len(ask.choices)]
+    quiet = sum(bool(_QUIET.match(claim_of(right))) for right in rights)
+    if rights and quiet < QUIET_SHARE * len(rights):
+        return [Finding(FindingKind.COURSE_NO_ERROR, None, (("count", quiet), ("total", len(rights))))]
+    return []
 
 
 def course_findings_with(lesson: Lesson) -> list[Message]:
@@ -207,5 +268,5 @@ def course_findings_with(lesson: Lesson) -> list[Message]:
     course = builtin_lessons()
     if lesson.id not in {known.id for known in course}:
         return []
-    return [finding_message(f) for f in course_length_findings([lesson if known.id == lesson.id else known
-                                                                for known in course])]
+    lessons = [lesson if known.id == lesson.id else known for known in course]
+    return [finding_message(f) for f in course_length_findings(lessons) + course_quiet_findings(lessons)]

@@ -51,6 +51,23 @@ TEXTS: dict[str, tuple[str, str]] = {
                                "questions: at most a third may be",
                                "`{key}`에서 코스 전체 질문 {total}개 가운데 {count}개에서 맞는 선택지가 가장 깁니다. "
                                "3분의 1을 넘으면 안 됩니다"),
+    # issue 18, h18e: the length cue reversed, and error questions whose form tells that the step raises
+    "finding.short_answer": ("in `{key}`, the right choice is under 2/3 as long as every other choice: "
+                             "its shortness gives the answer away",
+                             "`{key}`에서 맞는 선택지가 다른 모든 선택지 길이의 3분의 2에 못 미칩니다. "
+                             "짧다는 것만 보고도 답을 알 수 있습니다"),
+    "finding.always_shortest": ("in `{key}`, the right choice is the shortest in every question of the lesson",
+                                "`{key}`에서 이 레슨의 모든 질문마다 맞는 선택지가 가장 짧습니다"),
+    "finding.course_shortest": ("in `{key}`, the right choice is the shortest in {count} of the course's {total} "
+                                "questions: at most a third may be",
+                                "`{key}`에서 코스 전체 질문 {total}개 가운데 {count}개에서 맞는 선택지가 가장 "
+                                "짧습니다. 3분의 1을 넘으면 안 됩니다"),
+    "finding.course_no_error": ("\"no error\" is the right answer in only {count} of the course's {total} error "
+                                "and warning questions: at least a fifth must be, or the question's form tells "
+                                "that the step raises",
+                                "코스 전체의 오류·경고 질문 {total}개 가운데 \"오류 없음\"이 답인 질문은 "
+                                "{count}개입니다. 5분의 1 이상이어야 질문의 형식만 보고 오류가 난다고 짐작하지 "
+                                "않습니다"),
     "finding.error_choices": ("an error or warning question needs at least two choices that claim an error or a "
                               "warning of a type torch raises (it has {count})",
                               "오류나 경고를 묻는 질문에는 torch가 발생시키는 종류의 오류나 경고를 주장하는 선택지가 "
@@ -59,9 +76,11 @@ TEXTS: dict[str, tuple[str, str]] = {
                            "맞는 선택지인 {choice}번만 torch의 메시지를 인용합니다"),
     # issue 18, h18c: "no error" as the odd one out (a second such choice would be true as well)
     "finding.only_no_error": ("choice {choice}, the right one, is the only choice that claims no error (or no "
-                              "warning), which gives it away: ask what the step leaves instead (a value, a grad_fn)",
-                              "맞는 선택지인 {choice}번만 오류나 경고가 없다고 하므로 답이 드러납니다. 대신 그 단계가 "
-                              "남기는 것(값, grad_fn)을 물으세요"),
+                              "warning), which gives it away: offer two `no error: <condition>` choices (`no error: "
+                              "x._version == 1`), or ask what the step leaves (a value, a grad_fn)",
+                              "맞는 선택지인 {choice}번만 오류나 경고가 없다고 하므로 답이 드러납니다. "
+                              "`오류 없음: <조건>` 선택지를 두 개 두거나(`오류 없음: x._version == 1`), "
+                              "그 단계가 남기는 것(값, grad_fn)을 물으세요"),
     "finding.banned_ko": ("the Korean text writes “{detail}”, which the glossary never writes (write: {instead})",
                           "한국어 문장에 용어집이 금지한 표현이 있습니다: “{detail}”(대신: {instead})"),
     "finding.gloss_ko": ("the Korean text uses “{detail}” before glossing it as “{instead}” in this lesson",

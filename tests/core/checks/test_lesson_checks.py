@@ -76,7 +76,8 @@ def test_a_right_question_has_no_findings():
 
 
 def test_a_wrong_answer_is_found():
-    found = check_lesson(parse_lesson(_lesson(ASKED.format(answer=1)), "t.toml"))
+    # answer 3, not 1: a marked "None" would also be far shorter than every other choice (a length cue)
+    found = check_lesson(parse_lesson(_lesson(ASKED.format(answer=3)), "t.toml"))
     assert [f.kind for f in found.findings] == [FindingKind.WRONG_ANSWER]
     assert found.asks[0].derived == 0
 

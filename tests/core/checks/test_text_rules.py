@@ -78,7 +78,7 @@ def test_the_right_choice_may_not_be_the_longest_in_every_question_of_a_lesson()
 
 def test_the_course_rule_counts_every_question_of_every_lesson():
     longest = _ask(["right, longest", "short", "short"], 0)
-    other = _ask(["right", "a longer wrong one", "short"], 0)
+    other = _ask(["right one", "a longer wrong one", "short"], 0)   # neither the longest nor the shortest
     many = parse_lesson(_lesson(longest, longest, other), "t.toml")
     few = parse_lesson(_lesson(longest, other, other, other), "u.toml")
     found = course_length_findings([many, few])       # 3 of 7: over a third
@@ -154,7 +154,7 @@ def test_a_term_is_glossed_at_its_first_use_in_reading_order():
     def found(summary: str, question: str, note: str) -> list[tuple[FindingKind, str]]:
         text = (f'[lesson]\nid = "t"\ntitle = "T"\nsummary = "s"\nsummary_ko = "{summary}"\n'
                 f'[[step]]\ncode = "x = torch.ones(2)"\nnote = "n"\nnote_ko = "{note}"\n'
-                f'[step.ask]\nquestion = "Q?"\ncheck = "x"\nchoices = ["a", "bb"]\nanswer = 0\n'
+                f'[step.ask]\nquestion = "Q?"\ncheck = "x"\nchoices = ["aa", "bb"]\nanswer = 0\n'
                 f'question_ko = "{question}"\n')
         return [(f.kind, f.get("detail")) for f in lesson_text_findings(parse_lesson(text, "t.toml"))]
 
@@ -214,7 +214,101 @@ def test_tensorlab_check_counts_a_built_in_lesson_in_its_place_in_the_course(mon
 
     lesson = find_lesson("expand-is-not-repeat")
     assert text_rules.course_findings_with(lesson) == []
-    monkeypatch.setattr(text_rules, "COURSE_SHARE", 0.0)      # any longest right choice is now one too many
-    assert [m.key for m in text_rules.course_findings_with(lesson)] == ["finding.course_longest"] * 2
+    monkeypatch.setattr(text_rules, "COURSE_SHARE", 0.0)
+    # any longest (and any shortest) right choice is now one too many, in each language
+    assert [m.key for m in text_rules.course_findings_with(lesson)] == ["finding.course_longest",
+                                                                         "finding.course_shortest"] * 2
     own = parse_lesson(_lesson(_ask(["right, longest", "short"], 0)).replace('id = "t"', 'id = "mine"'), "m.toml")
     assert text_rules.course_findings_with(own) == []        # a teacher's own lesson is checked on its own
+
+
+# -- the length cue reversed, and "no error" right in a share of error questions (issue 18, h18e) ----------
+
+def test_a_right_choice_much_shorter_than_every_other_is_a_finding():
+    from tensorlab.core.checks.text_rules import right_is_shortest
+
+    assert FindingKind.SHORT_ANSWER in _kinds(_lesson(_ask(["a" * 6, "b" * 10, "c" * 12], 0)))   # under 2/3 of 10
+    assert FindingKind.SHORT_ANSWER not in _kinds(_lesson(_ask(["a" * 7, "b" * 10, "c" * 12], 0)))
+    tie = parse_lesson(_lesson(_ask(["cc", "bb", "aaaa"], 0)), "t.toml").steps[0].ask
+    assert tie is not None and right_is_shortest(tie, "en")            # a tie counts as shortest
+
+
+def test_the_right_choice_may_not_be_the_shortest_in_every_question_of_a_lesson():
+    shortest = _ask(["right", "a longer one", "longer two"], 0)
+    other = _ask(["the right, longest one", "short", "shorter"], 0)
+    assert FindingKind.ALWAYS_SHORTEST in _kinds(_lesson(shortest, shortest))
+    assert FindingKind.ALWAYS_SHORTEST not in _kinds(_lesson(shortest, other))
+    assert FindingKind.ALWAYS_SHORTEST not in _kinds(_lesson(shortest))
+
+
+def test_the_course_rule_counts_the_shortest_too():
+    shortest = _ask(["right", "a longer one", "longer two"], 0)
+    middle = _ask(["right one", "short", "a longer wrong one"], 0)
+    many = parse_lesson(_lesson(shortest, shortest, middle), "t.toml")
+    few = parse_lesson(_lesson(shortest, middle, middle, middle), "u.toml")
+    found = course_length_findings([many, few])        # 3 of 7: over a third
+    assert [(f.kind, f.get("count"), f.get("total")) for f in found] == [(FindingKind.COURSE_SHORTEST, 3, 7)]
+    assert course_length_findings([few, few]) == []
+
+
+def test_the_built_in_course_gives_no_reversed_length_cue():
+    from tensorlab.core.checks.text_rules import right_is_shortest
+
+    asks = [s.ask for lesson in builtin_lessons() for s in lesson.steps
+            if s.ask is not None and s.ask.answer is not None]
+    for language in ("en", "ko"):
+        assert sum(right_is_shortest(a, language) for a in asks) <= COURSE_SHARE * len(asks), language
+
+
+def test_no_error_is_right_in_a_fifth_of_the_course_error_questions():
+    from tensorlab.core.checks.text_rules import QUIET_SHARE, course_quiet_findings
+
+    raises = _ask(["no error: x0._version == 0", "RuntimeError: a", "no error: x0._version == 1", "UserWarning: b"], 1,
+                  check="error")
+    quiet = _ask(["no error: x0._version == 0", "RuntimeError: a", "no error: x0._version == 1", "UserWarning: b"], 0,
+                 check="error")
+    found = course_quiet_findings([parse_lesson(_lesson(raises, raises, raises, raises, raises, quiet), "t.toml")])
+    assert [(f.kind, f.get("count"), f.get("total")) for f in found] == [(FindingKind.COURSE_NO_ERROR, 1, 6)]
+    assert "1 of the course's 6" in describe(found[0])
+    assert course_quiet_findings([parse_lesson(_lesson(raises, raises, raises, raises, quiet), "t.toml")]) == []
+    asks = [s.ask for lesson in builtin_lessons() for s in lesson.steps
+            if s.ask is not None and s.ask.check in ("error", "warning") and s.ask.answer is not None]
+    assert course_quiet_findings(builtin_lessons()) == []
+    assert len(asks) and QUIET_SHARE == 1 / 5
+
+
+def test_a_no_error_choice_may_carry_a_condition_read_after_the_step():
+    text = ('[lesson]\nid = "t"\ntitle = "T"\n'
+            '[[step]]\ncode = "x = torch.ones(3)"\n'
+            '[[step]]\ncode = "v = x[1:]"\n'
+            '[[step]]\ncode = "v.add_(1)"\n'
+            '[step.ask]\nquestion = "Q?"\ncheck = "error"\nanswer = {answer}\n'
+            'choices = ["no error: x._version == 0 — a", "RuntimeError: a leaf Variable", '
+            '"no error: x[1].item() == 2. — b", "RuntimeError: a view of a leaf Variable"]\n'
+            'choices_ko = ["오류 없음: x._version == 0 — 가", "RuntimeError: a leaf Variable", '
+            '"오류 없음: x[1].item() == 2. — 나", "RuntimeError: a view of a leaf Variable"]\n')
+    right = check_lesson(parse_lesson(text.format(answer=2), "t.toml"))
+    assert right.findings == ()
+    assert right.asks[0].truth == (False, False, True, False)
+    wrong = check_lesson(parse_lesson(text.format(answer=0), "t.toml"))
+    assert [f.kind for f in wrong.findings] == [FindingKind.WRONG_ANSWER]
+    # a condition that is not a bool cannot be compared; a translation must claim the same condition
+    odd = text.format(answer=2).replace("x._version == 0 — a", "x._version — a")
+    assert FindingKind.NOT_COMPARABLE in [f.kind for f in check_lesson(parse_lesson(odd, "t.toml")).findings]
+    moved = text.format(answer=2).replace("x._version == 0 — 가", "x._version == 1 — 가")
+    assert FindingKind.TRANSLATION in [f.kind for f in check_lesson(parse_lesson(moved, "t.toml")).findings]
+
+
+def test_a_value_question_may_have_its_check_raise_and_then_value_claims_are_false():
+    # Review r18k: a value question's "RuntimeError" choice could never be right; reading a value may raise.
+    text = ('[lesson]\nid = "t"\ntitle = "T"\n'
+            '[[step]]\ncode = "x = torch.ones(4, requires_grad=True)"\n'
+            '[[step]]\ncode = "a, b = (x * 2).split(2)"\n'
+            '[[step]]\ncode = \'\'\'\nwith torch.no_grad():\n    b.mul_(10)\'\'\'\n'
+            '[step.ask]\nquestion = "Q?"\ncheck = "a.grad_fn"\nanswer = 1\n'
+            'choices = ["SplitBackward0 — kept as it was before", '
+            '"RuntimeError: its base or another view of its base", '
+            '"CopySlices — rewritten like the base", "None — cut from the graph by the write"]\n')
+    found = check_lesson(parse_lesson(text, "t.toml"))
+    assert found.findings == ()
+    assert found.asks[0].truth == (False, True, False, False)
