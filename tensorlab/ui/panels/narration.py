@@ -16,8 +16,17 @@ from __future__ import annotations
 import math
 import re
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFontMetricsF,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -26,6 +35,7 @@ from PySide6.QtWidgets import (
     QLayoutItem,
     QScrollArea,
     QSizePolicy,
+    QSpacerItem,
     QVBoxLayout,
     QWidget,
 )
@@ -249,6 +259,9 @@ class NarrationPanel(QScrollArea):
         # there is something to scroll (a visible cue), and the viewport's width never changes.
         self._keeping_room = False
         self.verticalScrollBar().rangeChanged.connect(lambda *_: self._keep_bar_room())
+        # The content laid out again (a dock resized, a text rewrapped): the question scrolled to again, once.
+        self._ensure_pending = False
+        self.verticalScrollBar().rangeChanged.connect(lambda *_: self._ensure_later())
         inner = QWidget()
         self.setWidget(inner)
         layout = QVBoxLayout(inner)
@@ -266,6 +279,8 @@ class NarrationPanel(QScrollArea):
                        self.measure_row):
             layout.addWidget(widget)
         layout.addStretch(1)
+        self._pad = QSpacerItem(0, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)   # see _set_pad
+        layout.addItem(self._pad)
         self.choice_buttons: list[ChoiceButton] = []   # the choices of the question shown
         self._pool: list[ChoiceButton] = []             # every choice button made, reused
         self.class_vote = False
@@ -386,6 +401,11 @@ class NarrationPanel(QScrollArea):
         chosen = self._result[2] if self._result is not None and self._result[:2] == (
             index, state.program[index].code) else None
         answer = self._right(ask)
+        if answer is None and state.position < len(state.program) and state.program[state.position].ask is not None:
+            # A measured question nobody measured, and the next question shown: the banner about this one
+            # would read as if the next were unmeasured (clone-detach-order q8 above q9). Said on its own step.
+            self.answer.hide()
+            return
         if answer is None:   # a measured question nobody measured (the step ran without a choice)
             _set_text(self.answer, escape(tr("This question is answered by a measurement on this session's device: "
                                           "step back (←) and choose to measure it.")))
@@ -638,7 +658,8 @@ class NarrationPanel(QScrollArea):
         # As wide as the text is with the scroll bar shown: a bar left over from a taller state makes the
         # text wrap more, so measuring without it would stop growing the dock a line too early.
         width = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
-        return layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else layout.sizeHint().height()
+        height = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else layout.sizeHint().height()
+        return height - self._pad.sizeHint().height()   # (the room for a scroll to a line's top: not needed)
 
     def question_height(self) -> int:
         """The height the question, its choices and its feedback need at the panel's width (what the class must
@@ -658,8 +679,10 @@ class NarrationPanel(QScrollArea):
     def ensure_question_visible(self) -> None:
         """Scroll to the question, its choices and the feedback (only when the panel cannot show it all), and
         stop at a line's top: no line is cut at the top edge (the title was half shown after a reveal)."""
+        self._ensure_pending = False
         bar = self.verticalScrollBar()
         if self.needed_height() <= self.height():
+            self._set_pad(0)
             bar.setValue(0)
             return
         # The content laid out at the panel's width now (a dock just widened: its text not yet rewrapped, the
@@ -687,9 +710,37 @@ class NarrationPanel(QScrollArea):
             return
         else:
             lowest = highest = top   # the question from its first line, and as many choices as fit
-        tops = [t for t in self.line_tops() if lowest <= t <= highest] or [highest]
-        value = min(tops, key=lambda t: abs(t - bar.value()))   # the nearest such line: the least jump
+        lines = self.line_tops()
+        end = bar.maximum() - self._pad.sizeHint().height()   # the scroll's end without the room added below
+        tops = [t for t in lines if lowest <= t <= min(highest, end)]
+        if tops:
+            value = min(tops, key=lambda t: abs(t - bar.value()))   # the nearest such line: the least jump
+            self._set_pad(0)
+        else:
+            # No line's top in reach (the content ends first): the next line's top, with room below the content
+            # to scroll there (blank, under the last line), rather than a line cut in half at the top.
+            value = min((t for t in lines if t >= lowest), default=lowest)
+            self._set_pad(value - end)
+            if value > bar.maximum():   # the scroll bar takes its new range a moment later
+                QTimer.singleShot(0, self, lambda: bar.setValue(value))
         bar.setValue(max(bar.minimum(), min(value, bar.maximum())))
+
+    def _ensure_later(self) -> None:
+        if not self._ensure_pending and not self.question.isHidden():
+            self._ensure_pending = True
+            QTimer.singleShot(0, self, self.ensure_question_visible)
+
+    def _set_pad(self, height: int) -> None:
+        """Blank room under the content (so that a scroll can stop at a line's top near its end)."""
+        height = max(0, height)
+        if self._pad.sizeHint().height() != height:
+            self._pad.changeSize(0, height, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
+            content = self.widget()
+            layout = content.layout() if content is not None else None
+            if layout is not None:
+                layout.invalidate()   # (a posted layout request: the scroll area sizes its content again on it)
+            QCoreApplication.sendPostedEvents(content, QEvent.Type.LayoutRequest)
+            QCoreApplication.sendPostedEvents(self, QEvent.Type.LayoutRequest)
 
     def line_tops(self) -> list[int]:
         """Where a line of the panel's content starts (its y in the content): each shown text's lines, each
@@ -705,10 +756,26 @@ class NarrationPanel(QScrollArea):
             tops.update((box.top(), box.bottom() + 1))
             if widget is self.choices_box:
                 tops.update(widget.mapTo(content, QPoint(0, b.geometry().top())).y() for b in self.choice_buttons)
-            elif isinstance(widget, QLabel) and widget.wordWrap():
-                line = QFontMetricsF(widget.font()).lineSpacing()
-                tops.update(round(box.top() + k * line) for k in range(1, int(box.height() // max(line, 1)) + 1))
+            elif isinstance(widget, QLabel):
+                tops.update(box.top() + y for y in _line_tops(widget))
         return sorted(tops)
+
+
+def _line_tops(label: QLabel) -> list[int]:
+    """The tops of a rich-text label's lines, as it lays them out at its width (a document like its own)."""
+    document = QTextDocument()
+    document.setDefaultFont(label.font())
+    document.setDocumentMargin(0)
+    document.setHtml(label.text())
+    document.setTextWidth(max(1, label.contentsRect().width()))
+    tops: list[int] = []
+    layout = document.documentLayout()
+    block = document.begin()
+    while block.isValid():
+        top, lines = layout.blockBoundingRect(block).top(), block.layout()
+        tops.extend(round(top + lines.lineAt(i).y()) + label.contentsRect().top() for i in range(lines.lineCount()))
+        block = block.next()
+    return tops
 
 
 def _set_text(label: QLabel, text: str) -> None:

@@ -289,10 +289,10 @@ class LayoutModes:
             return
         needed, shown = narration.needed_height(), narration.height()
         area = window.dockWidgetArea(dock)
-        if narration.revealed and attempt == 0:
-            # The answer revealed: the dock keeps the size it had for the question (a taller or wider dock took
-            # the map's share, and wider reflowed the choices under the teacher's pointer); the verdict below
-            # the choices scrolls into view instead.
+        if (narration.revealed or narration.pending_vote) and attempt == 0:
+            # The answer revealed (or only marked, in a class vote): the dock keeps the size it had for the
+            # question (a taller or wider dock took the map's share, and wider reflowed the choices under the
+            # teacher's pointer); the verdict below the choices scrolls into view instead.
             narration.ensure_question_visible()
             QTimer.singleShot(0, narration.ensure_question_visible)   # once the new text is laid out
             return
@@ -314,6 +314,15 @@ class LayoutModes:
             # question is gone (End, the next step) or answered in less room: back.
             window.resizeDocks([dock], [self.narration_rest_width], Qt.Orientation.Horizontal)
             self.narration_rest_width = None
+        if area == BOTTOM and not self.projector and asking and needed > shown and attempt < 3:
+            # Taller than the map's share allows (grown for an earlier text, or the map narrowed since) while the
+            # note scrolls anyway: back to the share, or to what the question itself needs.
+            most = max(self._map_share_cap(dock), dock.height() + narration.question_height() - shown + 4)
+            if dock.height() > most + 2:
+                window.resizeDocks([dock], [most], Qt.Orientation.Vertical)
+                QTimer.singleShot(0, self.fit_table)
+                QTimer.singleShot(0, lambda: self._refit(narration, attempt + 1, before))
+                return
         if needed > shown and area == BOTTOM and not self.projector and attempt < 2 \
                 and dock.width() < window.width() * NARRATION_WIDE - 8:
             # Wider first (the code and output give up some width; the docks move in steps, so twice at most):
@@ -364,7 +373,9 @@ class LayoutModes:
     def _map_share_cap(self, dock: QDockWidget) -> int:
         """The bottom dock's tallest height at which the map's viewport keeps MAP_SHARE of the client area."""
         viewport = self._map_viewport()
-        keep = math.ceil(MAP_SHARE * self._client_area() / max(viewport.width(), 1)) + 2
+        # (With a margin: the map's own scroll bar, or a narrower map once the table fits its rows, takes a few
+        # pixels more a moment later.)
+        keep = math.ceil((MAP_SHARE + 0.015) * self._client_area() / max(viewport.width(), 1)) + 2
         return dock.height() + max(0, viewport.height() - keep)
 
     def _map_spare(self) -> int:
