@@ -16,8 +16,17 @@ from __future__ import annotations
 import math
 import re
 
-from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFontMetricsF,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -26,6 +35,7 @@ from PySide6.QtWidgets import (
     QLayoutItem,
     QScrollArea,
     QSizePolicy,
+    QSpacerItem,
     QVBoxLayout,
     QWidget,
 )
@@ -74,7 +84,10 @@ class ChoiceButton(QFrame):
         self.label = QLabel(breakable_code(text))
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setWordWrap(True)
-        layout.addWidget(self.key)
+        # Text at the top, beside its number: a choice shorter than its row-mate in the 2x2 grid is as tall as
+        # the row, and a label centred in it started a line below its number (the number alone on its line).
+        self.label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.key, 0, Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.label, 1)
         self.setAccessibleName(text)
         self.set_look("plain")
@@ -240,6 +253,15 @@ class NarrationPanel(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # While a question shows, the room of the scroll bar is kept (an empty margin while no bar is needed):
+        # the verdict a reveal adds may bring the bar, and a bar coming then narrowed the choices under the
+        # teacher's pointer by its width. Kept as a margin, not a bar always on, so that the bar shows only when
+        # there is something to scroll (a visible cue), and the viewport's width never changes.
+        self._keeping_room = False
+        self.verticalScrollBar().rangeChanged.connect(lambda *_: self._keep_bar_room())
+        # The content laid out again (a dock resized, a text rewrapped): the question scrolled to again, once.
+        self._ensure_pending = False
+        self.verticalScrollBar().rangeChanged.connect(lambda *_: self._ensure_later())
         inner = QWidget()
         self.setWidget(inner)
         layout = QVBoxLayout(inner)
@@ -257,6 +279,8 @@ class NarrationPanel(QScrollArea):
                        self.measure_row):
             layout.addWidget(widget)
         layout.addStretch(1)
+        self._pad = QSpacerItem(0, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)   # see _set_pad
+        layout.addItem(self._pad)
         self.choice_buttons: list[ChoiceButton] = []   # the choices of the question shown
         self._pool: list[ChoiceButton] = []             # every choice button made, reused
         self.class_vote = False
@@ -377,6 +401,11 @@ class NarrationPanel(QScrollArea):
         chosen = self._result[2] if self._result is not None and self._result[:2] == (
             index, state.program[index].code) else None
         answer = self._right(ask)
+        if answer is None and state.position < len(state.program) and state.program[state.position].ask is not None:
+            # A measured question nobody measured, and the next question shown: the banner about this one
+            # would read as if the next were unmeasured (clone-detach-order q8 above q9). Said on its own step.
+            self.answer.hide()
+            return
         if answer is None:   # a measured question nobody measured (the step ran without a choice)
             _set_text(self.answer, escape(tr("This question is answered by a measurement on this session's device: "
                                           "step back (←) and choose to measure it.")))
@@ -456,6 +485,7 @@ class NarrationPanel(QScrollArea):
             self.choices_box.hide()
             self.feedback.hide()
             self.title.show()
+            self._keep_bar_room(fresh=True)
             return
         language = current_language()
         heading = tr("Class vote: mark the class's choice, then press → (or Enter) to reveal it and run the step.") \
@@ -483,6 +513,7 @@ class NarrationPanel(QScrollArea):
         self.question.show()
         self.choices_box.show()
         self.title.setVisible(self.title_with_question)
+        self._keep_bar_room(fresh=True)
         self._show_choice()
 
     def _show_choice(self) -> None:
@@ -589,6 +620,36 @@ class NarrationPanel(QScrollArea):
         self.feedback.show()
         self.changed.emit()
 
+    def _keep_bar_room(self, fresh: bool = False) -> None:
+        """A question shown: the scroll bar's width kept as a right margin while no bar is needed (see __init__);
+        once the bar is needed it stays on until the question changes (``fresh``), so that the width never
+        flips between the two (a text that fits only without the bar made them flip for ever)."""
+        if self._keeping_room:
+            return
+        self._keeping_room = True
+        try:
+            bar = self.verticalScrollBar()
+            asking = self._ask is not None
+            on, needed = Qt.ScrollBarPolicy.ScrollBarAlwaysOn, Qt.ScrollBarPolicy.ScrollBarAsNeeded
+            if fresh or not asking:
+                if self.verticalScrollBarPolicy() != needed:
+                    self.setVerticalScrollBarPolicy(needed)
+            room = bar.sizeHint().width() if asking and self.verticalScrollBarPolicy() == needed else 0
+            content = self.widget()
+            if room and content is not None and \
+                    content.minimumSizeHint().width() > self.width() - 2 * self.frameWidth() - room:
+                # Never at the cost of a cut word: a narrow side dock whose choices need the bar's width too
+                # (their longest word) keeps it for them.
+                room = 0
+            if room and bar.maximum() > bar.minimum():
+                # Something to scroll: the bar itself takes the room kept for it.
+                self.setVerticalScrollBarPolicy(on)
+                room = 0
+            if self.viewportMargins().right() != room:
+                self.setViewportMargins(0, 0, room, 0)
+        finally:
+            self._keeping_room = False
+
     def needed_height(self) -> int:
         """The height the panel needs to show everything at its whole width (no scroll bar)."""
         content = self.widget()
@@ -597,19 +658,124 @@ class NarrationPanel(QScrollArea):
         # As wide as the text is with the scroll bar shown: a bar left over from a taller state makes the
         # text wrap more, so measuring without it would stop growing the dock a line too early.
         width = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
-        return layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else layout.sizeHint().height()
+        height = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else layout.sizeHint().height()
+        return height - self._pad.sizeHint().height()   # (the room for a scroll to a line's top: not needed)
+
+    def question_height(self) -> int:
+        """The height the question, its choices and its feedback need at the panel's width (what the class must
+        see whole; the note and the answer above may scroll out of view)."""
+        content = self.widget()
+        layout = content.layout() if content is not None else None
+        assert layout is not None  # made with the panel
+        margins = layout.contentsMargins()
+        width = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width() \
+            - margins.left() - margins.right()
+        parts = [w for w in (self.question, self.choices_box, self.feedback, self.measure_row) if not w.isHidden()]
+        if not parts:
+            return 0
+        heights = [w.heightForWidth(width) if w.hasHeightForWidth() else w.sizeHint().height() for w in parts]
+        return sum(heights) + layout.spacing() * (len(parts) - 1) + margins.top() + margins.bottom()
 
     def ensure_question_visible(self) -> None:
-        """Scroll to the question, its choices and the feedback (only when the panel cannot show it all)."""
+        """Scroll to the question, its choices and the feedback (only when the panel cannot show it all), and
+        stop at a line's top: no line is cut at the top edge (the title was half shown after a reveal)."""
+        self._ensure_pending = False
+        bar = self.verticalScrollBar()
         if self.needed_height() <= self.height():
-            self.verticalScrollBar().setValue(0)
+            self._set_pad(0)
+            bar.setValue(0)
             return
-        # Revealed: the verdict is what the class must see (scrolled to last, so that it wins).
-        order = (self.question, self.choices_box, self.feedback) if self.revealed else \
-            (self.feedback, self.choices_box, self.question)
-        for widget in order:
-            if widget.isVisible():
-                self.ensureWidgetVisible(widget, 0, 4)
+        # The content laid out at the panel's width now (a dock just widened: its text not yet rewrapped, the
+        # scroll computed on the old places missed the choices).
+        content = self.widget()
+        if content is not None:
+            QCoreApplication.sendPostedEvents(content, QEvent.Type.LayoutRequest)
+            QCoreApplication.sendPostedEvents(self, QEvent.Type.LayoutRequest)
+            QCoreApplication.sendPostedEvents(self.viewport(), QEvent.Type.LayoutRequest)
+        if self.question.isHidden():
+            return
+        viewport = self.viewport().height()
+        ends = [w.geometry().bottom() + 1 for w in (self.choices_box, self.feedback, self.measure_row)
+                if not w.isHidden()]
+        top, bottom = self.question.geometry().top(), max(ends, default=self.question.geometry().bottom() + 1)
+        if not self.title.isHidden() and bottom - self.title.geometry().top() <= viewport:
+            top = self.title.geometry().top()   # the title too, when it fits with the question
+        if bottom - top <= viewport:
+            lowest, highest = bottom - viewport, top   # every scroll in between shows it all
+        elif self.revealed and not self.feedback.isHidden():
+            # Revealed: the verdict is what the class must see, from its first line.
+            verdict = self.feedback.geometry().top()
+            tops = [t for t in self.line_tops() if max(top, verdict - viewport // 3) <= t <= verdict]
+            bar.setValue(max(bar.minimum(), min(min(tops, default=verdict), bar.maximum())))   # a third down at most
+            return
+        else:
+            lowest = highest = top   # the question from its first line, and as many choices as fit
+        lines = self.line_tops()
+        end = bar.maximum() - self._pad.sizeHint().height()   # the scroll's end without the room added below
+        tops = [t for t in lines if lowest <= t <= min(highest, end)]
+        if tops:
+            value = min(tops, key=lambda t: abs(t - bar.value()))   # the nearest such line: the least jump
+            self._set_pad(0)
+        else:
+            # No line's top in reach (the content ends first): the next line's top, with room below the content
+            # to scroll there (blank, under the last line), rather than a line cut in half at the top.
+            value = min((t for t in lines if t >= lowest), default=lowest)
+            self._set_pad(value - end)
+            if value > bar.maximum():   # the scroll bar takes its new range a moment later
+                QTimer.singleShot(0, self, lambda: bar.setValue(value))
+        bar.setValue(max(bar.minimum(), min(value, bar.maximum())))
+
+    def _ensure_later(self) -> None:
+        if not self._ensure_pending and not self.question.isHidden():
+            self._ensure_pending = True
+            QTimer.singleShot(0, self, self.ensure_question_visible)
+
+    def _set_pad(self, height: int) -> None:
+        """Blank room under the content (so that a scroll can stop at a line's top near its end)."""
+        height = max(0, height)
+        if self._pad.sizeHint().height() != height:
+            self._pad.changeSize(0, height, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
+            content = self.widget()
+            layout = content.layout() if content is not None else None
+            if layout is not None:
+                layout.invalidate()   # (a posted layout request: the scroll area sizes its content again on it)
+            QCoreApplication.sendPostedEvents(content, QEvent.Type.LayoutRequest)
+            QCoreApplication.sendPostedEvents(self, QEvent.Type.LayoutRequest)
+
+    def line_tops(self) -> list[int]:
+        """Where a line of the panel's content starts (its y in the content): each shown text's lines, each
+        choice row, the end of each part; the scroll stops only at these, so that no line is cut at the top."""
+        content = self.widget()
+        assert content is not None   # made with the panel
+        tops = {0}
+        for widget in (self.title, self.answer, self.note, self.question, self.choices_box, self.feedback,
+                       self.measure_row):
+            if widget.isHidden():
+                continue
+            box = widget.geometry()
+            tops.update((box.top(), box.bottom() + 1))
+            if widget is self.choices_box:
+                tops.update(widget.mapTo(content, QPoint(0, b.geometry().top())).y() for b in self.choice_buttons)
+            elif isinstance(widget, QLabel):
+                tops.update(box.top() + y for y in _line_tops(widget))
+        return sorted(tops)
+
+
+def _line_tops(label: QLabel) -> list[int]:
+    """The tops of a rich-text label's lines, as it lays them out at its width (a document like its own)."""
+    document = QTextDocument()
+    document.setDefaultFont(label.font())
+    document.setDocumentMargin(0)
+    document.setHtml(label.text())
+    document.setTextWidth(max(1, label.contentsRect().width()))
+    tops: list[int] = []
+    layout = document.documentLayout()
+    block = document.begin()
+    while block.isValid():
+        top, lines = layout.blockBoundingRect(block).top(), block.layout()
+        tops.extend(round(top + lines.lineAt(i).y()) + label.contentsRect().top() for i in range(lines.lineCount()))
+        block = block.next()
+    return tops
 
 
 def _set_text(label: QLabel, text: str) -> None:

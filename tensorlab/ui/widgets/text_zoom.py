@@ -102,21 +102,42 @@ class TextZoom(QObject):
         super().__init__(parent)
         self.settings = settings
         saved = settings.zoom or 1.0
-        self.factor = min(ZOOM_STEPS, key=lambda z: abs(z - saved))
+        self.factor = min(ZOOM_STEPS, key=lambda z: abs(z - saved))   # the zoom chosen (and remembered)
+        self.limit = ZOOM_STEPS[-1]   # the largest the window's size allows (see set_limit)
+
+    @property
+    def effective(self) -> float:
+        """The zoom the panels are drawn at: the one chosen, no larger than the window allows."""
+        return min(self.factor, self.limit)
+
+    def set_limit(self, limit: float) -> None:
+        """The largest zoom the window offers at its size (never below the normal size): a zoom chosen on a
+        larger screen is kept, and drawn at this one."""
+        limit = max((z for z in ZOOM_STEPS if z <= limit), default=1.0)
+        limit = max(limit, 1.0)
+        if limit != self.limit:
+            before = self.effective
+            self.limit = limit
+            if self.effective != before:
+                self.changed.emit(self.effective)
 
     def _set(self, factor: float) -> None:
         if factor != self.factor:
+            before = self.effective
             self.factor = factor
             self.settings.zoom = factor
-            self.changed.emit(factor)
+            if self.effective != before:
+                self.changed.emit(self.effective)
 
     def zoom_in(self) -> None:
-        """One step larger."""
+        """One step larger, as far as the window's size allows."""
+        if self.factor >= self.limit:
+            return
         self._set(next((z for z in ZOOM_STEPS if z > self.factor), ZOOM_STEPS[-1]))
 
     def zoom_out(self) -> None:
         """One step smaller (text stays at least 11 px)."""
-        self._set(next((z for z in reversed(ZOOM_STEPS) if z < self.factor), ZOOM_STEPS[0]))
+        self._set(next((z for z in reversed(ZOOM_STEPS) if z < self.effective), ZOOM_STEPS[0]))
 
     def reset(self) -> None:
         """Back to the normal size."""

@@ -18,8 +18,10 @@ the mode starts from its default and the status bar says why.
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
+from PySide6.QtWidgets import QAbstractScrollArea, QDockWidget, QMainWindow, QTabBar, QToolBar
 
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.ui.panels.narration import NarrationPanel
@@ -28,7 +30,7 @@ from tensorlab.ui.widgets.i18n import current_language
 from tensorlab.ui.widgets.settings import LAYOUT_VERSION, Settings
 from tensorlab.ui.window.panels import Group, PanelSet
 
-__all__ = ["LayoutModes", "SIZES"]
+__all__ = ["LayoutModes", "SIZES", "ZOOM_LINES"]
 
 LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
                        Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -40,7 +42,13 @@ SIZES: dict[str, dict[str, float]] = {
     "projector": {"right": 0.33, "bottom": 0.3},
 }
 TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors table shows without scrolling)
-NARRATION_MAX = {"normal": 0.5, "projector": 0.5}   # how tall the narration's bottom dock may grow for a question
+NARRATION_MAX = {"normal": 0.5, "projector": 0.5}
+MAP_SHARE = 0.30       # normal mode: the map's viewport keeps this share of the client area when a note is long
+MAP_MIN_HEIGHT = 150   # ... and never less than this height, even for a question that needs more (a large zoom)
+# The zoom a window offers: the narration's text no larger than the window's height over this many lines, so that
+# a question and its four choices fit the narration at every zoom offered (normal: a bottom dock of at most half
+# the window; projector: the right column, narrower); measured on the lessons' longest questions, en and ko.
+ZOOM_LINES = {"normal": 36.0, "projector": 29.0}   # how tall the narration's bottom dock may grow for a question
 BOTTOM_SHARES = (1.5, 1.0, 1.0)    # the bottom row: the narration (or code) wider than the rest
 NARRATION_WIDE = 0.62   # normal mode: a question first widens the narration to this share of the window (the
 # code and output give up width, so that the narration grows less tall and the map keeps its 30%)
@@ -281,10 +289,10 @@ class LayoutModes:
             return
         needed, shown = narration.needed_height(), narration.height()
         area = window.dockWidgetArea(dock)
-        if narration.revealed and attempt == 0:
-            # The answer revealed: the dock keeps the size it had for the question (a taller or wider dock took
-            # the map's share, and wider reflowed the choices under the teacher's pointer); the verdict below
-            # the choices scrolls into view instead.
+        if (narration.revealed or narration.pending_vote) and attempt == 0:
+            # The answer revealed (or only marked, in a class vote): the dock keeps the size it had for the
+            # question (a taller or wider dock took the map's share, and wider reflowed the choices under the
+            # teacher's pointer); the verdict below the choices scrolls into view instead.
             narration.ensure_question_visible()
             QTimer.singleShot(0, narration.ensure_question_visible)   # once the new text is laid out
             return
@@ -306,6 +314,15 @@ class LayoutModes:
             # question is gone (End, the next step) or answered in less room: back.
             window.resizeDocks([dock], [self.narration_rest_width], Qt.Orientation.Horizontal)
             self.narration_rest_width = None
+        if area == BOTTOM and not self.projector and asking and needed > shown and attempt < 3:
+            # Taller than the map's share allows (grown for an earlier text, or the map narrowed since) while the
+            # note scrolls anyway: back to the share, or to what the question itself needs.
+            most = max(self._map_share_cap(dock), dock.height() + narration.question_height() - shown + 4)
+            if dock.height() > most + 2:
+                window.resizeDocks([dock], [most], Qt.Orientation.Vertical)
+                QTimer.singleShot(0, self.fit_table)
+                QTimer.singleShot(0, lambda: self._refit(narration, attempt + 1, before))
+                return
         if needed > shown and area == BOTTOM and not self.projector and attempt < 2 \
                 and dock.width() < window.width() * NARRATION_WIDE - 8:
             # Wider first (the code and output give up some width; the docks move in steps, so twice at most):
@@ -314,12 +331,19 @@ class LayoutModes:
                 self.narration_rest_width = dock.width()
             window.resizeDocks([dock], [int(window.width() * NARRATION_WIDE)], Qt.Orientation.Horizontal)
         elif needed > shown and area == BOTTOM:
-            if self.narration_rest is None:
-                self.narration_rest = dock.height()
             # A little slack (a border settles a moment later; the looks never change a font now).
             taller = min(dock.height() + needed - shown + 4, int(window.height() * NARRATION_MAX[self.mode]))
-            window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
-            QTimer.singleShot(0, self.fit_table)   # the table keeps its rows: the values panel gives up height
+            # The map keeps its share: a long note scrolls inside the dock (its scroll bar shows) rather than
+            # take the map's height; only the question and its choices, which the class must see whole, may
+            # take more (Ctrl+= at 1024x768), down to the map's minimum.
+            question = dock.height() + narration.question_height() - shown + 4
+            taller = min(taller, max(self._map_share_cap(dock), question))
+            taller = min(taller, dock.height() + self._map_spare())
+            if taller > dock.height():
+                if self.narration_rest is None:
+                    self.narration_rest = dock.height()
+                window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
+                QTimer.singleShot(0, self.fit_table)   # the table keeps its rows: the values panel gives up height
         elif needed > shown and area in (LEFT, RIGHT):
             if self.narration_rest_width is None:
                 self.narration_rest_width = dock.width()
@@ -333,6 +357,30 @@ class LayoutModes:
             narration.ensure_question_visible()   # all of it shows: at once, not in a second paint
         else:
             QTimer.singleShot(0, narration.ensure_question_visible)
+
+    def _client_area(self) -> int:
+        """The window's client area: less its menu bar, tool bars and status bar (what the map's share is of)."""
+        window = self.window
+        height = window.height() - window.menuBar().height() - window.statusBar().height()
+        height -= sum(bar.height() for bar in window.findChildren(QToolBar) if bar.isVisible() and not bar.isFloating())
+        return window.width() * max(height, 1)
+
+    def _map_viewport(self) -> QSize:
+        central = self.window.centralWidget()
+        viewport = central.viewport() if isinstance(central, QAbstractScrollArea) else central
+        return viewport.size() if viewport is not None else QSize(0, 0)
+
+    def _map_share_cap(self, dock: QDockWidget) -> int:
+        """The bottom dock's tallest height at which the map's viewport keeps MAP_SHARE of the client area."""
+        viewport = self._map_viewport()
+        # (With a margin: the map's own scroll bar, or a narrower map once the table fits its rows, takes a few
+        # pixels more a moment later.)
+        keep = math.ceil((MAP_SHARE + 0.015) * self._client_area() / max(viewport.width(), 1)) + 2
+        return dock.height() + max(0, viewport.height() - keep)
+
+    def _map_spare(self) -> int:
+        """How much height the map can give up and keep its minimum (MAP_MIN_HEIGHT of viewport)."""
+        return max(0, self._map_viewport().height() - MAP_MIN_HEIGHT)
 
     def _refit(self, narration: NarrationPanel, attempt: int, before: QSize) -> None:
         dock = narration.parentWidget()

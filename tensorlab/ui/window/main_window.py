@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLineEdit, QMainWindow, QWidget
 
 from tensorlab.core.engine.player import PlayerState
@@ -47,12 +47,12 @@ from tensorlab.ui.widgets.i18n import Texts, current_language, set_language, tr
 from tensorlab.ui.widgets.lean_style import use_lean_style
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.settings import SCRATCHPAD, Settings
-from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, panel_scale
+from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, base_px, panel_scale
 from tensorlab.ui.window import crash_report
 from tensorlab.ui.window.actions import build_actions, build_menus, show_about
 from tensorlab.ui.window.busy_indicator import BUSY_AFTER_MS, BusyIndicator
 from tensorlab.ui.window.follow import ChangedMark, followed_tensor, more_changed, narration_speaks, newest_made
-from tensorlab.ui.window.layouts import LayoutModes
+from tensorlab.ui.window.layouts import ZOOM_LINES, LayoutModes
 from tensorlab.ui.window.memory_label import MemoryLabel
 from tensorlab.ui.window.panels import PanelSet
 from tensorlab.ui.window.preferences import PreferencesDialog
@@ -541,19 +541,35 @@ class MainWindow(QMainWindow):
         self.commands.presentation.setChecked(on)
         self.narration.set_title_with_question(on)
         self.layouts.switch(on)
+        self._limit_zoom()
         self.apply_text_scale()
         self.settings.projector = on
         QTimer.singleShot(0, self.fit_narration)
+
+    def _limit_zoom(self) -> None:
+        """The largest zoom this window's height offers: one at which a question and its four choices fit the
+        narration (Ctrl+= at 1024x768 left the last choices below the dock's fold, whatever room it took)."""
+        factor = next((f for w, f in self.panels.scaled() if w is self.narration), 1.0) if self.layouts.projector \
+            else 1.0
+        self.zoom.set_limit(self.height() / ZOOM_LINES[self.layouts.mode] / (base_px() * factor))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._limit_zoom()
 
     def apply_text_scale(self) -> None:
         """Every panel's text at the zoom (and its projector factor, from the registry)."""
         projector = self.layouts.projector
         # Projector mode: the strips use the map's width, and shrink to fit no further than normal mode's size.
-        self.storage_map.set_stretch(projector, panel_scale(1.0, self.zoom.factor, False) if projector else None)
+        zoom = self.zoom.effective
+        self.storage_map.set_stretch(projector, panel_scale(1.0, zoom, False) if projector else None)
         for widget, factor in self.panels.scaled():
-            apply_scale(widget, panel_scale(factor, self.zoom.factor, projector))
+            apply_scale(widget, panel_scale(factor, zoom, projector))
         QTimer.singleShot(0, self.storage_map.show_followed)   # once the docks have their new sizes
         QTimer.singleShot(0, self.layouts.fit_table)   # the table's rows, and its columns' width, at the new size
+        # A question on screen rewraps at the new size (Ctrl+= twice at 1024x768 left its last choices below
+        # the dock's fold): its dock makes room again.
+        self._request_fit()
 
     def set_class_vote(self, on: bool | None = None) -> None:
         """Class vote on or off (remembered)."""
