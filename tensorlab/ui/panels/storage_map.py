@@ -305,6 +305,9 @@ class StorageMapView(SceneView):
                 self._ensure(QRectF(run.left(), run.top(), 1, min(run.height(), height)), 0, 10)
             if self._run_key not in self.fitting:   # a strip that fits is in view whatever the scroll
                 self._show_columns(run)
+        if union.height() <= height:
+            # What fits stays whole when the scroll lands on a line: its bands too, not only the changed cells.
+            self._target = QRectF(union.left(), union.top(), 1, union.height())
 
     def changed_run(self) -> QRectF | None:
         """Where the first run of cells the last step changed is drawn (its storage's, else a gradient's)."""

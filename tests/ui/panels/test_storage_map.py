@@ -213,3 +213,20 @@ def test_a_scroll_to_what_a_step_changed_leaves_no_half_line_at_the_top(window, 
         assert _cut_at_top(view) == [], (name, storage)
     assert scrolled >= 3   # the map was taller than its viewport: these were real scrolls
     idle(qtbot, window)
+
+
+def test_a_new_strip_that_fits_is_shown_whole_with_its_band_after_the_scroll_lands(window, qtbot):
+    open_lesson(window, qtbot, "scratchpad")
+    for k in range(6):
+        run_line(window, qtbot, f"t{k} = torch.zeros(3)")
+    view = window.storage_map
+    for k in range(6, 9):
+        run_line(window, qtbot, f"t{k} = torch.arange(5.)")   # a new strip, last on the map
+        QApplication.processEvents()
+        storage = window.controller.state.snapshot.tensor(f"t{k}").storage
+        strip = view.strip_rects[storage]
+        visible = view.mapToScene(view.viewport().rect()).boundingRect()
+        assert view.verticalScrollBar().value() > view.verticalScrollBar().minimum()   # a real scroll
+        assert visible.top() <= strip.top() + 0.5 and strip.bottom() <= visible.bottom() + 0.5, (k, strip, visible)
+        assert _cut_at_top(view) == []
+    idle(qtbot, window)
