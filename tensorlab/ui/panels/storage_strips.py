@@ -185,9 +185,9 @@ def strip_models(snapshot: Snapshot, previous: Snapshot,
     # The same tensor object under an earlier name: a name that only newly reaches it (`for p in
     # model.parameters(): print(p.grad)`) does not make its gradient changed.
     old_objects: dict[int, TensorInfo] = {}
-    for old_info in previous.tensors:
-        if old_info.object_id:
-            old_objects.setdefault(old_info.object_id, old_info)
+    for earlier in previous.tensors:
+        if earlier.object_id:
+            old_objects.setdefault(earlier.object_id, earlier)
     # A storage keeps its label while it lives: the label is its identity across snapshots (its
     # address is not, once the worker restored the state in a new process).
     before = {s.id: s for s in previous.storages}

@@ -112,9 +112,9 @@ class TensorTableModel(QStandardItemModel):
         # A new name for a tensor object an earlier name held (`for p in model.parameters(): ...`): only its
         # name is new; its facts are compared with that object's (a new name is not a change of memory).
         objects: dict[int, TensorInfo] = {}
-        for old_info in previous.tensors:
-            if old_info.object_id:
-                objects.setdefault(old_info.object_id, old_info)
+        for earlier in previous.tensors:
+            if earlier.object_id:
+                objects.setdefault(earlier.object_id, earlier)
         for info in snapshot.tensors:
             old = before.get(info.name)
             if (old is None or old.object_id != info.object_id) and info.object_id in objects:
