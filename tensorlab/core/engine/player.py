@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from tensorlab.core.lang.parse import Statement, check_names, parse_one
+from tensorlab.core.lang.parse import TENSOR_KIND, Statement, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
 from tensorlab.core.lessons.source_import import with_file_lines
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, Progress
@@ -103,8 +103,11 @@ class PlayerState:
     @property
     def kinds(self) -> dict[str, str]:
         """The type of every name bound now to something other than a tensor (`SGD`, `Linear`): what a typed
-        line may read on it is checked before it runs (:func:`~tensorlab.core.lang.parse.check_names`)."""
-        return {o.name: o.type for o in self.snapshot.others}
+        line may read on it is checked before it runs (:func:`~tensorlab.core.lang.parse.check_names`), and
+        ``TENSOR_KIND`` for a name bound to a tensor (`for r in x` is refused before it runs)."""
+        kinds = {t.name: TENSOR_KIND for t in self.snapshot.tensors if t.name.isidentifier()}
+        kinds.update({o.name: o.type for o in self.snapshot.others})
+        return kinds
 
     @property
     def user_steps(self) -> tuple[int, ...]:

@@ -156,7 +156,8 @@ def check_names(statements: Iterable[Statement], known: Iterable[str] = (),
     member refused on a name whose kind is known (`opt.load_state_dict(...)` after `opt = optim.SGD(...)`).
 
     ``known``: the names bound before the first statement; ``kinds``: the type of those that are not tensors
-    (``type(value).__name__``, as a snapshot's ``others`` say it: `SGD`, `Linear`). The kinds the statements
+    (``type(value).__name__``, as a snapshot's ``others`` say it: `SGD`, `Linear`), and ``TENSOR_KIND`` for a
+    name bound to a tensor (a loop over it is refused). The kinds the statements
     themselves bind are followed from one statement to the next (:class:`NameCheck`)."""
     check = NameCheck(known, kinds)
     for statement in statements:
@@ -180,6 +181,7 @@ class NameCheck:
                 self.defined.add(name)
             elif name not in self.defined:
                 raise LanguageError(undefined_name_message(name), line, col)
+        _check_tensor_loops(statement, self.kinds)
         _bind_kinds(statement.node, self.kinds)
 
 
@@ -198,6 +200,24 @@ def _check_members(statement: Statement, kinds: dict[str, str]) -> None:
                 raise LanguageError(msg("subset.not_on_type", name=sub.attr,
                                         type=msg("subset.type.other", name=type_name)),
                                     sub.lineno, sub.col_offset + 1)
+
+
+# The kind a name bound to a tensor has in ``kinds`` (where the caller knows it: the window's PlayerState.kinds).
+TENSOR_KIND = "Tensor"
+
+
+def _check_tensor_loops(statement: Statement, kinds: dict[str, str]) -> None:
+    """Refuse `for r in x` where ``x`` is known to be a tensor (the run time refuses it the same way): a line
+    typed in the window is then refused under it, with the column, instead of becoming a step that fails."""
+    if not kinds:
+        return
+    node = statement.node
+    # Inside a `with` block a line before the loop may bind the name again: its kind is then unknown.
+    rebound = set(statement.defines) if isinstance(node, ast.With) else set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.For) and isinstance(sub.iter, ast.Name) and sub.iter.id not in rebound \
+                and kinds.get(sub.iter.id) == TENSOR_KIND:
+            raise LanguageError(msg("subset.for_tensor", code=sub.iter.id), sub.iter.lineno, sub.iter.col_offset + 1)
 
 
 def _kind_of(value: ast.expr, kinds: dict[str, str]) -> str | None:

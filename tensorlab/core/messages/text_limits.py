@@ -104,7 +104,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "limit.what.searched": ("the tensor searched by `in`", "`in`으로 찾는 텐서"),
     "limit.what.index_list": ("a list used as an index", "인덱스로 쓴 리스트"),
     "limit.what.assigned_list": ("the list assigned", "대입한 리스트"),
-    "limit.what.gradients": ("the gradients of this backward()", "이 backward()의 기울기"),
+    "limit.what.gradients": ("computing the gradients of this backward()", "이 backward()의 기울기"),
     "limit.what.data_given": ("the data given to {what}", "{what}에 넘긴 데이터"),
     "limit.what.sequence": ("this sequence", "이 시퀀스"),
     "limit.what.string": ("this string", "이 문자열"),

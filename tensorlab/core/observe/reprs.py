@@ -115,7 +115,8 @@ def _write_dict(value: dict[Any, Any], out: _Writer, depth: int, active: set[int
     """A dict (an OrderedDict as Python 3.11 writes it) item by item, its keys escaped and capped."""
     ordered = type(value).__name__ == "OrderedDict"
     if id(value) in active or depth >= _MAX_DEPTH:
-        out.write("{...}")
+        # Python's own marks: an OrderedDict inside itself is `...` (its C repr), a plain dict `{...}`.
+        out.write("..." if ordered else "{...}")
         return
     active.add(id(value))
     try:

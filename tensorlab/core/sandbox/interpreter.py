@@ -277,10 +277,12 @@ class Interpreter:
         1,001st) is stopped before its body runs. Before each iteration after the first, the guard's count
         of the statement's cost so far and the costliest iteration yet say whether the rest may still fit:
         the first iteration's cost times the iterations left (the object's length now) over the statement's
-        limit is refused before the second begins. A stop leaves the names as the iterations that ran left them.
+        limit is refused before the second begins. A stop leaves the names as the iterations that ran left them, with
+        the target bound to the item of the iteration stopped (Python binds it as an iteration begins).
         """
-        items, count = self.loop_items(node.iter)
+        # A loop refused before its first iteration (too many, a tensor) ran 0 iterations: the JSON says so.
         self.iterations = self.iterations or 0
+        items, count = self.loop_items(node.iter)
         limit = self.limits.max_iterations
         before = self.guard.cost
         costliest = 0
@@ -292,6 +294,9 @@ class Interpreter:
             item = _operation(next, live, NO_VALUE)   # a dict resized by the body: Python's RuntimeError here
             if item is NO_VALUE:
                 break
+            # Python binds the target as the iteration begins: a stop before its body leaves it bound too.
+            self.assign(node.target, item)
+            self._loop_ran = True
             if number >= limit:   # Python would run this iteration: TensorLab stops before its body
                 self.stopped_in = (number + 1, None)
                 raise LimitError(msg("limit.loop_ran_over", iteration=f"{number + 1:,}", limit=limit))
@@ -301,8 +306,6 @@ class Interpreter:
                     raise LimitError(msg("limit.loop_cost", iteration=number + 1, count=known,
                                          cost=f"{self.guard.cost + costliest * left:.1e}",
                                          limit=f"{self.limits.max_cost:.0e}"))
-            self.assign(node.target, item)
-            self._loop_ran = True
             for child in node.body:
                 self.execute(child)
             spent = self.guard.cost - before

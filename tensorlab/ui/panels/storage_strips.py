@@ -182,6 +182,12 @@ def strip_models(snapshot: Snapshot, previous: Snapshot,
     infos = {t.name: t for t in snapshot.tensors}
     same = same_tensor(snapshot)
     old_infos = {t.name: t for t in previous.tensors}
+    # The same tensor object under an earlier name: a name that only newly reaches it (`for p in
+    # model.parameters(): print(p.grad)`) does not make its gradient changed.
+    old_objects: dict[int, TensorInfo] = {}
+    for earlier in previous.tensors:
+        if earlier.object_id:
+            old_objects.setdefault(earlier.object_id, earlier)
     # A storage keeps its label while it lives: the label is its identity across snapshots (its
     # address is not, once the worker restored the state in a new process).
     before = {s.id: s for s in previous.storages}
@@ -211,7 +217,10 @@ def strip_models(snapshot: Snapshot, previous: Snapshot,
                 bands.append(BandModel(name, order.get(first, order[name]), _band_cells(info, storage),
                                        same_text + _band_label(info), first,
                                        wide_label=same_text + _band_label(info, wide=True), may_grad=may_grad))
-            grad = _grad_model(info, old_infos.get(name), order[name])
+            old_info = old_infos.get(name)
+            if (old_info is None or old_info.object_id != info.object_id) and info.object_id:
+                old_info = old_objects.get(info.object_id, old_info)
+            grad = _grad_model(info, old_info, order[name])
             if grad is not None:
                 grads.append(grad)
         strips.append(StripModel(storage, values, frozenset(changed), old is None and bool(previous.tensors),

@@ -109,8 +109,16 @@ class TensorTableModel(QStandardItemModel):
         """Show ``snapshot``; cells that differ from ``previous`` are highlighted."""
         changed = set()
         before = {t.name: t for t in previous.tensors}
+        # A new name for a tensor object an earlier name held (`for p in model.parameters(): ...`): only its
+        # name is new; its facts are compared with that object's (a new name is not a change of memory).
+        objects: dict[int, TensorInfo] = {}
+        for earlier in previous.tensors:
+            if earlier.object_id:
+                objects.setdefault(earlier.object_id, earlier)
         for info in snapshot.tensors:
             old = before.get(info.name)
+            if (old is None or old.object_id != info.object_id) and info.object_id in objects:
+                old = objects[info.object_id]
             texts = row_texts(info)
             old_texts = row_texts(old) if old is not None else None
             for i, column in enumerate(COLUMNS):

@@ -108,3 +108,25 @@ def test_a_typed_line_is_checked_against_the_kinds_bound_now():
         player.insert("opt.load_state_dict(sd)")
     assert len(player.program) == len(SETUP)   # nothing was inserted
     assert player.insert("model.load_state_dict(sd)").ok
+
+
+def test_a_typed_loop_over_a_tensor_is_refused_under_the_line_not_added_as_a_step():
+    # Review r16b finding 8: the run time refuses `for r in x` (x a tensor); the window knows x is one, so the
+    # typed line is refused before it runs, with the same words and the column of `x`, and nothing is added.
+    player = Player(LocalEngine())
+    player.load(None)
+    for code in ("x = torch.ones(4, 3)", "parts = [torch.ones(2)]"):
+        assert player.insert(code).ok
+    assert player.state().kinds["x"] == "Tensor"
+    with pytest.raises(LanguageError) as caught:
+        player.insert("for r in x:\n    print(r)")
+    assert "a for loop over the tensor `x` is not available" in str(caught.value) and caught.value.col == 10
+    with pytest.raises(LanguageError, match="for loop over the tensor `x`"):
+        player.check("with torch.no_grad():\n    for r in x:\n        y = r")
+    assert len(player.program) == 2   # nothing was inserted
+    # Python refuses nothing here (iterating a tensor gives its rows); what stays allowed still runs.
+    assert [r.shape for r in torch.ones(4, 3)] == [torch.Size([3])] * 4
+    assert player.insert("for r in x.unbind():\n    y = r").ok
+    assert player.insert("for p in parts:\n    y = p").ok
+    # A loop that binds the name again before the loop reads it is left to the run time.
+    player.check("with torch.no_grad():\n    x = [1, 2]\n    for r in x:\n        y = r")

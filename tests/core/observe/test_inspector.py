@@ -361,3 +361,26 @@ def test_unchanged_compares_floating_values_bit_for_bit_in_every_width(dtype):
     changed = zeros.clone()
     changed[3] = 1
     assert not _unchanged(zeros.clone(), changed)
+
+
+def test_a_dict_that_holds_itself_is_printed_and_shown_with_pythons_own_recursion_marks():
+    # Review r16b finding 13: an OrderedDict (a state_dict) re-entered is `...`, a plain dict `{...}`.
+    from tensorlab.core.session.session import Session
+    torch.manual_seed(0)
+    session = Session()
+    for code in ("import torch.nn as nn", "m = nn.Linear(2, 2)", "sd = m.state_dict()", "sd['weight'] = sd",
+                 "d = {'a': sd}", "sd['d'] = d", "e = {'x': 1}", "e['e'] = e"):
+        assert session.run(code).ok, code
+    torch.manual_seed(0)
+    m = torch.nn.Linear(2, 2)
+    sd = m.state_dict()
+    sd["weight"] = sd
+    d = {"a": sd}
+    sd["d"] = d
+    e: dict = {"x": 1}
+    e["e"] = e
+    for name, value in (("sd", sd), ("d", d), ("e", e)):
+        result = session.run(f"print({name})")
+        assert result.output == repr(value) + "\n"
+        assert [o.repr for o in result.snapshot.others if o.name == name] == [repr(value)]
+    assert "('weight', ...)" in repr(sd) and "{'x': 1, 'e': {...}}" == repr(e)

@@ -13,7 +13,7 @@ import gc
 import pytest
 import torch
 
-from tensorlab.core.protocol.limits import DEFAULT_LIMITS, LimitError, count_text
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, LimitError, Limits, count_text
 from tensorlab.core.sandbox import estimates as est
 from tensorlab.core.session.session import Session
 
@@ -338,3 +338,15 @@ def test_a_value_cut_while_printing_says_so_instead_of_a_false_count(session):
     assert len(result.output) < DEFAULT_LIMITS.max_output_chars + 200
     assert "the rest was not printed (TensorLab keeps 100,000 characters per step)" in result.output
     assert "more characters" not in result.output
+
+
+def test_a_backward_over_the_memory_budget_says_what_needs_the_memory_in_good_english():
+    # The outer product's gradient (2000 x 2000 float32, twice in flight) is over a 24 MB budget.
+    session = Session(limits=Limits().with_memory(24 * 2**20))
+    for code in ("x = torch.ones(1, 2000, requires_grad=True)", "b = torch.ones(2000, 1, requires_grad=True)",
+                 "t = (x * b).sum()"):
+        assert session.run(code).ok, code
+    result = session.run("t.backward()")
+    assert result.error is not None and result.error.type == "LimitError"
+    assert result.error.message.startswith("computing the gradients of this backward() needs ")
+    assert session.namespace["x"].grad is None   # refused before it ran

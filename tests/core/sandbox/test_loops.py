@@ -60,6 +60,7 @@ def test_too_many_iterations_are_refused_before_the_first(code):
     assert "TensorLab allows at most 1,000 in one loop" in result.error.message
     assert "y" not in session.namespace and "i" not in session.namespace
     assert session.take_snapshot().tensors == before.tensors and not result.error.partial
+    assert result.iterations == 0 and result.to_json()["iterations"] == 0
 
 
 def test_the_first_iterations_cost_times_the_rest_is_refused_before_the_second_runs():
@@ -71,6 +72,8 @@ def test_the_first_iterations_cost_times_the_rest_is_refused_before_the_second_r
     assert "stopped before iteration 2 of 20" in result.error.message
     assert session.namespace["n"] == 1 and result.iterations == 1 and result.error.partial
     assert result.notes[0].title == "The loop stopped in iteration 2 of 20"
+    # As Python would leave it with a stop at the start of iteration 2's body: `i` is already 1.
+    assert session.namespace["i"] == 1
 
 
 def test_a_loop_that_fits_runs_every_iteration_under_the_same_limit():
@@ -89,15 +92,15 @@ def test_a_body_that_grows_its_list_loops_as_python_does_until_the_limit_stops_i
     assert result.iterations == 1000 and result.error.partial
     assert [n.title for n in result.notes] == ["The loop stopped at iteration 1,001"]
     assert "반복" in result.notes[0].localized("ko").title
-    # The state Python reaches at the end of its 1,000th iteration (the 1,001st does not begin).
+    # The state Python reaches when its 1,001st iteration begins (the target bound, its body not run).
     lst = [torch.ones(2), torch.zeros(2)]
     for number, t in enumerate(lst):
-        lst += [t * 2]
-        if number == 999:
+        if number == 1000:
             break
+        lst += [t * 2]
     assert len(session.namespace["lst"]) == len(lst) == 1002
     assert all(torch.equal(a, b) for a, b in zip(session.namespace["lst"], lst))
-    assert torch.equal(session.namespace["t"], t)
+    assert torch.equal(session.namespace["t"], t) and session.namespace["t"] is session.namespace["lst"][1000]
 
 
 def test_a_body_that_grows_a_short_list_a_little_loops_over_the_new_items():
@@ -222,7 +225,7 @@ def test_the_export_writes_the_loop_as_code_and_comments_out_a_refused_one(tmp_p
                           '[[step]]\ncode = """for i in range(2000):\n    x.add_(1)"""\n'
                           '[[step]]\ncode = "print(x)"\n')
     results = run_lesson(lesson)
-    assert [r.iterations for r in results] == [None, 3, None, None]
+    assert [r.iterations for r in results] == [None, 3, 0, None]   # refused before its first iteration: 0
     text = export_script(lesson, [r.error for r in results])
     assert "for i in range(3):\n    x.add_(1)\n" in text
     assert "# for i in range(2000):" in text

@@ -137,3 +137,20 @@ def test_one_tensor_under_two_names_is_one_colour_and_says_so_unlike_shared_memo
     assert sharing_text(weight) == "model.weight is alias.weight, sd['weight']"
     assert {b.name: b.same_as for b in weight.bands} == {"model.weight": None, "alias.weight": "model.weight",
                                                           "sd['weight']": None}
+
+
+def test_a_new_name_for_a_tensor_the_step_only_read_does_not_mark_its_gradient_changed():
+    # Review r16b finding 11: `p` is model.bias itself; printing its gradient writes nothing.
+    session = Session()
+    for code in ("import torch.nn as nn", "model = nn.Linear(3, 1)", "model(torch.ones(2, 3)).sum().backward()"):
+        assert session.run(code).ok, code
+    before = session.take_snapshot()
+    result = session.run("for p in model.parameters():\n    print(p.grad)")
+    assert result.ok and result.snapshot.tensor("p") is not None
+    grads = {g.name: g for s in strip_models(result.snapshot, before) for g in s.grads}
+    assert grads["p.grad"].changed == frozenset() and grads["model.bias.grad"].changed == frozenset()
+    # A step that does write the gradient marks it under every name, the new one too.
+    previous = result.snapshot
+    after = session.run("model.bias.grad.add_(1)").snapshot
+    grads = {g.name: g for s in strip_models(after, previous) for g in s.grads}
+    assert grads["p.grad"].changed == {0} and grads["model.bias.grad"].changed == {0}

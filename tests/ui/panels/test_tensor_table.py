@@ -70,3 +70,20 @@ def test_a_second_name_of_one_tensor_says_so_and_takes_its_colour(qtbot):
     assert colors == [tensor_color(0), tensor_color(0), tensor_color(2)]
     # Selecting the row still names the tensor itself.
     assert model.row_of("alias.weight") == 1
+
+
+def test_a_new_name_for_a_tensor_the_step_only_read_highlights_only_its_name(qtbot):
+    # Review r16b finding 11: `p` is model.bias itself, and printing its gradient writes nothing.
+    lesson = parse_lesson(tomli_w.dumps({"lesson": {"id": "t", "title": "t"}, "step": [
+        {"code": "import torch.nn as nn"}, {"code": "model = nn.Linear(3, 1)"},
+        {"code": "model(torch.ones(2, 3)).sum().backward()"},
+        {"code": "for p in model.parameters():\n    print(p.grad)"}]}))
+    results = run_lesson(lesson)
+    assert all(r.ok for r in results)
+    table = TensorTable()
+    qtbot.addWidget(table)
+    table.set_snapshot(results[3].snapshot, results[2].snapshot)
+    changed = table.table_model.changed
+    assert ("p", "name") in changed
+    assert not {(name, column) for name, column in changed if column != "name"}
+    assert not any(name == "model.bias" for name, _ in changed)
