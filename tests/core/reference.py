@@ -82,7 +82,7 @@ def _plain(value: Any) -> Any:
 
 
 def _values(t: torch.Tensor) -> Any:
-    if t.numel() > 10_000:
+    if t.numel() > 10_000 or t.device.type == "meta":   # a meta tensor has a size and no data to list
         return None
     d = t.detach().cpu()
     if d.dtype in (torch.float16, torch.bfloat16):
