@@ -10,9 +10,8 @@ column keeps room for its names first and, cut, keeps each name's last part whol
 from __future__ import annotations
 
 import math
-from typing import Any
-
 import re
+from typing import Any
 
 from PySide6.QtCore import (
     QEvent,
@@ -131,9 +130,8 @@ class _NameDelegate(QStyledItemDelegate):
     def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt's name
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
-        width = option.rect.width() - 2 * _text_margin(option.widget)   # type: ignore[attr-defined]
-        option.text = elide_name(option.text, QFontMetricsF(option.font),  # type: ignore[attr-defined]
-                                 width)
+        width = option.rect.width() - 2 * _text_margin(option.widget)
+        option.text = elide_name(option.text, QFontMetricsF(option.font), width)
 
 
 def _text_margin(widget: QWidget | None) -> int:
@@ -408,14 +406,10 @@ class TensorTable(QTableView):
         # its dock by as much, where it can).
         self.missing_width = max(0, sum(widths) - available) if self.shrink >= self._most_shrink() else 0
         if sum(widths) > available:
-            # Water-filling: a common cap that the widest columns are cut down to. The name column keeps its
-            # names whole first (up to NAME_SHARE of the panel): `mode…` and `mod…` told no tensor from
-            # another. The short columns keep their values whole where they can (`floa…` is float32 or
-            # float64): grad_fn and grad give up the room, both drawn whole in their own panels.
-            floors = [0.0 if column in YIELDING else float(w) for column, w in zip(COLUMNS, widths)]
-            floors[0], floors[grad] = min(widths[0], NAME_SHARE * available), float(floor)   # `None` whole
-            if sum(floors) > available:
-                floors = [floors[0]] + [0.0] * (len(widths) - 1)
+            # Water-filling: a common cap that the widest columns are cut down to, above each column's floor:
+            # the first floors of _floors() that leave every other column its 16 px.
+            floors = next((f for f in self._floors(widths, floor, available)
+                           if sum(max(x, 16.0) for x in f) <= available), [0.0] * len(widths))
             low, high = 16.0, float(max(widths))
             for _ in range(30):
                 cap = (low + high) / 2
@@ -428,6 +422,39 @@ class TensorTable(QTableView):
             widths[-1] += available - sum(widths)
         for column, width in enumerate(widths):
             header.resizeSection(column, width)
+
+    def _floors(self, widths: list[int], grad_floor: int, available: int) -> list[list[float]]:
+        """The widths the columns keep when they do not all fit, most generous first.
+
+        The name column keeps its names whole (up to NAME_SHARE of the panel), else each name's shortest
+        readable cut (`m…weight`): `mode…` and `mod…` told no tensor from another. The short columns keep
+        their values whole (`floa…` is float32 or float64); grad_fn and grad give up the room (both drawn
+        whole in their own panels), grad_fn down to `Sum…` (a name cut to its shortest first), then further.
+        """
+        whole = [0.0 if column in YIELDING else float(w) for column, w in zip(COLUMNS, widths)]
+        grad, grad_fn = COLUMNS.index("grad"), COLUMNS.index("grad_fn")
+        whole[grad] = float(grad_floor)                                     # `None` whole
+        names = (min(widths[0], NAME_SHARE * available), min(widths[0], self._shortest_names()))
+        short = min(widths[grad_fn], self.fontMetrics().horizontalAdvance("Sum…") + 8)
+        levels = []
+        for kept, name in ((short, names[0]), (short, names[1]), (0.0, names[0]), (0.0, names[1])):
+            level = list(whole)
+            level[0], level[grad_fn] = name, kept
+            levels.append(level)
+        levels.append([names[1]] + [0.0] * (len(widths) - 1))
+        return levels
+
+    def _shortest_names(self) -> float:
+        """The width of the name column at which every name still shows its first letter and last part."""
+        font = self.table_model.bold_font()
+        metrics = QFontMetricsF(font)
+        texts = [str(self.table_model.index(row, 0).data() or "") for row in range(self.table_model.rowCount())]
+        shortest = []
+        for text in texts:
+            tail = last_part(text)
+            cut = text if tail == text else text[:1] + _ELLIPSIS + tail
+            shortest.append(metrics.horizontalAdvance(cut if len(cut) < len(text) else text))
+        return math.ceil(max(shortest, default=0.0)) + 2 * _text_margin(self) + 2
 
     def _content_width(self, column: int) -> int:
         """What sizeHintForColumn says (the widest cell), from cached text widths instead of the delegate."""

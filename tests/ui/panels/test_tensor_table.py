@@ -70,3 +70,26 @@ def test_a_second_name_of_one_tensor_says_so_and_takes_its_colour(qtbot):
     assert colors == [tensor_color(0), tensor_color(0), tensor_color(2)]
     # Selecting the row still names the tensor itself.
     assert model.row_of("alias.weight") == 1
+
+
+def test_a_cut_name_keeps_its_last_part_whole(qapp):
+    # Review r16b finding 9 (issue 17): Qt's right eliding cut model.weight and model.bias to the same `mod…`.
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from tensorlab.ui.panels.tensor_table import elide_name, last_part
+
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(13)
+    metrics = QFontMetricsF(font)
+    names = ["model.weight", "model.bias", "sd['weight']", "sd['bias']", "p is model.bias", "encoder.0.weight"]
+    assert [last_part(n) for n in names] == ["weight", "bias", "['weight']", "['bias']", "bias", "weight"]
+    for name in names:
+        assert elide_name(name, metrics, metrics.horizontalAdvance(name)) == name     # fits: whole
+        width = metrics.horizontalAdvance(name[:1] + "…" + last_part(name))
+        cut = elide_name(name, metrics, width)
+        assert cut.endswith(last_part(name)) and cut.startswith(name[0]) and "…" in cut, (name, cut)
+        assert metrics.horizontalAdvance(cut) <= width
+    # Too narrow for the last part: the end of the name, never wider than the cell.
+    assert elide_name("model.weight", metrics, 30).startswith("…")
+    assert metrics.horizontalAdvance(elide_name("model.weight", metrics, 30)) <= 30

@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
+from tensorlab.ui.panels.tensor_table import COLUMNS
 from tests.ui.conftest import idle
 from tests.ui.support import fresh_window, go, open_lesson, run_line
 
@@ -554,10 +555,12 @@ def test_a_reveal_keeps_the_narrations_size_its_choices_and_the_maps_share(qtbot
     window.close()
 
 
-def test_at_1280x720_the_tables_names_of_a_module_and_its_state_dict_tell_every_tensor_apart(qtbot, settings):
+@pytest.mark.parametrize("size", [(1280, 720), "first start on 1280x720", (1024, 768)])
+def test_at_1280x720_the_tables_names_of_a_module_and_its_state_dict_tell_every_tensor_apart(qtbot, settings,
+                                                                                              size):
     # Review r16b finding 9 (issue 17): the name column showed `mode…`, `mod…`, `sd['…` for model.weight,
     # model.bias, sd['weight']: no telling which row is which without hovering.
-    window = _fresh(qtbot, settings, (1280, 720), lesson="scratchpad")
+    window = _fresh(qtbot, settings, _real((1280, 720)) if isinstance(size, str) else size, lesson="scratchpad")
     for line in ("model = nn.Linear(3, 1)", "x = torch.ones(4, 3)", "loss = model(x).sum()",
                  "for p in model.parameters(): print(p.grad)", "sd = model.state_dict()"):
         run_line(window, qtbot, line)
@@ -573,6 +576,9 @@ def test_at_1280x720_the_tables_names_of_a_module_and_its_state_dict_tell_every_
     for row, name in enumerate(names):
         assert shown_part(name) in table.shown_name(row), (name, table.shown_name(row))
     assert table.horizontalHeader().length() <= table.viewport().width() + 1
+    # The short columns keep their values whole (`floa…` would be float32 or float64).
+    for column in ("shape", "dtype", "requires_grad", "is_leaf", "version", "storage"):
+        assert table.column_fits(COLUMNS.index(column)), column
     window.close()
 
 
