@@ -453,7 +453,7 @@ class TensorTable(QTableView):
         for text in texts:
             tail = last_part(text)
             cut = text if tail == text else text[:1] + _ELLIPSIS + tail
-            shortest.append(metrics.horizontalAdvance(cut if len(cut) < len(text) else text))
+            shortest.append(min(metrics.horizontalAdvance(cut), metrics.horizontalAdvance(text)))
         return math.ceil(max(shortest, default=0.0)) + 2 * _text_margin(self) + 2
 
     def _content_width(self, column: int) -> int:

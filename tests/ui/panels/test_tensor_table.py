@@ -87,6 +87,8 @@ def test_a_cut_name_keeps_its_last_part_whole(qapp):
     for name in names:
         assert elide_name(name, metrics, metrics.horizontalAdvance(name)) == name     # fits: whole
         width = metrics.horizontalAdvance(name[:1] + "…" + last_part(name))
+        if width >= metrics.horizontalAdvance(name):
+            continue   # `sd['bias']`: its shortest cut is no narrower than the name
         cut = elide_name(name, metrics, width)
         assert cut.endswith(last_part(name)) and cut.startswith(name[0]) and "…" in cut, (name, cut)
         assert metrics.horizontalAdvance(cut) <= width
