@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QPointF, QRect, QRectF
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QFontMetricsF,
     QMouseEvent,
     QPainterPath,
     QPen,
@@ -32,7 +33,26 @@ from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.scene_view import SceneView
 
-__all__ = ["GraphView", "layers"]
+MESSAGE_MARGIN = 8   # scene pixels around a message shown instead of a graph
+
+__all__ = ["GraphView", "layers", "wrap_text"]
+
+
+def wrap_text(text: str, metrics: QFontMetricsF, width: float) -> str:
+    """``text`` broken at spaces into lines no wider than ``width`` pixels (its own line breaks kept; a word
+    wider than ``width`` stays whole on its own line)."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            longer = f"{line} {word}" if line else word
+            if line and metrics.horizontalAdvance(longer) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = longer
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def layers(graph: GraphInfo) -> list[list[int]]:
@@ -118,6 +138,8 @@ class GraphView(SceneView):
         self.node_rects: dict[int, QRectF] = {}   # node index -> its box in the scene, as drawn
         self.focus_node = 0        # the node framed when the graph does not fit: a failing one, else the root
         self._framed = False       # the view is where the drawing put it (no wheel, drag or Fit since)
+        self._message: str | None = None   # the text shown instead of a graph (wrapped to the panel's width)
+        self._message_width = 0            # the viewport width it was wrapped to
 
     # -- zoom and pan ----------------------------------------------------------
     MAX_ZOOM = 3.0
@@ -212,10 +234,10 @@ class GraphView(SceneView):
         self.node_rects, self.focus_node, self._framed = {}, 0, False
         self.fit_button.hide()
         self.set_zoom(1.0)
+        self._message = None
         info = self.info
         if info is None:
-            self._text(tr("Select a tensor to see its autograd graph."), size=13, color=MUTED)
-            scene.setSceneRect(scene.itemsBoundingRect())
+            self._show_message(tr("Select a tensor to see its autograd graph."))
             return
         graph = self.graph
         if graph is None:
@@ -231,10 +253,30 @@ class GraphView(SceneView):
                 message = tr("{name} does not require grad: no gradient is computed for it,\n"
                              "but an operation may still save it for backward() (x * {name} saves {name}).").format(
                     name=info.name)
-            self._text(message, size=13, color=MUTED)
-            scene.setSceneRect(scene.itemsBoundingRect())
+            self._show_message(message)
             return
         self._draw_graph(graph)
+
+    def _show_message(self, message: str) -> None:
+        """``message`` instead of a graph, wrapped to the panel's width and placed at its top left: drawn on
+        one line per sentence it was wider than the panel, centred, and cut at the left edge."""
+        scene = self.scene()
+        scene.clear()
+        self._message = message
+        item = self._text(message, size=13, color=MUTED)
+        width = max(80.0, self.viewport().width() / max(self.zoom, 1e-6) - 2 * MESSAGE_MARGIN)
+        item.setText(wrap_text(message, QFontMetricsF(item.font()), width))
+        self._message_width = self.viewport().width()
+        rect = item.sceneBoundingRect()
+        scene.setSceneRect(rect.adjusted(-MESSAGE_MARGIN, -MESSAGE_MARGIN, MESSAGE_MARGIN, MESSAGE_MARGIN))
+        self.centerOn(rect.center())
+
+    def message_rect(self) -> QRect | None:
+        """Where the shown message (no graph) lies in the viewport, or None (for tests)."""
+        items = [i for i in self.scene().items() if isinstance(i, QGraphicsSimpleTextItem)]
+        if self._message is None or not items:
+            return None
+        return self.mapFromScene(items[0].sceneBoundingRect()).boundingRect()
 
     def _draw_graph(self, graph: GraphInfo) -> None:
         s = self.scale_factor
@@ -314,6 +356,8 @@ class GraphView(SceneView):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self._place_button()
+        if self._message is not None and self.viewport().width() != self._message_width:
+            self._show_message(self._message)   # wrapped again to the new width
         if self._framed:
             self.frame()   # brought forward, or the dock resized: still in view
 
@@ -321,6 +365,8 @@ class GraphView(SceneView):
         super().showEvent(event)
         if self._framed:
             self.frame()
+        if self._message is not None and self.viewport().width() != self._message_width:
+            self._show_message(self._message)   # wrapped while hidden, at another width
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
         self._framed = False   # a drag pans: the view stays where the user puts it

@@ -2,22 +2,35 @@
 
 All ten columns always show: headers are compact (the full name and its meaning in
 the tooltip), and when the panel is too narrow for every value the widest columns
-give up room first and elide (the full text is in the cell's tooltip).
+give up room first and elide (the full text is in the cell's tooltip). The name
+column keeps room for its names first and, cut, keeps each name's last part whole
+(`mod…weight`, `mod…bias`): a row must say which tensor it is.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from PySide6.QtCore import (
     QEvent,
     QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
     Qt,
     Signal,
 )
 from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QResizeEvent, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QWidget,
+)
 
 from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, grad_text, name_text, row_texts, same_tensor
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo
@@ -27,7 +40,7 @@ from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import MIN_PX, base_px, pixel_font, px
 
-__all__ = ["COLUMNS", "TensorTableModel", "TensorTable", "header_text"]
+__all__ = ["COLUMNS", "TensorTableModel", "TensorTable", "elide_name", "header_text"]
 
 # The columns and each cell's text are the core's (the transcript prints the same rows).
 
@@ -62,6 +75,11 @@ _TIPS = {
 }
 
 
+# The share of the table's width its name column may keep for whole names when the columns do not all fit.
+NAME_SHARE = 0.3
+# The columns cut first when they do not all fit (what they show is drawn whole in the graph and values panels).
+YIELDING = ("grad_fn", "grad")
+
 _ADVANCES: dict[tuple[str, str], float] = {}
 _COLOR_KEY = Qt.ItemDataRole.UserRole + 7   # the palette index a name cell is drawn in
 
@@ -73,6 +91,55 @@ def _advance(text: str, key: str, font: QFont) -> float:
             _ADVANCES.clear()
         width = _ADVANCES[(text, key)] = QFontMetricsF(font).horizontalAdvance(text)
     return width
+
+
+# Where a name's last part begins: after its last `.` or `[` (`model.weight` -> `weight`, `sd['bias']` ->
+# `'bias']`); a second name (`p is model.bias`) ends with the first one's.
+_LAST_PART = re.compile(r"[.\[][^.\[]*$")
+_ELLIPSIS = "\u2026"
+
+
+def last_part(name: str) -> str:
+    """The end of ``name`` that tells it from its siblings (`weight` of `model.weight`), or all of it."""
+    found = _LAST_PART.search(name)
+    return name[found.start() + (1 if name[found.start()] == "." else 0):] if found else name
+
+
+def elide_name(text: str, metrics: QFontMetricsF, width: float) -> str:
+    """``text`` cut to ``width`` pixels keeping its last part whole: `mod…weight`, `sd[…'bias']`,
+    `p is m…bias` (Qt's own eliding cut `model.weight` and `model.bias` to the same `mod…`).
+
+    Too narrow for the last part, the end of the text (Qt's left eliding).
+    """
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    tail = last_part(text)
+    room = width - metrics.horizontalAdvance(_ELLIPSIS + tail)
+    if tail == text or room < 0:
+        return metrics.elidedText(text, Qt.TextElideMode.ElideLeft, width)
+    head = text[: len(text) - len(tail)]
+    keep = 0   # the longest start of the head that fits before "…" and the last part
+    while keep < len(head) and metrics.horizontalAdvance(head[: keep + 1]) <= room:
+        keep += 1
+    return head[:keep] + _ELLIPSIS + tail
+
+
+class _NameDelegate(QStyledItemDelegate):
+    """Draws a name cell cut by :func:`elide_name` (the full name is in its tooltip)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt's name
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        width = option.rect.width() - 2 * _text_margin(option.widget)
+        option.text = elide_name(option.text, QFontMetricsF(option.font), width)
+
+
+def _text_margin(widget: QWidget | None) -> int:
+    """The margin each side of a cell's text, as Qt's style lays out an item view's cell."""
+    style = widget.style() if widget is not None else None
+    if style is None:
+        return 3
+    return style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
 
 
 class TensorTableModel(QStandardItemModel):
@@ -248,6 +315,8 @@ class TensorTable(QTableView):
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.name_delegate = _NameDelegate(self)
+        self.setItemDelegateForColumn(0, self.name_delegate)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -338,26 +407,62 @@ class TensorTable(QTableView):
         widths = list(wanted)
         grad = COLUMNS.index("grad")
         excess = sum(widths) - available
+        floor = min(wanted[grad], self.fontMetrics().horizontalAdvance("None") + 8)
         if excess > 0:
-            floor = min(wanted[grad], self.fontMetrics().horizontalAdvance("None") + 8)
             widths[grad] = max(floor, wanted[grad] - excess)
         # What the panel lacks, written as small as it may, to show every value whole (the window widens
         # its dock by as much, where it can).
         self.missing_width = max(0, sum(widths) - available) if self.shrink >= self._most_shrink() else 0
         if sum(widths) > available:
-            # Water-filling: a common cap that the widest columns are cut down to.
+            # Water-filling: a common cap that the widest columns are cut down to, above each column's floor:
+            # the first floors of _floors() that leave every other column its 16 px.
+            floors = next((f for f in self._floors(widths, floor, available)
+                           if sum(max(x, 16.0) for x in f) <= available), [0.0] * len(widths))
             low, high = 16.0, float(max(widths))
             for _ in range(30):
                 cap = (low + high) / 2
-                if sum(min(w, cap) for w in widths) > available:
+                if sum(max(f, min(w, cap)) for f, w in zip(floors, widths)) > available:
                     high = cap
                 else:
                     low = cap
-            widths = [int(min(w, low)) for w in widths]
+            widths = [int(max(f, min(w, low))) for f, w in zip(floors, widths)]
         else:
             widths[-1] += available - sum(widths)
         for column, width in enumerate(widths):
             header.resizeSection(column, width)
+
+    def _floors(self, widths: list[int], grad_floor: int, available: int) -> list[list[float]]:
+        """The widths the columns keep when they do not all fit, most generous first.
+
+        The name column keeps its names whole (up to NAME_SHARE of the panel), else each name's shortest
+        readable cut (`m…weight`): `mode…` and `mod…` told no tensor from another. The short columns keep
+        their values whole (`floa…` is float32 or float64); grad_fn and grad give up the room (both drawn
+        whole in their own panels), grad_fn down to `Sum…` (a name cut to its shortest first), then further.
+        """
+        whole = [0.0 if column in YIELDING else float(w) for column, w in zip(COLUMNS, widths)]
+        grad, grad_fn = COLUMNS.index("grad"), COLUMNS.index("grad_fn")
+        whole[grad] = float(grad_floor)                                     # `None` whole
+        names = (min(widths[0], NAME_SHARE * available), min(widths[0], self._shortest_names()))
+        short = min(widths[grad_fn], self.fontMetrics().horizontalAdvance("Sum…") + 8)
+        levels = []
+        for kept, name in ((short, names[0]), (short, names[1]), (0.0, names[0]), (0.0, names[1])):
+            level = list(whole)
+            level[0], level[grad_fn] = name, kept
+            levels.append(level)
+        levels.append([names[1]] + [0.0] * (len(widths) - 1))
+        return levels
+
+    def _shortest_names(self) -> float:
+        """The width of the name column at which every name still shows its first letter and last part."""
+        font = self.table_model.bold_font()
+        metrics = QFontMetricsF(font)
+        texts = [str(self.table_model.index(row, 0).data() or "") for row in range(self.table_model.rowCount())]
+        shortest = []
+        for text in texts:
+            tail = last_part(text)
+            cut = text if tail == text else text[:1] + _ELLIPSIS + tail
+            shortest.append(min(metrics.horizontalAdvance(cut), metrics.horizontalAdvance(text)))
+        return math.ceil(max(shortest, default=0.0)) + 2 * _text_margin(self) + 2
 
     def _content_width(self, column: int) -> int:
         """What sizeHintForColumn says (the widest cell), from cached text widths instead of the delegate."""
@@ -370,6 +475,12 @@ class TensorTable(QTableView):
         # The delegate's text margins (each side) and the grid line, as QStyledItemDelegate lays a cell out.
         margin = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1) + 1
         return int(math.ceil(widest)) + margin
+
+    def shown_name(self, row: int) -> str:
+        """The text the name cell of ``row`` draws, cut as its delegate cuts it (for tests)."""
+        index = self.table_model.index(row, 0)
+        width = self.visualRect(index).width() - 2 * _text_margin(self)
+        return elide_name(str(index.data()), QFontMetricsF(self.table_model.bold_font()), width)
 
     def column_fits(self, column: int) -> bool:
         """True when every value of ``column`` is shown whole (for tests)."""

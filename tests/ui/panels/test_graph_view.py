@@ -88,3 +88,38 @@ def test_a_graph_drawn_in_a_narrow_view_is_framed_again_when_the_view_grows_unti
     _settle(qtbot)
     assert not view._framed and view.horizontalScrollBar().value() == where
     window.close()
+
+
+@pytest.mark.parametrize("screen", [(1280, 720), (1024, 768)])
+@pytest.mark.parametrize("scrolled", [False, True])
+def test_the_hint_for_a_tensor_without_grad_lies_inside_the_graphs_viewport(qtbot, settings, screen, scrolled):
+    # Review r16b finding 10 (issue 17): "oes not require grad: …", the hint scrolled past the left edge
+    # (after a graph scrolled to its right, and wider than the panel on the window a 1280x720 screen gives).
+    from tensorlab.ui.window.build import first_size
+
+    window = fresh_window(qtbot, settings, first_size(*screen))
+    open_lesson(window, qtbot, "scratchpad")
+    for line in ("w = torch.ones(3, requires_grad=True)", "loss = (w * 2 + w.exp() * w.sin()).sum()",
+                 "x = torch.ones(4, 3)"):
+        run_line(window, qtbot, line)
+    dock = window.findChild(QDockWidget, "graphDock")
+    dock.show()
+    dock.raise_()
+    view = window.graph_view
+    if scrolled:
+        window.table.select_name("loss")
+        _settle(qtbot)
+        qtbot.waitUntil(lambda: bool(view.node_rects), timeout=10_000)
+        bar = view.horizontalScrollBar()
+        bar.setValue(bar.maximum())
+    window.table.select_name("x")
+    _settle(qtbot)
+    assert view.info is not None and view.info.name == "x"
+    where = view.message_rect()
+    assert where is not None
+    assert view.viewport().rect().contains(where), (where, view.viewport().rect())
+    # The whole hint, only wrapped: every word of it is there.
+    text = next(i for i in view.scene().items() if hasattr(i, "text")).text()
+    assert text.split() == ("x does not require grad: no gradient is computed for it, but an operation may "
+                            "still save it for backward() (x * x saves x).").split()
+    window.close()

@@ -87,3 +87,28 @@ def test_a_new_name_for_a_tensor_the_step_only_read_highlights_only_its_name(qtb
     assert ("p", "name") in changed
     assert not {(name, column) for name, column in changed if column != "name"}
     assert not any(name == "model.bias" for name, _ in changed)
+
+
+def test_a_cut_name_keeps_its_last_part_whole(qapp):
+    # Review r16b finding 9 (issue 17): Qt's right eliding cut model.weight and model.bias to the same `mod…`.
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from tensorlab.ui.panels.tensor_table import elide_name, last_part
+
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(13)
+    metrics = QFontMetricsF(font)
+    names = ["model.weight", "model.bias", "sd['weight']", "sd['bias']", "p is model.bias", "encoder.0.weight"]
+    assert [last_part(n) for n in names] == ["weight", "bias", "['weight']", "['bias']", "bias", "weight"]
+    for name in names:
+        assert elide_name(name, metrics, metrics.horizontalAdvance(name)) == name     # fits: whole
+        width = metrics.horizontalAdvance(name[:1] + "…" + last_part(name))
+        if width >= metrics.horizontalAdvance(name):
+            continue   # `sd['bias']`: its shortest cut is no narrower than the name
+        cut = elide_name(name, metrics, width)
+        assert cut.endswith(last_part(name)) and cut.startswith(name[0]) and "…" in cut, (name, cut)
+        assert metrics.horizontalAdvance(cut) <= width
+    # Too narrow for the last part: the end of the name, never wider than the cell.
+    assert elide_name("model.weight", metrics, 30).startswith("…")
+    assert metrics.horizontalAdvance(elide_name("model.weight", metrics, 30)) <= 30

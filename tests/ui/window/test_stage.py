@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
+from tensorlab.ui.panels.tensor_table import COLUMNS
 from tests.ui.conftest import idle
 from tests.ui.support import fresh_window, go, open_lesson, run_line
 
@@ -552,3 +553,36 @@ def test_a_reveal_keeps_the_narrations_size_its_choices_and_the_maps_share(qtbot
     top = narration.feedback.mapTo(narration.viewport(), narration.feedback.rect().topLeft())
     assert 0 <= top.y() < narration.viewport().height(), top
     window.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), "first start on 1280x720", (1024, 768)])
+def test_at_1280x720_the_tables_names_of_a_module_and_its_state_dict_tell_every_tensor_apart(qtbot, settings,
+                                                                                              size):
+    # Review r16b finding 9 (issue 17): the name column showed `mode…`, `mod…`, `sd['…` for model.weight,
+    # model.bias, sd['weight']: no telling which row is which without hovering.
+    window = _fresh(qtbot, settings, _real((1280, 720)) if isinstance(size, str) else size, lesson="scratchpad")
+    for line in ("model = nn.Linear(3, 1)", "x = torch.ones(4, 3)", "loss = model(x).sum()",
+                 "for p in model.parameters(): print(p.grad)", "sd = model.state_dict()"):
+        run_line(window, qtbot, line)
+    _settle(qtbot)
+    table = window.table
+    names = [t.name for t in table.table_model.snapshot.tensors]
+    wanted = {"model.weight": "weight", "model.bias": "bias", "sd['weight']": "weight", "sd['bias']": "bias"}
+    shown = {name: table.shown_name(names.index(name)) for name in wanted}
+    assert len(set(shown.values())) == len(shown), shown
+    for name, part in wanted.items():
+        assert part in shown[name], shown
+    # Every row's name (`p is model.bias` too) still says its last part, and the table shows every column.
+    for row, name in enumerate(names):
+        assert shown_part(name) in table.shown_name(row), (name, table.shown_name(row))
+    assert table.horizontalHeader().length() <= table.viewport().width() + 1
+    # The short columns keep their values whole (`floa…` would be float32 or float64).
+    for column in ("shape", "dtype", "requires_grad", "is_leaf", "version", "storage"):
+        assert table.column_fits(COLUMNS.index(column)), column
+    window.close()
+
+
+def shown_part(name: str) -> str:
+    from tensorlab.ui.panels.tensor_table import last_part
+
+    return last_part(name).strip("[]'")
