@@ -302,6 +302,7 @@ class _Piece:
     statement: Statement | None = None
     reason: Message | None = None
     node: ast.stmt | None = None
+    prose: str = ""   # a notebook's markdown before it: said with the next step that runs, not refused with it
 
 
 def _where(line: int, cell: int) -> Message:
@@ -597,16 +598,19 @@ def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: st
     _follow_names(pieces)
     steps: list[LessonStep] = []
     refused: list[RefusedStep] = []
-    waiting = ""   # the notes of refused statements: the narration shows them with the next step that runs
+    # A statement's comment note is about that statement: a refused one keeps it (its greyed row, its commented
+    # block in an export), never another step's narration. A notebook's markdown is prose about what follows:
+    # it waits for the next step that runs.
+    waiting = ""
     for piece in pieces:
         if piece.statement is not None:
-            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.note), line=piece.line,
-                                    cell=piece.cell))
+            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.prose, piece.note),
+                                    line=piece.line, cell=piece.cell))
             waiting = ""
         else:
             assert piece.reason is not None
-            waiting = _joined(waiting, piece.note)
-            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell))
+            waiting = _joined(waiting, piece.prose)
+            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell, piece.note))
     waiting = _joined(waiting, trailing_note)
     if waiting and steps:   # notes after the last step that runs: said with it
         steps[-1] = replace(steps[-1], note=_joined(steps[-1].note, waiting))
@@ -640,7 +644,7 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
         code_cells += 1
         found = list(_pieces(text, code_cells, limits, source))
         if found and note:
-            found[0].note = "\n\n".join(t for t in (note, found[0].note) if t)
+            found[0].prose = note
             note = ""
         pieces += found
         if len(pieces) > limits.max_lesson_steps:

@@ -255,7 +255,7 @@ def test_a_notebook_opens_as_a_lesson_its_markdown_plain_notes_its_magics_refuse
     assert reasons[4] == "depends on cell 5, line 1, which is not run (`Net` is defined there)"
     assert reasons[6] == "depends on cell 5, line 3, which is not run (`net` is defined there)"
     # Markdown: plain text, no link, image or HTML, as the note of the step after it.
-    # The note of a refused statement is said with the next step that runs.
+    # Markdown before a refused statement is said with the next step that runs (a comment note stays with its own).
     assert lesson.steps[0].note == "Fit a line\nSee the docs and a plot.\nbold & strong"
     assert next(s.note for s in lesson.steps if s.code == "opt.zero_grad()") == "One *step* of training:"
     assert all(r.note == "" for r in lesson.refused)
@@ -617,3 +617,48 @@ def test_a_refused_in_place_function_out_or_inplace_argument_makes_later_readers
     assert reasons["f = e * 2"] == "may depend on line 13 of the file, which is not run (it may change `e`)"
     # `inplace=False` changes nothing; `nn` and `torch` stay usable after a refused call of theirs.
     assert [s.code for s in lesson.steps][-3:] == ["g = torch.zeros(2)", "h = nn.Linear(2, 2)", "k = h(g)"]
+
+
+NOTE_OF_REFUSED = '''\
+import torch
+x = torch.ones(2)
+
+# NOTE FOR THE REFUSED LINE
+import numpy as np
+
+# note for y
+y = x * 2
+
+# note for final refused
+import math
+'''
+
+
+def test_a_refused_statement_s_note_stays_with_it_never_another_step_s(tmp_path, capsys):
+    # h21f (review r21b finding 4): forwards (line 5's note) nor backwards (line 11's note after the last step).
+    lesson = parse_python(NOTE_OF_REFUSED.encode(), "note.py")
+    assert {s.code: s.note for s in lesson.steps} == {"import torch": "", "x = torch.ones(2)": "",
+                                                      "y = x * 2": "note for y"}
+    assert [(r.code, r.note) for r in lesson.refused] == [("import numpy as np", "NOTE FOR THE REFUSED LINE"),
+                                                          ("import math", "note for final refused")]
+    # A dependent refused statement keeps its own note too, and the parts the worker sends keep them all.
+    dependent = parse_python(b"import torch\nimport numpy as np\n# its own note\nz = np.ones(2)\nw = torch.ones(1)\n")
+    assert [(r.code, r.note) for r in dependent.refused] == [("import numpy as np", ""),
+                                                             ("z = np.ones(2)", "its own note")]
+    assert dependent.steps[-1].note == ""
+    from tensorlab.core.lessons.source_import import lesson_parts
+    assert lesson_from_parts(pickle.loads(pickle.dumps(lesson_parts(lesson)))).refused == lesson.refused
+    # The transcript says each note with its own statement; the export writes it above the refused block.
+    text = transcript(lesson, "cpu", _run(lesson), width=200)
+    assert text.index("NOTE FOR THE REFUSED LINE") > text.index("import numpy as np") > text.index("x = torch.ones")
+    assert text.index("note for y") > text.index("⊘ import numpy") and text.index("note for y") < text.index("⊘ import math")
+    path = tmp_path / "note.py"
+    path.write_text(NOTE_OF_REFUSED, encoding="utf-8")
+    assert main(["export", str(path), "--in-process"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("# NOTE FOR THE REFUSED LINE")
+    assert lines[at + 1].startswith("# not run in TensorLab: line 5") and at < lines.index("# import numpy as np")
+    last = lines.index("# note for final refused")
+    assert lines[last + 1].startswith("# not run in TensorLab: line 11") and last < lines.index("# import math")
+    assert lines.index("y = x * 2") < lines.index("# note for final refused")
+    assert [line for line in lines if "note for y" in line] == ["# note for y"]
