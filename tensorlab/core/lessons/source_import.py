@@ -323,15 +323,35 @@ def _comment_note(lines: list[str], first: int, stop: int) -> str:
         text = lines[number - 1].strip()
         if number <= 2 and (_COOKIE.match(text) or text.startswith("#!")):
             break
-        taken.append(text[1:].strip())
+        body = text[1:]
+        taken.append(body[1:] if body.startswith(" ") else body)   # `# text`: the one space after `#` is the mark's
         number -= 1
+    return as_note(list(reversed(taken)))
+
+
+def as_note(lines: Sequence[str]) -> str:
+    """Comment or docstring lines as a note: a blank line starts a paragraph (paragraphs apart by a blank line);
+    the lines of a paragraph are one text (joined by a space), except code lines (indented by two spaces or more,
+    or ``>>>``/``...`` prompts): each stays a line, its indentation kept, so code in a note is still code."""
     paragraphs: list[list[str]] = [[]]
-    for text in reversed(taken):
-        if text:
-            paragraphs[-1].append(text)
-        elif paragraphs[-1]:
-            paragraphs.append([])
-    return "\n\n".join(" ".join(p) for p in paragraphs if p)
+    for raw in lines:
+        line = raw.rstrip().expandtabs(4)
+        if not line.strip():
+            if paragraphs[-1]:
+                paragraphs.append([])
+            continue
+        code = line.startswith("  ") or _is_prompt(line)
+        if code or not paragraphs[-1] or paragraphs[-1][-1].startswith(" ") or _is_prompt(paragraphs[-1][-1]):
+            paragraphs[-1].append(line if code else line.strip())
+        else:
+            paragraphs[-1][-1] += " " + line.strip()
+    if not any(p for p in paragraphs):
+        return ""
+    return "\n\n".join("\n".join(p) for p in paragraphs if p)
+
+
+def _is_prompt(line: str) -> bool:
+    return line.lstrip().startswith((">>>", "... "))
 
 
 def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piece]:
@@ -405,7 +425,9 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
         previous_end = node.end_lineno or node.lineno
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             # A docstring (a bare string) says something about what follows: the next step's note.
-            note_text = "\n\n".join(t for t in (note_text, note, node.value.value.strip()) if t)
+            # At top level a docstring's lines are as written: an indented one is code, as in a comment.
+            docstring = as_note(node.value.value.strip().splitlines())
+            note_text = "\n\n".join(t for t in (note_text, note, docstring) if t)
             continue
         note = "\n\n".join(t for t in (note_text, note) if t)
         note_text = ""

@@ -662,3 +662,42 @@ def test_a_refused_statement_s_note_stays_with_it_never_another_step_s(tmp_path,
     assert lines[last + 1].startswith("# not run in TensorLab: line 11") and last < lines.index("# import math")
     assert lines.index("y = x * 2") < lines.index("# note for final refused")
     assert [line for line in lines if "note for y" in line] == ["# note for y"]
+
+
+CODE_IN_A_NOTE = '''\
+import torch
+# Example of a view:
+#
+#     y = x.view(-1)
+#     z = y * 2
+#
+# Then y shares
+# memory.
+x = torch.ones(2, 2)
+"""A docstring note.
+
+    w = x.t()
+"""
+y = x.view(-1)
+'''
+
+
+def test_a_blank_comment_line_starts_a_paragraph_and_code_in_a_note_stays_lines(tmp_path, capsys):
+    # h21f (review r21b findings 5, 16): in the note, the transcript and the export alike.
+    lesson = parse_python(CODE_IN_A_NOTE.encode(), "codenote.py")
+    assert lesson.steps[1].note == "Example of a view:\n\n    y = x.view(-1)\n    z = y * 2\n\nThen y shares memory."
+    assert lesson.steps[2].note == "A docstring note.\n\n    w = x.t()"
+    text = transcript(lesson, "cpu", _run(lesson), width=100).splitlines()
+    at = text.index("  Example of a view:")
+    assert text[at:at + 6] == ["  Example of a view:", "", "      y = x.view(-1)", "      z = y * 2", "",
+                               "  Then y shares memory."]
+    path = tmp_path / "codenote.py"
+    path.write_text(CODE_IN_A_NOTE, encoding="utf-8")
+    assert main(["export", str(path), "--in-process"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("# Example of a view:")
+    assert lines[at:at + 6] == ["# Example of a view:", "#", "#     y = x.view(-1)", "#     z = y * 2", "#",
+                                "# Then y shares memory."]
+    # Doctest prompts are code lines too; a comment of prose lines is one paragraph, as before.
+    prompts = parse_python(b"import torch\n# try:\n# >>> x = torch.ones(2)\n# >>> x.sum()\nx = torch.ones(2)\n")
+    assert prompts.steps[1].note == "try:\n>>> x = torch.ones(2)\n>>> x.sum()"
