@@ -468,25 +468,50 @@ def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: C
 
 
 def _bound_by(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) -> set[str]:
-    """Names a (refused) statement binds or changes at top level: assignment and loop targets, imports,
-    a def's or a class's name, and the objects a call may change (:func:`_changed_by_call`; ``modules``: the
-    names of the modules imported, never an object a step changes)."""
-    names: set[str] = set()
+    """Names a (refused) statement binds or changes at top level (:func:`_bindings`, both kinds)."""
+    rebound, changed = _bindings(node, modules)
+    return rebound | changed
+
+
+def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) -> tuple[set[str], set[str]]:
+    """What a (refused) statement does to names at top level: the names it (re)binds, and the names whose
+    object it may change in place.
+
+    Rebound (the name then holds something else; the object it held is untouched): plain-name targets of an
+    assignment, a loop, a ``with ... as``, a walrus or a ``del``, imports, a def's or a class's name, an
+    ``except ... as`` name, ``global``. Changed: the root name of an attribute or subscript target
+    (``a.b = 1``, ``x[0] = 1``, ``del d[k]``), an augmented assignment's target (``x += 1`` is in place on a
+    tensor), and the objects a call may change (:func:`_changed_by_call`; ``modules``: the names of the
+    modules imported, never an object a step changes)."""
+    rebound: set[str] = set()
+    changed: set[str] = set()
 
     def base(target: ast.expr) -> None:
-        while isinstance(target, (ast.Attribute, ast.Subscript, ast.Starred)):
+        """A target as assigned: a plain name is rebound, the root of an attribute or subscript changed."""
+        while isinstance(target, ast.Starred):
             target = target.value
         if isinstance(target, ast.Name):
-            names.add(target.id)
+            rebound.add(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
                 base(element)
+        else:
+            change(target)
+
+    def change(target: ast.expr) -> None:
+        while isinstance(target, (ast.Attribute, ast.Subscript, ast.Starred)):
+            target = target.value
+        if isinstance(target, ast.Name):
+            changed.add(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                change(element)
 
     stack: list[ast.AST] = [node]
     while stack:
         current = stack.pop()
         if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(current.name)
+            rebound.add(current.name)
             if current is not node:
                 continue
             stack.extend(current.decorator_list)
@@ -495,27 +520,29 @@ def _bound_by(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
             continue
         if isinstance(current, (ast.Import, ast.ImportFrom)):
             for alias in current.names:
-                names.add(alias.asname or alias.name.split(".")[0])
+                rebound.add(alias.asname or alias.name.split(".")[0])
         elif isinstance(current, ast.Assign):
             for target in current.targets:
                 base(target)
-        elif isinstance(current, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        elif isinstance(current, ast.AugAssign):
+            change(current.target)
+        elif isinstance(current, (ast.AnnAssign, ast.For, ast.AsyncFor)):
             base(current.target)
         elif isinstance(current, ast.NamedExpr):
             base(current.target)
         elif isinstance(current, ast.withitem) and current.optional_vars is not None:
             base(current.optional_vars)
         elif isinstance(current, ast.ExceptHandler) and current.name:
-            names.add(current.name)
+            rebound.add(current.name)
         elif isinstance(current, (ast.Global, ast.Nonlocal)):
-            names.update(current.names)
+            rebound.update(current.names)
         elif isinstance(current, ast.Delete):
             for target in current.targets:
                 base(target)
         elif isinstance(current, ast.Call):
-            _changed_by_call(current, modules, base)
+            _changed_by_call(current, modules, change)
         stack.extend(ast.iter_child_nodes(current))
-    return names
+    return rebound, changed
 
 
 def _read_by(node: ast.stmt) -> list[str]:
@@ -583,11 +610,11 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
                 relate(set(piece.statement.defines), reads)
                 continue
-            node_names = set(piece.statement.defines) | (_bound_by(piece.node, modules) if piece.node is not None
-                                                         else set())
+            rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
+            rebound |= set(piece.statement.defines)
             piece.statement = None
         else:
-            node_names = _bound_by(piece.node, modules) if piece.node is not None else set()
+            rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_by(piece.node) if piece.node is not None else []
             source = next((s for name in read if (s := bound.get(name)) is not None), None)
@@ -596,16 +623,16 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 piece.reason = depends(name, source)
         if isinstance(piece.node, ast.ImportFrom) and any(alias.name == "*" for alias in piece.node.names):
             star = piece
-        read_names = set(_read_by(piece.node)) if piece.node is not None else set()
-        # A name it reads and binds (`v.add_(1)`, `a.b = 1`) is changed, not defined; so are its relatives.
-        changes = {name for name in node_names if name in read_names}
-        for name in node_names - changes:
-            bound[name] = piece
-            changed.discard(name)
-            relate({name}, set())
+        # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may
+        # share it; then a name it rebinds (`for i in ...`, `x = ...`, `import numpy as np`) is defined there:
+        # rebinding a name never changes the object it held, so its old relatives stay as they were.
         for name in set().union(*(related.get(name, {name}) for name in changes)) if changes else set():
             bound[name] = piece
             changed.add(name)
+        for name in rebound:
+            bound[name] = piece
+            changed.discard(name)
+            relate({name}, set())
 
 
 def _joined(*notes: str) -> str:

@@ -701,3 +701,31 @@ def test_a_blank_comment_line_starts_a_paragraph_and_code_in_a_note_stays_lines(
     # Doctest prompts are code lines too; a comment of prose lines is one paragraph, as before.
     prompts = parse_python(b"import torch\n# try:\n# >>> x = torch.ones(2)\n# >>> x.sum()\nx = torch.ones(2)\n")
     assert prompts.steps[1].note == "try:\n>>> x = torch.ones(2)\n>>> x.sum()"
+
+
+def test_a_refused_statement_that_rebinds_a_name_defines_it_it_does_not_change_the_object_it_held():
+    # h21f (review r21b findings 1, 10): a refused loop's target is a new binding, never a change to `model`.
+    lesson = parse_python(b"import torch\nmodel = torch.nn.Linear(2, 1)\nX = torch.ones(3, 2)\n"
+                          b"for i in range(2):\n    loss = model(X).sum()\n"
+                          b"for i in range(3):\n    print(f'{i}')\n"
+                          b"print(model.weight)\nprint(X)\nprint(i)\n", "dep.py")
+    assert [s.code for s in lesson.steps][-2:] == ["print(model.weight)", "print(X)"]
+    assert _refused(lesson)[1:] == [
+        (10, "print(i)", "depends on line 6 of the file, which is not run (`i` is defined there)")]
+    results = _run(lesson)
+    assert all(r.ok for r in results)
+    assert results[-2].output.startswith("Parameter containing:")
+    # The same with a loop over the name a step bound (`loss`): its readers say it is defined there.
+    again = parse_python(b"import torch\nmodel = torch.nn.Linear(2, 1)\nX = torch.ones(3, 2)\n"
+                         b"loss = model(X).sum()\nfor loss in range(3):\n    print(f'{loss}')\n"
+                         b"print(model.weight)\nprint(loss)\n", "dep.py")
+    assert "print(model.weight)" in [s.code for s in again.steps]
+    assert _refused(again)[1:] == [
+        (8, "print(loss)", "depends on line 5 of the file, which is not run (`loss` is defined there)")]
+    # A change in place stays a change, for the name and what shares its memory; a rebinding after it in the same
+    # statement defines the name, while the views of the object it held may still have changed.
+    changed = parse_python(b"import torch\nw = torch.ones(3)\nv = w[:2]\nif True:\n    w.add_(1)\n    w = None\n"
+                           b"print(v)\nprint(w)\n", "dep.py")
+    assert _refused(changed)[1:] == [
+        (7, "print(v)", "may depend on line 4 of the file, which is not run (it may change `v`)"),
+        (8, "print(w)", "depends on line 4 of the file, which is not run (`w` is defined there)")]
