@@ -48,7 +48,8 @@ SOURCE_SUFFIXES = (".py", ".ipynb")
 # PEP 263: the cookie is a comment on line 1 or 2 (its own line is not a note).
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 # A line IPython would treat as a magic, a shell command or a help request.
-_MAGIC = re.compile(r"^\s*(?:[%!]|\?|[A-Za-z_][\w.]*\?\??\s*$)")
+# IPython's assignment forms too: `files = !ls`, `t = %timeit -o f()`, `a, b = !cmd` (its own pattern).
+_MAGIC = re.compile(r"^\s*(?:[%!]|\?|[A-Za-z_][\w.]*\?\??\s*$|[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!])")
 # Method calls that change the object they are called on: a refused one taints its receiver.
 _CHANGES_RECEIVER = frozenset({"backward", "step", "zero_grad", "append", "extend", "insert", "update", "pop",
                                "clear", "remove", "add_module", "register_buffer", "register_parameter",
@@ -366,13 +367,37 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piec
         kept = []
         for number, line in enumerate(lines, start=1):
             if _MAGIC.match(line) and not line.lstrip().startswith("#"):
-                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, msg("source.magic"))))
+                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, msg("source.magic")),
+                                     node=_magic_binding(line)))
                 kept.append("")
             else:
                 kept.append(line)
         lines = kept
         text = "\n".join(kept)
     yield from sorted(_statements(text, lines, cell, limits, source, magics), key=lambda p: p.line)
+
+
+_MAGIC_ASSIGN = re.compile(r"^\s*([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[%!]")
+_TIMED = re.compile(r"^\s*%(?:time|timeit|prun)\b\s*(.*)$")
+_TIMED_OPTION = re.compile(r"^(?:-[nrp]\s*\S+|-[a-zA-Z]+)\s*")
+
+
+def _magic_binding(line: str) -> ast.stmt | None:
+    """What an IPython line binds, as a statement to follow names with (never run): ``files = !ls`` binds
+    ``files``; ``%time x = f()`` runs (and binds) its statement. None: it binds nothing TensorLab can see."""
+    found = _MAGIC_ASSIGN.match(line)
+    code = f"{found.group(1)} = None" if found else ""
+    if not found and (timed := _TIMED.match(line)):
+        code = timed.group(1)
+        while (option := _TIMED_OPTION.match(code)) is not None and option.end():
+            code = code[option.end():]
+    if not code or len(code) > 10_000:
+        return None
+    try:
+        body = ast.parse(code.strip(), mode="exec").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return body[0] if len(body) == 1 else None
 
 
 def _segment(lines: list[str], node: ast.stmt) -> str:
@@ -393,27 +418,29 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
                 magics: list[_Piece]) -> list[_Piece]:
     """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked."""
     found = list(magics)
+    # A cell that does not parse is one refused piece, from its first line that is not blank (nor a magic's).
+    first = next((number for number, line in enumerate(lines, start=1) if line.strip()), 1)
     if "\x00" in text:   # Python says "line 1" (or no line) for a NUL anywhere: name the line it is on
         line = text.count("\n", 0, text.index("\x00")) + 1
         if not cell:
             raise LessonError(source, _at(line, cell, msg("subset.nul")))
-        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(line, cell, msg("subset.nul")))]
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(line, cell, msg("subset.nul")))]
     try:
         module = ast.parse(text, mode="exec")
     except SyntaxError as exc:
         reason = _at(exc.lineno or 1, cell, msg("subset.syntax", detail=exc.msg))
         if not cell:
             raise LessonError(source, reason) from None
-        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=reason)]
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=reason)]
     except (RecursionError, MemoryError):
         if not cell:
             raise LessonError(source, msg("subset.too_complex")) from None
-        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(1, cell, msg("subset.too_complex")))]
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(1, cell, msg("subset.too_complex")))]
     except ValueError as exc:   # a NUL byte
         reason = msg("subset.unparsable", detail=str(exc))
         if not cell:
             raise LessonError(source, reason) from None
-        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(1, cell, reason))]
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(1, cell, reason))]
     if len(module.body) + len(found) > limits.max_lesson_steps:   # before any statement is looked at
         raise LessonError(source, msg("source.too_many", count=len(module.body) + len(found),
                                       limit=limits.max_lesson_steps))

@@ -729,3 +729,29 @@ def test_a_refused_statement_that_rebinds_a_name_defines_it_it_does_not_change_t
     assert _refused(changed)[1:] == [
         (7, "print(v)", "may depend on line 4 of the file, which is not run (it may change `v`)"),
         (8, "print(w)", "depends on line 4 of the file, which is not run (`w` is defined there)")]
+
+
+def test_ipython_assignment_forms_are_refused_alone_where_they_stand_and_the_cell_parses():
+    # h21f (review r21b finding 3): `files = !ls`, `t = %timeit ...` are IPython lines, not a syntax error of the cell.
+    data = _notebook([_code(["%load_ext autoreload\n", "!ls -la\n", "import torch\n", "%time x = torch.ones(3)\n",
+                             "files = !ls\n", "a, b = !cmd\n", "t = %timeit -o x * 2\n", "y = torch.zeros(2)\n",
+                             "print(x)\n", "print(files)\n", "print(t)\n", "s = '%d' % 3\n", "n = y != 1"]),
+                      _code(["%matplotlib inline\n", "\n", "import torch\n", "def (:\n", "z = 1"]),
+                      _code("w = y + 1")])
+    lesson = parse_notebook(data, "magics.ipynb")
+    assert [(s.cell, s.line, s.code) for s in lesson.steps] == [
+        (1, 3, "import torch"), (1, 8, "y = torch.zeros(2)"), (1, 12, "s = '%d' % 3"), (1, 13, "n = y != 1"),
+        (3, 1, "w = y + 1")]
+    refused = [(r.cell, r.line, r.code, str(r.reason)) for r in lesson.refused]
+    magic = "an IPython magic or shell command"
+    assert [(c, n, code) for c, n, code, reason in refused if magic in reason] == [
+        (1, 1, "%load_ext autoreload"), (1, 2, "!ls -la"), (1, 4, "%time x = torch.ones(3)"), (1, 5, "files = !ls"),
+        (1, 6, "a, b = !cmd"), (1, 7, "t = %timeit -o x * 2"), (2, 1, "%matplotlib inline")]
+    # What an IPython line binds: its readers depend on its line (no "not defined").
+    assert [(c, n, reason) for c, n, code, reason in refused if code.startswith("print")] == [
+        (1, 9, "depends on cell 1, line 4, which is not run (`x` is defined there)"),
+        (1, 10, "depends on cell 1, line 5, which is not run (`files` is defined there)"),
+        (1, 11, "depends on cell 1, line 7, which is not run (`t` is defined there)")]
+    # A cell that does not parse is one refused piece that starts at its first line of code, in its place.
+    assert refused[-1] == (2, 3, "import torch\ndef (:\nz = 1", "cell 2, line 4: this is not valid Python: invalid syntax")
+    assert all(r.ok for r in _run(lesson))
