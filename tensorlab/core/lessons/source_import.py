@@ -17,6 +17,7 @@ looked at. Parsing stays inside Python's own bounds: a file nested too deeply is
 from __future__ import annotations
 
 import ast
+import builtins
 import codecs
 import html
 import io
@@ -50,6 +51,9 @@ _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 # A line IPython would treat as a magic, a shell command or a help request.
 # IPython's assignment forms too: `files = !ls`, `t = %timeit -o f()`, `a, b = !cmd` (its own pattern).
 _MAGIC = re.compile(r"^\s*(?:[%!]|\?|[A-Za-z_][\w.]*\?\??\s*$|[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!])")
+# Names TensorLab binds for every step that plain Python binds only by an import; and Python's builtins.
+_PROVIDED = frozenset({"torch", "nn", "F", "optim", "copy"})
+_BUILTINS = frozenset(dir(builtins))
 # Method calls that change the object they are called on: a refused one taints its receiver.
 _CHANGES_RECEIVER = frozenset({"backward", "step", "zero_grad", "append", "extend", "insert", "update", "pop",
                                "clear", "remove", "add_module", "register_buffer", "register_parameter",
@@ -359,7 +363,8 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piec
     """The statements of one ``.py`` text or one code cell (``cell`` > 0: its number), each checked."""
     lines = text.splitlines()
     if cell and lines and lines[0].lstrip().startswith("%%"):
-        yield _Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")))
+        yield _Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
+                     node=_cell_magic_binding(lines[1:]))
         return
     magics: list[_Piece] = []
     if cell:
@@ -398,6 +403,19 @@ def _magic_binding(line: str) -> ast.stmt | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     return body[0] if len(body) == 1 else None
+
+
+def _cell_magic_binding(lines: list[str]) -> ast.stmt | None:
+    """What a cell under a cell magic (``%%capture``) binds, as one statement to follow names with (never run):
+    its body as if under ``if True:``. None: it does not parse as Python."""
+    text = "\n".join(lines)
+    if len(text) > MAX_PY_BYTES:
+        return None
+    try:
+        body = ast.parse(text, mode="exec").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return ast.If(test=ast.Constant(True), body=body, orelse=[], lineno=2, col_offset=0) if body else None
 
 
 def _segment(lines: list[str], node: ast.stmt) -> str:
@@ -615,6 +633,20 @@ def _follow_names(pieces: list[_Piece]) -> None:
             return msg("source.may_change", where=where, name=name)
         return msg("source.depends", where=where, name=name)
 
+    def provided(piece: _Piece) -> Message | None:
+        """Why a step may not run because of a name TensorLab provides (`torch`, `nn`, `F`, `optim`, `copy`,
+        a builtin): a refused statement bound it (`import numpy as torch`, `def print`), or no import did."""
+        assert piece.node is not None and piece.statement is not None
+        own = {name for _kind, name, _line, _col in piece.statement.events}
+        for node in sorted((n for n in ast.walk(piece.node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                            and n.id not in own and (n.id in _PROVIDED or n.id in _BUILTINS)),
+                           key=lambda n: (n.lineno, n.col_offset)):
+            if (source := bound.get(node.id)) is not None:
+                return depends(node.id, source)
+            if node.id in _PROVIDED and node.id not in modules:   # plain Python: a NameError
+                return unbound(node.id, piece, node.lineno - piece.node.lineno + 1)
+        return None
+
     for piece in pieces:
         if piece.statement is not None:
             for kind, name, line, _col in piece.statement.events:
@@ -629,10 +661,16 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 else:
                     continue
                 break
+            if piece.reason is None and piece.node is not None:
+                piece.reason = provided(piece)
             if piece.reason is None:
                 if isinstance(piece.node, (ast.Import, ast.ImportFrom)):
-                    modules.update(piece.statement.defines)
-                    modules.update(alias.asname or alias.name.split(".")[0] for alias in piece.node.names)
+                    imported = set(piece.statement.defines)
+                    imported.update(alias.asname or alias.name.split(".")[0] for alias in piece.node.names)
+                    modules.update(imported)
+                    for name in imported:   # bound again by a step: a refused rebinding before it ends here
+                        bound.pop(name, None)
+                        changed.discard(name)
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
                 relate(set(piece.statement.defines), reads)
@@ -650,6 +688,9 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 piece.reason = depends(name, source)
         if isinstance(piece.node, ast.ImportFrom) and any(alias.name == "*" for alias in piece.node.names):
             star = piece
+        # A module's attributes (`torch.backends.cudnn.deterministic = True`) are its settings, not an object a
+        # step shares: not followed (rebinding the module's name, `torch = None`, is).
+        changes -= modules | _PROVIDED
         # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may
         # share it; then a name it rebinds (`for i in ...`, `x = ...`, `import numpy as np`) is defined there:
         # rebinding a name never changes the object it held, so its old relatives stay as they were.

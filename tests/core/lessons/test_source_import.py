@@ -755,3 +755,38 @@ def test_ipython_assignment_forms_are_refused_alone_where_they_stand_and_the_cel
     # A cell that does not parse is one refused piece that starts at its first line of code, in its place.
     assert refused[-1] == (2, 3, "import torch\ndef (:\nz = 1", "cell 2, line 4: this is not valid Python: invalid syntax")
     assert all(r.ok for r in _run(lesson))
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    (b"import torch\nif True:\n    torch = None\nx = torch.ones(2)\n",
+     "depends on line 2 of the file, which is not run (`torch` is defined there)"),
+    (b"import numpy as torch\nx = torch.ones(2)\n",
+     "depends on line 1 of the file, which is not run (`torch` is defined there)"),
+    (b"import torch\nfrom mylib import nn\nx = nn.Linear(2, 1)\n",
+     "depends on line 2 of the file, which is not run (`nn` is defined there)"),
+    (b"import torch\ndef print(*a):\n    pass\nx = torch.ones(2)\nprint(x)\n",
+     "depends on line 2 of the file, which is not run (`print` is defined there)"),
+    (b"import torch\nimport builtins as range\nfor i in range(3):\n    x = torch.ones(i)\n",
+     "depends on line 2 of the file, which is not run (`range` is defined there)"),
+    (b"x = torch.ones(2)\n", "line 1 of the file: `torch` is not defined: no earlier step assigns it"),
+    (b"import torch\nimport torch.optim as optim\nx = torch.ones(2)\nF.relu(x)\n",
+     "line 4 of the file: `F` is not defined: no earlier step assigns it"),
+])
+def test_a_refused_rebinding_of_torch_nn_or_a_builtin_and_a_missing_import_refuse_their_readers(source, expected):
+    # h21f (review r21b finding 2): as plain Python would (AttributeError, NameError), never TensorLab's own modules.
+    lesson = parse_python(source, "shadow.py")
+    assert str(lesson.refused[-1].reason) == expected
+    last = source.decode().rstrip("\n").split("\n")[-1].strip()
+    assert last in lesson.refused[-1].code and all(last not in s.code for s in lesson.steps)
+
+
+def test_a_module_s_settings_are_not_followed_and_a_supported_import_binds_the_name_again():
+    # `torch.backends.cudnn.deterministic = True` (refused) sets a module's attribute: every later `torch.` still
+    # runs, one rule for all of them (README). A supported import after a refused rebinding ends the dependency.
+    lesson = parse_python(b"import torch\ntorch.backends.cudnn.deterministic = True\ntorch.set_printoptions(precision=2)\n"
+                          b"x = torch.ones(2) / 3\nimport numpy as torch\nimport torch\ny = torch.ones(1)\n", "cudnn.py")
+    assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(2) / 3", "import torch", "y = torch.ones(1)"]
+    assert [r.reason.key for r in lesson.refused] == ["source.at_line"] * 3
+    # A cell magic's cell binds what its body binds: `%%capture` over `import torch` leaves `torch` refused.
+    notebook = parse_notebook(_notebook([_code("%%capture\nimport torch"), _code("x = torch.ones(2)")]), "cap.ipynb")
+    assert str(notebook.refused[-1].reason) == "depends on cell 1, line 1, which is not run (`torch` is defined there)"
