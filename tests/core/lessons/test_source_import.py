@@ -651,7 +651,7 @@ def test_a_refused_statement_s_note_stays_with_it_never_another_step_s(tmp_path,
     # The transcript says each note with its own statement; the export writes it above the refused block.
     text = transcript(lesson, "cpu", _run(lesson), width=200)
     assert text.index("NOTE FOR THE REFUSED LINE") > text.index("import numpy as np") > text.index("x = torch.ones")
-    assert text.index("note for y") > text.index("⊘ import numpy") and text.index("note for y") < text.index("⊘ import math")
+    assert text.index("⊘ import numpy") < text.index("note for y") < text.index("⊘ import math")
     path = tmp_path / "note.py"
     path.write_text(NOTE_OF_REFUSED, encoding="utf-8")
     assert main(["export", str(path), "--in-process"]) == 0
@@ -753,7 +753,8 @@ def test_ipython_assignment_forms_are_refused_alone_where_they_stand_and_the_cel
         (1, 10, "depends on cell 1, line 5, which is not run (`files` is defined there)"),
         (1, 11, "depends on cell 1, line 7, which is not run (`t` is defined there)")]
     # A cell that does not parse is one refused piece that starts at its first line of code, in its place.
-    assert refused[-1] == (2, 3, "import torch\ndef (:\nz = 1", "cell 2, line 4: this is not valid Python: invalid syntax")
+    assert refused[-1] == (2, 3, "import torch\ndef (:\nz = 1",
+                           "cell 2, line 4: this is not valid Python: invalid syntax")
     assert all(r.ok for r in _run(lesson))
 
 
@@ -783,9 +784,11 @@ def test_a_refused_rebinding_of_torch_nn_or_a_builtin_and_a_missing_import_refus
 def test_a_module_s_settings_are_not_followed_and_a_supported_import_binds_the_name_again():
     # `torch.backends.cudnn.deterministic = True` (refused) sets a module's attribute: every later `torch.` still
     # runs, one rule for all of them (README). A supported import after a refused rebinding ends the dependency.
-    lesson = parse_python(b"import torch\ntorch.backends.cudnn.deterministic = True\ntorch.set_printoptions(precision=2)\n"
-                          b"x = torch.ones(2) / 3\nimport numpy as torch\nimport torch\ny = torch.ones(1)\n", "cudnn.py")
-    assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(2) / 3", "import torch", "y = torch.ones(1)"]
+    lesson = parse_python(b"import torch\ntorch.backends.cudnn.deterministic = True\n"
+                          b"torch.set_printoptions(precision=2)\nx = torch.ones(2) / 3\n"
+                          b"import numpy as torch\nimport torch\ny = torch.ones(1)\n", "cudnn.py")
+    assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(2) / 3", "import torch",
+                                              "y = torch.ones(1)"]
     assert [r.reason.key for r in lesson.refused] == ["source.at_line"] * 3
     # A cell magic's cell binds what its body binds: `%%capture` over `import torch` leaves `torch` refused.
     notebook = parse_notebook(_notebook([_code("%%capture\nimport torch"), _code("x = torch.ones(2)")]), "cap.ipynb")
