@@ -270,8 +270,9 @@ def _refused_before(lesson: Lesson, number: int) -> list[RefusedStep]:
 
 
 def _refused_lines(refused: RefusedStep, language: str) -> list[str]:
-    """A refused statement as the export writes it: why, then its lines, every one a comment (never run)."""
-    return comment_lines(_label("file_refused", language, reason=refused.reason.render(language))) + \
+    """A refused statement as the export writes it: its note, why, then its lines, every one a comment (never run)."""
+    note = comment_lines(refused.note) if refused.note else []   # its own note, above it as in the file
+    return note + comment_lines(_label("file_refused", language, reason=refused.reason.render(language))) + \
         commented_code(_source(refused.code))
 
 

@@ -17,6 +17,7 @@ looked at. Parsing stays inside Python's own bounds: a file nested too deeply is
 from __future__ import annotations
 
 import ast
+import builtins
 import codecs
 import html
 import io
@@ -48,7 +49,11 @@ SOURCE_SUFFIXES = (".py", ".ipynb")
 # PEP 263: the cookie is a comment on line 1 or 2 (its own line is not a note).
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 # A line IPython would treat as a magic, a shell command or a help request.
-_MAGIC = re.compile(r"^\s*(?:[%!]|\?|[A-Za-z_][\w.]*\?\??\s*$)")
+# IPython's assignment forms too: `files = !ls`, `t = %timeit -o f()`, `a, b = !cmd` (its own pattern).
+_MAGIC = re.compile(r"^\s*(?:[%!]|\?|[A-Za-z_][\w.]*\?\??\s*$|[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!])")
+# Names TensorLab binds for every step that plain Python binds only by an import; and Python's builtins.
+_PROVIDED = frozenset({"torch", "nn", "F", "optim", "copy"})
+_BUILTINS = frozenset(dir(builtins))
 # Method calls that change the object they are called on: a refused one taints its receiver.
 _CHANGES_RECEIVER = frozenset({"backward", "step", "zero_grad", "append", "extend", "insert", "update", "pop",
                                "clear", "remove", "add_module", "register_buffer", "register_parameter",
@@ -302,6 +307,7 @@ class _Piece:
     statement: Statement | None = None
     reason: Message | None = None
     node: ast.stmt | None = None
+    prose: str = ""   # a notebook's markdown before it: said with the next step that runs, not refused with it
 
 
 def _where(line: int, cell: int) -> Message:
@@ -322,22 +328,43 @@ def _comment_note(lines: list[str], first: int, stop: int) -> str:
         text = lines[number - 1].strip()
         if number <= 2 and (_COOKIE.match(text) or text.startswith("#!")):
             break
-        taken.append(text[1:].strip())
+        body = text[1:]
+        taken.append(body[1:] if body.startswith(" ") else body)   # `# text`: the one space after `#` is the mark's
         number -= 1
+    return as_note(list(reversed(taken)))
+
+
+def as_note(lines: Sequence[str]) -> str:
+    """Comment or docstring lines as a note: a blank line starts a paragraph (paragraphs apart by a blank line);
+    the lines of a paragraph are one text (joined by a space), except code lines (indented by two spaces or more,
+    or ``>>>``/``...`` prompts): each stays a line, its indentation kept, so code in a note is still code."""
     paragraphs: list[list[str]] = [[]]
-    for text in reversed(taken):
-        if text:
-            paragraphs[-1].append(text)
-        elif paragraphs[-1]:
-            paragraphs.append([])
-    return "\n\n".join(" ".join(p) for p in paragraphs if p)
+    for raw in lines:
+        line = raw.rstrip().expandtabs(4)
+        if not line.strip():
+            if paragraphs[-1]:
+                paragraphs.append([])
+            continue
+        code = line.startswith("  ") or _is_prompt(line)
+        if code or not paragraphs[-1] or paragraphs[-1][-1].startswith(" ") or _is_prompt(paragraphs[-1][-1]):
+            paragraphs[-1].append(line if code else line.strip())
+        else:
+            paragraphs[-1][-1] += " " + line.strip()
+    if not any(p for p in paragraphs):
+        return ""
+    return "\n\n".join("\n".join(p) for p in paragraphs if p)
+
+
+def _is_prompt(line: str) -> bool:
+    return line.lstrip().startswith((">>>", "... "))
 
 
 def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piece]:
     """The statements of one ``.py`` text or one code cell (``cell`` > 0: its number), each checked."""
     lines = text.splitlines()
     if cell and lines and lines[0].lstrip().startswith("%%"):
-        yield _Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")))
+        yield _Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
+                     node=_cell_magic_binding(lines[1:]))
         return
     magics: list[_Piece] = []
     if cell:
@@ -345,13 +372,50 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piec
         kept = []
         for number, line in enumerate(lines, start=1):
             if _MAGIC.match(line) and not line.lstrip().startswith("#"):
-                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, msg("source.magic"))))
+                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, msg("source.magic")),
+                                     node=_magic_binding(line)))
                 kept.append("")
             else:
                 kept.append(line)
         lines = kept
         text = "\n".join(kept)
     yield from sorted(_statements(text, lines, cell, limits, source, magics), key=lambda p: p.line)
+
+
+_MAGIC_ASSIGN = re.compile(r"^\s*([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[%!]")
+_TIMED = re.compile(r"^\s*%(?:time|timeit|prun)\b\s*(.*)$")
+_TIMED_OPTION = re.compile(r"^(?:-[nrp]\s*\S+|-[a-zA-Z]+)\s*")
+
+
+def _magic_binding(line: str) -> ast.stmt | None:
+    """What an IPython line binds, as a statement to follow names with (never run): ``files = !ls`` binds
+    ``files``; ``%time x = f()`` runs (and binds) its statement. None: it binds nothing TensorLab can see."""
+    found = _MAGIC_ASSIGN.match(line)
+    code = f"{found.group(1)} = None" if found else ""
+    if not found and (timed := _TIMED.match(line)):
+        code = timed.group(1)
+        while (option := _TIMED_OPTION.match(code)) is not None and option.end():
+            code = code[option.end():]
+    if not code or len(code) > 10_000:
+        return None
+    try:
+        body = ast.parse(code.strip(), mode="exec").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return body[0] if len(body) == 1 else None
+
+
+def _cell_magic_binding(lines: list[str]) -> ast.stmt | None:
+    """What a cell under a cell magic (``%%capture``) binds, as one statement to follow names with (never run):
+    its body as if under ``if True:``. None: it does not parse as Python."""
+    text = "\n".join(lines)
+    if len(text) > MAX_PY_BYTES:
+        return None
+    try:
+        body = ast.parse(text, mode="exec").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return ast.If(test=ast.Constant(True), body=body, orelse=[], lineno=2, col_offset=0) if body else None
 
 
 def _segment(lines: list[str], node: ast.stmt) -> str:
@@ -372,27 +436,29 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
                 magics: list[_Piece]) -> list[_Piece]:
     """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked."""
     found = list(magics)
+    # A cell that does not parse is one refused piece, from its first line that is not blank (nor a magic's).
+    first = next((number for number, line in enumerate(lines, start=1) if line.strip()), 1)
     if "\x00" in text:   # Python says "line 1" (or no line) for a NUL anywhere: name the line it is on
         line = text.count("\n", 0, text.index("\x00")) + 1
         if not cell:
             raise LessonError(source, _at(line, cell, msg("subset.nul")))
-        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(line, cell, msg("subset.nul")))]
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(line, cell, msg("subset.nul")))]
     try:
         module = ast.parse(text, mode="exec")
     except SyntaxError as exc:
         reason = _at(exc.lineno or 1, cell, msg("subset.syntax", detail=exc.msg))
         if not cell:
             raise LessonError(source, reason) from None
-        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=reason)]
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=reason)]
     except (RecursionError, MemoryError):
         if not cell:
             raise LessonError(source, msg("subset.too_complex")) from None
-        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(1, cell, msg("subset.too_complex")))]
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(1, cell, msg("subset.too_complex")))]
     except ValueError as exc:   # a NUL byte
         reason = msg("subset.unparsable", detail=str(exc))
         if not cell:
             raise LessonError(source, reason) from None
-        return found + [_Piece(text.strip("\n"), 1, cell, "", reason=_at(1, cell, reason))]
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(1, cell, reason))]
     if len(module.body) + len(found) > limits.max_lesson_steps:   # before any statement is looked at
         raise LessonError(source, msg("source.too_many", count=len(module.body) + len(found),
                                       limit=limits.max_lesson_steps))
@@ -404,7 +470,9 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
         previous_end = node.end_lineno or node.lineno
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             # A docstring (a bare string) says something about what follows: the next step's note.
-            note_text = "\n\n".join(t for t in (note_text, note, node.value.value.strip()) if t)
+            # At top level a docstring's lines are as written: an indented one is code, as in a comment.
+            docstring = as_note(node.value.value.strip().splitlines())
+            note_text = "\n\n".join(t for t in (note_text, note, docstring) if t)
             continue
         note = "\n\n".join(t for t in (note_text, note) if t)
         note_text = ""
@@ -445,25 +513,50 @@ def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: C
 
 
 def _bound_by(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) -> set[str]:
-    """Names a (refused) statement binds or changes at top level: assignment and loop targets, imports,
-    a def's or a class's name, and the objects a call may change (:func:`_changed_by_call`; ``modules``: the
-    names of the modules imported, never an object a step changes)."""
-    names: set[str] = set()
+    """Names a (refused) statement binds or changes at top level (:func:`_bindings`, both kinds)."""
+    rebound, changed = _bindings(node, modules)
+    return rebound | changed
+
+
+def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) -> tuple[set[str], set[str]]:
+    """What a (refused) statement does to names at top level: the names it (re)binds, and the names whose
+    object it may change in place.
+
+    Rebound (the name then holds something else; the object it held is untouched): plain-name targets of an
+    assignment, a loop, a ``with ... as``, a walrus or a ``del``, imports, a def's or a class's name, an
+    ``except ... as`` name, ``global``. Changed: the root name of an attribute or subscript target
+    (``a.b = 1``, ``x[0] = 1``, ``del d[k]``), an augmented assignment's target (``x += 1`` is in place on a
+    tensor), and the objects a call may change (:func:`_changed_by_call`; ``modules``: the names of the
+    modules imported, never an object a step changes)."""
+    rebound: set[str] = set()
+    changed: set[str] = set()
 
     def base(target: ast.expr) -> None:
-        while isinstance(target, (ast.Attribute, ast.Subscript, ast.Starred)):
+        """A target as assigned: a plain name is rebound, the root of an attribute or subscript changed."""
+        while isinstance(target, ast.Starred):
             target = target.value
         if isinstance(target, ast.Name):
-            names.add(target.id)
+            rebound.add(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
                 base(element)
+        else:
+            change(target)
+
+    def change(target: ast.expr) -> None:
+        while isinstance(target, (ast.Attribute, ast.Subscript, ast.Starred)):
+            target = target.value
+        if isinstance(target, ast.Name):
+            changed.add(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                change(element)
 
     stack: list[ast.AST] = [node]
     while stack:
         current = stack.pop()
         if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(current.name)
+            rebound.add(current.name)
             if current is not node:
                 continue
             stack.extend(current.decorator_list)
@@ -472,27 +565,29 @@ def _bound_by(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
             continue
         if isinstance(current, (ast.Import, ast.ImportFrom)):
             for alias in current.names:
-                names.add(alias.asname or alias.name.split(".")[0])
+                rebound.add(alias.asname or alias.name.split(".")[0])
         elif isinstance(current, ast.Assign):
             for target in current.targets:
                 base(target)
-        elif isinstance(current, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        elif isinstance(current, ast.AugAssign):
+            change(current.target)
+        elif isinstance(current, (ast.AnnAssign, ast.For, ast.AsyncFor)):
             base(current.target)
         elif isinstance(current, ast.NamedExpr):
             base(current.target)
         elif isinstance(current, ast.withitem) and current.optional_vars is not None:
             base(current.optional_vars)
         elif isinstance(current, ast.ExceptHandler) and current.name:
-            names.add(current.name)
+            rebound.add(current.name)
         elif isinstance(current, (ast.Global, ast.Nonlocal)):
-            names.update(current.names)
+            rebound.update(current.names)
         elif isinstance(current, ast.Delete):
             for target in current.targets:
                 base(target)
         elif isinstance(current, ast.Call):
-            _changed_by_call(current, modules, base)
+            _changed_by_call(current, modules, change)
         stack.extend(ast.iter_child_nodes(current))
-    return names
+    return rebound, changed
 
 
 def _read_by(node: ast.stmt) -> list[str]:
@@ -538,6 +633,20 @@ def _follow_names(pieces: list[_Piece]) -> None:
             return msg("source.may_change", where=where, name=name)
         return msg("source.depends", where=where, name=name)
 
+    def provided(piece: _Piece) -> Message | None:
+        """Why a step may not run because of a name TensorLab provides (`torch`, `nn`, `F`, `optim`, `copy`,
+        a builtin): a refused statement bound it (`import numpy as torch`, `def print`), or no import did."""
+        assert piece.node is not None and piece.statement is not None
+        own = {name for _kind, name, _line, _col in piece.statement.events}
+        for node in sorted((n for n in ast.walk(piece.node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                            and n.id not in own and (n.id in _PROVIDED or n.id in _BUILTINS)),
+                           key=lambda n: (n.lineno, n.col_offset)):
+            if (source := bound.get(node.id)) is not None:
+                return depends(node.id, source)
+            if node.id in _PROVIDED and node.id not in modules:   # plain Python: a NameError
+                return unbound(node.id, piece, node.lineno - piece.node.lineno + 1)
+        return None
+
     for piece in pieces:
         if piece.statement is not None:
             for kind, name, line, _col in piece.statement.events:
@@ -552,19 +661,25 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 else:
                     continue
                 break
+            if piece.reason is None and piece.node is not None:
+                piece.reason = provided(piece)
             if piece.reason is None:
                 if isinstance(piece.node, (ast.Import, ast.ImportFrom)):
-                    modules.update(piece.statement.defines)
-                    modules.update(alias.asname or alias.name.split(".")[0] for alias in piece.node.names)
+                    imported = set(piece.statement.defines)
+                    imported.update(alias.asname or alias.name.split(".")[0] for alias in piece.node.names)
+                    modules.update(imported)
+                    for name in imported:   # bound again by a step: a refused rebinding before it ends here
+                        bound.pop(name, None)
+                        changed.discard(name)
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
                 relate(set(piece.statement.defines), reads)
                 continue
-            node_names = set(piece.statement.defines) | (_bound_by(piece.node, modules) if piece.node is not None
-                                                         else set())
+            rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
+            rebound |= set(piece.statement.defines)
             piece.statement = None
         else:
-            node_names = _bound_by(piece.node, modules) if piece.node is not None else set()
+            rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_by(piece.node) if piece.node is not None else []
             source = next((s for name in read if (s := bound.get(name)) is not None), None)
@@ -573,16 +688,19 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 piece.reason = depends(name, source)
         if isinstance(piece.node, ast.ImportFrom) and any(alias.name == "*" for alias in piece.node.names):
             star = piece
-        read_names = set(_read_by(piece.node)) if piece.node is not None else set()
-        # A name it reads and binds (`v.add_(1)`, `a.b = 1`) is changed, not defined; so are its relatives.
-        changes = {name for name in node_names if name in read_names}
-        for name in node_names - changes:
-            bound[name] = piece
-            changed.discard(name)
-            relate({name}, set())
+        # A module's attributes (`torch.backends.cudnn.deterministic = True`) are its settings, not an object a
+        # step shares: not followed (rebinding the module's name, `torch = None`, is).
+        changes -= modules | _PROVIDED
+        # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may
+        # share it; then a name it rebinds (`for i in ...`, `x = ...`, `import numpy as np`) is defined there:
+        # rebinding a name never changes the object it held, so its old relatives stay as they were.
         for name in set().union(*(related.get(name, {name}) for name in changes)) if changes else set():
             bound[name] = piece
             changed.add(name)
+        for name in rebound:
+            bound[name] = piece
+            changed.discard(name)
+            relate({name}, set())
 
 
 def _joined(*notes: str) -> str:
@@ -597,16 +715,19 @@ def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: st
     _follow_names(pieces)
     steps: list[LessonStep] = []
     refused: list[RefusedStep] = []
-    waiting = ""   # the notes of refused statements: the narration shows them with the next step that runs
+    # A statement's comment note is about that statement: a refused one keeps it (its greyed row, its commented
+    # block in an export), never another step's narration. A notebook's markdown is prose about what follows:
+    # it waits for the next step that runs.
+    waiting = ""
     for piece in pieces:
         if piece.statement is not None:
-            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.note), line=piece.line,
-                                    cell=piece.cell))
+            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.prose, piece.note),
+                                    line=piece.line, cell=piece.cell))
             waiting = ""
         else:
             assert piece.reason is not None
-            waiting = _joined(waiting, piece.note)
-            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell))
+            waiting = _joined(waiting, piece.prose)
+            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell, piece.note))
     waiting = _joined(waiting, trailing_note)
     if waiting and steps:   # notes after the last step that runs: said with it
         steps[-1] = replace(steps[-1], note=_joined(steps[-1].note, waiting))
@@ -640,7 +761,7 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
         code_cells += 1
         found = list(_pieces(text, code_cells, limits, source))
         if found and note:
-            found[0].note = "\n\n".join(t for t in (note, found[0].note) if t)
+            found[0].prose = note
             note = ""
         pieces += found
         if len(pieces) > limits.max_lesson_steps:

@@ -60,6 +60,20 @@ def tensor_table(snapshot: Snapshot, indent: str = "  ", language: str = "en") -
 # Hyphens are not break points: "in-place" and code stay whole.
 _lines = functools.partial(textwrap.wrap, break_on_hyphens=False)
 
+
+def _note_lines(note: str, width: int) -> list[str]:
+    """A step's note: each paragraph wrapped on its own (a blank line between), a code line in it (indented, as
+    an opened file's comment or docstring writes code) kept whole with its indentation, never run together."""
+    out: list[str] = []
+    for line in note.split("\n"):
+        if not line.strip():
+            out.append("")
+        elif line.startswith(" "):
+            out.append("  " + line.rstrip())
+        else:
+            out += _lines(line, width, initial_indent="  ", subsequent_indent="  ")
+    return out
+
 def _explained(explanation: Explanation, language: str) -> str:
     return explanation.localized(language).as_text()
 
@@ -92,7 +106,7 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
         out += ["      " + style.cyan(line) for line in code_lines[1:]]
         note = step.text(language)
         if note:
-            out += _lines(v(note), width, initial_indent="  ", subsequent_indent="  ")
+            out += _note_lines(v(note), width)
         if result.iterations is not None:   # a loop step: one step, its iterations counted
             out.append("  " + style.dim("↻ " + render("transcript.loop_iterations", {"count": result.iterations},
                                                         language)))
@@ -143,7 +157,7 @@ def _refused(step: RefusedStep, style: _Style, width: int, language: str) -> lis
     out = ["", style.bold(f"[{where}] ") + style.dim("⊘ " + code_lines[0])]
     out += ["      " + style.dim(line) for line in code_lines[1:]]
     if step.note:
-        out += _lines(v(step.note), width, initial_indent="  ", subsequent_indent="  ")
+        out += _note_lines(v(step.note), width)
     out += _lines(v(render("source.not_run", {"reason": step.reason}, language)), width,
                   initial_indent="  " + style.yellow("⊘ "), subsequent_indent="    ")
     return out

@@ -418,7 +418,7 @@ class CodeView(QListWidget):
         code = shown_statement(step.code)   # bounded before any wrapping or measuring
         item.setData(_REFUSED_ROLE, (code, reason))
         item.setData(Qt.ItemDataRole.AccessibleTextRole, f"⊘ {code}: {reason}")
-        item.setToolTip(reason)
+        item.setToolTip(reason + (f"\n\n{step.note}" if step.note else ""))   # its own note, never another step's
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)   # hover shows why; never selected, never a position
         self.refused_lines.append(f"⊘ {code} — {reason}")
         return item

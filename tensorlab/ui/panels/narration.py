@@ -44,7 +44,7 @@ from tensorlab.core.engine.player import PlayerState, StepOrigin
 from tensorlab.core.lessons.lesson import Ask
 from tensorlab.core.protocol.engine_api import Reply
 from tensorlab.core.protocol.measure_results import QUESTION_JOB, MeasureResult
-from tensorlab.ui.widgets.html import ZWSP, breakable, breakable_code, code_block, escape, inline_code
+from tensorlab.ui.widgets.html import ZWSP, breakable, breakable_code, code_block, escape, inline_code, note_html
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
@@ -379,7 +379,7 @@ class NarrationPanel(QScrollArea):
             if step.origin == StepOrigin.USER:
                 text = escape(tr("You added this step:")) + f" <code>{inline_code(step.code)}</code>"
             else:
-                text = inline_code(step.text(language)) or code_block(step.code)
+                text = note_html(step.text(language)) or code_block(step.code)   # a note's lines kept
             if state.position == total and total:
                 # The scratchpad has no end: the last step is only the latest one added.
                 last = (tr("End of the lesson. ← steps back; Home starts again.") if lesson is not None else

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["ZWSP", "breakable", "breakable_code", "code_block", "escape", "inline_code"]
+__all__ = ["ZWSP", "breakable", "breakable_code", "code_block", "escape", "inline_code", "note_html"]
 
 
 def escape(text: str) -> str:
@@ -32,6 +32,20 @@ def code_block(code: str) -> str:
         indent = line[:len(line) - len(body)].expandtabs(4)
         lines.append("&nbsp;" * len(indent) + escape(body))
     return "<code>" + "<br>".join(lines) + "</code>"
+
+
+def note_html(text: str) -> str:
+    """A step's note as HTML: its line breaks kept (HTML would run its paragraphs and lines together), a blank
+    line a paragraph break, and an indented line (code in an opened file's comment) shown as code, indentation
+    kept. A note of one line is :func:`inline_code`'s."""
+    if "\n" not in text:
+        return inline_code(text)
+    out = []
+    for line in text.split("\n"):
+        body = line.strip()
+        indent = len(line.rstrip()) - len(body)
+        out.append(f"<code>{'&nbsp;' * indent}{escape(body)}</code>" if indent else inline_code(line))
+    return "<br>".join(out)
 
 
 ZWSP = "\u200b"   # a zero-width space: where a line may break, invisible (Qt's line breaking honours it)

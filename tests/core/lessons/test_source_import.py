@@ -255,7 +255,7 @@ def test_a_notebook_opens_as_a_lesson_its_markdown_plain_notes_its_magics_refuse
     assert reasons[4] == "depends on cell 5, line 1, which is not run (`Net` is defined there)"
     assert reasons[6] == "depends on cell 5, line 3, which is not run (`net` is defined there)"
     # Markdown: plain text, no link, image or HTML, as the note of the step after it.
-    # The note of a refused statement is said with the next step that runs.
+    # Markdown before a refused statement is said with the next step that runs (a comment note stays with its own).
     assert lesson.steps[0].note == "Fit a line\nSee the docs and a plot.\nbold & strong"
     assert next(s.note for s in lesson.steps if s.code == "opt.zero_grad()") == "One *step* of training:"
     assert all(r.note == "" for r in lesson.refused)
@@ -617,3 +617,179 @@ def test_a_refused_in_place_function_out_or_inplace_argument_makes_later_readers
     assert reasons["f = e * 2"] == "may depend on line 13 of the file, which is not run (it may change `e`)"
     # `inplace=False` changes nothing; `nn` and `torch` stay usable after a refused call of theirs.
     assert [s.code for s in lesson.steps][-3:] == ["g = torch.zeros(2)", "h = nn.Linear(2, 2)", "k = h(g)"]
+
+
+NOTE_OF_REFUSED = '''\
+import torch
+x = torch.ones(2)
+
+# NOTE FOR THE REFUSED LINE
+import numpy as np
+
+# note for y
+y = x * 2
+
+# note for final refused
+import math
+'''
+
+
+def test_a_refused_statement_s_note_stays_with_it_never_another_step_s(tmp_path, capsys):
+    # h21f (review r21b finding 4): forwards (line 5's note) nor backwards (line 11's note after the last step).
+    lesson = parse_python(NOTE_OF_REFUSED.encode(), "note.py")
+    assert {s.code: s.note for s in lesson.steps} == {"import torch": "", "x = torch.ones(2)": "",
+                                                      "y = x * 2": "note for y"}
+    assert [(r.code, r.note) for r in lesson.refused] == [("import numpy as np", "NOTE FOR THE REFUSED LINE"),
+                                                          ("import math", "note for final refused")]
+    # A dependent refused statement keeps its own note too, and the parts the worker sends keep them all.
+    dependent = parse_python(b"import torch\nimport numpy as np\n# its own note\nz = np.ones(2)\nw = torch.ones(1)\n")
+    assert [(r.code, r.note) for r in dependent.refused] == [("import numpy as np", ""),
+                                                             ("z = np.ones(2)", "its own note")]
+    assert dependent.steps[-1].note == ""
+    from tensorlab.core.lessons.source_import import lesson_parts
+    assert lesson_from_parts(pickle.loads(pickle.dumps(lesson_parts(lesson)))).refused == lesson.refused
+    # The transcript says each note with its own statement; the export writes it above the refused block.
+    text = transcript(lesson, "cpu", _run(lesson), width=200)
+    assert text.index("NOTE FOR THE REFUSED LINE") > text.index("import numpy as np") > text.index("x = torch.ones")
+    assert text.index("⊘ import numpy") < text.index("note for y") < text.index("⊘ import math")
+    path = tmp_path / "note.py"
+    path.write_text(NOTE_OF_REFUSED, encoding="utf-8")
+    assert main(["export", str(path), "--in-process"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("# NOTE FOR THE REFUSED LINE")
+    assert lines[at + 1].startswith("# not run in TensorLab: line 5") and at < lines.index("# import numpy as np")
+    last = lines.index("# note for final refused")
+    assert lines[last + 1].startswith("# not run in TensorLab: line 11") and last < lines.index("# import math")
+    assert lines.index("y = x * 2") < lines.index("# note for final refused")
+    assert [line for line in lines if "note for y" in line] == ["# note for y"]
+
+
+CODE_IN_A_NOTE = '''\
+import torch
+# Example of a view:
+#
+#     y = x.view(-1)
+#     z = y * 2
+#
+# Then y shares
+# memory.
+x = torch.ones(2, 2)
+"""A docstring note.
+
+    w = x.t()
+"""
+y = x.view(-1)
+'''
+
+
+def test_a_blank_comment_line_starts_a_paragraph_and_code_in_a_note_stays_lines(tmp_path, capsys):
+    # h21f (review r21b findings 5, 16): in the note, the transcript and the export alike.
+    lesson = parse_python(CODE_IN_A_NOTE.encode(), "codenote.py")
+    assert lesson.steps[1].note == "Example of a view:\n\n    y = x.view(-1)\n    z = y * 2\n\nThen y shares memory."
+    assert lesson.steps[2].note == "A docstring note.\n\n    w = x.t()"
+    text = transcript(lesson, "cpu", _run(lesson), width=100).splitlines()
+    at = text.index("  Example of a view:")
+    assert text[at:at + 6] == ["  Example of a view:", "", "      y = x.view(-1)", "      z = y * 2", "",
+                               "  Then y shares memory."]
+    path = tmp_path / "codenote.py"
+    path.write_text(CODE_IN_A_NOTE, encoding="utf-8")
+    assert main(["export", str(path), "--in-process"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("# Example of a view:")
+    assert lines[at:at + 6] == ["# Example of a view:", "#", "#     y = x.view(-1)", "#     z = y * 2", "#",
+                                "# Then y shares memory."]
+    # Doctest prompts are code lines too; a comment of prose lines is one paragraph, as before.
+    prompts = parse_python(b"import torch\n# try:\n# >>> x = torch.ones(2)\n# >>> x.sum()\nx = torch.ones(2)\n")
+    assert prompts.steps[1].note == "try:\n>>> x = torch.ones(2)\n>>> x.sum()"
+
+
+def test_a_refused_statement_that_rebinds_a_name_defines_it_it_does_not_change_the_object_it_held():
+    # h21f (review r21b findings 1, 10): a refused loop's target is a new binding, never a change to `model`.
+    lesson = parse_python(b"import torch\nmodel = torch.nn.Linear(2, 1)\nX = torch.ones(3, 2)\n"
+                          b"for i in range(2):\n    loss = model(X).sum()\n"
+                          b"for i in range(3):\n    print(f'{i}')\n"
+                          b"print(model.weight)\nprint(X)\nprint(i)\n", "dep.py")
+    assert [s.code for s in lesson.steps][-2:] == ["print(model.weight)", "print(X)"]
+    assert _refused(lesson)[1:] == [
+        (10, "print(i)", "depends on line 6 of the file, which is not run (`i` is defined there)")]
+    results = _run(lesson)
+    assert all(r.ok for r in results)
+    assert results[-2].output.startswith("Parameter containing:")
+    # The same with a loop over the name a step bound (`loss`): its readers say it is defined there.
+    again = parse_python(b"import torch\nmodel = torch.nn.Linear(2, 1)\nX = torch.ones(3, 2)\n"
+                         b"loss = model(X).sum()\nfor loss in range(3):\n    print(f'{loss}')\n"
+                         b"print(model.weight)\nprint(loss)\n", "dep.py")
+    assert "print(model.weight)" in [s.code for s in again.steps]
+    assert _refused(again)[1:] == [
+        (8, "print(loss)", "depends on line 5 of the file, which is not run (`loss` is defined there)")]
+    # A change in place stays a change, for the name and what shares its memory; a rebinding after it in the same
+    # statement defines the name, while the views of the object it held may still have changed.
+    changed = parse_python(b"import torch\nw = torch.ones(3)\nv = w[:2]\nif True:\n    w.add_(1)\n    w = None\n"
+                           b"print(v)\nprint(w)\n", "dep.py")
+    assert _refused(changed)[1:] == [
+        (7, "print(v)", "may depend on line 4 of the file, which is not run (it may change `v`)"),
+        (8, "print(w)", "depends on line 4 of the file, which is not run (`w` is defined there)")]
+
+
+def test_ipython_assignment_forms_are_refused_alone_where_they_stand_and_the_cell_parses():
+    # h21f (review r21b finding 3): `files = !ls`, `t = %timeit ...` are IPython lines, not a syntax error of the cell.
+    data = _notebook([_code(["%load_ext autoreload\n", "!ls -la\n", "import torch\n", "%time x = torch.ones(3)\n",
+                             "files = !ls\n", "a, b = !cmd\n", "t = %timeit -o x * 2\n", "y = torch.zeros(2)\n",
+                             "print(x)\n", "print(files)\n", "print(t)\n", "s = '%d' % 3\n", "n = y != 1"]),
+                      _code(["%matplotlib inline\n", "\n", "import torch\n", "def (:\n", "z = 1"]),
+                      _code("w = y + 1")])
+    lesson = parse_notebook(data, "magics.ipynb")
+    assert [(s.cell, s.line, s.code) for s in lesson.steps] == [
+        (1, 3, "import torch"), (1, 8, "y = torch.zeros(2)"), (1, 12, "s = '%d' % 3"), (1, 13, "n = y != 1"),
+        (3, 1, "w = y + 1")]
+    refused = [(r.cell, r.line, r.code, str(r.reason)) for r in lesson.refused]
+    magic = "an IPython magic or shell command"
+    assert [(c, n, code) for c, n, code, reason in refused if magic in reason] == [
+        (1, 1, "%load_ext autoreload"), (1, 2, "!ls -la"), (1, 4, "%time x = torch.ones(3)"), (1, 5, "files = !ls"),
+        (1, 6, "a, b = !cmd"), (1, 7, "t = %timeit -o x * 2"), (2, 1, "%matplotlib inline")]
+    # What an IPython line binds: its readers depend on its line (no "not defined").
+    assert [(c, n, reason) for c, n, code, reason in refused if code.startswith("print")] == [
+        (1, 9, "depends on cell 1, line 4, which is not run (`x` is defined there)"),
+        (1, 10, "depends on cell 1, line 5, which is not run (`files` is defined there)"),
+        (1, 11, "depends on cell 1, line 7, which is not run (`t` is defined there)")]
+    # A cell that does not parse is one refused piece that starts at its first line of code, in its place.
+    assert refused[-1] == (2, 3, "import torch\ndef (:\nz = 1",
+                           "cell 2, line 4: this is not valid Python: invalid syntax")
+    assert all(r.ok for r in _run(lesson))
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    (b"import torch\nif True:\n    torch = None\nx = torch.ones(2)\n",
+     "depends on line 2 of the file, which is not run (`torch` is defined there)"),
+    (b"import numpy as torch\nx = torch.ones(2)\n",
+     "depends on line 1 of the file, which is not run (`torch` is defined there)"),
+    (b"import torch\nfrom mylib import nn\nx = nn.Linear(2, 1)\n",
+     "depends on line 2 of the file, which is not run (`nn` is defined there)"),
+    (b"import torch\ndef print(*a):\n    pass\nx = torch.ones(2)\nprint(x)\n",
+     "depends on line 2 of the file, which is not run (`print` is defined there)"),
+    (b"import torch\nimport builtins as range\nfor i in range(3):\n    x = torch.ones(i)\n",
+     "depends on line 2 of the file, which is not run (`range` is defined there)"),
+    (b"x = torch.ones(2)\n", "line 1 of the file: `torch` is not defined: no earlier step assigns it"),
+    (b"import torch\nimport torch.optim as optim\nx = torch.ones(2)\nF.relu(x)\n",
+     "line 4 of the file: `F` is not defined: no earlier step assigns it"),
+])
+def test_a_refused_rebinding_of_torch_nn_or_a_builtin_and_a_missing_import_refuse_their_readers(source, expected):
+    # h21f (review r21b finding 2): as plain Python would (AttributeError, NameError), never TensorLab's own modules.
+    lesson = parse_python(source, "shadow.py")
+    assert str(lesson.refused[-1].reason) == expected
+    last = source.decode().rstrip("\n").split("\n")[-1].strip()
+    assert last in lesson.refused[-1].code and all(last not in s.code for s in lesson.steps)
+
+
+def test_a_module_s_settings_are_not_followed_and_a_supported_import_binds_the_name_again():
+    # `torch.backends.cudnn.deterministic = True` (refused) sets a module's attribute: every later `torch.` still
+    # runs, one rule for all of them (README). A supported import after a refused rebinding ends the dependency.
+    lesson = parse_python(b"import torch\ntorch.backends.cudnn.deterministic = True\n"
+                          b"torch.set_printoptions(precision=2)\nx = torch.ones(2) / 3\n"
+                          b"import numpy as torch\nimport torch\ny = torch.ones(1)\n", "cudnn.py")
+    assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(2) / 3", "import torch",
+                                              "y = torch.ones(1)"]
+    assert [r.reason.key for r in lesson.refused] == ["source.at_line"] * 3
+    # A cell magic's cell binds what its body binds: `%%capture` over `import torch` leaves `torch` refused.
+    notebook = parse_notebook(_notebook([_code("%%capture\nimport torch"), _code("x = torch.ones(2)")]), "cap.ipynb")
+    assert str(notebook.refused[-1].reason) == "depends on cell 1, line 1, which is not run (`torch` is defined there)"

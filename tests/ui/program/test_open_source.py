@@ -36,6 +36,7 @@ loss = (model(x) ** 2).mean()
 extra = loss_fn(model(x))
 loss.backward()
 opt.step()
+# the loss, said
 print(f"{loss.item()}")
 '''
 
@@ -80,6 +81,9 @@ def test_open_a_python_file_step_it_and_see_the_refused_lines_greyed_with_why(wi
     assert text.index("opt.zero_grad()") < next(i for i, t in enumerate(text) if t.startswith("⊘ extra"))
     assert next(i for i, t in enumerate(text) if t.startswith("⊘ extra")) < text.index("loss.backward()")
     assert rows[0].toolTip().startswith("not run: line 4 of the file:")
+    # A refused statement's comment note is its own: on its row (on hover), never another step's narration.
+    assert rows[-1].toolTip().endswith("\n\nthe loss, said") and "the loss, said" not in rows[0].toolTip()
+    assert all(step.note != "the loss, said" for step in state.lesson.steps)
     assert all(not row.flags() & Qt.ItemFlag.ItemIsSelectable for row in rows)
     # The player steps the supported statements only: every one runs, none of the refused ones.
     go(window, qtbot, len(state.program))
