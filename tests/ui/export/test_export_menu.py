@@ -21,10 +21,13 @@ def test_the_view_menu_shows_the_measure_and_copy_matrix_docks(window, qtbot):
         assert dock.toggleViewAction() in window.view_menu.actions()
         dock.toggleViewAction().trigger()
         qtbot.waitUntil(dock.isVisible)
-        # The first time, it floats over the window, large enough for its table and plot, on the screen
-        # (the offscreen screen is narrower than this window).
+        # The first time, it floats over the window at the size its table and plot ask for (at least
+        # 560x420), on the screen (the offscreen screen is narrower than this window).
         screen = window.screen().availableGeometry()
-        assert dock.isFloating() and dock.width() >= min(window.width() * 0.7, screen.width() - 16)
+        wanted = dock.widget().sizeHint()
+        assert dock.isFloating()
+        assert dock.width() >= min(max(560, wanted.width()), screen.width() - 16)
+        assert dock.height() >= min(max(420, wanted.height()), screen.height() - 16)
         assert screen.contains(dock.frameGeometry())
         idle(qtbot, window)
     assert window.copy_matrix.matrix is not None  # shown, so computed in the worker
