@@ -166,8 +166,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- explain.mixed_devices -------------------------------------------------------------------------------
     "explain.mixed_devices.title": ("Tensors on different devices", "서로 다른 장치의 텐서"),
     "explain.mixed_devices.text": (
-        "An operation mixed tensors that live on different devices; torch never moves data implicitly between them.",
-        "연산이 서로 다른 장치에 있는 텐서를 섞었습니다. torch는 장치 사이에서 데이터를 몰래 옮기지 않습니다.",
+        "An operation mixed tensors that live on different devices; torch never moves data implicitly between them "
+        "(except a 0-dim CPU tensor, which it reads as a number).",
+        "연산이 서로 다른 장치에 있는 텐서를 섞었습니다. torch는 장치 사이에서 데이터를 몰래 옮기지 않습니다"
+        "(0차원 CPU 텐서는 예외로, 숫자처럼 읽습니다).",
     ),
     "explain.mixed_devices.advice": (
         "move one of them with `.to(other.device)`.",
