@@ -342,6 +342,15 @@ class _ObjectIds:
         self._ids[key] = (ref, number)
         return number
 
+    def adopt(self, obj: Any, number: int) -> None:
+        """Give ``obj`` the ``number`` an earlier snapshot of the same state gave the object in its place (after a
+        replay rebuilt that state), so that the next snapshot does not take every tensor for a new one."""
+        key = id(obj)
+        try:
+            self._ids[key] = (weakref.ref(obj, self._forget(key, number)), number)
+        except TypeError:
+            pass
+
     def _forget(self, key: int, number: int) -> Any:
         def forget(_: weakref.ref[Any]) -> None:
             entry = self._ids.get(key)
@@ -621,6 +630,12 @@ class Inspector:
             if region is not None:
                 self._remember(region.storage, label)
         self._next_label = next_label
+
+    def adopt_objects(self, numbered: Iterable[tuple[Any, int]]) -> None:
+        """Take over object numbers: each object gets the number an earlier snapshot of the same state gave it
+        (after a replay: the tensors are new objects, the state they stand for is the same)."""
+        for obj, number in numbered:
+            self._objects.adopt(obj, number)
 
     @property
     def next_label(self) -> int:

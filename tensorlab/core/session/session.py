@@ -284,12 +284,16 @@ class Session:
 
         Nothing is read: the next snapshot compares with what it reads then.
         """
-        labelled = []
+        labelled, numbered = [], []
         reached = reached_tensors(self._namespace)   # `parts[0]` too: the names the snapshot lists
         for info in snapshot.tensors:
             value = reached.get(info.name, (None, None))[1]
             if isinstance(value, torch.Tensor) and info.storage is not None:
                 labelled.append((value, info.storage))
+            if isinstance(value, torch.Tensor) and info.object_id:
+                # The same tensor of the same state: a step after the replay changes or makes only what it does.
+                numbered.append((value, info.object_id))
+        self.inspector.adopt_objects(numbered)
         used = [int(label[1:]) for result in self.results for label in
                 (s.id for s in result.snapshot.storages) if label[1:].isdigit()]
         self.inspector.adopt_labels(labelled, max(used, default=-1) + 1)

@@ -115,3 +115,25 @@ def test_every_explanation_has_korean_text():
     korean = session.run("b.sum().backward()").error.explanation.localized("ko")
     assert korean.title == "저장된 텐서가 인플레이스로 바뀌었습니다"
     assert "`a`를 버전 0일 때 저장했는데" in korean.text and "4단계 (`c.zero_()`)" in korean.text
+
+
+def test_a_step_after_a_replay_changes_only_what_it_changes_the_tensors_keep_their_identity():
+    # Going back and on replays the program in a fresh session (without snapshots): the next step's snapshot must
+    # still say which tensors are the same objects as before, or every tensor reads as new (a map marking
+    # w, d and p "changed" after a step that raised and changed nothing).
+    from tensorlab.core.lang.parse import parse_one
+
+    codes = ["w = torch.tensor([1., 2., 3.], requires_grad=True)", "d = torch.zeros(3)", "alias = d",
+             "s = torch.arange(5.)"]
+    first = Session()
+    known = [first.run(code) for code in codes]
+    replayed = Session()
+    list(replayed.restore([parse_one(code, replayed.limits) for code in codes], known))
+    after = replayed.run("s[1:].copy_(s[:-1])")
+    assert after.error is not None and after.error.type == "RuntimeError"   # torch refuses; nothing changes
+    before = known[-1].snapshot
+    for info in after.snapshot.tensors:
+        assert info.object_id == before.tensor(info.name).object_id, info.name
+    assert after.snapshot.tensor("alias").object_id == after.snapshot.tensor("d").object_id   # one tensor
+    grown = replayed.run("e = torch.ones(2)")
+    assert grown.snapshot.tensor("e").object_id not in {info.object_id for info in before.tensors}
