@@ -89,16 +89,22 @@ def _choices(ask: Ask, language: str) -> Sequence[str] | None:
     return choices if 0 <= ask.answer < len(choices) else None
 
 
+def _right_and_lengths(ask: Ask, language: str) -> tuple[int, list[int]] | None:
+    """The right choice's index and every choice's displayed length; None for a measured question (no choice is
+    the right one until the device is measured) or one with fewer than two choices."""
+    choices = _choices(ask, language)
+    if choices is None or len(choices) < 2 or ask.answer is None:
+        return None
+    return ask.answer, [displayed_length(c) for c in choices]
+
+
 def right_is_longest(ask: Ask, language: str = "en") -> bool:
     """Whether the right choice is (one of) the longest in ``language`` (a tie counts as longest).
 
     False for a measured question: no choice is the right one until the device is measured.
     """
-    choices = _choices(ask, language)
-    if choices is None or len(choices) < 2 or ask.answer is None:
-        return False
-    lengths = [displayed_length(c) for c in choices]
-    return lengths[ask.answer] >= max(lengths)
+    known = _right_and_lengths(ask, language)
+    return known is not None and known[1][known[0]] >= max(known[1])
 
 
 def _too_long(ask: Ask, language: str) -> bool:
@@ -118,11 +124,8 @@ def right_is_shortest(ask: Ask, language: str = "en") -> bool:
 
     False for a measured question: no choice is the right one until the device is measured.
     """
-    choices = _choices(ask, language)
-    if choices is None or len(choices) < 2 or ask.answer is None:
-        return False
-    lengths = [displayed_length(c) for c in choices]
-    return lengths[ask.answer] <= min(lengths)
+    known = _right_and_lengths(ask, language)
+    return known is not None and known[1][known[0]] <= min(known[1])
 
 
 def _too_short(ask: Ask, language: str) -> bool:
