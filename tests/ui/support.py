@@ -124,3 +124,13 @@ def fresh_window(qtbot, settings, size, projector=False, language=None):
     window.apply_default_layout()
     QApplication.processEvents()
     return window
+
+
+# A small training step, twice: a module with two parameterised layers, an optimizer with momentum.
+TRAINING_PROGRAM = [
+    "import torch.nn as nn",
+    "import torch.optim as optim",
+    "model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))",
+    "opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)",
+    "x = torch.randn(5, 4)",
+] + ["opt.zero_grad()", "loss = model(x).pow(2).mean()", "loss.backward()", "opt.step()"] * 2

@@ -18,15 +18,9 @@ from tensorlab.ui.widgets.array_plot import viridis
 from tensorlab.ui.widgets.palette import format_value
 from tensorlab.ui.widgets.scene_view import TextBatch
 from tests.ui.conftest import idle
-from tests.ui.support import open_lesson, run_line
+from tests.ui.support import TRAINING_PROGRAM, open_lesson, run_line
 
-PROGRAM = [
-    "import torch.nn as nn",
-    "import torch.optim as optim",
-    "model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))",
-    "opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)",
-    "x = torch.randn(5, 4)",
-] + ["opt.zero_grad()", "loss = model(x).pow(2).mean()", "loss.backward()", "opt.step()"] * 2
+PROGRAM = TRAINING_PROGRAM
 PARAMETERS = ["model[0].weight", "model[0].bias", "model[2].weight", "model[2].bias"]
 
 

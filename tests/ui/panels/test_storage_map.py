@@ -14,15 +14,9 @@ from tensorlab.ui.panels.storage_map import ELEMENT_PX, INDEX_PX, VALUE_PX
 from tensorlab.ui.widgets.scene_view import TextBatch
 from tensorlab.ui.widgets.text_zoom import MIN_PX, px
 from tests.ui.conftest import idle
-from tests.ui.support import fresh_window, go, open_lesson, run_line
+from tests.ui.support import TRAINING_PROGRAM, fresh_window, go, open_lesson, run_line
 
-TRAINING = [
-    "import torch.nn as nn",
-    "import torch.optim as optim",
-    "model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))",
-    "opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)",
-    "x = torch.randn(5, 4)",
-] + ["opt.zero_grad()", "loss = model(x).pow(2).mean()", "loss.backward()", "opt.step()"] * 2
+TRAINING = TRAINING_PROGRAM
 
 
 def _drawn(view) -> list[tuple[object, ...]]:
