@@ -270,8 +270,10 @@ class ProcessEngine:
         context = _mp_context()
         parent, child = context.Pipe(duplex=True)
         self._flag = context.Value("b", 0, lock=False)
+        # [iteration, count] of a loop the worker is running (0: none): still readable after a kill.
+        self._loop = context.Array("q", 2, lock=False)
         process = _process_class(context)(target=_serve, args=(child, self._flag, self.device, self.limits,
-                                                       self.memory_limit),
+                                                       self.memory_limit, self._loop),
                                   name="tensorlab-worker", daemon=True)
         process.start()
         child.close()
@@ -393,7 +395,7 @@ class ProcessEngine:
         if died.why == "cancel":
             reason, kind = msg("engine.stopped"), "Cancelled"
         elif died.why == "timeout":
-            reason, kind = msg("engine.timeout", seconds=f"{self.time_limit:g}"), "WorkerTimeout"
+            reason, kind = self._timeout_message(), "WorkerTimeout"
         elif died.why == "deadline":
             reason, kind = self._time_limit_message(), "TimeLimit"
         else:
@@ -402,6 +404,18 @@ class ProcessEngine:
         if kind == "Cancelled":
             raise Cancelled(position, reason)
         raise EngineCrashed(position, reason, kind)
+
+    def _timeout_message(self) -> Message:
+        """The step ran over the time limit: in which iteration, when it was in a loop (the worker keeps it
+        in shared memory, still readable after the kill)."""
+        seconds = f"{self.time_limit:g}"
+        loop = getattr(self, "_loop", None)
+        iteration, count = (loop[0], loop[1]) if loop is not None else (0, -1)
+        if iteration <= 0:
+            return msg("engine.timeout", seconds=seconds)
+        if count < 0:
+            return msg("engine.timeout_at_iteration", seconds=seconds, iteration=f"{iteration:,}")
+        return msg("engine.timeout_in_loop", seconds=seconds, iteration=f"{iteration:,}", count=f"{count:,}")
 
     def _revive(self, reason: Message) -> int:
         """Start a new worker and replay it to the last position known to be good."""
@@ -548,13 +562,14 @@ class _Died(Exception):
         self.why = why
 
 
-def _serve(conn: Any, flag: Any, device: str, limits: Limits, memory_limit: int | None) -> None:
+def _serve(conn: Any, flag: Any, device: str, limits: Limits, memory_limit: int | None,
+           loop: Any = None) -> None:
     # Runs in the worker. This module never imports the worker side (a static contract says so):
     # multiprocessing loaded it by name, in the fork server (preload) or as the child's main module.
     module = sys.modules.get(_MAIN) or sys.modules.get("__mp_main__")
     if module is None or not hasattr(module, "serve"):
         raise RuntimeError(f"the worker process did not load {_MAIN}")
-    module.serve(conn, flag, device, limits, memory_limit)
+    module.serve(conn, flag, device, limits, memory_limit, loop)
 
 
 if sys.platform == "win32":  # pragma: no cover

@@ -83,6 +83,15 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "단계를 멈췄습니다(Esc를 누른 뒤 제때 끝나지 않았습니다)"),
     "engine.timeout": ("the step ran longer than {seconds} s and was stopped",
                        "단계가 {seconds}초보다 오래 실행되어 멈췄습니다"),
+    # -- a step stopped by the time limit inside its loop (issue #16: say which iteration) -------------------
+    "engine.timeout_in_loop": ("the step ran longer than {seconds} s and was stopped in iteration {iteration} of "
+                               "{count} of its loop",
+                               "단계가 {seconds}초보다 오래 실행되어 반복문의 {count}번 중 {iteration}번째 반복에서 "
+                               "멈췄습니다"),
+    "engine.timeout_at_iteration": ("the step ran longer than {seconds} s and was stopped in iteration {iteration} "
+                                    "of its loop",
+                                    "단계가 {seconds}초보다 오래 실행되어 반복문의 {iteration}번째 반복에서 "
+                                    "멈췄습니다"),
     "engine.time_limit": ("not run: the run's time limit of {seconds} s was reached",
                           "실행하지 않음: 실행 시간 한도 {seconds}초에 도달했습니다"),
     "engine.not_checked": ("ran, but not checked again: the run's time limit of {seconds} s was reached while "

@@ -13,7 +13,7 @@ import copy
 import itertools
 import operator
 import types
-from collections.abc import Callable, ItemsView, Iterable, KeysView, Sequence, Sized, ValuesView
+from collections.abc import Callable, ItemsView, Iterable, KeysView, MutableSequence, Sequence, Sized, ValuesView
 from typing import Any
 
 import torch
@@ -223,6 +223,14 @@ class Interpreter:
         self.iterations: int | None = None
         self.stopped_in: tuple[int, int | None] | None = None
         self._loop_ran = False
+        # Where the running loop is, for a process that may be killed mid-loop (the worker's 10 s limit):
+        # [iteration, count or -1], shared memory the engine reads after the kill; 0 outside a loop.
+        self.loop_watch: MutableSequence[int] | None = None
+
+    def _watch(self, iteration: int, count: int | None) -> None:
+        if self.loop_watch is not None:
+            self.loop_watch[1] = -1 if count is None else count
+            self.loop_watch[0] = iteration
 
     def partly_ran(self) -> bool:
         """Whether the statement now running (or that just stopped) began an operation that changes state:
@@ -237,6 +245,7 @@ class Interpreter:
         self.iterations = None
         self.stopped_in = None
         self._loop_ran = False
+        self._watch(0, None)
         self.guard.start()
         return self.execute(node)
 
@@ -291,6 +300,7 @@ class Interpreter:
         while True:
             known = len(items) if isinstance(items, Sized) else count   # a list the body resized: its length now
             self.stopped_in = (number + 1, known)
+            self._watch(number + 1, known)
             item = _operation(next, live, NO_VALUE)   # a dict resized by the body: Python's RuntimeError here
             if item is NO_VALUE:
                 break
@@ -314,6 +324,7 @@ class Interpreter:
             self.iterations += 1
             number += 1
         self.stopped_in = None
+        self._watch(0, None)
 
     def loop_items(self, node: ast.expr) -> tuple[Sequence[Any] | Iterable[Any], int]:
         """What a loop iterates (read by position) and how many iterations it may run, refused up front when

@@ -15,7 +15,7 @@ import os
 import re
 import time
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, MutableSequence
 from typing import Any
 
 import torch
@@ -94,6 +94,11 @@ class Session:
         # names each step assigns.
         self.focus: frozenset[str] = frozenset()
         self.reset()
+
+    def watch_loops(self, watch: MutableSequence[int] | None) -> None:
+        """Keep ``watch[0]`` at the iteration a running loop is in and ``watch[1]`` at its count (-1 unknown),
+        0 outside a loop: shared memory the engine reads when it had to kill the worker mid-loop."""
+        self._interpreter.loop_watch = watch
 
     # -- state -----------------------------------------------------------------
     @property

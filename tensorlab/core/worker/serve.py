@@ -69,11 +69,13 @@ def _limit_memory(limit_bytes: int | None, device: str) -> None:
 
 
 class _Server:
-    def __init__(self, conn: Any, cancel_flag: Any, device: str, limits: Limits) -> None:
+    def __init__(self, conn: Any, cancel_flag: Any, device: str, limits: Limits,
+                 loop_watch: Any = None) -> None:
         self.conn = conn
         self.cancel_flag = cancel_flag
         self.limits = limits
         self.session = Session(device=device, limits=limits)
+        self.session.watch_loops(loop_watch)
         self.sender = InfoSender()
         self.history = History(history_allowance(limits))
         # Bytes of values the window's process keeps of this session's history (each request says): counted in
@@ -156,13 +158,15 @@ class _Server:
             self.send(Reply.OK, reply)
 
 
-def serve(conn: Any, cancel_flag: Any, device: str, limits: Limits, memory_limit: int | None) -> None:
-    """The worker's main loop (the target of the worker process)."""
+def serve(conn: Any, cancel_flag: Any, device: str, limits: Limits, memory_limit: int | None,
+          loop_watch: Any = None) -> None:
+    """The worker's main loop (the target of the worker process); ``loop_watch`` is shared memory where
+    the session keeps the iteration a running loop is in (read by the engine after a kill)."""
     # Ctrl+C in a terminal reaches the whole process group: the window decides, not the worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _limit_memory(memory_limit, device)
     try:
-        server = _Server(conn, cancel_flag, device, limits)
+        server = _Server(conn, cancel_flag, device, limits, loop_watch)
     except DeviceError as exc:
         conn.send_bytes(InfoSender().dumps((Reply.BAD_DEVICE.value, exc.message)))
         return

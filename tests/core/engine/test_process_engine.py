@@ -83,6 +83,26 @@ def test_a_step_over_the_time_limit_is_stopped():
         engine.close()
 
 
+def test_a_loop_over_the_time_limit_says_in_which_iteration_it_was_stopped():
+    engine = ProcessEngine(limits=GENEROUS, time_limit=0.5)
+    try:
+        engine.run("x = torch.ones(3)")
+        loop = "for i in range(60):\n    y = torch.ones(2000, 2000) @ torch.ones(2000, 2000)"
+        with pytest.raises(EngineCrashed) as crashed:
+            engine.run(loop)
+        why = crashed.value.why
+        assert crashed.value.kind == "WorkerTimeout" and crashed.value.position == 1
+        assert why.key == "engine.timeout_in_loop" and why.values["count"] == "60"
+        assert 1 <= int(str(why.values["iteration"])) <= 60
+        assert f"in iteration {why.values['iteration']} of 60" in crashed.value.reason
+        # The next step is no loop: a timeout there says nothing of iterations.
+        with pytest.raises(EngineCrashed) as again:
+            engine.run(LONG_STEP)
+        assert again.value.why.key == "engine.timeout"
+    finally:
+        engine.close()
+
+
 def test_going_back_restores_real_state_and_keeps_storage_labels(engine):
     player = Player(engine=engine)
     player.load(find_lesson("detach-and-the-version-counter"))
