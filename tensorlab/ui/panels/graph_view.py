@@ -73,6 +73,35 @@ def layers(graph: GraphInfo) -> list[list[int]]:
     return [rows[d] for d in sorted(rows)]
 
 
+def _edge_path(start: QPointF, end: QPointF, between: list[QRectF], gap: float, margin: float) -> QPainterPath:
+    """An edge from ``start`` down to ``end``: straight, unless that line would run through a box of a row in
+    between (``y = p * w`` has Mul→Add→Acc and a direct Mul→Acc edge: drawn straight, the direct one lies
+    under the other two and a class reads "w reaches y only through p"). Then it bends out past those boxes, on
+    the side nearer to the straight line, and comes back down into ``end``."""
+    path = QPainterPath(start)
+    crossed = []
+    for box in between:
+        y = box.center().y()
+        share = (y - start.y()) / (end.y() - start.y()) if end.y() != start.y() else 0.0
+        x = start.x() + share * (end.x() - start.x())
+        if box.left() - margin / 2 <= x <= box.right() + margin / 2:
+            crossed.append(box)
+    if not crossed:
+        path.lineTo(end)
+        return path
+    # Past every box of the rows in between (not only the crossed ones: the detour must not hit a neighbour).
+    middle = (start.x() + end.x()) / 2
+    right = max(box.right() for box in between) + margin
+    left = min(box.left() for box in between) - margin
+    side = right if abs(right - middle) <= abs(middle - left) else left
+    top, bottom = start.y() + gap / 2, end.y() - gap / 2
+    # S-bends with vertical ends: out of the box downwards, then along the side, then down into ``end``.
+    path.cubicTo(QPointF(start.x(), (start.y() + top) / 2), QPointF(side, (start.y() + top) / 2), QPointF(side, top))
+    path.lineTo(side, bottom)
+    path.cubicTo(QPointF(side, (bottom + end.y()) / 2), QPointF(end.x(), (bottom + end.y()) / 2), end)
+    return path
+
+
 def _held_saved_text(saved: SavedTensor) -> str:
     """One saved tensor while its state is held (a question open, see held_hints): which tensor it is,
     as far as that is known, without its versions or whether it changed or was freed (all true, none a cue)."""
@@ -136,6 +165,7 @@ class GraphView(SceneView):
         self.fit_button.clicked.connect(self.fit)
         self.fit_button.hide()
         self.node_rects: dict[int, QRectF] = {}   # node index -> its box in the scene, as drawn
+        self.edge_paths: dict[tuple[int, int], QPainterPath] = {}   # (from, to) -> the edge as drawn
         self.focus_node = 0        # the node framed when the graph does not fit: a failing one, else the root
         self._framed = False       # the view is where the drawing put it (no wheel, drag or Fit since)
         self._message: str | None = None   # the text shown instead of a graph (wrapped to the panel's width)
@@ -231,7 +261,7 @@ class GraphView(SceneView):
     def _draw(self) -> None:
         scene = self.scene()
         scene.clear()
-        self.node_rects, self.focus_node, self._framed = {}, 0, False
+        self.node_rects, self.edge_paths, self.focus_node, self._framed = {}, {}, 0, False
         self.fit_button.hide()
         self.set_zoom(1.0)
         self._message = None
@@ -335,11 +365,18 @@ class GraphView(SceneView):
                 x += width + 18 * s
             y += row_height + row_gap
         pen = QPen(QColor("#546e7a"), 1.6)
+        row_of = {node: number for number, row in enumerate(rows) for node in row}
+        self.edge_paths = {}
         for a, b in graph.edges:
             start = QPointF(boxes[a].center().x(), boxes[a].bottom())
             end = QPointF(boxes[b].center().x(), boxes[b].top())
-            self.scene().addLine(start.x(), start.y(), end.x(), end.y(), pen)
-            self._arrow(start, end, pen)
+            between = [boxes[n] for n in boxes if row_of[a] < row_of[n] < row_of[b]]
+            path = _edge_path(start, end, between, row_gap, 14 * s)
+            self.edge_paths[(a, b)] = path
+            self.scene().addPath(path, pen)
+            # The arrowhead points along the edge's last stretch (straight down after a detour).
+            last = path.pointAtPercent(0.97) if path.length() > 0 else start
+            self._arrow(last, end, pen)
         if graph.truncated:
             self._text(tr("(only the first {count} nodes are drawn)").format(count=len(graph.nodes)), 0, y,
                        size=12, color=MUTED)

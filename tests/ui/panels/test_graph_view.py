@@ -123,3 +123,33 @@ def test_the_hint_for_a_tensor_without_grad_lies_inside_the_graphs_viewport(qtbo
     assert text.split() == ("x does not require grad: no gradient is computed for it, but an operation may "
                             "still save it for backward() (x * x saves x).").split()
     window.close()
+
+
+def test_an_edge_that_skips_a_row_is_drawn_around_the_boxes_between(qtbot, settings):
+    # Review r17c 17: `y = p * w` has MulBackward0 -> AddBackward0 -> AccumulateGrad(w) and a direct
+    # MulBackward0 -> AccumulateGrad(w) edge (torch: y.grad_fn.next_functions); drawn straight, the direct edge
+    # ran under the other two through the Add box, and the class read "w reaches y only through p".
+    window = fresh_window(qtbot, settings, (1280, 720))
+    open_lesson(window, qtbot, "scratchpad")
+    for line in ("w = torch.ones(3, requires_grad=True)", "p = w + 1", "y = p * w"):
+        run_line(window, qtbot, line)
+    window.show_panel("graphDock")
+    window.table.select_name("y")
+    view = window.graph_view
+    qtbot.waitUntil(lambda: len(view.node_rects) == 3, timeout=10_000)
+    assert "MulBackward0" in " ".join(view.texts())
+    # Every edge is drawn; the one from the root to the row below the next misses that next row's box.
+    assert len(view.edge_paths) == 3
+    rows = sorted(view.node_rects, key=lambda i: view.node_rects[i].top())
+    top, middle, bottom = rows
+    from PySide6.QtGui import QPainterPathStroker
+
+    stroker = QPainterPathStroker()
+    stroker.setWidth(2)   # the line as drawn (a path's own intersects() reads it as a filled area)
+
+    def line(a: int, b: int):
+        return stroker.createStroke(view.edge_paths[(a, b)])
+
+    assert not line(top, bottom).intersects(view.node_rects[middle])
+    assert line(top, middle).intersects(view.node_rects[middle])
+    window.close()
