@@ -39,19 +39,28 @@ _REFUSED_ROLE = Qt.ItemDataRole.UserRole + 1   # a refused statement's line: (co
 _OPERATORS = set("=+-*/@%<>&|^~!")
 
 
-def break_points(line: str) -> tuple[list[int], ...]:
-    """Where ``line`` may wrap, as the lengths of the part kept on the first line, best first.
+def break_points(line: str, upto: int | None = None) -> tuple[list[int], ...]:
+    """Where ``line`` may wrap, as the lengths of the part kept on the first line, best first (only those
+    before ``upto`` characters; what follows is read only to see what a bracket or a dot belongs to).
 
     Best: after a space or a comma. Then after an operator written without spaces (never between the
-    two characters of ``**``, ``==``, ``+=``) or an opening bracket. Last, *before* the dot of a method call
-    (``(n * n).sum()`` / ``.backward()``, as chained calls are written). Never inside a name, a
-    number or a string, and never after a dot (``x.`` / ``detach()`` reads as two statements).
+    two characters of ``**``, ``==``, ``+=``) or an opening bracket. Then *before* the dot of a method call
+    (``(n * n).sum()`` / ``.backward()``, as chained calls are written; not before an attribute:
+    ``model[0]`` / ``.weight``). Last, only where nothing else will do, inside a short subscript or call
+    (``model[`` / ``0]`` reads as two names). Never inside a name, a number or a string, and never after a
+    dot (``x.`` / ``detach()`` reads as two statements).
     """
+    limit = len(line) - 1 if upto is None else min(upto, len(line) - 1)
     preferred: list[int] = []
     brackets: list[int] = []
     dots: list[int] = []
+    inside: list[int] = []
+    # A subscript or a call with a short inside reads as one name (`model[0].weight`, `net(x)`). Such a
+    # pair closes within a few characters of opening: the look-ahead past ``limit`` is bounded.
+    tight = _tight_spans(line[:limit + 2 * TIGHT_INSIDE + 4])
     quote = ""
-    for i, char in enumerate(line[:-1]):
+    for i in range(limit):
+        char = line[i]
         if quote:
             if char == quote and (i == 0 or line[i - 1] != "\\"):
                 quote = ""
@@ -60,24 +69,62 @@ def break_points(line: str) -> tuple[list[int], ...]:
             quote = char
             continue
         after = line[i + 1]
+        held = any(start <= i < end for start, end in tight)
         if char in " ,":
-            preferred.append(i + 1)
+            (inside if held else preferred).append(i + 1)
         elif (char in _OPERATORS and after not in _OPERATORS) or (char in "([{" and after not in ")]}"):
             # An operator written without spaces binds tighter (`requires_grad=True`): only where no
             # space or comma will do.
-            brackets.append(i + 1)
-        if after == "." and i + 2 < len(line) and not line[i + 2].isdigit() and not char.isdigit():
-            dots.append(i + 1)
-    return preferred, brackets, dots
+            (inside if held else brackets).append(i + 1)
+        if after == "." and i + 2 < len(line) and not line[i + 2].isdigit() and not char.isdigit() and not held:
+            # Before a method call only: `model[0]` / `.weight` splits what reads as one name.
+            end = i + 2
+            while end < min(len(line), i + 80) and _is_name_char(line[end]):
+                end += 1
+            if end >= min(len(line), i + 80) or line[end] == "(":
+                dots.append(i + 1)
+    return preferred, brackets, dots, inside
 
 
-SHORT_STATEMENT = 20   # a statement of up to this many characters, its indentation aside, never wraps
+TIGHT_INSIDE = 6   # a bracket whose content is at most this many characters is never broken into
+
+
+def _tight_spans(line: str) -> list[tuple[int, int]]:
+    """(opening bracket, its closing bracket) of each bracket pair right after a name or a closing bracket
+    (a subscript or a call) whose content has at most :data:`TIGHT_INSIDE` characters, strings aside."""
+    spans: list[tuple[int, int]] = []
+    stack: list[int] = []
+    quote = ""
+    for i, char in enumerate(line):
+        if quote:
+            if char == quote and line[i - 1] != "\\":
+                quote = ""
+            continue
+        if char in "'\"":
+            quote = char
+        elif char in "([":
+            stack.append(i)
+        elif char in ")]" and stack:
+            start = stack.pop()
+            attached = start > 0 and (_is_name_char(line[start - 1]) or line[start - 1] in ")]")
+            if attached and i - start - 1 <= TIGHT_INSIDE:
+                spans.append((start, i))
+    return spans
+
+
+def _is_name_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+SHORT_STATEMENT = 20   # a statement of up to this many characters, its indentation aside, never wraps where it fits
 
 
 def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
     """``code`` in lines no wider than ``width``, broken only between tokens (see :func:`break_points`);
     continued lines are indented. A statement of up to :data:`SHORT_STATEMENT` characters (without its
-    indentation) is never broken; only a single name wider than ``width`` is ever cut.
+    indentation) is never broken where it fits (the layout gives it the room in projector mode at 1024x768);
+    where it does not (a zoomed narrow panel) it wraps like any other, since a cut line hides code. Only a
+    single name wider than ``width`` is ever cut.
 
     Near-linear in ``code``'s length: each cut measures and scans only the part that can fit (no
     character is narrower than a pixel), never the whole rest of the line (a pasted 80 KB data literal
@@ -87,8 +134,8 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
     indent = "    " if width >= metrics.horizontalAdvance("x" * 24) else "  "
     cap = max(width, 1) + 1   # more characters than this never fit in `width` pixels
     for line in code.split("\n"):
-        if len(line.strip()) <= SHORT_STATEMENT:
-            lines.append(line)   # a short statement reads whole (its indentation not counted)
+        if len(line.strip()) <= SHORT_STATEMENT and (len(line) <= cap and metrics.horizontalAdvance(line) <= width):
+            lines.append(line)   # a short statement that fits reads whole
             continue
         while (len(line) > cap or metrics.horizontalAdvance(line) > width) and len(line.strip()) > 8:
             window = line[:cap]
@@ -103,7 +150,7 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
             fits = low
             head = len(line) - len(line.lstrip())   # never break inside a continued line's indent
             # break_points looks two characters ahead: the window and two more decide every cut <= fits.
-            cut = next((c for group in break_points(line[:fits + 2])
+            cut = next((c for group in break_points(line, fits + 2)
                         for c in reversed(group) if head < c <= fits and line[:c].strip()), fits)
             lines.append(line[:cut].rstrip())
             rest = line[cut:].lstrip()
@@ -197,7 +244,8 @@ class _LineDelegate(QStyledItemDelegate):
         room = self.view.viewport().width() - indent - 4
         if yours:
             room -= fonts.yours_width()   # the mark sits in the right margin, beside every line of the step
-        return indent, wrap_code(code, fonts.bold_metrics, max(room, fonts.metrics.horizontalAdvance("x" * 18)))
+        # The panel's real room: wrapped to a floor wider than the panel, lines were cut at its edge (Ctrl+=).
+        return indent, wrap_code(code, fonts.bold_metrics, max(room, fonts.metrics.horizontalAdvance("x" * 6)))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:

@@ -50,16 +50,17 @@ def note_html(text: str) -> str:
 
 ZWSP = "\u200b"   # a zero-width space: where a line may break, invisible (Qt's line breaking honours it)
 # Inside code, as the Code panel wraps (code_view.break_points): *before* the dot of a method call
-# (`.backward()` starts the next line, never `x.` / `detach()`), after `(` (not before `)`), `,` and
-# `[`: so a long chain such as y.detach().clone().requires_grad_(True) wraps at a call instead of
-# widening its panel past the screen, and `backward(` / `)` never happens. Never inside a name or number.
-_CODE_BREAKS = re.compile(r"((?<=[A-Za-z0-9_)\]])(?<![0-9])(?=\.[A-Za-z_])|(?<=\()(?!\))|(?<=,)(?! )|(?<=\[))")
+# (`.backward()` starts the next line, never `x.` / `detach()`), after `(` (not before `)`) and `,`: so a
+# long chain such as y.detach().clone().requires_grad_(True) wraps at a call instead of widening its panel
+# past the screen, and `backward(` / `)` never happens. Never inside a name or number, and never inside
+# what reads as one name: not after `[` nor before an attribute's dot (`net[` / `1].weight.grad`).
+_CODE_BREAKS = re.compile(r"((?<=[A-Za-z0-9_)\]])(?<![0-9])(?=\.[A-Za-z_]\w*\()|(?<=\()(?!\))|(?<=,)(?! ))")
 _CODE_SPAN = re.compile(r"(<code>)(.*?)(</code>)", re.DOTALL)
 
 
 def breakable_code(code: str) -> str:
     """``code`` (plain text or escaped HTML) with zero-width break opportunities before a method
-    call's ``.`` and after ``(``, ``,`` and ``[``: shown only, never stored (strip :data:`ZWSP` to get
+    call's ``.`` and after ``(`` and ``,``: shown only, never stored (strip :data:`ZWSP` to get
     the code back)."""
     return _CODE_BREAKS.sub(ZWSP, code)
 

@@ -103,13 +103,40 @@ def test_the_yours_mark_is_in_the_right_margin_beside_the_statement(window, qtbo
     assert view.item(0).data(Qt.ItemDataRole.AccessibleTextRole).endswith("requires_grad=True)")
 
 
-def test_a_short_statement_never_wraps_its_indentation_not_counted(qapp):
+def test_a_short_statement_that_fits_never_wraps_and_one_that_does_not_wraps_instead_of_being_cut(qapp):
     metrics = QFontMetrics(mono_font(24))
-    narrow = metrics.horizontalAdvance("x" * 18)
-    # The sgd step's `with` body: 16 characters, 4 of indentation.
-    assert wrap_code("with torch.no_grad():\n    w -= lr * w.grad", metrics, narrow)[-1] == "    w -= lr * w.grad"
-    assert wrap_code("y.sum().backward()", metrics, metrics.horizontalAdvance("x" * 12)) == ["y.sum().backward()"]
-    assert len(wrap_code("z = (x * 2 + y ** 2).sum()", metrics, narrow)) == 2    # 26 characters: it may
+    def chars(n: int) -> int:
+        return metrics.horizontalAdvance("x" * n)
+
+    # The sgd step's `with` body: 16 characters and 4 of indentation, whole where 20 fit.
+    assert wrap_code("with torch.no_grad():\n    w -= lr * w.grad", metrics, chars(20))[-1] == "    w -= lr * w.grad"
+    assert wrap_code("y.sum().backward()", metrics, chars(18)) == ["y.sum().backward()"]
+    assert len(wrap_code("z = (x * 2 + y ** 2).sum()", metrics, chars(18))) == 2    # 26 characters: it may
+    # Review r17c 22: after Ctrl+= a narrow panel cut `c = t.contiguous()` at its edge (kept whole, or wrapped to
+    # a floor wider than the panel). Every line now fits, broken between tokens.
+    for code in ("c = t.contiguous()", "w = m.reshape(3, 2)", "    w -= lr * w.grad"):
+        lines = wrap_code(code, metrics, chars(14))
+        assert len(lines) > 1 and all(metrics.horizontalAdvance(line) <= chars(14) for line in lines), lines
+        _no_cut_inside_a_token(code.strip(), lines)
+
+
+def test_a_short_subscript_or_call_is_never_broken_into_where_another_break_will_do(qapp):
+    # Review r17c 14 and 31: `model[` / `0].weight` / `.requires_grad_(` / `False)` and `net(` / `x).sum()`.
+    metrics = QFontMetrics(mono_font(24))
+    def chars(n: int) -> int:
+        return metrics.horizontalAdvance("x" * n)
+
+    lines = wrap_code("model[0].weight.requires_grad_(False)", metrics, chars(28))
+    assert lines == ["model[0].weight", "    .requires_grad_(False)"], lines
+    for width in range(16, 36):   # where nothing else fits, a short call may break; `model[` / `0]` never
+        lines = wrap_code("model[0].weight.requires_grad_(False)", metrics, chars(width))
+        assert not any(line.rstrip().endswith("model[") for line in lines), lines
+    lines = wrap_code("loss = net(x).sum().backward()", metrics, chars(16))
+    assert not any(line.rstrip().endswith("net(") for line in lines), lines
+    assert "net(x)" in "".join(line.strip() for line in lines)
+    # Attributes are part of the name: a break comes before a method call's dot only.
+    lines = wrap_code("y = net[1].weight.grad.clone()", metrics, chars(22))
+    assert lines[0].endswith("net[1].weight.grad") or lines[0] == "y =", lines
 
 
 def _current_in_view(view) -> str:

@@ -21,6 +21,10 @@ def test_code_breaks_before_a_calls_dot_after_brackets_and_commas_and_nowhere_el
     assert html == ("see <code>x" + ZWSP + ".detach()</code> and <b>y.clone()</b> x" + ZWSP + ".detach()"
                     + ZWSP + ".clone()" + ZWSP + ".requires_grad_()")
     assert breakable_code("x &lt; 3.5") == "x &lt; 3.5"       # escaped HTML stays whole
+    # Review r17c 10: "net[" / "1].weight.grad" and "net[1]" / ".weight.grad" in a note: one name, kept whole.
+    assert breakable_code("net[1].weight.grad") == "net[1].weight.grad"
+    assert breakable_code("model[0].weight.requires_grad_(False)").split(ZWSP) == [
+        "model[0].weight", ".requires_grad_(", "False)"]
 
 
 def _text_width(label: QLabel, width: int) -> float:
