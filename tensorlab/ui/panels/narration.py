@@ -422,6 +422,8 @@ class NarrationPanel(QScrollArea):
             verdict = tr("✔ Right: “{answer}”.").format(answer=right) if short else tr("✔ Right.")
         else:
             verdict = tr("✘ Not quite: the answer is “{answer}”.").format(answer=right)
+        if right.rstrip().endswith((".", "!", "?", "…", "。")) and verdict.endswith("”."):
+            verdict = verdict[:-1]   # the choice ends its own sentence: “…operation.” not “…operation.”.
         explain = "" if short else inline_code(ask.text("explain", language))
         _set_text(self.answer, f"<b>{escape(verdict)}</b> {self._measured_text(ask)}{explain}")
         self.answer.setToolTip(ask.text("explain", language) if short else "")

@@ -86,3 +86,20 @@ def test_a_choice_whose_word_would_be_cut_at_half_the_width_keeps_the_choices_st
     box, layout, buttons = _choices_panel(qtbot, texts, 300)
     assert layout.columns() == 1
     assert len({b.x() for b in buttons}) == 1
+
+
+def test_the_verdict_does_not_end_a_quoted_choice_that_ends_its_own_sentence_with_a_second_period(qtbot):
+    # Review r18n 4.1: "✘ Not quite: the answer is “… in an in-place operation.”." (a doubled period).
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    with isolated_window(lesson="inplace-on-a-leaf", size=(1280, 720)) as window:
+        qtbot.addWidget(window)
+        go(window, qtbot, 1)   # step 2's question is open: its right choice ends with "operation."
+        ask = window.controller.state.program[1].ask
+        wrong = next(i for i in range(len(ask.choices)) if i != ask.answer)
+        window.narration.choose(wrong)
+        qtbot.keyClick(window, Qt.Key.Key_Right)   # the step runs: the answer stays above the next note
+        idle(qtbot, window)
+        qtbot.waitUntil(lambda: window.narration.answer.isVisible(), timeout=5_000)
+        text = window.narration.answer.text()
+        assert "operation.”" in text and "operation.”." not in text, text
