@@ -41,6 +41,10 @@ def cell_text(info: TensorInfo, column: str) -> str:
         text = visible(grad_text(info.grad))
         return text if len(text) <= GRAD_WIDTH else text[: GRAD_WIDTH - 1] + "…"
     value = getattr(info, column)
+    if value is None and column == "is_leaf":
+        # is_leaf is always True or False where torch answers: None means it raised (a split/unbind
+        # output whose base changed in place), shown as the grad_fn column shows the same refusal.
+        return "Invalid"
     if value is None:
         return "None" if column in _NONE_SAYS_NONE else "-"
     return visible(str(value))

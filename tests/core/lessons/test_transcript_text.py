@@ -112,3 +112,25 @@ def test_a_repr_line_with_control_or_bidi_characters_stays_escaped():
     lines = _repr_lines(f"A(\n  b{RLO}c\x1b[31m\r\n)")
     assert lines == ["A(", "  b\\u202ec\\x1b[31m\\x0d", ")"]
     assert len(_repr_lines("\n".join(["x"] * 100))) == 12 and _repr_lines("\n".join(["x"] * 100))[-1] == "…"
+
+
+def test_a_view_whose_is_leaf_torch_refuses_to_read_says_invalid_as_its_grad_fn_does():
+    # Review r18n 4.2: after views-that-refuse-in-place's write under no_grad the table read is_leaf "None" for
+    # a, b and v, while torch raises on `a.is_leaf` as on `a.grad_fn`.
+    import torch
+
+    lesson = find_lesson("views-that-refuse-in-place")
+    x = torch.ones(4, requires_grad=True)
+    y = x * 2
+    a, _ = y.split(2)
+    with torch.no_grad():
+        y[2:].mul_(10)
+    with pytest.raises(RuntimeError):
+        a.is_leaf   # noqa: B018 - torch refuses to say
+    for result in _run(lesson):
+        info = result.snapshot.tensor("a")
+        if info is not None and info.grad_fn == "Invalid":
+            assert info.is_leaf is None and cell_text(info, "is_leaf") == "Invalid"
+            break
+    else:
+        raise AssertionError("no step left a's grad_fn unreadable")
