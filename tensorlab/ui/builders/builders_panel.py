@@ -152,8 +152,10 @@ class BuildersPanel(QScrollArea):
         for builder in self.builders:
             builder.set_names(tensors, names, newest)
         self.compute.set_scalars(snapshot, newest)
-        self.code_line.edit.names = names
-        self.code_line.edit.rows = tuple(t for t in tensors if t not in names)
+        # The names a step binds complete as words; the rows they reach (`sd['weight']`, `net[0].bias`, every
+        # one also a tensor's name in the snapshot) complete from their first bracket or dot.
+        self.code_line.edit.names = tuple(n for n in names if n.isidentifier())
+        self.code_line.edit.rows = tuple(t for t in tensors if not t.isidentifier())
         self.code_line.edit.types = dict(types)
         self._guard_wheel()   # a builder may have made a field for the new names
 

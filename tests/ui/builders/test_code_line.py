@@ -98,6 +98,22 @@ def test_the_panel_gives_the_code_line_the_types_of_the_snapshot(window, qtbot):
     assert _offered(edit, "opt.ze")[0] == "opt.zero_grad"
 
 
+def test_the_window_gives_the_code_line_the_rows_a_state_dict_and_a_module_reach(window, qtbot):
+    # Review r16b: typed in the window, `sd['` offered nothing (the panel filled the rows with every tensor's name
+    # as a bound name, so no row was left to complete from its bracket).
+    from PySide6.QtTest import QTest
+
+    for code in ["net = nn.Sequential(nn.Linear(2, 1))", "sd = net.state_dict()"]:
+        assert window.controller.submit(code) is None
+        idle(qtbot, window)
+    edit = window.builders.code_line.edit
+    assert "sd['0.weight']" in edit.rows and "net[0].bias" in edit.rows and "sd" in edit.names
+    edit.setFocus()
+    QTest.keyClicks(edit, "y = sd['0.w")
+    qtbot.waitUntil(lambda: edit.completer_.popup().isVisible(), timeout=5_000)
+    assert edit.completer_.currentCompletion() == "sd['0.weight']"
+
+
 def test_a_refused_line_does_not_resize_the_docks_at_1024x768_korean(qtbot):
     from PySide6.QtWidgets import QApplication, QDockWidget
 
