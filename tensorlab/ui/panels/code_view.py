@@ -93,6 +93,10 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
         if len(line.strip()) <= SHORT_STATEMENT:
             lines.append(line)   # a short statement reads whole (its indentation not counted)
             continue
+        # A line of a block (`        return self.fc2(...)`) continues under itself, indented further, where
+        # that leaves room for a dozen characters; else as a statement's.
+        lead = line[:len(line) - len(line.lstrip())]
+        continued = lead + indent if metrics.horizontalAdvance(lead + indent + "x" * 12) <= width else indent
         while (len(line) > cap or metrics.horizontalAdvance(line) > width) and len(line.strip()) > 8:
             window = line[:cap]
             # The longest prefix that fits, by bisection (advance grows with the prefix).
@@ -112,7 +116,7 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
             rest = line[cut:].lstrip()
             if not rest:
                 break
-            line = indent + rest
+            line = continued + rest
         else:
             lines.append(line)
     return lines

@@ -119,6 +119,19 @@ def test_a_short_statement_never_wraps_its_indentation_not_counted(qapp):
     assert len(wrap_code("z = (x * 2 + y ** 2).sum()", metrics, narrow)) == 2    # 26 characters: it may
 
 
+def test_a_wrapped_line_of_a_block_continues_under_itself(qapp):
+    # Seen with a refused `class Net` shown whole (review r21b, finding 7): its `return self.fc2(...)` continued
+    # left of the `return`, as if it were the next statement of the class.
+    metrics = QFontMetrics(mono_font(24))
+    lines = wrap_code("        return self.fc2(F.relu(self.fc1(x)))", metrics, metrics.horizontalAdvance("x" * 30))
+    assert len(lines) > 1 and lines[0] == "        return"
+    assert all(line.startswith(" " * 12) and line[12] != " " for line in lines[1:]), lines
+    # Where a deep block's indentation leaves no room, it continues as a statement does (and always ends).
+    deep = " " * 40 + "loss = F.mse_loss(net(xb), yb) + F.mse_loss(net(xb), yb)"
+    lines = wrap_code(deep, metrics, metrics.horizontalAdvance("x" * 20))
+    assert "".join(line.strip() for line in lines).replace(" ", "") == deep.replace(" ", "")
+
+
 def _current_in_view(view) -> str:
     index = view.position - 1
     if index < 0:
