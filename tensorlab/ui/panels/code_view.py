@@ -167,7 +167,8 @@ class _Fonts:
     at a projector's code size they would otherwise take the room a statement needs.
     """
 
-    __slots__ = ("metrics", "bold", "bold_metrics", "margin", "margin_metrics", "marker_width", "indent")
+    __slots__ = ("metrics", "bold", "bold_metrics", "margin", "margin_metrics", "marker_width", "indent", "label",
+                 "label_metrics")
 
     def __init__(self, font: QFont) -> None:
         self.metrics = QFontMetrics(font)
@@ -177,6 +178,11 @@ class _Fonts:
         self.margin = QFont(font)
         self.margin.setPixelSize(max(MIN_PX, round(font.pixelSize() * 0.6)))
         self.margin_metrics = QFontMetrics(self.margin)
+        # A refused row's place in the file, on a line of its own: larger than the margin's digits (a learner
+        # looks for "line 31" by eye, on a projector too), smaller than the code it labels.
+        self.label = QFont(font)
+        self.label.setPixelSize(max(MIN_PX, round(font.pixelSize() * 0.8)))
+        self.label_metrics = QFontMetrics(self.label)
         self.marker_width = self.margin_metrics.horizontalAdvance("▶✗")
         self.indent = 4 + self.marker_width + self.margin_metrics.horizontalAdvance(" 000") + 6
 
@@ -296,9 +302,9 @@ class _LineDelegate(QStyledItemDelegate):
             if len(self._refused_layouts) > 500:
                 self._refused_layouts.clear()
             where, code, more, reason = refused
-            # The label starts at the ⊘, in the margin's smaller font, on a line of its own above the code:
-            # "cell 12, line 34" does not fit the three digits of a step number, and is never cut.
-            head = wrap_code(f"⊘ {where}", fonts.margin_metrics, max(width - 8, fonts.marker_width))
+            # The label starts at the ⊘, in a smaller font, on a line of its own above the code: "cell 12,
+            # line 34" does not fit the margin's three digits of a step number, and is never cut.
+            head = wrap_code(f"⊘ {where}", fonts.label_metrics, max(width - 8, fonts.marker_width))
             layout = self._refused_layouts[key] = (head, wrap_code(code, fonts.metrics, room),
                                                    wrap_code(more, fonts.metrics, room) if more else [],
                                                    wrap_code(reason, fonts.metrics, room))
@@ -307,7 +313,7 @@ class _LineDelegate(QStyledItemDelegate):
     def _refused_height(self, font: QFont, refused: _RefusedRow) -> int:
         head, code, more, reason = self.refused_layout(font, refused)
         fonts = self._fonts(font)
-        return fonts.margin_metrics.height() * len(head) + fonts.metrics.height() * (len(code) + len(more)
+        return fonts.label_metrics.height() * len(head) + fonts.metrics.height() * (len(code) + len(more)
                                                                                      + len(reason)) + 6
 
     def _paint_refused(self, painter: QPainter, option: QStyleOptionViewItem, refused: _RefusedRow) -> None:
@@ -318,13 +324,13 @@ class _LineDelegate(QStyledItemDelegate):
         rect = option.rect
         painter.save()
         painter.fillRect(rect, QColor("#f3f3f3"))
-        y = rect.top() + 3 + fonts.margin_metrics.ascent()
-        painter.setFont(fonts.margin)
+        y = rect.top() + 3 + fonts.label_metrics.ascent()
+        painter.setFont(fonts.label)
         painter.setPen(_REFUSED_REASON)
         for line in head:
             painter.drawText(rect.left() + 4, y, line)
-            y += fonts.margin_metrics.height()
-        y += fonts.metrics.ascent() - fonts.margin_metrics.ascent()
+            y += fonts.label_metrics.height()
+        y += fonts.metrics.ascent() - fonts.label_metrics.ascent()
         x = rect.left() + fonts.indent
         italic = QFont(option.font)
         italic.setItalic(True)

@@ -315,7 +315,8 @@ def test_each_refused_row_says_its_file_line_and_shows_a_long_block_whole_on_a_c
         for where, row in refused.items():
             head, code_lines, more, reason = delegate.refused_layout(view.font(), view.item(row).data(_REFUSED_ROLE))
             assert head == [f"⊘ {where}"], head
-            assert all(4 + fonts.margin_metrics.horizontalAdvance(line) <= width for line in head)
+            assert all(4 + fonts.label_metrics.horizontalAdvance(line) <= width for line in head)
+            assert fonts.label.pixelSize() >= fonts.margin.pixelSize()    # as readable as the step numbers
             assert all(fonts.indent + fonts.metrics.horizontalAdvance(line) <= width + 2 for line in code_lines)
         # The loop over the loader: whole (its five lines), never cut in a statement.
         _, shown, more, _ = view.item(refused[f"line {loop} of the file"]).data(_REFUSED_ROLE)
