@@ -526,8 +526,7 @@ class CodeView(QListWidget):
         step = self._refused_rows.get(list_row)
         if step is None:
             return
-        before = shown_statement(step.code)
-        if before == shown_statement(step.code, True):
+        if shown_statement(step.code) == shown_statement(step.code, True):
             return   # shown whole already
         self._whole ^= {(step.cell, step.line)}
         item = self.item(list_row)
