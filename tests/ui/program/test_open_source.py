@@ -194,7 +194,8 @@ def test_the_reasons_follow_the_windows_language(window, qtbot, tmp_path):
         picker.activated.emit(picker.currentIndex())
         qtbot.waitUntil(lambda: "실행하지 않습니다" in window.code_view.toPlainText(), timeout=10_000)
         text = window.code_view.toPlainText()
-        assert "⊘ extra = loss_fn(model(x)) — 실행하지 않습니다: 실행하지 않는 파일의 12번째 줄에 의존합니다" in text
+        assert "[파일의 18번째 줄] ⊘ extra = loss_fn(model(x)) — 실행하지 않습니다: 실행하지 않는 파일의 12번째 줄에 " \
+            "의존합니다" in text
         assert _refused_rows(window.code_view)[0].toolTip().startswith("실행하지 않습니다: 파일의 4번째 줄:")
     finally:
         i18n.set_language("en")
