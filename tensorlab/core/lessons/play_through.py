@@ -83,6 +83,26 @@ def refused_json(step: RefusedStep, index: int) -> dict[str, Any]:
             "warnings": [], "output": "", "line": step.line, "cell": step.cell}
 
 
+def opened_file(lesson: Lesson) -> bool:
+    """Whether ``lesson`` is a learner's opened ``.py`` or notebook (its steps carry their file lines), not TOML."""
+    return bool(lesson.refused) or any(step.line for step in lesson.steps)
+
+
+def ran_json(lesson: Lesson, result: StepResult, number: int) -> dict[str, Any]:
+    """The fields an opened file's step that ran adds to contract 3 (none for a lesson file, whose steps keep
+    theirs): ``"index"``, its place among every statement of the file; ``"step"``, its number among the steps
+    that run (the transcript's, the Code panel's and the explanations'); ``"line"`` and ``"cell"``, where it
+    starts in the file (``"cell"`` 0 in a ``.py``), as a refused step says them: a consumer maps a failing
+    ``backward()`` to the file from the JSON alone."""
+    if not opened_file(lesson):
+        return {}
+    fields: dict[str, Any] = {"index": number, "step": result.index + 1}
+    if result.index < len(lesson.steps):
+        step = lesson.steps[result.index]
+        fields.update(line=step.line, cell=step.cell)
+    return fields
+
+
 def lesson_json(lesson: Lesson, device: str, results: list[StepResult]) -> dict[str, Any]:
     """The contract-3 JSON document of a run (an opened file's refused steps in their places, not run)."""
     steps: list[dict[str, Any]] = []
@@ -92,9 +112,7 @@ def lesson_json(lesson: Lesson, device: str, results: list[StepResult]) -> dict[
             steps.append({**refused_json(entry, number), **snapshot.to_json()})
         else:
             snapshot = entry.snapshot
-            # "step": the number the transcript, the window and the explanations use (steps that run only).
-            steps.append(entry.to_json() if not lesson.refused else {**entry.to_json(), "index": number,
-                                                                     "step": entry.index + 1})
+            steps.append({**entry.to_json(), **ran_json(lesson, entry, number)})
     return {"lesson": lesson.id, "device": device, "steps": steps}
 
 
@@ -115,10 +133,10 @@ def write_lesson_json(lesson: Lesson, device: str, results: Iterator[StepResult]
             stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.encode(snapshot) + "}")
             continue
         snapshot = result.snapshot
-        head = {"index": number if lesson.refused else result.index, "code": result.code, "ok": result.ok,
-                **({"step": result.index + 1} if lesson.refused else {}),
+        head = {"index": result.index, "code": result.code, "ok": result.ok,
                 "error": None if result.error is None else result.error.to_json(),
-                "warnings": [w.message for w in result.warnings], "output": result.output}
+                "warnings": [w.message for w in result.warnings], "output": result.output,
+                **ran_json(lesson, result, number)}
         loop = "" if result.iterations is None else f', "iterations": {int(result.iterations)}'   # a loop step
         stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.encode(result.snapshot) + loop + "}")
     stream.write("]}\n")

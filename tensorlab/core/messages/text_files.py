@@ -216,6 +216,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.may_change": ("may depend on {where}, which is not run (it may change `{name}`)",
                           "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 {name:`을} 바꿀 수 있습니다)"),
     "source.more_characters": ("… ({count} more characters)", "… (문자 {count}개가 더 있습니다)"),
+    # -- h21h (issue #21 review r21b): a long refused statement in the Code panel, its first lines and a click --
+    "source.more_lines": ("… {count} more lines (click to show them)",
+                          "… {count}줄이 더 있습니다(클릭하면 모두 보입니다)"),
+    "source.show_whole": ("(click to show it whole)", "(클릭하면 전체를 보입니다)"),
+    "source.show_less": ("(click to show less)", "(클릭하면 줄여서 보입니다)"),
+    "source.lines_not_shown": ("… {count} more lines (not shown)", "… {count}줄이 더 있습니다(표시하지 않습니다)"),
     # -- h21e (issue #21 residuals): a name a refused `import *` may bind; the file's own reading problems ------
     "source.star": ("depends on {where}, which is not run (`{name}` may come from its `import *`)",
                     "실행하지 않는 {where}에 의존합니다({name:`은} 그 줄의 `import *`에서 올 수 있습니다)"),

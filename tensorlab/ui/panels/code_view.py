@@ -3,7 +3,9 @@
 A click anywhere on a line goes to the state after it. Steps you added are marked
 "yours"; Delete (or the context menu) removes one. An opened ``.py`` or notebook's statements that
 TensorLab does not run (``Lesson.refused``) are lines of their own in their places, greyed, marked
-``⊘`` and followed by the reason in words (also their tooltip); they are never a position.
+``⊘`` with their own place in the file ("line 31 of the file", "cell 3, line 2": the reasons name lines so)
+and followed by the reason in words (also their tooltip); they are never a position. A long one shows its
+first lines whole and counts the rest ("… 9 more lines"); a click shows it whole, another click less.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from tensorlab.ui.widgets.text_zoom import MIN_PX, mono_font
 __all__ = ["CodeView", "wrap_code", "break_points", "shown_statement"]
 
 _ROLE = Qt.ItemDataRole.UserRole      # (marker, number, code, yours, ran, current, failed)
-_REFUSED_ROLE = Qt.ItemDataRole.UserRole + 1   # a refused statement's line: (code, "not run: reason")
+# A refused statement's row: (where in the file, code shown, "… N more lines" or "", "not run: reason").
+_REFUSED_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 _OPERATORS = set("=+-*/@%<>&|^~!")
@@ -137,6 +140,10 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
         if len(line.strip()) <= SHORT_STATEMENT and (len(line) <= cap and metrics.horizontalAdvance(line) <= width):
             lines.append(line)   # a short statement that fits reads whole
             continue
+        # A line of a block (`        return self.fc2(...)`) continues under itself, indented further, where
+        # that leaves room for a dozen characters; else as a statement's.
+        lead = line[:len(line) - len(line.lstrip())]
+        continued = lead + indent if metrics.horizontalAdvance(lead + indent + "x" * 12) <= width else indent
         while (len(line) > cap or metrics.horizontalAdvance(line) > width) and len(line.strip()) > 8:
             window = line[:cap]
             # The longest prefix that fits, by bisection (advance grows with the prefix).
@@ -156,28 +163,43 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
             rest = line[cut:].lstrip()
             if not rest:
                 break
-            line = indent + rest
+            line = continued + rest
         else:
             lines.append(line)
     return lines
 
 
-SHOWN_CHARACTERS = 200   # a refused statement shows at most this much of its text ...
-SHOWN_LINES = 3          # ... and this many of its lines; the rest is counted, not drawn
+SHOWN_LINES = 12           # a refused statement of up to this many lines is shown whole, ...
+SHOWN_CHARACTERS = 200     # ... each line up to this many characters (a learner's file may hold a 600 KB literal)
+WHOLE_LINES = 400          # shown whole (after a click): at most this many lines, ...
+WHOLE_LINE_CHARACTERS = 5_000   # ... this many characters a line ...
+WHOLE_CHARACTERS = 20_000       # ... and this many in all; the rest is counted, never measured
 
 
-def shown_statement(code: str) -> str:
-    """A refused statement's text as the Code panel shows it: cut to :data:`SHOWN_LINES` lines and
-    :data:`SHOWN_CHARACTERS` characters *before* anything is wrapped or measured, the rest counted
-    ("… (N more characters)"). A learner's file may hold a 600 KB literal on one line."""
-    head = code[:SHOWN_CHARACTERS]
-    lines = head.split("\n")
-    if len(lines) > SHOWN_LINES:
-        head = "\n".join(lines[:SHOWN_LINES])
-    if len(head) >= len(code):
-        return code
-    more = render("source.more_characters", {"count": len(code) - len(head)}, current_language())
-    return f"{head.rstrip()} {more}"
+def shown_statement(code: str, whole: bool = False) -> tuple[str, int]:
+    """A refused statement's text as the Code panel shows it, and how many of its lines it leaves out.
+
+    Cut *before* anything is wrapped or measured, and only between lines: a statement of up to
+    :data:`SHOWN_LINES` lines is shown whole; a longer one (a ``class``, a loop's body) shows its first lines
+    and counts the rest, never a statement cut in its middle. Only a line longer than :data:`SHOWN_CHARACTERS`
+    (a data literal) is cut itself, "… (N more characters)". ``whole``: as a click shows it, up to
+    :data:`WHOLE_LINES` lines of :data:`WHOLE_LINE_CHARACTERS` characters, :data:`WHOLE_CHARACTERS` in all.
+    """
+    most_lines, most_characters = (WHOLE_LINES, WHOLE_LINE_CHARACTERS) if whole else (SHOWN_LINES, SHOWN_CHARACTERS)
+    total = code.count("\n") + 1
+    # Over the limit, a few lines fewer: "… 1 more lines" would hide less than it says.
+    keep = total if total <= most_lines else most_lines - 2
+    shown: list[str] = []
+    size = 0
+    for line in code.split("\n", keep)[:keep]:
+        if whole and shown and size + len(line) > WHOLE_CHARACTERS:
+            break
+        if len(line) > most_characters:
+            more = render("source.more_characters", {"count": len(line) - most_characters}, current_language())
+            line = f"{line[:most_characters].rstrip()} {more}"
+        shown.append(line)
+        size += len(line)
+    return "\n".join(shown), total - len(shown)
 
 
 _FAILED, _MARKER, _NUMBER = QColor("#c62828"), QColor("#f57f17"), QColor("#9e9e9e")
@@ -192,7 +214,8 @@ class _Fonts:
     at a projector's code size they would otherwise take the room a statement needs.
     """
 
-    __slots__ = ("metrics", "bold", "bold_metrics", "margin", "margin_metrics", "marker_width", "indent")
+    __slots__ = ("metrics", "bold", "bold_metrics", "margin", "margin_metrics", "marker_width", "indent", "label",
+                 "label_metrics")
 
     def __init__(self, font: QFont) -> None:
         self.metrics = QFontMetrics(font)
@@ -202,6 +225,11 @@ class _Fonts:
         self.margin = QFont(font)
         self.margin.setPixelSize(max(MIN_PX, round(font.pixelSize() * 0.6)))
         self.margin_metrics = QFontMetrics(self.margin)
+        # A refused row's place in the file, on a line of its own: larger than the margin's digits (a learner
+        # looks for "line 31" by eye, on a projector too), smaller than the code it labels.
+        self.label = QFont(font)
+        self.label.setPixelSize(max(MIN_PX, round(font.pixelSize() * 0.8)))
+        self.label_metrics = QFontMetrics(self.label)
         self.marker_width = self.margin_metrics.horizontalAdvance("▶✗")
         self.indent = 4 + self.marker_width + self.margin_metrics.horizontalAdvance(" 000") + 6
 
@@ -212,6 +240,10 @@ class _Fonts:
 
 # A line's row: marker, number, code, yours, ran, current, failed.
 _Row = tuple[str, int, str, bool, bool, bool, bool]
+# A refused statement's row: where it is in the file, its code as shown, "… N more lines" (or ""), its reason;
+# and that laid out: the margin's line(s), the code's, the count's and the reason's.
+_RefusedRow = tuple[str, str, str, str]
+_RefusedLayout = tuple[list[str], list[str], list[str], list[str]]
 
 
 class _LineDelegate(QStyledItemDelegate):
@@ -224,7 +256,7 @@ class _LineDelegate(QStyledItemDelegate):
         super().__init__(view)
         self.view = view
         self._layouts: dict[tuple[object, ...], tuple[int, list[str]]] = {}
-        self._refused_layouts: dict[tuple[object, ...], tuple[list[str], list[str]]] = {}
+        self._refused_layouts: dict[tuple[object, ...], _RefusedLayout] = {}
         self._font_sets: dict[str, _Fonts] = {}
         self._pictures: dict[tuple[object, ...], QPixmap] = {}
 
@@ -306,41 +338,58 @@ class _LineDelegate(QStyledItemDelegate):
             painter.drawText(x, y + i * metrics.height(), line)
         painter.restore()
 
-    def _refused_layout(self, font: QFont, refused: tuple[str, str]) -> tuple[list[str], list[str]]:
-        """A refused line's code and its reason, each wrapped to the panel's width."""
+    def refused_layout(self, font: QFont, refused: _RefusedRow) -> _RefusedLayout:
+        """A refused row's place in the file (its margin line, ``⊘ line 31 of the file``), its code, its
+        "… N more lines" and its reason, each wrapped to the panel's width."""
         fonts = self._fonts(font)
-        room = max(self.view.viewport().width() - fonts.indent - 4, fonts.metrics.horizontalAdvance("x" * 18))
-        key = (font.key(), refused, room)
+        width = self.view.viewport().width()
+        room = max(width - fonts.indent - 4, fonts.metrics.horizontalAdvance("x" * 18))
+        key = (font.key(), refused, width)
         layout = self._refused_layouts.get(key)
         if layout is None:
             if len(self._refused_layouts) > 500:
                 self._refused_layouts.clear()
-            code, reason = refused
-            layout = self._refused_layouts[key] = (wrap_code(code, fonts.metrics, room),
+            where, code, more, reason = refused
+            # The label starts at the ⊘, in a smaller font, on a line of its own above the code: "cell 12,
+            # line 34" does not fit the margin's three digits of a step number, and is never cut.
+            head = wrap_code(f"⊘ {where}", fonts.label_metrics, max(width - 8, fonts.marker_width))
+            layout = self._refused_layouts[key] = (head, wrap_code(code, fonts.metrics, room),
+                                                   wrap_code(more, fonts.metrics, room) if more else [],
                                                    wrap_code(reason, fonts.metrics, room))
         return layout
 
-    def _paint_refused(self, painter: QPainter, option: QStyleOptionViewItem, refused: tuple[str, str]) -> None:
-        # Greyed, and said in words: the ⊘ mark and "not run: <reason>" under the code (not colour alone).
+    def _refused_height(self, font: QFont, refused: _RefusedRow) -> int:
+        head, code, more, reason = self.refused_layout(font, refused)
+        fonts = self._fonts(font)
+        return fonts.label_metrics.height() * len(head) + fonts.metrics.height() * (len(code) + len(more)
+                                                                                     + len(reason)) + 6
+
+    def _paint_refused(self, painter: QPainter, option: QStyleOptionViewItem, refused: _RefusedRow) -> None:
+        # Greyed, and said in words: the ⊘ mark with its place in the file, and "not run: <reason>" under the
+        # code (not colour alone).
         fonts = self._fonts(option.font)
-        code_lines, reason_lines = self._refused_layout(option.font, refused)
+        head, code, more, reason = self.refused_layout(option.font, refused)
         rect = option.rect
         painter.save()
         painter.fillRect(rect, QColor("#f3f3f3"))
-        y = rect.top() + 3 + fonts.metrics.ascent()
-        painter.setFont(fonts.margin)
-        painter.setPen(_REFUSED)
-        painter.drawText(rect.left() + 4, y, "⊘")
+        y = rect.top() + 3 + fonts.label_metrics.ascent()
+        painter.setFont(fonts.label)
+        painter.setPen(_REFUSED_REASON)
+        for line in head:
+            painter.drawText(rect.left() + 4, y, line)
+            y += fonts.label_metrics.height()
+        y += fonts.metrics.ascent() - fonts.label_metrics.ascent()
         x = rect.left() + fonts.indent
         italic = QFont(option.font)
         italic.setItalic(True)
         painter.setFont(italic)
-        for line in code_lines:
+        painter.setPen(_REFUSED)
+        for line in code:
             painter.drawText(x, y, line)
             y += fonts.metrics.height()
-        painter.setFont(option.font)
+        painter.setFont(option.font)          # "… 9 more lines (click to show them)" and the reason: not code
         painter.setPen(_REFUSED_REASON)
-        for line in reason_lines:
+        for line in more + reason:
             painter.drawText(x, y, line)
             y += fonts.metrics.height()
         painter.restore()
@@ -356,9 +405,7 @@ class _LineDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
         refused = index.data(_REFUSED_ROLE)
         if refused is not None:
-            code_lines, reason_lines = self._refused_layout(option.font, refused)
-            height = self._fonts(option.font).metrics.height() * (len(code_lines) + len(reason_lines)) + 6
-            return QSize(self.view.viewport().width() - 4, height)
+            return QSize(self.view.viewport().width() - 4, self._refused_height(option.font, refused))
         marker, number, code, yours, *_ = index.data(_ROLE)
         metrics = self._fonts(option.font).metrics
         _, lines = self._layout(option.font, code, yours)
@@ -387,10 +434,12 @@ class CodeView(QListWidget):
         self.customContextMenuRequested.connect(self._menu)
         self.itemClicked.connect(self._clicked)
         self.lines: list[str] = []
-        self.refused_lines: list[str] = []   # each refused statement's text: "⊘ code — not run: reason"
+        self._refused_rows: dict[int, RefusedStep] = {}   # list row -> the refused statement it shows
+        self._whole: set[tuple[int, int]] = set()   # (cell, line) of the refused statements a click shows whole
         self._list_rows: list[int] = []      # program index -> its row in the list (refused lines between)
         self._refused_key: tuple[object, ...] = ()
-        self._plain: list[str | int] = []          # the rows as toPlainText says them (a program index or a text)
+        # The rows as toPlainText says them: a program index, or (a refused statement's) list row as a 1-tuple.
+        self._plain: list[int | tuple[int]] = []
         self._rows: list[_Row] = []
         self._live: dict[int, _Row] = {}   # list row -> its marks now, where they changed after its item was made
         self._steps: tuple[object, ...] = ()
@@ -430,6 +479,8 @@ class CodeView(QListWidget):
                     self._live[list_row] = row
                     self.viewport().update(self.visualItemRect(self.item(list_row)))
         else:
+            if not self._refused_key or refused != self._refused_key[0]:
+                self._whole = set()   # another file: its statements start short
             self._rebuild(state, rows, refused)
             self._refused_key = refused_key
         self._rows, self._steps = rows, tuple(state.program)
@@ -461,15 +512,44 @@ class CodeView(QListWidget):
         return placed + waiting
 
     def _refused_item(self, step: RefusedStep) -> QListWidgetItem:
-        reason = render("source.not_run", {"reason": step.reason}, current_language())
         item = QListWidgetItem()
-        code = shown_statement(step.code)   # bounded before any wrapping or measuring
-        item.setData(_REFUSED_ROLE, (code, reason))
-        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"⊘ {code}: {reason}")
-        item.setToolTip(reason + (f"\n\n{step.note}" if step.note else ""))   # its own note, never another step's
+        self._show_refused(item, step)
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)   # hover shows why; never selected, never a position
-        self.refused_lines.append(f"⊘ {code} — {reason}")
         return item
+
+    @property
+    def refused_lines(self) -> list[str]:
+        """Each refused statement's row as text: "[line 4 of the file] ⊘ code — not run: reason"."""
+        return [self._refused_text(self.item(row)) for row in sorted(self._refused_rows)]
+
+    @staticmethod
+    def _refused_text(item: QListWidgetItem) -> str:
+        """A refused row as text (toPlainText): where it is in the file, as the transcript says it, then the row."""
+        where, code, _more, reason = item.data(_REFUSED_ROLE)
+        return f"[{where}] ⊘ {code} — {reason}"
+
+    def _show_refused(self, item: QListWidgetItem, step: RefusedStep) -> None:
+        """``item`` as the row of ``step``: shown whole when a click asked for it, else its first lines."""
+        language = current_language()
+        reason = render("source.not_run", {"reason": step.reason}, language)
+        # Its own place, from the fields the step carries (the reasons of other rows name it so).
+        where = render("source.cell_line", {"cell": step.cell, "line": step.line}, language) if step.cell else \
+            render("source.line", {"line": step.line}, language)
+        whole = (step.cell, step.line) in self._whole
+        code, left_out = shown_statement(step.code, whole)   # bounded before any wrapping or measuring
+        expandable = shown_statement(step.code) != shown_statement(step.code, True)
+        if not expandable:
+            more = ""
+        elif whole:
+            more = render("source.lines_not_shown", {"count": left_out}, language) if left_out else \
+                render("source.show_less", {}, language)
+        else:
+            more = render("source.more_lines", {"count": left_out}, language) if left_out else \
+                render("source.show_whole", {}, language)
+        item.setData(_REFUSED_ROLE, (where, code, more, reason))
+        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"⊘ {where}: {code}: {reason}")
+        # Its own note, never another step's.
+        item.setToolTip(reason + (f"\n\n{step.note}" if step.note else "") + (f"\n\n{more}" if more else ""))
 
     def _program_index(self, list_row: int) -> int | None:
         """The program index of the list's row ``list_row`` (None: a refused line, or no row)."""
@@ -479,9 +559,29 @@ class CodeView(QListWidget):
             return None
 
     def _clicked(self, item: QListWidgetItem) -> None:
-        index = self._program_index(self.row(item))
+        row = self.row(item)
+        refused = self._refused_rows.get(row)
+        if refused is not None:
+            self.toggle_whole(row)
+            return
+        index = self._program_index(row)
         if index is not None:
             self.positionRequested.emit(index + 1)
+
+    def toggle_whole(self, list_row: int) -> None:
+        """Show the refused statement of the list's row ``list_row`` whole (wrapped; the panel scrolls), or
+        its first lines again. It stays a line that is not run: never a position."""
+        step = self._refused_rows.get(list_row)
+        if step is None:
+            return
+        if shown_statement(step.code) == shown_statement(step.code, True):
+            return   # shown whole already
+        self._whole ^= {(step.cell, step.line)}
+        item = self.item(list_row)
+        self._show_refused(item, step)
+        self.scheduleDelayedItemsLayout()
+        self.executeDelayedItemsLayout()
+        self.viewport().update()
 
     def live_row(self, list_row: int) -> _Row | None:
         """The marks of the list's row ``list_row`` where they changed since its item was made (None: the item's
@@ -493,7 +593,7 @@ class CodeView(QListWidget):
         selected = self._program_index(self.currentRow())
         self.blockSignals(True)
         self.clear()
-        self.refused_lines = []
+        self._refused_rows = {}
         placed = self._placed(state, refused)
         # Known whole before the first item is added: adding one can resize the list, and a resize follows
         # the current line through this map.
@@ -501,8 +601,9 @@ class CodeView(QListWidget):
         self._plain = []
         for entry in placed:
             if isinstance(entry, RefusedStep):
+                self._refused_rows[self.count()] = entry
+                self._plain.append((self.count(),))
                 self.addItem(self._refused_item(entry))
-                self._plain.append(self.refused_lines[-1])
                 continue
             row, step = rows[entry], state.program[entry]
             self._plain.append(entry)
@@ -551,10 +652,10 @@ class CodeView(QListWidget):
 
     def toPlainText(self) -> str:  # noqa: N802 - the name text panels use
         """The program as text, one step a line (the current one marked; refused statements in their places)."""
-        if not self.lines and not self.refused_lines:
+        if not self.lines and not self._refused_rows:
             return tr("No steps yet.")
         plain = self._plain or list(range(len(self.lines)))
-        return "\n".join(self.lines[e] if isinstance(e, int) else e for e in plain)
+        return "\n".join(self.lines[e] if isinstance(e, int) else self._refused_text(self.item(e[0])) for e in plain)
 
     def line_rect(self, index: int) -> QRect:
         """Where line ``index`` (a program index) is drawn, in viewport coordinates."""

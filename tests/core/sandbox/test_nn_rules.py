@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from tensorlab.core.lang.parse import LanguageError
-from tensorlab.core.protocol.limits import DEFAULT_LIMITS
+from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.sandbox import nn_rules
 from tensorlab.core.session.session import Session
 
@@ -34,6 +34,15 @@ def _plain(lines: list[str]) -> tuple[dict[str, Any], list[BaseException | None]
 def _tensorlab(lines: list[str]) -> tuple[Session, list[Any]]:
     session = Session(limits=DEFAULT_LIMITS)
     return session, [session.run(line).error for line in lines]
+
+
+def _ready(*lines: str, limits: Limits = DEFAULT_LIMITS) -> Session:
+    """A session that ran ``lines`` (a test's set-up), each without an error."""
+    session = Session(limits=limits)
+    for line in lines:
+        error = session.run(line).error
+        assert error is None, (line, error)
+    return session
 
 
 def _fields(t: torch.Tensor) -> tuple[Any, ...]:
@@ -237,10 +246,8 @@ def test_dicts_with_string_keys_and_list():
 
 
 def test_from_imports_of_the_contract_are_accepted():
-    session = Session()
-    for line in ["from torch import nn", "from torch import optim", "m = nn.Linear(1, 1)",
-                 "o = optim.SGD(m.parameters(), lr=0.1)"]:
-        assert session.run(line).error is None, line
+    _ready("from torch import nn", "from torch import optim", "m = nn.Linear(1, 1)",
+           "o = optim.SGD(m.parameters(), lr=0.1)")
 
 
 @pytest.mark.parametrize("line", [
@@ -272,10 +279,8 @@ def test_what_stays_out_is_refused_when_read(line):
     ("k = list(d, d)", "at most 1 arguments"),
 ])
 def test_what_stays_out_is_refused_when_run(line, text):
-    session = Session()
-    for setup in ["m = nn.Linear(2, 2)", "s = nn.Sequential(m)", "x = torch.ones(2)", "y = torch.ones(2)",
-                  "d = {'a': x}", "o = optim.SGD(m.parameters(), lr=0.1)"]:
-        assert session.run(setup).error is None
+    session = _ready("m = nn.Linear(2, 2)", "s = nn.Sequential(m)", "x = torch.ones(2)", "y = torch.ones(2)",
+                     "d = {'a': x}", "o = optim.SGD(m.parameters(), lr=0.1)")
     error = session.run(line).error
     assert error is not None and text in error.message, (line, error)
     assert error.type in ("TensorLabError", "LimitError")
@@ -299,10 +304,8 @@ def test_what_stays_out_is_refused_when_run(line, text):
     ("o.param_groups[0] = {}", "`param_groups` can be read but not changed"),
 ])
 def test_what_no_object_takes_is_refused_when_read_with_its_reason(line, text):
-    session = Session()
-    for setup in ["m = nn.Linear(2, 2)", "x = torch.ones(2, requires_grad=True)", "d = {'a': x}",
-                  "o = optim.SGD(m.parameters(), lr=0.1)"]:
-        assert session.run(setup).error is None
+    session = _ready("m = nn.Linear(2, 2)", "x = torch.ones(2, requires_grad=True)", "d = {'a': x}",
+                     "o = optim.SGD(m.parameters(), lr=0.1)")
     with pytest.raises(LanguageError) as refused:
         session.run(line)
     assert text in str(refused.value), (line, str(refused.value))
@@ -310,11 +313,9 @@ def test_what_no_object_takes_is_refused_when_read_with_its_reason(line, text):
 
 
 def test_a_param_group_reached_through_a_name_is_not_written_either():
-    session = Session()
-    for setup in ["m = nn.Linear(2, 2)", "x = torch.ones(2, requires_grad=True)",
-                  "o = optim.SGD(m.parameters(), lr=0.1)", "g = o.param_groups[0]", "ps = g['params']",
-                  "groups = o.param_groups", "lr = g['lr']"]:
-        assert session.run(setup).error is None
+    session = _ready("m = nn.Linear(2, 2)", "x = torch.ones(2, requires_grad=True)",
+                     "o = optim.SGD(m.parameters(), lr=0.1)", "g = o.param_groups[0]", "ps = g['params']",
+                     "groups = o.param_groups", "lr = g['lr']")
     for line in ["g['lr'] = 1e9", "g['lr'] *= 10", "ps += [x]", "ps[0] = x", "groups[0] = g"]:
         error = session.run(line).error
         assert error is not None and "`param_groups` can be read but not changed" in error.message, (line, error)
@@ -338,9 +339,7 @@ def test_a_module_has_no_tensor_hook_and_its_hooks_stay_refused():
 
 
 def test_an_optimizer_flag_set_in_a_param_group_is_refused_at_step():
-    session = Session()
-    for line in ["m = nn.Linear(2, 2)", "o = optim.Adam(m.parameters())", "m(torch.ones(2)).sum().backward()"]:
-        assert session.run(line).error is None
+    session = _ready("m = nn.Linear(2, 2)", "o = optim.Adam(m.parameters())", "m(torch.ones(2)).sum().backward()")
     with pytest.raises(LanguageError):  # a step cannot set it (param_groups are read only) ...
         session.run("o.param_groups[0]['fused'] = True")
     session.namespace["o"].param_groups[0]["fused"] = True  # ... and the step's own check stays, behind it
@@ -403,18 +402,14 @@ def test_nesting_a_module_in_itself_is_capped():
 
 
 def test_nesting_through_an_ordered_dict_is_capped_too():
-    session = Session()
-    for line in ["net = nn.Linear(2, 2)"] + ["net = nn.Sequential(net, net)"] * 8 + [
-            "sd = net.state_dict()", "sd['a'] = net", "sd['b'] = net"]:
-        assert session.run(line).error is None, line
+    session = _ready(*["net = nn.Linear(2, 2)"] + ["net = nn.Sequential(net, net)"] * 8 + [
+                      "sd = net.state_dict()", "sd['a'] = net", "sd['b'] = net"])
     error = session.run("big = nn.Sequential(sd)").error
     assert error is not None and error.type == "LimitError" and "submodules" in error.message
 
 
 def test_adam_state_is_estimated_at_the_first_step():
-    session = Session()
-    for line in ["w = torch.zeros(10**6, requires_grad=True)", "o = optim.Adam([w])", "(w * 2).sum().backward()"]:
-        assert session.run(line).error is None
+    session = _ready("w = torch.zeros(10**6, requires_grad=True)", "o = optim.Adam([w])", "(w * 2).sum().backward()")
     reserved: list[int] = []
     guard = session.guard
     original = guard.reserve
@@ -432,10 +427,8 @@ def test_adam_state_is_estimated_at_the_first_step():
 
 
 def test_adam_state_over_the_budget_is_refused_before_the_step():
-    session = Session(limits=DEFAULT_LIMITS.with_memory(64 * 1024**2))
-    for line in ["w = torch.zeros(3 * 10**6, requires_grad=True)", "o = optim.Adam([w], lr=0.1)",
-                 "(w * 2).sum().backward()"]:
-        assert session.run(line).error is None
+    session = _ready("w = torch.zeros(3 * 10**6, requires_grad=True)", "o = optim.Adam([w], lr=0.1)",
+                     "(w * 2).sum().backward()", limits=DEFAULT_LIMITS.with_memory(64 * 1024**2))
     result = session.run("o.step()")
     assert result.error is not None and result.error.type == "LimitError"
     assert not session.namespace["o"].state  # nothing was made
@@ -443,17 +436,14 @@ def test_adam_state_over_the_budget_is_refused_before_the_step():
 
 
 def test_deepcopy_of_a_module_counts_its_parameters():
-    session = Session(limits=DEFAULT_LIMITS.with_memory(64 * 1024**2))
-    assert session.run("m = nn.Linear(3000, 3000)").error is None  # 36 MB
+    session = _ready("m = nn.Linear(3000, 3000)", limits=DEFAULT_LIMITS.with_memory(64 * 1024**2))  # 36 MB
     result = session.run("c = copy.deepcopy(m)")
     assert result.error is not None and result.error.type == "LimitError"
     assert "c" not in session.namespace
 
 
 def test_a_forward_pass_is_estimated_from_the_input_shape():
-    session = Session()
-    assert session.run("m = nn.Linear(10, 10**4)").error is None
-    assert session.run("x = torch.ones(10**5, 10)").error is None
+    session = _ready("m = nn.Linear(10, 10**4)", "x = torch.ones(10**5, 10)")
     result = session.run("y = m(x)")   # 10^9 outputs
     assert result.error is not None and result.error.type == "LimitError"
 
@@ -503,9 +493,8 @@ def test_dict_keys_are_escaped_and_capped_where_shown():
     ("g = m.grad", None),
 ])
 def test_each_type_has_its_own_attribute_allowlist(line, text):
-    session = Session()
-    for setup in ["m = nn.Linear(2, 2)", "x = torch.ones(2)", "d = {'a': x}", "o = optim.SGD(m.parameters(), lr=0.1)"]:
-        assert session.run(setup).error is None
+    session = _ready("m = nn.Linear(2, 2)", "x = torch.ones(2)", "d = {'a': x}",
+                     "o = optim.SGD(m.parameters(), lr=0.1)")
     error = session.run(line).error
     assert error is not None
     if text is None:

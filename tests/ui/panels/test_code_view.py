@@ -10,7 +10,14 @@ from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
 from tensorlab.core.lessons.lesson import builtin_lessons
-from tensorlab.ui.panels.code_view import SHOWN_CHARACTERS, SHOWN_LINES, shown_statement, wrap_code
+from tensorlab.ui.panels.code_view import (
+    SHOWN_CHARACTERS,
+    SHOWN_LINES,
+    WHOLE_LINE_CHARACTERS,
+    WHOLE_LINES,
+    shown_statement,
+    wrap_code,
+)
 from tensorlab.ui.widgets.text_zoom import mono_font
 from tensorlab.ui.window.offscreen import isolated_window
 from tests.ui.conftest import idle
@@ -139,6 +146,19 @@ def test_a_short_subscript_or_call_is_never_broken_into_where_another_break_will
     assert lines[0].endswith("net[1].weight.grad") or lines[0] == "y =", lines
 
 
+def test_a_wrapped_line_of_a_block_continues_under_itself(qapp):
+    # Seen with a refused `class Net` shown whole (review r21b, finding 7): its `return self.fc2(...)` continued
+    # left of the `return`, as if it were the next statement of the class.
+    metrics = QFontMetrics(mono_font(24))
+    lines = wrap_code("        return self.fc2(F.relu(self.fc1(x)))", metrics, metrics.horizontalAdvance("x" * 30))
+    assert len(lines) > 1 and lines[0] == "        return"
+    assert all(line.startswith(" " * 12) and line[12] != " " for line in lines[1:]), lines
+    # Where a deep block's indentation leaves no room, it continues as a statement does (and always ends).
+    deep = " " * 40 + "loss = F.mse_loss(net(xb), yb) + F.mse_loss(net(xb), yb)"
+    lines = wrap_code(deep, metrics, metrics.horizontalAdvance("x" * 20))
+    assert "".join(line.strip() for line in lines).replace(" ", "") == deep.replace(" ", "")
+
+
 def _current_in_view(view) -> str:
     index = view.position - 1
     if index < 0:
@@ -220,12 +240,127 @@ def test_wrapping_a_long_statement_is_near_linear_and_keeps_every_character(qapp
     assert metrics.measured < 40 * len(code)
 
 
-def test_a_refused_statement_is_shown_cut_to_a_bounded_length_with_the_rest_counted(qapp):
+def test_a_refused_statement_is_shown_by_whole_lines_with_the_rest_counted(qapp):
+    # Issue #21 review r21b, finding 7: a `for xb, yb in loader:` body ended "… (35 more characters)".
     code = "x = " + "[" * 300_000 + "]" * 300_000
-    shown = shown_statement(code)
-    assert shown.startswith("x = [[[") and len(shown) < SHOWN_CHARACTERS + 40
+    shown, left_out = shown_statement(code)
+    assert shown.startswith("x = [[[") and len(shown) < SHOWN_CHARACTERS + 40 and left_out == 0
     assert shown.endswith(f"… ({len(code) - SHOWN_CHARACTERS:,} more characters)") or \
         shown.endswith(f"… ({len(code) - SHOWN_CHARACTERS} more characters)")
-    many = "\n".join(f"    a{i} = {i}" for i in range(10))
-    assert shown_statement(many).count("\n") == SHOWN_LINES - 1 and "more characters" in shown_statement(many)
-    assert shown_statement("if True:\n    v.add_(1)") == "if True:\n    v.add_(1)"   # short: whole
+    assert len(shown_statement(code, whole=True)[0]) < WHOLE_LINE_CHARACTERS + 40   # a click: more, still bounded
+    loop = "for xb, yb in loader:\n    opt.zero_grad()\n    loss = F.mse_loss(net(xb), yb)\n" \
+           "    loss.backward()\n    opt.step()"
+    assert shown_statement(loop) == (loop, 0)                                      # whole, never cut
+    assert shown_statement("if True:\n    v.add_(1)") == ("if True:\n    v.add_(1)", 0)
+    many = "\n".join(f"    a{i} = {i}" for i in range(SHOWN_LINES))
+    assert shown_statement(many) == (many, 0)
+    block = "class Net(nn.Module):\n" + "\n".join(f"    a{i} = nn.Linear({i}, 2)" for i in range(40))
+    shown, left_out = shown_statement(block)
+    assert shown.split("\n") == block.split("\n")[:SHOWN_LINES - 2] and left_out == 41 - (SHOWN_LINES - 2)
+    assert shown_statement(block, whole=True) == (block, 0)
+    huge = "\n".join(f"    a{i} = {i}" for i in range(5_000))                     # a click never shows 5,000 lines
+    shown, left_out = shown_statement(huge, whole=True)
+    assert shown.count("\n") + 1 + left_out == 5_000 and shown.count("\n") < WHOLE_LINES
+
+
+# A learner's training script (review r21b's trainmain.py): a class, a def, a DataLoader, a loop over it, and
+# the steps that depend on them; the dependents' reasons name file lines ("depends on line 31").
+TRAINMAIN = """\
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+import torch.optim as optim
+
+
+class Net(nn.Module):
+""" + "".join(f"    fc{i} = nn.Linear(4, 8)\n" for i in range(20)) + """
+
+X = torch.randn(32, 4)
+Y = torch.randn(32, 1)
+ds = TensorDataset(X, Y)
+loader = DataLoader(ds, batch_size=8, shuffle=True)
+
+net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+opt = optim.SGD(net.parameters(), lr=0.01)
+
+for xb, yb in loader:
+    opt.zero_grad()
+    loss = F.mse_loss(net(xb), yb)
+    loss.backward()
+    opt.step()
+
+out = net(X)
+"""
+
+
+@pytest.mark.parametrize("size, projector", [((1024, 768), True), ((1024, 768), False), ((1280, 720), False)])
+def test_each_refused_row_says_its_file_line_and_shows_a_long_block_whole_on_a_click(qtbot, tmp_path, size,
+                                                                                     projector):
+    # Issue #21 review r21b, findings 6 and 7.
+    from tensorlab.ui.panels.code_view import _REFUSED_ROLE
+
+    path = tmp_path / "trainmain.py"
+    path.write_text(TRAINMAIN, encoding="utf-8")
+    lines = TRAINMAIN.splitlines()
+
+    def line(start: str) -> int:
+        return next(n for n, text in enumerate(lines, 1) if text.startswith(start))
+
+    loop, loader = line("for xb"), line("loader =")
+    with isolated_window(size=size) as window:
+        qtbot.addWidget(window)
+        window.set_presentation(projector)
+        assert window.open_lesson_file(path)
+        idle(qtbot, window)
+        QApplication.processEvents()
+        view = window.code_view
+        state = window.controller.state
+        refused = {view.item(i).data(_REFUSED_ROLE)[0]: i for i in range(view.count())
+                   if view.item(i).data(_REFUSED_ROLE) is not None}
+        # Each greyed row is labelled with its own file line, the one the other rows' reasons name.
+        assert set(refused) == {f"line {line(start)} of the file" for start in (
+            "from torch.utils", "class Net", "ds =", "loader =", "for xb", "out =")}, refused
+        for where, row in refused.items():
+            _where, code, _more, reason = view.item(row).data(_REFUSED_ROLE)
+            number = int(where.split()[1])
+            assert code.split("\n")[0] == lines[number - 1]
+        text = view.toPlainText()
+        assert f"[line {loader} of the file] ⊘ loader = DataLoader(ds, batch_size=8, shuffle=True)" in text
+        assert f"[line {loop} of the file] ⊘ for xb, yb in loader:" in text
+        assert f"depends on line {loader} of the file" in text
+        # Rows that run keep their step numbers (1 to 8, refused rows between).
+        numbered = [view.item(i).data(Qt.ItemDataRole.AccessibleTextRole) for i in range(view.count())
+                    if view.item(i).data(_REFUSED_ROLE) is None]
+        assert numbered == [f"{n}: {step.code}" for n, step in enumerate(state.program, 1)]
+        # On screen: every label line fits the panel (nothing drawn past its right edge), beside a margin that
+        # leaves the code its room.
+        delegate = view.itemDelegate()
+        fonts = delegate._fonts(view.font())
+        width = view.viewport().width()
+        assert fonts.indent < width / 3, (fonts.indent, width)
+        for where, row in refused.items():
+            head, code_lines, more, reason = delegate.refused_layout(view.font(), view.item(row).data(_REFUSED_ROLE))
+            assert head == [f"⊘ {where}"], head
+            assert all(4 + fonts.label_metrics.horizontalAdvance(line) <= width for line in head)
+            assert fonts.label.pixelSize() >= fonts.margin.pixelSize()    # as readable as the step numbers
+            assert all(fonts.indent + fonts.metrics.horizontalAdvance(line) <= width + 2 for line in code_lines)
+        # The loop over the loader: whole (its five lines), never cut in a statement.
+        _, shown, more, _ = view.item(refused[f"line {loop} of the file"]).data(_REFUSED_ROLE)
+        assert shown == "\n".join(lines[loop - 1:loop + 4]) and more == "" and "more characters" not in text
+        # The class: its first lines, the rest counted; a click shows it whole (the panel scrolls), another less.
+        row = refused["line 8 of the file"]
+        _, short, more, _ = view.item(row).data(_REFUSED_ROLE)
+        assert short.split("\n") == lines[7:7 + SHOWN_LINES - 2] and more == "… 11 more lines (click to show them)"
+        before = view.visualItemRect(view.item(row)).height()
+        position = state.position
+        view.itemClicked.emit(view.item(row))
+        idle(qtbot, window)
+        _, whole, more, _ = view.item(row).data(_REFUSED_ROLE)
+        assert whole == "\n".join(lines[7:28]) and more == "(click to show less)"
+        assert view.visualItemRect(view.item(row)).height() > before + 8 * fonts.metrics.height()
+        assert window.controller.state.position == position          # never a position
+        view.itemClicked.emit(view.item(row))
+        idle(qtbot, window)
+        assert view.item(row).data(_REFUSED_ROLE)[1] == short
+        assert view.visualItemRect(view.item(row)).height() == before

@@ -73,13 +73,14 @@ def test_open_a_python_file_step_it_and_see_the_refused_lines_greyed_with_why(wi
     rows = _refused_rows(view)
     assert len(rows) == 4
     text = view.toPlainText().splitlines()
-    # In its place, in words (not colour alone): the ⊘ mark and "not run: <reason>"; the same on hover.
-    assert text[3].startswith("⊘ import numpy as np — not run: line 4 of the file"
+    # In its place, in words (not colour alone): its file line, the ⊘ mark and "not run: <reason>"; the same
+    # on hover.
+    assert text[3].startswith("[line 4 of the file] ⊘ import numpy as np — not run: line 4 of the file"
         ": `import numpy as np` is not available")
-    assert ("⊘ extra = loss_fn(model(x)) — not run: depends on line 12 of the file"
+    assert ("[line 18 of the file] ⊘ extra = loss_fn(model(x)) — not run: depends on line 12 of the file"
             ", which is not run (`loss_fn` is defined there)") in text
-    assert text.index("opt.zero_grad()") < next(i for i, t in enumerate(text) if t.startswith("⊘ extra"))
-    assert next(i for i, t in enumerate(text) if t.startswith("⊘ extra")) < text.index("loss.backward()")
+    extra = next(i for i, t in enumerate(text) if "⊘ extra" in t)
+    assert text.index("opt.zero_grad()") < extra < text.index("loss.backward()")
     assert rows[0].toolTip().startswith("not run: line 4 of the file:")
     # A refused statement's comment note is its own: on its row (on hover), never another step's narration.
     assert rows[-1].toolTip().endswith("\n\nthe loss, said") and "the loss, said" not in rows[0].toolTip()
@@ -114,8 +115,8 @@ def test_a_notebook_opens_with_its_magics_greyed(window, qtbot, tmp_path):
     idle(qtbot, window)
     assert [s.code for s in window.controller.state.program] == ["import torch", "a = torch.ones(3)"]
     text = window.code_view.toPlainText().splitlines()
-    assert text[0].startswith("⊘ %matplotlib inline — not run: cell 1, line 1: an IPython magic")
-    assert text[-1].startswith("⊘ !ls — not run: cell 2, line 1:")
+    assert text[0].startswith("[cell 1, line 1] ⊘ %matplotlib inline — not run: cell 1, line 1: an IPython magic")
+    assert text[-1].startswith("[cell 2, line 1] ⊘ !ls — not run: cell 2, line 1:")
     assert len(_refused_rows(window.code_view)) == 2
 
 
@@ -193,7 +194,8 @@ def test_the_reasons_follow_the_windows_language(window, qtbot, tmp_path):
         picker.activated.emit(picker.currentIndex())
         qtbot.waitUntil(lambda: "실행하지 않습니다" in window.code_view.toPlainText(), timeout=10_000)
         text = window.code_view.toPlainText()
-        assert "⊘ extra = loss_fn(model(x)) — 실행하지 않습니다: 실행하지 않는 파일의 12번째 줄에 의존합니다" in text
+        assert "[파일의 18번째 줄] ⊘ extra = loss_fn(model(x)) — 실행하지 않습니다: 실행하지 않는 파일의 12번째 줄에 " \
+            "의존합니다" in text
         assert _refused_rows(window.code_view)[0].toolTip().startswith("실행하지 않습니다: 파일의 4번째 줄:")
     finally:
         i18n.set_language("en")
@@ -217,7 +219,7 @@ def test_a_file_with_a_huge_refused_line_opens_and_renders(window, qtbot, tmp_pa
         assert [s.code for s in window.controller.state.program] == kept
         window.code_view.viewport().repaint()                 # paints (and measures) every row
         row = _refused_rows(window.code_view)[0]
-        code, _reason = row.data(_REFUSED_ROLE)
+        _where, code, _more, _reason = row.data(_REFUSED_ROLE)
         assert len(code) < 300 and "more characters)" in code
         assert window.code_view.sizeHintForRow(window.code_view.row(row)) < 400
 
