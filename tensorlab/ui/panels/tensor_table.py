@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QResizeEvent, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QHelpEvent, QResizeEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
+    QToolTip,
     QWidget,
 )
 
@@ -231,8 +232,9 @@ class TensorTableModel(QStandardItemModel):
             kept = self._rows[row] if row < len(self._rows) else None
             touched.append(row)
             for index, text in enumerate(texts):
+                # (A gradient cell's tooltip is written on hover from the row's tensor: a new gradient whose
+                # cut text is the same needs nothing set.)
                 if kept is not None and kept[1][index] == text and kept[2][index] == marks[index] \
-                        and (index != COLUMNS.index("grad") or kept[0].grad == info.grad) \
                         and (index != 0 or self.item(row, 0).data(_COLOR_KEY) == self._colors[row]):
                     continue
                 self._set_cell(row, index, info, text, marks[index])
@@ -258,10 +260,26 @@ class TensorTableModel(QStandardItemModel):
         item.setData(text, Qt.ItemDataRole.AccessibleTextRole)
         item.setData(QBrush(CHANGED) if changed else None, Qt.ItemDataRole.BackgroundRole)
         name = COLUMNS[column]
-        tip = grad_text(info.grad) if name == "grad" and info.grad is not None else text
-        item.setToolTip(f"{name}: {tip}" + (f"\n{tr_marked(_TIPS[name])}" if name in _TIPS else ""))
+        # A gradient's whole values are written on hover (:meth:`tool_tip`), not at every step: the text of a
+        # 32 x 32 gradient is thousands of characters, and a training step's backward() writes six of them.
+        item.setToolTip("" if name == "grad" and info.grad is not None else self._tip(name, text))
         if fresh:
             self.setItem(row, column, item)
+
+    @staticmethod
+    def _tip(column: str, text: str) -> str:
+        return f"{column}: {text}" + (f"\n{tr_marked(_TIPS[column])}" if column in _TIPS else "")
+
+    def tool_tip(self, index: QModelIndex | QPersistentModelIndex) -> str:
+        """The tooltip of the cell at ``index``, as hovering it shows it: its column and whole text (a
+        gradient's every value), and what the column means."""
+        if not index.isValid() or index.row() >= len(self._rows):
+            return ""
+        info = self._rows[index.row()][0]
+        name = COLUMNS[index.column()]
+        if name == "grad" and info.grad is not None:
+            return self._tip(name, grad_text(info.grad))
+        return str(index.data(Qt.ItemDataRole.ToolTipRole) or "")
 
     def retranslate(self) -> None:
         """Headers and tooltips in the current language."""
@@ -373,6 +391,17 @@ class TensorTable(QTableView):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self.fit_columns()
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        """A gradient cell's tooltip is written when it is hovered (:meth:`TensorTableModel.tool_tip`)."""
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            index = self.indexAt(event.pos())
+            if index.isValid() and COLUMNS[index.column()] == "grad":
+                text = self.table_model.tool_tip(index)
+                if text:
+                    QToolTip.showText(event.globalPos(), text, self.viewport(), self.visualRect(index))
+                    return True
+        return super().viewportEvent(event)
 
     def fit_columns(self) -> None:
         """Every column in view: each as wide as its content where they all fit.
