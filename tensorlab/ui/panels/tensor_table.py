@@ -310,6 +310,10 @@ class TensorTableModel(QStandardItemModel):
                 return column + (f": {tr_marked(_TIPS[column])}" if column in _TIPS else "")
         return None
 
+    def shown_texts(self) -> tuple[tuple[str, ...], ...]:
+        """Every row's cell texts, as shown (a second name's cell says ``alias.weight is online.weight``)."""
+        return tuple(row[1] for row in self._rows)
+
     def row_of(self, name: str) -> int:
         """The row of tensor ``name``, or -1."""
         return next((i for i, t in enumerate(self.snapshot.tensors) if t.name == name), -1)
@@ -344,6 +348,7 @@ class TensorTable(QTableView):
         self._selected: str | None = None
         self._quiet = False
         self.scale, self.shrink, self._refitting = 1.0, 0, False
+        self._fitted: tuple[object, ...] | None = None   # what the last fit of a step read (_fit_key)
         self.missing_width = 0
 
         self.set_text_scale(1.0)
@@ -533,7 +538,22 @@ class TensorTable(QTableView):
             self.select_name(select, signal=False)
         finally:
             self._quiet = False
-        self.fit_columns()
+        # Fitted again only when what the fit reads changed: a step changes a version or a gradient's values,
+        # and seldom the widest text of a column; a column the learner widened by hand is fitted again as
+        # before (the sections' sizes are part of what it read).
+        key = self._fit_key()
+        if key != self._fitted:
+            self.fit_columns()
+            self._fitted = self._fit_key()
+
+    def _fit_key(self) -> tuple[object, ...]:
+        """What :meth:`fit_columns` reads: each column's widest text, the names shown, the room, the fonts and
+        the text size, the language (the headers), the sections' sizes."""
+        header = self.horizontalHeader()
+        return (tuple(self._content_width(c) for c in range(len(COLUMNS))),
+                tuple(texts[0] for texts in self.table_model.shown_texts()),
+                self.viewport().width(), self.font().key(), header.font().key(), self.shrink, self.scale,
+                current_language(), tuple(header.sectionSize(c) for c in range(len(COLUMNS))))
 
     def select_name(self, name: str | None, signal: bool = True) -> None:
         """Select the row of ``name`` (None clears the selection)."""
