@@ -104,6 +104,20 @@ def in_viewport(widget: QWidget, area: QAbstractScrollArea) -> bool:
     return inside(QRect(top_left, widget.size()), area.viewport().rect().adjusted(0, 0, 1, 1))
 
 
+def hovered_tip(view: QAbstractItemView, index) -> str:
+    """The tooltip hovering the cell at ``index`` of ``view`` shows (a tooltip event, as the mouse resting
+    there sends; "" when none is shown)."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    QToolTip.hideText()
+    center = view.visualRect(index).center()
+    QApplication.sendEvent(view.viewport(), QHelpEvent(QEvent.Type.ToolTip, center,
+                                                       view.viewport().mapToGlobal(center)))
+    return QToolTip.text() if QToolTip.isVisible() else ""
+
+
 def key(qtbot, widget: QWidget, name: str) -> None:
     """Press a key by name ("Right", "Delete", ...) on ``widget``."""
     qtbot.keyClick(widget, getattr(Qt.Key, f"Key_{name}"))

@@ -7,11 +7,13 @@ escaped (:func:`tensorlab.core.files.safe_text.visible`); a long gradient is cut
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.snapshot import Nested, Snapshot, TensorInfo, to_plain
 
-__all__ = ["COLUMNS", "GRAD_WIDTH", "cell_text", "column_header", "grad_text", "name_text", "row_texts",
+__all__ = ["COLUMNS", "GRAD_WIDTH", "cell_text", "column_header", "grad_head", "grad_text", "name_text", "row_texts",
            "same_tensor"]
 
 # What a row shows, in order.
@@ -38,7 +40,9 @@ def cell_text(info: TensorInfo, column: str) -> str:
     if column == "grad":
         if info.grad is None:
             return "None"
-        text = visible(grad_text(info.grad))
+        # Only the start is read: a 32 x 32 gradient's whole text (thousands of characters, every step
+        # after backward()) is made where it is shown whole (the cell's tooltip, on hover).
+        text = visible(grad_head(info.grad, GRAD_WIDTH))
         return text if len(text) <= GRAD_WIDTH else text[: GRAD_WIDTH - 1] + "…"
     value = getattr(info, column)
     if value is None and column == "is_leaf":
@@ -75,6 +79,35 @@ def grad_text(grad: Nested) -> str:
 
 
 _GRAD_TEXTS: dict[int, tuple[Nested, str]] = {}
+
+
+def grad_head(grad: Nested, width: int) -> str:
+    """The start of :func:`grad_text`: all of it when it is at most ``width`` characters, else its first
+    ``width + 1`` or more (enough to tell that it is cut), made without writing the rest."""
+    if not isinstance(grad, tuple):
+        return str(grad)   # a 0-d gradient's one value (``str``, as str(to_plain(...)) writes it)
+    parts: list[str] = []
+    length = 0
+    for part in _text_parts(grad):
+        parts.append(part)
+        length += len(part)
+        if length > width:
+            break
+    return "".join(parts)
+
+
+def _text_parts(values: Nested) -> Iterator[str]:
+    """``str(to_plain(values))`` piece by piece, in order: a list's brackets and commas, each value's ``repr``
+    (what ``str`` of a list writes for its items)."""
+    if not isinstance(values, tuple):
+        yield repr(values)
+        return
+    yield "["
+    for index, value in enumerate(values):
+        if index:
+            yield ", "
+        yield from _text_parts(value)
+    yield "]"
 
 
 def same_tensor(snapshot: Snapshot) -> dict[str, str]:

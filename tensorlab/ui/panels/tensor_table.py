@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QResizeEvent, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QHelpEvent, QResizeEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
+    QToolTip,
     QWidget,
 )
 
@@ -231,8 +232,9 @@ class TensorTableModel(QStandardItemModel):
             kept = self._rows[row] if row < len(self._rows) else None
             touched.append(row)
             for index, text in enumerate(texts):
+                # (A gradient cell's tooltip is written on hover from the row's tensor: a new gradient whose
+                # cut text is the same needs nothing set.)
                 if kept is not None and kept[1][index] == text and kept[2][index] == marks[index] \
-                        and (index != COLUMNS.index("grad") or kept[0].grad == info.grad) \
                         and (index != 0 or self.item(row, 0).data(_COLOR_KEY) == self._colors[row]):
                     continue
                 self._set_cell(row, index, info, text, marks[index])
@@ -258,10 +260,26 @@ class TensorTableModel(QStandardItemModel):
         item.setData(text, Qt.ItemDataRole.AccessibleTextRole)
         item.setData(QBrush(CHANGED) if changed else None, Qt.ItemDataRole.BackgroundRole)
         name = COLUMNS[column]
-        tip = grad_text(info.grad) if name == "grad" and info.grad is not None else text
-        item.setToolTip(f"{name}: {tip}" + (f"\n{tr_marked(_TIPS[name])}" if name in _TIPS else ""))
+        # A gradient's whole values are written on hover (:meth:`tool_tip`), not at every step: the text of a
+        # 32 x 32 gradient is thousands of characters, and a training step's backward() writes six of them.
+        item.setToolTip("" if name == "grad" and info.grad is not None else self._tip(name, text))
         if fresh:
             self.setItem(row, column, item)
+
+    @staticmethod
+    def _tip(column: str, text: str) -> str:
+        return f"{column}: {text}" + (f"\n{tr_marked(_TIPS[column])}" if column in _TIPS else "")
+
+    def tool_tip(self, index: QModelIndex | QPersistentModelIndex) -> str:
+        """The tooltip of the cell at ``index``, as hovering it shows it: its column and whole text (a
+        gradient's every value), and what the column means."""
+        if not index.isValid() or index.row() >= len(self._rows):
+            return ""
+        info = self._rows[index.row()][0]
+        name = COLUMNS[index.column()]
+        if name == "grad" and info.grad is not None:
+            return self._tip(name, grad_text(info.grad))
+        return str(index.data(Qt.ItemDataRole.ToolTipRole) or "")
 
     def retranslate(self) -> None:
         """Headers and tooltips in the current language."""
@@ -291,6 +309,10 @@ class TensorTableModel(QStandardItemModel):
             if role == Qt.ItemDataRole.ToolTipRole:
                 return column + (f": {tr_marked(_TIPS[column])}" if column in _TIPS else "")
         return None
+
+    def shown_texts(self) -> tuple[tuple[str, ...], ...]:
+        """Every row's cell texts, as shown (a second name's cell says ``alias.weight is online.weight``)."""
+        return tuple(row[1] for row in self._rows)
 
     def row_of(self, name: str) -> int:
         """The row of tensor ``name``, or -1."""
@@ -326,6 +348,7 @@ class TensorTable(QTableView):
         self._selected: str | None = None
         self._quiet = False
         self.scale, self.shrink, self._refitting = 1.0, 0, False
+        self._fitted: tuple[object, ...] | None = None   # what the last fit of a step read (_fit_key)
         self.missing_width = 0
 
         self.set_text_scale(1.0)
@@ -373,6 +396,17 @@ class TensorTable(QTableView):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self.fit_columns()
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        """A gradient cell's tooltip is written when it is hovered (:meth:`TensorTableModel.tool_tip`)."""
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            index = self.indexAt(event.pos())
+            if index.isValid() and COLUMNS[index.column()] == "grad":
+                text = self.table_model.tool_tip(index)
+                if text:
+                    QToolTip.showText(event.globalPos(), text, self.viewport(), self.visualRect(index))
+                    return True
+        return super().viewportEvent(event)
 
     def fit_columns(self) -> None:
         """Every column in view: each as wide as its content where they all fit.
@@ -504,7 +538,22 @@ class TensorTable(QTableView):
             self.select_name(select, signal=False)
         finally:
             self._quiet = False
-        self.fit_columns()
+        # Fitted again only when what the fit reads changed: a step changes a version or a gradient's values,
+        # and seldom the widest text of a column; a column the learner widened by hand is fitted again as
+        # before (the sections' sizes are part of what it read).
+        key = self._fit_key()
+        if key != self._fitted:
+            self.fit_columns()
+            self._fitted = self._fit_key()
+
+    def _fit_key(self) -> tuple[object, ...]:
+        """What :meth:`fit_columns` reads: each column's widest text, the names shown, the room, the fonts and
+        the text size, the language (the headers), the sections' sizes."""
+        header = self.horizontalHeader()
+        return (tuple(self._content_width(c) for c in range(len(COLUMNS))),
+                tuple(texts[0] for texts in self.table_model.shown_texts()),
+                self.viewport().width(), self.font().key(), header.font().key(), self.shrink, self.scale,
+                current_language(), tuple(header.sectionSize(c) for c in range(len(COLUMNS))))
 
     def select_name(self, name: str | None, signal: bool = True) -> None:
         """Select the row of ``name`` (None clears the selection)."""

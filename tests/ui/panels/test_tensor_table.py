@@ -10,6 +10,7 @@ from tensorlab.core.lessons.lesson import parse_lesson
 from tensorlab.core.worker.in_process import run_lesson
 from tensorlab.ui.panels.tensor_table import COLUMNS, TensorTable
 from tensorlab.ui.widgets.palette import CHANGED, tensor_color
+from tests.ui.support import hovered_tip
 
 
 def test_a_step_highlights_the_cells_it_changed_and_names_keep_their_colour(qtbot):
@@ -31,6 +32,37 @@ def test_a_step_highlights_the_cells_it_changed_and_names_keep_their_colour(qtbo
         assert model.data(model.index(row, 0), Qt.ItemDataRole.FontRole).bold()
         assert model.data(model.index(row, COLUMNS.index("dtype")), Qt.ItemDataRole.BackgroundRole) is None
     assert "version" in model.data(model.index(0, version), Qt.ItemDataRole.ToolTipRole)
+
+
+def test_hovering_a_gradient_cell_shows_every_value_of_the_gradient_it_shows_now(qtbot):
+    """The cell is cut at 40 characters; its tooltip, written on hover, has the whole gradient of the state shown
+    (two gradients that begin alike: the second step's tooltip is the second one's)."""
+    lesson = parse_lesson(tomli_w.dumps({"lesson": {"id": "t", "title": "t"}, "step": [
+        {"code": "w = torch.ones(40, requires_grad=True)"}, {"code": "w.sum().backward()"},
+        {"code": "w[20:].sum().backward()"}]}))
+    results = run_lesson(lesson)
+    w = torch.ones(40, requires_grad=True)
+    w.sum().backward()
+    first = str(w.grad.tolist())
+    w[20:].sum().backward()
+    second = str(w.grad.tolist())
+    assert first[:39] == second[:39] and first != second   # the same cut text, other values
+    table = TensorTable()
+    qtbot.addWidget(table)
+    table.resize(900, 300)
+    table.show()
+    qtbot.waitExposed(table)
+    model = table.table_model
+    table.set_snapshot(results[1].snapshot, results[0].snapshot)
+    grad = model.index(0, COLUMNS.index("grad"))
+    assert model.data(grad) == first[:39] + "…"
+    tip = hovered_tip(table, grad)
+    assert tip.startswith("grad: ") and first in tip
+    table.set_snapshot(results[2].snapshot, results[1].snapshot)
+    assert model.data(grad) == second[:39] + "…"
+    tip = hovered_tip(table, grad)
+    assert second in tip and first not in tip
+    assert "shape" in hovered_tip(table, model.index(0, COLUMNS.index("shape")))   # the other cells as before
 
 
 def test_korean_headers_are_korean_words_or_the_attributes_own_names(qapp):

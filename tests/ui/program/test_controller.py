@@ -122,20 +122,26 @@ def test_going_back_rebuilds_the_live_state_in_the_background_and_the_next_line_
         controller.shutdown()
 
 
+def _back_and_preparing(controller: LabController, position: int) -> None:
+    """The TRAINING program run to its end, then back at ``position`` with the background replay running
+    (asked for at once; the timer that would ask for it by itself held off)."""
+    controller.prepare_after_ms = 0
+    controller.load_lesson(None, [ProgramStep(c, parse_one(c), origin=StepOrigin.USER) for c in TRAINING])
+    controller.run_to_end()
+    assert controller.wait_idle(60_000)
+    controller.prepare_after_ms = 60_000
+    controller.go_to(position)
+    assert controller.wait_idle(60_000)
+    controller.prepare()
+    assert controller.preparing
+
+
 def test_stepping_on_while_the_background_replay_runs_stops_it_and_nothing_is_lost(qtbot):
     """→ during the background replay stops it (the learner does not wait for it); the state after is torch's,
     and the line typed after it runs on the right state (the replay goes on where it stopped)."""
     controller = LabController()
-    controller.prepare_after_ms = 0
     try:
-        controller.load_lesson(None, [ProgramStep(c, parse_one(c), origin=StepOrigin.USER) for c in TRAINING])
-        controller.run_to_end()
-        assert controller.wait_idle(60_000)
-        controller.prepare_after_ms = 60_000
-        controller.go_to(9)
-        assert controller.wait_idle(60_000)
-        controller.prepare()                                # the replay starts...
-        assert controller.preparing
+        _back_and_preparing(controller, 9)                  # the replay starts...
         controller.step_forward()                           # ... and the learner steps on at once
         controller.step_forward()
         _wait_until(qtbot, lambda: not controller.busy and controller.state.position == 11
@@ -155,17 +161,9 @@ def test_stepping_on_while_the_background_replay_runs_stops_it_and_nothing_is_lo
 
 def test_esc_stops_the_background_replay_and_it_is_not_asked_again_until_the_next_move(qtbot):
     controller = LabController()
-    controller.prepare_after_ms = 0
     try:
-        controller.load_lesson(None, [ProgramStep(c, parse_one(c), origin=StepOrigin.USER) for c in TRAINING])
-        controller.run_to_end()
-        assert controller.wait_idle(60_000)
-        controller.prepare_after_ms = 60_000
-        controller.go_to(8)
-        assert controller.wait_idle(60_000)
-        controller.prepare()
+        _back_and_preparing(controller, 8)
         controller.prepare_after_ms = 0   # were it asked again, at once
-        assert controller.preparing
         controller.cancel()
         _wait_until(qtbot, lambda: not controller.busy)
         qtbot.wait(100)
