@@ -41,6 +41,7 @@ _WORDS = {
     "cpu": _NONE, "gpu": _NONE, "cuda": _NONE, "mps": _NONE, "toml": _RIEUL,
     "variable": _RIEUL, "tensor": _NONE, "storage": _NONE, "data": _NONE, "view": _NONE,
     "t": _NONE, "mt": _NONE, "fn": _OTHER, "id": _NONE, "ok": _NONE,
+    "lr": _RIEUL,   # 엘알: a learning rate's usual name (issue 18, h18p)
 }
 _PAIRS = {
     "을": ("을", "를"), "를": ("을", "를"),

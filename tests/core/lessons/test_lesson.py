@@ -72,7 +72,7 @@ def test_builtin_lessons_load_in_teaching_order():
     ids = [l.id for l in builtin_lessons()]
     assert ids == list(builtin_course().order)
     assert sorted(ids) == sorted(p.stem for p in lessons_dir().glob("*.toml") if p.name != COURSE_FILE)
-    assert find_lesson("clone-keeps-the-graph").title == "clone() keeps the graph"
+    assert find_lesson("clone-keeps-the-graph").title == "Does clone() keep the graph?"
 
 
 def test_translations_and_questions_round_trip(tmp_path):

@@ -25,6 +25,7 @@ BANNED = [
     (r"잎", "리프 텐서"),
     (r"연산 그래프", "계산 그래프"),
     (r"버전 계수기", "버전 카운터"),
+    (r"기울기 계산 모드", "기울기 모드"),   # one name for grad mode (issue 18, h18p)
     (r"스토리지", "저장소"),
     (r"클론", "복사본"),
     (r"떠나|떠난|떠납", "계산 그래프에서 분리되다"),
@@ -145,6 +146,7 @@ def test_terms_are_glossed_at_first_use_in_each_lesson(lesson):
     ("MulBackward0", "은", "MulBackward0은"), ("x.clone()", "을", "x.clone()을"), ("10", "로", "10으로"),
     ("1", "로", "1로"), ("`a`", "과", "`a`와"), ("텐서", "을", "텐서를"), ("서울", "으로", "서울로"),
     ("CopySlices", "이", "CopySlices가"), ("UserWarning", "을", "UserWarning을"), ("Variable", "은", "Variable은"),
+    ("lr", "을", "lr을"), ("lr", "이", "lr이"), ("mt", "을", "mt를"),
 ])
 def test_the_particle_follows_the_last_sound(word, form, expected):
     assert attach(word, form) == expected
