@@ -26,6 +26,7 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPen,
     QTextDocument,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QFrame,
@@ -708,7 +709,14 @@ class NarrationPanel(QScrollArea):
             # Revealed: the verdict is what the class must see, from its first line.
             verdict = self.feedback.geometry().top()
             tops = [t for t in self.line_tops() if max(top, verdict - viewport // 3) <= t <= verdict]
-            bar.setValue(max(bar.minimum(), min(min(tops, default=verdict), bar.maximum())))   # a third down at most
+            value = min(tops, default=verdict)   # a third down at most
+            # Near the content's end the scroll cannot reach that line's top (it stopped 5 px short, the question's
+            # line cut at the top): blank room below, as for a question, so it can.
+            end = bar.maximum() - self._pad.sizeHint().height()
+            self._set_pad(value - end)
+            if value > bar.maximum():   # the scroll bar takes its new range a moment later
+                QTimer.singleShot(0, self, lambda: bar.setValue(value))
+            bar.setValue(max(bar.minimum(), min(value, bar.maximum())))
             return
         else:
             lowest = highest = top   # the question from its first line, and as many choices as fit
@@ -768,6 +776,11 @@ def _line_tops(label: QLabel) -> list[int]:
     document = QTextDocument()
     document.setDefaultFont(label.font())
     document.setDocumentMargin(0)
+    # A word-wrapping QLabel breaks at word boundaries only (a word wider than the label sticks out); a
+    # document's default would also break inside it, and its lines would not be the label's.
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    document.setDefaultTextOption(option)
     document.setHtml(label.text())
     document.setTextWidth(max(1, label.contentsRect().width()))
     tops: list[int] = []
