@@ -299,6 +299,22 @@ def test_a_no_error_choice_may_carry_a_condition_read_after_the_step():
     assert FindingKind.TRANSLATION in [f.kind for f in check_lesson(parse_lesson(moved, "t.toml")).findings]
 
 
+def test_a_condition_the_subset_cannot_read_is_found_even_after_a_step_that_raised():
+    # After a raise every "no error: <condition>" is false, so an unreadable condition hid until the step stopped
+    # raising (issue 18, h18n: `and` is not in the subset).
+    text = ('[lesson]\nid = "t"\ntitle = "T"\n'
+            '[[step]]\ncode = "x = torch.ones(3, requires_grad=True)"\n'
+            '[[step]]\ncode = "x.add_(1)"\n'
+            '[step.ask]\nquestion = "Q?"\ncheck = "error"\nanswer = 1\n'
+            'choices = ["no error: x.is_leaf and x._version == 1 — a", "RuntimeError: a leaf Variable", '
+            '"no error: x._version == 1 — b", "RuntimeError: a view of a leaf Variable"]\n')
+    found = check_lesson(parse_lesson(text, "t.toml")).findings
+    assert [(f.kind, f.step) for f in found] == [(FindingKind.CHECK, 2)]
+    assert "x.is_leaf and x._version == 1" in describe(found[0]) and "`and`" in describe(found[0])
+    readable = text.replace("x.is_leaf and x._version == 1", "x.is_leaf")
+    assert check_lesson(parse_lesson(readable, "t.toml")).findings == ()
+
+
 def test_a_value_question_may_have_its_check_raise_and_then_value_claims_are_false():
     # Review r18k: a value question's "RuntimeError" choice could never be right; reading a value may raise.
     text = ('[lesson]\nid = "t"\ntitle = "T"\n'
