@@ -46,6 +46,8 @@ class FindingKind(enum.Enum):
     ERROR_CHOICES = "error_choices"      # an error question with fewer than two choices that claim an error
     ONLY_QUOTE = "only_quote"            # an error question whose right choice alone quotes torch
     ONLY_NO_ERROR = "only_no_error"      # an error question whose right choice alone claims no error (or no warning)
+    LONE_ERROR_FORM = "lone_error_form"  # a value question with one choice claiming an error (issue 18, h18n)
+    COURSE_VALUE_ERROR = "course_value_error"  # ... an error right in under half the value questions offering one
     BANNED_KO = "banned_ko"              # a phrase the glossary never writes
     GLOSS_KO = "gloss_ko"                # a term not glossed at its first use in the lesson
     UNLISTED_FACT = "unlisted_fact"      # strict: a note's sentence states a fact the step's `facts` do not list

@@ -325,6 +325,7 @@ def _check_ask(lesson: Lesson, number: int, ask: Ask, session: Session, result: 
             add(FindingKind.NOT_COMPARABLE, number, choice=index + 1,
                 detail=msg("text.lesson_text", en=written_claim(ask.choices[index]),
                            ko=said if said is not None else written_claim(ask.choices[index])))
+    _unreadable_conditions(number, ask, session, add)
     true = [i for i, t in enumerate(truth) if t]
     shown = observed.shown_message
     if not true:
@@ -337,6 +338,19 @@ def _check_ask(lesson: Lesson, number: int, ask: Ask, session: Session, result: 
         add(FindingKind.VISIBLE, number, detail=seen)
     _translated_claims(number, ask, add)
     return report
+
+
+def _unreadable_conditions(number: int, ask: Ask, session: Session, add: Callable[..., None]) -> None:
+    """A ``no error: <condition>`` the subset cannot read is a finding, even where the step raised.
+
+    After a step that raised, every such choice is false whatever its condition, so an unreadable one (`and`, a
+    name not on the list) would pass unnoticed until the step no longer raises (issue 18, h18n).
+    """
+    for condition in dict.fromkeys(c for c in (no_error_condition(claim_of(choice)) for choice in ask.choices) if c):
+        try:
+            parse_one(condition, session.limits)
+        except LanguageError as exc:
+            add(FindingKind.CHECK, number, detail=msg("check.unreadable", check=condition, reason=exc.message))
 
 
 def _translated_claims(number: int, ask: Ask, add: Callable[..., None]) -> None:

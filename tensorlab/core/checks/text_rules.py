@@ -14,6 +14,12 @@
   ``no error: <condition>`` choices). Over the course, "no error" is the right answer in at least a
   fifth of these questions (:func:`course_quiet_findings`), so that the form of a question never says
   that its step raises.
+- **Error forms in value questions** (a ``check`` that is an expression; issue 18, h18n): a choice that
+  claims an error or a warning ("RuntimeError — …") in a question that asks for a value is either
+  right (reading the value raises) or a filler. So it is never the only choice of that form (a lone
+  error among values is the filler a class learns to drop, or, where it is right, the odd one out);
+  and over the course, an error is the right answer in at least half of the value questions that offer
+  one (:func:`course_value_error_findings`), so that offering an error says nothing about the answer.
 - **Korean**: the glossary's banned phrases (its "never" column: phrases, not single words, since
   "써 넣다" is right where "메모리를 쓰는" is wrong), and the terms a lesson glosses at its first
   use (``stride(보폭)``).
@@ -25,7 +31,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from tensorlab.core.checks.choice_claims import claim_of
@@ -36,13 +42,14 @@ from tensorlab.core.messages.catalogue import Message
 __all__ = ["displayed_length", "right_is_longest", "right_is_shortest", "lesson_text_findings",
            "course_length_findings", "course_quiet_findings", "MIN_RATIO", "QUIET_SHARE",
            "BANNED_KO", "GLOSSES_KO", "TORCH_RAISES", "LANGUAGES", "MAX_RATIO", "COURSE_SHARE",
-           "course_findings_with"]
+           "course_findings_with", "course_value_error_findings", "VALUE_ERROR_SHARE", "error_form_choices"]
 
 LANGUAGES = ("en", "ko")
 MAX_RATIO = 1.5          # the right choice is never more than this many times as long as every other
 COURSE_SHARE = 1 / 3     # ... and the longest in at most this share of the course's questions
 MIN_RATIO = 2 / 3        # the right choice is never under this share of every other (the same cue reversed)
 QUIET_SHARE = 1 / 5      # "no error" is right in at least this share of the course's error/warning questions
+VALUE_ERROR_SHARE = 1 / 2   # an error is right in at least this share of the value questions that offer one
 
 # Exception and warning types torch raises at a step of the subset (what an error question's choices may claim).
 TORCH_RAISES = frozenset({"RuntimeError", "TypeError", "ValueError", "IndexError", "NotImplementedError",
@@ -107,14 +114,23 @@ def right_is_longest(ask: Ask, language: str = "en") -> bool:
     return known is not None and known[1][known[0]] >= max(known[1])
 
 
-def _too_long(ask: Ask, language: str) -> bool:
-    """The right choice is more than MAX_RATIO times as long as every other (a measured question: any choice)."""
+def _ratio_cue(ask: Ask, language: str, compare: Callable[[int, list[int]], bool]) -> bool:
+    """Whether a candidate for the right choice stands out by its length: ``compare(length, others)`` is True.
+
+    The candidates are the right choice, or every choice of a measured question (any may be the right one); the
+    too-long and the too-short rules walk the same candidates and lengths, and differ only in ``compare``.
+    """
     choices = _choices(ask, language)
     if choices is None or len(choices) < 2:
         return False
     lengths = [displayed_length(c) for c in choices]
     candidates = range(len(choices)) if ask.answer is None else (ask.answer,)
-    return any(lengths[i] > MAX_RATIO * max(n for j, n in enumerate(lengths) if j != i) for i in candidates)
+    return any(compare(lengths[i], [n for j, n in enumerate(lengths) if j != i]) for i in candidates)
+
+
+def _too_long(ask: Ask, language: str) -> bool:
+    """The right choice is more than MAX_RATIO times as long as every other (a measured question: any choice)."""
+    return _ratio_cue(ask, language, lambda length, others: length > MAX_RATIO * max(others))
 
 
 # -- the same cue reversed: the right choice the shortest (issue 18, h18e) ----------------------------------
@@ -130,12 +146,7 @@ def right_is_shortest(ask: Ask, language: str = "en") -> bool:
 
 def _too_short(ask: Ask, language: str) -> bool:
     """The right choice is under MIN_RATIO of every other (a measured question: any choice)."""
-    choices = _choices(ask, language)
-    if choices is None or len(choices) < 2:
-        return False
-    lengths = [displayed_length(c) for c in choices]
-    candidates = range(len(choices)) if ask.answer is None else (ask.answer,)
-    return any(lengths[i] < MIN_RATIO * min(n for j, n in enumerate(lengths) if j != i) for i in candidates)
+    return _ratio_cue(ask, language, lambda length, others: length < MIN_RATIO * min(others))
 
 
 def _shortest_findings(asks: list[tuple[int, Ask]]) -> Iterator[Finding]:
@@ -182,6 +193,40 @@ def _error_findings(number: int, ask: Ask) -> Iterator[Finding]:
         yield Finding(FindingKind.ONLY_NO_ERROR, number, (("choice", ask.answer + 1),))
 
 
+# -- error forms in value questions (issue 18, h18n) -----------------------------------------------------
+
+def _is_value_question(ask: Ask) -> bool:
+    return ask.answer is not None and ask.measured is None and bool(ask.check) and \
+        ask.check not in ("error", "warning", "output", "verdict")
+
+
+def error_form_choices(ask: Ask) -> list[int]:
+    """The indexes of the choices of ``ask`` whose claim is an exception or warning type ("RuntimeError — …")."""
+    return [i for i, c in enumerate(ask.choices) if _TYPE.match(claim_of(c))]
+
+
+def _value_error_findings(number: int, ask: Ask) -> Iterator[Finding]:
+    """A value question's lone error form: the filler a class drops, or, when right, the odd one out."""
+    if not _is_value_question(ask):
+        return
+    errors = error_form_choices(ask)
+    if len(errors) == 1:
+        yield Finding(FindingKind.LONE_ERROR_FORM, number, (("choice", errors[0] + 1),))
+
+
+def course_value_error_findings(lessons: Iterable[Lesson]) -> list[Finding]:
+    """The course-wide rule of value questions that offer an error: it is right in at least half of them.
+
+    Otherwise an error choice in a value question is a filler the class learns to drop without predicting.
+    """
+    offering = [ask for lesson in lessons for _, ask in _asks(lesson)
+                if _is_value_question(ask) and error_form_choices(ask)]
+    right = sum(ask.answer in error_form_choices(ask) for ask in offering)
+    if offering and right < VALUE_ERROR_SHARE * len(offering):
+        return [Finding(FindingKind.COURSE_VALUE_ERROR, None, (("count", right), ("total", len(offering))))]
+    return []
+
+
 def _korean_texts(lesson: Lesson) -> Iterator[tuple[int | None, str]]:
     """Every Korean text of ``lesson`` after its title, in reading order, with its step (None: the summary)."""
     yield None, lesson.translations.get("summary_ko", "")
@@ -225,6 +270,7 @@ def lesson_text_findings(lesson: Lesson) -> list[Finding]:
             if _too_long(ask, language):
                 found.append(Finding(FindingKind.LONG_ANSWER, number, (("key", _key(language)),)))
         found.extend(_error_findings(number, ask))
+        found.extend(_value_error_findings(number, ask))
     for language in LANGUAGES:
         mine = [ask for _, ask in asks if language in _languages(ask) and ask.answer is not None]
         # A pattern needs two questions; one question's cue is the 1.5 times rule's and the course's.
@@ -272,4 +318,5 @@ def course_findings_with(lesson: Lesson) -> list[Message]:
     if lesson.id not in {known.id for known in course}:
         return []
     lessons = [lesson if known.id == lesson.id else known for known in course]
-    return [finding_message(f) for f in course_length_findings(lessons) + course_quiet_findings(lessons)]
+    found = course_length_findings(lessons) + course_quiet_findings(lessons) + course_value_error_findings(lessons)
+    return [finding_message(f) for f in found]

@@ -81,6 +81,19 @@ TEXTS: dict[str, tuple[str, str]] = {
                               "맞는 선택지인 {choice}번만 오류나 경고가 없다고 하므로 답이 드러납니다. "
                               "`오류 없음: <조건>` 선택지를 두 개 두거나(`오류 없음: x._version == 1`), "
                               "그 단계가 남기는 것(값, grad_fn)을 물으세요"),
+    # issue 18, h18n: error forms in value questions
+    "finding.lone_error_form": ("choice {choice} is the only choice that claims an error or a warning in a question "
+                                "that asks for a value: a class drops it as a filler (or, where it is right, picks "
+                                "the odd one out); offer a value a student believes instead, or a second error",
+                                "값을 묻는 질문에서 오류나 경고를 주장하는 선택지가 {choice}번 하나뿐입니다. "
+                                "학생은 이를 채우기용 선택지로 보고 지우거나, 맞는 답일 때는 혼자 다른 형식이라 "
+                                "고릅니다. 학생이 믿을 만한 값을 대신 두거나 오류 선택지를 하나 더 두세요"),
+    "finding.course_value_error": ("an error is the right answer in only {count} of the course's {total} value "
+                                   "questions that offer one: at least half must be, or an error choice in a value "
+                                   "question is a filler the class drops without predicting",
+                                   "코스에서 오류 선택지가 있는 값 질문 {total}개 가운데 오류가 답인 질문은 "
+                                   "{count}개입니다. 절반 이상이어야 학생이 예측하지 않고 오류 선택지를 지우지 "
+                                   "않습니다"),
     "finding.banned_ko": ("the Korean text writes “{detail}”, which the glossary never writes (write: {instead})",
                           "한국어 문장에 용어집이 금지한 표현이 있습니다: “{detail}”(대신: {instead})"),
     "finding.gloss_ko": ("the Korean text uses “{detail}” before glossing it as “{instead}” in this lesson",

@@ -1006,6 +1006,8 @@ class StorageMapView(SceneView):
         storage = strip.storage
         shown = min(len(strip.values), MAX_CELLS)
         size = tr("{count} bytes").format(count=storage.nbytes)
+        if storage.device == "meta":   # the size a meta storage stands for; nothing is allocated (review r18m)
+            size = tr("{count} bytes, not allocated").format(count=storage.nbytes)
         header = f"{storage.id}  ·  {size}  ·  {storage.cell_count} × {storage.dtype}  ·  {storage.device}"
         details = []
         if len(storage.tensors) > 1:

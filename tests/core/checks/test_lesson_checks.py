@@ -66,7 +66,7 @@ code = "(x * 2).sum().backward()"
 [step.ask]
 question = "x.grad?"
 check = "x.grad"
-choices = ["tensor([2., 2., 2.])", "None", "tensor([1., 1., 1.])", "RuntimeError"]
+choices = ["tensor([2., 2., 2.])", "None", "tensor([1., 1., 1.])", "tensor([4., 4., 4.])"]  # no lone error form
 answer = {answer}
 '''
 

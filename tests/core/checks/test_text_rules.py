@@ -299,6 +299,22 @@ def test_a_no_error_choice_may_carry_a_condition_read_after_the_step():
     assert FindingKind.TRANSLATION in [f.kind for f in check_lesson(parse_lesson(moved, "t.toml")).findings]
 
 
+def test_a_condition_the_subset_cannot_read_is_found_even_after_a_step_that_raised():
+    # After a raise every "no error: <condition>" is false, so an unreadable condition hid until the step stopped
+    # raising (issue 18, h18n: `and` is not in the subset).
+    text = ('[lesson]\nid = "t"\ntitle = "T"\n'
+            '[[step]]\ncode = "x = torch.ones(3, requires_grad=True)"\n'
+            '[[step]]\ncode = "x.add_(1)"\n'
+            '[step.ask]\nquestion = "Q?"\ncheck = "error"\nanswer = 1\n'
+            'choices = ["no error: x.is_leaf and x._version == 1 — a", "RuntimeError: a leaf Variable", '
+            '"no error: x._version == 1 — b", "RuntimeError: a view of a leaf Variable"]\n')
+    found = check_lesson(parse_lesson(text, "t.toml")).findings
+    assert [(f.kind, f.step) for f in found] == [(FindingKind.CHECK, 2)]
+    assert "x.is_leaf and x._version == 1" in describe(found[0]) and "`and`" in describe(found[0])
+    readable = text.replace("x.is_leaf and x._version == 1", "x.is_leaf")
+    assert check_lesson(parse_lesson(readable, "t.toml")).findings == ()
+
+
 def test_a_value_question_may_have_its_check_raise_and_then_value_claims_are_false():
     # Review r18k: a value question's "RuntimeError" choice could never be right; reading a value may raise.
     text = ('[lesson]\nid = "t"\ntitle = "T"\n'
@@ -308,7 +324,66 @@ def test_a_value_question_may_have_its_check_raise_and_then_value_claims_are_fal
             '[step.ask]\nquestion = "Q?"\ncheck = "a.grad_fn"\nanswer = 1\n'
             'choices = ["SplitBackward0 — kept as it was before", '
             '"RuntimeError: its base or another view of its base", '
-            '"CopySlices — rewritten like the base", "None — cut from the graph by the write"]\n')
+            '"CopySlices — rewritten like the base", "RuntimeError: A view was created in no_grad mode"]\n')
+    # (two error forms: a lone one would be the odd one out, issue 18, h18n)
     found = check_lesson(parse_lesson(text, "t.toml"))
     assert found.findings == ()
     assert found.asks[0].truth == (False, True, False, False)
+
+
+# -- error forms in value questions (issue 18, h18n) ---------------------------------------------------------
+
+def test_a_value_question_never_offers_a_lone_error_form():
+    # The review's pattern: three values and one "RuntimeError — …" a class drops as a filler.
+    filler = _ask(["tensor([1.]) — a", "tensor([2.]) — b", "RuntimeError — refused", "tensor([3.]) — c"], 0)
+    found = [f for f in lesson_text_findings(parse_lesson(_lesson(filler), "t.toml"))
+             if f.kind is FindingKind.LONE_ERROR_FORM]
+    assert [(f.step, f.get("choice")) for f in found] == [(1, 3)]
+    assert "choice 3 is the only choice that claims an error" in describe(found[0])
+    assert "값을 묻는 질문" in describe(found[0], "ko")
+    # ... and where the lone error is right, it is the odd one out: the same finding.
+    odd = _ask(["None — a", "RuntimeError: reading raises", "MulBackward0 — b", "CopySlices — c"], 1, check="x.grad_fn")
+    assert FindingKind.LONE_ERROR_FORM in _kinds(_lesson(odd))
+    # Two error forms (one right, as when reading the value raises), or none, are no cue of form.
+    two = _ask(["None — a", "RuntimeError: reading raises", "MulBackward0 — b", "RuntimeError: another"], 1,
+               check="x.grad_fn")
+    none = _ask(["tensor([1.]) — a", "tensor([2.]) — b", "tensor([4.]) — c", "tensor([3.]) — d"], 0)
+    assert FindingKind.LONE_ERROR_FORM not in _kinds(_lesson(two, none))
+    # An error question is another rule's: its error choices are its subject.
+    error = _ask(["no error: x0._version == 0", "RuntimeError: a", "no error: x0._version == 1", "UserWarning: b"],
+                 1, check="error")
+    assert FindingKind.LONE_ERROR_FORM not in _kinds(_lesson(error))
+
+
+def test_an_error_offered_in_a_value_question_is_right_in_half_of_the_course_s_such_questions():
+    from tensorlab.core.checks.text_rules import VALUE_ERROR_SHARE, course_value_error_findings
+
+    right = _ask(["None — a", "RuntimeError: reading raises", "MulBackward0 — b", "RuntimeError: another"], 1,
+                 check="x.grad_fn")
+    filler = _ask(["None — a", "RuntimeError: reading raises", "MulBackward0 — b", "RuntimeError: another"], 0,
+                  check="x.grad_fn")
+    plain = _ask(["tensor([1.]) — a", "tensor([2.]) — b", "tensor([4.]) — c", "tensor([3.]) — d"], 0)
+    found = course_value_error_findings([parse_lesson(_lesson(right, filler, filler, plain), "t.toml")])
+    assert [(f.kind, f.get("count"), f.get("total")) for f in found] == [(FindingKind.COURSE_VALUE_ERROR, 1, 3)]
+    assert "only 1 of the course's 3 value questions" in describe(found[0])
+    assert course_value_error_findings([parse_lesson(_lesson(right, filler, plain), "t.toml")]) == []
+    assert course_value_error_findings(builtin_lessons()) == [] and VALUE_ERROR_SHARE == 1 / 2
+
+
+def test_the_course_s_value_questions_offer_no_lone_error_form():
+    from tensorlab.core.checks.text_rules import error_form_choices
+
+    lone = [(lesson.id, number) for lesson in builtin_lessons() for number, step in enumerate(lesson.steps, 1)
+            if step.ask is not None and step.ask.check not in ("error", "warning", "output", "verdict")
+            and step.ask.answer is not None and len(error_form_choices(step.ask)) == 1]
+    assert lone == []
+
+
+def test_tensorlab_check_counts_the_value_error_rule_with_the_course(monkeypatch):
+    from tensorlab.core.checks import text_rules
+    from tensorlab.core.lessons.lesson import find_lesson
+
+    lesson = find_lesson("views-that-refuse-in-place")
+    assert text_rules.course_findings_with(lesson) == []
+    monkeypatch.setattr(text_rules, "VALUE_ERROR_SHARE", 2.0)   # no course could pass: the rule is asked
+    assert [m.key for m in text_rules.course_findings_with(lesson)] == ["finding.course_value_error"]

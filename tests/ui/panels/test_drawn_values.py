@@ -139,6 +139,8 @@ def test_a_meta_tensor_is_drawn_as_a_size_without_data(window, qtbot):
     assert window.controller.state.last.ok
     texts = [item.text() for item in window.storage_map.scene().items() if isinstance(item, QGraphicsSimpleTextItem)]
     assert "(the meta device: a size, no data)" in texts
+    # the strip's heading gives the size a meta storage stands for, and says that nothing holds it (review r18m)
+    assert any("12 bytes, not allocated" in text for text in texts), texts
     assert not any("more cells" in text or "beyond those shown" in text for text in texts), texts
     window.table.select_name("m")
     window.show_panel("valuesDock")
