@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QResizeEvent, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QResizeEvent, QShowEvent, QWindow
 from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLineEdit, QMainWindow, QWidget
 
 from tensorlab.core.engine.player import PlayerState
@@ -196,8 +196,15 @@ class MainWindow(QMainWindow):
 
     # -- keys before the first state ----------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        """Until the first state is shown, every key pressed in this window is queued."""
-        if self._early_keys is None or not isinstance(watched, QWidget) or watched.window() is not self:
+        """Until the first state is shown, every key pressed in this window is queued (F5 too: a shortcut taken
+        at once would change the mode under the loading, which then lays out the other one)."""
+        if self._early_keys is None:
+            return False
+        # The window's own QWindow too: before a widget has the focus (a window just mapped under X), Qt offers
+        # the key to it, and a shortcut not overridden there ran at once, ahead of the keys queued before it.
+        ours = watched.window() is self if isinstance(watched, QWidget) else (
+            isinstance(watched, QWindow) and watched is self.windowHandle())
+        if not ours:
             return False
         kind = event.type()
         if kind == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
