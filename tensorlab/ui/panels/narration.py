@@ -706,7 +706,14 @@ class NarrationPanel(QScrollArea):
             # Revealed: the verdict is what the class must see, from its first line.
             verdict = self.feedback.geometry().top()
             tops = [t for t in self.line_tops() if max(top, verdict - viewport // 3) <= t <= verdict]
-            bar.setValue(max(bar.minimum(), min(min(tops, default=verdict), bar.maximum())))   # a third down at most
+            value = min(tops, default=verdict)   # a third down at most
+            # A line's top even near the content's end: clamped to the scroll's end, the top edge cut a choice's
+            # line through its middle (review r17c finding 4); blank room below lets the scroll stop there.
+            end = bar.maximum() - self._pad.sizeHint().height()
+            self._set_pad(value - end if value > end else 0)
+            if value > bar.maximum():   # the scroll bar takes its new range a moment later
+                QTimer.singleShot(0, self, lambda: bar.setValue(value))
+            bar.setValue(max(bar.minimum(), min(value, bar.maximum())))
             return
         else:
             lowest = highest = top   # the question from its first line, and as many choices as fit

@@ -51,7 +51,8 @@ def _walk(window, qtbot, answer: int = 0):
 
 @pytest.mark.parametrize("size,projector,lesson,zoom", [
     ((1280, 720), False, "what-step-and-zero-grad-do", 0), ((1024, 768), True, "detach-shares-memory", 0),
-    ((1280, 720), True, "detach-shares-memory", 1), ((1024, 768), False, "freezing-no-grad-and-eval", 1)])
+    ((1280, 720), True, "detach-shares-memory", 1), ((1024, 768), True, "what-step-and-zero-grad-do", 2),
+    ((1024, 768), False, "freezing-no-grad-and-eval", 1)])
 def test_no_question_moves_a_dock_sideways(qtbot, settings, size, projector, lesson, zoom):
     """Before: a question widened the narration (by ~65 px in projector mode, to 62% of the window in normal
     mode), and a new tensor's name widened the table: the map, code and output jumped at every question."""
