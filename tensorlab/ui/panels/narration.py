@@ -146,7 +146,7 @@ class ChoiceButton(QFrame):
         super().keyPressEvent(event)
 
 
-COLUMN_CHARS = 24   # the characters a column of choices holds, at least, to take two columns
+COLUMN_CHARS = 28   # the characters a column of choices holds, at least, to take two columns (a long word fits)
 
 
 class ChoicesLayout(QLayout):

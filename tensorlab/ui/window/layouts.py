@@ -40,9 +40,10 @@ LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.R
 SIZES: dict[str, dict[str, float]] = {
     # (The right column wide enough for the table's ten columns with `net[0].weight` whole at 1280x720 under X, the
     # builders' narrower: a question never widens a column now, so each has its width from the start.)
-    "normal": {"left": 0.13, "right": 0.35, "bottom": 0.22, "right_top": 0.26},
+    "normal": {"left": 0.14, "right": 0.35, "bottom": 0.22, "right_top": 0.26},
     "projector": {"right": 0.33, "bottom": 0.3},
 }
+PROJECTOR_NARROW_RIGHT = 0.42  # projector mode, a window under 1200 px wide: the narration's column
 TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors table shows without scrolling)
 NARRATION_MAX = {"normal": 0.5, "projector": 0.5}
 MAP_SHARE = 0.30       # normal mode: the map's viewport keeps this share of the client area when a note is long
@@ -51,9 +52,9 @@ MAP_MIN_HEIGHT = 150   # ... and never less than this height, even for a questio
 # a question and its four choices fit the narration at every zoom offered (normal: a bottom dock of at most half
 # the window; projector: the right column, narrower); measured on the lessons' longest questions, en and ko.
 ZOOM_LINES = {"normal": 36.0, "projector": 29.0}   # how tall the narration's bottom dock may grow for a question
-# The bottom row (normal mode): the narration takes half the window's width, for good (a question once widened it,
+# The bottom row (normal mode): the narration takes 56% of the window's width, for good (a question once widened it,
 # and the code and output jumped sideways with every question); the code and the output share the rest.
-BOTTOM_SHARES = (2.0, 1.0, 1.0)
+BOTTOM_SHARES = (2.8, 1.2, 1.0)
 # The groups placed side by side or stacked: (group, area, orientation of a group's docks).
 _PLACED: tuple[tuple[Group, Qt.DockWidgetArea, Qt.Orientation], ...] = (
     ("left", LEFT, Qt.Orientation.Vertical),
@@ -219,6 +220,11 @@ class LayoutModes:
         if not self.projector and width < 1200:
             # A narrow window: the tensors table needs the room more than the map does.
             sizes = dict(sizes, left=0.18, right=0.41)
+        elif self.projector and width < 1200:
+            # A narrow window in projector mode: the narration's column has, from the start, the width a question
+            # and its four choices need at the large size (it once widened for each question, and the map, code
+            # and output jumped sideways with it).
+            sizes = dict(sizes, right=PROJECTOR_NARROW_RIGHT)
 
         def first(*groups: Group) -> QDockWidget | None:
             return next((docks[n] for g in groups for n in layout[g] if n in docks), None)
