@@ -40,7 +40,7 @@ LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.R
 SIZES: dict[str, dict[str, float]] = {
     # (The right column wide enough for the table's ten columns with `net[0].weight` whole at 1280x720 under X, the
     # builders' narrower: a question never widens a column now, so each has its width from the start.)
-    "normal": {"left": 0.14, "right": 0.35, "bottom": 0.22, "right_top": 0.26},
+    "normal": {"left": 0.14, "right": 0.34, "bottom": 0.22, "right_top": 0.26},
     "projector": {"right": 0.33, "bottom": 0.3},
 }
 PROJECTOR_NARROW_RIGHT = 0.42  # projector mode, a window under 1200 px wide: the narration's column
