@@ -147,12 +147,14 @@ class ChoiceButton(QFrame):
         super().keyPressEvent(event)
 
 
-class ChoicesLayout(QLayout):
-    """The choices stacked, or two side by side (1 2 / 3 4) when that makes them less tall at this width.
+COLUMN_CHARS = 28   # the characters a column of choices holds, at least, to take two columns (a long word fits)
 
-    Long choices wrap to two lines in a column of half the width and still take less height than four
-    rows of one line each: the narration asks for less of the window, and the map keeps its share. The
-    arrangement follows from the width alone (``heightForWidth`` and ``setGeometry`` agree), so the
+
+class ChoicesLayout(QLayout):
+    """The choices stacked, or two side by side (1 2 / 3 4) when the width leaves a column room enough.
+
+    Long choices wrap inside their column. The arrangement follows from the width alone (never from the
+    text: every question at this width has the same columns) (``heightForWidth`` and ``setGeometry`` agree), so the
     narration's measure of the height it needs is the height it gets.
     """
 
@@ -212,15 +214,19 @@ class ChoicesLayout(QLayout):
         return [i for i in self._items if not i.isEmpty()]
 
     def _arranged(self, width: int) -> tuple[int, int]:
-        """(columns, height) at ``width``: two columns when they are less tall by more than a gap."""
-        shown, gap = self._shown(), self._gap
-        best = (1, self._height(shown, 1, width))
-        half = (width - gap) // 2
-        if len(shown) > 1 and all(_unbroken_width(i) <= half for i in shown):
-            two = self._height(shown, 2, width)
-            if two + gap < best[1]:
-                best = (2, two)
-        return best
+        """(columns, height) at ``width``: two columns when a column of half the width holds COLUMN_CHARS
+        characters of the choices' text, else one; the text wraps inside. The width alone decides (the text
+        decided once, and the choices switched between one and two columns from question to question)."""
+        shown = self._shown()
+        columns = 2 if len(shown) > 1 and self._column_room(width) else 1
+        return columns, self._height(shown, columns, width)
+
+    def _column_room(self, width: int) -> bool:
+        """A column of half ``width`` holds COLUMN_CHARS characters at the choices' size."""
+        parent = self.parentWidget()
+        if parent is None:
+            return False
+        return (width - self._gap) // 2 >= COLUMN_CHARS * QFontMetricsF(parent.font()).averageCharWidth()
 
     def _height(self, shown: list[QLayoutItem], columns: int, width: int) -> int:
         width = max(1, (width - self._gap * (columns - 1)) // columns)
@@ -228,12 +234,6 @@ class ChoicesLayout(QLayout):
         heights = [max(i.heightForWidth(width) if i.hasHeightForWidth() else i.sizeHint().height() for i in row)
                    for row in rows]
         return sum(heights) + self._gap * max(0, len(rows) - 1)
-
-
-def _unbroken_width(item: QLayoutItem) -> int:
-    """The narrowest ``item`` can be without cutting a word (a choice), or its minimum width."""
-    widget = item.widget()
-    return widget.unbroken_width() if isinstance(widget, ChoiceButton) else item.minimumSize().width()
 
 
 class NarrationPanel(QScrollArea):
@@ -710,10 +710,10 @@ class NarrationPanel(QScrollArea):
             verdict = self.feedback.geometry().top()
             tops = [t for t in self.line_tops() if max(top, verdict - viewport // 3) <= t <= verdict]
             value = min(tops, default=verdict)   # a third down at most
-            # Near the content's end the scroll cannot reach that line's top (it stopped 5 px short, the question's
-            # line cut at the top): blank room below, as for a question, so it can.
+            # A line's top even near the content's end: clamped to the scroll's end, the top edge cut a choice's
+            # line through its middle (review r17c finding 4); blank room below lets the scroll stop there.
             end = bar.maximum() - self._pad.sizeHint().height()
-            self._set_pad(value - end)
+            self._set_pad(value - end if value > end else 0)
             if value > bar.maximum():   # the scroll bar takes its new range a moment later
                 QTimer.singleShot(0, self, lambda: bar.setValue(value))
             bar.setValue(max(bar.minimum(), min(value, bar.maximum())))

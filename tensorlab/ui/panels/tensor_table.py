@@ -49,9 +49,10 @@ __all__ = ["COLUMNS", "TensorTableModel", "TensorTable", "elide_name", "header_t
 # after a tensor attribute (`shape`, `requires_grad`, ...) is code and reads the same in every language;
 # the others (name, version, storage) are words and are translated.
 # English headers broken over two lines where the column is narrow; a Korean word is short as it is.
-HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_fn", "device": "dev-\nice",
+HEADERS = {"requires_grad": "req.\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_\nfn", "device": "dev-\nice",
            "version": "ver-\nsion", "storage": "stor-\nage"}
-CODE_HEADERS = {"requires_grad": "requires_\ngrad", "is_leaf": "is_\nleaf"}
+# (grad_fn broken too: its one-line header was the widest cell of its column, and took the width the names need.)
+CODE_HEADERS = {"requires_grad": "requires_\ngrad", "is_leaf": "is_\nleaf", "grad_fn": "grad_\nfn"}
 
 
 def header_text(column: str) -> str:
@@ -471,7 +472,7 @@ class TensorTable(QTableView):
         The name column keeps its names whole (up to NAME_SHARE of the panel), else each name's shortest
         readable cut (`m…weight`): `mode…` and `mod…` told no tensor from another. The short columns keep
         their values whole (`floa…` is float32 or float64); grad_fn and grad give up the room (both drawn
-        whole in their own panels), grad_fn down to `Sum…` (a name cut to its shortest first), then further.
+        whole in their own panels), grad_fn down to `Sum…`, then further before a name is cut to its shortest.
         """
         whole = [0.0 if column in YIELDING else float(w) for column, w in zip(COLUMNS, widths)]
         grad, grad_fn = COLUMNS.index("grad"), COLUMNS.index("grad_fn")
@@ -479,7 +480,8 @@ class TensorTable(QTableView):
         names = (min(widths[0], NAME_SHARE * available), min(widths[0], self._shortest_names()))
         short = min(widths[grad_fn], self.fontMetrics().horizontalAdvance("Sum…") + 8)
         levels = []
-        for kept, name in ((short, names[0]), (short, names[1]), (0.0, names[0]), (0.0, names[1])):
+        # A name whole before grad_fn's `Sum…`: `n…weight` told net[0].weight from net[1].weight no more.
+        for kept, name in ((short, names[0]), (0.0, names[0]), (short, names[1]), (0.0, names[1])):
             level = list(whole)
             level[0], level[grad_fn] = name, kept
             levels.append(level)

@@ -38,9 +38,12 @@ LEFT, RIGHT, BOTTOM = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.R
 # Each mode's area sizes, as fractions of the window (normal: the map keeps at least 30% of a 1280x720
 # window; the right column's top, the tensors table, is sized for TABLE_ROWS rows instead).
 SIZES: dict[str, dict[str, float]] = {
-    "normal": {"left": 0.145, "right": 0.33, "bottom": 0.22, "right_top": 0.26},
+    # (The right column wide enough for the table's ten columns with `net[0].weight` whole at 1280x720 under X, the
+    # builders' narrower: a question never widens a column now, so each has its width from the start.)
+    "normal": {"left": 0.14, "right": 0.34, "bottom": 0.22, "right_top": 0.26},
     "projector": {"right": 0.33, "bottom": 0.3},
 }
+PROJECTOR_NARROW_RIGHT = 0.42  # projector mode, a window under 1200 px wide: the narration's column
 TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors table shows without scrolling)
 NARRATION_MAX = {"normal": 0.5, "projector": 0.5}
 MAP_SHARE = 0.30       # normal mode: the map's viewport keeps this share of the client area when a note is long
@@ -49,9 +52,9 @@ MAP_MIN_HEIGHT = 150   # ... and never less than this height, even for a questio
 # a question and its four choices fit the narration at every zoom offered (normal: a bottom dock of at most half
 # the window; projector: the right column, narrower); measured on the lessons' longest questions, en and ko.
 ZOOM_LINES = {"normal": 36.0, "projector": 29.0}   # how tall the narration's bottom dock may grow for a question
-BOTTOM_SHARES = (1.5, 1.0, 1.0)    # the bottom row: the narration (or code) wider than the rest
-NARRATION_WIDE = 0.62   # normal mode: a question first widens the narration to this share of the window (the
-# code and output give up width, so that the narration grows less tall and the map keeps its 30%)
+# The bottom row (normal mode): the narration takes 56% of the window's width, for good (a question once widened it,
+# and the code and output jumped sideways with every question); the code and the output share the rest.
+BOTTOM_SHARES = (2.8, 1.2, 1.0)
 # The groups placed side by side or stacked: (group, area, orientation of a group's docks).
 _PLACED: tuple[tuple[Group, Qt.DockWidgetArea, Qt.Orientation], ...] = (
     ("left", LEFT, Qt.Orientation.Vertical),
@@ -70,7 +73,6 @@ class LayoutModes:
         self.projector = False
         # The narration dock's height before a question made it grow: it goes back once the question is gone.
         self.narration_rest: int | None = None
-        self.narration_rest_width: int | None = None   # ... and its width (normal mode widens it first)
         self.table_widened = 0          # pixels the tensors table's dock took from the map for a zoom
         self.placed: set[str] = set()   # the tools (on-demand docks) placed in this mode's arrangement
         self.reset_notice = ""          # why a saved arrangement was not applied (shown once)
@@ -218,6 +220,11 @@ class LayoutModes:
         if not self.projector and width < 1200:
             # A narrow window: the tensors table needs the room more than the map does.
             sizes = dict(sizes, left=0.18, right=0.41)
+        elif self.projector and width < 1200:
+            # A narrow window in projector mode: the narration's column has, from the start, the width a question
+            # and its four choices need at the large size (it once widened for each question, and the map, code
+            # and output jumped sideways with it).
+            sizes = dict(sizes, right=PROJECTOR_NARROW_RIGHT)
 
         def first(*groups: Group) -> QDockWidget | None:
             return next((docks[n] for g in groups for n in layout[g] if n in docks), None)
@@ -232,7 +239,7 @@ class LayoutModes:
             window.resizeDocks([bottom], [int(height * sizes["bottom"])], Qt.Orientation.Vertical)
         self.table_widened = 0   # the sizes of this mode, afresh
         self.fit_table()
-        self.narration_rest = self.narration_rest_width = None
+        self.narration_rest = None
         # The bottom row: narration (or code) a little wider than the rest.
         row = [docks[n] for n in layout["bottom"] if n in docks]
         if len(row) > 1:
@@ -269,9 +276,11 @@ class LayoutModes:
             # The zoom is back: so is the map's width the table took.
             window.resizeDocks([top], [max(1, top.width() - self.table_widened)], Qt.Orientation.Horizontal)
             self.table_widened = 0
-        elif table.missing_width > 0:
-            # Written as small as it may (Ctrl+= at 1024x768), the table still lacks a few pixels: its column
-            # takes them from the map, rather than cut a value to "MulBac…" (half the window at most).
+        elif table.missing_width > 0 and table.scale > 1:
+            # Zoomed in (Ctrl+= at 1024x768) and written as small as it may, the table still lacks a few pixels: its
+            # column takes them from the map, rather than cut a value to "MulBac…" (half the window at most), and
+            # gives them back with the zoom. Unzoomed, the column keeps the layout's width (a new tensor's long
+            # name widened it and the map, code and output moved sideways from step to step).
             wider = min(top.width() + table.missing_width + 2, int(window.width() * 0.5))
             if wider > top.width():
                 window.resizeDocks([top], [wider], Qt.Orientation.Horizontal)
@@ -279,10 +288,12 @@ class LayoutModes:
                     self.table_widened += wider - top.width()
 
     def fit_narration(self, narration: NarrationPanel, attempt: int = 0) -> None:
-        """Grow the narration's dock until its question, choices and feedback show without scrolling.
+        """Grow the narration's bottom dock until its question and choices show without scrolling.
 
-        A bottom dock grows taller (up to half the window), a side dock wider; what still
-        does not fit (a 1024x768 window) scrolls to the question.
+        Only a question grows it, only taller (up to the map's share), and the next step takes it back to its
+        height before. Its width, and a side dock's (projector mode), is the layout's: a question never moves
+        the docks sideways (the map, code and output jumped as questions came and went). What does not fit
+        scrolls, whole lines at the top.
         """
         window, dock = self.window, narration.parentWidget()
         if not isinstance(dock, QDockWidget) or dock.isFloating() or not dock.isVisible():
@@ -298,22 +309,18 @@ class LayoutModes:
             return
         before = dock.size()
         rest = self.narration_rest
-        if area == BOTTOM and rest is not None and needed <= shown and dock.height() > rest and attempt == 0:
-            # The question is answered (or gone): the dock goes back to its height before it, as far as
-            # the text now shown allows.
-            back = max(rest, dock.height() - (shown - needed) + 12)
+        asking = not narration.question.isHidden()
+        if area == BOTTOM and rest is not None and dock.height() > rest and attempt == 0 \
+                and (not asking or needed <= shown):
+            # The question is gone (the next step, End): the dock goes back to its height before it, whatever the
+            # text now shown (the kept answer and the note scroll, lines whole): the stage does not move from
+            # step to step. Still asking in less room (a shorter question next): back as far as it allows.
+            back = rest if not asking else max(rest, dock.height() - (shown - needed) + 12)
             if back < dock.height():
                 window.resizeDocks([dock], [back], Qt.Orientation.Vertical)
                 QTimer.singleShot(0, self.fit_table)
                 if back <= rest:
                     self.narration_rest = None
-        asking = not narration.question.isHidden()
-        if area in (BOTTOM, LEFT, RIGHT) and self.narration_rest_width is not None and attempt == 0 \
-                and (not asking or needed < shown * 0.6):
-            # Widened for a question (a bottom dock in normal mode, a side dock in projector mode), and the
-            # question is gone (End, the next step) or answered in less room: back.
-            window.resizeDocks([dock], [self.narration_rest_width], Qt.Orientation.Horizontal)
-            self.narration_rest_width = None
         if area == BOTTOM and not self.projector and asking and needed > shown and attempt < 3:
             # Taller than the map's share allows (grown for an earlier text, or the map narrowed since) while the
             # note scrolls anyway: back to the share, or to what the question itself needs.
@@ -323,14 +330,8 @@ class LayoutModes:
                 QTimer.singleShot(0, self.fit_table)
                 QTimer.singleShot(0, lambda: self._refit(narration, attempt + 1, before))
                 return
-        if needed > shown and area == BOTTOM and not self.projector and attempt < 2 \
-                and dock.width() < window.width() * NARRATION_WIDE - 8:
-            # Wider first (the code and output give up some width; the docks move in steps, so twice at most):
-            # the map keeps its height.
-            if self.narration_rest_width is None:
-                self.narration_rest_width = dock.width()
-            window.resizeDocks([dock], [int(window.width() * NARRATION_WIDE)], Qt.Orientation.Horizontal)
-        elif needed > shown and area == BOTTOM:
+        if needed > shown and area == BOTTOM and asking:
+            # Only a question grows the dock (a long note scrolls in the room the layout gave it).
             # A little slack (a border settles a moment later; the looks never change a font now).
             taller = min(dock.height() + needed - shown + 4, int(window.height() * NARRATION_MAX[self.mode]))
             # The map keeps its share: a long note scrolls inside the dock (its scroll bar shows) rather than
@@ -344,11 +345,6 @@ class LayoutModes:
                     self.narration_rest = dock.height()
                 window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
                 QTimer.singleShot(0, self.fit_table)   # the table keeps its rows: the values panel gives up height
-        elif needed > shown and area in (LEFT, RIGHT):
-            if self.narration_rest_width is None:
-                self.narration_rest_width = dock.width()
-            wider = int(dock.width() * min(1.6, needed / max(shown, 1) * 1.15))
-            window.resizeDocks([dock], [min(wider, int(window.width() * 0.42))], Qt.Orientation.Horizontal)
         if needed > shown and attempt < 3:
             # Check again once the docks have their new sizes (text rewraps at a new width).
             QTimer.singleShot(0, lambda: self._refit(narration, attempt + 1, before))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QResizeEvent, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QResizeEvent, QShowEvent, QWindow
 from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLineEdit, QMainWindow, QWidget
 
 from tensorlab.core.engine.player import PlayerState
@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
         self.problem = ""
         self._shown: PlayerState | None = None
         self._graph_forward = False   # the graph was brought forward by a failing backward (the next step hands back)
+        self._graph_waiting = False   # ... or waits behind the narration's verdict for the next →
         self._shown_once = False
         self.selected: str | None = None   # the tensor selected (table row, map band)
         self._user_selected: str | None = None   # the last tensor the user chose (not one followed)
@@ -196,8 +197,15 @@ class MainWindow(QMainWindow):
 
     # -- keys before the first state ----------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        """Until the first state is shown, every key pressed in this window is queued."""
-        if self._early_keys is None or not isinstance(watched, QWidget) or watched.window() is not self:
+        """Until the first state is shown, every key pressed in this window is queued (F5 too: a shortcut taken
+        at once would change the mode under the loading, which then lays out the other one)."""
+        if self._early_keys is None:
+            return False
+        # The window's own QWindow too: before a widget has the focus (a window just mapped under X), Qt offers
+        # the key to it, and a shortcut not overridden there ran at once, ahead of the keys queued before it.
+        ours = watched.window() is self if isinstance(watched, QWidget) else (
+            isinstance(watched, QWindow) and watched is self.windowHandle())
+        if not ours:
             return False
         kind = event.type()
         if kind == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
@@ -257,6 +265,8 @@ class MainWindow(QMainWindow):
         self.changed_mark.show_names(more_changed(state, followed) if ran else (), self.storage_map.scale_factor)
         if ran:
             self._bring_forward(state, followed is not None)
+        else:
+            self._graph_waiting = False   # went back, or reloaded: → steps again
         self.problem = ""
         self._focus_selected()
         key = SCRATCHPAD if state.lesson is None else state.lesson.id
@@ -281,20 +291,40 @@ class MainWindow(QMainWindow):
     def _bring_forward(self, state: PlayerState, followed: bool) -> None:
         """The panel that matters follows the step just run (projector mode shows one tab of the side at once).
 
-        A question asked now, or the answer of the step just run, is in the narration: it comes forward,
-        and a failing graph stays behind (the class must see the verdict and the next question). Else a
-        failing backward() is explained by its graph (the saved tensor that changed): it comes forward, and
-        the next step brings the narration back, so that a later step's note is never hidden behind it.
+        One rule for an error: the panel that explains it comes forward — a failing backward() its graph (the
+        saved tensor that changed) — but never over the narration while it shows a question or the answer of
+        the step just run: where the two share a tab group (projector mode), the narration stays in front
+        with its verdict, and the next → brings the graph forward instead of running the next step (the
+        class reads the verdict, then sees why); the → after that runs on, and the narration comes back.
+        Where they do not share one (normal mode: the narration below, the graph on the right), the graph
+        comes forward at once.
         """
         last = state.last
-        if last is not None and not last.ok and followed and "backward" in last.code \
-                and not narration_speaks(state):
+        self._graph_waiting = False
+        failing = last is not None and not last.ok and followed and "backward" in last.code
+        if failing and narration_speaks(state) and not self.panels.closed("narration") \
+                and self._shares_tabs("narrationDock", "graphDock"):
+            self.show_panel("narrationDock")
+            self._graph_waiting = True
+            self._graph_forward = False
+            return
+        if failing:
             self.show_panel("graphDock")
             self._graph_forward = True
             return
         if (self._graph_forward or narration_speaks(state)) and not self.panels.closed("narration"):
             self.show_panel("narrationDock")
         self._graph_forward = False
+
+    def _shares_tabs(self, one: str, other: str) -> bool:
+        """Docks ``one`` and ``other`` are tabs of one group (only one of them shows at a time)."""
+        docks = self.panels.docks
+        first, second = docks.get(one), docks.get(other)
+        return first is not None and second is not None and second in self.tabifiedDockWidgets(first)
+
+    def graph_waiting(self) -> bool:
+        """A failing step's graph waits behind the narration's verdict: the next → brings it forward."""
+        return self._graph_waiting
 
     def _held_now(self, state: PlayerState) -> Held:
         """The panel hints held back now: those that would answer the next step's question, while it is open
@@ -378,7 +408,7 @@ class MainWindow(QMainWindow):
         actions = self.commands
         actions.step_back.setEnabled(idle and state.position > 0)
         actions.reset.setEnabled(idle and state.position > 0)
-        actions.step_forward.setEnabled(idle and state.position < len(state.program))
+        actions.step_forward.setEnabled(idle and (state.position < len(state.program) or self._graph_waiting))
         actions.run_to_end.setEnabled(idle and state.position < len(state.program))
         actions.undo.setEnabled(idle and bool(state.user_steps))
         actions.clear_steps.setEnabled(idle and bool(state.user_steps))
@@ -436,9 +466,15 @@ class MainWindow(QMainWindow):
         self.builders.code_line.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def step_forward(self) -> None:
-        """→: reveal a class vote's answer, then run the next step."""
+        """→: reveal a class vote's answer, then run the next step; after a failing step whose verdict the
+        narration shows in front of its graph, first bring the graph forward (see :meth:`_bring_forward`)."""
         if self.narration.pending_vote:
             self.narration.reveal()
+        elif self._graph_waiting:
+            self._graph_waiting = False
+            self.show_panel("graphDock")
+            self._graph_forward = True   # the next step brings the narration back
+            return
         if self.commands.step_forward.isEnabled():
             self.controller.step_forward()
 
