@@ -501,8 +501,16 @@ class StorageMapView(SceneView):
                 continue
             value = bar.value() + round((land - top) * scale)
             # What had to be shown: its top in view, and all of it (or a viewport of it when taller).
-            shown = land <= target.top() + 0.5 and \
-                land + height >= min(target.bottom(), target.top() + height) - 0.5
+            # (A strip's rectangle starts 4 px above its heading, which is where a landing top is.)
+            slack = 5 * self.scale_factor
+            shown = land <= target.top() + slack and \
+                land + height >= min(target.bottom(), target.top() + height) - slack
+            if shown and value > bar.maximum() and land > top:
+                # The last strip of a map that scrolls anyway: the scene grows below it, so that the scroll can
+                # land on its heading (not a half line of the band above; review r17c findings 13, 30).
+                rect = self.scene().sceneRect()
+                rect.setBottom(rect.bottom() + (value - bar.maximum()) / scale + 1)
+                self.scene().setSceneRect(rect)
             if shown and bar.minimum() <= value <= bar.maximum():
                 bar.setValue(value)
                 return

@@ -54,7 +54,9 @@ from tensorlab.ui.window.busy_indicator import BUSY_AFTER_MS, BusyIndicator
 from tensorlab.ui.window.follow import (
     ChangedMark,
     changed_label,
+    changed_tensors,
     followed_tensor,
+    fresh_tensors,
     more_changed,
     narration_speaks,
     newest_made,
@@ -259,9 +261,13 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self.statusBar().showMessage(text, 15000))
         self.position_label.setText(f"{state.position} / {len(state.program)}")
         followed = followed_tensor(state, previous.position if previous is not None else None) if ran else None
-        # A step that made and changed nothing, before a question about a tensor that exists: that tensor.
-        asked = question_asked(state) if ran and followed is None and not self._keeps_choice(state) else None
-        self.selected = followed or asked or self._choose_selection(state, ran)
+        # A step that made and changed nothing, before a question about a tensor that exists: that tensor (not
+        # the one an earlier step made).
+        asked = question_asked(state) if ran and state.last is not None and state.last.ok \
+            and not fresh_tensors(state.snapshot, state.previous_snapshot) \
+            and not changed_tensors(state.snapshot, state.previous_snapshot) and not self._keeps_choice(state) \
+            else None
+        self.selected = asked or followed or self._choose_selection(state, ran)
         self.panels.render(View(state, self.selected, ran, (followed or asked) is not None, self.problem,
                                 self._held_now(state)))
         others = more_changed(state, followed) if ran else ()
