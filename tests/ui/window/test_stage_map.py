@@ -136,3 +136,36 @@ def test_while_a_question_is_open_the_map_and_table_show_the_tensor_it_asks_abou
     band = view.band_rect("net[1].weight")
     assert band is not None and _in_view(view, band), (band, view.mapToScene(view.viewport().rect()).boundingRect())
     window.close()
+
+
+def test_at_1024x768_normal_zoomed_the_heat_map_of_a_small_matrix_writes_every_value(qtbot, settings):
+    # Review r17c finding 21: t ([3, 2]) drawn as six ~18 px squares with no number after Ctrl+=.
+    from PySide6.QtGui import QFontInfo
+
+    from tensorlab.ui.widgets.palette import text_color_on
+
+    window = fresh_window(qtbot, settings, (1024, 768))
+    open_lesson(window, qtbot, "strides-and-contiguous")
+    window.zoom.zoom_in()
+    _settle(qtbot)
+    checked = 0
+    for position in range(1, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        plot = window.values_view.values_plot.plot
+        info = window.controller.state.snapshot.tensor(window.selected)
+        if info is None or len(info.shape) != 2 or getattr(plot, "mode", None) != "image":
+            continue
+        checked += 1
+        texts = [item for item in plot.scene().items() if hasattr(item, "text") and item.text() in plot.value_texts]
+        assert plot.labels_shown, (position, window.selected, plot.viewport().size())
+        assert {item.text() for item in texts} == set(plot.value_texts)
+        assert min(QFontInfo(item.font()).pixelSize() for item in texts) >= 11
+        # Each number in black or white, whichever contrasts more with its own cell (>= 4.5:1).
+        rects = [item for item in plot.scene().items() if isinstance(item, QGraphicsRectItem)]
+        for item in texts:
+            centre = item.sceneBoundingRect().center()
+            cell = next(r for r in rects if r.sceneBoundingRect().contains(centre))
+            assert item.brush().color() == text_color_on(cell.brush().color())
+    assert checked
+    window.close()
