@@ -8,7 +8,6 @@ import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QApplication, QGraphicsRectItem
 
-from tests.ui.conftest import idle
 from tests.ui.support import fresh_window, go, open_lesson
 
 
@@ -88,7 +87,7 @@ def test_when_the_map_gets_shorter_the_strip_the_step_made_is_scrolled_to_again_
     _settle(qtbot)
     assert view.viewport().height() < viewport_h
     s = view.scale_factor   # (a strip's rectangle starts 4 px above its heading)
-    assert _in_view(view, strip.adjusted(0, 5 * s, 0, -1)), (strip, view.mapToScene(view.viewport().rect()).boundingRect())
+    assert _in_view(view, strip.adjusted(0, 5 * s, 0, -1)), (strip, view.mapToScene(view.viewport().rect()))
     top = view.mapToScene(0, 0).y()
     assert any(abs(t - top) < 1.5 for t in view.landing_tops()), (top, view.landing_tops())   # no half line
     view.reserve_row(0)
