@@ -456,8 +456,11 @@ class StorageMapView(SceneView):
                 self._ensure(QRectF(rect.left(), rect.top(), 1, band.bottom() - rect.top()), 0, 10)
             else:   # the cells and the band under them (which cells it covers), else the band itself
                 index_top = row[2] - self._px(INDEX_PX) - 5 * self.scale_factor
-                top = index_top if band.bottom() - index_top <= height else band.top()
-                self._ensure(QRectF(rect.left(), top, 1, min(band.bottom() - top, height)), 0, 10)
+                full = self.viewport().height() / max(self.transform().m22(), 1e-6) - 4
+                if band.bottom() - index_top <= full:   # (without the margins: the cells are what tells)
+                    self._ensure(QRectF(rect.left(), index_top, 1, band.bottom() - index_top), 0, 0)
+                else:
+                    self._ensure(QRectF(rect.left(), band.top(), 1, min(band.height(), height)), 0, 10)
             self._land()
             # From the strip's start (every strip starts at the left): no cell under the names.
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())

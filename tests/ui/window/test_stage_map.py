@@ -56,8 +56,12 @@ def test_at_1024x768_normal_zoomed_a_mark_hides_whole_columns_and_six_cells_fit(
     window.close()
 
 
-def test_after_z_equals_x_detach_at_1280x720_projector_zoomed_the_band_z_is_in_view(qtbot, settings):
-    window = fresh_window(qtbot, settings, (1280, 720), projector=True)
+@pytest.mark.parametrize("real", [False, True])
+def test_after_z_equals_x_detach_at_1280x720_projector_zoomed_the_band_z_is_in_view(qtbot, settings, real):
+    from tensorlab.ui.window.build import first_size
+
+    # (real: the window a 1280x720 screen gives under X, inside its frame: a shorter map.)
+    window = fresh_window(qtbot, settings, first_size(1280, 720) if real else (1280, 720), projector=True)
     open_lesson(window, qtbot, "detach-shares-memory")
     window.zoom.zoom_in()
     _settle(qtbot)
@@ -68,6 +72,11 @@ def test_after_z_equals_x_detach_at_1280x720_projector_zoomed_the_band_z_is_in_v
     assert window.selected == "z"
     band = view.band_rect("z")
     assert band is not None and _in_view(view, band), (band, view.mapToScene(view.viewport().rect()).boundingRect())
+    # With the cells it covers ("one strip, two bands"), and no half line at the top.
+    x0, cell_w, top, cell_h = view.cell_rows[window.controller.state.snapshot.tensor("z").storage]
+    assert _in_view(view, QRectF(x0, top, cell_w, cell_h)), (top, view.mapToScene(view.viewport().rect()))
+    at = view.mapToScene(0, 0).y()
+    assert any(abs(t - at) < 1.5 for t in view.landing_tops()), (at, view.landing_tops())
     window.close()
 
 
