@@ -31,12 +31,14 @@ def fresh_tensors(snapshot: Snapshot, previous: Snapshot) -> tuple[str, ...]:
 
 
 def changed_tensors(snapshot: Snapshot, previous: Snapshot) -> tuple[str, ...]:
-    """Tensors whose values, version or gradient the step changed (same object as before)."""
+    """Tensors whose values, version, gradient or requires_grad the step changed (same object as before):
+    `model[0].weight.requires_grad_(False)` is about model[0].weight (review r17c: the map showed z)."""
     changed = []
     for info in snapshot.tensors:
         old = previous.tensor(info.name)
         if old is not None and old.object_id == info.object_id and (
-                old.values != info.values or old.version != info.version or old.grad != info.grad):
+                old.values != info.values or old.version != info.version or old.grad != info.grad
+                or old.requires_grad != info.requires_grad):
             changed.append(info.name)
     return tuple(changed)
 

@@ -177,3 +177,19 @@ def test_at_1024x768_normal_zoomed_the_heat_map_of_a_small_matrix_writes_every_v
             assert item.brush().color() == text_color_on(cell.brush().color())
     assert checked
     window.close()
+
+
+def test_a_step_that_freezes_a_parameter_is_about_that_parameter(qtbot, settings):
+    # Review r17c finding 30's run: after `model[0].weight.requires_grad_(False)` the map and table showed z.
+    window = fresh_window(qtbot, settings, (1280, 720))
+    open_lesson(window, qtbot, "freezing-no-grad-and-eval")
+    step = next(i for i, s in enumerate(window.controller.state.program, 1)
+                if s.code.strip() == "model[0].weight.requires_grad_(False)")
+    for position in range(1, step + 1):
+        go(window, qtbot, position)
+    _settle(qtbot)
+    assert window.selected == "model[0].weight"
+    view = window.storage_map
+    band = view.band_rect("model[0].weight")
+    assert band is not None and _in_view(view, band)
+    window.close()
