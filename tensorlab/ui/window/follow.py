@@ -212,7 +212,7 @@ class ChangedMark(QLabel):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         # Amber, as the map marks what changed; dark text on it (contrast well over 4.5:1).
         self.setStyleSheet("QLabel#changedMark { background: #ffe082; color: #1a1a1a; border: 1px solid #b28704;"
-                           " border-radius: 4px; padding: 3px 8px; }")
+                           " border-radius: 4px; padding: 1px 8px; }")
         self.hide()
         view.installEventFilter(self)   # the map resized (its docks settled after the step): placed again
         view.viewport().installEventFilter(self)
@@ -254,9 +254,9 @@ class ChangedMark(QLabel):
         viewport = self.view.viewport()
         self.setMaximumWidth(max(80, viewport.width() - 8))
         self.adjustSize()
-        self._reserve(self.height() + 6)
+        self._reserve(self.height() + 4)   # (the row is the map's: a little of the strips' room, never over them)
         below = viewport.geometry()   # (in the map's own coordinates: the mark is the map's child)
-        self.move(QPoint(below.left() + 4, below.bottom() + 1 + 3))
+        self.move(QPoint(below.left() + 4, below.bottom() + 1 + 2))
 
     def place(self) -> None:
         """Placed again (the map scrolled to what it follows)."""
