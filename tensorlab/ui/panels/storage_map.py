@@ -21,6 +21,7 @@ from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
+from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import Snapshot
 from tensorlab.ui.panels.storage_strips import (
     MAX_CELLS,
@@ -39,10 +40,14 @@ from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.scene_view import SceneView, text_width
 
-__all__ = ["StorageMapView", "StripModel", "strip_models"]
+__all__ = ["StorageMapView", "StripModel", "refused_write", "strip_models"]
 
 # A write to one element (`x[3] = 0`, `x[3] += 1`, `x[3].add_(1)`): the map outlines its cell when it is refused.
 _WRITE = re.compile(r"\s*([A-Za-z_]\w*)\[(\d+)\]\s*(?:[-+*/]?=[^=]|\.\w+_\()")
+# A write into a whole tensor, or a part of it (`target.weight.copy_(online.weight)`, `w += 1`, `x[1:] = 0`,
+# `net[0].weight.zero_()`): when torch refuses it in place, the map outlines every cell of the tensor written.
+_WHOLE_WRITE = re.compile(r"\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*)\s*(?:\[[^\]]*\]\s*)?"
+                          r"(?:[-+*/@]?=(?!=)|\.(?!requires_grad_)[A-Za-z]\w*_\()")
 
 _GRAD = re.compile(r"\b([A-Za-z_]\w*)\.grad\b")   # a step about a tensor's gradient: `print(w.grad)`
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
@@ -59,6 +64,22 @@ NORMAL_FLOOR = 0.8      # normal mode: the map shrinks to fit down to this share
 STRETCH_MAX = 2.2       # projector mode: cells at most this much wider than their values need
 FLASH_MS = 1200
 _SPARE_GRADS = 8        # gradients' parts a strip keeps off the scene after a zero_grad(), for the next backward()
+
+
+def refused_write(last: StepResult | None) -> tuple[str, int | None] | None:
+    """The tensor (and element) a failed step wrote into, when torch refused the write: `x[3] = 0` is ``("x", 3)``;
+    a write into a whole tensor (or a slice) that torch refused in place, `target.weight.copy_(online.weight)` on a
+    leaf that requires grad, is ``("target.weight", None)``. None: the step did not fail on a write."""
+    if last is None or last.ok:
+        return None
+    match = _WRITE.match(last.code)
+    if match:
+        return match.group(1), int(match.group(2))
+    whole = _WHOLE_WRITE.match(last.code)
+    message = last.error.message if last.error is not None else ""
+    if whole and "in-place" in message.lower().replace("inplace", "in-place"):
+        return whole.group(1), None
+    return None
 
 
 class StorageMapView(SceneView):
@@ -118,11 +139,13 @@ class StorageMapView(SceneView):
         self.picture = False   # drawn for a picture of the whole scene: at the text scale, no marks
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
         self._target: QRectF | None = None   # what the last scroll had to show (see _land)
-        self.refused: tuple[str, int] | None = None   # the tensor and element of a write torch refused
+        # The tensor and element of a write torch refused (element None: the write was into the whole tensor).
+        self.refused: tuple[str, int | None] | None = None
         # storage id -> (x of its first cell, cell width, top of its cells in the scene, cell height, and
         # the rows of its gradients: (top, changed))
         self.cell_rows: dict[str, tuple[float, float, float, float]] = {}
         self._grad_rows: dict[str, list[tuple[float, frozenset[int], str]]] = {}
+        self._tight = False        # cells as narrow as their values allow (a strip wider than the map)
         self._digits = 6           # format_value's width: 5 (three significant digits) when drawn smaller
         self._cells_top = 0.0      # set while a strip is drawn: where its cells start, and its gradients' rows
         self._grad_tops: list[tuple[float, frozenset[int], str]] = []
@@ -157,14 +180,19 @@ class StorageMapView(SceneView):
             self.picture = on
             self._draw()
 
+    def reserve_row(self, height: int) -> None:
+        """A row of ``height`` px kept below the strips' viewport (0: none), for a note about the map that must
+        never cover a strip (the window's "+N more changed" mark); the viewport is shorter by it."""
+        if self.viewportMargins().bottom() != height:
+            self.setViewportMargins(0, 0, 0, height)
+
     def render_view(self, view: View) -> None:
         """Show the view's snapshot; a step just run is followed (its storages in view, flashed)."""
         state = view.state
         last = state.last
         self.focus_grad = None
         # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
-        match = _WRITE.match(last.code) if view.ran and last is not None and not last.ok else None
-        self.refused = (match.group(1), int(match.group(2))) if match else None
+        self.refused = refused_write(last) if view.ran else None
         # A backward() that failed on a saved tensor an earlier step changed: that step's write is marked
         # (held while the next step's question on a backward() is open: the mark would answer it).
         culprits = culprit_marks(state.results) if last is not None and not last.ok \
@@ -178,6 +206,13 @@ class StorageMapView(SceneView):
         refused = self.refused_cell()
         culprit = self.culprit_cells()
         if refused is not None:
+            cells = self.refused_cells()
+            run = cells[0].united(cells[-1]) if cells else refused
+            band = self.band_rect(self.refused[0]) if self.refused is not None else None
+            height = self.viewport().height() / max(self.transform().m22(), 1e-6) - 24
+            # The written tensor's band with its cells (which tensor the outlined cells are), when both fit.
+            if band is not None and band.bottom() - run.top() <= height:
+                self._ensure(QRectF(run.left(), run.top(), 1, band.bottom() - run.top()), 0, 10)
             self._ensure(refused, 0, 10)
             self._land()
             self._show_columns(refused)
@@ -192,20 +227,43 @@ class StorageMapView(SceneView):
             self.show_selected()   # memory unchanged: show the tensor it changed
 
     def refused_cell(self) -> QRectF | None:
-        """Where the cell of the refused write is drawn (None: the last step wrote nothing refused)."""
+        """Where the (first) cell of the refused write is drawn (None: the last step wrote nothing refused)."""
+        cells = self.refused_cells()
+        return cells[0] if cells else None
+
+    def refused_cells(self) -> list[QRectF]:
+        """Where the cells of the refused write are drawn, in the tensor's order (one for `x[3] = 0`, every cell
+        of the tensor for `target.weight.copy_(…)`); none when the last step wrote nothing refused."""
         if self.refused is None:
-            return None
+            return []
         name, element = self.refused
         for strip in self.strips:
             band = next((b for b in strip.bands if b.name == name), None)
             row = self.cell_rows.get(strip.storage.id)
-            if band is None or row is None or not 0 <= element < len(band.cells):
+            if band is None or row is None:
                 continue
-            cell = band.cells[element]
+            if element is None:
+                cells = list(dict.fromkeys(band.cells))
+            elif 0 <= element < len(band.cells):
+                cells = [band.cells[element]]
+            else:
+                continue
             x0, cell_w, top, cell_h = row
-            if cell < MAX_CELLS:
+            shown = [QRectF(x0 + cell * cell_w, top, cell_w, cell_h) for cell in cells if 0 <= cell < MAX_CELLS]
+            if shown:
                 self._run_ends = x0 + min(len(strip.values), MAX_CELLS) * cell_w   # (for the marks' room)
-                return QRectF(x0 + cell * cell_w, top, cell_w, cell_h)
+                return shown
+        return []
+
+    def band_rect(self, name: str) -> QRectF | None:
+        """Where the band of tensor ``name`` is drawn in the scene (its name and label in the name column, and its
+        cells' rectangles), None when the map draws no band of it."""
+        for entry in self._drawn.values():
+            for key, part in entry.parts.items():
+                if key[0] == "band" and key[1] == name and not part.detached:
+                    holder = part.holder
+                    box = holder.childrenBoundingRect().translated(holder.scenePos())
+                    return QRectF(box.left(), box.top(), box.width(), max(box.height(), part.height))
         return None
 
     def _show_culprit(self, cell: QRectF) -> None:
@@ -387,7 +445,22 @@ class StorageMapView(SceneView):
         home = next((s.storage.id for s in self.strips if any(b.name == self.selected for b in s.bands)), None)
         if home in self.strip_rects:
             rect = self.strip_rects[home]
-            self._ensure(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
+            height = self.viewport().height() / max(self.transform().m22(), 1e-6) - 24
+            band = self.band_rect(self.selected) if self.selected is not None else None
+            row = self.cell_rows.get(home)
+            if band is None or row is None:
+                self._ensure(QRectF(rect.left(), rect.top(), 1, min(rect.height(), 200)), 0, 10)
+            elif rect.height() <= height:   # the whole strip (`z = x.detach()`: z is its last band)
+                self._ensure(QRectF(rect.left(), rect.top(), 1, rect.height()), 0, 10)
+            elif band.bottom() - rect.top() <= height:   # from its heading down to the band
+                self._ensure(QRectF(rect.left(), rect.top(), 1, band.bottom() - rect.top()), 0, 10)
+            else:   # the cells and the band under them (which cells it covers), else the band itself
+                index_top = row[2] - self._px(INDEX_PX) - 5 * self.scale_factor
+                full = self.viewport().height() / max(self.transform().m22(), 1e-6) - 4
+                if band.bottom() - index_top <= full:   # (without the margins: the cells are what tells)
+                    self._ensure(QRectF(rect.left(), index_top, 1, band.bottom() - index_top), 0, 0)
+                else:
+                    self._ensure(QRectF(rect.left(), band.top(), 1, min(band.height(), height)), 0, 10)
             self._land()
             # From the strip's start (every strip starts at the left): no cell under the names.
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
@@ -431,8 +504,16 @@ class StorageMapView(SceneView):
                 continue
             value = bar.value() + round((land - top) * scale)
             # What had to be shown: its top in view, and all of it (or a viewport of it when taller).
-            shown = land <= target.top() + 0.5 and \
-                land + height >= min(target.bottom(), target.top() + height) - 0.5
+            # (A strip's rectangle starts 4 px above its heading, which is where a landing top is.)
+            slack = 5 * self.scale_factor
+            shown = land <= target.top() + slack and \
+                land + height >= min(target.bottom(), target.top() + height) - slack
+            if shown and value > bar.maximum() and land > top:
+                # The last strip of a map that scrolls anyway: the scene grows below it, so that the scroll can
+                # land on its heading (not a half line of the band above; review r17c findings 13, 30).
+                rect = self.scene().sceneRect()
+                rect.setBottom(rect.bottom() + (value - bar.maximum()) / scale + 1)
+                self.scene().setSceneRect(rect)
             if shown and bar.minimum() <= value <= bar.maximum():
                 bar.setValue(value)
                 return
@@ -649,8 +730,7 @@ class StorageMapView(SceneView):
         if not self.strips:
             return
         s = self.scale_factor
-        refused = self.refused_cell()
-        if refused is not None:
+        for refused in self.refused_cells():
             outline = scene.addRect(refused.adjusted(-3, -3, 3, 3), QPen(QColor("#c62828"), 3.5),
                                     QBrush(Qt.BrushStyle.NoBrush))
             outline.setZValue(9)
@@ -669,15 +749,20 @@ class StorageMapView(SceneView):
             shown = min(len(strip.values), MAX_CELLS)
             before = sum(1 for i in range(shown) if x0 + i * cell_w < left - 1)
             after, end = self._hidden_right(strip, row, right, font)
+            strip_rect = self.strip_rects.get(strip.storage.id, QRectF(0, top, 0, cell_h))
             for count, at_right in ((before, False), (after, True)):
                 if not count:
                     continue
                 text = f"+{count:,}"
                 width = _text_width(text, font) + 12 * s
+                box_top, box_h = top, cell_h
                 if at_right:
-                    # In the margin beyond the last whole cell in view, to the edge: it covers only cells it
-                    # counts, never a value it does not.
+                    # A column of its own beyond the last whole cell in view, to the edge, from the cells' indices
+                    # down to the strip's last band: the cells it counts are hidden whole, their indices and the
+                    # bands over them too (no band labels a cell the mark hides; review r17c: "t[3] = +2").
                     x, width = end, max(width, right - end)
+                    box_top = top - self._px(INDEX_PX) - 5 * s
+                    box_h = max(cell_h, strip_rect.bottom() - 4 * s - box_top)
                 else:
                     # In the name column, left of the cells (the column is pinned; its backing hides the cells).
                     x = left - width - 4 * s
@@ -687,17 +772,19 @@ class StorageMapView(SceneView):
                     if backing.scene() is not scene:   # (off the scene while the map was measured)
                         scene.addItem(backing)
                         scene.addItem(mark)
-                    backing.setRect(QRectF(x, top, width, cell_h))
+                    backing.setRect(QRectF(x, box_top, width, box_h))
                     if made_in is not font:
                         mark.setFont(font)
                     if mark.text() != text:
                         mark.setText(text)
                 else:
-                    backing = scene.addRect(QRectF(x, top, width, cell_h), QPen(QColor("#f57f17"), 1.5),
-                                            QBrush(QColor("#fff3e0")))
+                    # Grey and dashed, not a cell's look (an amber outline read as a changed cell).
+                    backing = scene.addRect(QRectF(x, box_top, width, box_h),
+                                            QPen(QColor("#607d8b"), 1.5, Qt.PenStyle.DashLine),
+                                            QBrush(QColor("#eceff1")))
                     backing.setZValue(7)
                     mark = scene.addSimpleText(text, font)
-                    mark.setBrush(QBrush(QColor("#e65100")))
+                    mark.setBrush(QBrush(QColor("#263238")))
                     mark.setZValue(8)
                 backing.setToolTip(tr("… {count} more cells").format(count=f"{count:,}"))
                 mark.setPos(x + 6 * s, top + (cell_h - mark.boundingRect().height()) / 2)
@@ -736,13 +823,17 @@ class StorageMapView(SceneView):
         """The scale the strips are drawn at: the text scale, less until the widest strip fits (never
         below readable values), and in projector mode cells wider to use the room."""
         base = self.scale_factor = self.text_scale
-        self._stretch, self._digits = 1.0, 6
+        self._stretch, self._digits, self._tight = 1.0, 6, False
         room = self.viewport().width() - 44   # the margins, and a vertical scroll bar that may come
         if room < 160 or not self.strips or self.picture:
             return base
         cells = max(max(1, min(max([len(st.values), *(len(g.values) for g in st.grads)]), MAX_CELLS))
                     for st in self.strips)
         needed = self._name_width() + self._cell_width() * cells
+        if needed > room:
+            # Narrower cells first (the text stays as large), then smaller text.
+            self._tight = True
+            needed = self._name_width() + self._cell_width() * cells
         if needed > room:
             # Never below readable values, nor below what the zoom asked for (normal mode: most of it).
             floor = self.floor if self.floor is not None else NORMAL_FLOOR * base
@@ -884,13 +975,17 @@ class StorageMapView(SceneView):
     def _cell_width(self) -> float:
         """Cells as wide as the widest value drawn (at least 64 px at scale 1); measured once per drawing and
         scale (fitting the scale asks for it again and again)."""
-        key = ("cells", self.scale_factor, self._digits, self._stretch)
+        key = ("cells", self.scale_factor, self._digits, self._stretch, self._tight)
         width = self._measured.get(key)
         if width is None:
+            s = self.scale_factor
             font = self._font(VALUE_PX, True, mono=True)
             widest = max((self._widest(values[:MAX_CELLS], font, strip.storage.dtype) for strip in self.strips
                           for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
-            width = self._measured[key] = max(64 * self.scale_factor, widest + 14 * self.scale_factor) * self._stretch
+            # Tight (a strip wider than the map): as narrow as the values and the bands' element labels allow,
+            # before any text is made smaller or a cell hidden behind "+N more".
+            least = _text_width("[11]", self._font(ELEMENT_PX, True)) + 12 * s if self._tight else 64 * s
+            width = self._measured[key] = max(least, widest + 14 * s) * self._stretch
         return width
 
     def _widest(self, values: tuple[object, ...], font: QFont, dtype: str) -> float:
@@ -1360,6 +1455,11 @@ class StorageMapView(SceneView):
             self._draw()
             if self.strips:
                 self.show_followed()
+        elif event.size().height() != event.oldSize().height() and self.strips and event.oldSize().height() > 0:
+            # Shorter or taller (the docks settled after the step, the "+N more changed" row came): what the step
+            # made or changed is scrolled to again, whole when it fits, landing on a line (review r17c: the
+            # band a step made was left below the fold).
+            self.show_followed()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():

@@ -224,8 +224,20 @@ class ArrayPlot(SceneView):
             if step_r == step_c == 1:
                 break
         # The values at the largest size from 12 px (zoomed) down to the readable minimum that fits a cell.
+        cell_w = cell_h = cell
         label_size = next((label_px / s for label_px in range(px(12, s), MIN_PX - 1, -1)
                            if self._label_fits(cell, cell, label_px / s)), 0.0)
+        if label_size == 0 and rows * cols <= MAX_IMAGE_LABELS:
+            # Square cells too small for their numbers (a [3, 2] tensor in a short panel, zoomed: 18 px squares
+            # and no value; review r17c finding 21): cells as wide and as tall as the panel gives them, so the
+            # numbers are written at a readable size.
+            wide, tall = max((width - left) / cols, 1.0), max((height - top) / rows, 1.0)
+            size = next((label_px / s for label_px in range(px(12, s), MIN_PX - 1, -1)
+                         if self._label_fits(wide, tall, label_px / s)), 0.0)
+            if size > 0:
+                label_size, cell_w, cell_h = size, wide, tall
+                step_r = _index_step(index_font, rows, cell_h, vertical=True)
+                step_c = _index_step(index_font, cols, cell_w)
         labels = rows * cols <= MAX_IMAGE_LABELS and label_size > 0
         self.labels_shown = labels
         self.label_size = label_size
@@ -235,11 +247,11 @@ class ArrayPlot(SceneView):
         for r in range(0, rows, step_r):
             index = self._text(str(r), size=index_size, color=index_color)
             bounds = index.boundingRect()
-            index.setPos(left - bounds.width() - 3 * s, top + r * cell + (cell - bounds.height()) / 2)
+            index.setPos(left - bounds.width() - 3 * s, top + r * cell_h + (cell_h - bounds.height()) / 2)
         for c in range(0, cols, step_c):
             index = self._text(str(c), size=index_size, color=index_color)
             bounds = index.boundingRect()
-            index.setPos(left + c * cell + (cell - bounds.width()) / 2, 0)
+            index.setPos(left + c * cell_w + (cell_w - bounds.width()) / 2, 0)
         if not labels and rows * cols > MAX_IMAGE_LABELS:
             self._image_pixels(left, top, cell, low, high)
             return
@@ -252,15 +264,15 @@ class ArrayPlot(SceneView):
                 if paint is None:
                     paint = paints[rgb] = (QColor(*rgb), QBrush(QColor(*rgb)))
                 fill = paint[0]
-                scene.addRect(QRectF(left + c * cell, top + r * cell, cell, cell), no_pen, paint[1])
+                scene.addRect(QRectF(left + c * cell_w, top + r * cell_h, cell_w, cell_h), no_pen, paint[1])
                 if labels:
                     # Black or white, whichever contrasts more with this cell's own colour (at least
                     # 4.58:1 on any colour: the two contrasts are equal at luminance 0.179).
                     text = self._text(self.value_texts[r * cols + c], size=label_size, mono=True,
                                       color=text_color_on(fill))
                     bounds = text.boundingRect()
-                    text.setPos(left + c * cell + (cell - bounds.width()) / 2,
-                                top + r * cell + (cell - bounds.height()) / 2)
+                    text.setPos(left + c * cell_w + (cell_w - bounds.width()) / 2,
+                                top + r * cell_h + (cell_h - bounds.height()) / 2)
 
 
 def _index_step(metrics: QFontMetricsF, count: int, cell: float, vertical: bool = False) -> int:

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QAbstractScrollArea, QGraphicsView, QLabel
+from PySide6.QtWidgets import QAbstractScrollArea, QLabel
 
 from tensorlab.core.engine.player import PlayerState
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.snapshot import Snapshot
-from tensorlab.ui.panels.storage_strips import MAX_CELLS
+from tensorlab.ui.panels.storage_map import refused_write
 from tensorlab.ui.widgets.i18n import Texts, current_language
 from tensorlab.ui.widgets.text_zoom import pixel_font
 
 __all__ = ["fresh_tensors", "changed_tensors", "followed_tensor", "narration_speaks", "question_subject",
-           "newest_made", "more_changed", "ChangedMark"]
+           "newest_made", "more_changed", "changed_label", "question_asked", "ChangedMark"]
 
 
 def fresh_tensors(snapshot: Snapshot, previous: Snapshot) -> tuple[str, ...]:
@@ -31,12 +31,14 @@ def fresh_tensors(snapshot: Snapshot, previous: Snapshot) -> tuple[str, ...]:
 
 
 def changed_tensors(snapshot: Snapshot, previous: Snapshot) -> tuple[str, ...]:
-    """Tensors whose values, version or gradient the step changed (same object as before)."""
+    """Tensors whose values, version, gradient or requires_grad the step changed (same object as before):
+    `model[0].weight.requires_grad_(False)` is about model[0].weight (review r17c: the map showed z)."""
     changed = []
     for info in snapshot.tensors:
         old = previous.tensor(info.name)
         if old is not None and old.object_id == info.object_id and (
-                old.values != info.values or old.version != info.version or old.grad != info.grad):
+                old.values != info.values or old.version != info.version or old.grad != info.grad
+                or old.requires_grad != info.requires_grad):
             changed.append(info.name)
     return tuple(changed)
 
@@ -78,6 +80,18 @@ def question_subject(state: PlayerState) -> str | None:
     return None
 
 
+def question_asked(state: PlayerState) -> str | None:
+    """The tensor the next step's question asks about (``check = "net[1].weight.grad"``: net[1].weight), when it
+    exists already: while the question is open the panels show it as it is before the step (review r17c: the
+    map stayed on x and loss while the class was asked about net[1].weight.grad)."""
+    if state.position >= len(state.program):
+        return None
+    ask = state.program[state.position].ask
+    if ask is None or not ask.check:
+        return None
+    return _named_tensor(state.snapshot, ask.check)
+
+
 def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
     """The tensor the last step assigned (the last one it binds), or else the one it changed in place.
 
@@ -102,6 +116,9 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
     defines = [row for n in step.statement.defines if (row := _reached(snapshot, n)) is not None]
     if defines:
         return defines[-1]
+    refused = refused_write(last)
+    if refused is not None and snapshot.tensor(refused[0]) is not None:
+        return refused[0]   # the tensor torch refused to write into (not the source it was copying)
     uses = [n for n in step.statement.uses if snapshot.tensor(n) is not None]
     if last is not None and not last.ok and uses:
         graphs = [n for n in uses if (info := snapshot.tensor(n)) is not None and info.grad_fn is not None]
@@ -164,25 +181,38 @@ def narration_speaks(state: PlayerState) -> bool:
     return ahead is not None or just_run is not None
 
 
+def changed_label(state: PlayerState, name: str) -> str:
+    """How the "+N more changed" mark names tensor ``name``: ``net[0].weight.grad`` when the step changed only its
+    gradient (a backward() writes the ``.grad``, not the parameter), else its name."""
+    info, old = state.snapshot.tensor(name), state.previous_snapshot.tensor(name)
+    if info is not None and old is not None and old.object_id == info.object_id and info.grad is not None \
+            and old.grad != info.grad and old.values == info.values and old.version == info.version:
+        return name + ".grad"
+    return name
+
+
 class ChangedMark(QLabel):
-    """"+N more changed: net[1].weight, …" over the bottom of the storage map, while the step just run changed
-    tensors on other strips than the one the map follows (review r17: after ``opt.step()`` only net[0].weight
-    showed, and nothing said net[1].weight had changed too). A click selects the first of them."""
+    """"+N more changed: net[1].weight, …" in a row of its own under the storage map's strips (the map keeps the
+    row while the mark shows: it never covers a cell, a band's label or a heading), while the step just run
+    changed tensors on other strips than the one the map follows (review r17: after ``opt.step()`` only
+    net[0].weight showed, and nothing said net[1].weight had changed too). A click selects the first of them."""
 
     NAMES = 3   # named in the mark; the rest are "…"
 
     def __init__(self, view: QAbstractScrollArea, select: Callable[[str], None]) -> None:
-        super().__init__(view.viewport())
+        super().__init__(view)
         self.setObjectName("changedMark")
         self.view = view
         self._select = select
         self.names: tuple[str, ...] = ()
+        self.labels: tuple[str, ...] = ()   # what the mark says of each (``net[0].weight.grad``)
         self.scale = 1.0
+        self._placing = False
         self.setWordWrap(False)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         # Amber, as the map marks what changed; dark text on it (contrast well over 4.5:1).
         self.setStyleSheet("QLabel#changedMark { background: #ffe082; color: #1a1a1a; border: 1px solid #b28704;"
-                           " border-radius: 4px; padding: 3px 8px; }")
+                           " border-radius: 4px; padding: 1px 8px; }")
         self.hide()
         view.installEventFilter(self)   # the map resized (its docks settled after the step): placed again
         view.viewport().installEventFilter(self)
@@ -191,17 +221,19 @@ class ChangedMark(QLabel):
         self.i18n = Texts(self)
         self.i18n.on_change(self._render)
 
-    def show_names(self, names: tuple[str, ...], scale: float = 1.0) -> None:
-        """Say ``names`` (none: hidden), its text at ``scale``."""
+    def show_names(self, names: tuple[str, ...], scale: float = 1.0, labels: tuple[str, ...] | None = None) -> None:
+        """Say ``names`` (none: hidden) as ``labels`` (their names where not given), its text at ``scale``."""
         self.names, self.scale = names, scale
+        self.labels = labels if labels is not None and len(labels) == len(names) else names
         self._render()
 
     def _render(self) -> None:
         if not self.names:
             self.hide()
+            self._reserve(0)
             return
         language = current_language()
-        shown = ", ".join(self.names[: self.NAMES])
+        shown = ", ".join(self.labels[: self.NAMES])
         if len(self.names) > self.NAMES:
             shown = msg("follow.more_names", names=shown).render(language)
         self.setText(msg("follow.more_changed", count=len(self.names), names=shown).render(language))
@@ -210,36 +242,21 @@ class ChangedMark(QLabel):
         self.show()
         self.raise_()
 
-    def _place(self) -> None:
-        """At the bottom left of the map's viewport (what changed below the fold is below it), else in the first
-        corner where it covers none of the selected tensor's strip (the cells the step was about)."""
-        viewport = self.view.viewport()
-        self.setMaximumWidth(max(80, viewport.width() - 16))
-        self.adjustSize()
-        w, h = self.width(), self.height()
-        right, bottom = max(0, viewport.width() - w - 8), max(0, viewport.height() - h - 8)
-        corners = [QPoint(8, bottom), QPoint(right, bottom), QPoint(right, 8), QPoint(8, 8)]
-        keep = self._kept_clear()
-        spot = next((c for c in corners if not any(QRect(c, self.size()).intersects(r) for r in keep)), corners[0])
-        self.move(spot)
+    def _reserve(self, height: int) -> None:
+        """The map keeps a row of ``height`` px under its strips for the mark (0: the row goes)."""
+        reserve = getattr(self.view, "reserve_row", None)
+        if callable(reserve):
+            reserve(height)
 
-    def _kept_clear(self) -> list[QRect]:
-        """Where the selected tensor's cells are in the viewport: its values row and its gradient's (what the
-        step was about; the rest of its strip, names and labels, may go under the mark)."""
-        view = self.view
-        if not isinstance(view, QGraphicsView):
-            return []
-        selected = getattr(view, "selected", None)
-        home = next((s for s in getattr(view, "strips", []) if any(b.name == selected for b in s.bands)), None)
-        rows = getattr(view, "cell_rows", {})
-        scene: list[QRectF] = []
-        if home is not None and home.storage.id in rows:
-            x0, cell_w, top, cell_h = rows[home.storage.id]
-            scene.append(QRectF(x0, top, cell_w * max(1, min(len(home.values), MAX_CELLS)), cell_h))
-        grad_cells = getattr(view, "grad_cells", None)
-        if callable(grad_cells) and selected is not None:
-            scene += grad_cells(selected)
-        return [view.mapFromScene(rect).boundingRect() for rect in scene]
+    def _place(self) -> None:
+        """In the row the map keeps under its strips' viewport, at its left (what changed below the fold is
+        below it): outside the strips, so it covers none of them."""
+        viewport = self.view.viewport()
+        self.setMaximumWidth(max(80, viewport.width() - 8))
+        self.adjustSize()
+        self._reserve(self.height() + 4)   # (the row is the map's: a little of the strips' room, never over them)
+        below = viewport.geometry()   # (in the map's own coordinates: the mark is the map's child)
+        self.move(QPoint(below.left() + 4, below.bottom() + 1 + 2))
 
     def place(self) -> None:
         """Placed again (the map scrolled to what it follows)."""
@@ -247,8 +264,13 @@ class ChangedMark(QLabel):
             self._place()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Show) and self.names:
-            self._place()
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Show) and self.names \
+                and not self._placing:
+            self._placing = True   # (placing it resizes the viewport, which sends a resize)
+            try:
+                self._place()
+            finally:
+                self._placing = False
         return False
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name

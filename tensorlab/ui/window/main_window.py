@@ -51,7 +51,17 @@ from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, base_px, panel
 from tensorlab.ui.window import crash_report
 from tensorlab.ui.window.actions import build_actions, build_menus, show_about
 from tensorlab.ui.window.busy_indicator import BUSY_AFTER_MS, BusyIndicator
-from tensorlab.ui.window.follow import ChangedMark, followed_tensor, more_changed, narration_speaks, newest_made
+from tensorlab.ui.window.follow import (
+    ChangedMark,
+    changed_label,
+    changed_tensors,
+    followed_tensor,
+    fresh_tensors,
+    more_changed,
+    narration_speaks,
+    newest_made,
+    question_asked,
+)
 from tensorlab.ui.window.layouts import ZOOM_LINES, LayoutModes
 from tensorlab.ui.window.memory_label import MemoryLabel
 from tensorlab.ui.window.panels import PanelSet
@@ -259,10 +269,18 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self.statusBar().showMessage(text, 15000))
         self.position_label.setText(f"{state.position} / {len(state.program)}")
         followed = followed_tensor(state, previous.position if previous is not None else None) if ran else None
-        self.selected = followed or self._choose_selection(state, ran)
-        self.panels.render(View(state, self.selected, ran, followed is not None, self.problem,
+        # A step that made and changed nothing, before a question about a tensor that exists: that tensor (not
+        # the one an earlier step made).
+        asked = question_asked(state) if ran and state.last is not None and state.last.ok \
+            and not fresh_tensors(state.snapshot, state.previous_snapshot) \
+            and not changed_tensors(state.snapshot, state.previous_snapshot) and not self._keeps_choice(state) \
+            else None
+        self.selected = asked or followed or self._choose_selection(state, ran)
+        self.panels.render(View(state, self.selected, ran, (followed or asked) is not None, self.problem,
                                 self._held_now(state)))
-        self.changed_mark.show_names(more_changed(state, followed) if ran else (), self.storage_map.scale_factor)
+        others = more_changed(state, followed) if ran else ()
+        self.changed_mark.show_names(others, self.storage_map.scale_factor,
+                                     tuple(changed_label(state, name) for name in others))
         if ran:
             self._bring_forward(state, followed is not None)
         else:
@@ -346,6 +364,11 @@ class MainWindow(QMainWindow):
         if keys:
             # The same view, the hint shown: only the panels whose hint changed are drawn again.
             self.panels.render(replace(view, held=held), keys=keys)
+
+    def _keeps_choice(self, state: PlayerState) -> bool:
+        """The tensor the user chose last is selected and still exists: a step that changes nothing keeps it."""
+        return self._user_selected is not None and self._user_selected == self.selected \
+            and state.snapshot.tensor(self.selected) is not None
 
     def _choose_selection(self, state: PlayerState, ran: bool = False) -> str | None:
         """After a step that made and changed nothing (``ran``), a tensor the user chose stays selected, else the

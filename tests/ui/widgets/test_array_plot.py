@@ -118,8 +118,9 @@ def test_a_small_heat_map_writes_its_values_when_the_cells_hold_them_and_every_i
     # Every row and column index, whatever the size and the zoom (the review lost row 1 after Ctrl+=).
     assert written.count("0") == written.count("1") == written.count("2") == 2, written
     # The values, at no less than the readable size, whenever a cell holds one at that size.
-    cell = min(rect.rect().width() for rect in plot.scene().items() if hasattr(rect, "rect")
-               and rect.rect().width() == rect.rect().height())
+    # (Cells are square, or as wide and tall as the plot gives them when a square is too small for a number.)
+    cell = min(min(rect.rect().width(), rect.rect().height()) for rect in plot.scene().items()
+               if hasattr(rect, "rect") and rect.rect().width() > 0)
     readable = QFontMetricsF(plot._font(MIN_PX / scale, mono=True))
     if readable.horizontalAdvance("5.0") + 4 <= cell and readable.height() + 2 <= cell:
         assert plot.labels_shown and set(texts) <= set(written), (cell, written)
@@ -178,3 +179,35 @@ def test_a_heat_map_too_big_for_its_numbers_is_one_picture_with_each_cell_in_its
         value = grid[r][c]
         expected = viridis(0.0 if value != value else value / high)
         assert QColor(image.pixel(x, y)).rgb() == expected.rgb(), (r, c)
+
+
+@pytest.mark.parametrize("size", [(200, 75), (260, 80), (160, 90)])
+def test_a_short_heat_map_writes_its_numbers_in_cells_wider_than_tall(qtbot, size):
+    """Review r17c finding 21: t ([3, 2]) in a short Values panel after Ctrl+= was six ~18 px squares without a
+    number; the cells take the panel's width, so each value is written at 11 px or more (contrast kept)."""
+    from PySide6.QtGui import QFontInfo
+    from PySide6.QtWidgets import QGraphicsRectItem
+
+    from tensorlab.ui.widgets.palette import text_color_on
+
+    plot = ArrayPlot()
+    qtbot.addWidget(plot)
+    plot.resize(*size)
+    plot.show()
+    qtbot.waitExposed(plot)
+    plot.set_text_scale(1.25)
+    grid = [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+    texts = [f"{v:.1f}" for row in grid for v in row]
+    plot.set_array("image", grid, texts)
+    written = [item for item in plot.scene().items() if hasattr(item, "text") and item.text() in texts]
+    assert plot.labels_shown and sorted(item.text() for item in written) == sorted(texts), size
+    assert min(QFontInfo(item.font()).pixelSize() for item in written) >= 11
+    cells = [item for item in plot.scene().items() if isinstance(item, QGraphicsRectItem)]
+    for item in written:
+        box = item.sceneBoundingRect()
+        cell = next(c for c in cells if c.sceneBoundingRect().contains(box.center()))
+        assert cell.sceneBoundingRect().contains(box)   # the number inside its own cell
+        assert item.brush().color() == text_color_on(cell.brush().color())
+    # Every row and column still numbered.
+    marks = [item.text() for item in plot.scene().items() if hasattr(item, "text") and item.text() not in texts]
+    assert marks.count("0") == marks.count("1") == 2 and marks.count("2") == 1, marks

@@ -23,6 +23,17 @@ def _in_view(view, rect) -> bool:
     return view.viewport().rect().contains(view.mapFromScene(rect).boundingRect())
 
 
+def _assert_in_its_own_row(window) -> None:
+    """The "+N more changed" mark lies inside the map, in the row the map keeps under its strips' viewport: never
+    over a cell, a band's label or a heading (review r17c findings 8, 12)."""
+    view, mark = window.storage_map, window.changed_mark
+    assert mark.isVisible() and mark.parent() is view
+    viewport = view.viewport().geometry()   # in the map's coordinates, as the mark's geometry
+    assert not mark.geometry().intersects(viewport), (mark.geometry(), viewport)
+    assert view.rect().contains(mark.geometry()), (mark.geometry(), view.rect())
+    assert mark.geometry().top() >= viewport.bottom()
+
+
 @pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
 def test_after_opt_step_the_map_says_the_other_changed_parameter_and_the_question_picks_net1(qtbot, settings,
                                                                                              size):
@@ -36,7 +47,7 @@ def test_after_opt_step_the_map_says_the_other_changed_parameter_and_the_questio
     assert window.selected == "net[0].weight"
     assert mark.isVisible() and mark.names == ("net[1].weight",)
     assert "+1 more changed: net[1].weight" in mark.text()
-    assert window.storage_map.viewport().rect().contains(mark.geometry())   # on the map, where the class looks
+    _assert_in_its_own_row(window)   # on the map, where the class looks, in a row of its own under the strips
     go(window, qtbot, 9)   # net(x).sum().backward(): its question is about net[1].weight.grad
     _settle(qtbot)
     assert window.selected == "net[1].weight"
@@ -44,11 +55,10 @@ def test_after_opt_step_the_map_says_the_other_changed_parameter_and_the_questio
     view = window.storage_map
     cells = view.grad_cells("net[1].weight")
     assert cells and all(_in_view(view, cell) for cell in cells), (cells, view.viewport().rect())
-    assert not any(view.mapFromScene(cell).boundingRect().intersects(window.changed_mark.geometry())
-                   for cell in cells), ([view.mapFromScene(c).boundingRect() for c in cells],
-                                        window.changed_mark.geometry(), view.viewport().rect(),
-                                        window.changed_mark._kept_clear())   # the mark covers none of them
+    _assert_in_its_own_row(window)   # the mark covers none of them (nor anything else of the strips)
     assert mark.isVisible() and mark.names == ("net[0].weight",)
+    # It names what changed: backward() wrote net[0].weight.grad, not net[0].weight (review r17c findings 8, 12).
+    assert "+1 more changed: net[0].weight.grad" in mark.text(), mark.text()
     # A click on the mark selects the other tensor.
     from PySide6.QtCore import Qt
 

@@ -34,6 +34,13 @@ def english_after():
     i18n.set_language("en")
 
 
+
+def _map_height(window) -> int:
+    """The map's height for the strips: its viewport, and the row it keeps under them for its "+N more changed"
+    mark while one shows (the map's own room: the mark was drawn over the viewport's bottom before)."""
+    view = window.storage_map
+    return view.viewport().height() + view.viewportMargins().bottom()
+
 def _client_area(window) -> int:
     from PySide6.QtWidgets import QToolBar
 
@@ -44,7 +51,7 @@ def _client_area(window) -> int:
 
 def _share(window) -> float:
     viewport = window.storage_map.viewport()
-    return viewport.width() * viewport.height() / _client_area(window)
+    return viewport.width() * _map_height(window) / _client_area(window)
 
 
 def _box(narration, widget) -> QRect:

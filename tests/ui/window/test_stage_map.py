@@ -1,0 +1,195 @@
+"""The storage map at classroom sizes (issue 17 Build 1 and 5, review r17c findings 8, 11-13, 18, 20, 24, 27, 30,
+32, 34): "+N more" never over a value a band still labels, the band a step made whole in view after the docks
+settle, the refused tensor followed and outlined, the question's tensor shown while it is open."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QApplication, QGraphicsRectItem
+
+from tests.ui.support import fresh_window, go, open_lesson
+
+
+def _settle(qtbot):
+    qtbot.wait(30)
+    QApplication.processEvents()
+
+
+def _in_view(view, rect: QRectF) -> bool:
+    return view.viewport().rect().adjusted(0, 0, 1, 1).contains(view.mapFromScene(rect).boundingRect())
+
+
+def _end(window, qtbot) -> None:
+    go(window, qtbot, len(window.controller.state.program))
+    _settle(qtbot)
+
+
+def _assert_no_band_beside_a_mark(view) -> None:
+    """A "+N" mark at the right hides its cells whole, and every band's rectangle over them (no band labels a cell
+    the mark hides: review r17c finding 20, "t[3] = +2")."""
+    for count, box in view.mark_boxes():
+        if box.left() < view.name_width + view.horizontalScrollBar().value() - view.horizontalScrollBar().minimum():
+            continue   # the left mark, in the name column
+        for item in view.band_items():
+            rect = item.sceneBoundingRect()
+            if rect.right() <= box.left() + 1 or not item.isVisible():
+                continue
+            assert box.top() <= rect.top() + 1 and rect.bottom() <= box.bottom() + 1, (count, box, rect)
+
+
+@pytest.mark.parametrize("lesson", ["strides-and-contiguous", "expand-is-not-repeat"])
+def test_at_1024x768_normal_zoomed_a_mark_hides_whole_columns_and_six_cells_fit(qtbot, settings, lesson):
+    window = fresh_window(qtbot, settings, (1024, 768))
+    open_lesson(window, qtbot, lesson)
+    window.zoom.zoom_in()   # Ctrl+=
+    _settle(qtbot)
+    view = window.storage_map
+    for position in range(1, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        _assert_no_band_beside_a_mark(view)
+        for strip in view.strips:
+            if len(strip.values) <= 6:   # m, t, r of strides-and-contiguous: every value on screen, no "+2"
+                assert strip.storage.id in view.fitting, (position, strip.storage.id, view.mark_boxes())
+        assert view.smallest_text_px() >= 11
+    window.close()
+
+
+@pytest.mark.parametrize("real", [False, True])
+def test_after_z_equals_x_detach_at_1280x720_projector_zoomed_the_band_z_is_in_view(qtbot, settings, real):
+    from tensorlab.ui.window.build import first_size
+
+    # (real: the window a 1280x720 screen gives under X, inside its frame: a shorter map.)
+    window = fresh_window(qtbot, settings, first_size(1280, 720) if real else (1280, 720), projector=True)
+    open_lesson(window, qtbot, "detach-shares-memory")
+    window.zoom.zoom_in()
+    _settle(qtbot)
+    view = window.storage_map
+    for position in range(1, 4):
+        go(window, qtbot, position)   # 3: z = x.detach(): a band more on x's strip
+    _settle(qtbot)
+    assert window.selected == "z"
+    band = view.band_rect("z")
+    assert band is not None and _in_view(view, band), (band, view.mapToScene(view.viewport().rect()).boundingRect())
+    # With the cells it covers ("one strip, two bands"), and no half line at the top.
+    x0, cell_w, top, cell_h = view.cell_rows[window.controller.state.snapshot.tensor("z").storage]
+    assert _in_view(view, QRectF(x0, top, cell_w, cell_h)), (top, view.mapToScene(view.viewport().rect()))
+    at = view.mapToScene(0, 0).y()
+    assert any(abs(t - at) < 1.5 for t in view.landing_tops()), (at, view.landing_tops())
+    window.close()
+
+
+def test_when_the_map_gets_shorter_the_strip_the_step_made_is_scrolled_to_again_on_a_line(qtbot, settings):
+    # Review r17c findings 18, 34: the docks settle after the step, the map is shorter, the new band is cut at
+    # the map's bottom (`total` at 1920 projector, `p = w + 1` at 1280 projector).
+    window = fresh_window(qtbot, settings, (1920, 1080), projector=True)
+    open_lesson(window, qtbot, "detach-shares-memory")
+    go(window, qtbot, 4)   # total = (y + z).sum(): a new strip at the bottom
+    _settle(qtbot)
+    view = window.storage_map
+    strip = view.strip_rects[view.followed[0]]
+    viewport_h = view.viewport().height()
+    need = round(strip.height() * view.transform().m22()) + 60   # the strip fits, with a little room
+    assert need < viewport_h
+    view.reserve_row(viewport_h - need)   # (as the "+N more changed" row, or docks that settle, make it)
+    _settle(qtbot)
+    assert view.viewport().height() < viewport_h
+    s = view.scale_factor   # (a strip's rectangle starts 4 px above its heading)
+    assert _in_view(view, strip.adjusted(0, 5 * s, 0, -1)), (strip, view.mapToScene(view.viewport().rect()))
+    top = view.mapToScene(0, 0).y()
+    assert any(abs(t - top) < 1.5 for t in view.landing_tops()), (top, view.landing_tops())   # no half line
+    view.reserve_row(0)
+    window.close()
+
+
+def test_a_refused_copy_into_a_leaf_follows_the_refused_tensor_and_outlines_its_cells(qtbot, settings):
+    # Review r17c finding 24: `target.weight.copy_(online.weight)` raised; the map showed online.weight.
+    window = fresh_window(qtbot, settings, (1280, 720), projector=True)
+    open_lesson(window, qtbot, "a-target-network")
+    step = next(i for i, s in enumerate(window.controller.state.program, 1)
+                if s.code.strip() == "target.weight.copy_(online.weight)")
+    go(window, qtbot, step)
+    _settle(qtbot)
+    assert not window.controller.state.last.ok
+    view = window.storage_map
+    assert window.selected == "target.weight" and view.selected == "target.weight"
+    assert view.refused == ("target.weight", None)
+    cells = view.refused_cells()
+    assert len(cells) == 2 and all(_in_view(view, cell) for cell in cells)
+    outlines = [item for item in view.scene().items() if isinstance(item, QGraphicsRectItem)
+                and item.pen().color().name() == "#c62828" and item.zValue() == 9]
+    assert len(outlines) == 2   # as a refused `x[3] = 0` is outlined, every cell of the tensor written
+    band = view.band_rect("target.weight")
+    assert band is not None and _in_view(view, band)
+    window.close()
+
+
+@pytest.mark.parametrize("size,projector", [((1280, 720), False), ((1024, 768), True)])
+def test_while_a_question_is_open_the_map_and_table_show_the_tensor_it_asks_about(qtbot, settings, size,
+                                                                                 projector):
+    # Review r17c finding 11: step 6 (opt.step(), no gradient yet: nothing changes) before the question on
+    # net[1].weight.grad: the map stayed on x and loss, the table on loss.
+    window = fresh_window(qtbot, settings, size, projector=projector)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    for position in range(1, 7):
+        go(window, qtbot, position)
+    _settle(qtbot)
+    program = window.controller.state.program
+    assert program[6].ask is not None and program[6].ask.check == "net[1].weight.grad"
+    assert window.selected == "net[1].weight"
+    if not projector:   # (in projector mode the table is behind a tab)
+        assert window.table.selected == "net[1].weight"
+    view = window.storage_map
+    band = view.band_rect("net[1].weight")
+    assert band is not None and _in_view(view, band), (band, view.mapToScene(view.viewport().rect()).boundingRect())
+    window.close()
+
+
+def test_at_1024x768_normal_zoomed_the_heat_map_of_a_small_matrix_writes_every_value(qtbot, settings):
+    # Review r17c finding 21: t ([3, 2]) drawn as six ~18 px squares with no number after Ctrl+=.
+    from PySide6.QtGui import QFontInfo
+
+    from tensorlab.ui.widgets.palette import text_color_on
+
+    window = fresh_window(qtbot, settings, (1024, 768))
+    open_lesson(window, qtbot, "strides-and-contiguous")
+    window.zoom.zoom_in()
+    _settle(qtbot)
+    checked = 0
+    for position in range(1, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        plot = window.values_view.values_plot.plot
+        info = window.controller.state.snapshot.tensor(window.selected)
+        if info is None or len(info.shape) != 2 or getattr(plot, "mode", None) != "image":
+            continue
+        checked += 1
+        texts = [item for item in plot.scene().items() if hasattr(item, "text") and item.text() in plot.value_texts]
+        assert plot.labels_shown, (position, window.selected, plot.viewport().size())
+        assert {item.text() for item in texts} == set(plot.value_texts)
+        assert min(QFontInfo(item.font()).pixelSize() for item in texts) >= 11
+        # Each number in black or white, whichever contrasts more with its own cell (>= 4.5:1).
+        rects = [item for item in plot.scene().items() if isinstance(item, QGraphicsRectItem)]
+        for item in texts:
+            centre = item.sceneBoundingRect().center()
+            cell = next(r for r in rects if r.sceneBoundingRect().contains(centre))
+            assert item.brush().color() == text_color_on(cell.brush().color())
+    assert checked
+    window.close()
+
+
+def test_a_step_that_freezes_a_parameter_is_about_that_parameter(qtbot, settings):
+    # Review r17c finding 30's run: after `model[0].weight.requires_grad_(False)` the map and table showed z.
+    window = fresh_window(qtbot, settings, (1280, 720))
+    open_lesson(window, qtbot, "freezing-no-grad-and-eval")
+    step = next(i for i, s in enumerate(window.controller.state.program, 1)
+                if s.code.strip() == "model[0].weight.requires_grad_(False)")
+    for position in range(1, step + 1):
+        go(window, qtbot, position)
+    _settle(qtbot)
+    assert window.selected == "model[0].weight"
+    view = window.storage_map
+    band = view.band_rect("model[0].weight")
+    assert band is not None and _in_view(view, band)
+    window.close()
