@@ -58,6 +58,9 @@ _BUILTINS = frozenset(dir(builtins))
 _CHANGES_RECEIVER = frozenset({"backward", "step", "zero_grad", "append", "extend", "insert", "update", "pop",
                                "clear", "remove", "add_module", "register_buffer", "register_parameter",
                                "load_state_dict", "train", "eval", "apply", "setdefault"})
+# Functions that change their first argument although their name has no `_` (NumPy's, `random.shuffle`).
+_CHANGES_FIRST_ARGUMENT = frozenset({"copyto", "put", "place", "putmask", "put_along_axis", "fill_diagonal",
+                                     "shuffle"})
 
 
 def is_source_file(name: str | Path) -> bool:
@@ -200,7 +203,8 @@ def _decode_python(data: bytes, source: str) -> str:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise LessonError(source, msg("source.not_encoded", encoding=encoding, byte=exc.start)) from None
+        line = data.count(b"\n", 0, exc.start) + 1   # as Python says it: "... on line 3"
+        raise LessonError(source, msg("source.not_encoded", encoding=encoding, line=line, byte=exc.start)) from None
     except LookupError as exc:   # detect_encoding knows it, the codec registry may still not
         raise LessonError(source, msg("source.bad_cookie", detail=str(exc))) from None
     return text.removeprefix("\ufeff")
@@ -432,33 +436,61 @@ def _segment(lines: list[str], node: ast.stmt) -> str:
     return "\n".join([head.decode(errors="replace"), *lines[first + 1:last], tail.decode(errors="replace")])
 
 
+def _too_complex_line(text: str) -> int | None:
+    """The first line of the top-level statement Python's parser cannot build (it gives no line for a
+    ``RecursionError``): the text split into its top-level statements by the tokenizer (which nests nothing),
+    each parsed alone. None where the tokenizer cannot split it."""
+    starts: list[int] = []
+    depth, new_line = 0, True
+    layout = (tokenize.NL, tokenize.COMMENT, tokenize.ENCODING, tokenize.ENDMARKER)
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in (tokenize.INDENT, tokenize.DEDENT):
+                depth += 1 if token.type == tokenize.INDENT else -1
+            elif token.type == tokenize.NEWLINE:
+                new_line = True
+            elif token.type not in layout and new_line:
+                if depth == 0:   # a logical line at top level starts a statement (an indented one is its block's)
+                    starts.append(token.start[0])
+                new_line = False
+    except (tokenize.TokenError, SyntaxError, RecursionError, MemoryError):
+        return None
+    lines = text.splitlines(keepends=True)
+    for begin, end in zip(starts, [*starts[1:], len(lines) + 1]):
+        try:
+            ast.parse("".join(lines[begin - 1:end - 1]), mode="exec")
+        except (RecursionError, MemoryError):
+            return begin
+        except (SyntaxError, ValueError):
+            continue
+    return None
+
+
 def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: str,
                 magics: list[_Piece]) -> list[_Piece]:
     """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked."""
     found = list(magics)
     # A cell that does not parse is one refused piece, from its first line that is not blank (nor a magic's).
     first = next((number for number, line in enumerate(lines, start=1) if line.strip()), 1)
-    if "\x00" in text:   # Python says "line 1" (or no line) for a NUL anywhere: name the line it is on
-        line = text.count("\n", 0, text.index("\x00")) + 1
+
+    def unparsable(line: int | None, reason: Message) -> list[_Piece]:
+        """A file that does not parse is refused whole (with its line, where known); a cell is one refused piece."""
+        if line is not None or cell:
+            reason = _at(line or 1, cell, reason)
         if not cell:
-            raise LessonError(source, _at(line, cell, msg("subset.nul")))
-        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(line, cell, msg("subset.nul")))]
+            raise LessonError(source, reason)
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=reason)]
+
+    if "\x00" in text:   # Python says "line 1" (or no line) for a NUL anywhere: name the line it is on
+        return unparsable(text.count("\n", 0, text.index("\x00")) + 1, msg("subset.nul"))
     try:
         module = ast.parse(text, mode="exec")
     except SyntaxError as exc:
-        reason = _at(exc.lineno or 1, cell, msg("subset.syntax", detail=exc.msg))
-        if not cell:
-            raise LessonError(source, reason) from None
-        return found + [_Piece(text.strip("\n"), first, cell, "", reason=reason)]
+        return unparsable(exc.lineno or 1, msg("subset.syntax", detail=exc.msg))
     except (RecursionError, MemoryError):
-        if not cell:
-            raise LessonError(source, msg("subset.too_complex")) from None
-        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(1, cell, msg("subset.too_complex")))]
+        return unparsable(_too_complex_line(text), msg("subset.too_complex"))
     except ValueError as exc:   # a NUL byte
-        reason = msg("subset.unparsable", detail=str(exc))
-        if not cell:
-            raise LessonError(source, reason) from None
-        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(1, cell, reason))]
+        return unparsable(None, msg("subset.unparsable", detail=str(exc)))
     if len(module.body) + len(found) > limits.max_lesson_steps:   # before any statement is looked at
         raise LessonError(source, msg("source.too_many", count=len(module.body) + len(found),
                                       limit=limits.max_lesson_steps))
@@ -494,7 +526,10 @@ def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: C
     its first argument instead, never the module; ``out=`` (``torch.add(e, 1, out=e)``); and the first argument
     of a call with ``inplace=True`` (``F.relu(c, inplace=True)``)."""
     func = call.func
-    if isinstance(func, ast.Attribute) and (func.attr.endswith("_") or func.attr in _CHANGES_RECEIVER):
+    if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in _CHANGES_FIRST_ARGUMENT:
+        for argument in call.args[:1]:   # `np.copyto(t.numpy(), 5)`, `shuffle(lst)`
+            base(argument)
+    elif isinstance(func, ast.Attribute) and (func.attr.endswith("_") or func.attr in _CHANGES_RECEIVER):
         root: ast.expr = func.value
         while isinstance(root, (ast.Attribute, ast.Subscript)):
             root = root.value
@@ -544,8 +579,15 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
             change(target)
 
     def change(target: ast.expr) -> None:
-        while isinstance(target, (ast.Attribute, ast.Subscript, ast.Starred)):
-            target = target.value
+        """The root name of what changes: through attributes, items and method calls, since a view or an alias
+        an expression makes (`t.view(3)`, `t.T`, `t[0].view(1)`, `t2.numpy()`) is that name's object too."""
+        while True:
+            if isinstance(target, (ast.Attribute, ast.Subscript, ast.Starred)):
+                target = target.value
+            elif isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute):
+                target = target.func.value
+            else:
+                break
         if isinstance(target, ast.Name):
             changed.add(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):

@@ -198,8 +198,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "셀 매직(`%%`)이 있는 셀 전체는 Python 코드가 아니므로 TensorLab에서 실행하지 않습니다"),
     "source.bad_cookie": ("the file's encoding declaration (PEP 263) cannot be used: {detail}",
                           "파일의 인코딩 선언(PEP 263)을 쓸 수 없습니다: “{detail}”"),
-    "source.not_encoded": ("the file is not {encoding} text (byte {byte})",
-                           "파일이 {encoding} 텍스트가 아닙니다({byte}번째 바이트)"),
+    "source.not_encoded": ("the file is not {encoding} text (line {line}, byte {byte})",
+                           "파일이 {encoding} 텍스트가 아닙니다({line}번째 줄, {byte}번째 바이트)"),
     "source.not_notebook": ("this is not a Jupyter notebook: {detail}", "Jupyter 노트북이 아닙니다: “{detail}”"),
     "source.notebook_version": ("this notebook is in format {version}; TensorLab opens format 4 (save it again "
                                 "with Jupyter)",

@@ -353,7 +353,7 @@ def test_the_encoding_cookie_is_honoured_and_a_wrong_one_is_a_clear_message():
     assert "PEP 263" in caught.value.render("ko") and "인코딩 선언" in caught.value.render("ko")
     with pytest.raises(LessonError) as caught:
         parse_python("# coding: utf-8\nx = 'é'\n".encode("latin-1"), "wrong.py")
-    assert str(caught.value) == "wrong.py: the file is not utf-8 text (byte 21)"
+    assert str(caught.value) == "wrong.py: the file is not utf-8 text (line 2, byte 21)"
 
 
 @pytest.mark.parametrize("data, expected", [
@@ -793,3 +793,57 @@ def test_a_module_s_settings_are_not_followed_and_a_supported_import_binds_the_n
     # A cell magic's cell binds what its body binds: `%%capture` over `import torch` leaves `torch` refused.
     notebook = parse_notebook(_notebook([_code("%%capture\nimport torch"), _code("x = torch.ones(2)")]), "cap.ipynb")
     assert str(notebook.refused[-1].reason) == "depends on cell 1, line 1, which is not run (`torch` is defined there)"
+
+
+# -- h21g: the import's remaining findings (review r21b 8-11, 13-15) ------------------------------------------
+
+OWN_CODE = Path(__file__).parents[2] / "data" / "own-code"   # review r21b's files, as they were found
+
+
+def test_a_refused_in_place_call_on_a_view_or_alias_made_by_a_method_makes_its_readers_depend():
+    # r21b finding 14: `constant_(t.view(3), 5.)` and `np.copyto(t2.numpy(), 5)` change t, yet `print(t)` ran.
+    lesson = parse_python((OWN_CODE / "alias2.py.txt").read_bytes(), "alias2.py")
+    reasons = {r.code: str(r.reason) for r in lesson.refused}
+    assert reasons["print(t)"] == "may depend on line 7 of the file, which is not run (it may change `t`)"
+    assert reasons["print(s)"] == "may depend on line 10 of the file, which is not run (it may change `s`)"
+    lesson = parse_python((OWN_CODE / "alias.py.txt").read_bytes(), "alias.py")
+    reasons = {r.code: str(r.reason) for r in lesson.refused}
+    assert reasons["print(u)"] == "may depend on line 26 of the file, which is not run (it may change `u`)"
+    # Every chain of attributes, items and method calls reaches its name.
+    for argument in ("t.reshape(3)", "t.T", "t[0].view(1)", "t.view(3).T[0:2]", "t.detach().numpy()"):
+        lesson = parse_python(f"import torch\nt = torch.ones(3, 3)\nu = t.view(9)\nif True:\n"
+                              f"    torch.nn.init.zeros_({argument})\nprint(u)\nw = torch.ones(2)\n", "chain.py")
+        assert [str(r.reason) for r in lesson.refused][1:] == [
+            "may depend on line 4 of the file, which is not run (it may change `u`)"], argument
+        assert lesson.steps[-1].code == "w = torch.ones(2)"
+    # A method that only reads its receiver (`t.view(3)` alone, `t.sum()`) changes nothing.
+    lesson = parse_python("import torch\nt = torch.ones(3)\nif True:\n    s = t.view(3).sum()\nprint(t)\n", "r.py")
+    assert lesson.steps[-1].code == "print(t)"
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("utf8_badbytes.py", "the file is not utf-8 text (line 3, byte 37)"),
+    ("cookie_line3.py", "the file is not utf-8 text (line 5, byte 64)"),     # a cookie on line 3 is not one
+    ("ascii_cookie_nonascii.py", "the file is not ascii text (line 4, byte 52)"),
+])
+def test_bytes_that_are_not_the_file_s_encoding_are_named_by_their_line(name, expected):
+    # r21b finding 11: Python says "on line 3"; TensorLab said only the byte.
+    with pytest.raises(LessonError) as caught:
+        parse_python((OWN_CODE / f"{name}.txt").read_bytes(), name)
+    assert str(caught.value) == f"{name}: {expected}"
+    assert "번째 줄" in caught.value.render("ko")
+
+
+@pytest.mark.parametrize("statement", ["y = x" + " + x" * 60_000, "y = x" + ".T" * 100_000,
+                                       "b = " + "not " * 50_000 + "x"])
+def test_a_statement_too_complex_for_python_s_parser_is_named_by_its_line(statement):
+    # r21b finding 11: Python's parser gives no line for these (a RecursionError); the statement's first line is.
+    text = f"import torch\nx = torch.ones(2)\nif True:\n    z = 1\n\n# a note\n{statement}\nprint(x)\n"
+    with pytest.raises(LessonError) as caught:
+        parse_python(text, "chain.py")
+    assert str(caught.value) == ("chain.py: line 7 of the file: this cannot be parsed: it is nested too deeply "
+                                 "(too complex for Python's parser)")
+    lesson = parse_notebook(_notebook([_code("import torch\nx = torch.ones(2)"), _code(f"w = 1\n{statement}")]),
+                            "chain.ipynb")
+    assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(2)"]
+    assert str(lesson.refused[0].reason).startswith("cell 2, line 2: this cannot be parsed")
