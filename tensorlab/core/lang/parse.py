@@ -97,6 +97,11 @@ def _path(node: ast.expr) -> tuple[str, ...] | None:
     return tuple(reversed(parts))
 
 
+# `nn.functional` (after `import torch.nn as nn`) is torch.nn.functional, the subset's `F`: read as `F` too
+# (`nn` is a reserved name, so it is always the module). Not a full form of `torch.` (what `torch.` completes).
+_READ_AS: dict[tuple[str, ...], str] = {**allow.FULL_FORMS, ("nn", "functional"): "F"}
+
+
 class _FullForms(ast.NodeTransformer):
     """Replaces `torch.nn`, `torch.nn.functional` and `torch.optim` (read, not assigned) by the alias's name
     (:data:`~tensorlab.core.lang.allowlist.FULL_FORMS`: the same allowlists, keyword lists and estimates hold),
@@ -105,7 +110,7 @@ class _FullForms(ast.NodeTransformer):
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:  # noqa: N802 - ast's name
         if isinstance(node.ctx, ast.Load):
             path = _path(node)
-            alias = allow.FULL_FORMS.get(path) if path is not None else None
+            alias = _READ_AS.get(path) if path is not None else None
             if alias is not None and path is not None:
                 name = ast.copy_location(ast.Name(id=alias, ctx=ast.Load()), node)
                 name.end_lineno, name.end_col_offset = node.end_lineno, node.end_col_offset

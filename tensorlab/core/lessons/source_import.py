@@ -50,6 +50,7 @@ SOURCE_SUFFIXES = (".py", ".ipynb")
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 # A line IPython would treat as a magic, a shell command or a help request.
 # IPython's assignment forms too: `files = !ls`, `t = %timeit -o f()`, `a, b = !cmd` (its own pattern).
+_HELP = re.compile(r"^\s*(?:\?\??\s*[A-Za-z_][\w.]*|[A-Za-z_][\w.]*\?\??)\s*$")   # `x?`, `x??`, `?x`, `??x`
 _MAGIC = re.compile(r"^\s*(?:[%!]|\?|[A-Za-z_][\w.]*\?\??\s*$|[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!])")
 # Names TensorLab binds for every step that plain Python binds only by an import; and Python's builtins.
 _PROVIDED = frozenset({"torch", "nn", "F", "optim", "copy"})
@@ -312,6 +313,26 @@ class _Piece:
     reason: Message | None = None
     node: ast.stmt | None = None
     prose: str = ""   # a notebook's markdown before it: said with the next step that runs, not refused with it
+    own: bool = False  # its own reason says it best (`if __name__ == "__main__":`), not what it reads
+
+
+# What to write instead, for a refusal where the subset has a form that does the same.
+_HINTS: dict[str, str] = {"nn.MSELoss": "F.mse_loss(output, target)", "torch.nn.MSELoss": "F.mse_loss(output, target)"}
+
+
+def _with_hint(reason: Message) -> Message:
+    """``reason``, with what to write instead where the subset has a form for it (:data:`_HINTS`)."""
+    name = reason.values.get("name") if reason.key == "subset.not_available" else None
+    hint = _HINTS.get(name) if isinstance(name, str) else None
+    return reason if hint is None else msg("source.hint", reason=reason, instead=hint)
+
+
+def _is_main_guard(node: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``, the script's own guard."""
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value == "__main__")
 
 
 def _where(line: int, cell: int) -> Message:
@@ -345,7 +366,8 @@ def as_note(lines: Sequence[str]) -> str:
     paragraphs: list[list[str]] = [[]]
     for raw in lines:
         line = raw.rstrip().expandtabs(4)
-        if not line.strip():
+        if not line.strip() or (_RULE.match(line) and not line.startswith("  ")):   # `====` under an RST title,
+            # a `# -----` rule: a paragraph break (in a code line it is code)
             if paragraphs[-1]:
                 paragraphs.append([])
             continue
@@ -357,6 +379,9 @@ def as_note(lines: Sequence[str]) -> str:
     if not any(p for p in paragraphs):
         return ""
     return "\n\n".join("\n".join(p) for p in paragraphs if p)
+
+
+_RULE = re.compile(r"^\s*([=\-~^*#+_])\1{2,}\s*$")
 
 
 def _is_prompt(line: str) -> bool:
@@ -376,7 +401,8 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piec
         kept = []
         for number, line in enumerate(lines, start=1):
             if _MAGIC.match(line) and not line.lstrip().startswith("#"):
-                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, msg("source.magic")),
+                what = msg("source.help" if _HELP.match(line) else "source.magic")
+                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what),
                                      node=_magic_binding(line)))
                 kept.append("")
             else:
@@ -512,7 +538,11 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
             statement = parse_one(code, limits)
         except LanguageError as exc:
             at = node.lineno + (exc.line or 1) - 1
-            found.append(_Piece(code, node.lineno, cell, note, reason=_at(at, cell, exc.reason), node=node))
+            if _is_main_guard(node):   # its own words: the `if` is what is not run, whatever its block reads
+                reason = _at(node.lineno, cell, msg("source.main_guard"))
+            else:
+                reason = _at(at, cell, _with_hint(exc.reason))
+            found.append(_Piece(code, node.lineno, cell, note, reason=reason, node=node, own=_is_main_guard(node)))
         else:
             found.append(_Piece(code, node.lineno, cell, note, statement=statement, node=node))
     return found
@@ -725,7 +755,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_by(piece.node) if piece.node is not None else []
             source = next((s for name in read if (s := bound.get(name)) is not None), None)
-            if source is not None:
+            if source is not None and not piece.own:
                 name = next(n for n in read if bound.get(n) is source)
                 piece.reason = depends(name, source)
         if isinstance(piece.node, ast.ImportFrom) and any(alias.name == "*" for alias in piece.node.names):
