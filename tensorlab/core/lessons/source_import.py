@@ -819,19 +819,18 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
     """A notebook's bytes as a lesson: one step per statement of each code cell, markdown cells as notes."""
     pieces: list[_Piece] = []
     note = ""
-    code_cells = 0
     cells = _cells(data, source)
     code_size = sum(len(text) for kind, text in cells if kind == "code")
     if code_size > MAX_PY_BYTES:   # its code is bounded as a .py is (the rest of 20 MB is outputs and prose)
         raise LessonError(source, msg("source.code_too_large", size=f"{code_size:,}", limit=f"{MAX_PY_BYTES:,}"))
-    for kind, text in cells:
+    # "cell 7" is the notebook's 7th cell as Jupyter shows them, markdown and raw cells counted too.
+    for number, (kind, text) in enumerate(cells, start=1):
         if kind == "markdown":
             note = "\n\n".join(t for t in (note, markdown_as_text(text)) if t)
             continue
         if kind != "code":
             continue   # raw cells are neither Python nor prose
-        code_cells += 1
-        found = list(_pieces(text, code_cells, limits, source))
+        found = list(_pieces(text, number, limits, source))
         if found and note:
             found[0].prose = note
             note = ""

@@ -242,20 +242,21 @@ def test_a_notebook_opens_as_a_lesson_its_markdown_plain_notes_its_magics_refuse
         "opt = optim.SGD(model.parameters(), lr=0.5)", "x = torch.ones(4, 2)", "y = torch.zeros(4, 1)",
         "opt.zero_grad()", "loss = ((model(x) - y) ** 2).mean()", "loss.backward()", "opt.step()"]
     refused = [(r.cell, r.line, r.code.splitlines()[0], r.reason.key) for r in lesson.refused]
+    # "cell N" counts every cell, as Jupyter shows them (h21g, review r21b finding 9): the markdown one is cell 1.
     assert refused == [
-        (1, 1, "%matplotlib inline", "source.at_cell_line"),
-        (2, 1, "!pip install torch", "source.at_cell_line"),
-        (3, 1, "%%timeit", "source.at_cell_line"),
-        (5, 1, "class Net(nn.Module):", "source.at_cell_line"),
-        (5, 3, "net = Net()", "source.depends"),
-        (5, 4, "for xb, yb in loader:", "source.at_cell_line"),
-        (6, 5, "out = net(x)", "source.depends"),
+        (2, 1, "%matplotlib inline", "source.at_cell_line"),
+        (3, 1, "!pip install torch", "source.at_cell_line"),
+        (4, 1, "%%timeit", "source.at_cell_line"),
+        (7, 1, "class Net(nn.Module):", "source.at_cell_line"),
+        (7, 3, "net = Net()", "source.depends"),
+        (7, 4, "for xb, yb in loader:", "source.at_cell_line"),
+        (8, 5, "out = net(x)", "source.depends"),
     ]
     reasons = [str(r.reason) for r in lesson.refused]
-    assert reasons[0].startswith("cell 1, line 1: an IPython magic or shell command")
-    assert reasons[2].startswith("cell 3, line 1: a cell magic (`%%`)")
-    assert reasons[4] == "depends on cell 5, line 1, which is not run (`Net` is defined there)"
-    assert reasons[6] == "depends on cell 5, line 3, which is not run (`net` is defined there)"
+    assert reasons[0].startswith("cell 2, line 1: an IPython magic or shell command")
+    assert reasons[2].startswith("cell 4, line 1: a cell magic (`%%`)")
+    assert reasons[4] == "depends on cell 7, line 1, which is not run (`Net` is defined there)"
+    assert reasons[6] == "depends on cell 7, line 3, which is not run (`net` is defined there)"
     # Markdown: plain text, no link, image or HTML, as the note of the step after it.
     # Markdown before a refused statement is said with the next step that runs (a comment note stays with its own).
     assert lesson.steps[0].note == "Fit a line\nSee the docs and a plot.\nbold & strong"
@@ -547,7 +548,7 @@ def test_the_culprit_step_of_a_notebook_is_named_by_its_cell_and_line():
              _code(["# the change\n", "c.mul_(2)\n", "c.sum().backward()"])]
     lesson = parse_notebook(_notebook(cells), "culprit.ipynb")
     results = _run(lesson)
-    assert "step 5 (cell 3, line 2: `c.mul_(2)`)" in _culprit_sentence(results[-1])
+    assert "step 5 (cell 4, line 2: `c.mul_(2)`)" in _culprit_sentence(results[-1])   # the markdown is cell 2
     # The lesson's parts cross the wire (the window parses in the worker) with the lines.
     from tensorlab.core.lessons.source_import import lesson_parts
     again = lesson_from_parts(lesson_parts(lesson))
@@ -904,3 +905,12 @@ def test_an_rst_title_underline_is_not_part_of_a_docstring_note():
     # A rule in a comment is a paragraph break too; `====` inside code in a note stays.
     lesson = parse_python("# one\n# -----\n# two\n#     s = '====='\n#     =====\nimport torch\n", "r.py")
     assert lesson.steps[0].note == "one\n\ntwo\n    s = '====='\n    ====="
+
+
+def test_cell_n_counts_every_cell_of_the_notebook_as_jupyter_shows_them():
+    # r21b finding 9: `%%timeit` in the 7th cell was "cell 5" (code cells only), which no notebook UI shows.
+    lesson = parse_notebook((OWN_CODE / "quickstart.ipynb").read_bytes(), "quickstart.ipynb")
+    timeit = next(r for r in lesson.refused if r.code.startswith("%%timeit"))
+    assert (timeit.cell, timeit.line) == (7, 1) and str(timeit.reason).startswith("cell 7, line 1: a cell magic")
+    results = _run(lesson)
+    assert "step 16 (cell 12, line 5: `g.add_(1)`)" in _culprit_sentence(results[-1])
