@@ -274,16 +274,46 @@ def _cells(data: bytes, source: str) -> list[tuple[str, str]]:
 
 _HTML_BLOCK = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>", re.S | re.I)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_IMAGE = re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)|!\[([^\]\n]*)\]\[[^\]\n]*\]")
-_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)|\[([^\]\n]*)\]\[[^\]\n]*\]")
+# A link's or an image's URL may hold parentheses of its own (`.../Tensor_(machine_learning)`): one level kept.
+_URL = r"\((?:[^()\n]|\([^()\n]*\))*\)"
+_IMAGE = re.compile(r"!\[([^\]\n]*)\]" + _URL + r"|!\[([^\]\n]*)\]\[[^\]\n]*\]")
+_LINK = re.compile(r"\[([^\]\n]*)\]" + _URL + r"|\[([^\]\n]*)\]\[[^\]\n]*\]")
 _REFERENCE = re.compile(r"^ {0,3}\[[^\]\n]+\]:\s*\S.*$", re.M)
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+", re.M)
-_FENCE = re.compile(r"^ {0,3}(?:```|~~~).*$", re.M)
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")   # `|---|:--:|`
+_CODE_INDENT = "    "   # a note's code line (as_note): shown as code, kept a line, exported as a line
 
 
 def markdown_as_text(markdown: str) -> str:
-    """A markdown cell as plain text: images as their alt text, links as their text, no HTML, no marks."""
+    """A markdown cell as plain text: images as their alt text, links as their text, no HTML, no marks.
+
+    Lines stay lines (a list item, a heading); a fenced code block's lines and a table's rows are code lines
+    of the note (indented: shown in monospace, each a line), a fence's lines exactly as written."""
+    out: list[str] = []
+    prose: list[str] = []
+    fence = ""
+    for line in markdown.splitlines():
+        found = _FENCE.match(line)
+        if fence:
+            if found and found.group(1) == fence:
+                fence = ""
+            else:
+                out.append(_CODE_INDENT + line.expandtabs(4) if line.strip() else "")
+        elif found:
+            out.extend(_prose_as_text("\n".join(prose)))
+            prose = []
+            fence = found.group(1)
+        else:
+            prose.append(line)
+    out.extend(_prose_as_text("\n".join(prose)))
+    text = "\n".join(line.rstrip() for line in out)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+
+
+def _prose_as_text(markdown: str) -> list[str]:
+    """Markdown outside code fences as plain text lines; a table's rows as code lines (:data:`_CODE_INDENT`)."""
     text = _HTML_BLOCK.sub("", markdown)
     text = _IMAGE.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = _LINK.sub(lambda m: m.group(1) or m.group(2) or "", text)
@@ -291,10 +321,18 @@ def markdown_as_text(markdown: str) -> str:
     text = _TAG.sub("", text)
     text = html.unescape(text)
     text = _HEADING.sub("", text)
-    text = _FENCE.sub("", text)
     text = _STRONG.sub(r"\2", text)
-    text = re.sub(r"\n{3,}", "\n\n", text)
-    return text.strip()
+    lines = text.splitlines()
+    table = [False] * len(lines)
+    for number, line in enumerate(lines):
+        if number and _TABLE_RULE.match(line) and "|" in lines[number - 1]:
+            end = number + 1
+            while end < len(lines) and "|" in lines[end]:
+                end += 1
+            table[number - 1:end] = [True] * (end - number + 1)
+    return [_CODE_INDENT + line.strip() if table[n]
+            else line if line.startswith(_CODE_INDENT) else re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", line)
+            for n, line in enumerate(lines)]
 
 
 # -- statements ------------------------------------------------------------------------------------------

@@ -271,8 +271,8 @@ def test_a_notebook_opens_as_a_lesson_its_markdown_plain_notes_its_magics_refuse
 
 def test_markdown_becomes_plain_text():
     assert markdown_as_text("## Title\n\n[link](http://x.org) ![img](a.png) <img src='a.png'> <a href='u'>a</a>"
-                            ) == "Title\n\nlink img  a"
-    assert markdown_as_text("[ref]: http://x.org\n`code` stays\n```python\nx = 1\n```") == "`code` stays\n\nx = 1"
+                            ) == "Title\n\nlink img a"
+    assert markdown_as_text("[ref]: http://x.org\n`code` stays\n```python\nx = 1\n```") == "`code` stays\n    x = 1"
 
 
 def test_a_notebook_output_of_19_mb_is_dropped_before_the_cells_are_read(tmp_path):
@@ -909,8 +909,28 @@ def test_an_rst_title_underline_is_not_part_of_a_docstring_note():
 
 def test_cell_n_counts_every_cell_of_the_notebook_as_jupyter_shows_them():
     # r21b finding 9: `%%timeit` in the 7th cell was "cell 5" (code cells only), which no notebook UI shows.
-    lesson = parse_notebook((OWN_CODE / "quickstart.ipynb").read_bytes(), "quickstart.ipynb")
+    lesson = parse_notebook((OWN_CODE / "quickstart.ipynb.json").read_bytes(), "quickstart.ipynb")
     timeit = next(r for r in lesson.refused if r.code.startswith("%%timeit"))
     assert (timeit.cell, timeit.line) == (7, 1) and str(timeit.reason).startswith("cell 7, line 1: a cell magic")
     results = _run(lesson)
     assert "step 16 (cell 12, line 5: `g.add_(1)`)" in _culprit_sentence(results[-1])
+
+
+def test_markdown_keeps_code_fences_lists_and_tables_as_lines_and_a_link_its_text_whatever_its_url():
+    # r21b finding 8: `[a](javascript:alert(1))` left "a)"; a fence, a list and a table ran into one line.
+    lesson = parse_notebook((OWN_CODE / "md.ipynb.json").read_bytes(), "md.ipynb")
+    note = lesson.steps[0].note
+    assert note == ("Math: $y = w^T x$ and `code` and and a <b>not bold</b>\n"
+                    "    x = torch.ones(2)\n\n"
+                    "- item one\n- item two\n\n"
+                    "    | a | b |\n    |---|---|\n    | 1 | 2 |")
+    assert "alert" not in note and "img" not in note and "javascript" not in note   # safety stays
+    assert markdown_as_text("[Tensor](https://en.wikipedia.org/wiki/Tensor_(machine_learning)), then "
+                            "![a plot](plot_(1).png).") == "Tensor, then a plot."
+    # A fence's lines are the code as written (no mark or tag taken out of code), each a code line of the note.
+    assert markdown_as_text("Run:\n~~~\nx = [1](2)  # <b>\n\n    y = 1\n~~~\n1. one\n2. two") == (
+        "Run:\n    x = [1](2)  # <b>\n\n        y = 1\n1. one\n2. two")
+    # The transcript shows them so; the Narration shows a code line as code (its indentation: note_html).
+    lesson = parse_notebook(_notebook([_markdown(["Code:\n", "```python\n", "a = 1\n", "b = 2\n", "```"]),
+                                       _code("import torch")]), "f.ipynb")
+    assert lesson.steps[0].note == "Code:\n    a = 1\n    b = 2"
