@@ -81,8 +81,18 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
         text = ast.get_source_segment(source, node) or "\n".join(
             lines[node.lineno - 1 : (node.end_lineno or node.lineno)]
         )
+        text += _closing_comment(lines, node)
         statements.append(Statement(text, node, node.lineno, tuple(checker.events)))
     return statements
+
+
+def _closing_comment(lines: list[str], node: ast.stmt) -> str:
+    """The comment that ends ``node``'s last line (`x = x.view(-1)  # -1 is inferred`), with the spaces before it,
+    or "": the statement's text is its source as written (a comment is text to Python, never run)."""
+    if node.end_lineno is None or node.end_col_offset is None or node.end_lineno > len(lines):
+        return ""
+    rest = lines[node.end_lineno - 1].encode()[node.end_col_offset:].decode(errors="replace")
+    return rest.rstrip() if rest.lstrip().startswith("#") else ""
 
 
 def _path(node: ast.expr) -> tuple[str, ...] | None:

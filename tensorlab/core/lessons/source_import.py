@@ -24,7 +24,7 @@ import io
 import json
 import re
 import tokenize
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -383,6 +383,19 @@ def _at(line: int, cell: int, reason: Message) -> Message:
     return msg("source.at_line", line=line, reason=reason)
 
 
+def _closing_note(lines: list[str], stop: int) -> str:
+    """The comment lines after line ``stop`` (the last statement's), to the end of the text, as a note: they
+    are no statement's note, and are said with the last step (a cell's: with the next step that runs)."""
+    taken = []
+    for number in range(stop + 1, len(lines) + 1):
+        text = lines[number - 1].strip()
+        if number <= 2 and (_COOKIE.match(text) or text.startswith("#!")):
+            continue
+        body = text[1:] if text.startswith("#") else ""
+        taken.append(body[1:] if body.startswith(" ") else body)
+    return as_note(taken)
+
+
 def _comment_note(lines: list[str], first: int, stop: int) -> str:
     """The comment lines right above line ``first`` (1-based), not above ``stop``, as a note."""
     taken: list[str] = []
@@ -426,13 +439,13 @@ def _is_prompt(line: str) -> bool:
     return line.lstrip().startswith((">>>", "... "))
 
 
-def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piece]:
-    """The statements of one ``.py`` text or one code cell (``cell`` > 0: its number), each checked."""
+def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Piece], str]:
+    """The statements of one ``.py`` text or one code cell (``cell`` > 0: its number), each checked, and the
+    note that closes it (:func:`_closing_note`; a docstring after the last statement too)."""
     lines = text.splitlines()
     if cell and lines and lines[0].lstrip().startswith("%%"):
-        yield _Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
-                     node=_cell_magic_binding(lines[1:]))
-        return
+        return [_Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
+                       node=_cell_magic_binding(lines[1:]))], ""
     magics: list[_Piece] = []
     if cell:
         # IPython's own lines: refused where they stand, blanked (the line numbers stay) before Python parses.
@@ -447,7 +460,8 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piec
                 kept.append(line)
         lines = kept
         text = "\n".join(kept)
-    yield from sorted(_statements(text, lines, cell, limits, source, magics), key=lambda p: p.line)
+    found, closing = _statements(text, lines, cell, limits, source, magics)
+    return sorted(found, key=lambda p: p.line), closing
 
 
 _MAGIC_ASSIGN = re.compile(r"^\s*([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[%!]")
@@ -488,15 +502,20 @@ def _cell_magic_binding(lines: list[str]) -> ast.stmt | None:
 
 def _segment(lines: list[str], node: ast.stmt) -> str:
     """The source of a top-level statement (as :func:`ast.get_source_segment`, whose offsets are UTF-8 bytes),
-    from lines split once (``get_source_segment`` splits the whole text again for every statement)."""
+    from lines split once (``get_source_segment`` splits the whole text again for every statement), with the
+    comment that ends its last line (`x = x.view(-1, 4)  # -1 is inferred`): the source's text as written, shown
+    and exported with it; a comment is text to Python, never run."""
     first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
     end = node.end_col_offset
     if end is None:
         return "\n".join(lines[first:last + 1])
+    ending = lines[last].encode()
+    if ending[end:].lstrip().startswith(b"#"):   # not `; y = 2  # ...`: that comment is the next statement's
+        end = len(ending.rstrip())
     head = lines[first].encode()[node.col_offset:]
     if first == last:
         return head[:end - node.col_offset].decode(errors="replace")
-    tail = lines[last].encode()[:end]
+    tail = ending[:end]
     return "\n".join([head.decode(errors="replace"), *lines[first + 1:last], tail.decode(errors="replace")])
 
 
@@ -531,19 +550,20 @@ def _too_complex_line(text: str) -> int | None:
 
 
 def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: str,
-                magics: list[_Piece]) -> list[_Piece]:
-    """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked."""
+                magics: list[_Piece]) -> tuple[list[_Piece], str]:
+    """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked, and
+    the note after the last one."""
     found = list(magics)
     # A cell that does not parse is one refused piece, from its first line that is not blank (nor a magic's).
     first = next((number for number, line in enumerate(lines, start=1) if line.strip()), 1)
 
-    def unparsable(line: int | None, reason: Message) -> list[_Piece]:
+    def unparsable(line: int | None, reason: Message) -> tuple[list[_Piece], str]:
         """A file that does not parse is refused whole (with its line, where known); a cell is one refused piece."""
         if line is not None or cell:
             reason = _at(line or 1, cell, reason)
         if not cell:
             raise LessonError(source, reason)
-        return found + [_Piece(text.strip("\n"), first, cell, "", reason=reason)]
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=reason)], ""
 
     if "\x00" in text:   # Python says "line 1" (or no line) for a NUL anywhere: name the line it is on
         return unparsable(text.count("\n", 0, text.index("\x00")) + 1, msg("subset.nul"))
@@ -583,7 +603,7 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
             found.append(_Piece(code, node.lineno, cell, note, reason=reason, node=node, own=_is_main_guard(node)))
         else:
             found.append(_Piece(code, node.lineno, cell, note, statement=statement, node=node))
-    return found
+    return found, _joined(note_text, _closing_note(lines, previous_end))
 
 
 # -- names: what a refused statement binds, and who reads it --------------------------------------------
@@ -850,7 +870,8 @@ def parse_python(data: bytes | str, source: str = "<file>", limits: Limits = DEF
     text = _decode_python(data, source) if isinstance(data, bytes) else data
     if len(text) > MAX_PY_BYTES:
         raise LessonError(source, msg("file.too_large", limit=MAX_PY_BYTES))
-    return _lesson(list(_pieces(text, 0, limits, source)), source, limits)
+    pieces, closing = _pieces(text, 0, limits, source)
+    return _lesson(pieces, source, limits, trailing_note=closing)
 
 
 def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEFAULT_LIMITS) -> Lesson:
@@ -868,10 +889,11 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
             continue
         if kind != "code":
             continue   # raw cells are neither Python nor prose
-        found = list(_pieces(text, number, limits, source))
+        found, closing = _pieces(text, number, limits, source)
         if found and note:
             found[0].prose = note
             note = ""
+        note = _joined(note, closing)   # a cell's closing comments: with the next step that runs, as markdown is
         pieces += found
         if len(pieces) > limits.max_lesson_steps:
             break

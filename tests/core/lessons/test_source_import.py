@@ -312,7 +312,7 @@ def test_a_magic_in_the_middle_of_a_cell_is_refused_in_its_place_and_code_keeps_
                                              "c = 'ü'; d = b")]), "nb.ipynb")
     assert [(r.line, r.code) for r in lesson.refused] == [(2, "%time a = torch.ones(2)")]
     assert lesson.refused[0].after == 1
-    assert [s.code for s in lesson.steps] == ["import torch", "b = torch.tensor([1.0])", "c = 'ü'", "d = b"]
+    assert [s.code for s in lesson.steps] == ["import torch", "b = torch.tensor([1.0]) # é", "c = 'ü'", "d = b"]
 
 
 def test_a_notebook_whose_code_is_over_1_mb_is_refused_before_it_is_parsed():
@@ -934,3 +934,30 @@ def test_markdown_keeps_code_fences_lists_and_tables_as_lines_and_a_link_its_tex
     lesson = parse_notebook(_notebook([_markdown(["Code:\n", "```python\n", "a = 1\n", "b = 2\n", "```"]),
                                        _code("import torch")]), "f.ipynb")
     assert lesson.steps[0].note == "Code:\n    a = 1\n    b = 2"
+
+
+def test_an_end_of_line_comment_stays_with_its_statement_and_a_closing_comment_is_a_note(tmp_path, capsys):
+    # r21b finding 15: `x = torch.ones(2)  # make x` lost its comment (in the Code panel, transcript and export).
+    lesson = parse_python((OWN_CODE / "trailing.py.txt").read_bytes(), "trailing.py")
+    assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(2)  # make x",
+                                              "y = torch.cat([x,  # first\n               x])  # second"]
+    assert [r.code for r in lesson.refused] == ["import os  # refused"]
+    assert lesson.steps[-1].note == "final comment at end of file"   # after the last statement: said with it
+    # `a = 1; b = 2  # c`: the comment ends the second statement, not the first.
+    assert [s.code for s in parse_python("import torch\na = 1; b = 2  # c\n", "semi.py").steps][1:] == [
+        "a = 1", "b = 2  # c"]
+    results = _run(lesson)
+    assert [r.code for r in results] == [s.code for s in lesson.steps] and all(r.ok for r in results)
+    path = tmp_path / "trailing.py"
+    path.write_bytes((OWN_CODE / "trailing.py.txt").read_bytes())
+    assert main(["run", str(path), "--in-process"]) == 0
+    out = capsys.readouterr().out
+    assert "[2/3] x = torch.ones(2)  # make x" in out and "⊘ import os  # refused" in out
+    script = tmp_path / "out.py"
+    assert main(["export", str(path), "--py", str(script), "--in-process"]) == 0
+    text = script.read_text()
+    assert "x = torch.ones(2)  # make x\n" in text and "# final comment at end of file" in text
+    # A cell's closing comment is the note of the next step that runs (as a markdown cell is).
+    lesson = parse_notebook(_notebook([_code("import torch\n# then the tensor"), _code("x = torch.ones(2)")]),
+                            "c.ipynb")
+    assert [s.note for s in lesson.steps] == ["", "then the tensor"]
