@@ -866,6 +866,10 @@ def test_the_refusals_of_a_tutorial_say_what_is_available_and_what_to_write_inst
     assert reasons[44].render("ko") == ("실행하지 않는 파일의 43번째 줄에 의존합니다(`out`은 그 줄에서 "
                                         "정의됩니다)")
     assert "from torch import nn" in str(parse_python("import numpy as np\n", "i.py").refused[0].reason)
+    many = parse_python("from torch.utils.data import DataLoader, TensorDataset, Dataset, random_split, Subset, "
+                        "ConcatDataset\n",
+                        "m.py").refused[0].reason
+    assert str(many).startswith("line 1 of the file: `from torch.utils.data import DataLoader, …` is not available")
     lesson = parse_python((OWN_CODE / "linreg.py.txt").read_bytes(), "linreg.py")
     (mse,) = [r for r in lesson.refused if r.line == 12]
     assert str(mse.reason) == ("line 12 of the file: `nn.MSELoss` is not available in TensorLab; write "
