@@ -81,8 +81,18 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
         text = ast.get_source_segment(source, node) or "\n".join(
             lines[node.lineno - 1 : (node.end_lineno or node.lineno)]
         )
+        text += _closing_comment(lines, node)
         statements.append(Statement(text, node, node.lineno, tuple(checker.events)))
     return statements
+
+
+def _closing_comment(lines: list[str], node: ast.stmt) -> str:
+    """The comment that ends ``node``'s last line (`x = x.view(-1)  # -1 is inferred`), with the spaces before it,
+    or "": the statement's text is its source as written (a comment is text to Python, never run)."""
+    if node.end_lineno is None or node.end_col_offset is None or node.end_lineno > len(lines):
+        return ""
+    rest = lines[node.end_lineno - 1].encode()[node.end_col_offset:].decode(errors="replace")
+    return rest.rstrip() if rest.lstrip().startswith("#") else ""
 
 
 def _path(node: ast.expr) -> tuple[str, ...] | None:
@@ -97,6 +107,11 @@ def _path(node: ast.expr) -> tuple[str, ...] | None:
     return tuple(reversed(parts))
 
 
+# `nn.functional` (after `import torch.nn as nn`) is torch.nn.functional, the subset's `F`: read as `F` too
+# (`nn` is a reserved name, so it is always the module). Not a full form of `torch.` (what `torch.` completes).
+_READ_AS: dict[tuple[str, ...], str] = {**allow.FULL_FORMS, ("nn", "functional"): "F"}
+
+
 class _FullForms(ast.NodeTransformer):
     """Replaces `torch.nn`, `torch.nn.functional` and `torch.optim` (read, not assigned) by the alias's name
     (:data:`~tensorlab.core.lang.allowlist.FULL_FORMS`: the same allowlists, keyword lists and estimates hold),
@@ -105,7 +120,7 @@ class _FullForms(ast.NodeTransformer):
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:  # noqa: N802 - ast's name
         if isinstance(node.ctx, ast.Load):
             path = _path(node)
-            alias = allow.FULL_FORMS.get(path) if path is not None else None
+            alias = _READ_AS.get(path) if path is not None else None
             if alias is not None and path is not None:
                 name = ast.copy_location(ast.Name(id=alias, ctx=ast.Load()), node)
                 name.end_lineno, name.end_col_offset = node.end_lineno, node.end_col_offset

@@ -167,8 +167,12 @@ class Checker:
             return
         if isinstance(node, ast.ImportFrom):
             # The contract's forms only: `from torch import nn`, `from torch import optim`.
-            if node.level or node.module != "torch":
-                raise self.refuse_construct(node)
+            module = "." * node.level + (node.module or "")
+            if module != "torch":   # the module itself is not available: say which, with every name it imports
+                written = ", ".join(a.name if a.asname is None else f"{a.name} as {a.asname}" for a in node.names)
+                if len(written) > 60:   # a long list of names: the module is what matters
+                    written = node.names[0].name + ", …"
+                raise self.fail(node, msg("subset.import_from", module=module, name=written))
             for alias in node.names:
                 if node.level or (node.module or "", alias.name, alias.asname) not in allow.IMPORT_FROM_FORMS:
                     written = alias.name if alias.asname is None else f"{alias.name} as {alias.asname}"

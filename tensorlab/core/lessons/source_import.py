@@ -24,7 +24,7 @@ import io
 import json
 import re
 import tokenize
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ SOURCE_SUFFIXES = (".py", ".ipynb")
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 # A line IPython would treat as a magic, a shell command or a help request.
 # IPython's assignment forms too: `files = !ls`, `t = %timeit -o f()`, `a, b = !cmd` (its own pattern).
+_HELP = re.compile(r"^\s*(?:\?\??\s*[A-Za-z_][\w.]*|[A-Za-z_][\w.]*\?\??)\s*$")   # `x?`, `x??`, `?x`, `??x`
 _MAGIC = re.compile(r"^\s*(?:[%!]|\?|[A-Za-z_][\w.]*\?\??\s*$|[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!])")
 # Names TensorLab binds for every step that plain Python binds only by an import; and Python's builtins.
 _PROVIDED = frozenset({"torch", "nn", "F", "optim", "copy"})
@@ -58,6 +59,9 @@ _BUILTINS = frozenset(dir(builtins))
 _CHANGES_RECEIVER = frozenset({"backward", "step", "zero_grad", "append", "extend", "insert", "update", "pop",
                                "clear", "remove", "add_module", "register_buffer", "register_parameter",
                                "load_state_dict", "train", "eval", "apply", "setdefault"})
+# Functions that change their first argument although their name has no `_` (NumPy's, `random.shuffle`).
+_CHANGES_FIRST_ARGUMENT = frozenset({"copyto", "put", "place", "putmask", "put_along_axis", "fill_diagonal",
+                                     "shuffle"})
 
 
 def is_source_file(name: str | Path) -> bool:
@@ -200,7 +204,8 @@ def _decode_python(data: bytes, source: str) -> str:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise LessonError(source, msg("source.not_encoded", encoding=encoding, byte=exc.start)) from None
+        line = data.count(b"\n", 0, exc.start) + 1   # as Python says it: "... on line 3"
+        raise LessonError(source, msg("source.not_encoded", encoding=encoding, line=line, byte=exc.start)) from None
     except LookupError as exc:   # detect_encoding knows it, the codec registry may still not
         raise LessonError(source, msg("source.bad_cookie", detail=str(exc))) from None
     return text.removeprefix("\ufeff")
@@ -269,16 +274,46 @@ def _cells(data: bytes, source: str) -> list[tuple[str, str]]:
 
 _HTML_BLOCK = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>", re.S | re.I)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_IMAGE = re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)|!\[([^\]\n]*)\]\[[^\]\n]*\]")
-_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)|\[([^\]\n]*)\]\[[^\]\n]*\]")
+# A link's or an image's URL may hold parentheses of its own (`.../Tensor_(machine_learning)`): one level kept.
+_URL = r"\((?:[^()\n]|\([^()\n]*\))*\)"
+_IMAGE = re.compile(r"!\[([^\]\n]*)\]" + _URL + r"|!\[([^\]\n]*)\]\[[^\]\n]*\]")
+_LINK = re.compile(r"\[([^\]\n]*)\]" + _URL + r"|\[([^\]\n]*)\]\[[^\]\n]*\]")
 _REFERENCE = re.compile(r"^ {0,3}\[[^\]\n]+\]:\s*\S.*$", re.M)
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+", re.M)
-_FENCE = re.compile(r"^ {0,3}(?:```|~~~).*$", re.M)
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")   # `|---|:--:|`
+_CODE_INDENT = "    "   # a note's code line (as_note): shown as code, kept a line, exported as a line
 
 
 def markdown_as_text(markdown: str) -> str:
-    """A markdown cell as plain text: images as their alt text, links as their text, no HTML, no marks."""
+    """A markdown cell as plain text: images as their alt text, links as their text, no HTML, no marks.
+
+    Lines stay lines (a list item, a heading); a fenced code block's lines and a table's rows are code lines
+    of the note (indented: shown in monospace, each a line), a fence's lines exactly as written."""
+    out: list[str] = []
+    prose: list[str] = []
+    fence = ""
+    for line in markdown.splitlines():
+        found = _FENCE.match(line)
+        if fence:
+            if found and found.group(1) == fence:
+                fence = ""
+            else:
+                out.append(_CODE_INDENT + line.expandtabs(4) if line.strip() else "")
+        elif found:
+            out.extend(_prose_as_text("\n".join(prose)))
+            prose = []
+            fence = found.group(1)
+        else:
+            prose.append(line)
+    out.extend(_prose_as_text("\n".join(prose)))
+    text = "\n".join(line.rstrip() for line in out)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+
+
+def _prose_as_text(markdown: str) -> list[str]:
+    """Markdown outside code fences as plain text lines; a table's rows as code lines (:data:`_CODE_INDENT`)."""
     text = _HTML_BLOCK.sub("", markdown)
     text = _IMAGE.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = _LINK.sub(lambda m: m.group(1) or m.group(2) or "", text)
@@ -286,10 +321,18 @@ def markdown_as_text(markdown: str) -> str:
     text = _TAG.sub("", text)
     text = html.unescape(text)
     text = _HEADING.sub("", text)
-    text = _FENCE.sub("", text)
     text = _STRONG.sub(r"\2", text)
-    text = re.sub(r"\n{3,}", "\n\n", text)
-    return text.strip()
+    lines = text.splitlines()
+    table = [False] * len(lines)
+    for number, line in enumerate(lines):
+        if number and _TABLE_RULE.match(line) and "|" in lines[number - 1]:
+            end = number + 1
+            while end < len(lines) and "|" in lines[end]:
+                end += 1
+            table[number - 1:end] = [True] * (end - number + 1)
+    return [_CODE_INDENT + line.strip() if table[n]
+            else line if line.startswith(_CODE_INDENT) else re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", line)
+            for n, line in enumerate(lines)]
 
 
 # -- statements ------------------------------------------------------------------------------------------
@@ -308,6 +351,26 @@ class _Piece:
     reason: Message | None = None
     node: ast.stmt | None = None
     prose: str = ""   # a notebook's markdown before it: said with the next step that runs, not refused with it
+    own: bool = False  # its own reason says it best (`if __name__ == "__main__":`), not what it reads
+
+
+# What to write instead, for a refusal where the subset has a form that does the same.
+_HINTS: dict[str, str] = {"nn.MSELoss": "F.mse_loss(output, target)", "torch.nn.MSELoss": "F.mse_loss(output, target)"}
+
+
+def _with_hint(reason: Message) -> Message:
+    """``reason``, with what to write instead where the subset has a form for it (:data:`_HINTS`)."""
+    name = reason.values.get("name") if reason.key == "subset.not_available" else None
+    hint = _HINTS.get(name) if isinstance(name, str) else None
+    return reason if hint is None else msg("source.hint", reason=reason, instead=hint)
+
+
+def _is_main_guard(node: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``, the script's own guard."""
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value == "__main__")
 
 
 def _where(line: int, cell: int) -> Message:
@@ -318,6 +381,19 @@ def _at(line: int, cell: int, reason: Message) -> Message:
     if cell:
         return msg("source.at_cell_line", cell=cell, line=line, reason=reason)
     return msg("source.at_line", line=line, reason=reason)
+
+
+def _closing_note(lines: list[str], stop: int) -> str:
+    """The comment lines after line ``stop`` (the last statement's), to the end of the text, as a note: they
+    are no statement's note, and are said with the last step (a cell's: with the next step that runs)."""
+    taken = []
+    for number in range(stop + 1, len(lines) + 1):
+        text = lines[number - 1].strip()
+        if number <= 2 and (_COOKIE.match(text) or text.startswith("#!")):
+            continue
+        body = text[1:] if text.startswith("#") else ""
+        taken.append(body[1:] if body.startswith(" ") else body)
+    return as_note(taken)
 
 
 def _comment_note(lines: list[str], first: int, stop: int) -> str:
@@ -341,7 +417,8 @@ def as_note(lines: Sequence[str]) -> str:
     paragraphs: list[list[str]] = [[]]
     for raw in lines:
         line = raw.rstrip().expandtabs(4)
-        if not line.strip():
+        if not line.strip() or (_RULE.match(line) and not line.startswith("  ")):   # `====` under an RST title,
+            # a `# -----` rule: a paragraph break (in a code line it is code)
             if paragraphs[-1]:
                 paragraphs.append([])
             continue
@@ -355,31 +432,36 @@ def as_note(lines: Sequence[str]) -> str:
     return "\n\n".join("\n".join(p) for p in paragraphs if p)
 
 
+_RULE = re.compile(r"^\s*([=\-~^*#+_])\1{2,}\s*$")
+
+
 def _is_prompt(line: str) -> bool:
     return line.lstrip().startswith((">>>", "... "))
 
 
-def _pieces(text: str, cell: int, limits: Limits, source: str) -> Iterator[_Piece]:
-    """The statements of one ``.py`` text or one code cell (``cell`` > 0: its number), each checked."""
+def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Piece], str]:
+    """The statements of one ``.py`` text or one code cell (``cell`` > 0: its number), each checked, and the
+    note that closes it (:func:`_closing_note`; a docstring after the last statement too)."""
     lines = text.splitlines()
     if cell and lines and lines[0].lstrip().startswith("%%"):
-        yield _Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
-                     node=_cell_magic_binding(lines[1:]))
-        return
+        return [_Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
+                       node=_cell_magic_binding(lines[1:]))], ""
     magics: list[_Piece] = []
     if cell:
         # IPython's own lines: refused where they stand, blanked (the line numbers stay) before Python parses.
         kept = []
         for number, line in enumerate(lines, start=1):
             if _MAGIC.match(line) and not line.lstrip().startswith("#"):
-                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, msg("source.magic")),
+                what = msg("source.help" if _HELP.match(line) else "source.magic")
+                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what),
                                      node=_magic_binding(line)))
                 kept.append("")
             else:
                 kept.append(line)
         lines = kept
         text = "\n".join(kept)
-    yield from sorted(_statements(text, lines, cell, limits, source, magics), key=lambda p: p.line)
+    found, closing = _statements(text, lines, cell, limits, source, magics)
+    return sorted(found, key=lambda p: p.line), closing
 
 
 _MAGIC_ASSIGN = re.compile(r"^\s*([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[%!]")
@@ -420,45 +502,79 @@ def _cell_magic_binding(lines: list[str]) -> ast.stmt | None:
 
 def _segment(lines: list[str], node: ast.stmt) -> str:
     """The source of a top-level statement (as :func:`ast.get_source_segment`, whose offsets are UTF-8 bytes),
-    from lines split once (``get_source_segment`` splits the whole text again for every statement)."""
+    from lines split once (``get_source_segment`` splits the whole text again for every statement), with the
+    comment that ends its last line (`x = x.view(-1, 4)  # -1 is inferred`): the source's text as written, shown
+    and exported with it; a comment is text to Python, never run."""
     first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
     end = node.end_col_offset
     if end is None:
         return "\n".join(lines[first:last + 1])
+    ending = lines[last].encode()
+    if ending[end:].lstrip().startswith(b"#"):   # not `; y = 2  # ...`: that comment is the next statement's
+        end = len(ending.rstrip())
     head = lines[first].encode()[node.col_offset:]
     if first == last:
         return head[:end - node.col_offset].decode(errors="replace")
-    tail = lines[last].encode()[:end]
+    tail = ending[:end]
     return "\n".join([head.decode(errors="replace"), *lines[first + 1:last], tail.decode(errors="replace")])
 
 
+def _too_complex_line(text: str) -> int | None:
+    """The first line of the top-level statement Python's parser cannot build (it gives no line for a
+    ``RecursionError``): the text split into its top-level statements by the tokenizer (which nests nothing),
+    each parsed alone. None where the tokenizer cannot split it."""
+    starts: list[int] = []
+    depth, new_line = 0, True
+    layout = (tokenize.NL, tokenize.COMMENT, tokenize.ENCODING, tokenize.ENDMARKER)
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in (tokenize.INDENT, tokenize.DEDENT):
+                depth += 1 if token.type == tokenize.INDENT else -1
+            elif token.type == tokenize.NEWLINE:
+                new_line = True
+            elif token.type not in layout and new_line:
+                if depth == 0:   # a logical line at top level starts a statement (an indented one is its block's)
+                    starts.append(token.start[0])
+                new_line = False
+    except (tokenize.TokenError, SyntaxError, RecursionError, MemoryError):
+        return None
+    lines = text.splitlines(keepends=True)
+    for begin, end in zip(starts, [*starts[1:], len(lines) + 1]):
+        try:
+            ast.parse("".join(lines[begin - 1:end - 1]), mode="exec")
+        except (RecursionError, MemoryError):
+            return begin
+        except (SyntaxError, ValueError):
+            continue
+    return None
+
+
 def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: str,
-                magics: list[_Piece]) -> list[_Piece]:
-    """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked."""
+                magics: list[_Piece]) -> tuple[list[_Piece], str]:
+    """The statements of ``text`` (``magics``: the IPython lines taken out of it, refused), each checked, and
+    the note after the last one."""
     found = list(magics)
     # A cell that does not parse is one refused piece, from its first line that is not blank (nor a magic's).
     first = next((number for number, line in enumerate(lines, start=1) if line.strip()), 1)
-    if "\x00" in text:   # Python says "line 1" (or no line) for a NUL anywhere: name the line it is on
-        line = text.count("\n", 0, text.index("\x00")) + 1
+
+    def unparsable(line: int | None, reason: Message) -> tuple[list[_Piece], str]:
+        """A file that does not parse is refused whole (with its line, where known); a cell is one refused piece."""
+        if line is not None or cell:
+            reason = _at(line or 1, cell, reason)
         if not cell:
-            raise LessonError(source, _at(line, cell, msg("subset.nul")))
-        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(line, cell, msg("subset.nul")))]
+            raise LessonError(source, reason)
+        return found + [_Piece(text.strip("\n"), first, cell, "", reason=reason)], ""
+
+    if "\x00" in text:   # Python says "line 1" (or no line) for a NUL anywhere: name the line it is on
+        return unparsable(text.count("\n", 0, text.index("\x00")) + 1, msg("subset.nul"))
     try:
         module = ast.parse(text, mode="exec")
     except SyntaxError as exc:
-        reason = _at(exc.lineno or 1, cell, msg("subset.syntax", detail=exc.msg))
-        if not cell:
-            raise LessonError(source, reason) from None
-        return found + [_Piece(text.strip("\n"), first, cell, "", reason=reason)]
+        return unparsable(exc.lineno or 1, msg("subset.syntax", detail=exc.msg))
     except (RecursionError, MemoryError):
-        if not cell:
-            raise LessonError(source, msg("subset.too_complex")) from None
-        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(1, cell, msg("subset.too_complex")))]
+        return unparsable(_too_complex_line(text), msg("subset.too_complex"))
     except ValueError as exc:   # a NUL byte
-        reason = msg("subset.unparsable", detail=str(exc))
-        if not cell:
-            raise LessonError(source, reason) from None
-        return found + [_Piece(text.strip("\n"), first, cell, "", reason=_at(1, cell, reason))]
+        return unparsable(None, msg("subset.unparsable", detail=str(exc)))
     if len(module.body) + len(found) > limits.max_lesson_steps:   # before any statement is looked at
         raise LessonError(source, msg("source.too_many", count=len(module.body) + len(found),
                                       limit=limits.max_lesson_steps))
@@ -480,10 +596,14 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
             statement = parse_one(code, limits)
         except LanguageError as exc:
             at = node.lineno + (exc.line or 1) - 1
-            found.append(_Piece(code, node.lineno, cell, note, reason=_at(at, cell, exc.reason), node=node))
+            if _is_main_guard(node):   # its own words: the `if` is what is not run, whatever its block reads
+                reason = _at(node.lineno, cell, msg("source.main_guard"))
+            else:
+                reason = _at(at, cell, _with_hint(exc.reason))
+            found.append(_Piece(code, node.lineno, cell, note, reason=reason, node=node, own=_is_main_guard(node)))
         else:
             found.append(_Piece(code, node.lineno, cell, note, statement=statement, node=node))
-    return found
+    return found, _joined(note_text, _closing_note(lines, previous_end))
 
 
 # -- names: what a refused statement binds, and who reads it --------------------------------------------
@@ -494,7 +614,10 @@ def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: C
     its first argument instead, never the module; ``out=`` (``torch.add(e, 1, out=e)``); and the first argument
     of a call with ``inplace=True`` (``F.relu(c, inplace=True)``)."""
     func = call.func
-    if isinstance(func, ast.Attribute) and (func.attr.endswith("_") or func.attr in _CHANGES_RECEIVER):
+    if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in _CHANGES_FIRST_ARGUMENT:
+        for argument in call.args[:1]:   # `np.copyto(t.numpy(), 5)`, `shuffle(lst)`
+            base(argument)
+    elif isinstance(func, ast.Attribute) and (func.attr.endswith("_") or func.attr in _CHANGES_RECEIVER):
         root: ast.expr = func.value
         while isinstance(root, (ast.Attribute, ast.Subscript)):
             root = root.value
@@ -544,8 +667,15 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
             change(target)
 
     def change(target: ast.expr) -> None:
-        while isinstance(target, (ast.Attribute, ast.Subscript, ast.Starred)):
-            target = target.value
+        """The root name of what changes: through attributes, items and method calls, since a view or an alias
+        an expression makes (`t.view(3)`, `t.T`, `t[0].view(1)`, `t2.numpy()`) is that name's object too."""
+        while True:
+            if isinstance(target, (ast.Attribute, ast.Subscript, ast.Starred)):
+                target = target.value
+            elif isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute):
+                target = target.func.value
+            else:
+                break
         if isinstance(target, ast.Name):
             changed.add(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
@@ -683,7 +813,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_by(piece.node) if piece.node is not None else []
             source = next((s for name in read if (s := bound.get(name)) is not None), None)
-            if source is not None:
+            if source is not None and not piece.own:
                 name = next(n for n in read if bound.get(n) is source)
                 piece.reason = depends(name, source)
         if isinstance(piece.node, ast.ImportFrom) and any(alias.name == "*" for alias in piece.node.names):
@@ -740,29 +870,30 @@ def parse_python(data: bytes | str, source: str = "<file>", limits: Limits = DEF
     text = _decode_python(data, source) if isinstance(data, bytes) else data
     if len(text) > MAX_PY_BYTES:
         raise LessonError(source, msg("file.too_large", limit=MAX_PY_BYTES))
-    return _lesson(list(_pieces(text, 0, limits, source)), source, limits)
+    pieces, closing = _pieces(text, 0, limits, source)
+    return _lesson(pieces, source, limits, trailing_note=closing)
 
 
 def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEFAULT_LIMITS) -> Lesson:
     """A notebook's bytes as a lesson: one step per statement of each code cell, markdown cells as notes."""
     pieces: list[_Piece] = []
     note = ""
-    code_cells = 0
     cells = _cells(data, source)
     code_size = sum(len(text) for kind, text in cells if kind == "code")
     if code_size > MAX_PY_BYTES:   # its code is bounded as a .py is (the rest of 20 MB is outputs and prose)
         raise LessonError(source, msg("source.code_too_large", size=f"{code_size:,}", limit=f"{MAX_PY_BYTES:,}"))
-    for kind, text in cells:
+    # "cell 7" is the notebook's 7th cell as Jupyter shows them, markdown and raw cells counted too.
+    for number, (kind, text) in enumerate(cells, start=1):
         if kind == "markdown":
             note = "\n\n".join(t for t in (note, markdown_as_text(text)) if t)
             continue
         if kind != "code":
             continue   # raw cells are neither Python nor prose
-        code_cells += 1
-        found = list(_pieces(text, code_cells, limits, source))
+        found, closing = _pieces(text, number, limits, source)
         if found and note:
             found[0].prose = note
             note = ""
+        note = _joined(note, closing)   # a cell's closing comments: with the next step that runs, as markdown is
         pieces += found
         if len(pieces) > limits.max_lesson_steps:
             break

@@ -90,8 +90,8 @@ def _word_final(word: str) -> int:
         return _LETTER_FINAL.get(lower[-1], _NONE)  # said letter by letter: CPU 씨피유, x 엑스
     if lower.endswith(("er", "or", "ar", "ur", "ir")):
         return _NONE  # 에러, 텐서
-    if lower.endswith("ng"):
-        return _OTHER  # 잉
+    if lower.endswith(("ng", "out")):   # 잉; 아웃 (`out`, `dropout`, `layout`)
+        return _OTHER
     if lower.endswith(("le", "l")):
         return _RIEUL  # 블, 얼
     if lower.endswith(("me", "m")):

@@ -198,8 +198,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "셀 매직(`%%`)이 있는 셀 전체는 Python 코드가 아니므로 TensorLab에서 실행하지 않습니다"),
     "source.bad_cookie": ("the file's encoding declaration (PEP 263) cannot be used: {detail}",
                           "파일의 인코딩 선언(PEP 263)을 쓸 수 없습니다: “{detail}”"),
-    "source.not_encoded": ("the file is not {encoding} text (byte {byte})",
-                           "파일이 {encoding} 텍스트가 아닙니다({byte}번째 바이트)"),
+    "source.not_encoded": ("the file is not {encoding} text (line {line}, byte {byte})",
+                           "파일이 {encoding} 텍스트가 아닙니다({line}번째 줄, {byte}번째 바이트)"),
     "source.not_notebook": ("this is not a Jupyter notebook: {detail}", "Jupyter 노트북이 아닙니다: “{detail}”"),
     "source.notebook_version": ("this notebook is in format {version}; TensorLab opens format 4 (save it again "
                                 "with Jupyter)",
@@ -233,5 +233,13 @@ TEXTS: dict[str, tuple[str, str]] = {
                              "declaration says (save it as UTF-8)",
                              "파일이 {encoding:으로} 저장되어 있습니다. TensorLab은 .py 파일을 UTF-8이나 인코딩 선언에 "
                              "적힌 인코딩으로 읽습니다(UTF-8로 다시 저장하세요)"),
+    # -- h21g (issue #21 review r21b): IPython help, the script's main guard, what to write instead ----------
+    "source.help": ("an IPython help request (`name?`, `?name`) is not Python: TensorLab does not run it",
+                    "IPython 도움말 요청(`name?`, `?name`)은 Python 코드가 아니므로 TensorLab에서 실행하지 않습니다"),
+    "source.main_guard": ("`if __name__ == \"__main__\":` is not run in TensorLab: an `if` is not available, so its "
+                          "block is not run either (write its statements at the top level to step through them)",
+                          "TensorLab에서는 `if __name__ == \"__main__\":` 문을 실행하지 않습니다. `if` 문은 쓸 수 "
+                          "없으므로 그 블록도 실행하지 않습니다(단계별로 실행하려면 블록의 문장을 맨 바깥에 쓰세요)"),
+    "source.hint": ("{reason}; write {instead:`} instead", "{reason}. 대신 {instead:`을} 쓰세요"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

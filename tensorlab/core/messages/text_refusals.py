@@ -78,10 +78,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "subset.reserved": ("`{name}` is reserved in TensorLab and cannot be assigned",
                         "{name:`은} TensorLab이 예약한 이름이라 대입할 수 없습니다"),
     "subset.import": ("`import {module}` is not available in TensorLab (only `import torch`, `import copy`, "
-                      "`import torch.nn as nn`, `import torch.nn.functional as F` and `import torch.optim as optim`)",
+                      "`import torch.nn as nn`, `import torch.nn.functional as F`, `import torch.optim as optim`, "
+                      "`from torch import nn` and `from torch import optim`)",
                       "`import {module}` 문은 쓸 수 없습니다(`import torch`, `import copy`, "
                       "`import torch.nn as nn`, `import torch.nn.functional as F`, "
-                      "`import torch.optim as optim`만 됩니다)"),
+                      "`import torch.optim as optim`, `from torch import nn`, `from torch import optim`만 됩니다)"),
     "subset.operator": ("the operator `{op}` is not available in TensorLab",
                         "TensorLab에서는 연산자 {op:`을} 쓸 수 없습니다"),
     "subset.augassign_target": ("only a name or an item (`x[0]`) can be updated in place with `+=`",

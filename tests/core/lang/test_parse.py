@@ -72,7 +72,7 @@ REJECTED = {
     "globals()": "`globals` is not available",
     "import os": "`import os` is not available",
     "import sys": "`import sys` is not available",
-    "from os import system": "`from ... import` is not available",
+    "from os import system": "`from os import system` is not available",
     "torch.load('f.pt')": "`torch.load` is not available",
     "torch.save(1, 'f.pt')": "`torch.save` is not available",
     "torch.from_file('f')": "`torch.from_file` is not available",

@@ -147,6 +147,7 @@ def test_terms_are_glossed_at_first_use_in_each_lesson(lesson):
     ("1", "로", "1로"), ("`a`", "과", "`a`와"), ("텐서", "을", "텐서를"), ("서울", "으로", "서울로"),
     ("CopySlices", "이", "CopySlices가"), ("UserWarning", "을", "UserWarning을"), ("Variable", "은", "Variable은"),
     ("lr", "을", "lr을"), ("lr", "이", "lr이"), ("mt", "을", "mt를"),
+    ("out", "은", "out은"), ("dropout", "을", "dropout을"), ("layout", "이", "layout이"),   # 아웃 (h21g, r21b)
 ])
 def test_the_particle_follows_the_last_sound(word, form, expected):
     assert attach(word, form) == expected

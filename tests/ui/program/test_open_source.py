@@ -115,8 +115,9 @@ def test_a_notebook_opens_with_its_magics_greyed(window, qtbot, tmp_path):
     idle(qtbot, window)
     assert [s.code for s in window.controller.state.program] == ["import torch", "a = torch.ones(3)"]
     text = window.code_view.toPlainText().splitlines()
-    assert text[0].startswith("[cell 1, line 1] ⊘ %matplotlib inline — not run: cell 1, line 1: an IPython magic")
-    assert text[-1].startswith("[cell 2, line 1] ⊘ !ls — not run: cell 2, line 1:")
+    # Every cell counts, as Jupyter shows them: the markdown one is cell 1.
+    assert text[0].startswith("[cell 2, line 1] ⊘ %matplotlib inline — not run: cell 2, line 1: an IPython magic")
+    assert text[-1].startswith("[cell 3, line 1] ⊘ !ls — not run: cell 3, line 1:")
     assert len(_refused_rows(window.code_view)) == 2
 
 
