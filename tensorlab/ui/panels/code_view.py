@@ -648,7 +648,24 @@ class CodeView(QListWidget):
             value += bottom - height + 1
         if top - (value - bar.value()) < 0 or current.height() >= height:
             value = bar.value() + top           # the current line's first row at the top
+        value = self._at_a_line_top(value, bar.value() + top, bar.value() + current.bottom())
         bar.setValue(max(bar.minimum(), min(bar.maximum(), value)))
+
+    def _at_a_line_top(self, value: int, current_top: int, current_bottom: int) -> int:
+        """``value`` moved to the top of a statement, so that no line is cut at the panel's top (review r17c 2:
+        `requires_grad=True)` alone at the top, the rest of its statement above): on down to the next statement
+        while the current one stays whole, else up to the one cut."""
+        offset = self.verticalScrollBar().value()
+        for row in range(self.count()):
+            rect = self.visualItemRect(self.item(row))
+            start, end = rect.top() + offset, rect.bottom() + offset
+            if start < value <= end:
+                if end + 1 <= current_top:
+                    return end + 1                      # the next statement's top; the current one still whole
+                if current_bottom - start < self.viewport().height():
+                    return start                        # this statement whole at the top
+                return value
+        return value
 
     def toPlainText(self) -> str:  # noqa: N802 - the name text panels use
         """The program as text, one step a line (the current one marked; refused statements in their places)."""

@@ -364,3 +364,25 @@ def test_each_refused_row_says_its_file_line_and_shows_a_long_block_whole_on_a_c
         idle(qtbot, window)
         assert view.item(row).data(_REFUSED_ROLE)[1] == short
         assert view.visualItemRect(view.item(row)).height() == before
+
+
+def test_after_following_the_current_line_no_statement_is_cut_at_the_panels_top(qtbot, settings):
+    # Review r17c 2: after the Code panel scrolled, its top row was `lr=0.25)` or `requires_grad=True)`, the tail
+    # of a wrapped statement whose first line sat above the panel.
+    from tests.ui.support import fresh_window, go
+
+    window = fresh_window(qtbot, settings, (1280, 720))
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    view = window.code_view
+    bar = view.verticalScrollBar()
+    checked = 0
+    for position in range(1, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        qtbot.wait(10)
+        if bar.value() in (bar.minimum(), bar.maximum()):
+            continue
+        tops = {view.visualItemRect(view.item(row)).top() for row in range(view.count())}
+        assert 0 in tops, (position, sorted(tops))   # the panel's top edge is a statement's top
+        checked += 1
+    assert checked >= 3
+    window.close()
