@@ -59,9 +59,22 @@ _BUILTINS = frozenset(dir(builtins))
 _CHANGES_RECEIVER = frozenset({"backward", "step", "zero_grad", "append", "extend", "insert", "update", "pop",
                                "clear", "remove", "add_module", "register_buffer", "register_parameter",
                                "load_state_dict", "train", "eval", "apply", "setdefault"})
+# A module's methods that convert it in place and return it (`model.to(device)`, `net.double()`): called as a
+# statement of its own they change the module (a tensor's would return a new tensor and drop it).
+_CONVERTS_RECEIVER = frozenset({"to", "double", "float", "half", "bfloat16", "cuda", "cpu", "type", "xpu", "mps"})
+# torch's process-wide settings: a refused call to one changes what every later step computes or prints.
+_GLOBAL_SETTINGS = frozenset({"set_default_dtype", "set_default_device", "set_default_tensor_type",
+                              "set_grad_enabled", "use_deterministic_algorithms",
+                              "set_num_threads", "set_flush_denormal", "set_anomaly_enabled",
+                              "set_detect_anomaly"})
+EVERYTHING = "<settings>"   # the name a refused global setting changes: every later step reads it
+ANY_NAME = "<any name>"     # the name `exec(...)`, `globals()[...]`, `vars()` change: any name at all
+PRINTING = "<printing>"     # the name `torch.set_printoptions(...)` changes: what every later print shows
+# Builtins that reach any name (a string of code, the namespace itself).
+_REACHES_ANY_NAME = frozenset({"exec", "eval", "globals", "locals", "vars", "__import__", "compile"})
 # Functions that change their first argument although their name has no `_` (NumPy's, `random.shuffle`).
 _CHANGES_FIRST_ARGUMENT = frozenset({"copyto", "put", "place", "putmask", "put_along_axis", "fill_diagonal",
-                                     "shuffle"})
+                                     "shuffle", "setattr", "delattr"})
 
 
 def is_source_file(name: str | Path) -> bool:
@@ -602,8 +615,24 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
                 reason = _at(at, cell, _with_hint(exc.reason))
             found.append(_Piece(code, node.lineno, cell, note, reason=reason, node=node, own=_is_main_guard(node)))
         else:
-            found.append(_Piece(code, node.lineno, cell, note, statement=statement, node=node))
+            converted = _converted_in_place(node)
+            if converted is not None:
+                # On a module it converts in place, which TensorLab does not run (refused at run time, the file's
+                # later steps then read the module unconverted): refused here, so that they depend on it.
+                found.append(_Piece(code, node.lineno, cell, note, node=node,
+                                    reason=_at(node.lineno, cell, msg("source.converts", call=converted))))
+            else:
+                found.append(_Piece(code, node.lineno, cell, note, statement=statement, node=node))
     return found, _joined(note_text, _closing_note(lines, previous_end))
+
+
+def _converted_in_place(node: ast.stmt) -> str | None:
+    """`model.to(device)` / `net.double()` as a statement of its own: the method's name, else None."""
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        if isinstance(func, ast.Attribute) and func.attr in _CONVERTS_RECEIVER:
+            return func.attr
+    return None
 
 
 # -- names: what a refused statement binds, and who reads it --------------------------------------------
@@ -614,6 +643,12 @@ def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: C
     its first argument instead, never the module; ``out=`` (``torch.add(e, 1, out=e)``); and the first argument
     of a call with ``inplace=True`` (``F.relu(c, inplace=True)``)."""
     func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _GLOBAL_SETTINGS:
+        base(ast.Name(id=EVERYTHING, ctx=ast.Load()))   # `torch.set_default_dtype(...)`: every later step
+    if isinstance(func, ast.Attribute) and func.attr == "set_printoptions":
+        base(ast.Name(id=PRINTING, ctx=ast.Load()))     # what later prints show, nothing they compute
+    if isinstance(func, ast.Name) and func.id in _REACHES_ANY_NAME:
+        base(ast.Name(id=ANY_NAME, ctx=ast.Load()))     # `exec("x.add_(1)")`, `globals()['x']`: any name
     if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in _CHANGES_FIRST_ARGUMENT:
         for argument in call.args[:1]:   # `np.copyto(t.numpy(), 5)`, `shuffle(lst)`
             base(argument)
@@ -716,13 +751,82 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
                 base(target)
         elif isinstance(current, ast.Call):
             _changed_by_call(current, modules, change)
+        if isinstance(current, ast.Expr) and _converted_in_place(current) is not None:
+            change(current.value.func.value)   # type: ignore[attr-defined]  # `model.to(device)`: the module
         stack.extend(ast.iter_child_nodes(current))
+    # A loop (or a comprehension, skipped above) whose body changes what its target holds changes the items of
+    # what it iterates: `for i, p in enumerate(model.parameters()): p.add_(1)` changes `model`.
+    for loop in ast.walk(node):
+        generators: list[tuple[ast.expr, ast.expr, list[ast.AST]]] = []
+        if isinstance(loop, (ast.For, ast.AsyncFor)):
+            generators.append((loop.target, loop.iter, list(loop.body)))
+        elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            generators.extend((g.target, g.iter, [loop.elt, *g.ifs]) for g in loop.generators)
+        elif isinstance(loop, ast.DictComp):
+            generators.extend((g.target, g.iter, [loop.key, loop.value, *g.ifs]) for g in loop.generators)
+        for target, iterable, body in generators:
+            targets = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+            inner: set[str] = set()
+
+            def note(expression: ast.expr, found: set[str] = inner) -> None:
+                found.update(_roots(expression))
+
+            for part in body:
+                for call in (n for n in ast.walk(part) if isinstance(n, ast.Call)):
+                    _changed_by_call(call, modules, note)
+                for sub in ast.walk(part):
+                    if isinstance(sub, ast.AugAssign) or (isinstance(sub, ast.Assign) and any(
+                            not isinstance(t, ast.Name) for t in sub.targets)):
+                        for t in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
+                            inner.update(_roots(t))
+            if inner & targets:
+                for name in _roots(iterable):
+                    change(ast.Name(id=name, ctx=ast.Load()))
     return rebound, changed
 
 
+def _function_changes(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+                      modules: frozenset[str] | set[str]) -> tuple[list[str], bool, set[str]]:
+    """A function's parameters in order, whether it takes `*args`/`**kwargs`, and the names its body may change
+    in place (:func:`_bindings` of each statement; a `backward()` may change every tensor its receiver reads)."""
+    arguments = function.args
+    parameters = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
+    rest_names = {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    statements: list[ast.stmt] = (list(function.body) if isinstance(function.body, list)
+                                  else [ast.Expr(value=function.body)])
+    changes: set[str] = set()
+    for statement in statements:
+        changes |= _bindings(statement, modules)[1]
+        for call in (n for n in ast.walk(statement) if isinstance(n, ast.Call)):
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
+                changes |= _roots(call.func.value)
+    parameters += [a.arg for a in arguments.kwonlyargs]
+    return parameters, bool(rest_names & changes), changes - _PROVIDED - set(modules)
+
+
+def _roots(expression: ast.expr) -> set[str]:
+    """The names an expression reads its objects from (`enumerate(model.parameters())` reads `model`; the
+    callee's own name aside)."""
+    names: set[str] = set()
+    for node in ast.walk(expression):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Load, ast.Store)):
+            names.add(node.id)
+    if isinstance(expression, ast.Call) and isinstance(expression.func, ast.Name):
+        names.discard(expression.func.id)
+    return names - _BUILTINS
+
+
 def _read_by(node: ast.stmt) -> list[str]:
-    """Names a statement reads, in the order they appear."""
-    found = [n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    """Names a statement reads, in the order they appear: not a comprehension's or a lambda's own names
+    (`[t.add_(1) for t in ys]` reads `ys`, not a `t` bound elsewhere)."""
+    local: set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            local |= {n.id for g in inner.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        elif isinstance(inner, ast.Lambda):
+            local |= {a.arg for a in [*inner.args.posonlyargs, *inner.args.args, *inner.args.kwonlyargs]}
+    found = [n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+             and n.id not in local]
     found.sort(key=lambda n: (n.lineno, n.col_offset))
     return list(dict.fromkeys(n.id for n in found))
 
@@ -741,16 +845,51 @@ def _follow_names(pieces: list[_Piece]) -> None:
     related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
     modules: set[str] = set()               # `torch`, `nn`: read by every step, never a shared object
 
-    def relate(defined: set[str], read: set[str]) -> None:
+    def relate(defined: set[str], read: set[str], derived: bool = False) -> None:
+        # ``derived``: a statement that is not run binds names from what it reads, whatever it did with them
+        # (`while ...: y = y * 2` keeps y derived from x, so a later refused `y.backward()` may change x.grad).
+        before = set().union(*(related.get(name, {name}) for name in read
+                               if name in bound and name not in modules)) if derived else set()
         for name in defined:   # bound again: its old relations end
             for other in related.pop(name, set()) - {name}:
                 related.get(other, set()).discard(name)
-        group = set(defined).union(*(related.get(name, {name}) for name in read
-                                     if name in bound and name not in modules))
+        group = set(defined).union(before, *(related.get(name, {name}) for name in read
+                                             if name in bound and name not in modules))
         for name in group:
             related[name] = group
 
     star: _Piece | None = None              # the last refused `from m import *`: it may bind any name
+    # A function a refused `def` or lambda binds -> its parameters and the names its body may change (its own
+    # parameters or names from outside): a call to it (itself not run) may change what it is given there and
+    # those outside names (`def train(model, opt, x): model(x).sum().backward(); opt.step()`), never an argument
+    # its body only reads (`loss_fn(model(x), y)`).
+    functions: dict[str, tuple[list[str], bool, set[str]]] = {}
+
+    def learn_functions(node: ast.stmt) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions[node.name] = _function_changes(node, modules)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    functions[target.id] = _function_changes(node.value, modules)
+
+    def called(node: ast.stmt) -> set[str]:
+        """What the calls to such functions in a statement that is not run may change."""
+        names: set[str] = set()
+        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+            if not (isinstance(call.func, ast.Name) and call.func.id in functions
+                    and bound.get(call.func.id) is not None):
+                continue
+            parameters, rest, changes = functions[call.func.id]
+            for position, argument in enumerate(call.args):
+                name = parameters[position] if position < len(parameters) else None
+                if (name in changes) if name is not None else rest:
+                    names |= _roots(argument)
+            for keyword in call.keywords:
+                if keyword.arg in changes or (keyword.arg is None and rest):
+                    names |= _roots(keyword.value)
+            names |= changes - set(parameters)
+        return names
 
     def unbound(name: str, piece: _Piece, line: int) -> Message:
         if star is not None:   # not "not defined": the refused star import may well define it
@@ -778,6 +917,21 @@ def _follow_names(pieces: list[_Piece]) -> None:
         return None
 
     for piece in pieces:
+        setter = bound.get(EVERYTHING) or bound.get(ANY_NAME)
+        printer = bound.get(PRINTING)
+        if (setter is None and printer is not None and piece.node is not None
+                and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print"
+                        for n in ast.walk(piece.node))):
+            setter = printer
+        if piece.statement is not None and setter is not None:
+            # A refused change of torch's settings (`torch.set_default_dtype(...)`) or of any name (`exec(...)`):
+            # every later step may differ.
+            key = "source.any_name" if bound.get(ANY_NAME) is setter else "source.settings"
+            piece.reason = msg(key, where=_where(setter.line, setter.cell))
+            piece.statement = None
+            if piece.node is not None:
+                learn_functions(piece.node)
+            continue
         if piece.statement is not None:
             for kind, name, line, _col in piece.statement.events:
                 if kind == "def":
@@ -808,8 +962,13 @@ def _follow_names(pieces: list[_Piece]) -> None:
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             rebound |= set(piece.statement.defines)
             piece.statement = None
+            if piece.node is not None:
+                changes |= called(piece.node)
         else:
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
+            if piece.node is not None:
+                changes |= called(piece.node)
+                learn_functions(piece.node)
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_by(piece.node) if piece.node is not None else []
             source = next((s for name in read if (s := bound.get(name)) is not None), None)
@@ -827,10 +986,13 @@ def _follow_names(pieces: list[_Piece]) -> None:
         for name in set().union(*(related.get(name, {name}) for name in changes)) if changes else set():
             bound[name] = piece
             changed.add(name)
+        reads = set(_read_by(piece.node)) if piece.node is not None else set()
         for name in rebound:
             bound[name] = piece
             changed.discard(name)
-            relate({name}, set())
+            # A name it binds from itself (`while ...: y = y * 2`) stays derived from what it was derived from; a
+            # name it binds afresh has no relations (rebinding never changes the object it held).
+            relate({name}, {name} if name in reads else set(), derived=True)
 
 
 def _joined(*notes: str) -> str:

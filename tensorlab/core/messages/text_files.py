@@ -215,6 +215,17 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- h21d (issue #21 review): a refused statement's long text is cut in the Code panel -------------------
     "source.may_change": ("may depend on {where}, which is not run (it may change `{name}`)",
                           "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 {name:`을} 바꿀 수 있습니다)"),
+    # -- issue #21 review r21c: what a refused statement changes beyond its names -------------------------------
+    "source.settings": ("may depend on {where}, which is not run (it changes torch's settings, which every later "
+                        "step may read)",
+                        "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 torch의 설정을 바꾸고, 이후의 모든 단계가 "
+                        "그 설정을 읽을 수 있습니다)"),
+    "source.any_name": ("may depend on {where}, which is not run (it may change any name)",
+                        "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 어떤 이름이든 바꿀 수 있습니다)"),
+    "source.converts": ("`.{call}(...)` as a statement of its own converts a module in place, which TensorLab does "
+                        "not run (a tensor's `.{call}(...)` returns a new tensor: write `y = x.{call}(...)`)",
+                        "단독 문장으로 쓴 `.{call}(...)`는 모듈을 인플레이스로 변환하는데, TensorLab은 이를 실행하지 "
+                        "않습니다(텐서의 `.{call}(...)`는 새 텐서를 반환하므로 `y = x.{call}(...)`처럼 쓰세요)"),
     "source.more_characters": ("… ({count} more characters)", "… (문자 {count}개가 더 있습니다)"),
     # -- h21h (issue #21 review r21b): a long refused statement in the Code panel, its first lines and a click --
     "source.more_lines": ("… {count} more lines (click to show them)",

@@ -965,3 +965,69 @@ def test_an_end_of_line_comment_stays_with_its_statement_and_a_closing_comment_i
     lesson = parse_notebook(_notebook([_code("import torch\n# then the tensor"), _code("x = torch.ones(2)")]),
                             "c.ipynb")
     assert [s.note for s in lesson.steps] == ["", "then the tensor"]
+
+
+def _reasons(text: str) -> dict[str, str]:
+    return {r.code: str(r.reason) for r in parse_python(text, "r21c.py").refused}
+
+
+def test_a_call_to_a_refused_function_may_change_what_it_is_given_and_what_its_body_reads():
+    # Review r21c 1: `def train(model, opt, x, y): ... opt.step()` then `train(model, opt, x, y)`: the next
+    # `print(model.weight)` ran on the untrained weights. A lambda's body and a loop's items likewise.
+    text = ("import torch\nimport torch.nn as nn\nimport torch.optim as optim\n"
+            "model = nn.Linear(2, 1)\nopt = optim.SGD(model.parameters(), lr=0.5)\nx = torch.ones(4, 2)\n"
+            "def train(model, opt, x):\n    model(x).sum().backward()\n    opt.step()\n"
+            "train(model, opt, x)\nprint(model.weight)\n"
+            "a = torch.ones(3)\nf = lambda: a.add_(1)\nf()\nprint(a)\n"
+            "b = torch.ones(3)\nfor i, t in enumerate([b]):\n    t.add_(1)\nprint(b)\n"
+            "c = torch.ones(3)\nd = c\n[t.add_(1) for t in [d]]\nprint(c)\n"
+            "e = torch.ones(3)\nprint(e)\n")
+    reasons = _reasons(text)
+    assert reasons["print(model.weight)"] == ("may depend on line 10 of the file, which is not run "
+                                              "(it may change `model`)")
+    assert reasons["print(a)"] == "may depend on line 14 of the file, which is not run (it may change `a`)"
+    assert reasons["print(b)"] == "may depend on line 17 of the file, which is not run (it may change `b`)"
+    assert reasons["print(c)"] == "may depend on line 22 of the file, which is not run (it may change `c`)"
+    # A comprehension's own `t` is not the loop's `t` of line 17: its reason is its own construct.
+    assert "list comprehension" in reasons["[t.add_(1) for t in [d]]"]
+    assert "print(e)" not in reasons   # a tensor no refused statement reaches still runs
+
+
+def test_a_module_converted_in_place_is_refused_and_its_readers_depend_on_it():
+    # Review r21c 1b: `m.to(torch.float64)` ran in TensorLab as a refusal at run time, and `print(m.weight.dtype)`
+    # printed float32 where Python prints float64.
+    text = ("import torch\nimport torch.nn as nn\nm = nn.Linear(2, 1)\nm.to(torch.float64)\n"
+            "print(m.weight.dtype)\nn = nn.Sequential(nn.Linear(2, 2))\nn[0].double()\nprint(n[0].weight.dtype)\n"
+            "x = torch.ones(2)\ny = x.to(torch.float64)\nprint(x.dtype, y.dtype)\n")
+    lesson = parse_python(text, "convert.py")
+    reasons = {r.code: str(r.reason) for r in lesson.refused}
+    assert "converts a module in place" in reasons["m.to(torch.float64)"]
+    assert reasons["print(m.weight.dtype)"] == "may depend on line 4 of the file, which is not run (it may change `m`)"
+    assert reasons["print(n[0].weight.dtype)"].endswith("(it may change `n`)")
+    # `y = x.to(...)` is a tensor's conversion into a new tensor: it runs, as Python runs it.
+    assert [s.code for s in lesson.steps][-3:] == ["x = torch.ones(2)", "y = x.to(torch.float64)",
+                                                   "print(x.dtype, y.dtype)"]
+
+
+def test_a_refused_global_setting_or_namespace_change_makes_every_later_step_depend_on_it():
+    # Review r21c 3b: a refused `torch.set_default_dtype(torch.float64)` left `torch.ones(2)` float32.
+    reasons = _reasons("import torch\ntorch.set_default_dtype(torch.float64)\na = torch.ones(2)\nprint(a.dtype)\n")
+    assert reasons["a = torch.ones(2)"] == ("may depend on line 2 of the file, which is not run (it changes torch's "
+                                            "settings, which every later step may read)")
+    assert "print(a.dtype)" in reasons
+    # `set_printoptions` changes what a print shows, nothing a step computes: later prints only.
+    reasons = _reasons("import torch\ntorch.set_printoptions(precision=2)\nx = torch.ones(2) / 3\nprint(x)\n")
+    assert "x = torch.ones(2) / 3" not in reasons
+    assert reasons["print(x)"].startswith("may depend on line 2 of the file") and "settings" in reasons["print(x)"]
+    reasons = _reasons("import torch\nx = torch.ones(3)\nexec('x.add_(1)')\nprint(x)\n")
+    assert reasons["print(x)"] == "may depend on line 3 of the file, which is not run (it may change any name)"
+
+
+def test_a_refused_rebinding_in_a_loop_keeps_the_name_derived_from_what_it_read():
+    # Review r21c 2 (the 60-minute blitz): `y = x * 2`, a refused `while ...: y = y * 2`, a dependent
+    # `y.backward(v)`, then `print(x.grad)` ran and printed None (Python: the gradient).
+    text = ("import torch\nx = torch.ones(3, requires_grad=True)\ny = x * 2\n"
+            "while y.data.norm() < 1000:\n    y = y * 2\nv = torch.ones(3)\ny.backward(v)\nprint(x.grad)\n")
+    reasons = _reasons(text)
+    assert reasons["y.backward(v)"].startswith("depends on line 4 of the file")
+    assert reasons["print(x.grad)"] == "may depend on line 7 of the file, which is not run (it may change `x`)"
