@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen, QResizeEvent
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QKeyEvent, QMouseEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.protocol.results import StepResult
@@ -1280,7 +1280,21 @@ class StorageMapView(SceneView):
         self._pin_item(swatch, 10 * s)
         for child in swatch.childItems():
             child.setZValue(6)
-        label = self._pinned_text(self._culprit_text(culprit), 10 * s + side * 1.6 + 8 * s, y, 13, True, CULPRIT_LINE)
+        x = 10 * s + side * 1.6 + 8 * s
+        text = self._culprit_text(culprit)
+        label = self._pinned_text(text, x, y, 13, True, CULPRIT_LINE)
+        # Pinned with the names, it does not scroll: wider than the map's view, its end was never on screen
+        # (1024x768 projector); its words go on as many lines as the view needs.
+        room = self.viewport().width() / max(self.transform().m11(), 1e-6) - x - 6 * s
+        if label.boundingRect().width() > room > 0:
+            metrics = QFontMetricsF(label.font())
+            lines: list[str] = []
+            for word in text.split(" "):
+                if lines and metrics.horizontalAdvance(f"{lines[-1]} {word}") <= room:
+                    lines[-1] = f"{lines[-1]} {word}"
+                else:
+                    lines.append(word)
+            label.setText("\n".join(lines))
         return y + max(label.boundingRect().height(), side) + 4 * s
 
     def _culprit_cell(self, rect: QRectF) -> QGraphicsRectItem:

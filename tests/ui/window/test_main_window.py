@@ -85,7 +85,8 @@ def test_each_lesson_steps_to_the_end_and_back_showing_what_torch_holds(window, 
             row = rows[name]
             assert row["shape"] == "[" + ", ".join(map(str, facts["shape"])) + "]"
             assert row["requires_grad"] == str(facts["requires_grad"])
-            assert row["is_leaf"] == str(facts["is_leaf"])
+            # torch refuses to say for a split output whose base changed in place: "Invalid", as grad_fn says.
+            assert row["is_leaf"] == ("Invalid" if facts["is_leaf"] is None else str(facts["is_leaf"]))
             assert row["grad_fn"] == _expected_grad_fn(facts)
             # An inference tensor has no version counter: the table shows "-".
             assert row["version"] == ("-" if facts["version"] is None else str(facts["version"]))
