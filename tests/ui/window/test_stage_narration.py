@@ -299,7 +299,7 @@ _KNOWN: set[tuple[str, int, str]] = {
     ("freezing-no-grad-and-eval", 8, "ko"), ("freezing-no-grad-and-eval", 11, "ko"),                # 28.1%, 24.1%
     ("a-target-network", 8, "ko"),   # the question (140 px) in a 126 px dock: its last choices scroll
     # After the refused requires_grad_(False) its Korean note and step 4's question give the map 29.1% (the
-    # dock grows to the layout's share cap, which the map's "+N more" row then undercuts): open, issue #17.
+    # dock grows to the layout's share cap, yet the share measured is lower; cause not found): open, issue #17.
     ("making-a-new-leaf", 3, "ko"),
 }
 
