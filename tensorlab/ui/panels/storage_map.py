@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import time
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -1464,6 +1465,14 @@ class StorageMapView(SceneView):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
+            # A drawing fitted to one width can bring a scroll bar that narrows the view, and the drawing fitted to
+            # that width takes it away again: redrawn on every such resize, the map never settled (a slide
+            # export at 1024x768 projector hung in this loop). A few redraws in a moment, then the last stays.
+            now = time.monotonic()
+            self._resize_draws = [t for t in getattr(self, "_resize_draws", []) if now - t < 0.5]
+            if len(self._resize_draws) >= 4:
+                return
+            self._resize_draws.append(now)
             # The empty map's hint wraps to the new width; strips fit it again, and what the step changed
             # stays in view.
             self._draw()
