@@ -1467,12 +1467,13 @@ class StorageMapView(SceneView):
         if event.size().width() != event.oldSize().width():
             # A drawing fitted to one width can bring a scroll bar that narrows the view, and the drawing fitted to
             # that width takes it away again: redrawn on every such resize, the map never settled (a slide
-            # export at 1024x768 projector hung in this loop). A few redraws in a moment, then the last stays.
-            now = time.monotonic()
-            self._resize_draws = [t for t in getattr(self, "_resize_draws", []) if now - t < 0.5]
-            if len(self._resize_draws) >= 4:
+            # export at 1024x768 projector hung in this loop). A width drawn twice in the last moment is such a
+            # loop: the drawing stays as it is.
+            now, width = time.monotonic(), event.size().width()
+            self._resize_draws = [(t, w) for t, w in getattr(self, "_resize_draws", []) if now - t < 0.5]
+            if sum(1 for _t, w in self._resize_draws if w == width) >= 2:
                 return
-            self._resize_draws.append(now)
+            self._resize_draws.append((now, width))
             # The empty map's hint wraps to the new width; strips fit it again, and what the step changed
             # stays in view.
             self._draw()
