@@ -60,7 +60,7 @@ from tensorlab.core.checks.text_rules import lesson_text_findings
 from tensorlab.core.explain.torch_messages import own_words
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lang.parse import LanguageError, check_names, parse_one
-from tensorlab.core.lessons.lesson import Ask, Lesson, parse_lesson
+from tensorlab.core.lessons.lesson import Ask, Lesson, LessonError, parse_lesson
 from tensorlab.core.messages.catalogue import Message, message_of, msg
 from tensorlab.core.observe.inspector import take_snapshot
 from tensorlab.core.protocol.engine_api import Cancelled
@@ -476,7 +476,13 @@ def lesson_checks_job(session: Any, params: dict[str, Any], cancelled: Callable[
     :data:`tensorlab.core.engine.process_engine.FRESH_RUN_JOBS`): ``given`` and ``seconds`` as
     :func:`~tensorlab.core.session.fresh_run.run_fresh` takes them.
     """
-    lesson = parse_lesson(str(params["text"]), str(params.get("source", "<lesson>")))
+    try:
+        lesson = parse_lesson(str(params["text"]), str(params.get("source", "<lesson>")))
+    except LessonError as exc:
+        # A program opened from a learner's file can hold a line a lesson file refuses up front
+        # (`model = model.to(device)`: `to` is not available on a Linear): that is what the checks found,
+        # never a worker's internal error (review r21d: a traceback in the window as the file opened).
+        return (exc.message,)
     given = {int(k): v for k, v in dict(params.get("given") or {}).items() if isinstance(v, ErrorInfo)}
     seconds, limit = params.get("seconds"), params.get("limit")
     return tuple(lesson_findings(lesson, session.device, cancelled=cancelled, progress=progress,

@@ -287,3 +287,14 @@ answer = 1
     assert len(warnings) == 4
     for warning in warnings:
         assert len(warning.splitlines()) == 1 and warning.startswith("step 2: "), warning
+
+
+def test_the_checks_job_reports_a_line_a_lesson_file_refuses_instead_of_failing():
+    # Review r21d: a learner's file with `model = model.to(device)` opened as a program; the window's checks job
+    # re-read it as a lesson file, whose parser refuses the line up front, and the worker showed a traceback.
+    from tensorlab.core.checks.lesson_checks import lesson_checks_job
+
+    text = ('[lesson]\nid = "own"\ntitle = "own"\n[[step]]\ncode = "model = nn.Linear(2, 1)"\n'
+            '[[step]]\ncode = "model = model.to(torch.float64)"\n')
+    found = lesson_checks_job(object(), {"text": text, "source": "own.py"}, lambda: False, lambda done, total: None)
+    assert len(found) == 1 and "`to` is not available on a Linear" in found[0].render("en")
