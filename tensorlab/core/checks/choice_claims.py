@@ -19,6 +19,8 @@ What a claim is compared with depends on the question's ``check``
   ``True`` (``no error: x._version == 1``): so that a question where nothing is raised can offer
   two "no error" choices of which one is right (the condition is evaluated by
   :mod:`tensorlab.core.checks.lesson_checks`, and handed in as :attr:`Observed.conditions`).
+  ``no warning: <condition>`` (in Korean ``경고 없음: <condition>``) is the same claim for a
+  warning question: the step raised no error *and* issued no warning, and ``condition`` holds.
   A type claim is true when the step raised that type (a warning type: issued
   that warning); a fragment must occur in the message (quotes and a trailing
   ``…`` around it are ignored), in torch's own words: never in a part of it that
@@ -45,7 +47,8 @@ from dataclasses import dataclass
 from tensorlab.core.explain.torch_messages import own_words
 from tensorlab.core.messages.catalogue import Message, msg
 
-__all__ = ["Observed", "claim_of", "no_error_condition", "written_claim", "normalize", "compare", "OUTCOME_CHECKS"]
+__all__ = ["Observed", "claim_of", "no_error_condition", "quiet_condition", "written_claim", "normalize", "compare",
+           "OUTCOME_CHECKS"]
 
 OUTCOME_CHECKS = frozenset({"error", "warning"})
 
@@ -99,14 +102,26 @@ def normalize(text: str) -> str:
 
 # Outcome claims written in Korean: the same claim as the English words.
 _SAME_CLAIM = {"오류 없음": "no error", "경고 없음": "no warning", "오류도 경고도 없음": "no error, no warning"}
-# "no error: <condition>" (issue 18, h18e): nothing raised, and the condition holds after the step.
-_NO_ERROR_IF = re.compile(r"^(?:no error|오류 없음)\s*:\s*(?P<condition>.+)$", re.S | re.I)
+# "no error: <condition>" (issue 18, h18e): nothing raised, and the condition holds after the step;
+# "no warning: <condition>" (h18s): nothing raised or warned, and the condition holds.
+_QUIET_IF = re.compile(r"^(?P<quiet>no error|오류 없음|no warning|경고 없음)\s*:\s*(?P<condition>.+)$", re.S | re.I)
+_QUIET_WORDS = {"no error": "no error", "오류 없음": "no error", "no warning": "no warning", "경고 없음": "no warning"}
+
+
+def quiet_condition(claim: str) -> tuple[str, str] | None:
+    """``("no error" | "no warning", condition)`` of a ``no error: <condition>`` or ``no warning: <condition>``
+    claim (English or Korean), the condition normalized; None: the claim is neither."""
+    match = _QUIET_IF.match(claim.strip())
+    if match is None:
+        return None
+    return _QUIET_WORDS[match["quiet"].lower()], normalize(match["condition"])
 
 
 def no_error_condition(claim: str) -> str | None:
-    """The condition of a ``no error: <condition>`` claim, normalized (None: the claim is not one)."""
-    match = _NO_ERROR_IF.match(claim.strip())
-    return None if match is None else normalize(match["condition"])
+    """The condition of a ``no error: <condition>`` or ``no warning: <condition>`` claim, normalized (None: the
+    claim is neither): what the checks read after the step."""
+    quiet = quiet_condition(claim)
+    return None if quiet is None else quiet[1]
 
 
 def claim_of(choice: str) -> str:
@@ -116,9 +131,9 @@ def claim_of(choice: str) -> str:
     that a translation's claim compares with the English one.
     """
     claim = written_claim(choice)
-    condition = no_error_condition(claim)
-    if condition is not None:
-        return f"no error: {condition}"
+    quiet = quiet_condition(claim)
+    if quiet is not None:
+        return f"{quiet[0]}: {quiet[1]}"
     return _SAME_CLAIM.get(claim, claim)
 
 
@@ -142,9 +157,12 @@ def _fragment(text: str | None) -> str:
 def _compare_outcome(claim: str, observed: Observed) -> bool | None:
     lower = normalize(claim).lower().rstrip(".")
     error, warnings = observed.error, observed.warnings
-    condition = no_error_condition(claim)
-    if condition is not None:
-        return False if error is not None else dict(observed.conditions).get(condition)
+    quiet = quiet_condition(claim)
+    if quiet is not None:
+        kind, condition = quiet
+        if error is not None or (kind == "no warning" and warnings):
+            return False
+        return dict(observed.conditions).get(condition)
     if observed.read and error is not None and _TYPE.match(claim.strip()) is None and _is_value_text(claim):
         return False   # the check raised, so no value was read (issue 18, h18e: a value question may raise)
     if lower in ("no error, no warning", "no error and no warning"):

@@ -145,7 +145,7 @@ def _outcome(result: StepResult, conditions: tuple[tuple[str, bool | None], ...]
     return Observed("outcome", (), error, tuple((w.category, w.message) for w in result.warnings), own, conditions)
 
 
-# -- "no error: <condition>" choices (issue 18, h18e) ------------------------------------------------------
+# -- "no error: <condition>" and "no warning: <condition>" choices (issue 18, h18e, h18s) ---------------------
 
 def _condition(session: Session, condition: str) -> bool | None:
     """Whether ``condition`` (an expression of the subset that changes nothing) reads True now; None if unreadable."""
@@ -161,7 +161,8 @@ def _condition(session: Session, condition: str) -> bool | None:
 
 
 def _conditions(session: Session, ask: Ask) -> tuple[tuple[str, bool | None], ...]:
-    """The conditions of the question's ``no error: <condition>`` choices, each read after the step."""
+    """The conditions of the question's ``no error: <condition>`` (and ``no warning: …``) choices, each read after
+    the step."""
     found = dict.fromkeys(c for c in (no_error_condition(claim_of(choice)) for choice in ask.choices) if c)
     return tuple((condition, _condition(session, condition)) for condition in found)
 
@@ -341,7 +342,8 @@ def _check_ask(lesson: Lesson, number: int, ask: Ask, session: Session, result: 
 
 
 def _unreadable_conditions(number: int, ask: Ask, session: Session, add: Callable[..., None]) -> None:
-    """A ``no error: <condition>`` the subset cannot read is a finding, even where the step raised.
+    """A ``no error: <condition>`` (or ``no warning: …``) the subset cannot read is a finding, even where the step
+    raised (or warned).
 
     After a step that raised, every such choice is false whatever its condition, so an unreadable one (`and`, a
     name not on the list) would pass unnoticed until the step no longer raises (issue 18, h18n).

@@ -11,9 +11,9 @@
   a warning of a type torch raises at a step (so that the right one is not the only one that
   "sounds like torch"), and when the right one quotes torch's message, another one quotes too;
   a right "no error" (or "no warning") is never the only such claim (ask a value instead, or write
-  ``no error: <condition>`` choices). Over the course, "no error" is the right answer in at least a
-  fifth of these questions (:func:`course_quiet_findings`), so that the form of a question never says
-  that its step raises.
+  ``no error: <condition>`` choices; ``no warning: <condition>`` in a warning question). Over the course,
+  "no error" is the right answer in at least a fifth of these questions (:func:`course_quiet_findings`), so
+  that the form of a question never says that its step raises.
 - **Error forms in value questions** (a ``check`` that is an expression; issue 18, h18n): a choice that
   claims an error or a warning ("RuntimeError — …") in a question that asks for a value is either
   right (reading the value raises) or a filler. So it is never the only choice of that form (a lone

@@ -77,9 +77,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     # issue 18, h18c: "no error" as the odd one out (a second such choice would be true as well)
     "finding.only_no_error": ("choice {choice}, the right one, is the only choice that claims no error (or no "
                               "warning), which gives it away: offer two `no error: <condition>` choices (`no error: "
-                              "x._version == 1`), or ask what the step leaves (a value, a grad_fn)",
+                              "x._version == 1`; in a warning question `no warning: <condition>`), or ask what the "
+                              "step leaves (a value, a grad_fn)",
                               "맞는 선택지인 {choice}번만 오류나 경고가 없다고 하므로 답이 드러납니다. "
-                              "`오류 없음: <조건>` 선택지를 두 개 두거나(`오류 없음: x._version == 1`), "
+                              "`오류 없음: <조건>` 선택지를 두 개 두거나(`오류 없음: x._version == 1`, 경고 질문에서는 "
+                              "`경고 없음: <조건>`), "
                               "그 단계가 남기는 것(값, grad_fn)을 물으세요"),
     # issue 18, h18n: error forms in value questions
     "finding.lone_error_form": ("choice {choice} is the only choice that claims an error or a warning in a question "

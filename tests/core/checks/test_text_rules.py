@@ -4,10 +4,13 @@ and every fact a note states listed in its step's `facts`."""
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 import pytest
+import torch
 
+from tensorlab.core.checks.choice_claims import Observed, claim_of, compare
 from tensorlab.core.checks.findings import FindingKind, describe
 from tensorlab.core.checks.lesson_checks import check_lesson, lesson_warnings
 from tensorlab.core.checks.note_facts import listed_facts, stated_facts
@@ -297,6 +300,42 @@ def test_a_no_error_choice_may_carry_a_condition_read_after_the_step():
     assert FindingKind.NOT_COMPARABLE in [f.kind for f in check_lesson(parse_lesson(odd, "t.toml")).findings]
     moved = text.format(answer=2).replace("x._version == 0 — 가", "x._version == 1 — 가")
     assert FindingKind.TRANSLATION in [f.kind for f in check_lesson(parse_lesson(moved, "t.toml")).findings]
+
+
+def test_a_no_warning_choice_carries_a_condition_too_and_is_false_where_the_step_warned():
+    # Issue 18, h18s: a warning question's quiet choices read "no warning: <condition>" (nothing raised or warned,
+    # and the condition holds), as an error question's read "no error: <condition>".
+    text = ('[lesson]\nid = "t"\ntitle = "T"\n'
+            '[[step]]\ncode = "x = torch.ones(3)"\n'
+            '[[step]]\ncode = "c = {code}"\n'
+            '[step.ask]\nquestion = "Q?"\ncheck = "warning"\nanswer = {answer}\n'
+            'choices = ["no warning: c.data_ptr() != x.data_ptr() — a", '
+            '"UserWarning: To copy construct from a tensor", '
+            '"no warning: c.data_ptr() == x.data_ptr() — b", "DeprecationWarning: torch.tensor"]\n'
+            'choices_ko = ["경고 없음: c.data_ptr() != x.data_ptr() — 가", '
+            '"UserWarning: To copy construct from a tensor", '
+            '"경고 없음: c.data_ptr() == x.data_ptr() — 나", "DeprecationWarning: torch.tensor"]\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # what torch itself says, without the check's own filter
+        with pytest.raises(UserWarning, match="To copy construct from a tensor"):
+            torch.tensor(torch.ones(3))
+    copied = torch.ones(3)
+    assert copied.clone().data_ptr() != copied.data_ptr()
+    warned = check_lesson(parse_lesson(text.format(code="torch.tensor(x)", answer=1), "t.toml"))
+    assert warned.findings == ()
+    assert warned.asks[0].truth == (False, True, False, False)   # the condition holds, but the step warned
+    quiet = check_lesson(parse_lesson(text.format(code="x.clone()", answer=0), "t.toml"))
+    assert quiet.findings == ()
+    assert quiet.asks[0].truth == (True, False, False, False)
+    # the same condition after "no error:" is true where the step only warned: the two claims differ
+    assert compare("no error: c.data_ptr() != x.data_ptr()", Observed(
+        "outcome", (), None, (("UserWarning", "To copy construct"),), conditions=(("c.data_ptr() != x.data_ptr()",
+                                                                                 True),))) is True
+    assert claim_of("경고 없음: c.data_ptr()  != x.data_ptr() — 가") == "no warning: c.data_ptr() != x.data_ptr()"
+    moved = text.format(code="x.clone()", answer=0).replace("!= x.data_ptr() — 가", "== x.data_ptr() — 가")
+    assert FindingKind.TRANSLATION in [f.kind for f in check_lesson(parse_lesson(moved, "t.toml")).findings]
+    unreadable = text.format(code="torch.tensor(x)", answer=1).replace("x.data_ptr() — a", "x.data_ptr() or 1 — a")
+    assert FindingKind.CHECK in [f.kind for f in check_lesson(parse_lesson(unreadable, "t.toml")).findings]
 
 
 def test_a_condition_the_subset_cannot_read_is_found_even_after_a_step_that_raised():
