@@ -91,6 +91,21 @@ def test_the_course_rule_counts_every_question_of_every_lesson():
     assert course_length_findings([few, few]) == []   # 2 of 8
 
 
+def test_the_course_statistics_count_as_the_rules_do():
+    from tensorlab.core.checks.course_statistics import course_statistics, padded_choices
+    longest = _ask(["right, longest", "short", "short"], 0)
+    other = _ask(["right one", "a longer wrong one", "short"], 0)   # neither the longest nor the shortest
+    padded = _ask(["right", "wrong", "a wrong choice padded far past"], 0)   # the right one the shortest
+    quiet = _ask(["no error: x0._version == 0 — a", "RuntimeError: a", "no error: x0._version == 1", "TypeError"],
+                 0, check="error")
+    lessons = [parse_lesson(_lesson(longest, longest, other, padded, quiet), "t.toml")]
+    stats = course_statistics(lessons)
+    assert (stats.stored["en"], stats.longest["en"], stats.shortest["en"]) == (5, 3, 1)   # the quiet one is longest
+    assert (stats.quiet, stats.outcome, stats.value_error, stats.value_offering) == (1, 1, 0, 0)
+    assert stats.longest["en"] == sum(right_is_longest(s.ask, "en") for s in lessons[0].steps if s.ask)
+    assert [(number, language) for _, number, language, _ in padded_choices(lessons)] == [(3, "en"), (4, "en")]
+
+
 def test_the_built_in_course_gives_no_length_cue():
     lessons = builtin_lessons()
     assert course_length_findings(lessons) == []
