@@ -103,3 +103,10 @@ def test_every_lesson_runs_to_the_end_in_both_languages(lesson):
         for step in lesson.steps:
             first = " ".join(step.text(language).split()[:3])
             assert first.split()[0] in text
+
+
+def test_no_wrong_choice_stands_out_by_its_length():
+    """A wrong choice far longer than every other one is a cue too: the class learns to drop it."""
+    from tensorlab.core.checks.course_statistics import PADDED, padded_choices
+
+    assert padded_choices(builtin_lessons()) == [], f"wrong choices over {PADDED}x as long as every other"
