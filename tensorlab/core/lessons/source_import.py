@@ -40,7 +40,7 @@ from tensorlab.core.protocol.results import StepResult
 __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
            "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
            "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts",
-           "with_file_lines"]
+           "with_file_lines", "run_time_refusal", "refused_at_run_time"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -196,6 +196,67 @@ def with_file_lines(result: StepResult, steps: Sequence[LessonStep]) -> StepResu
     if explanation is error.explanation:
         return result
     return replace(result, error=replace(error, explanation=explanation))
+
+
+# -- a statement refused as it runs -----------------------------------------------------------------------
+
+def run_time_refusal(result: StepResult) -> Message | None:
+    """The subset's refusal a step of an opened file met as it ran (`model = model.to(device)` on a module: only
+    the worker knows the type), or None: a torch error is content, and a limit, a crash or a refusal after part of
+    the statement had run is not the subset refusing the statement."""
+    error = result.error
+    if error is None or error.type != "TensorLabError" or not error.refused or error.partial:
+        return None
+    own = error.own
+    return own if own is not None and own.key.startswith("subset.") else None
+
+
+def refused_at_run_time(lesson: Lesson, index: int, reason: Message) -> Lesson:
+    """``lesson`` (an opened file's) with its step ``index`` refused for ``reason`` (met as it ran,
+    :func:`run_time_refusal`), and every later step that reads what it binds or may change refused as
+    "depends on line N", as the import refuses them (:func:`_follow_names`). The steps before it stay as they are
+    (numbered as they were); the refused statements keep their reasons."""
+    order: list[LessonStep | RefusedStep] = []
+    waiting = list(lesson.refused)
+    for number, step in enumerate(lesson.steps):
+        while waiting and waiting[0].after <= number:
+            order.append(waiting.pop(0))
+        order.append(step)
+    order += waiting
+    target = lesson.steps[index]
+    pieces = []
+    for entry in order:
+        node = _one_node(entry.code)
+        if isinstance(entry, RefusedStep):   # its own reason stays (`own`): it was found when the file opened
+            pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, reason=entry.reason, node=node,
+                                 own=True))
+        elif entry is target:
+            pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, node=node,
+                                 reason=_at(entry.line, entry.cell, reason)))
+        else:
+            pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, statement=entry.statement,
+                                 node=node))
+    _follow_names(pieces)
+    steps: list[LessonStep] = []
+    refused: list[RefusedStep] = []
+    for piece, entry in zip(pieces, order):
+        if isinstance(entry, RefusedStep):
+            refused.append(replace(entry, after=len(steps)))
+        elif piece.statement is not None:
+            steps.append(entry)
+        else:
+            assert piece.reason is not None
+            refused.append(RefusedStep(entry.code, piece.reason, len(steps), entry.line, entry.cell, entry.note))
+    return replace(lesson, steps=tuple(steps), refused=tuple(refused))
+
+
+def _one_node(code: str) -> ast.stmt | None:
+    """The tree of one statement's code (None where it is not one statement: a magic, a cell that does not parse)."""
+    try:
+        body = ast.parse(code, mode="exec").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return body[0] if len(body) == 1 else None
 
 
 # -- reading the text ------------------------------------------------------------------------------------

@@ -1031,3 +1031,69 @@ def test_a_refused_rebinding_in_a_loop_keeps_the_name_derived_from_what_it_read(
     reasons = _reasons(text)
     assert reasons["y.backward(v)"].startswith("depends on line 4 of the file")
     assert reasons["print(x.grad)"] == "may depend on line 7 of the file, which is not run (it may change `x`)"
+
+
+# Review r21d: the quickstart's `model = NeuralNetwork().to(device)` / `model = model.to(device)` ran as a run-time
+# refusal ("`to` is not available on a Linear") and its readers then ran on the module unconverted or met NameError.
+CONVERTED = '''\
+import torch
+import torch.nn as nn
+device = "cpu"
+model = nn.Linear(2, 1)
+model = model.to(device)
+print(model.weight)
+net = nn.Sequential(nn.Linear(2, 2)).double()
+out = net(torch.ones(1, 2, dtype=torch.float64))
+x = torch.ones(2)
+y = x.to(torch.float64) * 2
+print(x.dtype, y)
+'''
+
+
+def test_a_step_the_subset_refuses_as_it_runs_is_refused_in_run_json_and_its_readers_depend_on_it(tmp_path, capsys):
+    path = tmp_path / "convert.py"
+    path.write_text(CONVERTED, encoding="utf-8")
+    assert main(["run", str(path), "--json", "--in-process"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    refused = {s["line"]: s["refused"] for s in steps if not s["ok"]}
+    assert refused == {
+        5: "line 5 of the file: `to` is not available on a Linear in TensorLab",
+        6: "depends on line 5 of the file, which is not run (`model` is defined there)",
+        7: "line 7 of the file: `double` is not available on a Sequential in TensorLab",
+        8: "depends on line 7 of the file, which is not run (`net` is defined there)"}
+    assert all(s["error"] is None for s in steps)   # no run-time refusal, no NameError is left as a step's error
+    ran = [s for s in steps if s["ok"]]
+    assert [s["step"] for s in ran] == list(range(1, len(ran) + 1))
+    assert [s["line"] for s in ran] == [1, 2, 3, 4, 9, 10, 11]
+    # What runs matches plain torch; a torch error stays a torch error (content, not a refusal).
+    names = _plain_torch([s["code"] for s in ran])
+    assert ran[-1]["output"] == f"{names['x'].dtype} {names['y']}\n"
+    capsys.readouterr()   # the plain run's own print
+    text = "import torch\nx = torch.ones(2)\ny = x @ torch.ones(3)\nprint(x)\n"
+    path.write_text(text, encoding="utf-8")
+    assert main(["run", str(path), "--json", "--in-process"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    assert [("refused" in s, (s["error"] or {}).get("type")) for s in steps] == [
+        (False, None), (False, None), (False, "RuntimeError"), (False, None)]
+
+
+def test_in_the_window_s_player_a_step_refused_as_it_runs_leaves_the_program_and_greys_its_readers():
+    from tensorlab.core.engine.player import Player
+    lesson = parse_python(CONVERTED, "convert.py")
+    player = Player(LocalEngine())
+    try:
+        player.load(lesson)
+        player.go_to(len(player.program))
+        state = player.state()
+        assert [s.line for s in state.program] == [1, 2, 3, 4, 9, 10, 11]
+        assert state.position == len(state.program) and all(r.ok for r in state.results)
+        assert [(r.line, r.after) for r in state.lesson.refused] == [(5, 4), (6, 4), (7, 4), (8, 4)]
+        assert "depends on line 5" in str(state.lesson.refused[1].reason)
+        # Back and forward again: the live state is rebuilt without the refused steps, the values are torch's.
+        player.go_to(2)
+        player.go_to(len(player.program))
+        names = _plain_torch([s.code for s in player.program])
+        assert player.results[-1].output == f"{names['x'].dtype} {names['y']}\n"
+        assert player.session is not None and "net" not in player.state().names
+    finally:
+        player.close()
