@@ -865,6 +865,60 @@ def _function_changes(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lam
     return parameters, bool(rest_names & changes), changes - _PROVIDED - set(modules)
 
 
+# Methods and functions whose result is new memory, never their receiver's nor their arguments' (`x.sum()`,
+# `torch.matmul(x, w)`, `x.clone()`): what they bind is not related to what they read (a view's methods, `view`,
+# `detach`, `to`, `reshape`, `contiguous`, `float` (which may return the tensor itself), are not here).
+_COMPUTES = frozenset({
+    "clone", "sum", "mean", "exp", "log", "log2", "log10", "pow", "matmul", "mm", "bmm", "mv", "dot", "outer",
+    "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "abs", "sqrt", "rsqrt", "sin", "cos",
+    "tan", "tanh", "sigmoid", "relu", "gelu", "silu", "softmax", "log_softmax", "norm", "std", "var", "prod",
+    "cumsum", "cumprod", "neg", "square", "reciprocal", "argmax", "argmin", "amax", "amin", "maximum", "minimum",
+    "item", "tolist", "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isfinite", "where",
+    "zeros", "ones", "randn", "rand", "randint", "empty", "full", "arange", "linspace", "eye", "tensor",
+    "zeros_like", "ones_like", "randn_like", "rand_like", "empty_like", "full_like", "stack", "cat", "deepcopy",
+    "mse_loss", "cross_entropy", "nll_loss", "l1_loss", "binary_cross_entropy", "linear", "dropout",
+    "clamp", "clip", "round", "floor", "ceil", "sign", "einsum", "numel", "dim", "size"})
+
+
+def _computes_new(node: ast.stmt | None) -> bool:
+    """Whether a (supported) assignment binds new memory computed from what it reads (`y = x @ w`, `z = x + 1`,
+    `s = x.sum()`), never a view or an alias of it (`h = w.detach()`, `a = w`, `p = list(model.parameters())`,
+    `b = [w] * 2`): then its names share nothing with what it reads."""
+    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+    return value is not None and _new_value(value)
+
+
+def _new_value(value: ast.expr) -> bool:
+    if isinstance(value, (ast.UnaryOp, ast.Compare, ast.Constant, ast.JoinedStr)):
+        return True
+    if isinstance(value, ast.BinOp):   # a list's `+` and `*` keep its items (`[w] * 2`, `list(a) + list(b)`)
+        return not any(isinstance(side, (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)) or (
+            isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and side.func.id in ("list", "tuple"))
+            for side in (value.left, value.right))
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _COMPUTES:
+        return not any(keyword.arg in ("out", "inplace") for keyword in value.keywords)
+    return False
+
+
+def _backward_roots(node: ast.AST) -> set[str]:
+    """The names whose `backward()` a statement calls (`loss.backward()`, `(a * 2).sum().backward()` reads `a`),
+    and the tensors given to `torch.autograd.backward(...)`/`grad(...)`."""
+    names: set[str] = set()
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            continue
+        owner = func.value
+        autograd = (isinstance(owner, ast.Name) and owner.id == "autograd") or (
+            isinstance(owner, ast.Attribute) and owner.attr == "autograd")
+        if autograd and func.attr in ("backward", "grad"):
+            for argument in call.args[:1]:
+                names |= _roots(argument)
+        elif func.attr == "backward":
+            names |= _roots(owner)
+    return names
+
+
 def _roots(expression: ast.expr) -> set[str]:
     """The names an expression reads its objects from (`enumerate(model.parameters())` reads `model`; the
     callee's own name aside)."""
@@ -906,18 +960,34 @@ def _follow_names(pieces: list[_Piece]) -> None:
     related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
     modules: set[str] = set()               # `torch`, `nn`: read by every step, never a shared object
 
-    def relate(defined: set[str], read: set[str], derived: bool = False) -> None:
+    # name -> the names it was computed from (`y = x @ w`: x and w), transitively: a refused `backward()` through
+    # it changes their gradients, and nothing else of them (a result never shares its inputs' memory).
+    sources: dict[str, set[str]] = {}
+
+    def relate(defined: set[str], read: set[str], derived: bool = False, shares: bool = True) -> None:
         # ``derived``: a statement that is not run binds names from what it reads, whatever it did with them
         # (`while ...: y = y * 2` keeps y derived from x, so a later refused `y.backward()` may change x.grad).
-        before = set().union(*(related.get(name, {name}) for name in read
-                               if name in bound and name not in modules)) if derived else set()
+        # ``shares``: what it binds may be what it reads, a view or an alias (`h = w.detach()`, `a = w`,
+        # `sd = model.state_dict()`); a computation's result (`y = x @ w`) is new memory: not related to them.
+        objects = {name for name in read if name in bound and name not in modules}
+        origin = set().union(*({name} | sources.get(name, set()) for name in objects))
+        if derived:
+            origin |= set().union(*(sources.get(name, set()) for name in defined))
+        before = set().union(*(related.get(name, {name}) for name in objects)) if derived else set()
         for name in defined:   # bound again: its old relations end
             for other in related.pop(name, set()) - {name}:
                 related.get(other, set()).discard(name)
-        group = set(defined).union(before, *(related.get(name, {name}) for name in read
-                                             if name in bound and name not in modules))
+        group = set(defined).union(before, *(related.get(name, {name}) for name in objects if shares))
         for name in group:
             related[name] = group
+        for name in defined:
+            sources[name] = origin
+
+    def reached(names: set[str], backward: set[str]) -> set[str]:
+        """The names a refused change of ``names`` may change: each one's aliases and views; and for a
+        ``backward()`` through those of ``backward``, the names they were computed from too (their gradients)."""
+        through = set(names).union(*(sources.get(name, set()) for name in backward))
+        return set().union(*(related.get(name, {name}) for name in through)) if through else set()
 
     star: _Piece | None = None              # the last refused `from m import *`: it may bind any name
     # A function a refused `def` or lambda binds -> its parameters and the names its body may change (its own
@@ -926,31 +996,41 @@ def _follow_names(pieces: list[_Piece]) -> None:
     # its body only reads (`loss_fn(model(x), y)`).
     functions: dict[str, tuple[list[str], bool, set[str]]] = {}
 
+    backward_functions: set[str] = set()   # those of them whose body calls `backward()`
+
     def learn_functions(node: ast.stmt) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[node.name] = _function_changes(node, modules)
+            (backward_functions.add if _backward_roots(node) else backward_functions.discard)(node.name)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     functions[target.id] = _function_changes(node.value, modules)
+                    (backward_functions.add if _backward_roots(node) else backward_functions.discard)(target.id)
 
-    def called(node: ast.stmt) -> set[str]:
-        """What the calls to such functions in a statement that is not run may change."""
+    def called(node: ast.stmt) -> tuple[set[str], set[str]]:
+        """What the calls to such functions in a statement that is not run may change, and those of them a
+        `backward()` in the function's body may reach (the names they were computed from, too)."""
         names: set[str] = set()
+        backward: set[str] = set()
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
             if not (isinstance(call.func, ast.Name) and call.func.id in functions
                     and bound.get(call.func.id) is not None):
                 continue
             parameters, rest, changes = functions[call.func.id]
+            found: set[str] = set()
             for position, argument in enumerate(call.args):
                 name = parameters[position] if position < len(parameters) else None
                 if (name in changes) if name is not None else rest:
-                    names |= _roots(argument)
+                    found |= _roots(argument)
             for keyword in call.keywords:
                 if keyword.arg in changes or (keyword.arg is None and rest):
-                    names |= _roots(keyword.value)
-            names |= changes - set(parameters)
-        return names
+                    found |= _roots(keyword.value)
+            found |= changes - set(parameters)
+            names |= found
+            if call.func.id in backward_functions:
+                backward |= found
+        return names, backward
 
     def unbound(name: str, piece: _Piece, line: int) -> Message:
         if star is not None:   # not "not defined": the refused star import may well define it
@@ -1018,17 +1098,21 @@ def _follow_names(pieces: list[_Piece]) -> None:
                         changed.discard(name)
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
-                relate(set(piece.statement.defines), reads)
+                relate(set(piece.statement.defines), reads, shares=not _computes_new(piece.node))
                 continue
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             rebound |= set(piece.statement.defines)
             piece.statement = None
+            through_backward: set[str] = set()
             if piece.node is not None:
-                changes |= called(piece.node)
+                more, through_backward = called(piece.node)
+                changes |= more
         else:
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
+            through_backward = set()
             if piece.node is not None:
-                changes |= called(piece.node)
+                more, through_backward = called(piece.node)
+                changes |= more
                 learn_functions(piece.node)
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_by(piece.node) if piece.node is not None else []
@@ -1044,7 +1128,9 @@ def _follow_names(pieces: list[_Piece]) -> None:
         # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may
         # share it; then a name it rebinds (`for i in ...`, `x = ...`, `import numpy as np`) is defined there:
         # rebinding a name never changes the object it held, so its old relatives stay as they were.
-        for name in set().union(*(related.get(name, {name}) for name in changes)) if changes else set():
+        backward = _backward_roots(piece.node) if piece.node is not None else set()
+        backward |= through_backward
+        for name in reached(changes | backward, backward):
             bound[name] = piece
             changed.add(name)
         reads = set(_read_by(piece.node)) if piece.node is not None else set()

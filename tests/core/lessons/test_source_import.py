@@ -1097,3 +1097,41 @@ def test_in_the_window_s_player_a_step_refused_as_it_runs_leaves_the_program_and
         assert player.session is not None and "net" not in player.state().names
     finally:
         player.close()
+
+
+def test_a_refused_change_of_a_view_greys_what_shares_its_memory_never_what_was_computed_from_it():
+    # Review r21d: after `y = x @ w`, a refused helper that changes `h = w.detach()` greyed `print(x)` and
+    # `print(y)`: the "shares" relation was symmetric, so a computation's inputs shared its result's memory.
+    text = ("import torch\nimport torch.nn as nn\nx = torch.ones(2, 3)\nw = torch.ones(3, 2)\ny = x @ w\n"
+            "z = x + 1\nu = w * 2\nrow = w[0]\nalias = w\nt = w.T\nmodel = nn.Linear(2, 2)\nweight = model.weight\n"
+            "sd = model.state_dict()\nps = list(model.parameters())\nh = w.detach()\n\n\ndef change(t):\n"
+            "    t.add_(1)\n\n\nchange(h)\nprint(x)\nprint(y)\nprint(z)\nprint(u)\nprint(w)\nprint(row)\n"
+            "print(alias)\nprint(t)\nv = w.view(6)\nlater = x @ w\n"
+            "def zero(m):\n    m.weight.zero_()\nzero(weight)\nprint(sd['bias'])\nprint(ps[0])\n")
+    lesson = parse_python(text, "views.py")
+    ran = [s.code for s in lesson.steps]
+    reasons = {r.code: str(r.reason) for r in lesson.refused}
+    # Computed before the change, from w: new memory, unchanged by it; they run and match plain torch.
+    for code in ("print(x)", "print(y)", "print(z)", "print(u)"):
+        assert code in ran, reasons.get(code)
+    # w and every alias or view of it (made before or after the change), and what is computed from w after it.
+    for code in ("print(w)", "print(row)", "print(alias)", "print(t)", "v = w.view(6)", "later = x @ w"):
+        assert reasons[code].startswith("may depend on line 22 of the file"), code
+    # A module's parameter, its state_dict and its parameters' list share the module's memory.
+    assert reasons["print(sd['bias'])"].startswith("may depend on line 35 of the file")
+    assert reasons["print(ps[0])"].startswith("may depend on line 35 of the file")
+    results = _run(lesson)
+    names = _plain_torch(ran[:ran.index("print(u)") + 1])
+    assert [r.output for r in results if r.code.startswith("print(")] == [
+        f"{names[n]}\n" for n in ("x", "y", "z", "u")]
+
+
+def test_a_refused_backward_through_a_result_still_reaches_the_gradients_of_what_it_was_computed_from():
+    # A result shares no memory with its inputs, but a refused `backward()` through it changes their `.grad`.
+    reasons = _reasons("import torch\nw = torch.ones(2, requires_grad=True)\nx = torch.ones(2)\nloss = (x * w).sum()\n"
+                       "if True:\n    loss.backward()\nprint(w.grad)\nprint(x)\n")
+    assert reasons["print(w.grad)"].startswith("may depend on line 5 of the file")
+    assert "print(x)" in reasons   # x too (a backward reaches every input; conservative)
+    reasons = _reasons("import torch\nw = torch.ones(2, requires_grad=True)\nloss = (w * 2).sum()\n"
+                       "def step(l):\n    l.backward()\nstep(loss)\nprint(w.grad)\n")
+    assert reasons["print(w.grad)"].startswith("may depend on line 6 of the file")
