@@ -525,8 +525,9 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
         # IPython's own lines: refused where they stand, blanked (the line numbers stay) before Python parses.
         kept = []
         for number, line in enumerate(lines, start=1):
-            if _MAGIC.match(line) and not line.lstrip().startswith("#"):
-                what = msg("source.help" if _HELP.match(line) else "source.magic")
+            help_request = _is_help(line)
+            if (_MAGIC.match(line) or help_request) and not line.lstrip().startswith("#"):
+                what = msg("source.help" if help_request or _HELP.match(line) else "source.magic")
                 magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what),
                                      node=_magic_binding(line)))
                 kept.append("")
@@ -536,6 +537,23 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
         text = "\n".join(kept)
     found, closing = _statements(text, lines, cell, limits, source, magics)
     return sorted(found, key=lambda p: p.line), closing
+
+
+def _is_help(line: str) -> bool:
+    """`EXPR?` or `EXPR??`, IPython's help on any expression (`torch.randn(2)?`, `x.shape??`): a line ending in
+    `?` whose text before it is one Python expression, not a comment's or a string's question mark."""
+    stripped = line.strip()
+    if not stripped.endswith("?") or len(stripped) > 10_000:
+        return False
+    expression = stripped.removesuffix("?").removesuffix("?").rstrip()
+    if not expression or expression.endswith("?"):
+        return False
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(expression).readline))
+        ast.parse(expression, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError):
+        return False
+    return not any(token.type == tokenize.COMMENT for token in tokens)
 
 
 _MAGIC_ASSIGN = re.compile(r"^\s*([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[%!]")
@@ -931,6 +949,22 @@ def _roots(expression: ast.expr) -> set[str]:
     return names - _BUILTINS
 
 
+def _read_when_defined(node: ast.stmt) -> list[str]:
+    """Names a (refused) statement reads as it runs (:func:`_read_by`); a `def` reads only its decorators', its
+    defaults' and its annotations' names then (its body runs when it is called, its parameters are its own)."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return _read_by(node)
+    arguments = node.args
+    evaluated: list[ast.AST] = [*node.decorator_list, *arguments.defaults,
+                                *(d for d in arguments.kw_defaults if d is not None)]
+    evaluated += [a.annotation for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                         *(x for x in (arguments.vararg, arguments.kwarg) if x is not None)]
+                  if a.annotation is not None]
+    if node.returns is not None:
+        evaluated.append(node.returns)
+    return _read_by(ast.Expr(value=ast.Tuple(elts=[e for e in evaluated if isinstance(e, ast.expr)], ctx=ast.Load())))
+
+
 def _read_by(node: ast.stmt) -> list[str]:
     """Names a statement reads, in the order they appear: not a comprehension's or a lambda's own names
     (`[t.add_(1) for t in ys]` reads `ys`, not a `t` bound elsewhere)."""
@@ -1115,7 +1149,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 changes |= more
                 learn_functions(piece.node)
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
-            read = _read_by(piece.node) if piece.node is not None else []
+            read = _read_when_defined(piece.node) if piece.node is not None else []
             source = next((s for name in read if (s := bound.get(name)) is not None), None)
             if source is not None and not piece.own:
                 name = next(n for n in read if bound.get(n) is source)

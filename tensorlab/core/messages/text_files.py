@@ -245,8 +245,10 @@ TEXTS: dict[str, tuple[str, str]] = {
                              "파일이 {encoding:으로} 저장되어 있습니다. TensorLab은 .py 파일을 UTF-8이나 인코딩 선언에 "
                              "적힌 인코딩으로 읽습니다(UTF-8로 다시 저장하세요)"),
     # -- h21g (issue #21 review r21b): IPython help, the script's main guard, what to write instead ----------
-    "source.help": ("an IPython help request (`name?`, `?name`) is not Python: TensorLab does not run it",
-                    "IPython 도움말 요청(`name?`, `?name`)은 Python 코드가 아니므로 TensorLab에서 실행하지 않습니다"),
+    "source.help": ("an IPython help request (`name?`, `?name`, `torch.randn(2)?`) is not Python: TensorLab does not "
+                    "run it",
+                    "IPython 도움말 요청(`name?`, `?name`, `torch.randn(2)?`)은 Python 코드가 아니므로 TensorLab에서 "
+                    "실행하지 않습니다"),
     "source.main_guard": ("`if __name__ == \"__main__\":` is not run in TensorLab: an `if` is not available, so its "
                           "block is not run either (write its statements at the top level to step through them)",
                           "TensorLab에서는 `if __name__ == \"__main__\":` 문을 실행하지 않습니다. `if` 문은 쓸 수 "

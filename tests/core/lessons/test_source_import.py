@@ -878,8 +878,8 @@ def test_the_refusals_of_a_tutorial_say_what_is_available_and_what_to_write_inst
     # `x?`, `??x`: IPython's help, named as such.
     lesson = parse_notebook(_notebook([_code("import torch\nx = torch.ones(2)\nx?\n??x\nx.add_??\n")]), "h.ipynb")
     assert [str(r.reason) for r in lesson.refused] == [
-        f"cell 1, line {n}: an IPython help request (`name?`, `?name`) is not Python: TensorLab does not run it"
-        for n in (3, 4, 5)]
+        f"cell 1, line {n}: an IPython help request (`name?`, `?name`, `torch.randn(2)?`) is not Python: TensorLab "
+        "does not run it" for n in (3, 4, 5)]
 
 
 def test_nn_functional_is_the_subset_s_f_and_runs_as_plain_torch(capsys):
@@ -1135,3 +1135,27 @@ def test_a_refused_backward_through_a_result_still_reaches_the_gradients_of_what
     reasons = _reasons("import torch\nw = torch.ones(2, requires_grad=True)\nloss = (w * 2).sum()\n"
                        "def step(l):\n    l.backward()\nstep(loss)\nprint(w.grad)\n")
     assert reasons["print(w.grad)"].startswith("may depend on line 6 of the file")
+
+
+def test_a_def_keeps_its_own_reason_whatever_names_its_parameters_and_body_share_with_changed_globals():
+    # Review r21d: `def f(x)` after a refused change of a global `x` was "may depend on line N" instead of its own.
+    reasons = _reasons("import torch\nx = torch.ones(2)\nif True:\n    x.add_(1)\n\n\ndef f(x):\n    return x * 2\n\n\n"
+                       "def g():\n    return x\n\n\ndef k(a=x):\n    return a\n\n\nprint(f(torch.ones(1)))\n")
+    assert reasons["def f(x):\n    return x * 2"] == "line 7 of the file: def is not available in TensorLab"
+    assert reasons["def g():\n    return x"] == "line 11 of the file: def is not available in TensorLab"
+    # A default is read when the def runs: that one depends on the change.
+    assert reasons["def k(a=x):\n    return a"].startswith("may depend on line 3 of the file")
+    assert reasons["print(f(torch.ones(1)))"].startswith("depends on line 7 of the file")
+
+
+def test_help_on_any_expression_is_a_help_request_and_the_rest_of_its_cell_runs():
+    # Review r21d: `torch.randn(2)?` was not read as help: the rest of its cell was one invalid-syntax step and the
+    # names it binds were later "not defined".
+    cell = ("import torch\ntorch.randn(2)?\nx = torch.ones(2)\nx.view(2, 1).shape??\n"
+            "print(x)  # is it ones?\ny = x * 2  # why?\ns = 'what?'\n")
+    lesson = parse_notebook(_notebook([_code(cell), _code("print(y, s)")]), "h.ipynb")
+    assert [(r.line, r.reason.key, r.reason.values["reason"].key) for r in lesson.refused] == [
+        (2, "source.at_cell_line", "source.help"), (4, "source.at_cell_line", "source.help")]
+    assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(2)", "print(x)  # is it ones?",
+                                              "y = x * 2  # why?", "s = 'what?'", "print(y, s)"]
+    assert _run(lesson)[-1].output == "tensor([2., 2.]) what?\n"
