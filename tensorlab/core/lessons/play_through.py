@@ -15,7 +15,16 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from tensorlab.core.lessons.lesson import Lesson, RefusedStep
-from tensorlab.core.lessons.source_import import refused_at_run_time, run_time_refusal, with_file_lines
+from tensorlab.core.lessons.source_import import (
+    RANDOM_SHIFTED,
+    as_python_echoes,
+    echoed_steps,
+    random_shifts,
+    refused_at_run_time,
+    run_time_refusal,
+    with_file_lines,
+    with_random_note,
+)
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
 from tensorlab.core.protocol.results import ErrorInfo, StepResult
@@ -77,10 +86,15 @@ class LessonRun:
                 if result.index != index:
                     # After a crash (or a step refused as it ran) the worker counts otherwise: the lesson's index.
                     result = dataclasses.replace(result, index=index)
-                reason = run_time_refusal(result) if opened_file(self.lesson) else None
+                opened = opened_file(self.lesson)
+                reason = run_time_refusal(result) if opened else None
                 if reason is not None:   # the session is as it was before it: nothing of it ran
                     self.lesson = refused_at_run_time(self.lesson, index, reason)
                     continue
+                if opened:   # a bare expression's value where Python shows it (a notebook cell's last) only
+                    result = as_python_echoes(result, index in echoed_steps(self.lesson))
+                    # Its random numbers, where a statement not run used the generator first: not the file's.
+                    result = with_random_note(result, random_shifts(self.lesson).get(index))
                 result = with_file_lines(result, self.lesson.steps)   # an opened file's culprit step: by its line too
             snapshot = result.snapshot
             yield result
@@ -135,6 +149,11 @@ def ran_json(lesson: Lesson, result: StepResult, number: int) -> dict[str, Any]:
     if not opened_file(lesson):
         return {}
     fields: dict[str, Any] = {"index": number, "step": result.index + 1}
+    shifted = next((note for note in result.notes if note.key == RANDOM_SHIFTED), None)
+    if shifted is not None:   # its random numbers may not be the file's: why, and the line that is not run
+        where = dict(shifted.params)["where"]
+        fields["random_differs"] = {"line": where.values.get("line"), "cell": where.values.get("cell", 0),
+                                    "reason": shifted.text}
     if result.index < len(lesson.steps):
         step = lesson.steps[result.index]
         fields.update(line=step.line, cell=step.cell)

@@ -34,13 +34,15 @@ from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
 from tensorlab.core.lang.parse import LanguageError, Statement, parse_one, undefined_name_message
 from tensorlab.core.lessons.lesson import Lesson, LessonError, LessonStep, RefusedStep, find_lesson
 from tensorlab.core.messages.catalogue import Message, msg
+from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
 
 __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
            "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
            "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts",
-           "with_file_lines", "run_time_refusal", "refused_at_run_time"]
+           "with_file_lines", "run_time_refusal", "refused_at_run_time", "echoed_steps", "as_python_echoes",
+           "random_shifts", "RANDOM_SHIFTED", "with_random_note"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -196,6 +198,148 @@ def with_file_lines(result: StepResult, steps: Sequence[LessonStep]) -> StepResu
     if explanation is error.explanation:
         return result
     return replace(result, error=replace(error, explanation=explanation))
+
+
+# -- what Python shows of a bare expression ---------------------------------------------------------------
+
+def echoed_steps(lesson: Lesson) -> frozenset[int]:
+    """The steps of an opened file whose value Python itself shows: in a notebook the last statement of a cell,
+    where it is an expression that runs (Jupyter echoes it); in a ``.py`` none (a script prints nothing of a bare
+    expression: `torch.manual_seed(1)` shows no `<torch._C.Generator object at 0x…>`)."""
+    cached = _ECHOES.get(id(lesson))
+    if cached is not None and cached[0] is lesson:
+        return cached[1]
+    last: dict[int, tuple[int, int, int]] = {}   # cell -> (line, order, step index or -1 for a refused statement)
+    order = 0
+    waiting = list(lesson.refused)
+    for number, step in enumerate(lesson.steps):
+        while waiting and waiting[0].after <= number:
+            refused = waiting.pop(0)
+            last[refused.cell] = max(last.get(refused.cell, (0, 0, -1)), (refused.line, order, -1))
+            order += 1
+        last[step.cell] = max(last.get(step.cell, (0, 0, -1)), (step.line, order, number))
+        order += 1
+    echoed = frozenset(index for cell, (_line, _order, index) in last.items()
+                       if cell and index >= 0 and isinstance(_one_node(lesson.steps[index].code), ast.Expr))
+    if len(_ECHOES) > 8:
+        _ECHOES.clear()
+    _ECHOES[id(lesson)] = (lesson, echoed)
+    return echoed
+
+
+_ECHOES: dict[int, tuple[Lesson, frozenset[int]]] = {}
+
+
+def as_python_echoes(result: StepResult, echoes: bool) -> StepResult:
+    """``result`` of an opened file's step without its value where Python shows none (``echoes`` False)."""
+    return result if echoes or result.value is None else replace(result, value=None)
+
+
+# -- random numbers after a statement that is not run ----------------------------------------------------
+
+RANDOM_SHIFTED = "explain.random_shifted"   # the note of a step whose random numbers are not the file's
+# Calls that draw from torch's generator (a layer with parameters initialises them at random as it is made).
+_DRAWS = frozenset({
+    "randn", "rand", "randint", "randperm", "normal", "bernoulli", "multinomial", "poisson", "randn_like",
+    "rand_like", "randint_like", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+    "feature_alpha_dropout", "rrelu", "gumbel_softmax", "random_split", "RandomSampler", "reset_parameters",
+    "uniform_", "normal_", "random_", "bernoulli_", "exponential_", "geometric_", "cauchy_", "log_normal_",
+    "Linear", "Bilinear", "LazyLinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+    "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Embedding", "EmbeddingBag", "RNN", "LSTM", "GRU",
+    "RNNCell", "LSTMCell", "GRUCell", "MultiheadAttention", "Transformer", "TransformerEncoderLayer",
+    "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder"})
+_SEEDS = frozenset({"manual_seed", "seed"})   # they set the generator: what was drawn before no longer counts
+
+
+def _called_names(node: ast.AST) -> list[tuple[str, ast.expr, ast.Call]]:
+    """Each call in ``node``: the name it calls (`torch.randn` → "randn"), the expression it is called on."""
+    found = []
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            found.append((func.attr, func.value, call))
+        elif isinstance(func, ast.Name):
+            found.append((func.id, func, call))
+    return found
+
+
+def _draws(node: ast.AST | None, drawing: set[str], shuffling: set[str]) -> bool:
+    """Whether a statement may draw random numbers from torch's generator: a call that draws (`torch.randn`,
+    `nn.Linear(...)`, `nn.init.*`, `w.uniform_()`), a call to a function or class of the file that does
+    (``drawing``), or a loop over a shuffling loader (``shuffling``: `DataLoader(..., shuffle=True)`)."""
+    if node is None:
+        return False
+    for name, owner, _call in _called_names(node):
+        if name in _DRAWS or name in drawing or (isinstance(owner, (ast.Name, ast.Attribute)) and (
+                getattr(owner, "id", None) == "init" or getattr(owner, "attr", None) == "init")):
+            return True
+    loops = [n.iter for n in ast.walk(node) if isinstance(n, (ast.For, ast.AsyncFor))]
+    loops += [g.iter for n in ast.walk(node) if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp,
+                                                               ast.DictComp)) for g in n.generators]
+    return any(_roots(iterable) & shuffling for iterable in loops)
+
+
+def _seeds(node: ast.AST | None) -> bool:
+    """Whether a statement sets torch's generator (`torch.manual_seed(0)`, `torch.random.manual_seed(0)`)."""
+    return node is not None and any(name in _SEEDS and isinstance(owner, (ast.Name, ast.Attribute))
+                                    and (getattr(owner, "id", None) == "torch" or getattr(owner, "attr", None)
+                                         in ("torch", "random", "cuda"))
+                                    for name, owner, _call in _called_names(node))
+
+
+def random_shifts(lesson: Lesson) -> dict[int, RefusedStep]:
+    """The steps of an opened file (by index) whose random numbers may not be the ones Python draws running the
+    file, each with the refused statement before it that uses torch's generator first (draws from it, `nn.Linear`
+    made with a layer TensorLab refuses, or sets its seed) with no `torch.manual_seed(...)` run between them."""
+    cached = _SHIFTS.get(id(lesson))
+    if cached is not None and cached[0] is lesson:
+        return cached[1]
+    drawing: set[str] = set()     # functions and classes of the file whose body draws
+    shuffling: set[str] = set()   # names bound to a shuffling loader or sampler
+    shifter: RefusedStep | None = None
+    shifts: dict[int, RefusedStep] = {}
+    waiting = list(lesson.refused)
+    order: list[tuple[int, LessonStep | RefusedStep]] = []
+    for number, step in enumerate(lesson.steps):
+        while waiting and waiting[0].after <= number:
+            order.append((-1, waiting.pop(0)))
+        order.append((number, step))
+    order += [(-1, refused) for refused in waiting]
+    for number, entry in order:
+        node = _one_node(entry.code)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            (drawing.add if _draws(ast.Module(body=node.body, type_ignores=[]), drawing, shuffling)
+             else drawing.discard)(node.name)
+            continue
+        if isinstance(node, ast.Assign) and any(
+                name in ("DataLoader", "RandomSampler") and any(k.arg == "shuffle" for k in call.keywords
+                                                               if not (isinstance(k.value, ast.Constant)
+                                                                       and not k.value.value))
+                or name == "RandomSampler" for name, _owner, call in _called_names(node.value)):
+            shuffling |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        if isinstance(entry, RefusedStep):
+            if shifter is None and (_draws(node, drawing, shuffling) or _seeds(node)):
+                shifter = entry
+            continue
+        if _seeds(node):
+            shifter = None
+        elif shifter is not None and _draws(node, drawing, shuffling):
+            shifts[number] = shifter
+    if len(_SHIFTS) > 8:
+        _SHIFTS.clear()
+    _SHIFTS[id(lesson)] = (lesson, shifts)
+    return shifts
+
+
+_SHIFTS: dict[int, tuple[Lesson, dict[int, RefusedStep]]] = {}
+
+
+def with_random_note(result: StepResult, shifter: RefusedStep | None) -> StepResult:
+    """``result`` with the note that its random numbers may not be the file's (:func:`random_shifts`)."""
+    if shifter is None:
+        return result
+    note = Explanation(RANDOM_SHIFTED, (("where", _where(shifter.line, shifter.cell)),))
+    return replace(result, notes=(*result.notes, note))
 
 
 # -- a statement refused as it runs -----------------------------------------------------------------------

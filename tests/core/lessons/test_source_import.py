@@ -1159,3 +1159,94 @@ def test_help_on_any_expression_is_a_help_request_and_the_rest_of_its_cell_runs(
     assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(2)", "print(x)  # is it ones?",
                                               "y = x * 2  # why?", "s = 'what?'", "print(y, s)"]
     assert _run(lesson)[-1].output == "tensor([2., 2.]) what?\n"
+
+
+def test_a_bare_expression_s_value_is_shown_where_python_shows_it_only(tmp_path, capsys):
+    # Review r21d: `torch.manual_seed(1)` echoed `<torch._C.Generator object at 0x…>`; a .py script prints nothing
+    # of a bare expression, a notebook shows the value of a cell's last statement (when it is an expression).
+    path = tmp_path / "echo.py"
+    path.write_text("import torch\ntorch.manual_seed(1)\nx = torch.ones(2)\nx\nx.sum()\n", encoding="utf-8")
+    assert main(["run", str(path), "--in-process"]) == 0
+    assert "→" not in capsys.readouterr().out
+    cells = [_code("import torch\ntorch.manual_seed(1)\nx = torch.ones(2)\nx"), _code("torch.manual_seed(2)"),
+             _code("x.sum()\ny = x * 2"), _code("x * 3\n%time y"), _code("print(y)")]
+    lesson = parse_notebook(_notebook(cells), "echo.ipynb")
+    values = {r.code: r.value for r in _run(lesson)}
+    assert values["torch.manual_seed(1)"] is None and values["x.sum()"] is None and values["x * 3"] is None
+    torch.manual_seed(1)
+    assert values["x"] == repr(torch.ones(2))
+    assert values["torch.manual_seed(2)"].startswith("<torch._C.Generator object at 0x")   # Jupyter shows it too
+    assert values["print(y)"] is None
+    # In the window's player too; a line you type keeps its value.
+    from tensorlab.core.engine.player import Player
+    player = Player(LocalEngine())
+    try:
+        player.load(parse_python("import torch\ntorch.manual_seed(1)\nx = torch.ones(2)\n", "echo.py"))
+        player.go_to(3)
+        assert [r.value for r in player.results] == [None, None, None]
+        assert player.insert("x.sum()").value == repr(torch.ones(2).sum())
+    finally:
+        player.close()
+
+
+RANDOM_AFTER_REFUSED = '''\
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+a = torch.randn(2)
+net = nn.Sequential(nn.Linear(2, 2), nn.Flatten(1))
+b = torch.randn(2)
+c = b * 2
+e = torch.rand(3)
+torch.manual_seed(1)
+d = torch.randn(2)
+'''
+
+
+def test_a_step_drawing_random_numbers_after_a_refused_statement_that_draws_says_its_values_are_not_the_file_s(
+        tmp_path, capsys):
+    # Review r21c 3: a refused `nn.Sequential(nn.Linear(...), nn.Flatten())` draws in Python, not in TensorLab:
+    # every later random value differed from the file's, silently.
+    path = tmp_path / "rand.py"
+    path.write_text(RANDOM_AFTER_REFUSED, encoding="utf-8")
+    assert main(["run", str(path), "--json", "--in-process"]) == 0
+    steps = {s["code"]: s for s in json.loads(capsys.readouterr().out)["steps"]}
+    assert steps["net = nn.Sequential(nn.Linear(2, 2), nn.Flatten(1))"]["refused"]
+    marked = {code for code, s in steps.items() if "random_differs" in s}
+    assert marked == {"b = torch.randn(2)", "e = torch.rand(3)"}   # the steps that draw, until the seed
+    shifted = steps["b = torch.randn(2)"]["random_differs"]
+    assert (shifted["line"], shifted["cell"]) == (5, 0)
+    assert shifted["reason"].startswith("The statement at line 5 of the file is not run, and it uses torch's random")
+    # Honest, not hidden: Python's values are not TensorLab's there, and are again after `torch.manual_seed(1)`.
+    python = _plain_torch(["import torch", "import torch.nn as nn", "torch.manual_seed(0)", "a = torch.randn(2)",
+                           "net = nn.Sequential(nn.Linear(2, 2), nn.Flatten(1))", "b = torch.randn(2)",
+                           "torch.manual_seed(1)", "d = torch.randn(2)"])
+    assert steps["a = torch.randn(2)"]["tensors"]["a"]["values"] == python["a"].tolist()
+    assert steps["b = torch.randn(2)"]["tensors"]["b"]["values"] != python["b"].tolist()
+    assert steps["d = torch.randn(2)"]["tensors"]["d"]["values"] == python["d"].tolist()
+    # Said in the transcript (Korean too) and in the window's player, as a note of the step.
+    assert main(["run", str(path), "--in-process", "--language", "ko"]) == 0
+    assert "파일을 실행할 때와 난수가 다를 수 있습니다: 실행하지 않는 파일의 5번째 줄에서" in capsys.readouterr().out
+    from tensorlab.core.engine.player import Player
+    player = Player(LocalEngine())
+    try:
+        player.load(parse_python(RANDOM_AFTER_REFUSED, "rand.py"))
+        player.go_to(len(player.program))
+        noted = [r.code for r in player.results if any(n.key == "explain.random_shifted" for n in r.notes)]
+        assert noted == ["b = torch.randn(2)", "e = torch.rand(3)"]
+    finally:
+        player.close()
+
+
+def test_what_draws_random_numbers_is_followed_through_a_refused_class_and_a_shuffling_loader():
+    text = ("import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader\n\n\n"
+            "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.fc = nn.Linear(2, 1)\n\n\nx = torch.randn(2)\nmodel = Net()\ny = torch.randn(2)\n"
+            "torch.manual_seed(3)\nloader = DataLoader(list(range(4)), shuffle=True)\nz = torch.rand(2)\n"
+            "for batch in loader:\n    pass\nq = torch.rand(2)\nt = torch.ones(2)\n")
+    lesson = parse_python(text, "net.py")
+    from tensorlab.core.lessons.source_import import random_shifts
+    shifts = {lesson.steps[i].code: r.line for i, r in random_shifts(lesson).items()}
+    # `class Net` draws nothing as it is defined; `Net()` does (its Linear); a refused DataLoader draws nothing as
+    # it is made, its loop does; `t = torch.ones(2)` draws nothing.
+    assert shifts == {"y = torch.randn(2)": 13, "q = torch.rand(2)": 18}

@@ -286,3 +286,19 @@ def test_a_step_the_subset_refuses_as_it_runs_is_greyed_in_its_place_with_its_re
                               '`to` is not available on a Linear in TensorLab')
     assert text[4].startswith("[line 5 of the file] ⊘ print(model.weight) — not run: depends on line 4 of the file")
     assert len(_refused_rows(window.code_view)) == 2 and "▶ x = torch.ones(2)" in text[5]
+
+
+def test_a_step_whose_random_numbers_are_not_the_file_s_says_so_in_the_output_panel(window, qtbot, tmp_path):
+    # Review r21c 3: after a refused statement that draws (a layer TensorLab does not have), later random values
+    # differed from running the file with nothing said.
+    path = tmp_path / "rand.py"
+    path.write_text("import torch\nimport torch.nn as nn\nnet = nn.Sequential(nn.Linear(2, 2), nn.Flatten(1))\n"
+                    "b = torch.randn(2)\nc = b * 2\n", encoding="utf-8")
+    assert window.open_lesson_file(path)
+    idle(qtbot, window)
+    go(window, qtbot, 3)
+    output = window.output_view.toPlainText()
+    assert "Its random numbers may differ from running the file" in output
+    assert "The statement at line 3 of the file is not run" in output
+    go(window, qtbot, 4)   # c = b * 2 draws nothing
+    assert "random numbers may differ" not in window.output_view.toPlainText()
