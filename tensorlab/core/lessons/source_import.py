@@ -414,18 +414,22 @@ def _decode_python(data: bytes, source: str) -> str:
         raise LessonError(source, msg("source.wide_encoding", encoding=wide))
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as exc:   # an unknown encoding, or a cookie that contradicts the BOM
-        cookie = _cookie_of(data)
+    except SyntaxError as exc:   # an unknown encoding, or a cookie that contradicts the BOM: said at its line
+        cookie, line = _cookie_of(data), _cookie_line(data)
         if data.startswith(codecs.BOM_UTF8) and cookie is not None:
-            raise LessonError(source, msg("source.bom_cookie", encoding=cookie)) from None
-        raise LessonError(source, msg("source.bad_cookie", detail=str(exc.msg))) from None
+            reason = msg("source.bom_cookie", encoding=cookie)
+        else:
+            reason = msg("source.bad_cookie", detail=str(exc.msg))
+        raise LessonError(source, reason if line is None else _at(line, 0, reason)) from None
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1   # as Python says it: "... on line 3"
         raise LessonError(source, msg("source.not_encoded", encoding=encoding, line=line, byte=exc.start)) from None
     except LookupError as exc:   # detect_encoding knows it, the codec registry may still not
-        raise LessonError(source, msg("source.bad_cookie", detail=str(exc))) from None
+        line = _cookie_line(data)
+        reason = msg("source.bad_cookie", detail=str(exc))
+        raise LessonError(source, reason if line is None else _at(line, 0, reason)) from None
     return text.removeprefix("\ufeff")
 
 
@@ -438,6 +442,14 @@ def _wide_encoding(data: bytes) -> str | None:
     head = data[:64]
     if len(head) >= 4 and (not any(head[1::2]) or not any(head[0::2])) and any(head):
         return "UTF-16"
+    return None
+
+
+def _cookie_line(data: bytes) -> int | None:
+    """The line (1 or 2) of the PEP 263 cookie, if there is one."""
+    for number, line in enumerate(data.removeprefix(codecs.BOM_UTF8).splitlines()[:2], start=1):
+        if re.match(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", line):
+            return number
     return None
 
 
@@ -459,10 +471,14 @@ def _cells(data: bytes, source: str) -> list[tuple[str, str]]:
     """``(cell_type, source)`` of each cell of a notebook (nbformat 4), its outputs never kept."""
     if len(data) > MAX_NOTEBOOK_BYTES:
         raise LessonError(source, msg("file.too_large", limit=MAX_NOTEBOOK_BYTES))
+    wide = _wide_encoding(data)
+    if wide is not None:   # not "byte 0": what it is saved as
+        raise LessonError(source, msg("source.notebook_wide", encoding=wide))
     try:
         document = json.loads(data.decode("utf-8-sig"), object_pairs_hook=_drop_outputs)
     except UnicodeDecodeError as exc:
-        raise LessonError(source, msg("lesson.not_utf8", byte=exc.start)) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise LessonError(source, msg("source.not_encoded", encoding="UTF-8", line=line, byte=exc.start)) from None
     except RecursionError:
         raise LessonError(source, msg("source.not_notebook", detail="nested too deeply")) from None
     except ValueError as exc:   # json.JSONDecodeError, and an integer of too many digits
@@ -665,21 +681,40 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
         return [_Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
                        node=_cell_magic_binding(lines[1:]))], ""
     magics: list[_Piece] = []
+    inner: dict[int, Message] = {}   # a magic line inside a block -> why
     if cell:
         # IPython's own lines: refused where they stand, blanked (the line numbers stay) before Python parses.
+        # One inside a block (`if True:` then `    %time x = f()`) is the block's: its line stands in for it as the
+        # statement it runs (`x = f()`) or `pass`, so the cell still parses, and the block is refused for it.
         kept = []
+        original = lines
         for number, line in enumerate(lines, start=1):
             help_request = _is_help(line)
             if (_MAGIC.match(line) or help_request) and not line.lstrip().startswith("#"):
                 what = msg("source.help" if help_request or _HELP.match(line) else "source.magic")
-                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what),
-                                     node=_magic_binding(line)))
+                binding = _magic_binding(line)
+                indent = line[:len(line) - len(line.lstrip())]
+                if indent:
+                    inner[number] = what
+                    kept.append(indent + (ast.unparse(binding) if binding is not None else "pass"))
+                    continue
+                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what), node=binding))
                 kept.append("")
             else:
                 kept.append(line)
         lines = kept
         text = "\n".join(kept)
     found, closing = _statements(text, lines, cell, limits, source, magics)
+    if inner:
+        for piece in found:   # the top-level statement that holds a magic line: refused for it, shown as written
+            if piece.node is None:
+                continue
+            end = piece.node.end_lineno or piece.node.lineno
+            held = sorted(number for number in inner if piece.node.lineno <= number <= end)
+            if held:
+                piece.code = "\n".join(original[piece.node.lineno - 1:end])
+                piece.statement, piece.own = None, True
+                piece.reason = _at(held[0], cell, inner[held[0]])
     return sorted(found, key=lambda p: p.line), closing
 
 
@@ -1376,12 +1411,46 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
             continue
         if kind != "code":
             continue   # raw cells are neither Python nor prose
-        found, closing = _pieces(text, number, limits, source)
+        try:
+            found, closing = _pieces(text, number, limits, source)
+        except LessonError as exc:
+            if exc.reason.key == "source.too_many":   # the notebook's count, not one cell's
+                raise LessonError(source, msg("source.too_many", count=_statement_count(cells),
+                                              limit=limits.max_lesson_steps)) from None
+            raise
         if found and note:
             found[0].prose = note
             note = ""
         note = _joined(note, closing)   # a cell's closing comments: with the next step that runs, as markdown is
         pieces += found
-        if len(pieces) > limits.max_lesson_steps:
-            break
+        if len(pieces) > limits.max_lesson_steps:   # every statement of the notebook counted, not those read so far
+            raise LessonError(source, msg("source.too_many", count=_statement_count(cells),
+                                          limit=limits.max_lesson_steps))
     return _lesson(pieces, source, limits, trailing_note=note)
+
+
+def _statement_count(cells: list[tuple[str, str]]) -> int:
+    """How many steps a notebook's code cells hold (statements, IPython lines; a cell that does not parse, or
+    under a cell magic, is one), as :func:`parse_notebook` makes them (its code is bounded: at most 1 MB)."""
+    count = 0
+    for kind, text in cells:
+        if kind != "code":
+            continue
+        lines = text.splitlines()
+        if lines and lines[0].lstrip().startswith("%%"):
+            count += 1
+            continue
+        magic = [(_MAGIC.match(line) is not None or _is_help(line)) and not line.lstrip().startswith("#")
+                 for line in lines]
+        count += sum(1 for m, line in zip(magic, lines) if m and line[:1] not in (" ", "\t"))
+        # A magic line stands aside (its own step), one inside a block as `pass` (the block's), as _pieces reads them.
+        code = "\n".join((line[:len(line) - len(line.lstrip())] + "pass" if line[:1] in (" ", "\t") else "")
+                         if m else line for m, line in zip(magic, lines))
+        try:
+            body = ast.parse(code, mode="exec").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            count += 1 if any(line.strip() for line, m in zip(lines, magic) if not m) else 0
+            continue
+        count += sum(1 for node in body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                                                and isinstance(node.value.value, str)))
+    return count

@@ -240,6 +240,10 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "{encoding}: the two disagree (remove the mark, or make the declaration utf-8)",
                           "파일이 UTF-8 바이트 순서 표시(BOM)로 시작하는데 인코딩 선언은 {encoding:이라고} "
                           "합니다. 둘이 서로 맞지 않습니다(표시를 지우거나 선언을 utf-8로 고치세요)"),
+    "source.notebook_wide": ("the notebook is saved as {encoding}; Jupyter and TensorLab read a notebook as UTF-8 "
+                             "(save it as UTF-8)",
+                             "노트북 파일이 {encoding:으로} 저장되어 있습니다. Jupyter와 TensorLab은 노트북을 UTF-8로 "
+                             "읽습니다(UTF-8로 다시 저장하세요)"),
     "source.wide_encoding": ("the file is saved as {encoding}; TensorLab reads a .py file as UTF-8 or as its encoding "
                              "declaration says (save it as UTF-8)",
                              "파일이 {encoding:으로} 저장되어 있습니다. TensorLab은 .py 파일을 UTF-8이나 인코딩 선언에 "
@@ -247,7 +251,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- h21g (issue #21 review r21b): IPython help, the script's main guard, what to write instead ----------
     "source.help": ("an IPython help request (`name?`, `?name`, `torch.randn(2)?`) is not Python: TensorLab does not "
                     "run it",
-                    "IPython 도움말 요청(`name?`, `?name`, `torch.randn(2)?`)은 Python 코드가 아니므로 TensorLab에서 "
+                    "IPython 도움말 요청은(`name?`, `?name`, `torch.randn(2)?`) Python 코드가 아니므로 TensorLab에서 "
                     "실행하지 않습니다"),
     "source.main_guard": ("`if __name__ == \"__main__\":` is not run in TensorLab: an `if` is not available, so its "
                           "block is not run either (write its statements at the top level to step through them)",

@@ -351,8 +351,8 @@ def test_the_encoding_cookie_is_honoured_and_a_wrong_one_is_a_clear_message():
     assert lesson.steps[1].note == "café"
     with pytest.raises(LessonError) as caught:
         parse_python(b"# -*- coding: klingon -*-\nx = 1\n", "bad.py")
-    assert str(caught.value) == "bad.py: the file's encoding declaration (PEP 263) cannot be used: " \
-                                "unknown encoding: klingon"
+    assert str(caught.value) == "bad.py: line 1 of the file: the file's encoding declaration (PEP 263) cannot be " \
+                                "used: unknown encoding: klingon"
     assert "PEP 263" in caught.value.render("ko") and "인코딩 선언" in caught.value.render("ko")
     with pytest.raises(LessonError) as caught:
         parse_python("# coding: utf-8\nx = 'é'\n".encode("latin-1"), "wrong.py")
@@ -594,7 +594,8 @@ def test_a_nul_byte_is_named_on_its_own_line_in_a_file_and_in_a_cell():
 def test_a_bom_that_disagrees_with_the_cookie_and_a_utf16_file_say_what_is_wrong():
     with pytest.raises(LessonError) as caught:
         parse_python(b"\xef\xbb\xbf# coding: latin-1\nimport torch\n", "bom.py")
-    assert str(caught.value) == ("bom.py: the file starts with a UTF-8 byte order mark but its encoding declaration "
+    assert str(caught.value) == ("bom.py: line 1 of the file: the file starts with a UTF-8 byte order mark but its "
+                                 "encoding declaration "
                                  "says latin-1: the two disagree (remove the mark, or make the declaration utf-8)")
     assert "latin-1이라고" in caught.value.render("ko")
     for data in ("import torch\n".encode("utf-16"), "import torch\n".encode("utf-16-le"),
@@ -1250,3 +1251,38 @@ def test_what_draws_random_numbers_is_followed_through_a_refused_class_and_a_shu
     # `class Net` draws nothing as it is defined; `Net()` does (its Linear); a refused DataLoader draws nothing as
     # it is made, its loop does; `t = torch.ones(2)` draws nothing.
     assert shifts == {"y = torch.randn(2)": 13, "q = torch.rand(2)": 18}
+
+
+def test_small_things_of_a_review_an_indented_magic_the_notebook_s_count_its_encoding_the_cookie_s_line():
+    # Review r21d, minor: an indented `%time` inside `if True:` made a valid cell "not valid Python".
+    lesson = parse_notebook(_notebook([_code("import torch\nif True:\n    %time x = torch.ones(2)\ny = torch.zeros(1)\n"
+                                             "print(x)")]), "m.ipynb")
+    assert [s.code for s in lesson.steps] == ["import torch", "y = torch.zeros(1)"]
+    assert _refused(lesson) == [
+        (2, "if True:", "cell 1, line 3: an IPython magic or shell command (`%`, `!`) is not Python: TensorLab "
+                        "does not run it"),
+        (5, "print(x)", "depends on cell 1, line 2, which is not run (`x` is defined there)")]
+    assert lesson.refused[0].code == "if True:\n    %time x = torch.ones(2)"   # shown as written
+    # A notebook of 506 statements says 506 (it said 505: those read up to the cell that went over).
+    cells = [_code("x = 1\n" * 5)] * 101 + [_code("x = 1\n")]
+    with pytest.raises(LessonError) as caught:
+        parse_notebook(_notebook(cells), "big.ipynb")
+    assert str(caught.value) == "big.ipynb: the file has 506 statements; TensorLab opens at most 500"
+    # A UTF-16 notebook says so (it said "byte 0"); a byte that is not UTF-8 says its line.
+    for data in (json.dumps({"cells": []}).encode("utf-16"), json.dumps({"cells": []}).encode("utf-16-le")):
+        with pytest.raises(LessonError) as caught:
+            parse_notebook(data, "wide.ipynb")
+        assert str(caught.value) == ("wide.ipynb: the notebook is saved as UTF-16; Jupyter and TensorLab read a "
+                                     "notebook as UTF-8 (save it as UTF-8)")
+        assert caught.value.render("ko").endswith("UTF-16으로 저장되어 있습니다. Jupyter와 TensorLab은 노트북을 UTF-8로 "
+                                                  "읽습니다(UTF-8로 다시 저장하세요)")
+    data = json.dumps({"nbformat": 4, "cells": [_code("x = 'é'")]}, indent=1, ensure_ascii=False).encode("latin-1")
+    with pytest.raises(LessonError) as caught:
+        parse_notebook(data, "latin.ipynb")
+    byte = data.index("é".encode("latin-1"))
+    line = data[:byte].count(b"\n") + 1
+    assert str(caught.value) == f"latin.ipynb: the file is not UTF-8 text (line {line}, byte {byte})"
+    # An unknown encoding cookie says its line.
+    with pytest.raises(LessonError) as caught:
+        parse_python(b"#!/usr/bin/env python\n# coding: nosuch\nx = 1\n", "cookie.py")
+    assert str(caught.value).startswith("cookie.py: line 2 of the file: the file's encoding declaration (PEP 263)")
