@@ -1274,8 +1274,8 @@ def test_small_things_of_a_review_an_indented_magic_the_notebook_s_count_its_enc
             parse_notebook(data, "wide.ipynb")
         assert str(caught.value) == ("wide.ipynb: the notebook is saved as UTF-16; Jupyter and TensorLab read a "
                                      "notebook as UTF-8 (save it as UTF-8)")
-        assert caught.value.render("ko").endswith("UTF-16으로 저장되어 있습니다. Jupyter와 TensorLab은 노트북을 UTF-8로 "
-                                                  "읽습니다(UTF-8로 다시 저장하세요)")
+        assert caught.value.render("ko").endswith("UTF-16으로 저장되어 있습니다. Jupyter와 TensorLab은 노트북을 "
+                                                  "UTF-8로 읽습니다(UTF-8로 다시 저장하세요)")
     data = json.dumps({"nbformat": 4, "cells": [_code("x = 'é'")]}, indent=1, ensure_ascii=False).encode("latin-1")
     with pytest.raises(LessonError) as caught:
         parse_notebook(data, "latin.ipynb")
