@@ -1286,3 +1286,13 @@ def test_small_things_of_a_review_an_indented_magic_the_notebook_s_count_its_enc
     with pytest.raises(LessonError) as caught:
         parse_python(b"#!/usr/bin/env python\n# coding: nosuch\nx = 1\n", "cookie.py")
     assert str(caught.value).startswith("cookie.py: line 2 of the file: the file's encoding declaration (PEP 263)")
+
+
+def test_an_export_writes_a_step_refused_as_it_ran_and_its_readers_as_comments(tmp_path, capsys):
+    path = tmp_path / "convert.py"
+    path.write_text(CONVERTED, encoding="utf-8")
+    assert main(["export", str(path), "--in-process"]) == 0
+    script = capsys.readouterr().out
+    assert ("# not run in TensorLab: line 5 of the file: `to` is not available on a Linear in TensorLab\n"
+            "# model = model.to(device)\n") in script
+    assert "# not run in TensorLab: depends on line 5 of the file" in script and "\nprint(model.weight)" not in script
