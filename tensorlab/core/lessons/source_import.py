@@ -22,6 +22,7 @@ import codecs
 import html
 import io
 import json
+import math
 import re
 import tokenize
 from collections.abc import Callable, Sequence
@@ -597,6 +598,25 @@ def _with_hint(reason: Message) -> Message:
     name = reason.values.get("name") if reason.key == "subset.not_available" else None
     hint = _HINTS.get(name) if isinstance(name, str) else None
     return reason if hint is None else msg("source.hint", reason=reason, instead=hint)
+
+
+# `math`'s constants, said as the number they are (Python's own value): `math` is not imported in TensorLab.
+_MATH_CONSTANTS = ("pi", "tau", "e")
+
+
+def _math_hint(reason: Message, name: str, node: ast.stmt | None, source: ast.stmt | None) -> Message:
+    """``reason`` (a step that reads ``name``, bound by the refused ``source``), with the number to write for a
+    `math.pi` it reads where ``source`` is `import math` (`import math as m`): Python's own value."""
+    imports_math = isinstance(source, ast.Import) and any(
+        alias.name == "math" and (alias.asname or alias.name) == name for alias in source.names)
+    if node is None or not imports_math:
+        return reason
+    for inner in ast.walk(node):
+        if (isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == name
+                and inner.attr in _MATH_CONSTANTS):
+            return msg("source.math_hint", reason=reason, name=f"{name}.{inner.attr}",
+                       value=repr(getattr(math, inner.attr)))
+    return reason
 
 
 def _is_main_guard(node: ast.stmt) -> bool:
@@ -1295,7 +1315,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 if name not in bound:
                     piece.reason = unbound(name, piece, line)
                 elif (source := bound[name]) is not None:
-                    piece.reason = depends(name, source)
+                    piece.reason = _math_hint(depends(name, source), name, piece.node, source.node)
                 else:
                     continue
                 break
@@ -1332,7 +1352,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
             source = next((s for name in read if (s := bound.get(name)) is not None), None)
             if source is not None and not piece.own:
                 name = next(n for n in read if bound.get(n) is source)
-                piece.reason = depends(name, source)
+                piece.reason = _math_hint(depends(name, source), name, piece.node, source.node)
         if isinstance(piece.node, ast.ImportFrom) and any(alias.name == "*" for alias in piece.node.names):
             star = piece
         # A module's attributes (`torch.backends.cudnn.deterministic = True`) are its settings, not an object a

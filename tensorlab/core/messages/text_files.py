@@ -258,5 +258,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "TensorLab에서는 `if __name__ == \"__main__\":` 문을 실행하지 않습니다. `if` 문은 쓸 수 "
                           "없으므로 그 블록도 실행하지 않습니다(단계별로 실행하려면 블록의 문장을 맨 바깥에 쓰세요)"),
     "source.hint": ("{reason}; write {instead:`} instead", "{reason}. 대신 {instead:`을} 쓰세요"),
+    "source.math_hint": ("{reason}; for `{name}` write `{value}`, the same number",
+                         "{reason}. `{name}` 대신 같은 수인 {value:`을} 쓰세요"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

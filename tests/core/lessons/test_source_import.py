@@ -1296,3 +1296,17 @@ def test_an_export_writes_a_step_refused_as_it_ran_and_its_readers_as_comments(t
     assert ("# not run in TensorLab: line 5 of the file: `to` is not available on a Linear in TensorLab\n"
             "# model = model.to(device)\n") in script
     assert "# not run in TensorLab: depends on line 5 of the file" in script and "\nprint(model.weight)" not in script
+
+
+def test_a_step_reading_math_pi_of_a_refused_import_math_says_the_number_to_write():
+    import math
+    reasons = _reasons("import math as m\nimport torch\nx = torch.ones(2) * m.pi\nprint(m.sqrt(2))\n")
+    assert reasons["x = torch.ones(2) * m.pi"] == (
+        f"depends on line 1 of the file, which is not run (`m` is defined there); for `m.pi` write `{math.pi!r}`, "
+        "the same number")
+    assert reasons["print(m.sqrt(2))"].endswith("(`m` is defined there)")
+    # The number written runs, and is Python's.
+    lesson = parse_python(f"import torch\nx = torch.ones(2) * {math.pi!r}\nprint(x)\n", "pi.py")
+    assert _run(lesson)[-1].output == f"{torch.ones(2) * math.pi}\n"
+    # Not for a name another import binds.
+    assert "write" not in _reasons("import numpy as m\nimport torch\ny = m.pi\n")["y = m.pi"]
