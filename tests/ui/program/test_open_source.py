@@ -286,6 +286,8 @@ def test_a_step_the_subset_refuses_as_it_runs_is_greyed_in_its_place_with_its_re
                               '`to` is not available on a Linear in TensorLab')
     assert text[4].startswith("[line 5 of the file] ⊘ print(model.weight) — not run: depends on line 4 of the file")
     assert len(_refused_rows(window.code_view)) == 2 and "▶ x = torch.ones(2)" in text[5]
+    # Still the file's program: your steps are filed under its path.
+    assert window.editing.key(state.lesson) == f"file:{path.absolute()}"
 
 
 def test_a_step_whose_random_numbers_are_not_the_file_s_says_so_in_the_output_panel(window, qtbot, tmp_path):
