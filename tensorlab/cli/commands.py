@@ -286,7 +286,11 @@ def _export_code(args: argparse.Namespace, lesson: Any) -> int:
     try:
         # Step by step in the worker, under the same limits as `run`: a step that crashes torch or
         # runs too long becomes a "not run" comment, the other steps are still exported.
-        errors = tuple(result.error for result in iter_lesson(lesson, engine, time_limit=args.time_limit))
+        run = iter_lesson(lesson, engine, time_limit=args.time_limit)
+        errors = tuple(result.error for result in run)
+        # An opened file's step the subset refused as it ran is a refused step now (written as a comment), and so
+        # are the steps that read what it binds.
+        lesson = run.lesson
     except EngineError as exc:
         return _fail(exc.message, language)
     finally:

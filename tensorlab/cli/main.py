@@ -98,7 +98,8 @@ def _run(args: argparse.Namespace) -> int:
         else:
             # The transcript shows no values but each gradient's (cut) text: a result is kept without values.
             kept = [trimmed_result(result, keep_grad=True) for result in results]
-            sys.stdout.write(transcript(lesson, device, kept, color=sys.stdout.isatty(),
+            # The lesson as the run left it: a step of an opened file the subset refused as it ran is a refused one.
+            sys.stdout.write(transcript(results.lesson, device, kept, color=sys.stdout.isatty(),
                                         language=args.run_language))
             from tensorlab.cli.commands import measured_answers
 

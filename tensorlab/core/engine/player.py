@@ -26,7 +26,15 @@ from typing import Any
 
 from tensorlab.core.lang.parse import TENSOR_KIND, Statement, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
-from tensorlab.core.lessons.source_import import with_file_lines
+from tensorlab.core.lessons.source_import import (
+    as_python_echoes,
+    echoed_steps,
+    random_shifts,
+    refused_at_run_time,
+    run_time_refusal,
+    with_file_lines,
+    with_random_note,
+)
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, Progress
 from tensorlab.core.protocol.history import KEEP_LAST, History, history_allowance
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
@@ -318,10 +326,42 @@ class Player:
         result = self.engine.run(self.program[self.position].code, self.focus, cancelled)
         if result.index != self.position:
             result = replace(result, index=self.position)   # after a lost step the engine counts one fewer
+        if self._refused_as_it_ran(result):
+            return self.forward(cancelled)   # the next step that runs, if any
+        if self._opened_file() and self.program[self.position].origin == StepOrigin.LESSON:
+            # A bare expression's value where Python shows it (a notebook cell's last statement) only; yours keep it.
+            assert self.lesson is not None
+            index = sum(1 for s in self.program[:self.position] if s.origin == StepOrigin.LESSON)
+            result = as_python_echoes(result, index in echoed_steps(self.lesson))
+            # Its random numbers, where a statement not run used the generator first: not the file's (a note).
+            result = with_random_note(result, random_shifts(self.lesson).get(index))
         result = with_file_lines(result, self.program)   # an opened file's culprit step: by its line too
         self.results.append(result)
         self._trim()
         return result
+
+    def _opened_file(self) -> bool:
+        """Whether the program is a learner's opened ``.py`` or notebook (its steps carry their file lines)."""
+        return self.lesson is not None and (bool(self.lesson.refused) or any(s.line for s in self.lesson.steps))
+
+    def _refused_as_it_ran(self, result: StepResult) -> bool:
+        """Whether the step at the position is an opened file's that the subset refused as it ran (a module's
+        `model = model.to(device)`): then it is a refused step of the lesson, and so is every later step of the
+        file that reads what it binds (:func:`refused_at_run_time`), shown greyed with their reasons and never
+        run; the engine, which counted the step, is rebuilt at the position before the next step runs."""
+        step = self.program[self.position]
+        reason = run_time_refusal(result)
+        if reason is None or self.lesson is None or step.origin != StepOrigin.LESSON or not self._opened_file():
+            return False
+        index = sum(1 for s in self.program[:self.position] if s.origin == StepOrigin.LESSON)
+        lesson = refused_at_run_time(self.lesson, index, reason)
+        kept = {(s.cell, s.line, s.code) for s in lesson.steps}
+        program = [old for number, old in enumerate(self.program)
+                   if old.origin != StepOrigin.LESSON or number < self.position
+                   or (old.cell, old.line, old.code) in kept]
+        self.lesson, self.program = lesson, program
+        self._away, self._ahead = True, []   # the engine ran one step more than the program holds now
+        return True
 
     def go_to(self, position: int, cancelled: Callable[[], bool] = NEVER,
               progress: Progress | None = None, past_crashes: bool = False) -> None:
@@ -349,6 +389,9 @@ class Player:
         while self.position < position:
             if cancelled():
                 raise Cancelled(self.position)
+            position = min(position, len(self.program))   # a step refused as it ran leaves the program shorter
+            if self.position >= position:
+                break
             try:
                 self.forward(cancelled)
             except Cancelled as exc:

@@ -11,70 +11,122 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from tensorlab.core.lessons.lesson import Lesson, RefusedStep
-from tensorlab.core.lessons.source_import import with_file_lines
+from tensorlab.core.lessons.source_import import (
+    RANDOM_SHIFTED,
+    as_python_echoes,
+    echoed_steps,
+    random_shifts,
+    refused_at_run_time,
+    run_time_refusal,
+    with_file_lines,
+    with_random_note,
+)
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
 from tensorlab.core.protocol.results import ErrorInfo, StepResult
 from tensorlab.core.protocol.snapshot import OtherInfo, Snapshot, StorageInfo, TensorInfo
 
-__all__ = ["iter_lesson", "lesson_json", "write_lesson_json", "with_refused", "refused_json", "MAX_RUN_VALUES"]
+__all__ = ["LessonRun", "iter_lesson", "lesson_json", "write_lesson_json", "with_refused", "refused_json",
+           "MAX_RUN_VALUES"]
 
 # Values written by one `run --json`, over every step: beyond it, values are null (the
 # snapshot of each step lists every tensor again, so a long file could otherwise ask for gigabytes).
 MAX_RUN_VALUES = 2_000_000
 
 
-def iter_lesson(lesson: Lesson, engine: Engine, time_limit: float | None = None) -> Iterator[StepResult]:
-    """Run every step of ``lesson`` on ``engine`` (fresh, seeded), one step's result at a time.
+class LessonRun:
+    """Every step of ``lesson`` run on ``engine`` (fresh, seeded), one step's result at a time (iterate it).
 
     The caller owns the engine (the worker, or the in-process one of ``--in-process`` and tests).
     ``time_limit``: seconds for the whole run; steps not reached by then are reported as not run.
     An engine that can bound its work (the worker's ``run_within``) is told the deadline too: a
     step still running then is stopped, and so is the replay after a crash, so the run ends
     within ``time_limit`` plus one step's time limit.
+
+    An opened file's step that the subset refuses as it runs (`model = model.to(device)` on a module: the
+    worker knows the type) is not a result: it becomes a refused step of :attr:`lesson`, with the later steps
+    that read what it binds ("depends on line N"), as if the import had refused them; the run goes on with
+    the next step that runs. :attr:`lesson` is the lesson as it stands (its steps before the one running are
+    numbered as they were).
     """
-    started = time.monotonic()
-    run_within = getattr(engine, "run_within", None)
-    if run_within is not None:
-        run_within(time_limit)
-    snapshot = Snapshot()
-    for index, step in enumerate(lesson.steps):
-        if time_limit is not None and time.monotonic() - started > time_limit:
-            why = msg("engine.time_limit", seconds=f"{time_limit:g}")
-            error = ErrorInfo("TimeLimit", why.render("en"), None, why)
-            yield StepResult(index, step.code, error, (), "", None, snapshot)
-            continue
-        try:
-            result = engine.run(step.code)
-        except EngineCrashed as exc:
-            # Past the deadline the reason is the time limit alone (no session was restarted for it).
-            message = exc.why if exc.kind == "TimeLimit" else exc.message
-            result = StepResult(index, step.code, ErrorInfo(exc.kind, message.render("en"), None, message), (), "",
-                                None, snapshot)
-        else:
-            if result.index != index:
-                # After a crash the worker has one step fewer: the index is the lesson's.
-                result = dataclasses.replace(result, index=index)
-            result = with_file_lines(result, lesson.steps)   # an opened file's culprit step: by its line too
-        snapshot = result.snapshot
-        yield result
+
+    def __init__(self, lesson: Lesson, engine: Engine, time_limit: float | None = None) -> None:
+        self.lesson = lesson
+        self.engine = engine
+        self.time_limit = time_limit
+
+    def __iter__(self) -> Iterator[StepResult]:
+        started = time.monotonic()
+        engine, time_limit = self.engine, self.time_limit
+        run_within = getattr(engine, "run_within", None)
+        if run_within is not None:
+            run_within(time_limit)
+        snapshot = Snapshot()
+        index = 0
+        while index < len(self.lesson.steps):
+            step = self.lesson.steps[index]
+            if time_limit is not None and time.monotonic() - started > time_limit:
+                why = msg("engine.time_limit", seconds=f"{time_limit:g}")
+                error = ErrorInfo("TimeLimit", why.render("en"), None, why)
+                yield StepResult(index, step.code, error, (), "", None, snapshot)
+                index += 1
+                continue
+            try:
+                result = engine.run(step.code)
+            except EngineCrashed as exc:
+                # Past the deadline the reason is the time limit alone (no session was restarted for it).
+                message = exc.why if exc.kind == "TimeLimit" else exc.message
+                result = StepResult(index, step.code, ErrorInfo(exc.kind, message.render("en"), None, message), (),
+                                    "", None, snapshot)
+            else:
+                if result.index != index:
+                    # After a crash (or a step refused as it ran) the worker counts otherwise: the lesson's index.
+                    result = dataclasses.replace(result, index=index)
+                opened = opened_file(self.lesson)
+                reason = run_time_refusal(result) if opened else None
+                if reason is not None:   # the session is as it was before it: nothing of it ran
+                    self.lesson = refused_at_run_time(self.lesson, index, reason)
+                    continue
+                if opened:   # a bare expression's value where Python shows it (a notebook cell's last) only
+                    result = as_python_echoes(result, index in echoed_steps(self.lesson))
+                    # Its random numbers, where a statement not run used the generator first: not the file's.
+                    result = with_random_note(result, random_shifts(self.lesson).get(index))
+                result = with_file_lines(result, self.lesson.steps)   # an opened file's culprit step: by its line too
+            snapshot = result.snapshot
+            yield result
+            index += 1
 
 
-def with_refused(lesson: Lesson, results: Iterator[StepResult] | list[StepResult]
-                 ) -> Iterator[StepResult | RefusedStep]:
-    """The results of a run with the lesson's refused steps (an opened file's, never run) in their places."""
-    refused = list(lesson.refused)
+def iter_lesson(lesson: Lesson, engine: Engine, time_limit: float | None = None) -> LessonRun:
+    """Every step's result of ``lesson`` on ``engine``, one at a time (:class:`LessonRun`)."""
+    return LessonRun(lesson, engine, time_limit)
+
+
+def with_refused(lesson: Lesson, results: Iterable[StepResult]) -> Iterator[StepResult | RefusedStep]:
+    """The results of a run with the lesson's refused steps (an opened file's, never run) in their places; a
+    :class:`LessonRun`'s own lesson as it stands, with the steps it refused as they ran."""
+    given = 0
+
+    def waiting() -> tuple[RefusedStep, ...]:
+        return _current(lesson, results).refused[given:]
+
     ran = 0
     for result in results:
-        while refused and refused[0].after <= ran:
-            yield refused.pop(0)
+        while (rest := waiting()) and rest[0].after <= ran:
+            yield rest[0]
+            given += 1
         yield result
         ran += 1
-    yield from refused
+    yield from waiting()
+
+
+def _current(lesson: Lesson, results: object) -> Lesson:
+    """The lesson as a run stands (a :class:`LessonRun` refuses steps as they run), else ``lesson``."""
+    return results.lesson if isinstance(results, LessonRun) else lesson
 
 
 def refused_json(step: RefusedStep, index: int) -> dict[str, Any]:
@@ -97,13 +149,18 @@ def ran_json(lesson: Lesson, result: StepResult, number: int) -> dict[str, Any]:
     if not opened_file(lesson):
         return {}
     fields: dict[str, Any] = {"index": number, "step": result.index + 1}
+    shifted = next((note for note in result.notes if note.key == RANDOM_SHIFTED), None)
+    if shifted is not None:   # its random numbers may not be the file's: why, and the line that is not run
+        where = dict(shifted.params)["where"]
+        fields["random_differs"] = {"line": where.values.get("line"), "cell": where.values.get("cell", 0),
+                                    "reason": shifted.text}
     if result.index < len(lesson.steps):
         step = lesson.steps[result.index]
         fields.update(line=step.line, cell=step.cell)
     return fields
 
 
-def lesson_json(lesson: Lesson, device: str, results: list[StepResult]) -> dict[str, Any]:
+def lesson_json(lesson: Lesson, device: str, results: list[StepResult] | LessonRun) -> dict[str, Any]:
     """The contract-3 JSON document of a run (an opened file's refused steps in their places, not run)."""
     steps: list[dict[str, Any]] = []
     snapshot = Snapshot()
@@ -112,11 +169,11 @@ def lesson_json(lesson: Lesson, device: str, results: list[StepResult]) -> dict[
             steps.append({**refused_json(entry, number), **snapshot.to_json()})
         else:
             snapshot = entry.snapshot
-            steps.append({**entry.to_json(), **ran_json(lesson, entry, number)})
+            steps.append({**entry.to_json(), **ran_json(_current(lesson, results), entry, number)})
     return {"lesson": lesson.id, "device": device, "steps": steps}
 
 
-def write_lesson_json(lesson: Lesson, device: str, results: Iterator[StepResult] | list[StepResult],
+def write_lesson_json(lesson: Lesson, device: str, results: Iterable[StepResult],
                       stream: IO[str], max_values: int = MAX_RUN_VALUES) -> None:
     """Write the contract-3 document step by step, as results come (memory stays flat).
 
@@ -136,7 +193,7 @@ def write_lesson_json(lesson: Lesson, device: str, results: Iterator[StepResult]
         head = {"index": result.index, "code": result.code, "ok": result.ok,
                 "error": None if result.error is None else result.error.to_json(),
                 "warnings": [w.message for w in result.warnings], "output": result.output,
-                **ran_json(lesson, result, number)}
+                **ran_json(_current(lesson, results), result, number)}
         loop = "" if result.iterations is None else f', "iterations": {int(result.iterations)}'   # a loop step
         stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.encode(result.snapshot) + loop + "}")
     stream.write("]}\n")

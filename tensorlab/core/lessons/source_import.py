@@ -22,6 +22,7 @@ import codecs
 import html
 import io
 import json
+import math
 import re
 import tokenize
 from collections.abc import Callable, Sequence
@@ -34,13 +35,15 @@ from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
 from tensorlab.core.lang.parse import LanguageError, Statement, parse_one, undefined_name_message
 from tensorlab.core.lessons.lesson import Lesson, LessonError, LessonStep, RefusedStep, find_lesson
 from tensorlab.core.messages.catalogue import Message, msg
+from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
 
 __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
            "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
            "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts",
-           "with_file_lines"]
+           "with_file_lines", "run_time_refusal", "refused_at_run_time", "echoed_steps", "as_python_echoes",
+           "random_shifts", "RANDOM_SHIFTED", "with_random_note"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -198,6 +201,209 @@ def with_file_lines(result: StepResult, steps: Sequence[LessonStep]) -> StepResu
     return replace(result, error=replace(error, explanation=explanation))
 
 
+# -- what Python shows of a bare expression ---------------------------------------------------------------
+
+def echoed_steps(lesson: Lesson) -> frozenset[int]:
+    """The steps of an opened file whose value Python itself shows: in a notebook the last statement of a cell,
+    where it is an expression that runs (Jupyter echoes it); in a ``.py`` none (a script prints nothing of a bare
+    expression: `torch.manual_seed(1)` shows no `<torch._C.Generator object at 0x…>`)."""
+    cached = _ECHOES.get(id(lesson))
+    if cached is not None and cached[0] is lesson:
+        return cached[1]
+    last: dict[int, tuple[int, int, int]] = {}   # cell -> (line, order, step index or -1 for a refused statement)
+    order = 0
+    waiting = list(lesson.refused)
+    for number, step in enumerate(lesson.steps):
+        while waiting and waiting[0].after <= number:
+            refused = waiting.pop(0)
+            last[refused.cell] = max(last.get(refused.cell, (0, 0, -1)), (refused.line, order, -1))
+            order += 1
+        last[step.cell] = max(last.get(step.cell, (0, 0, -1)), (step.line, order, number))
+        order += 1
+    echoed = frozenset(index for cell, (_line, _order, index) in last.items()
+                       if cell and index >= 0 and isinstance(_one_node(lesson.steps[index].code), ast.Expr))
+    if len(_ECHOES) > 8:
+        _ECHOES.clear()
+    _ECHOES[id(lesson)] = (lesson, echoed)
+    return echoed
+
+
+_ECHOES: dict[int, tuple[Lesson, frozenset[int]]] = {}
+
+
+def as_python_echoes(result: StepResult, echoes: bool) -> StepResult:
+    """``result`` of an opened file's step without its value where Python shows none (``echoes`` False)."""
+    return result if echoes or result.value is None else replace(result, value=None)
+
+
+# -- random numbers after a statement that is not run ----------------------------------------------------
+
+RANDOM_SHIFTED = "explain.random_shifted"   # the note of a step whose random numbers are not the file's
+# Calls that draw from torch's generator (a layer with parameters initialises them at random as it is made).
+_DRAWS = frozenset({
+    "randn", "rand", "randint", "randperm", "normal", "bernoulli", "multinomial", "poisson", "randn_like",
+    "rand_like", "randint_like", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+    "feature_alpha_dropout", "rrelu", "gumbel_softmax", "random_split", "RandomSampler", "reset_parameters",
+    "uniform_", "normal_", "random_", "bernoulli_", "exponential_", "geometric_", "cauchy_", "log_normal_",
+    "Linear", "Bilinear", "LazyLinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+    "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Embedding", "EmbeddingBag", "RNN", "LSTM", "GRU",
+    "RNNCell", "LSTMCell", "GRUCell", "MultiheadAttention", "Transformer", "TransformerEncoderLayer",
+    "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder"})
+_SEEDS = frozenset({"manual_seed", "seed"})   # they set the generator: what was drawn before no longer counts
+
+
+def _called_names(node: ast.AST) -> list[tuple[str, ast.expr, ast.Call]]:
+    """Each call in ``node``: the name it calls (`torch.randn` → "randn"), the expression it is called on."""
+    found = []
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            found.append((func.attr, func.value, call))
+        elif isinstance(func, ast.Name):
+            found.append((func.id, func, call))
+    return found
+
+
+def _draws(node: ast.AST | None, drawing: set[str], shuffling: set[str]) -> bool:
+    """Whether a statement may draw random numbers from torch's generator: a call that draws (`torch.randn`,
+    `nn.Linear(...)`, `nn.init.*`, `w.uniform_()`), a call to a function or class of the file that does
+    (``drawing``), or a loop over a shuffling loader (``shuffling``: `DataLoader(..., shuffle=True)`)."""
+    if node is None:
+        return False
+    for name, owner, _call in _called_names(node):
+        if name in _DRAWS or name in drawing or (isinstance(owner, (ast.Name, ast.Attribute)) and (
+                getattr(owner, "id", None) == "init" or getattr(owner, "attr", None) == "init")):
+            return True
+    loops = [n.iter for n in ast.walk(node) if isinstance(n, (ast.For, ast.AsyncFor))]
+    loops += [g.iter for n in ast.walk(node) if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp,
+                                                               ast.DictComp)) for g in n.generators]
+    return any(_roots(iterable) & shuffling for iterable in loops)
+
+
+def _seeds(node: ast.AST | None) -> bool:
+    """Whether a statement sets torch's generator (`torch.manual_seed(0)`, `torch.random.manual_seed(0)`)."""
+    return node is not None and any(name in _SEEDS and isinstance(owner, (ast.Name, ast.Attribute))
+                                    and (getattr(owner, "id", None) == "torch" or getattr(owner, "attr", None)
+                                         in ("torch", "random", "cuda"))
+                                    for name, owner, _call in _called_names(node))
+
+
+def random_shifts(lesson: Lesson) -> dict[int, RefusedStep]:
+    """The steps of an opened file (by index) whose random numbers may not be the ones Python draws running the
+    file, each with the refused statement before it that uses torch's generator first (draws from it, `nn.Linear`
+    made with a layer TensorLab refuses, or sets its seed) with no `torch.manual_seed(...)` run between them."""
+    cached = _SHIFTS.get(id(lesson))
+    if cached is not None and cached[0] is lesson:
+        return cached[1]
+    drawing: set[str] = set()     # functions and classes of the file whose body draws
+    shuffling: set[str] = set()   # names bound to a shuffling loader or sampler
+    shifter: RefusedStep | None = None
+    shifts: dict[int, RefusedStep] = {}
+    waiting = list(lesson.refused)
+    order: list[tuple[int, LessonStep | RefusedStep]] = []
+    for number, step in enumerate(lesson.steps):
+        while waiting and waiting[0].after <= number:
+            order.append((-1, waiting.pop(0)))
+        order.append((number, step))
+    order += [(-1, refused) for refused in waiting]
+    for number, entry in order:
+        node = _one_node(entry.code)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            (drawing.add if _draws(ast.Module(body=node.body, type_ignores=[]), drawing, shuffling)
+             else drawing.discard)(node.name)
+            continue
+        if isinstance(node, ast.Assign) and any(
+                name in ("DataLoader", "RandomSampler") and any(k.arg == "shuffle" for k in call.keywords
+                                                               if not (isinstance(k.value, ast.Constant)
+                                                                       and not k.value.value))
+                or name == "RandomSampler" for name, _owner, call in _called_names(node.value)):
+            shuffling |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        if isinstance(entry, RefusedStep):
+            if shifter is None and (_draws(node, drawing, shuffling) or _seeds(node)):
+                shifter = entry
+            continue
+        if _seeds(node):
+            shifter = None
+        elif shifter is not None and _draws(node, drawing, shuffling):
+            shifts[number] = shifter
+    if len(_SHIFTS) > 8:
+        _SHIFTS.clear()
+    _SHIFTS[id(lesson)] = (lesson, shifts)
+    return shifts
+
+
+_SHIFTS: dict[int, tuple[Lesson, dict[int, RefusedStep]]] = {}
+
+
+def with_random_note(result: StepResult, shifter: RefusedStep | None) -> StepResult:
+    """``result`` with the note that its random numbers may not be the file's (:func:`random_shifts`)."""
+    if shifter is None:
+        return result
+    note = Explanation(RANDOM_SHIFTED, (("where", _where(shifter.line, shifter.cell)),))
+    return replace(result, notes=(*result.notes, note))
+
+
+# -- a statement refused as it runs -----------------------------------------------------------------------
+
+def run_time_refusal(result: StepResult) -> Message | None:
+    """The subset's refusal a step of an opened file met as it ran (`model = model.to(device)` on a module: only
+    the worker knows the type), or None: a torch error is content, and a limit, a crash or a refusal after part of
+    the statement had run is not the subset refusing the statement."""
+    error = result.error
+    if error is None or error.type != "TensorLabError" or not error.refused or error.partial:
+        return None
+    own = error.own
+    return own if own is not None and own.key.startswith("subset.") else None
+
+
+def refused_at_run_time(lesson: Lesson, index: int, reason: Message) -> Lesson:
+    """``lesson`` (an opened file's) with its step ``index`` refused for ``reason`` (met as it ran,
+    :func:`run_time_refusal`), and every later step that reads what it binds or may change refused as
+    "depends on line N", as the import refuses them (:func:`_follow_names`). The steps before it stay as they are
+    (numbered as they were); the refused statements keep their reasons."""
+    order: list[LessonStep | RefusedStep] = []
+    waiting = list(lesson.refused)
+    for number, step in enumerate(lesson.steps):
+        while waiting and waiting[0].after <= number:
+            order.append(waiting.pop(0))
+        order.append(step)
+    order += waiting
+    target = lesson.steps[index]
+    pieces = []
+    for entry in order:
+        node = _one_node(entry.code)
+        if isinstance(entry, RefusedStep):   # its own reason stays (`own`): it was found when the file opened
+            pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, reason=entry.reason, node=node,
+                                 own=True))
+        elif entry is target:
+            pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, node=node,
+                                 reason=_at(entry.line, entry.cell, reason)))
+        else:
+            pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, statement=entry.statement,
+                                 node=node))
+    _follow_names(pieces)
+    steps: list[LessonStep] = []
+    refused: list[RefusedStep] = []
+    for piece, entry in zip(pieces, order):
+        if isinstance(entry, RefusedStep):
+            refused.append(replace(entry, after=len(steps)))
+        elif piece.statement is not None:
+            steps.append(entry)
+        else:
+            assert piece.reason is not None
+            refused.append(RefusedStep(entry.code, piece.reason, len(steps), entry.line, entry.cell, entry.note))
+    return replace(lesson, steps=tuple(steps), refused=tuple(refused))
+
+
+def _one_node(code: str) -> ast.stmt | None:
+    """The tree of one statement's code (None where it is not one statement: a magic, a cell that does not parse)."""
+    try:
+        body = ast.parse(code, mode="exec").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return body[0] if len(body) == 1 else None
+
+
 # -- reading the text ------------------------------------------------------------------------------------
 
 def _decode_python(data: bytes, source: str) -> str:
@@ -209,18 +415,22 @@ def _decode_python(data: bytes, source: str) -> str:
         raise LessonError(source, msg("source.wide_encoding", encoding=wide))
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as exc:   # an unknown encoding, or a cookie that contradicts the BOM
-        cookie = _cookie_of(data)
+    except SyntaxError as exc:   # an unknown encoding, or a cookie that contradicts the BOM: said at its line
+        cookie, line = _cookie_of(data), _cookie_line(data)
         if data.startswith(codecs.BOM_UTF8) and cookie is not None:
-            raise LessonError(source, msg("source.bom_cookie", encoding=cookie)) from None
-        raise LessonError(source, msg("source.bad_cookie", detail=str(exc.msg))) from None
+            reason = msg("source.bom_cookie", encoding=cookie)
+        else:
+            reason = msg("source.bad_cookie", detail=str(exc.msg))
+        raise LessonError(source, reason if line is None else _at(line, 0, reason)) from None
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1   # as Python says it: "... on line 3"
         raise LessonError(source, msg("source.not_encoded", encoding=encoding, line=line, byte=exc.start)) from None
     except LookupError as exc:   # detect_encoding knows it, the codec registry may still not
-        raise LessonError(source, msg("source.bad_cookie", detail=str(exc))) from None
+        line = _cookie_line(data)
+        reason = msg("source.bad_cookie", detail=str(exc))
+        raise LessonError(source, reason if line is None else _at(line, 0, reason)) from None
     return text.removeprefix("\ufeff")
 
 
@@ -233,6 +443,14 @@ def _wide_encoding(data: bytes) -> str | None:
     head = data[:64]
     if len(head) >= 4 and (not any(head[1::2]) or not any(head[0::2])) and any(head):
         return "UTF-16"
+    return None
+
+
+def _cookie_line(data: bytes) -> int | None:
+    """The line (1 or 2) of the PEP 263 cookie, if there is one."""
+    for number, line in enumerate(data.removeprefix(codecs.BOM_UTF8).splitlines()[:2], start=1):
+        if re.match(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", line):
+            return number
     return None
 
 
@@ -254,10 +472,14 @@ def _cells(data: bytes, source: str) -> list[tuple[str, str]]:
     """``(cell_type, source)`` of each cell of a notebook (nbformat 4), its outputs never kept."""
     if len(data) > MAX_NOTEBOOK_BYTES:
         raise LessonError(source, msg("file.too_large", limit=MAX_NOTEBOOK_BYTES))
+    wide = _wide_encoding(data)
+    if wide is not None:   # not "byte 0": what it is saved as
+        raise LessonError(source, msg("source.notebook_wide", encoding=wide))
     try:
         document = json.loads(data.decode("utf-8-sig"), object_pairs_hook=_drop_outputs)
     except UnicodeDecodeError as exc:
-        raise LessonError(source, msg("lesson.not_utf8", byte=exc.start)) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise LessonError(source, msg("source.not_encoded", encoding="UTF-8", line=line, byte=exc.start)) from None
     except RecursionError:
         raise LessonError(source, msg("source.not_notebook", detail="nested too deeply")) from None
     except ValueError as exc:   # json.JSONDecodeError, and an integer of too many digits
@@ -378,6 +600,25 @@ def _with_hint(reason: Message) -> Message:
     return reason if hint is None else msg("source.hint", reason=reason, instead=hint)
 
 
+# `math`'s constants, said as the number they are (Python's own value): `math` is not imported in TensorLab.
+_MATH_CONSTANTS = ("pi", "tau", "e")
+
+
+def _math_hint(reason: Message, name: str, node: ast.stmt | None, source: ast.stmt | None) -> Message:
+    """``reason`` (a step that reads ``name``, bound by the refused ``source``), with the number to write for a
+    `math.pi` it reads where ``source`` is `import math` (`import math as m`): Python's own value."""
+    imports_math = isinstance(source, ast.Import) and any(
+        alias.name == "math" and (alias.asname or alias.name) == name for alias in source.names)
+    if node is None or not imports_math:
+        return reason
+    for inner in ast.walk(node):
+        if (isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == name
+                and inner.attr in _MATH_CONSTANTS):
+            return msg("source.math_hint", reason=reason, name=f"{name}.{inner.attr}",
+                       value=repr(getattr(math, inner.attr)))
+    return reason
+
+
 def _is_main_guard(node: ast.stmt) -> bool:
     """``if __name__ == "__main__":``, the script's own guard."""
     test = node.test if isinstance(node, ast.If) else None
@@ -460,21 +701,58 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
         return [_Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
                        node=_cell_magic_binding(lines[1:]))], ""
     magics: list[_Piece] = []
+    inner: dict[int, Message] = {}   # a magic line inside a block -> why
     if cell:
         # IPython's own lines: refused where they stand, blanked (the line numbers stay) before Python parses.
+        # One inside a block (`if True:` then `    %time x = f()`) is the block's: its line stands in for it as the
+        # statement it runs (`x = f()`) or `pass`, so the cell still parses, and the block is refused for it.
         kept = []
+        original = lines
         for number, line in enumerate(lines, start=1):
-            if _MAGIC.match(line) and not line.lstrip().startswith("#"):
-                what = msg("source.help" if _HELP.match(line) else "source.magic")
-                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what),
-                                     node=_magic_binding(line)))
+            help_request = _is_help(line)
+            if (_MAGIC.match(line) or help_request) and not line.lstrip().startswith("#"):
+                what = msg("source.help" if help_request or _HELP.match(line) else "source.magic")
+                binding = _magic_binding(line)
+                indent = line[:len(line) - len(line.lstrip())]
+                if indent:
+                    inner[number] = what
+                    kept.append(indent + (ast.unparse(binding) if binding is not None else "pass"))
+                    continue
+                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what), node=binding))
                 kept.append("")
             else:
                 kept.append(line)
         lines = kept
         text = "\n".join(kept)
     found, closing = _statements(text, lines, cell, limits, source, magics)
+    if inner:
+        for piece in found:   # the top-level statement that holds a magic line: refused for it, shown as written
+            if piece.node is None:
+                continue
+            end = piece.node.end_lineno or piece.node.lineno
+            held = sorted(number for number in inner if piece.node.lineno <= number <= end)
+            if held:
+                piece.code = "\n".join(original[piece.node.lineno - 1:end])
+                piece.statement, piece.own = None, True
+                piece.reason = _at(held[0], cell, inner[held[0]])
     return sorted(found, key=lambda p: p.line), closing
+
+
+def _is_help(line: str) -> bool:
+    """`EXPR?` or `EXPR??`, IPython's help on any expression (`torch.randn(2)?`, `x.shape??`): a line ending in
+    `?` whose text before it is one Python expression, not a comment's or a string's question mark."""
+    stripped = line.strip()
+    if not stripped.endswith("?") or len(stripped) > 10_000:
+        return False
+    expression = stripped.removesuffix("?").removesuffix("?").rstrip()
+    if not expression or expression.endswith("?"):
+        return False
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(expression).readline))
+        ast.parse(expression, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError):
+        return False
+    return not any(token.type == tokenize.COMMENT for token in tokens)
 
 
 _MAGIC_ASSIGN = re.compile(r"^\s*([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[%!]")
@@ -804,6 +1082,60 @@ def _function_changes(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lam
     return parameters, bool(rest_names & changes), changes - _PROVIDED - set(modules)
 
 
+# Methods and functions whose result is new memory, never their receiver's nor their arguments' (`x.sum()`,
+# `torch.matmul(x, w)`, `x.clone()`): what they bind is not related to what they read (a view's methods, `view`,
+# `detach`, `to`, `reshape`, `contiguous`, `float` (which may return the tensor itself), are not here).
+_COMPUTES = frozenset({
+    "clone", "sum", "mean", "exp", "log", "log2", "log10", "pow", "matmul", "mm", "bmm", "mv", "dot", "outer",
+    "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "abs", "sqrt", "rsqrt", "sin", "cos",
+    "tan", "tanh", "sigmoid", "relu", "gelu", "silu", "softmax", "log_softmax", "norm", "std", "var", "prod",
+    "cumsum", "cumprod", "neg", "square", "reciprocal", "argmax", "argmin", "amax", "amin", "maximum", "minimum",
+    "item", "tolist", "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isfinite", "where",
+    "zeros", "ones", "randn", "rand", "randint", "empty", "full", "arange", "linspace", "eye", "tensor",
+    "zeros_like", "ones_like", "randn_like", "rand_like", "empty_like", "full_like", "stack", "cat", "deepcopy",
+    "mse_loss", "cross_entropy", "nll_loss", "l1_loss", "binary_cross_entropy", "linear", "dropout",
+    "clamp", "clip", "round", "floor", "ceil", "sign", "einsum", "numel", "dim", "size"})
+
+
+def _computes_new(node: ast.stmt | None) -> bool:
+    """Whether a (supported) assignment binds new memory computed from what it reads (`y = x @ w`, `z = x + 1`,
+    `s = x.sum()`), never a view or an alias of it (`h = w.detach()`, `a = w`, `p = list(model.parameters())`,
+    `b = [w] * 2`): then its names share nothing with what it reads."""
+    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+    return value is not None and _new_value(value)
+
+
+def _new_value(value: ast.expr) -> bool:
+    if isinstance(value, (ast.UnaryOp, ast.Compare, ast.Constant, ast.JoinedStr)):
+        return True
+    if isinstance(value, ast.BinOp):   # a list's `+` and `*` keep its items (`[w] * 2`, `list(a) + list(b)`)
+        return not any(isinstance(side, (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)) or (
+            isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and side.func.id in ("list", "tuple"))
+            for side in (value.left, value.right))
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _COMPUTES:
+        return not any(keyword.arg in ("out", "inplace") for keyword in value.keywords)
+    return False
+
+
+def _backward_roots(node: ast.AST) -> set[str]:
+    """The names whose `backward()` a statement calls (`loss.backward()`, `(a * 2).sum().backward()` reads `a`),
+    and the tensors given to `torch.autograd.backward(...)`/`grad(...)`."""
+    names: set[str] = set()
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            continue
+        owner = func.value
+        autograd = (isinstance(owner, ast.Name) and owner.id == "autograd") or (
+            isinstance(owner, ast.Attribute) and owner.attr == "autograd")
+        if autograd and func.attr in ("backward", "grad"):
+            for argument in call.args[:1]:
+                names |= _roots(argument)
+        elif func.attr == "backward":
+            names |= _roots(owner)
+    return names
+
+
 def _roots(expression: ast.expr) -> set[str]:
     """The names an expression reads its objects from (`enumerate(model.parameters())` reads `model`; the
     callee's own name aside)."""
@@ -814,6 +1146,22 @@ def _roots(expression: ast.expr) -> set[str]:
     if isinstance(expression, ast.Call) and isinstance(expression.func, ast.Name):
         names.discard(expression.func.id)
     return names - _BUILTINS
+
+
+def _read_when_defined(node: ast.stmt) -> list[str]:
+    """Names a (refused) statement reads as it runs (:func:`_read_by`); a `def` reads only its decorators', its
+    defaults' and its annotations' names then (its body runs when it is called, its parameters are its own)."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return _read_by(node)
+    arguments = node.args
+    evaluated: list[ast.AST] = [*node.decorator_list, *arguments.defaults,
+                                *(d for d in arguments.kw_defaults if d is not None)]
+    evaluated += [a.annotation for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                         *(x for x in (arguments.vararg, arguments.kwarg) if x is not None)]
+                  if a.annotation is not None]
+    if node.returns is not None:
+        evaluated.append(node.returns)
+    return _read_by(ast.Expr(value=ast.Tuple(elts=[e for e in evaluated if isinstance(e, ast.expr)], ctx=ast.Load())))
 
 
 def _read_by(node: ast.stmt) -> list[str]:
@@ -845,18 +1193,34 @@ def _follow_names(pieces: list[_Piece]) -> None:
     related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
     modules: set[str] = set()               # `torch`, `nn`: read by every step, never a shared object
 
-    def relate(defined: set[str], read: set[str], derived: bool = False) -> None:
+    # name -> the names it was computed from (`y = x @ w`: x and w), transitively: a refused `backward()` through
+    # it changes their gradients, and nothing else of them (a result never shares its inputs' memory).
+    sources: dict[str, set[str]] = {}
+
+    def relate(defined: set[str], read: set[str], derived: bool = False, shares: bool = True) -> None:
         # ``derived``: a statement that is not run binds names from what it reads, whatever it did with them
         # (`while ...: y = y * 2` keeps y derived from x, so a later refused `y.backward()` may change x.grad).
-        before = set().union(*(related.get(name, {name}) for name in read
-                               if name in bound and name not in modules)) if derived else set()
+        # ``shares``: what it binds may be what it reads, a view or an alias (`h = w.detach()`, `a = w`,
+        # `sd = model.state_dict()`); a computation's result (`y = x @ w`) is new memory: not related to them.
+        objects = {name for name in read if name in bound and name not in modules}
+        origin = set().union(*({name} | sources.get(name, set()) for name in objects))
+        if derived:
+            origin |= set().union(*(sources.get(name, set()) for name in defined))
+        before = set().union(*(related.get(name, {name}) for name in objects)) if derived else set()
         for name in defined:   # bound again: its old relations end
             for other in related.pop(name, set()) - {name}:
                 related.get(other, set()).discard(name)
-        group = set(defined).union(before, *(related.get(name, {name}) for name in read
-                                             if name in bound and name not in modules))
+        group = set(defined).union(before, *(related.get(name, {name}) for name in objects if shares))
         for name in group:
             related[name] = group
+        for name in defined:
+            sources[name] = origin
+
+    def reached(names: set[str], backward: set[str]) -> set[str]:
+        """The names a refused change of ``names`` may change: each one's aliases and views; and for a
+        ``backward()`` through those of ``backward``, the names they were computed from too (their gradients)."""
+        through = set(names).union(*(sources.get(name, set()) for name in backward))
+        return set().union(*(related.get(name, {name}) for name in through)) if through else set()
 
     star: _Piece | None = None              # the last refused `from m import *`: it may bind any name
     # A function a refused `def` or lambda binds -> its parameters and the names its body may change (its own
@@ -865,31 +1229,41 @@ def _follow_names(pieces: list[_Piece]) -> None:
     # its body only reads (`loss_fn(model(x), y)`).
     functions: dict[str, tuple[list[str], bool, set[str]]] = {}
 
+    backward_functions: set[str] = set()   # those of them whose body calls `backward()`
+
     def learn_functions(node: ast.stmt) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[node.name] = _function_changes(node, modules)
+            (backward_functions.add if _backward_roots(node) else backward_functions.discard)(node.name)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     functions[target.id] = _function_changes(node.value, modules)
+                    (backward_functions.add if _backward_roots(node) else backward_functions.discard)(target.id)
 
-    def called(node: ast.stmt) -> set[str]:
-        """What the calls to such functions in a statement that is not run may change."""
+    def called(node: ast.stmt) -> tuple[set[str], set[str]]:
+        """What the calls to such functions in a statement that is not run may change, and those of them a
+        `backward()` in the function's body may reach (the names they were computed from, too)."""
         names: set[str] = set()
+        backward: set[str] = set()
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
             if not (isinstance(call.func, ast.Name) and call.func.id in functions
                     and bound.get(call.func.id) is not None):
                 continue
             parameters, rest, changes = functions[call.func.id]
+            found: set[str] = set()
             for position, argument in enumerate(call.args):
                 name = parameters[position] if position < len(parameters) else None
                 if (name in changes) if name is not None else rest:
-                    names |= _roots(argument)
+                    found |= _roots(argument)
             for keyword in call.keywords:
                 if keyword.arg in changes or (keyword.arg is None and rest):
-                    names |= _roots(keyword.value)
-            names |= changes - set(parameters)
-        return names
+                    found |= _roots(keyword.value)
+            found |= changes - set(parameters)
+            names |= found
+            if call.func.id in backward_functions:
+                backward |= found
+        return names, backward
 
     def unbound(name: str, piece: _Piece, line: int) -> Message:
         if star is not None:   # not "not defined": the refused star import may well define it
@@ -941,7 +1315,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 if name not in bound:
                     piece.reason = unbound(name, piece, line)
                 elif (source := bound[name]) is not None:
-                    piece.reason = depends(name, source)
+                    piece.reason = _math_hint(depends(name, source), name, piece.node, source.node)
                 else:
                     continue
                 break
@@ -957,24 +1331,28 @@ def _follow_names(pieces: list[_Piece]) -> None:
                         changed.discard(name)
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
-                relate(set(piece.statement.defines), reads)
+                relate(set(piece.statement.defines), reads, shares=not _computes_new(piece.node))
                 continue
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             rebound |= set(piece.statement.defines)
             piece.statement = None
+            through_backward: set[str] = set()
             if piece.node is not None:
-                changes |= called(piece.node)
+                more, through_backward = called(piece.node)
+                changes |= more
         else:
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
+            through_backward = set()
             if piece.node is not None:
-                changes |= called(piece.node)
+                more, through_backward = called(piece.node)
+                changes |= more
                 learn_functions(piece.node)
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
-            read = _read_by(piece.node) if piece.node is not None else []
+            read = _read_when_defined(piece.node) if piece.node is not None else []
             source = next((s for name in read if (s := bound.get(name)) is not None), None)
             if source is not None and not piece.own:
                 name = next(n for n in read if bound.get(n) is source)
-                piece.reason = depends(name, source)
+                piece.reason = _math_hint(depends(name, source), name, piece.node, source.node)
         if isinstance(piece.node, ast.ImportFrom) and any(alias.name == "*" for alias in piece.node.names):
             star = piece
         # A module's attributes (`torch.backends.cudnn.deterministic = True`) are its settings, not an object a
@@ -983,7 +1361,9 @@ def _follow_names(pieces: list[_Piece]) -> None:
         # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may
         # share it; then a name it rebinds (`for i in ...`, `x = ...`, `import numpy as np`) is defined there:
         # rebinding a name never changes the object it held, so its old relatives stay as they were.
-        for name in set().union(*(related.get(name, {name}) for name in changes)) if changes else set():
+        backward = _backward_roots(piece.node) if piece.node is not None else set()
+        backward |= through_backward
+        for name in reached(changes | backward, backward):
             bound[name] = piece
             changed.add(name)
         reads = set(_read_by(piece.node)) if piece.node is not None else set()
@@ -1051,12 +1431,46 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
             continue
         if kind != "code":
             continue   # raw cells are neither Python nor prose
-        found, closing = _pieces(text, number, limits, source)
+        try:
+            found, closing = _pieces(text, number, limits, source)
+        except LessonError as exc:
+            if exc.reason.key == "source.too_many":   # the notebook's count, not one cell's
+                raise LessonError(source, msg("source.too_many", count=_statement_count(cells),
+                                              limit=limits.max_lesson_steps)) from None
+            raise
         if found and note:
             found[0].prose = note
             note = ""
         note = _joined(note, closing)   # a cell's closing comments: with the next step that runs, as markdown is
         pieces += found
-        if len(pieces) > limits.max_lesson_steps:
-            break
+        if len(pieces) > limits.max_lesson_steps:   # every statement of the notebook counted, not those read so far
+            raise LessonError(source, msg("source.too_many", count=_statement_count(cells),
+                                          limit=limits.max_lesson_steps))
     return _lesson(pieces, source, limits, trailing_note=note)
+
+
+def _statement_count(cells: list[tuple[str, str]]) -> int:
+    """How many steps a notebook's code cells hold (statements, IPython lines; a cell that does not parse, or
+    under a cell magic, is one), as :func:`parse_notebook` makes them (its code is bounded: at most 1 MB)."""
+    count = 0
+    for kind, text in cells:
+        if kind != "code":
+            continue
+        lines = text.splitlines()
+        if lines and lines[0].lstrip().startswith("%%"):
+            count += 1
+            continue
+        magic = [(_MAGIC.match(line) is not None or _is_help(line)) and not line.lstrip().startswith("#")
+                 for line in lines]
+        count += sum(1 for m, line in zip(magic, lines) if m and line[:1] not in (" ", "\t"))
+        # A magic line stands aside (its own step), one inside a block as `pass` (the block's), as _pieces reads them.
+        code = "\n".join((line[:len(line) - len(line.lstrip())] + "pass" if line[:1] in (" ", "\t") else "")
+                         if m else line for m, line in zip(magic, lines))
+        try:
+            body = ast.parse(code, mode="exec").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            count += 1 if any(line.strip() for line, m in zip(lines, magic) if not m) else 0
+            continue
+        count += sum(1 for node in body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                                                and isinstance(node.value.value, str)))
+    return count

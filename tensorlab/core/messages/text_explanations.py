@@ -603,4 +603,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "그 앞의 반복은 끝까지 실행되었고, 이름에는 그 반복들이 남긴 값이 들어 있습니다. 반복문에서 오류가 나면 "
         "Python도 이렇게 남깁니다.",
     ),
+    # -- explain.random_shifted (issue #21 review r21c 3: random numbers after a statement that is not run) -----
+    "explain.random_shifted.title": ("Its random numbers may differ from running the file",
+                                     "파일을 실행할 때와 난수가 다를 수 있습니다"),
+    "explain.random_shifted.text": (
+        "The statement at {where} is not run, and it uses torch's random number generator before this step (it "
+        "draws random numbers or sets the seed), so the random numbers this step draws are not the ones Python "
+        "draws when it runs the file. A `torch.manual_seed(...)` that runs after that line makes them the same "
+        "again.",
+        "실행하지 않는 {where}에서 이 단계보다 먼저 torch의 난수 생성기를 씁니다(난수를 뽑거나 시드를 정합니다). "
+        "그래서 이 단계가 뽑는 난수는 Python이 파일을 실행할 때 뽑는 난수와 같지 않습니다. 그 줄 뒤에서 "
+        "`torch.manual_seed(...)`가 실행되면 다시 같아집니다.",
+    ),
 }

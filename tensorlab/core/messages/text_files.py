@@ -240,17 +240,25 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "{encoding}: the two disagree (remove the mark, or make the declaration utf-8)",
                           "파일이 UTF-8 바이트 순서 표시(BOM)로 시작하는데 인코딩 선언은 {encoding:이라고} "
                           "합니다. 둘이 서로 맞지 않습니다(표시를 지우거나 선언을 utf-8로 고치세요)"),
+    "source.notebook_wide": ("the notebook is saved as {encoding}; Jupyter and TensorLab read a notebook as UTF-8 "
+                             "(save it as UTF-8)",
+                             "노트북 파일이 {encoding:으로} 저장되어 있습니다. Jupyter와 TensorLab은 노트북을 UTF-8로 "
+                             "읽습니다(UTF-8로 다시 저장하세요)"),
     "source.wide_encoding": ("the file is saved as {encoding}; TensorLab reads a .py file as UTF-8 or as its encoding "
                              "declaration says (save it as UTF-8)",
                              "파일이 {encoding:으로} 저장되어 있습니다. TensorLab은 .py 파일을 UTF-8이나 인코딩 선언에 "
                              "적힌 인코딩으로 읽습니다(UTF-8로 다시 저장하세요)"),
     # -- h21g (issue #21 review r21b): IPython help, the script's main guard, what to write instead ----------
-    "source.help": ("an IPython help request (`name?`, `?name`) is not Python: TensorLab does not run it",
-                    "IPython 도움말 요청(`name?`, `?name`)은 Python 코드가 아니므로 TensorLab에서 실행하지 않습니다"),
+    "source.help": ("an IPython help request (`name?`, `?name`, `torch.randn(2)?`) is not Python: TensorLab does not "
+                    "run it",
+                    "IPython 도움말 요청은(`name?`, `?name`, `torch.randn(2)?`) Python 코드가 아니므로 TensorLab에서 "
+                    "실행하지 않습니다"),
     "source.main_guard": ("`if __name__ == \"__main__\":` is not run in TensorLab: an `if` is not available, so its "
                           "block is not run either (write its statements at the top level to step through them)",
                           "TensorLab에서는 `if __name__ == \"__main__\":` 문을 실행하지 않습니다. `if` 문은 쓸 수 "
                           "없으므로 그 블록도 실행하지 않습니다(단계별로 실행하려면 블록의 문장을 맨 바깥에 쓰세요)"),
     "source.hint": ("{reason}; write {instead:`} instead", "{reason}. 대신 {instead:`을} 쓰세요"),
+    "source.math_hint": ("{reason}; for `{name}` write `{value}`, the same number",
+                         "{reason}. `{name}` 대신 같은 수인 {value:`을} 쓰세요"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

@@ -89,13 +89,19 @@ class StepEditing:
         self._files = [(l, p) for l, p in self._files if l is not lesson] + [(lesson, str(Path(path).absolute()))]
 
     def path_of(self, lesson: Lesson | None) -> str | None:
-        """The file ``lesson`` was opened from (a lesson file, a ``.py``, a notebook), or None."""
-        return next((p for l, p in self._files if l is lesson), None) if lesson is not None else None
+        """The file ``lesson`` was opened from (a lesson file, a ``.py``, a notebook), or None. An opened file's
+        lesson that refused a step as it ran (the player's, made from the one opened) is still that file's."""
+        if lesson is None:
+            return None
+        found = next((p for l, p in self._files if l is lesson), None)
+        if found is None and lesson.refused:
+            found = next((p for l, p in reversed(self._files)
+                          if (l.id, l.source, l.title) == (lesson.id, lesson.source, lesson.title)), None)
+        return found
 
     def key(self, lesson: Lesson | None) -> str:
         """How the steps of ``lesson`` are filed (:func:`~tensorlab.ui.program.user_steps.program_key`)."""
-        path = next((p for l, p in self._files if l is lesson), None) if lesson is not None else None
-        return program_key(lesson, path)
+        return program_key(lesson, self.path_of(lesson))
 
     def program_for(self, lesson: Lesson | None) -> list[ProgramStep]:
         """The program (lesson steps and yours) to open ``lesson`` with: as this window left it, else as saved."""

@@ -351,8 +351,8 @@ def test_the_encoding_cookie_is_honoured_and_a_wrong_one_is_a_clear_message():
     assert lesson.steps[1].note == "café"
     with pytest.raises(LessonError) as caught:
         parse_python(b"# -*- coding: klingon -*-\nx = 1\n", "bad.py")
-    assert str(caught.value) == "bad.py: the file's encoding declaration (PEP 263) cannot be used: " \
-                                "unknown encoding: klingon"
+    assert str(caught.value) == "bad.py: line 1 of the file: the file's encoding declaration (PEP 263) cannot be " \
+                                "used: unknown encoding: klingon"
     assert "PEP 263" in caught.value.render("ko") and "인코딩 선언" in caught.value.render("ko")
     with pytest.raises(LessonError) as caught:
         parse_python("# coding: utf-8\nx = 'é'\n".encode("latin-1"), "wrong.py")
@@ -594,7 +594,8 @@ def test_a_nul_byte_is_named_on_its_own_line_in_a_file_and_in_a_cell():
 def test_a_bom_that_disagrees_with_the_cookie_and_a_utf16_file_say_what_is_wrong():
     with pytest.raises(LessonError) as caught:
         parse_python(b"\xef\xbb\xbf# coding: latin-1\nimport torch\n", "bom.py")
-    assert str(caught.value) == ("bom.py: the file starts with a UTF-8 byte order mark but its encoding declaration "
+    assert str(caught.value) == ("bom.py: line 1 of the file: the file starts with a UTF-8 byte order mark but its "
+                                 "encoding declaration "
                                  "says latin-1: the two disagree (remove the mark, or make the declaration utf-8)")
     assert "latin-1이라고" in caught.value.render("ko")
     for data in ("import torch\n".encode("utf-16"), "import torch\n".encode("utf-16-le"),
@@ -878,8 +879,8 @@ def test_the_refusals_of_a_tutorial_say_what_is_available_and_what_to_write_inst
     # `x?`, `??x`: IPython's help, named as such.
     lesson = parse_notebook(_notebook([_code("import torch\nx = torch.ones(2)\nx?\n??x\nx.add_??\n")]), "h.ipynb")
     assert [str(r.reason) for r in lesson.refused] == [
-        f"cell 1, line {n}: an IPython help request (`name?`, `?name`) is not Python: TensorLab does not run it"
-        for n in (3, 4, 5)]
+        f"cell 1, line {n}: an IPython help request (`name?`, `?name`, `torch.randn(2)?`) is not Python: TensorLab "
+        "does not run it" for n in (3, 4, 5)]
 
 
 def test_nn_functional_is_the_subset_s_f_and_runs_as_plain_torch(capsys):
@@ -1031,3 +1032,281 @@ def test_a_refused_rebinding_in_a_loop_keeps_the_name_derived_from_what_it_read(
     reasons = _reasons(text)
     assert reasons["y.backward(v)"].startswith("depends on line 4 of the file")
     assert reasons["print(x.grad)"] == "may depend on line 7 of the file, which is not run (it may change `x`)"
+
+
+# Review r21d: the quickstart's `model = NeuralNetwork().to(device)` / `model = model.to(device)` ran as a run-time
+# refusal ("`to` is not available on a Linear") and its readers then ran on the module unconverted or met NameError.
+CONVERTED = '''\
+import torch
+import torch.nn as nn
+device = "cpu"
+model = nn.Linear(2, 1)
+model = model.to(device)
+print(model.weight)
+net = nn.Sequential(nn.Linear(2, 2)).double()
+out = net(torch.ones(1, 2, dtype=torch.float64))
+x = torch.ones(2)
+y = x.to(torch.float64) * 2
+print(x.dtype, y)
+'''
+
+
+def test_a_step_the_subset_refuses_as_it_runs_is_refused_in_run_json_and_its_readers_depend_on_it(tmp_path, capsys):
+    path = tmp_path / "convert.py"
+    path.write_text(CONVERTED, encoding="utf-8")
+    assert main(["run", str(path), "--json", "--in-process"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    refused = {s["line"]: s["refused"] for s in steps if not s["ok"]}
+    assert refused == {
+        5: "line 5 of the file: `to` is not available on a Linear in TensorLab",
+        6: "depends on line 5 of the file, which is not run (`model` is defined there)",
+        7: "line 7 of the file: `double` is not available on a Sequential in TensorLab",
+        8: "depends on line 7 of the file, which is not run (`net` is defined there)"}
+    assert all(s["error"] is None for s in steps)   # no run-time refusal, no NameError is left as a step's error
+    ran = [s for s in steps if s["ok"]]
+    assert [s["step"] for s in ran] == list(range(1, len(ran) + 1))
+    assert [s["line"] for s in ran] == [1, 2, 3, 4, 9, 10, 11]
+    # What runs matches plain torch; a torch error stays a torch error (content, not a refusal).
+    names = _plain_torch([s["code"] for s in ran])
+    assert ran[-1]["output"] == f"{names['x'].dtype} {names['y']}\n"
+    capsys.readouterr()   # the plain run's own print
+    text = "import torch\nx = torch.ones(2)\ny = x @ torch.ones(3)\nprint(x)\n"
+    path.write_text(text, encoding="utf-8")
+    assert main(["run", str(path), "--json", "--in-process"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    assert [("refused" in s, (s["error"] or {}).get("type")) for s in steps] == [
+        (False, None), (False, None), (False, "RuntimeError"), (False, None)]
+
+
+def test_in_the_window_s_player_a_step_refused_as_it_runs_leaves_the_program_and_greys_its_readers():
+    from tensorlab.core.engine.player import Player
+    lesson = parse_python(CONVERTED, "convert.py")
+    player = Player(LocalEngine())
+    try:
+        player.load(lesson)
+        player.go_to(len(player.program))
+        state = player.state()
+        assert [s.line for s in state.program] == [1, 2, 3, 4, 9, 10, 11]
+        assert state.position == len(state.program) and all(r.ok for r in state.results)
+        assert [(r.line, r.after) for r in state.lesson.refused] == [(5, 4), (6, 4), (7, 4), (8, 4)]
+        assert "depends on line 5" in str(state.lesson.refused[1].reason)
+        # Back and forward again: the live state is rebuilt without the refused steps, the values are torch's.
+        player.go_to(2)
+        player.go_to(len(player.program))
+        names = _plain_torch([s.code for s in player.program])
+        assert player.results[-1].output == f"{names['x'].dtype} {names['y']}\n"
+        assert player.session is not None and "net" not in player.state().names
+    finally:
+        player.close()
+
+
+def test_a_refused_change_of_a_view_greys_what_shares_its_memory_never_what_was_computed_from_it():
+    # Review r21d: after `y = x @ w`, a refused helper that changes `h = w.detach()` greyed `print(x)` and
+    # `print(y)`: the "shares" relation was symmetric, so a computation's inputs shared its result's memory.
+    text = ("import torch\nimport torch.nn as nn\nx = torch.ones(2, 3)\nw = torch.ones(3, 2)\ny = x @ w\n"
+            "z = x + 1\nu = w * 2\nrow = w[0]\nalias = w\nt = w.T\nmodel = nn.Linear(2, 2)\nweight = model.weight\n"
+            "sd = model.state_dict()\nps = list(model.parameters())\nh = w.detach()\n\n\ndef change(t):\n"
+            "    t.add_(1)\n\n\nchange(h)\nprint(x)\nprint(y)\nprint(z)\nprint(u)\nprint(w)\nprint(row)\n"
+            "print(alias)\nprint(t)\nv = w.view(6)\nlater = x @ w\n"
+            "def zero(m):\n    m.weight.zero_()\nzero(weight)\nprint(sd['bias'])\nprint(ps[0])\n")
+    lesson = parse_python(text, "views.py")
+    ran = [s.code for s in lesson.steps]
+    reasons = {r.code: str(r.reason) for r in lesson.refused}
+    # Computed before the change, from w: new memory, unchanged by it; they run and match plain torch.
+    for code in ("print(x)", "print(y)", "print(z)", "print(u)"):
+        assert code in ran, reasons.get(code)
+    # w and every alias or view of it (made before or after the change), and what is computed from w after it.
+    for code in ("print(w)", "print(row)", "print(alias)", "print(t)", "v = w.view(6)", "later = x @ w"):
+        assert reasons[code].startswith("may depend on line 22 of the file"), code
+    # A module's parameter, its state_dict and its parameters' list share the module's memory.
+    assert reasons["print(sd['bias'])"].startswith("may depend on line 35 of the file")
+    assert reasons["print(ps[0])"].startswith("may depend on line 35 of the file")
+    results = _run(lesson)
+    names = _plain_torch(ran[:ran.index("print(u)") + 1])
+    assert [r.output for r in results if r.code.startswith("print(")] == [
+        f"{names[n]}\n" for n in ("x", "y", "z", "u")]
+
+
+def test_a_refused_backward_through_a_result_still_reaches_the_gradients_of_what_it_was_computed_from():
+    # A result shares no memory with its inputs, but a refused `backward()` through it changes their `.grad`.
+    reasons = _reasons("import torch\nw = torch.ones(2, requires_grad=True)\nx = torch.ones(2)\nloss = (x * w).sum()\n"
+                       "if True:\n    loss.backward()\nprint(w.grad)\nprint(x)\n")
+    assert reasons["print(w.grad)"].startswith("may depend on line 5 of the file")
+    assert "print(x)" in reasons   # x too (a backward reaches every input; conservative)
+    reasons = _reasons("import torch\nw = torch.ones(2, requires_grad=True)\nloss = (w * 2).sum()\n"
+                       "def step(l):\n    l.backward()\nstep(loss)\nprint(w.grad)\n")
+    assert reasons["print(w.grad)"].startswith("may depend on line 6 of the file")
+
+
+def test_a_def_keeps_its_own_reason_whatever_names_its_parameters_and_body_share_with_changed_globals():
+    # Review r21d: `def f(x)` after a refused change of a global `x` was "may depend on line N" instead of its own.
+    reasons = _reasons("import torch\nx = torch.ones(2)\nif True:\n    x.add_(1)\n\n\ndef f(x):\n    return x * 2\n\n\n"
+                       "def g():\n    return x\n\n\ndef k(a=x):\n    return a\n\n\nprint(f(torch.ones(1)))\n")
+    assert reasons["def f(x):\n    return x * 2"] == "line 7 of the file: def is not available in TensorLab"
+    assert reasons["def g():\n    return x"] == "line 11 of the file: def is not available in TensorLab"
+    # A default is read when the def runs: that one depends on the change.
+    assert reasons["def k(a=x):\n    return a"].startswith("may depend on line 3 of the file")
+    assert reasons["print(f(torch.ones(1)))"].startswith("depends on line 7 of the file")
+
+
+def test_help_on_any_expression_is_a_help_request_and_the_rest_of_its_cell_runs():
+    # Review r21d: `torch.randn(2)?` was not read as help: the rest of its cell was one invalid-syntax step and the
+    # names it binds were later "not defined".
+    cell = ("import torch\ntorch.randn(2)?\nx = torch.ones(2)\nx.view(2, 1).shape??\n"
+            "print(x)  # is it ones?\ny = x * 2  # why?\ns = 'what?'\n")
+    lesson = parse_notebook(_notebook([_code(cell), _code("print(y, s)")]), "h.ipynb")
+    assert [(r.line, r.reason.key, r.reason.values["reason"].key) for r in lesson.refused] == [
+        (2, "source.at_cell_line", "source.help"), (4, "source.at_cell_line", "source.help")]
+    assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(2)", "print(x)  # is it ones?",
+                                              "y = x * 2  # why?", "s = 'what?'", "print(y, s)"]
+    assert _run(lesson)[-1].output == "tensor([2., 2.]) what?\n"
+
+
+def test_a_bare_expression_s_value_is_shown_where_python_shows_it_only(tmp_path, capsys):
+    # Review r21d: `torch.manual_seed(1)` echoed `<torch._C.Generator object at 0x…>`; a .py script prints nothing
+    # of a bare expression, a notebook shows the value of a cell's last statement (when it is an expression).
+    path = tmp_path / "echo.py"
+    path.write_text("import torch\ntorch.manual_seed(1)\nx = torch.ones(2)\nx\nx.sum()\n", encoding="utf-8")
+    assert main(["run", str(path), "--in-process"]) == 0
+    assert "→" not in capsys.readouterr().out
+    cells = [_code("import torch\ntorch.manual_seed(1)\nx = torch.ones(2)\nx"), _code("torch.manual_seed(2)"),
+             _code("x.sum()\ny = x * 2"), _code("x * 3\n%time y"), _code("print(y)")]
+    lesson = parse_notebook(_notebook(cells), "echo.ipynb")
+    values = {r.code: r.value for r in _run(lesson)}
+    assert values["torch.manual_seed(1)"] is None and values["x.sum()"] is None and values["x * 3"] is None
+    torch.manual_seed(1)
+    assert values["x"] == repr(torch.ones(2))
+    assert values["torch.manual_seed(2)"].startswith("<torch._C.Generator object at 0x")   # Jupyter shows it too
+    assert values["print(y)"] is None
+    # In the window's player too; a line you type keeps its value.
+    from tensorlab.core.engine.player import Player
+    player = Player(LocalEngine())
+    try:
+        player.load(parse_python("import torch\ntorch.manual_seed(1)\nx = torch.ones(2)\n", "echo.py"))
+        player.go_to(3)
+        assert [r.value for r in player.results] == [None, None, None]
+        assert player.insert("x.sum()").value == repr(torch.ones(2).sum())
+    finally:
+        player.close()
+
+
+RANDOM_AFTER_REFUSED = '''\
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+a = torch.randn(2)
+net = nn.Sequential(nn.Linear(2, 2), nn.Flatten(1))
+b = torch.randn(2)
+c = b * 2
+e = torch.rand(3)
+torch.manual_seed(1)
+d = torch.randn(2)
+'''
+
+
+def test_a_step_drawing_random_numbers_after_a_refused_statement_that_draws_says_its_values_are_not_the_file_s(
+        tmp_path, capsys):
+    # Review r21c 3: a refused `nn.Sequential(nn.Linear(...), nn.Flatten())` draws in Python, not in TensorLab:
+    # every later random value differed from the file's, silently.
+    path = tmp_path / "rand.py"
+    path.write_text(RANDOM_AFTER_REFUSED, encoding="utf-8")
+    assert main(["run", str(path), "--json", "--in-process"]) == 0
+    steps = {s["code"]: s for s in json.loads(capsys.readouterr().out)["steps"]}
+    assert steps["net = nn.Sequential(nn.Linear(2, 2), nn.Flatten(1))"]["refused"]
+    marked = {code for code, s in steps.items() if "random_differs" in s}
+    assert marked == {"b = torch.randn(2)", "e = torch.rand(3)"}   # the steps that draw, until the seed
+    shifted = steps["b = torch.randn(2)"]["random_differs"]
+    assert (shifted["line"], shifted["cell"]) == (5, 0)
+    assert shifted["reason"].startswith("The statement at line 5 of the file is not run, and it uses torch's random")
+    # Honest, not hidden: Python's values are not TensorLab's there, and are again after `torch.manual_seed(1)`.
+    python = _plain_torch(["import torch", "import torch.nn as nn", "torch.manual_seed(0)", "a = torch.randn(2)",
+                           "net = nn.Sequential(nn.Linear(2, 2), nn.Flatten(1))", "b = torch.randn(2)",
+                           "torch.manual_seed(1)", "d = torch.randn(2)"])
+    assert steps["a = torch.randn(2)"]["tensors"]["a"]["values"] == python["a"].tolist()
+    assert steps["b = torch.randn(2)"]["tensors"]["b"]["values"] != python["b"].tolist()
+    assert steps["d = torch.randn(2)"]["tensors"]["d"]["values"] == python["d"].tolist()
+    # Said in the transcript (Korean too) and in the window's player, as a note of the step.
+    assert main(["run", str(path), "--in-process", "--language", "ko"]) == 0
+    assert "파일을 실행할 때와 난수가 다를 수 있습니다: 실행하지 않는 파일의 5번째 줄에서" in capsys.readouterr().out
+    from tensorlab.core.engine.player import Player
+    player = Player(LocalEngine())
+    try:
+        player.load(parse_python(RANDOM_AFTER_REFUSED, "rand.py"))
+        player.go_to(len(player.program))
+        noted = [r.code for r in player.results if any(n.key == "explain.random_shifted" for n in r.notes)]
+        assert noted == ["b = torch.randn(2)", "e = torch.rand(3)"]
+    finally:
+        player.close()
+
+
+def test_what_draws_random_numbers_is_followed_through_a_refused_class_and_a_shuffling_loader():
+    text = ("import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader\n\n\n"
+            "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.fc = nn.Linear(2, 1)\n\n\nx = torch.randn(2)\nmodel = Net()\ny = torch.randn(2)\n"
+            "torch.manual_seed(3)\nloader = DataLoader(list(range(4)), shuffle=True)\nz = torch.rand(2)\n"
+            "for batch in loader:\n    pass\nq = torch.rand(2)\nt = torch.ones(2)\n")
+    lesson = parse_python(text, "net.py")
+    from tensorlab.core.lessons.source_import import random_shifts
+    shifts = {lesson.steps[i].code: r.line for i, r in random_shifts(lesson).items()}
+    # `class Net` draws nothing as it is defined; `Net()` does (its Linear); a refused DataLoader draws nothing as
+    # it is made, its loop does; `t = torch.ones(2)` draws nothing.
+    assert shifts == {"y = torch.randn(2)": 13, "q = torch.rand(2)": 18}
+
+
+def test_small_things_of_a_review_an_indented_magic_the_notebook_s_count_its_encoding_the_cookie_s_line():
+    # Review r21d, minor: an indented `%time` inside `if True:` made a valid cell "not valid Python".
+    lesson = parse_notebook(_notebook([_code("import torch\nif True:\n    %time x = torch.ones(2)\ny = torch.zeros(1)\n"
+                                             "print(x)")]), "m.ipynb")
+    assert [s.code for s in lesson.steps] == ["import torch", "y = torch.zeros(1)"]
+    assert _refused(lesson) == [
+        (2, "if True:", "cell 1, line 3: an IPython magic or shell command (`%`, `!`) is not Python: TensorLab "
+                        "does not run it"),
+        (5, "print(x)", "depends on cell 1, line 2, which is not run (`x` is defined there)")]
+    assert lesson.refused[0].code == "if True:\n    %time x = torch.ones(2)"   # shown as written
+    # A notebook of 506 statements says 506 (it said 505: those read up to the cell that went over).
+    cells = [_code("x = 1\n" * 5)] * 101 + [_code("x = 1\n")]
+    with pytest.raises(LessonError) as caught:
+        parse_notebook(_notebook(cells), "big.ipynb")
+    assert str(caught.value) == "big.ipynb: the file has 506 statements; TensorLab opens at most 500"
+    # A UTF-16 notebook says so (it said "byte 0"); a byte that is not UTF-8 says its line.
+    for data in (json.dumps({"cells": []}).encode("utf-16"), json.dumps({"cells": []}).encode("utf-16-le")):
+        with pytest.raises(LessonError) as caught:
+            parse_notebook(data, "wide.ipynb")
+        assert str(caught.value) == ("wide.ipynb: the notebook is saved as UTF-16; Jupyter and TensorLab read a "
+                                     "notebook as UTF-8 (save it as UTF-8)")
+        assert caught.value.render("ko").endswith("UTF-16으로 저장되어 있습니다. Jupyter와 TensorLab은 노트북을 "
+                                                  "UTF-8로 읽습니다(UTF-8로 다시 저장하세요)")
+    data = json.dumps({"nbformat": 4, "cells": [_code("x = 'é'")]}, indent=1, ensure_ascii=False).encode("latin-1")
+    with pytest.raises(LessonError) as caught:
+        parse_notebook(data, "latin.ipynb")
+    byte = data.index("é".encode("latin-1"))
+    line = data[:byte].count(b"\n") + 1
+    assert str(caught.value) == f"latin.ipynb: the file is not UTF-8 text (line {line}, byte {byte})"
+    # An unknown encoding cookie says its line.
+    with pytest.raises(LessonError) as caught:
+        parse_python(b"#!/usr/bin/env python\n# coding: nosuch\nx = 1\n", "cookie.py")
+    assert str(caught.value).startswith("cookie.py: line 2 of the file: the file's encoding declaration (PEP 263)")
+
+
+def test_an_export_writes_a_step_refused_as_it_ran_and_its_readers_as_comments(tmp_path, capsys):
+    path = tmp_path / "convert.py"
+    path.write_text(CONVERTED, encoding="utf-8")
+    assert main(["export", str(path), "--in-process"]) == 0
+    script = capsys.readouterr().out
+    assert ("# not run in TensorLab: line 5 of the file: `to` is not available on a Linear in TensorLab\n"
+            "# model = model.to(device)\n") in script
+    assert "# not run in TensorLab: depends on line 5 of the file" in script and "\nprint(model.weight)" not in script
+
+
+def test_a_step_reading_math_pi_of_a_refused_import_math_says_the_number_to_write():
+    import math
+    reasons = _reasons("import math as m\nimport torch\nx = torch.ones(2) * m.pi\nprint(m.sqrt(2))\n")
+    assert reasons["x = torch.ones(2) * m.pi"] == (
+        f"depends on line 1 of the file, which is not run (`m` is defined there); for `m.pi` write `{math.pi!r}`, "
+        "the same number")
+    assert reasons["print(m.sqrt(2))"].endswith("(`m` is defined there)")
+    # The number written runs, and is Python's.
+    lesson = parse_python(f"import torch\nx = torch.ones(2) * {math.pi!r}\nprint(x)\n", "pi.py")
+    assert _run(lesson)[-1].output == f"{torch.ones(2) * math.pi}\n"
+    # Not for a name another import binds.
+    assert "write" not in _reasons("import numpy as m\nimport torch\ny = m.pi\n")["y = m.pi"]

@@ -264,3 +264,43 @@ def test_a_loop_without_a_note_keeps_its_lines_and_indentation_in_the_narration_
             shown.replace("\u2028", "\n"))
     echoed = window.output_view.toPlainText().replace("\u2028", "\n")
     assert "\n    loss = (w * 2).sum() + (w * w).sum()\n    loss.backward()" in echoed
+
+
+def test_a_step_the_subset_refuses_as_it_runs_is_greyed_in_its_place_with_its_readers(window, qtbot, tmp_path):
+    # Review r21d: `model = model.to(device)` (only the worker knows `model` is a module) ran as a refusal and
+    # its readers then ran on the module unconverted.
+    path = tmp_path / "convert.py"
+    path.write_text('import torch\nimport torch.nn as nn\nmodel = nn.Linear(2, 1)\nmodel = model.to("cpu")\n'
+                    'print(model.weight)\nx = torch.ones(2)\n', encoding="utf-8")
+    assert window.open_lesson_file(path)
+    idle(qtbot, window)
+    assert len(window.controller.state.program) == 6 and not _refused_rows(window.code_view)
+    window.controller.go_to(6)   # to the end, as it stood when the file opened
+    idle(qtbot, window)
+    state = window.controller.state
+    assert [s.code for s in state.program] == ["import torch", "import torch.nn as nn", "model = nn.Linear(2, 1)",
+                                               "x = torch.ones(2)"]
+    assert state.position == 4 and all(r.ok for r in state.results)
+    text = window.code_view.toPlainText().splitlines()
+    assert text[3].startswith('[line 4 of the file] ⊘ model = model.to("cpu") — not run: line 4 of the file: '
+                              '`to` is not available on a Linear in TensorLab')
+    assert text[4].startswith("[line 5 of the file] ⊘ print(model.weight) — not run: depends on line 4 of the file")
+    assert len(_refused_rows(window.code_view)) == 2 and "▶ x = torch.ones(2)" in text[5]
+    # Still the file's program: your steps are filed under its path.
+    assert window.editing.key(state.lesson) == f"file:{path.absolute()}"
+
+
+def test_a_step_whose_random_numbers_are_not_the_file_s_says_so_in_the_output_panel(window, qtbot, tmp_path):
+    # Review r21c 3: after a refused statement that draws (a layer TensorLab does not have), later random values
+    # differed from running the file with nothing said.
+    path = tmp_path / "rand.py"
+    path.write_text("import torch\nimport torch.nn as nn\nnet = nn.Sequential(nn.Linear(2, 2), nn.Flatten(1))\n"
+                    "b = torch.randn(2)\nc = b * 2\n", encoding="utf-8")
+    assert window.open_lesson_file(path)
+    idle(qtbot, window)
+    go(window, qtbot, 3)
+    output = window.output_view.toPlainText()
+    assert "Its random numbers may differ from running the file" in output
+    assert "The statement at line 3 of the file is not run" in output
+    go(window, qtbot, 4)   # c = b * 2 draws nothing
+    assert "random numbers may differ" not in window.output_view.toPlainText()
