@@ -334,6 +334,10 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>레슨</translation>
     </message>
     <message>
+        <source>Lesson checks found a problem:</source>
+        <translation>레슨 확인에서 문제 하나를 찾았습니다:</translation>
+    </message>
+    <message>
         <source>Lesson checks found no problems.</source>
         <translation>레슨 확인에서 문제를 찾지 못했습니다.</translation>
     </message>

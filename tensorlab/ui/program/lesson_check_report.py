@@ -69,8 +69,9 @@ class LessonCheckReport(QObject):
             language = current_language()  # the job's findings, said in the window's language
             warnings = [w.render(language) if isinstance(w, Message) else str(w)
                         for w in cast("Iterable[object]", result)]
-            text = "\n".join([tr("Lesson checks found {count} problems:").format(count=len(warnings))]
-                             + [f"• {w}" for w in warnings])
+            head = (tr("Lesson checks found a problem:") if len(warnings) == 1
+                    else tr("Lesson checks found {count} problems:").format(count=len(warnings)))
+            text = "\n".join([head] + [f"• {w}" for w in warnings])
         else:
             self._show(tr("Lesson checks found no problems."), 8000)
             return

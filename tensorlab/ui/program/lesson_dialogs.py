@@ -103,19 +103,23 @@ def _open_source(window: LessonWindow, path: str | Path) -> bool:
             _cannot_open(window, exc if isinstance(exc, LessonError) else LessonError(name, msg(
                 "engine.internal", detail=repr(exc))), own_code=True)
             return
-        _show_opened(window, lesson, path)
+        _show_opened(window, lesson, path, checked=False)
 
     controller.jobFinished.connect(finished)
     controller.run_job(SOURCE_JOB, {"data": data, "source": name, "notebook": notebook, "path": key})
     return True
 
 
-def _show_opened(window: LessonWindow, lesson: Lesson, path: str | Path) -> None:
+def _show_opened(window: LessonWindow, lesson: Lesson, path: str | Path, checked: bool = True) -> None:
     window.lessons = [l for l in window.lessons if l.id != lesson.id] + [lesson]
     window.fill_lessons()
     window.editing.opened_from(lesson, path)   # its steps are filed by this path, never by a built-in's id
     window.open_lesson(lesson)
-    window.lesson_checks.check(lesson)  # its questions and notes, checked against torch in the worker
+    if checked:
+        # A lesson file's questions and notes, checked against torch in the worker. A learner's own file
+        # has none of TensorLab's questions, and each statement it cannot run is already greyed with its
+        # reason in the Code panel (up front, or as it runs): the checks would only say it a second time.
+        window.lesson_checks.check(lesson)
 
 
 def open_lesson_dialog(window: LessonWindow) -> None:

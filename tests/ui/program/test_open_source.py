@@ -288,6 +288,9 @@ def test_a_step_the_subset_refuses_as_it_runs_is_greyed_in_its_place_with_its_re
     assert len(_refused_rows(window.code_view)) == 2 and "▶ x = torch.ones(2)" in text[5]
     # Still the file's program: your steps are filed under its path.
     assert window.editing.key(state.lesson) == f"file:{path.absolute()}"
+    # Said once, greyed in its place: no lesson-checks report saying it again (review h21i: "found 1 problems").
+    assert "Lesson checks" not in window.output_view.toPlainText()
+    assert "Lesson checks" not in window.statusBar().currentMessage()
 
 
 def test_a_step_whose_random_numbers_are_not_the_file_s_says_so_in_the_output_panel(window, qtbot, tmp_path):
