@@ -4,7 +4,9 @@ The text goes to a unique temporary file in the same folder (``mkstemp``: create
 exclusively, so a symlink planted at a guessable name is never followed), is
 flushed and ``fsync``-ed, then renamed over the target with ``os.replace`` (atomic
 on POSIX and Windows), and the folder is ``fsync``-ed so the rename itself survives
-a power loss.
+a power loss. The file gets the permissions a plain ``open(path, "w")`` would give it: an existing
+target's own, else what the umask leaves of ``0o666`` (``mkstemp`` creates its file ``0o600``, and an
+exported script or picture a classmate cannot read is a surprise).
 
 A process killed between creating the temporary file and the rename (``kill -9``, a power
 loss) leaves that temporary behind. :func:`remove_stray_temporaries` removes such leftovers of
@@ -43,13 +45,40 @@ def _fsync_folder(folder: Path) -> None:
         os.close(descriptor)
 
 
+def _umask() -> int:
+    """The process's umask: from ``/proc`` where Linux says it (reading it by ``os.umask`` sets it for a moment,
+    for every thread), else set and put back at once."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    umask = os.umask(0o077)
+    os.umask(umask)
+    return umask
+
+
+def _mode_for(target: Path) -> int | None:
+    """The permission bits ``open(target, "w")`` would leave: the target's own, else ``0o666`` less the umask."""
+    if not hasattr(os, "fchmod"):   # pragma: no cover - Windows: no POSIX modes to give
+        return None
+    try:
+        info = target.stat()
+    except OSError:
+        return 0o666 & ~_umask()
+    return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically (see the module docstring)."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
+    mode = _mode_for(target)
     descriptor, temporary = tempfile.mkstemp(prefix=_PREFIX.format(name=target.name), suffix=_SUFFIX, dir=folder)
     try:
         with os.fdopen(descriptor, "wb") as file:
+            if mode is not None:
+                with contextlib.suppress(OSError):   # a file system without modes keeps its own
+                    os.fchmod(file.fileno(), mode)
             file.write(data)
             file.flush()
             os.fsync(file.fileno())

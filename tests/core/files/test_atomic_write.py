@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import subprocess
 import sys
 import textwrap
@@ -200,3 +201,19 @@ def test_temporaries_left_by_kill_9_during_saves_are_removed_by_the_clean_up(tmp
     assert sorted(remove_stray_temporaries(tmp_path, lambda name: name == "user-steps.toml")) == sorted(strays)
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
     assert (tmp_path / "user-steps.toml").read_text(encoding="utf-8").startswith("save ")
+
+
+@pytest.mark.skipif(not hasattr(os, "fchmod"), reason="POSIX permission bits")
+def test_a_new_file_gets_what_the_umask_leaves_and_a_replaced_one_keeps_its_mode(tmp_path):
+    # mkstemp creates 0o600: an exported script a classmate could not read (review r21d).
+    old = os.umask(0o022)
+    try:
+        write_text_atomic(tmp_path / "new.py", "x = 1\n")
+        assert stat.S_IMODE((tmp_path / "new.py").stat().st_mode) == 0o644
+        kept = tmp_path / "kept.py"
+        kept.write_text("old\n")
+        kept.chmod(0o640)
+        write_text_atomic(kept, "new\n")
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o640 and kept.read_text() == "new\n"
+    finally:
+        os.umask(old)
