@@ -169,12 +169,19 @@ def version_culprit(shape_text: str, now: int, expected: int, history: Sequence[
     steps, inside = _changes(tracked, expected, now, history)
     if steps:
         sentences.append(msg("explain.culprit.changed", steps=tuple(
-            msg("explain.culprit.step", step=n + 1, code=code) for n, code in sorted(steps.items()))))
+            msg("explain.culprit.step", step=n + 1, code=_quoted(code)) for n, code in sorted(steps.items()))))
         if inside is not None:
             sentences.append(msg("explain.culprit.inside", step=inside + 1))
     else:
         sentences.append(msg("explain.culprit.no_step"))
     return Culprit(tuple(sentences), tuple(sorted(steps)), tuple(tracked))
+
+
+def _quoted(code: str) -> str:
+    """A step's code as a sentence quotes it: a loop or a `with` (a step of several lines) by its first line and
+    `…`; its lines joined by spaces read as Python that is not (review r21d)."""
+    lines = [line for line in code.strip().splitlines() if line.strip()]
+    return code.strip() if len(lines) <= 1 else f"{lines[0].rstrip()} …"
 
 
 def _located(message: Message, where: Sequence[tuple[int, int]]) -> Message:

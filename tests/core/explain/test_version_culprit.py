@@ -88,8 +88,9 @@ def test_the_step_named_is_the_step_where_torchs_counter_went_up(name):
     assert expected_steps, name   # the comparison means something
     assert list(explanation.culprit_steps) == expected_steps
     text = explanation.text
-    for step in expected_steps:
-        assert f"step {step + 1} (`{codes[step]}`)" in text
+    for step in expected_steps:   # a loop is quoted by its first line
+        first, *more = codes[step].splitlines()
+        assert f"step {step + 1} (`{first}{' …' if more else ''}`)" in text
     assert f"at version {expected}" in text and f"version {now}" in text
     assert "cannot tell" not in text
 
@@ -217,3 +218,14 @@ def test_the_culprit_steps_of_a_file_program_are_said_with_their_file_lines_too(
     assert "2단계(4번째 셀의 2번째 줄)가" in in_cells.localized("ko").text
     assert at_file_lines(explanation, [(0, 0)] * 3) is explanation   # a lesson's steps: numbers alone
     assert located.culprit_steps == explanation.culprit_steps
+
+
+def test_a_loop_that_changed_the_saved_tensor_is_quoted_by_its_first_line():
+    # Review r21d: the loop's lines joined by spaces (`for i in range(2):     y.add_(1)`) read as Python that is not.
+    session = Session()
+    for code in ["x = torch.ones(3, requires_grad=True)", "y = x * 2", "s = y.sin()",
+                 "for i in range(2):\n    y.add_(1)\n    z = i"]:
+        session.run(code)
+    explanation = session.run("s.sum().backward()").error.explanation
+    assert explanation.culprit_steps == (3,)
+    assert "step 4 (`for i in range(2): …`)" in explanation.text
