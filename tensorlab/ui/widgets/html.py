@@ -37,14 +37,14 @@ def code_block(code: str) -> str:
 def note_html(text: str) -> str:
     """A step's note as HTML: its line breaks kept (HTML would run its paragraphs and lines together), a blank
     line a paragraph break, and an indented line (code in an opened file's comment) shown as code, indentation
-    kept. A note of one line is :func:`inline_code`'s."""
-    if "\n" not in text:
-        return inline_code(text)
+    kept; so is a ``>>>``/``...`` prompt line (a doctest in a comment), indented or not. Another note of one
+    line is :func:`inline_code`'s."""
     out = []
     for line in text.split("\n"):
         body = line.strip()
         indent = len(line.rstrip()) - len(body)
-        out.append(f"<code>{'&nbsp;' * indent}{escape(body)}</code>" if indent else inline_code(line))
+        code = indent or body.startswith(">>>") or body == "..." or body.startswith("... ")
+        out.append(f"<code>{'&nbsp;' * indent}{escape(body)}</code>" if code else inline_code(line))
     return "<br>".join(out)
 
 
