@@ -83,7 +83,7 @@ def window(back: bool, profile: cProfile.Profile) -> list[float]:
                 overheads.append(bench._timed(shown, backward.trigger)[0])
                 overheads.append(bench._timed(shown, forward.trigger)[0])
         else:
-            overheads = [latency - seconds for latency, seconds in
+            overheads = [latency - seconds for latency, seconds, _ in
                          (bench._timed(shown, forward.trigger) for _ in range(40))]
         profile.disable()
         return overheads

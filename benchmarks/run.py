@@ -7,6 +7,12 @@ runs from triggering the action to the window painted with every panel showing
 the new state (after ``repaint()``); its overhead is the latency minus the time
 the statement itself took in the engine (torch's own time). Every figure is a
 ratio measured in this one run, so the table holds on any machine.
+
+The ``repaint()`` is the benchmark's own: a full paint of the whole window after the app has already painted
+what changed (its pending paints are handled by the ``processEvents()`` before it), which no user waits for.
+So every step figure is also given "as the app paints": the same step, timed to the end of that
+``processEvents()``, before the extra ``repaint()`` (the keys ending in ``_app``; the old figures stay as they
+were, and the targets apply to them).
 """
 
 from __future__ import annotations
@@ -39,6 +45,9 @@ def _window(stack: contextlib.ExitStack):
     return window
 
 
+_PAINTED = [0.0]   # perf_counter() when the last _settle had the app's own paints done (before its repaint())
+
+
 def _settle(window) -> None:
     """Wait (in an event loop, as the app does) until the worker is idle and the window painted."""
     from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
@@ -52,17 +61,19 @@ def _settle(window) -> None:
             loop.exec()
         controller.busyChanged.disconnect(loop.quit)
     QCoreApplication.processEvents()
+    _PAINTED[0] = time.perf_counter()
     window.repaint()
 
 
-def _timed(window, trigger) -> tuple[float, float]:
-    """(latency, torch seconds of the last step) of ``trigger()`` until painted."""
+def _timed(window, trigger) -> tuple[float, float, float]:
+    """(latency, torch seconds of the last step, latency as the app paints) of ``trigger()`` until painted:
+    the first after the benchmark's own ``repaint()``, the last before it (see the module's docstring)."""
     started = time.perf_counter()
     trigger()
     _settle(window)
     latency = time.perf_counter() - started
     last = window.controller.state.last
-    return latency, (last.seconds if last is not None else 0.0)
+    return latency, (last.seconds if last is not None else 0.0), _PAINTED[0] - started
 
 
 def _action(window, name: str):
@@ -102,17 +113,18 @@ def step_overheads(window) -> dict[str, float]:
     """Every built-in lesson, every step, forward: median latency and overhead."""
     from tensorlab.core.lessons.lesson import builtin_lessons
 
-    latencies, overheads = [], []
+    latencies, overheads, app = [], [], []
     forward = _action(window, "stepForwardAction")
     for lesson in builtin_lessons():
         window.open_lesson(lesson)
         _settle(window)
         for _ in lesson.steps:
-            latency, torch_seconds = _timed(window, forward.trigger)
+            latency, torch_seconds, painted = _timed(window, forward.trigger)
             latencies.append(latency)
             overheads.append(latency - torch_seconds)
+            app.append(painted - torch_seconds)
     return {"steps": len(latencies), "latency_ms": 1000 * statistics.median(latencies),
-            "overhead_ms": 1000 * statistics.median(overheads)}
+            "overhead_ms": 1000 * statistics.median(overheads), "overhead_app_ms": 1000 * statistics.median(app)}
 
 
 def large_tensor_overhead(window, folder: Path) -> dict[str, float]:
@@ -120,8 +132,9 @@ def large_tensor_overhead(window, folder: Path) -> dict[str, float]:
     codes = ["x = torch.rand(10**7)", "y = x * 2", "x.add_(1)", "z = x.detach()", "w = y.clone()", "s = y.sum()"]
     _open(window, _lesson_file(folder, "large", codes))
     forward = _action(window, "stepForwardAction")
-    overheads = [(lambda lt: lt[0] - lt[1])(_timed(window, forward.trigger)) for _ in codes]
-    return {"overhead_ms": 1000 * statistics.median(overheads)}
+    timed = [_timed(window, forward.trigger) for _ in codes]
+    return {"overhead_ms": 1000 * statistics.median(t[0] - t[1] for t in timed),
+            "overhead_app_ms": 1000 * statistics.median(t[2] - t[1] for t in timed)}
 
 
 # Issue #16: the same figures for a training step (a model of three layers and an optimizer in the program).
@@ -136,8 +149,9 @@ def training_overheads(window, folder: Path) -> dict[str, float]:
     codes = TRAINING + [TRAINING_STEP[k % 4] for k in range(60 - len(TRAINING))]
     _open(window, _lesson_file(folder, "training", codes))
     forward = _action(window, "stepForwardAction")
-    overheads = [(lambda lt: lt[0] - lt[1])(_timed(window, forward.trigger)) for _ in codes]
-    return {"overhead_ms": 1000 * statistics.median(overheads)}
+    timed = [_timed(window, forward.trigger) for _ in codes]
+    return {"overhead_ms": 1000 * statistics.median(t[0] - t[1] for t in timed),
+            "overhead_app_ms": 1000 * statistics.median(t[2] - t[1] for t in timed)}
 
 
 def scale_with_program(window, quick: bool, preamble: tuple[str, ...] = ()) -> dict[str, float]:
@@ -151,16 +165,19 @@ def scale_with_program(window, quick: bool, preamble: tuple[str, ...] = ()) -> d
         for k in range(count):
             _type_and_run(window, f"t{k} = torch.rand(1000)")()
             _settle(window)
-        samples = []
+        samples, app = [], []
         for k in range(5 if quick else 15):
-            latency, torch_seconds = _timed(window, _type_and_run(window, f"r{k} = t0 * 2"))
+            latency, torch_seconds, painted = _timed(window, _type_and_run(window, f"r{k} = t0 * 2"))
             samples.append(latency - torch_seconds)
+            app.append(painted - torch_seconds)
         window.controller.load_lesson(None, [])  # forget these steps
         _settle(window)
-        return statistics.median(samples)
+        return statistics.median(samples), statistics.median(app)
 
-    two, sixty = overhead_with(2), overhead_with(60)
-    return {"overhead_2_ms": 1000 * two, "overhead_60_ms": 1000 * sixty, "ratio": sixty / two}
+    (two, two_app), (sixty, sixty_app) = overhead_with(2), overhead_with(60)
+    return {"overhead_2_ms": 1000 * two, "overhead_60_ms": 1000 * sixty, "ratio": sixty / two,
+            "overhead_app_2_ms": 1000 * two_app, "overhead_app_60_ms": 1000 * sixty_app,
+            "ratio_app": sixty_app / two_app}
 
 
 def stepping_back(window, folder: Path, quick: bool, training: bool = False) -> dict[str, float]:
@@ -174,20 +191,23 @@ def stepping_back(window, folder: Path, quick: bool, training: bool = False) -> 
     _open(window, _lesson_file(folder, "training-back" if training else "back", codes))
     back, forward = _action(window, "stepBackAction"), _action(window, "stepForwardAction")
 
-    def at(position: int) -> tuple[float, float]:
+    def at(position: int) -> tuple[float, float, float, float]:
         window.controller.go_to(position)
         _settle(window)
         backs, forwards = [], []
         for _ in range(3 if quick else 7):
-            backs.append(_timed(window, back.trigger)[0])
-            forwards.append(_timed(window, forward.trigger)[0])
-        return statistics.median(backs), statistics.median(forwards)
+            backs.append(_timed(window, back.trigger))
+            forwards.append(_timed(window, forward.trigger))
+        return (statistics.median(t[0] for t in backs), statistics.median(t[0] for t in forwards),
+                statistics.median(t[2] for t in backs), statistics.median(t[2] for t in forwards))
 
-    back2, forward2 = at(2)
-    back60, forward60 = at(60)
+    back2, forward2, back2_app, forward2_app = at(2)
+    back60, forward60, back60_app, forward60_app = at(60)
     return {"back_2_ms": 1000 * back2, "back_60_ms": 1000 * back60, "back_ratio": back60 / back2,
             "forward_2_ms": 1000 * forward2, "forward_60_ms": 1000 * forward60,
-            "forward_ratio": forward60 / forward2}
+            "forward_ratio": forward60 / forward2,
+            "back_app_2_ms": 1000 * back2_app, "back_app_60_ms": 1000 * back60_app,
+            "back_ratio_app": back60_app / back2_app, "forward_ratio_app": forward60_app / forward2_app}
 
 
 # -- start-up and memory (each in fresh processes) ----------------------------------------------------------
@@ -315,6 +335,18 @@ TARGETS = [
     ("window RSS over Qt + pyqtgraph", "startup.window_over_mb", "MB", "<= 80"),
     ("worker RSS over torch (lesson tensors are tiny)", "startup.worker_over_mb", "MB", "<= 80"),
 ]
+# The same step figures as the app paints (without the benchmark's own extra repaint(): see the docstring).
+# Printed beside the figures above, which stay as they were; the targets are theirs.
+AS_THE_APP_PAINTS = [
+    ("overhead per step, every built-in lesson step", "steps.overhead_app_ms", "ms"),
+    ("overhead per step with 10^7-element tensors", "large.overhead_app_ms", "ms"),
+    ("overhead with 60 live tensors / with 2", "scale.ratio_app", "x"),
+    ("step back at 60 / at 2 (settled)", "back.back_ratio_app", "x"),
+    ("next step forward at 60 / at 2", "back.forward_ratio_app", "x"),
+    ("training program: overhead per step", "training.overhead_app_ms", "ms"),
+    ("training program: 60 live tensors / 2", "training_scale.ratio_app", "x"),
+    ("training program: step back at 60 / at 2", "training_back.back_ratio_app", "x"),
+]
 
 
 def main() -> int:
@@ -343,6 +375,10 @@ def main() -> int:
         group, name = key.split(".")
         value = results[group][name]
         print(f"{label:58} {value:>8.2f} {unit:2}  {target}")
+    print("as the app paints (timed before run.py's own extra repaint(), which no user waits for):")
+    for label, key, unit in AS_THE_APP_PAINTS:
+        group, name = key.split(".")
+        print(f"  {label:56} {results[group][name]:>8.2f} {unit:2}")
     print(f"(window imports torch: {results['startup']['window_imports_torch']}; "
           f"import torch + Qt took {results['startup']['import_torch_qt_s']:.2f} s)")
     print(json.dumps(results, indent=2))

@@ -10,6 +10,8 @@ first lines whole and counts the rest ("… 9 more lines"); a click shows it who
 
 from __future__ import annotations
 
+import bisect
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
@@ -656,15 +658,19 @@ class CodeView(QListWidget):
         `requires_grad=True)` alone at the top, the rest of its statement above): on down to the next statement
         while the current one stays whole, else up to the one cut."""
         offset = self.verticalScrollBar().value()
-        for row in range(self.count()):
-            rect = self.visualItemRect(self.item(row))
-            start, end = rect.top() + offset, rect.bottom() + offset
-            if start < value <= end:
-                if end + 1 <= current_top:
-                    return end + 1                      # the next statement's top; the current one still whole
-                if current_bottom - start < self.viewport().height():
-                    return start                        # this statement whole at the top
-                return value
+        # The rows lie one below the other, in order: the one holding ``value`` is the last that starts above it
+        # (found by halves: a row's rect asks the delegate for its size, and a long program has many rows).
+        row = bisect.bisect_left(range(self.count()), value,
+                                 key=lambda r: self.visualItemRect(self.item(r)).top() + offset) - 1
+        if row < 0:
+            return value
+        rect = self.visualItemRect(self.item(row))
+        start, end = rect.top() + offset, rect.bottom() + offset
+        if start < value <= end:
+            if end + 1 <= current_top:
+                return end + 1                      # the next statement's top; the current one still whole
+            if current_bottom - start < self.viewport().height():
+                return start                        # this statement whole at the top
         return value
 
     def toPlainText(self) -> str:  # noqa: N802 - the name text panels use

@@ -64,6 +64,7 @@ from tensorlab.ui.window.follow import (
 )
 from tensorlab.ui.window.layouts import ZOOM_LINES, LayoutModes
 from tensorlab.ui.window.memory_label import MemoryLabel
+from tensorlab.ui.window.one_paint import OnePaint
 from tensorlab.ui.window.panels import PanelSet
 from tensorlab.ui.window.preferences import PreferencesDialog
 from tensorlab.ui.window.settings import keep_on_screen
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         self.editing = StepEditing(self, data_dir or default_data_dir())
         # Every panel, from the registry (window/panels.py); the window wires those it knows.
         self.panels = PanelSet(self, self.i18n, controller)
+        self.one_paint = OnePaint(self)   # a state shown paints the window once, not once per changed scene
         self.docks: list[QDockWidget] = list(self.panels.docks.values())
         self.storage_map = self.panels.get("storage_map", StorageMapView)
         self.builders = self.panels.get("builders", BuildersPanel)
@@ -259,7 +261,11 @@ class MainWindow(QMainWindow):
     # -- state -------------------------------------------------------------------
     def show_state(self, state: PlayerState) -> None:
         """Render ``state`` in every panel shown, once each, from one snapshot (a closed panel renders
-        the state current when it is shown again)."""
+        the state current when it is shown again); the window is painted once, with every panel changed."""
+        with self.one_paint.held():
+            self._show_state(state)
+
+    def _show_state(self, state: PlayerState) -> None:
         previous, self._shown = self._shown, state
         ran = previous is None or (state.last is not previous.last and state.position >= previous.position)
         if state.trimmed and (previous is None or previous.trimmed == 0):
