@@ -18,7 +18,6 @@ from tests.ui.support import fresh_window, go, open_lesson
 # (lesson, step with the question (1-based), the tensor whose graph the class looks at, the give-away)
 GRAPH = [
     ("what-step-and-zero-grad-do", 14, "loss", "changed in place"),
-    ("relu-inplace", 5, "r", "changed in place"),
     ("inplace-on-a-saved-output", 4, "y", "changed in place"),
     ("saved-tensors", 5, "y", "changed in place"),
     ("data-and-numpy-bypass", 10, "y", "changed in place"),
