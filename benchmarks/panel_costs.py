@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import run as bench  # noqa: E402 - benchmarks/run.py, beside this file
 
-PROGRAM = bench.TRAINING + [bench.TRAINING_STEP[k % 4] for k in range(60 - len(bench.TRAINING))]
+PROGRAM = bench.PROGRAM_60
 
 
 def main() -> int:

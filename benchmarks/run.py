@@ -142,11 +142,13 @@ TRAINING = ["import torch.nn as nn", "import torch.optim as optim",
             "model = nn.Sequential(nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 32))",
             "opt = optim.SGD(model.parameters(), lr=0.01, momentum=0.9)", "x = torch.randn(8, 32)"]
 TRAINING_STEP = ["opt.zero_grad()", "loss = model(x).pow(2).mean()", "loss.backward()", "opt.step()"]
+# The 60-step training program of issue #16 item 4: the set-up, then zero_grad / forward / backward / step again.
+PROGRAM_60 = TRAINING + [TRAINING_STEP[k % 4] for k in range(60 - len(TRAINING))]
 
 
 def training_overheads(window, folder: Path) -> dict[str, float]:
     """A 60-step training program, forward: median overhead per step."""
-    codes = TRAINING + [TRAINING_STEP[k % 4] for k in range(60 - len(TRAINING))]
+    codes = PROGRAM_60
     _open(window, _lesson_file(folder, "training", codes))
     forward = _action(window, "stepForwardAction")
     timed = [_timed(window, forward.trigger) for _ in codes]
@@ -187,7 +189,7 @@ def stepping_back(window, folder: Path, quick: bool, training: bool = False) -> 
     for k in range(59):
         codes.append(f"y{k} = x.detach()" if k % 2 == 0 else "x.data.add_(1)")
     if training:
-        codes = TRAINING + [TRAINING_STEP[k % 4] for k in range(60 - len(TRAINING))]
+        codes = PROGRAM_60
     _open(window, _lesson_file(folder, "training-back" if training else "back", codes))
     back, forward = _action(window, "stepBackAction"), _action(window, "stepForwardAction")
 
