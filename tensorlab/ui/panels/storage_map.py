@@ -83,6 +83,19 @@ def refused_write(last: StepResult | None) -> tuple[str, int | None] | None:
     return None
 
 
+
+def _outer_spaces(text: str) -> list[int]:
+    """The places of ``text``'s spaces outside any brackets (`[2, 2] stride (2, 1)`: after `]` and `stride`)."""
+    depth, places = 0, []
+    for i, c in enumerate(text):
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth = max(0, depth - 1)
+        elif c == " " and depth == 0:
+            places.append(i)
+    return places
+
 class StorageMapView(SceneView):
     """Draws every storage as a strip of cells with the tensors that view it stacked below."""
 
@@ -1053,12 +1066,12 @@ class StorageMapView(SceneView):
 
     def _split_label(self, label: str, wide: str) -> str:
         """``label`` on two lines (at the space nearest the middle of ``wide``, its measured form) when ``wide``
-        is wider than the name column may be."""
+        is wider than the name column may be; never at a space inside a shape or a stride (`(2, 1)` whole:
+        "stride (2," over "1)" read as two numbers)."""
         font = self._font(12)
         if _text_width(wide, font) <= max(60.0, self.viewport().width() * 0.22):
             return label
-        spaces = [i for i, c in enumerate(wide) if c == " "]
-        cuts = [i for i, c in enumerate(label) if c == " "]
+        spaces, cuts = _outer_spaces(wide), _outer_spaces(label)
         if not spaces or len(cuts) != len(spaces):
             return label
         middle = min(range(len(spaces)), key=lambda k: abs(_text_width(wide[:spaces[k]], font)

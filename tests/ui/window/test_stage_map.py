@@ -193,3 +193,18 @@ def test_a_step_that_freezes_a_parameter_is_about_that_parameter(qtbot, settings
     band = view.band_rect("model[0].weight")
     assert band is not None and _in_view(view, band)
     window.close()
+
+
+@pytest.mark.parametrize("size,projector", [((1024, 768), False), ((1280, 720), True), ((1024, 768), True)])
+def test_a_bands_label_never_breaks_inside_a_shape_or_a_stride(qtbot, settings, size, projector):
+    # Issue 17 (round 2): at 1024x768 normal net[0].weight's label read "[2, 2] stride (2," over "1) offset 0 v2".
+    window = fresh_window(qtbot, settings, size, projector)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    go(window, qtbot, 1)
+    _settle(qtbot)
+    labels = [text for text, _, _ in window.storage_map.text_boxes() if "stride" in text]
+    assert labels
+    for text in labels:
+        for line in text.split("\n"):
+            assert line.count("(") == line.count(")") and line.count("[") == line.count("]"), (size, text)
+    window.close()
