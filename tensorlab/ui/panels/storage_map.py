@@ -18,8 +18,18 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
-from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QKeyEvent, QMouseEvent, QPen, QResizeEvent
+from PySide6.QtCore import QRect, QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.protocol.results import StepResult
@@ -39,7 +49,7 @@ from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, CULPRIT, CULPRIT_LINE, MUTED, format_value, tensor_color
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
-from tensorlab.ui.widgets.scene_view import SceneView, text_width
+from tensorlab.ui.widgets.scene_view import SceneView, TextBatch, text_width
 
 __all__ = ["StorageMapView", "StripModel", "refused_write", "strip_models"]
 
@@ -82,6 +92,26 @@ def refused_write(last: StepResult | None) -> tuple[str, int | None] | None:
         return whole.group(1), None
     return None
 
+
+
+def _leaves(item: QGraphicsItem) -> list[QGraphicsItem]:
+    """The items under ``item`` that have no children: what it draws."""
+    leaves, stack = [], list(item.childItems())
+    while stack:
+        child = stack.pop()
+        children = child.childItems()
+        if children:
+            stack.extend(children)
+        else:
+            leaves.append(child)
+    return leaves
+
+
+def _inkless(item: QGraphicsItem, background: QBrush) -> bool:
+    """A rectangle that draws nothing to see: no outline, filled with the map's background (a name column's
+    backing)."""
+    return isinstance(item, QGraphicsRectItem) and item.pen().style() == Qt.PenStyle.NoPen and (
+        item.brush().style() == Qt.BrushStyle.NoBrush or item.brush().color() == background.color())
 
 
 def _outer_spaces(text: str) -> list[int]:
@@ -832,6 +862,51 @@ class StorageMapView(SceneView):
         super().scrollContentsBy(dx, dy)
         if dx:
             self._pin()
+        if dy:
+            self.viewport().update()   # the cover of a line the bottom edge cuts moves with the edge (drawForeground)
+
+    def cut_at_bottom(self) -> float | None:
+        """The scene y from which the map is covered (drawForeground) so that the last line shown is whole: the
+        top of the first row of a strip's items (a row of cells, a band, a line of text) that the viewport's
+        bottom edge cuts, and of every item beside it that the cover would cut in turn (a band's two-line label
+        beside its cells). Issue 17: a strip taller than the map was cut at its bottom mid-line. None when the
+        edge cuts nothing, or only what begins above the viewport (taller than it)."""
+        view = self.mapToScene(self.viewport().rect()).boundingRect()
+        slack = 2 * self.scale_factor
+        boxes = []
+        for entry in self._drawn.values():
+            for part in entry.parts.values():
+                holder = part.holder
+                if part.detached or holder.scene() is None or not holder.isVisible():
+                    continue
+                below = holder.scenePos().y() + holder.childrenBoundingRect().bottom()
+                if below <= view.bottom() + slack or holder.scenePos().y() >= view.bottom():
+                    continue
+                for item in _leaves(holder):
+                    if not item.isVisible():
+                        continue
+                    if isinstance(item, TextBatch):   # many texts (a row of values, of indices): each its line
+                        boxes += [item.mapRectToScene(entry[0]) for entry in item.entries]
+                    elif not _inkless(item, self.backgroundBrush()):
+                        boxes.append(item.sceneBoundingRect())
+        cut = min((b.top() for b in boxes if view.top() + 1 < b.top() < view.bottom() < b.bottom() - slack),
+                  default=None)
+        while cut is not None:
+            # An item begun above the cover and ending under it would be cut by the cover: it is covered too.
+            higher = min((b.top() for b in boxes if view.top() + 1 < b.top() < cut < b.bottom() - slack),
+                         default=None)
+            if higher is None:
+                break
+            cut = higher
+        return cut
+
+    def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:  # noqa: N802 - Qt's name
+        super().drawForeground(painter, rect)
+        top = self.cut_at_bottom()
+        if top is not None:
+            view = self.mapToScene(self.viewport().rect()).boundingRect()
+            painter.fillRect(QRectF(view.left() - 1, top, view.width() + 2, view.bottom() - top + 2),
+                             self.backgroundBrush())
 
     def _fitted_scale(self) -> float:
         """The scale the strips are drawn at: the text scale, less until the widest strip fits (never

@@ -208,3 +208,44 @@ def test_a_bands_label_never_breaks_inside_a_shape_or_a_stride(qtbot, settings, 
         for line in text.split("\n"):
             assert line.count("(") == line.count(")") and line.count("[") == line.count("]"), (size, text)
     window.close()
+
+
+@pytest.mark.parametrize("size,projector", [((1024, 768), False), ((1280, 720), True)])
+def test_a_strip_taller_than_the_map_shows_no_half_line_at_its_bottom(qtbot, settings, size, projector):
+    # Issue 17 (round 2): a strip taller than the map was cut at its bottom mid-line (half a row of cells).
+    from PySide6.QtGui import QColor
+
+    window = fresh_window(qtbot, settings, size, projector)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    go(window, qtbot, 6)
+    _settle(qtbot)
+    view = window.storage_map
+    viewport = view.viewport()
+    bar = view.verticalScrollBar()
+    assert bar.maximum() > 0   # the strips are taller than the map
+
+    def on_screen(rect):
+        return view.mapFromScene(rect).boundingRect()
+
+    # Scrolled (as a user scrolls) so that the bottom edge cuts a row of cells in half.
+    cells = sorted((item for item in view.band_items() if item.isVisible()), key=lambda i: i.sceneBoundingRect().top())
+    scale = view.transform().m22()
+    for cell in cells:
+        middle = on_screen(cell.sceneBoundingRect()).center().y()
+        value = bar.value() + middle - viewport.height()
+        if bar.minimum() < value <= bar.maximum():
+            bar.setValue(value)
+            break
+    else:
+        pytest.fail("no row of cells to cut")
+    _settle(qtbot)
+    cut = on_screen(cell.sceneBoundingRect())
+    assert cut.top() < viewport.height() < cut.bottom(), (cut, viewport.height(), scale)
+    image = viewport.grab().toImage()
+    background = QColor("#fafafa").rgb()
+    # What the screen shows of that row: nothing (covered from its top down); a line above it still shows.
+    for y in range(max(0, cut.top() + 1), min(viewport.height(), image.height())):
+        inked = [x for x in range(image.width()) if image.pixel(x, y) != background]
+        assert not inked, (y, len(inked), cut, viewport.height())
+    assert any(image.pixel(x, y) != background for y in range(0, max(1, cut.top() - 1)) for x in range(image.width()))
+    window.close()
