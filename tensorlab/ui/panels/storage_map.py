@@ -390,6 +390,16 @@ class StorageMapView(SceneView):
             union = union.united(rect)
         scale = max(self.transform().m22(), 1e-6)
         width, height = self.viewport().width() / scale - 24, self.viewport().height() / scale - 24
+        if height < union.height() <= height + 22 and len(rects) == 1:
+            # Whole in view with less than the usual margins (a strip of 394 px in a 406 px map showed from the
+            # map's top, its last band below the fold): with what margin is left, whole.
+            margin = int(max(0.0, (height + 24 - union.height()) / 2 - 1))
+            self._ensure(union, 10, margin)
+            run = self.changed_run()
+            if run is not None and self._run_key not in self.fitting:
+                self._show_columns(run)   # the changed cells right of the edge, as below
+            self._target = QRectF(union.left(), union.top(), 1, union.height())
+            return
         if union.height() > height:
             union = rects[0]   # not all in view: the first followed strip (the selected tensor's), from its top
         # The top-left of what changed (all of it when it fits): never scrolled past a strip's start.

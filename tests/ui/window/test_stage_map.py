@@ -249,3 +249,20 @@ def test_a_strip_taller_than_the_map_shows_no_half_line_at_its_bottom(qtbot, set
         assert not inked, (y, len(inked), cut, viewport.height())
     assert any(image.pixel(x, y) != background for y in range(0, max(1, cut.top() - 1)) for x in range(image.width()))
     window.close()
+
+
+def test_a_changed_strip_a_little_shorter_than_the_map_shows_whole(qtbot, settings):
+    # Issue 17 (round 2, the README's projector picture): after z[3] = 0 at 1024x768 projector S0 (394 px in a
+    # 406 px map) showed from the map's top, its z band under the fold.
+    window = fresh_window(qtbot, settings, (1024, 768), True)
+    open_lesson(window, qtbot, "detach-shares-memory")
+    go(window, qtbot, 7)
+    _settle(qtbot)
+    view = window.storage_map
+    strip = view.strip_rects[view.followed[0]]
+    assert strip.height() <= view.viewport().height()
+    shown = view.mapFromScene(strip).boundingRect()
+    # (The strip's rectangle begins a few pixels above its heading: the heading's line is what lands on top.)
+    assert shown.top() >= -8 and shown.bottom() <= view.viewport().height(), (shown, view.viewport().rect())
+    assert view.cut_at_bottom() is None
+    window.close()
