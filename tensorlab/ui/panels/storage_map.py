@@ -553,9 +553,9 @@ class StorageMapView(SceneView):
             return
         up = max((t for t in tops if t < top), default=None)
         down = min((t for t in tops if t > top), default=None)
-        for land in (up, down):
-            if land is None:
-                continue
+        # The landing nearer what had to be shown first: a strip taller than the map lands on its own heading, not
+        # on the map's header above it (at 1280x720 projector the header's line took the room of S0's last band).
+        for land in sorted((t for t in (up, down) if t is not None), key=lambda t: abs(t - target.top())):
             value = bar.value() + round((land - top) * scale)
             # What had to be shown: its top in view, and all of it (or a viewport of it when taller).
             # (A strip's rectangle starts 4 px above its heading, which is where a landing top is.)

@@ -266,3 +266,23 @@ def test_a_changed_strip_a_little_shorter_than_the_map_shows_whole(qtbot, settin
     assert shown.top() >= -8 and shown.bottom() <= view.viewport().height(), (shown, view.viewport().rect())
     assert view.cut_at_bottom() is None
     window.close()
+
+
+def test_a_changed_strip_taller_than_the_map_lands_on_its_own_heading(qtbot, settings):
+    # Issue 17 (round 2), under X at 1280x720 projector: after z[3] = 0 the map showed its header line ("Memory on
+    # cpu: …") above S0, and S0's z band (what the step wrote through) was under the fold.
+    from tests.ui.window.test_stage_narration import _real
+
+    window = fresh_window(qtbot, settings, _real((1280, 720)), True)
+    open_lesson(window, qtbot, "detach-shares-memory")
+    go(window, qtbot, 7)
+    _settle(qtbot)
+    view = window.storage_map
+    strip = view.strip_rects[view.followed[0]]
+    assert strip.height() > view.viewport().height()   # taller than the map
+    shown = [(view.mapFromScene(box).boundingRect(), text) for text, _, box in view.text_boxes(visible_only=True)]
+    in_view = sorted((rect.top(), text) for rect, text in shown
+                     if rect.bottom() > 0 and rect.top() < view.viewport().height())
+    assert in_view[0][1].startswith(view.followed[0]), in_view[:3]   # the strip's heading is the first line shown
+    assert in_view[0][0] >= 0, in_view[0]                            # whole
+    window.close()
