@@ -882,6 +882,9 @@ class StorageMapView(SceneView):
         beside its cells). Issue 17: a strip taller than the map was cut at its bottom mid-line. None when the
         edge cuts nothing, or only what begins above the viewport (taller than it)."""
         view = self.mapToScene(self.viewport().rect()).boundingRect()
+        # The viewport's whole last row of pixels, and an outline's half pixel above a rectangle's top (a cell
+        # whose top lay just under the edge still drew its top line there: seen under X at 1024x768).
+        view.setBottom(self.mapToScene(0, self.viewport().height()).y() + 1.5 / max(self.transform().m22(), 1e-6))
         slack = 2 * self.scale_factor
         boxes = []
         for entry in self._drawn.values():
@@ -915,7 +918,8 @@ class StorageMapView(SceneView):
         top = self.cut_at_bottom()
         if top is not None:
             view = self.mapToScene(self.viewport().rect()).boundingRect()
-            painter.fillRect(QRectF(view.left() - 1, top, view.width() + 2, view.bottom() - top + 2),
+            # (From a pixel above: a rectangle's outline straddles its top.)
+            painter.fillRect(QRectF(view.left() - 1, top - 1, view.width() + 2, view.bottom() - top + 3),
                              self.backgroundBrush())
 
     def _fitted_scale(self) -> float:

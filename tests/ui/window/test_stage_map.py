@@ -248,6 +248,13 @@ def test_a_strip_taller_than_the_map_shows_no_half_line_at_its_bottom(qtbot, set
         inked = [x for x in range(image.width()) if image.pixel(x, y) != background]
         assert not inked, (y, len(inked), cut, viewport.height())
     assert any(image.pixel(x, y) != background for y in range(0, max(1, cut.top() - 1)) for x in range(image.width()))
+    # A row of cells whose top lies just under the edge draws no outline into the viewport's last row either.
+    bar.setValue(bar.value() + on_screen(cell.sceneBoundingRect()).top() - viewport.height() + 1)
+    _settle(qtbot)
+    image = viewport.grab().toImage()
+    last = min(viewport.height(), image.height()) - 1
+    assert all(image.pixel(x, last) == background for x in range(image.width())), \
+        (on_screen(cell.sceneBoundingRect()), viewport.height())
     window.close()
 
 
