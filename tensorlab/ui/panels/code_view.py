@@ -13,7 +13,17 @@ from __future__ import annotations
 import bisect
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette, QPixmap, QResizeEvent
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPixmap,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
@@ -672,6 +682,45 @@ class CodeView(QListWidget):
             if current_bottom - start < self.viewport().height():
                 return start                        # this statement whole at the top
         return value
+
+    def cut_at_bottom(self) -> int | None:
+        """Where (viewport y) the text line that the panel's bottom edge cuts begins, when it begins in view:
+        from there down the panel is covered (paintEvent), so that the last line shown is whole (issue 17: the
+        bottom line was half cut). A statement wrapped over rows is covered from its cut row; a refused one
+        from its top. None when the edge cuts no line."""
+        height = self.viewport().height()
+        for row in range(self.count()):
+            item = self.item(row)
+            rect = self.visualItemRect(item)
+            if rect.bottom() < height or rect.top() >= height:
+                continue   # whole in view, or below it
+            cut = rect.top()
+            if item.data(_REFUSED_ROLE) is None:
+                # The delegate's rows of text: 3 px down, one font height each (_LineDelegate._draw).
+                line = max(1, QFontMetrics(self.font()).height())
+                rows = max(1, (rect.height() - 6) // line)
+                whole = max(0, (height - rect.top() - 3) // line)   # the rows that end in view
+                if whole >= rows:
+                    return None   # the edge cuts the statement's bottom margin, no line
+                cut = rect.top() + (3 + whole * line if whole else 0)
+            return cut if cut > 0 else None
+        return None
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        cut = self.cut_at_bottom()
+        if cut is not None:
+            painter = QPainter(self.viewport())
+            try:
+                painter.fillRect(QRect(0, cut, self.viewport().width(), self.viewport().height() - cut),
+                                 self.palette().color(QPalette.ColorRole.Base))
+            finally:
+                painter.end()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt's name
+        super().scrollContentsBy(dx, dy)
+        if dy:
+            self.viewport().update()   # the cover of a cut line moves with the bottom edge (paintEvent)
 
     def toPlainText(self) -> str:  # noqa: N802 - the name text panels use
         """The program as text, one step a line (the current one marked; refused statements in their places)."""

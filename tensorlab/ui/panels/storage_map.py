@@ -18,8 +18,18 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
-from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QKeyEvent, QMouseEvent, QPen, QResizeEvent
+from PySide6.QtCore import QRect, QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem, QGraphicsTextItem, QWidget
 
 from tensorlab.core.protocol.results import StepResult
@@ -39,7 +49,7 @@ from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, tr
 from tensorlab.ui.widgets.palette import CHANGED, CULPRIT, CULPRIT_LINE, MUTED, format_value, tensor_color
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
-from tensorlab.ui.widgets.scene_view import SceneView, text_width
+from tensorlab.ui.widgets.scene_view import SceneView, TextBatch, text_width
 
 __all__ = ["StorageMapView", "StripModel", "refused_write", "strip_models"]
 
@@ -82,6 +92,39 @@ def refused_write(last: StepResult | None) -> tuple[str, int | None] | None:
         return whole.group(1), None
     return None
 
+
+
+def _leaves(item: QGraphicsItem) -> list[QGraphicsItem]:
+    """The items under ``item`` that have no children: what it draws."""
+    leaves, stack = [], list(item.childItems())
+    while stack:
+        child = stack.pop()
+        children = child.childItems()
+        if children:
+            stack.extend(children)
+        else:
+            leaves.append(child)
+    return leaves
+
+
+def _inkless(item: QGraphicsItem, background: QBrush) -> bool:
+    """A rectangle that draws nothing to see: no outline, filled with the map's background (a name column's
+    backing)."""
+    return isinstance(item, QGraphicsRectItem) and item.pen().style() == Qt.PenStyle.NoPen and (
+        item.brush().style() == Qt.BrushStyle.NoBrush or item.brush().color() == background.color())
+
+
+def _outer_spaces(text: str) -> list[int]:
+    """The places of ``text``'s spaces outside any brackets (`[2, 2] stride (2, 1)`: after `]` and `stride`)."""
+    depth, places = 0, []
+    for i, c in enumerate(text):
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth = max(0, depth - 1)
+        elif c == " " and depth == 0:
+            places.append(i)
+    return places
 
 class StorageMapView(SceneView):
     """Draws every storage as a strip of cells with the tensors that view it stacked below."""
@@ -347,6 +390,16 @@ class StorageMapView(SceneView):
             union = union.united(rect)
         scale = max(self.transform().m22(), 1e-6)
         width, height = self.viewport().width() / scale - 24, self.viewport().height() / scale - 24
+        if height < union.height() <= height + 22 and len(rects) == 1:
+            # Whole in view with less than the usual margins (a strip of 394 px in a 406 px map showed from the
+            # map's top, its last band below the fold): with what margin is left, whole.
+            margin = int(max(0.0, (height + 24 - union.height()) / 2 - 1))
+            self._ensure(union, 10, margin)
+            run = self.changed_run()
+            if run is not None and self._run_key not in self.fitting:
+                self._show_columns(run)   # the changed cells right of the edge, as below
+            self._target = QRectF(union.left(), union.top(), 1, union.height())
+            return
         if union.height() > height:
             union = rects[0]   # not all in view: the first followed strip (the selected tensor's), from its top
         # The top-left of what changed (all of it when it fits): never scrolled past a strip's start.
@@ -500,9 +553,9 @@ class StorageMapView(SceneView):
             return
         up = max((t for t in tops if t < top), default=None)
         down = min((t for t in tops if t > top), default=None)
-        for land in (up, down):
-            if land is None:
-                continue
+        # The landing nearer what had to be shown first: a strip taller than the map lands on its own heading, not
+        # on the map's header above it (at 1280x720 projector the header's line took the room of S0's last band).
+        for land in sorted((t for t in (up, down) if t is not None), key=lambda t: abs(t - target.top())):
             value = bar.value() + round((land - top) * scale)
             # What had to be shown: its top in view, and all of it (or a viewport of it when taller).
             # (A strip's rectangle starts 4 px above its heading, which is where a landing top is.)
@@ -819,6 +872,55 @@ class StorageMapView(SceneView):
         super().scrollContentsBy(dx, dy)
         if dx:
             self._pin()
+        if dy:
+            self.viewport().update()   # the cover of a line the bottom edge cuts moves with the edge (drawForeground)
+
+    def cut_at_bottom(self) -> float | None:
+        """The scene y from which the map is covered (drawForeground) so that the last line shown is whole: the
+        top of the first row of a strip's items (a row of cells, a band, a line of text) that the viewport's
+        bottom edge cuts, and of every item beside it that the cover would cut in turn (a band's two-line label
+        beside its cells). Issue 17: a strip taller than the map was cut at its bottom mid-line. None when the
+        edge cuts nothing, or only what begins above the viewport (taller than it)."""
+        view = self.mapToScene(self.viewport().rect()).boundingRect()
+        # The viewport's whole last row of pixels, and an outline's half pixel above a rectangle's top (a cell
+        # whose top lay just under the edge still drew its top line there: seen under X at 1024x768).
+        view.setBottom(self.mapToScene(0, self.viewport().height()).y() + 1.5 / max(self.transform().m22(), 1e-6))
+        slack = 2 * self.scale_factor
+        boxes = []
+        for entry in self._drawn.values():
+            for part in entry.parts.values():
+                holder = part.holder
+                if part.detached or holder.scene() is None or not holder.isVisible():
+                    continue
+                below = holder.scenePos().y() + holder.childrenBoundingRect().bottom()
+                if below <= view.bottom() + slack or holder.scenePos().y() >= view.bottom():
+                    continue
+                for item in _leaves(holder):
+                    if not item.isVisible():
+                        continue
+                    if isinstance(item, TextBatch):   # many texts (a row of values, of indices): each its line
+                        boxes += [item.mapRectToScene(entry[0]) for entry in item.entries]
+                    elif not _inkless(item, self.backgroundBrush()):
+                        boxes.append(item.sceneBoundingRect())
+        cut = min((b.top() for b in boxes if view.top() + 1 < b.top() < view.bottom() < b.bottom() - slack),
+                  default=None)
+        while cut is not None:
+            # An item begun above the cover and ending under it would be cut by the cover: it is covered too.
+            higher = min((b.top() for b in boxes if view.top() + 1 < b.top() < cut < b.bottom() - slack),
+                         default=None)
+            if higher is None:
+                break
+            cut = higher
+        return cut
+
+    def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:  # noqa: N802 - Qt's name
+        super().drawForeground(painter, rect)
+        top = self.cut_at_bottom()
+        if top is not None:
+            view = self.mapToScene(self.viewport().rect()).boundingRect()
+            # (From a pixel above: a rectangle's outline straddles its top.)
+            painter.fillRect(QRectF(view.left() - 1, top - 1, view.width() + 2, view.bottom() - top + 3),
+                             self.backgroundBrush())
 
     def _fitted_scale(self) -> float:
         """The scale the strips are drawn at: the text scale, less until the widest strip fits (never
@@ -1053,12 +1155,12 @@ class StorageMapView(SceneView):
 
     def _split_label(self, label: str, wide: str) -> str:
         """``label`` on two lines (at the space nearest the middle of ``wide``, its measured form) when ``wide``
-        is wider than the name column may be."""
+        is wider than the name column may be; never at a space inside a shape or a stride (`(2, 1)` whole:
+        "stride (2," over "1)" read as two numbers)."""
         font = self._font(12)
         if _text_width(wide, font) <= max(60.0, self.viewport().width() * 0.22):
             return label
-        spaces = [i for i, c in enumerate(wide) if c == " "]
-        cuts = [i for i, c in enumerate(label) if c == " "]
+        spaces, cuts = _outer_spaces(wide), _outer_spaces(label)
         if not spaces or len(cuts) != len(spaces):
             return label
         middle = min(range(len(spaces)), key=lambda k: abs(_text_width(wide[:spaces[k]], font)

@@ -3,8 +3,9 @@
 All ten columns always show: headers are compact (the full name and its meaning in
 the tooltip), and when the panel is too narrow for every value the widest columns
 give up room first and elide (the full text is in the cell's tooltip). The name
-column keeps room for its names first and, cut, keeps each name's last part whole
-(`mod…weight`, `mod…bias`): a row must say which tensor it is.
+column keeps room for its names first and, cut, keeps whole the end that tells each name from the
+others (`mod…weight`, `mod…bias`, `n…[0].weight`, `n…[1].weight`): a row must say which tensor it is.
+A cut grad_fn keeps its node's operation (`Sum…` of `SumBackward0`) and `None` whole.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import MIN_PX, base_px, pixel_font, px
 
-__all__ = ["COLUMNS", "TensorTableModel", "TensorTable", "elide_name", "header_text"]
+__all__ = ["COLUMNS", "TensorTableModel", "TensorTable", "distinguishing_part", "elide_name", "grad_fn_head",
+           "header_text"]
 
 # The columns and each cell's text are the core's (the transcript prints the same rows).
 
@@ -107,14 +109,71 @@ def last_part(name: str) -> str:
     return name[found.start() + (1 if name[found.start()] == "." else 0):] if found else name
 
 
-def elide_name(text: str, metrics: QFontMetricsF, width: float) -> str:
-    """``text`` cut to ``width`` pixels keeping its last part whole: `mod…weight`, `sd[…'bias']`,
-    `p is m…bias` (Qt's own eliding cut `model.weight` and `model.bias` to the same `mod…`).
+_PARTS = re.compile(r"[.\[]")
+_CUTS: dict[tuple[str, tuple[str, ...], float, tuple[float, float, float]], str] = {}
 
-    Too narrow for the last part, the end of the text (Qt's left eliding).
+
+def distinguishing_part(name: str, others: tuple[str, ...] | list[str] = ()) -> str:
+    """The shortest end of ``name`` that begins at a `.` or `[` and with which no other of ``others`` ends:
+    `[0].weight` of `net[0].weight` beside `net[1].weight` (its last part `weight` ends both). Without such
+    an end (or without ``others``), its longest end short of the whole name, else the name."""
+    tails = _tails(name)
+    if not tails:
+        return name
+    rivals = [other for other in others if other != name]
+    return next((tail for tail in tails if not any(other.endswith(tail) for other in rivals)), tails[-1])
+
+
+def _tails(name: str) -> list[str]:
+    """``name``'s ends that begin at a `.` (after it) or a `[`, shortest first (`weight`, `[0].weight`)."""
+    starts = sorted({m.start() + (1 if m.group() == "." else 0) for m in _PARTS.finditer(name) if m.start() > 0},
+                    reverse=True)
+    return [name[start:] for start in starts if 0 < start < len(name)]
+
+
+def _cuts(name: str, others: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Every (head, tail) ``name`` may be shown as, `head…tail`, that no other name of ``others`` could be shown
+    as (no other begins with the head and ends with the tail): a tail that begins at a part (`weight`,
+    `[0].weight`) after a head of any length, or no tail after a head that ends a part (`net[0]…`)."""
+    rivals = [other for other in others if other != name]
+
+    def alone(head: str, tail: str) -> bool:
+        return not any(o.startswith(head) and o.endswith(tail) and len(o) >= len(head) + len(tail) for o in rivals)
+
+    cuts = [(name[:keep], tail) for tail in _tails(name) for keep in range(1, len(name) - len(tail))]
+    ends = sorted({m.start() for m in _PARTS.finditer(name) if m.start() > 0}
+                  | {i + 1 for i, c in enumerate(name) if c in ")]" and i + 1 < len(name)})
+    cuts += [(name[:end], "") for end in ends]
+    return [(head, tail) for head, tail in cuts if alone(head, tail)]
+
+
+def elide_name(text: str, metrics: QFontMetricsF, width: float, others: tuple[str, ...] | list[str] = ()) -> str:
+    """``text`` cut to ``width`` pixels, in the middle or at its end, so that no other name of ``others`` could
+    look the same, showing as much of it as fits: `mod…weight` beside `model.bias`, `n…[1].weight` or `net[1]…`
+    beside `net[0].weight` (Qt's own eliding cut `model.weight` and `model.bias` to the same `mod…`, and a last
+    part alone `net[0].weight` and `net[1].weight` to the same `n…weight`). Without ``others``, its last part
+    whole (`sd[…'bias']`, `p is m…bias`).
+
+    Too narrow for any such cut, the end of the text (Qt's left eliding).
     """
     if metrics.horizontalAdvance(text) <= width:
         return text
+    if others:
+        key = (text, tuple(others), width, (metrics.ascent(), metrics.averageCharWidth(), metrics.maxWidth()))
+        kept = _CUTS.get(key)
+        if kept is not None:
+            return kept
+        best: tuple[int, int, str] | None = None
+        for head, tail in _cuts(text, tuple(others)):
+            shown = head + _ELLIPSIS + tail
+            rank = (len(head) + len(tail), len(tail))
+            if (best is None or rank > best[:2]) and metrics.horizontalAdvance(shown) <= width:
+                best = (*rank, shown)
+        result = best[2] if best is not None else metrics.elidedText(text, Qt.TextElideMode.ElideLeft, width)
+        if len(_CUTS) > 4096:
+            _CUTS.clear()
+        _CUTS[key] = result
+        return result
     tail = last_part(text)
     room = width - metrics.horizontalAdvance(_ELLIPSIS + tail)
     if tail == text or room < 0:
@@ -127,13 +186,26 @@ def elide_name(text: str, metrics: QFontMetricsF, width: float) -> str:
 
 
 class _NameDelegate(QStyledItemDelegate):
-    """Draws a name cell cut by :func:`elide_name` (the full name is in its tooltip)."""
+    """Draws a name cell cut by :func:`elide_name` against the table's other names (the full name is in
+    its tooltip)."""
 
     def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt's name
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         width = option.rect.width() - 2 * _text_margin(option.widget)
-        option.text = elide_name(option.text, QFontMetricsF(option.font), width)
+        model = index.model()
+        others = model.names() if isinstance(model, TensorTableModel) else ()
+        option.text = elide_name(option.text, QFontMetricsF(option.font), width, others)
+
+
+_NODE_HEAD = re.compile(r"^(.+?)(?:Backward\d*|Grad)$")
+
+
+def grad_fn_head(text: str) -> str:
+    """The shortest readable cut of a grad_fn cell: its node's operation and "…" (`Sum…` of `SumBackward0`,
+    `Accumulate…` of `AccumulateGrad`); a text without a node's suffix (`None`) whole."""
+    found = _NODE_HEAD.match(text)
+    return found.group(1) + _ELLIPSIS if found else text
 
 
 def _text_margin(widget: QWidget | None) -> int:
@@ -311,6 +383,10 @@ class TensorTableModel(QStandardItemModel):
                 return column + (f": {tr_marked(_TIPS[column])}" if column in _TIPS else "")
         return None
 
+    def names(self) -> tuple[str, ...]:
+        """Every row's name cell text (a cut name keeps what tells it from these)."""
+        return tuple(row[1][0] for row in self._rows)
+
     def shown_texts(self) -> tuple[tuple[str, ...], ...]:
         """Every row's cell texts, as shown (a second name's cell says ``alias.weight is online.weight``)."""
         return tuple(row[1] for row in self._rows)
@@ -442,7 +518,8 @@ class TensorTable(QTableView):
         widths = list(wanted)
         grad = COLUMNS.index("grad")
         excess = sum(widths) - available
-        floor = min(wanted[grad], self.fontMetrics().horizontalAdvance("None") + 8)
+        # `None` whole, with the cell's margins as the delegate lays them out (:meth:`_cell_width`).
+        floor = min(wanted[grad], self._cell_width(self.fontMetrics().horizontalAdvance("None")))
         if excess > 0:
             widths[grad] = max(floor, wanted[grad] - excess)
         # What the panel lacks, written as small as it may, to show every value whole (the window widens
@@ -460,7 +537,15 @@ class TensorTable(QTableView):
                     high = cap
                 else:
                     low = cap
-            widths = [int(max(f, min(w, low))) for f, w in zip(floors, widths)]
+            cut = [int(max(f, min(w, low))) for f, w in zip(floors, widths)]
+            # The pixels the rounding left go to the cut columns, grad_fn first (`Sum…` whole, not "Su…").
+            spare = available - sum(cut)
+            for column in sorted(range(len(cut)), key=lambda c: COLUMNS[c] != "grad_fn"):
+                give = min(spare, widths[column] - cut[column])
+                if give > 0:
+                    cut[column] += give
+                    spare -= give
+            widths = cut
         else:
             widths[-1] += available - sum(widths)
         for column, width in enumerate(widths):
@@ -478,26 +563,41 @@ class TensorTable(QTableView):
         grad, grad_fn = COLUMNS.index("grad"), COLUMNS.index("grad_fn")
         whole[grad] = float(grad_floor)                                     # `None` whole
         names = (min(widths[0], NAME_SHARE * available), min(widths[0], self._shortest_names()))
-        short = min(widths[grad_fn], self.fontMetrics().horizontalAdvance("Sum…") + 8)
+        short = min(widths[grad_fn], self._shortest_grad_fn())
         levels = []
-        # A name whole before grad_fn's `Sum…`: `n…weight` told net[0].weight from net[1].weight no more.
-        for kept, name in ((short, names[0]), (0.0, names[0]), (short, names[1]), (0.0, names[1])):
+        # grad_fn keeps its operation (`Sum…`, `None` whole: "Su…" and "No…" said nothing) before a name is
+        # cut, and a cut name still tells its tensor from every other (`n…[0].weight`, `n…[1].weight`).
+        for kept, name in ((short, names[0]), (short, names[1]), (0.0, names[0]), (0.0, names[1])):
             level = list(whole)
             level[0], level[grad_fn] = name, kept
             levels.append(level)
         levels.append([names[1]] + [0.0] * (len(widths) - 1))
         return levels
 
+    def _shortest_grad_fn(self) -> float:
+        """The width of the grad_fn column at which every cell still shows its operation (`Sum…`) or `None`."""
+        column = COLUMNS.index("grad_fn")
+        metrics = QFontMetricsF(self.font())
+        texts = {row_texts(t)[column] for t in self.table_model.snapshot.tensors}
+        widest = max((min(metrics.horizontalAdvance(grad_fn_head(text)), metrics.horizontalAdvance(text))
+                      for text in texts), default=0.0)
+        return self._cell_width(widest)
+
+    def _cell_width(self, text_width: float) -> int:
+        """The narrowest column that draws a text ``text_width`` pixels wide whole: the delegate's text margins
+        each side and the grid line (as QStyledItemDelegate lays a cell out; what sizeHintForColumn says)."""
+        return int(math.ceil(text_width)) + 2 * _text_margin(self) + 1
+
     def _shortest_names(self) -> float:
-        """The width of the name column at which every name still shows its first letter and last part."""
+        """The width of the name column at which every name is still cut so that no other name looks the same
+        (:func:`elide_name`: `net[0]…` beside `net[1].weight`)."""
         font = self.table_model.bold_font()
         metrics = QFontMetricsF(font)
         texts = [str(self.table_model.index(row, 0).data() or "") for row in range(self.table_model.rowCount())]
         shortest = []
         for text in texts:
-            tail = last_part(text)
-            cut = text if tail == text else text[:1] + _ELLIPSIS + tail
-            shortest.append(min(metrics.horizontalAdvance(cut), metrics.horizontalAdvance(text)))
+            cuts = [metrics.horizontalAdvance(head + _ELLIPSIS + tail) for head, tail in _cuts(text, tuple(texts))]
+            shortest.append(min([metrics.horizontalAdvance(text), *cuts]))
         return math.ceil(max(shortest, default=0.0)) + 2 * _text_margin(self) + 2
 
     def _content_width(self, column: int) -> int:
@@ -508,15 +608,22 @@ class TensorTable(QTableView):
         font = self.table_model.bold_font() if COLUMNS[column] == "name" else self.font()
         key = font.key()
         widest = max(_advance(row_texts(t)[column], key, font) for t in tensors)
-        # The delegate's text margins (each side) and the grid line, as QStyledItemDelegate lays a cell out.
-        margin = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1) + 1
-        return int(math.ceil(widest)) + margin
+        return self._cell_width(widest)
 
     def shown_name(self, row: int) -> str:
         """The text the name cell of ``row`` draws, cut as its delegate cuts it (for tests)."""
         index = self.table_model.index(row, 0)
         width = self.visualRect(index).width() - 2 * _text_margin(self)
-        return elide_name(str(index.data()), QFontMetricsF(self.table_model.bold_font()), width)
+        return elide_name(str(index.data()), QFontMetricsF(self.table_model.bold_font()), width,
+                          self.table_model.names())
+
+    def shown_cell(self, row: int, column: int) -> str:
+        """The text the cell at ``row``, ``column`` draws, elided as the view elides it (for tests)."""
+        if column == 0:
+            return self.shown_name(row)
+        index = self.table_model.index(row, column)
+        width = self.visualRect(index).width() - 2 * _text_margin(self)
+        return QFontMetricsF(self.font()).elidedText(str(index.data()), self.textElideMode(), width)
 
     def column_fits(self, column: int) -> bool:
         """True when every value of ``column`` is shown whole (for tests)."""

@@ -116,11 +116,7 @@ def _wanted(dock: QDockWidget) -> QSize:
 
 def _others(dock: QDockWidget) -> list[QRect]:
     """Where the other floating tools shown now are (a new tool is placed clear of them)."""
-    window = dock.parentWidget()
-    if window is None:
-        return []
-    return [other.frameGeometry() for other in window.findChildren(QDockWidget)
-            if other is not dock and other.property(_TOOL) and other.isFloating() and other.isVisible()]
+    return [other.frameGeometry() for other in _other_docks(dock)]
 
 
 def free_spot(size: QSize, frame: QRect, screen: QRect, taken: list[QRect]) -> QRect:
@@ -155,17 +151,78 @@ def free_spot(size: QSize, frame: QRect, screen: QRect, taken: list[QRect]) -> Q
     return min(spots, key=covered)   # the first clear one (min keeps the first of equals)
 
 
+TOOL_MIN = QSize(400, 300)   # a tool placed beside another in what room the screen has: no smaller
+
+
+def room_beside(size: QSize, screen: QRect, taken: list[QRect]) -> QRect | None:
+    """The largest part of ``screen`` clear of every ``taken`` rectangle, left or right of one, above or below
+    it, for a tool of at most ``size``; None when none is at least TOOL_MIN."""
+    inner = screen.adjusted(_GAP, 32, -_GAP, -_GAP)
+    regions = []
+    for other in taken:
+        regions += [QRect(inner.topLeft(), QPoint(other.left() - _GAP - 1, inner.bottom())),
+                    QRect(QPoint(other.right() + _GAP + 1, inner.top()), inner.bottomRight()),
+                    QRect(inner.topLeft(), QPoint(inner.right(), other.top() - _GAP - 1)),
+                    QRect(QPoint(inner.left(), other.bottom() + _GAP + 1), inner.bottomRight())]
+    clear = [r for r in regions if r.isValid() and not any(r.intersects(t) for t in taken)]
+    best = max(clear, key=lambda r: min(r.width(), size.width()) * min(r.height(), size.height()), default=None)
+    if best is None or best.width() < TOOL_MIN.width() or best.height() < TOOL_MIN.height():
+        return None
+    return QRect(best.topLeft(), size.boundedTo(best.size()))
+
+
+def halves(screen: QRect, first: QSize, second: QSize) -> tuple[QRect, QRect] | None:
+    """``screen`` in two, side by side, each part at least as wide as its tool's smallest size (``first``,
+    ``second``) and as near half as that allows, with the gaps kept; None when they do not fit."""
+    inner = screen.adjusted(_GAP, 32, -_GAP, -_GAP)
+    room = inner.width() - _GAP
+    if first.width() + second.width() <= room:
+        left = min(max(room // 2, first.width()), room - second.width())
+        return (QRect(inner.left(), inner.top(), left, inner.height()),
+                QRect(inner.left() + left + _GAP, inner.top(), room - left, inner.height()))
+    return None   # (not above and below: a tool's plot under its controls needs the height)
+
+
 def _float_over(window: LabWindow, dock: QDockWidget) -> None:
     frame = window.geometry()
     screen = window.screen().availableGeometry()
     # Sized for its content (the plot shown whole, every column of the table), not for the window: at
     # 1920x1080 a tool took 90% of it. Placed on the screen, clear of the other floating tools (Copy matrix
     # opened exactly over Measure).
-    spot = free_spot(_wanted(dock), frame, screen, _others(dock))
+    wanted, taken = _wanted(dock), _others(dock)
+    spot = free_spot(wanted, frame, screen, taken)
+    if any(spot.intersects(other) for other in taken):
+        # No room for it whole clear of the others (1024x768): beside them in the room left, else the screen
+        # in two, the tool it would cover most in one part and this one in the other (Copy matrix opened over
+        # Measure). Only a screen too small for both at their smallest leaves them covering least.
+        beside = room_beside(wanted, screen, taken)
+        covered = max(_other_docks(dock), key=lambda d: _overlap(spot, d.frameGeometry()))
+        parts = halves(screen, covered.minimumSizeHint().expandedTo(covered.minimumSize()).expandedTo(TOOL_MIN),
+                       dock.minimumSizeHint().expandedTo(dock.minimumSize()).expandedTo(TOOL_MIN))
+        if beside is not None:
+            spot = beside
+        elif parts is not None:
+            first, second = parts
+            covered.resize(covered.size().boundedTo(first.size()))
+            covered.move(first.topLeft())
+            spot = QRect(second.topLeft(), wanted.boundedTo(second.size()))
     dock.setFloating(True)
     dock.resize(spot.size())
     dock.move(spot.topLeft())
     _onto_screen(dock, screen)
+
+
+def _other_docks(dock: QDockWidget) -> list[QDockWidget]:
+    window = dock.parentWidget()
+    if window is None:
+        return []
+    return [other for other in window.findChildren(QDockWidget)
+            if other is not dock and other.property(_TOOL) and other.isFloating() and other.isVisible()]
+
+
+def _overlap(a: QRect, b: QRect) -> int:
+    both = a.intersected(b)
+    return both.width() * both.height() if a.intersects(b) else 0
 
 
 def _grow_for_content(dock: QDockWidget) -> None:
@@ -183,6 +240,12 @@ def _grow_for_content(dock: QDockWidget) -> None:
         dock.resize(wanted)
         return
     spot = free_spot(wanted, dock.frameGeometry(), screen, taken)
+    if any(spot.intersects(other) for other in taken):
+        # No room to grow clear of the other tools: into the room beside them when that is larger, else as it is
+        # (never over another tool).
+        spot = room_beside(wanted, screen, taken) or QRect()
+        if spot.width() * spot.height() <= dock.width() * dock.height():
+            return
     dock.resize(spot.size())
     dock.move(spot.topLeft())
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
-from PySide6.QtWidgets import QAbstractScrollArea, QDockWidget, QMainWindow, QTabBar, QToolBar
+from PySide6.QtWidgets import QAbstractScrollArea, QDockWidget, QMainWindow, QStyle, QTabBar, QToolBar
 
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.ui.panels.narration import NarrationPanel
@@ -323,8 +323,10 @@ class LayoutModes:
                     self.narration_rest = None
         if area == BOTTOM and not self.projector and asking and needed > shown and attempt < 3:
             # Taller than the map's share allows (grown for an earlier text, or the map narrowed since) while the
-            # note scrolls anyway: back to the share, or to what the question itself needs.
-            most = max(self._map_share_cap(dock), dock.height() + narration.question_height() - shown + 4)
+            # note scrolls anyway: back to the share, or to what the question itself needs; never below the
+            # height it had before a question grew it (the row of docks under the table stays where it was).
+            floor = self.narration_rest if self.narration_rest is not None else dock.height()
+            most = max(self._map_share_cap(dock), dock.height() + narration.question_height() - shown + 4, floor)
             if dock.height() > most + 2:
                 window.resizeDocks([dock], [most], Qt.Orientation.Vertical)
                 QTimer.singleShot(0, self.fit_table)
@@ -369,10 +371,17 @@ class LayoutModes:
     def _map_share_cap(self, dock: QDockWidget) -> int:
         """The bottom dock's tallest height at which the map's viewport keeps MAP_SHARE of the client area."""
         viewport = self._map_viewport()
-        # (With a margin: the map's own scroll bar, or a narrower map once the table fits its rows, takes a few
-        # pixels more a moment later.)
-        keep = math.ceil((MAP_SHARE + 0.015) * self._client_area() / max(viewport.width(), 1)) + 2
-        return dock.height() + max(0, viewport.height() - keep)
+        width = viewport.width()
+        central = self.window.centralWidget()
+        if isinstance(central, QAbstractScrollArea) and not central.verticalScrollBar().isVisible():
+            # A shorter map scrolls: its scroll bar, which comes a moment later, narrows it (at 1203x636 the
+            # share measured 29.1% for a dock grown to a cap reckoned on the wider viewport).
+            width -= central.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, central)
+        # (With a margin: a narrower map once the table fits its rows takes a few pixels more a moment later.)
+        keep = math.ceil((MAP_SHARE + 0.015) * self._client_area() / max(width, 1)) + 2
+        # Lower than the dock's height when the map is already under its share (a dock grown for an earlier
+        # text, or reckoned before the map's scroll bar came): the dock goes back to it.
+        return dock.height() + viewport.height() - keep
 
     def _map_spare(self) -> int:
         """How much height the map can give up and keep its minimum (MAP_MIN_HEIGHT of viewport)."""

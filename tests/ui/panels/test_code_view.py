@@ -386,3 +386,46 @@ def test_after_following_the_current_line_no_statement_is_cut_at_the_panels_top(
         checked += 1
     assert checked >= 3
     window.close()
+
+
+@pytest.mark.parametrize("size,projector", [((1024, 768), False), ((1280, 720), True)])
+def test_the_code_panel_shows_whole_lines_only_at_its_bottom(qtbot, settings, size, projector):
+    # Issue 17 (round 2): the Code panel's bottom line could be half cut (`opt.step()`'s top half at 1024x768).
+    from PySide6.QtGui import QColor, QFontMetrics, QPalette
+
+    from tests.ui.support import fresh_window, go, open_lesson
+
+    window = fresh_window(qtbot, settings, size, projector)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    go(window, qtbot, 6)
+    qtbot.wait(30)
+    code = window.code_view
+    viewport = code.viewport()
+    bar = code.verticalScrollBar()
+    line = QFontMetrics(code.font()).height()
+    assert bar.maximum() > 0   # the program is taller than the panel
+    # Scrolled (as a user scrolls) so that the bottom edge cuts a line of text in half, for each place tried.
+    tried = 0
+    for value in range(bar.minimum(), bar.maximum() + 1, max(1, line // 3)):
+        bar.setValue(value)
+        qtbot.wait(5)
+        height = viewport.height()
+        crossing = [code.visualItemRect(code.item(r)) for r in range(code.count())
+                    if code.visualItemRect(code.item(r)).top() < height <= code.visualItemRect(code.item(r)).bottom()]
+        if not crossing:
+            continue
+        rect = crossing[0]
+        offset = (height - rect.top() - 3) % line
+        if not (3 < offset < line - 3) or height - rect.top() - 3 >= rect.height() - 6:
+            continue   # the edge cuts no row of text in its middle here
+        tried += 1
+        image = viewport.grab().toImage()
+        base = code.palette().color(QPalette.ColorRole.Base).rgb()
+        # The cut row shows nothing (covered from its top, whatever the line's highlight), and the rows above it do.
+        top = height - offset
+        for y in range(top + 1, min(height, image.height())):
+            assert all(image.pixel(x, y) == base for x in range(image.width())), (value, y, top, height)
+        assert any(image.pixel(x, y) != base and image.pixel(x, y) != QColor("#fff3c4").rgb()
+                   for y in range(max(0, top - line), top) for x in range(image.width())), value
+    assert tried
+    window.close()

@@ -144,3 +144,72 @@ def test_a_cut_name_keeps_its_last_part_whole(qapp):
     # Too narrow for the last part: the end of the name, never wider than the cell.
     assert elide_name("model.weight", metrics, 30).startswith("…")
     assert metrics.horizontalAdvance(elide_name("model.weight", metrics, 30)) <= 30
+
+
+def test_two_names_that_end_alike_never_look_the_same_when_cut(qtbot):
+    # Issue 17 (round 2): at 1024x768 the table cut net[0].weight and net[1].weight to the same `n…weight`.
+    lesson = parse_lesson(tomli_w.dumps({"lesson": {"id": "t", "title": "t"}, "step": [
+        {"code": "net = torch.nn.Sequential(torch.nn.Linear(2, 2, bias=False), torch.nn.Linear(2, 1, bias=False))"},
+        {"code": "loss = net(torch.ones(1, 2)).sum()"}]}))
+    results = run_lesson(lesson)
+    table = TensorTable()
+    qtbot.addWidget(table)
+    table.resize(300, 200)
+    table.show()
+    qtbot.waitExposed(table)
+    table.set_snapshot(results[1].snapshot, results[0].snapshot)
+    names = [t.name for t in results[1].snapshot.tensors]
+    assert {"net[0].weight", "net[1].weight"} <= set(names)
+    for width in (300, 340):
+        table.resize(width, 200)
+        qtbot.wait(10)
+        shown = [table.shown_name(row) for row in range(len(names))]
+        assert any(s != n for s, n in zip(shown, names, strict=True)), (width, shown)   # some names are cut
+        assert len(set(shown)) == len(shown), (width, shown)
+        for name, text in zip(names, shown, strict=True):
+            if name.startswith("net["):
+                assert name[3:6] in text, (name, text)   # `[0]` / `[1]`: the part that tells them apart
+
+
+def test_a_cut_name_keeps_the_end_that_tells_it_from_the_others(qapp):
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from tensorlab.ui.panels.tensor_table import distinguishing_part, elide_name
+
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(13)
+    metrics = QFontMetricsF(font)
+    names = ["net[0].weight", "net[1].weight", "model.bias", "p is model.bias", "sd['weight']"]
+    assert [distinguishing_part(n, names) for n in names] == ["[0].weight", "[1].weight", "bias", "bias",
+                                                              "['weight']"]
+    cuts = [elide_name(n, metrics, metrics.horizontalAdvance(n) - 1, names) for n in names]
+    assert len(set(cuts)) == len(cuts), cuts
+    assert cuts[0].endswith("[0].weight") and cuts[1].endswith("[1].weight"), cuts
+
+
+def test_a_cut_grad_fn_keeps_its_operation_and_none_stays_whole(qtbot):
+    # Issue 17 (round 2): at 1280x720 the grad_fn column gave its width to the names and showed "No…" / "Su…".
+    from tensorlab.ui.panels.tensor_table import grad_fn_head
+
+    assert grad_fn_head("SumBackward0") == "Sum…" and grad_fn_head("AccumulateGrad") == "Accumulate…"
+    assert grad_fn_head("None") == "None"
+    lesson = parse_lesson(tomli_w.dumps({"lesson": {"id": "t", "title": "t"}, "step": [
+        {"code": "net = torch.nn.Sequential(torch.nn.Linear(2, 2, bias=False), torch.nn.Linear(2, 1, bias=False))"},
+        {"code": "x = torch.ones(1, 2)"},
+        {"code": "loss = net(x).sum()"}]}))
+    results = run_lesson(lesson)
+    table = TensorTable()
+    qtbot.addWidget(table)
+    table.show()
+    table.set_snapshot(results[2].snapshot, results[1].snapshot)
+    column = COLUMNS.index("grad_fn")
+    for width in (480, 430, 420):
+        table.resize(width, 200)
+        qtbot.wait(10)
+        names = [t.name for t in results[2].snapshot.tensors]
+        for row in range(len(names)):
+            text = table.table_model.index(row, column).data()
+            shown = table.shown_cell(row, column)
+            assert shown == text or shown.startswith(grad_fn_head(text).rstrip("…")), (width, text, shown)
+        assert len({table.shown_name(row) for row in range(len(names))}) == len(names)

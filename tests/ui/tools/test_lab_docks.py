@@ -232,3 +232,70 @@ def test_copy_matrix_opens_clear_of_the_measure_tool_where_it_was_put(qtbot, set
     assert not copy.frameGeometry().intersects(measure.frameGeometry()), (copy.frameGeometry(),
                                                                            measure.frameGeometry())
     window.close()
+
+
+class _OnScreen:
+    """The window as the lab docks see it, on a screen of another size (the offscreen one is 800x800)."""
+
+    def __init__(self, window, screen: QRect) -> None:
+        self._window, self._screen = window, screen
+
+    def geometry(self) -> QRect:
+        return QRect(self._screen.topLeft(), self._screen.size())
+
+    def screen(self):
+        screen = self._screen
+
+        class _Screen:
+            def availableGeometry(self) -> QRect:  # noqa: N802 - Qt's name
+                return QRect(screen)
+
+        return _Screen()
+
+    def __getattr__(self, name):
+        return getattr(self._window, name)
+
+
+def test_on_a_1024x768_screen_copy_matrix_and_measure_never_overlap(qtbot):
+    # Issue 17 (round 2): at 1024x768 Copy matrix opened over Measure (no spot was clear, and it took the one that
+    # covered least): now beside it, the screen shared, each at least a readable size.
+    from tensorlab.ui.tools import lab_docks
+    from tensorlab.ui.tools.lab_docks import TOOL_MIN
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    screen = QRect(0, 0, 1024, 768)
+    with isolated_window(lesson="inplace-on-a-leaf", size=(1024, 768)) as window:
+        qtbot.addWidget(window)
+        measure, copy = _dock(window, "measureDock"), _dock(window, "copyMatrixDock")
+        on_screen = _OnScreen(window, screen)
+        measure.toggleViewAction().trigger()
+        qtbot.waitUntil(measure.isVisible, timeout=5_000)
+        lab_docks._float_over(on_screen, measure)    # where it opens on a 1024x768 screen
+        copy.toggleViewAction().trigger()
+        qtbot.waitUntil(copy.isVisible, timeout=5_000)
+        lab_docks._float_over(on_screen, copy)
+        # (Checked at once: a moment later the tool would grow for its rows on the real, 800x800, screen.)
+        assert measure.isFloating() and copy.isFloating() and measure.isVisible() and copy.isVisible()
+        assert not copy.frameGeometry().intersects(measure.frameGeometry()), (copy.frameGeometry(),
+                                                                               measure.frameGeometry())
+        for dock in (measure, copy):
+            assert screen.contains(dock.frameGeometry()), dock.frameGeometry()
+            assert dock.width() >= TOOL_MIN.width() and dock.height() >= TOOL_MIN.height(), dock.size()
+
+
+def test_room_beside_and_halves_are_clear_of_each_other():
+    from PySide6.QtCore import QSize
+
+    from tensorlab.ui.tools.lab_docks import halves, room_beside
+
+    screen = QRect(0, 0, 1024, 768)
+    measure = QRect(322, 32, 694, 515)
+    beside = room_beside(QSize(980, 634), screen, [measure])
+    assert beside is None or not beside.intersects(measure)
+    first, second = halves(screen, QSize(300, 300), QSize(551, 424))
+    assert not first.intersects(second) and screen.contains(first) and screen.contains(second)
+    assert first.width() >= 300 and second.width() >= 551
+    assert halves(QRect(0, 0, 800, 800), QSize(400, 400), QSize(551, 424)) is None
+    small = QRect(700, 32, 316, 300)
+    beside = room_beside(QSize(600, 500), screen, [small])
+    assert beside is not None and not beside.intersects(small) and screen.contains(beside)

@@ -602,3 +602,29 @@ def shown_part(name: str) -> str:
     from tensorlab.ui.panels.tensor_table import last_part
 
     return last_part(name).strip("[]'")
+
+
+@pytest.mark.parametrize("size", ["first start on 1280x720", "first start on 1024x768", (1024, 768)])
+def test_the_tables_module_parameters_and_grad_fn_read_whole_enough(qtbot, settings, size):
+    # Issue 17 (round 2): at 1203x636 grad_fn showed "No…" / "Su…"; at 1024x768 net[0].weight and net[1].weight
+    # were both `n…weight`.
+    from tensorlab.ui.panels.tensor_table import grad_fn_head
+
+    screen = {"first start on 1280x720": (1280, 720), "first start on 1024x768": (1024, 768)}
+    window = _fresh(qtbot, settings, _real(screen[size]) if isinstance(size, str) else size,
+                    lesson="what-step-and-zero-grad-do")
+    go(window, qtbot, 5)   # loss = net(x).sum(): a SumBackward0 beside three None
+    _settle(qtbot)
+    table = window.table
+    tensors = table.table_model.snapshot.tensors
+    names = [t.name for t in tensors]
+    assert {"net[0].weight", "net[1].weight", "loss"} <= set(names)
+    shown = [table.shown_name(row) for row in range(len(names))]
+    assert len(set(shown)) == len(shown), shown
+    column = COLUMNS.index("grad_fn")
+    for row in range(len(names)):
+        text = str(table.table_model.index(row, column).data())
+        cell = table.shown_cell(row, column)
+        assert cell == text or cell.startswith(grad_fn_head(text).rstrip("…")), (size, text, cell)
+    assert table.horizontalHeader().length() <= table.viewport().width() + 1
+    window.close()

@@ -193,3 +193,103 @@ def test_a_step_that_freezes_a_parameter_is_about_that_parameter(qtbot, settings
     band = view.band_rect("model[0].weight")
     assert band is not None and _in_view(view, band)
     window.close()
+
+
+@pytest.mark.parametrize("size,projector", [((1024, 768), False), ((1280, 720), True), ((1024, 768), True)])
+def test_a_bands_label_never_breaks_inside_a_shape_or_a_stride(qtbot, settings, size, projector):
+    # Issue 17 (round 2): at 1024x768 normal net[0].weight's label read "[2, 2] stride (2," over "1) offset 0 v2".
+    window = fresh_window(qtbot, settings, size, projector)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    go(window, qtbot, 1)
+    _settle(qtbot)
+    labels = [text for text, _, _ in window.storage_map.text_boxes() if "stride" in text]
+    assert labels
+    for text in labels:
+        for line in text.split("\n"):
+            assert line.count("(") == line.count(")") and line.count("[") == line.count("]"), (size, text)
+    window.close()
+
+
+@pytest.mark.parametrize("size,projector", [((1024, 768), False), ((1280, 720), True)])
+def test_a_strip_taller_than_the_map_shows_no_half_line_at_its_bottom(qtbot, settings, size, projector):
+    # Issue 17 (round 2): a strip taller than the map was cut at its bottom mid-line (half a row of cells).
+    from PySide6.QtGui import QColor
+
+    window = fresh_window(qtbot, settings, size, projector)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    go(window, qtbot, 6)
+    _settle(qtbot)
+    view = window.storage_map
+    viewport = view.viewport()
+    bar = view.verticalScrollBar()
+    assert bar.maximum() > 0   # the strips are taller than the map
+
+    def on_screen(rect):
+        return view.mapFromScene(rect).boundingRect()
+
+    # Scrolled (as a user scrolls) so that the bottom edge cuts a row of cells in half.
+    cells = sorted((item for item in view.band_items() if item.isVisible()), key=lambda i: i.sceneBoundingRect().top())
+    scale = view.transform().m22()
+    for cell in cells:
+        middle = on_screen(cell.sceneBoundingRect()).center().y()
+        value = bar.value() + middle - viewport.height()
+        if bar.minimum() < value <= bar.maximum():
+            bar.setValue(value)
+            break
+    else:
+        pytest.fail("no row of cells to cut")
+    _settle(qtbot)
+    cut = on_screen(cell.sceneBoundingRect())
+    assert cut.top() < viewport.height() < cut.bottom(), (cut, viewport.height(), scale)
+    image = viewport.grab().toImage()
+    background = QColor("#fafafa").rgb()
+    # What the screen shows of that row: nothing (covered from its top down); a line above it still shows.
+    for y in range(max(0, cut.top() + 1), min(viewport.height(), image.height())):
+        inked = [x for x in range(image.width()) if image.pixel(x, y) != background]
+        assert not inked, (y, len(inked), cut, viewport.height())
+    assert any(image.pixel(x, y) != background for y in range(0, max(1, cut.top() - 1)) for x in range(image.width()))
+    # A row of cells whose top lies just under the edge draws no outline into the viewport's last row either.
+    bar.setValue(bar.value() + on_screen(cell.sceneBoundingRect()).top() - viewport.height() + 1)
+    _settle(qtbot)
+    image = viewport.grab().toImage()
+    last = min(viewport.height(), image.height()) - 1
+    assert all(image.pixel(x, last) == background for x in range(image.width())), \
+        (on_screen(cell.sceneBoundingRect()), viewport.height())
+    window.close()
+
+
+def test_a_changed_strip_a_little_shorter_than_the_map_shows_whole(qtbot, settings):
+    # Issue 17 (round 2, the README's projector picture): after z[3] = 0 at 1024x768 projector S0 (394 px in a
+    # 406 px map) showed from the map's top, its z band under the fold.
+    window = fresh_window(qtbot, settings, (1024, 768), True)
+    open_lesson(window, qtbot, "detach-shares-memory")
+    go(window, qtbot, 7)
+    _settle(qtbot)
+    view = window.storage_map
+    strip = view.strip_rects[view.followed[0]]
+    assert strip.height() <= view.viewport().height()
+    shown = view.mapFromScene(strip).boundingRect()
+    # (The strip's rectangle begins a few pixels above its heading: the heading's line is what lands on top.)
+    assert shown.top() >= -8 and shown.bottom() <= view.viewport().height(), (shown, view.viewport().rect())
+    assert view.cut_at_bottom() is None
+    window.close()
+
+
+def test_a_changed_strip_taller_than_the_map_lands_on_its_own_heading(qtbot, settings):
+    # Issue 17 (round 2), under X at 1280x720 projector: after z[3] = 0 the map showed its header line ("Memory on
+    # cpu: …") above S0, and S0's z band (what the step wrote through) was under the fold.
+    from tests.ui.window.test_stage_narration import _real
+
+    window = fresh_window(qtbot, settings, _real((1280, 720)), True)
+    open_lesson(window, qtbot, "detach-shares-memory")
+    go(window, qtbot, 7)
+    _settle(qtbot)
+    view = window.storage_map
+    strip = view.strip_rects[view.followed[0]]
+    assert strip.height() > view.viewport().height()   # taller than the map
+    shown = [(view.mapFromScene(box).boundingRect(), text) for text, _, box in view.text_boxes(visible_only=True)]
+    in_view = sorted((rect.top(), text) for rect, text in shown
+                     if rect.bottom() > 0 and rect.top() < view.viewport().height())
+    assert in_view[0][1].startswith(view.followed[0]), in_view[:3]   # the strip's heading is the first line shown
+    assert in_view[0][0] >= 0, in_view[0]                            # whole
+    window.close()

@@ -291,17 +291,12 @@ def test_the_measured_questions_banner_shows_only_on_its_own_step(qtbot, setting
     window.close()
 
 
-# Known residuals (reported to the lead, not fixed yet): (lesson, position, language) where the map's share is
-# still under 30% (the module lessons: the table's wider column narrows the map) or the question not whole.
-_KNOWN: set[tuple[str, int, str]] = {
-    *(("what-step-and-zero-grad-do", p, lang) for p in (6, 8, 9, 13) for lang in ("en", "ko")),   # map 28-29.7%
-    ("state-dict-shares-memory", 2, "ko"), ("clone-detach-order", 8, "ko"),                         # 27.9%, 29.99%
-    ("freezing-no-grad-and-eval", 8, "ko"), ("freezing-no-grad-and-eval", 11, "ko"),                # 28.1%, 24.1%
-    ("a-target-network", 8, "ko"),   # the question (140 px) in a 126 px dock: its last choices scroll
-    # After the refused requires_grad_(False) its Korean note and step 4's question give the map 29.1% (the
-    # dock grows to the layout's share cap, yet the share measured is lower; cause not found): open, issue #17.
-    ("making-a-new-leaf", 3, "ko"),
-}
+# Known residual (reported to the lead): (lesson, position, language) where the map's share is still under 30%:
+# the Korean question of what-step-and-zero-grad-do's step 14 (176 px) needs a dock the share does not leave (29.7%).
+# (The others went with the share cap reckoned on the map's width once its scroll bar comes, and lowered when the
+# map is already under its share: making-a-new-leaf step 4 in Korean measured 29.1% because a dock grown to the
+# cap computed on the 612 px viewport was never taken back when the scroll bar narrowed it to 598 px.)
+_KNOWN: set[tuple[str, int, str]] = {("what-step-and-zero-grad-do", 13, "ko")}
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
