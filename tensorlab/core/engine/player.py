@@ -27,13 +27,11 @@ from typing import Any
 from tensorlab.core.lang.parse import TENSOR_KIND, Statement, check_names, parse_one
 from tensorlab.core.lessons.lesson import Lesson, LessonStep
 from tensorlab.core.lessons.source_import import (
-    as_python_echoes,
-    echoed_steps,
-    random_shifts,
+    as_the_file_runs,
+    opened_file,
     refused_at_run_time,
     run_time_refusal,
     with_file_lines,
-    with_random_note,
 )
 from tensorlab.core.protocol.engine_api import NEVER, Cancelled, Engine, EngineCrashed, Progress
 from tensorlab.core.protocol.history import KEEP_LAST, History, history_allowance
@@ -329,12 +327,9 @@ class Player:
         if self._refused_as_it_ran(result):
             return self.forward(cancelled)   # the next step that runs, if any
         if self._opened_file() and self.program[self.position].origin == StepOrigin.LESSON:
-            # A bare expression's value where Python shows it (a notebook cell's last statement) only; yours keep it.
-            assert self.lesson is not None
+            assert self.lesson is not None   # a file's own step as running the file shows it; yours keep their echo
             index = sum(1 for s in self.program[:self.position] if s.origin == StepOrigin.LESSON)
-            result = as_python_echoes(result, index in echoed_steps(self.lesson))
-            # Its random numbers, where a statement not run used the generator first: not the file's (a note).
-            result = with_random_note(result, random_shifts(self.lesson).get(index))
+            result = as_the_file_runs(result, self.lesson, index)
         result = with_file_lines(result, self.program)   # an opened file's culprit step: by its line too
         self.results.append(result)
         self._trim()
@@ -342,7 +337,7 @@ class Player:
 
     def _opened_file(self) -> bool:
         """Whether the program is a learner's opened ``.py`` or notebook (its steps carry their file lines)."""
-        return self.lesson is not None and (bool(self.lesson.refused) or any(s.line for s in self.lesson.steps))
+        return self.lesson is not None and opened_file(self.lesson)
 
     def _refused_as_it_ran(self, result: StepResult) -> bool:
         """Whether the step at the position is an opened file's that the subset refused as it ran (a module's

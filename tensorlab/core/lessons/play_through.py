@@ -17,13 +17,11 @@ from typing import IO, Any
 from tensorlab.core.lessons.lesson import Lesson, RefusedStep
 from tensorlab.core.lessons.source_import import (
     RANDOM_SHIFTED,
-    as_python_echoes,
-    echoed_steps,
-    random_shifts,
+    as_the_file_runs,
+    opened_file,
     refused_at_run_time,
     run_time_refusal,
     with_file_lines,
-    with_random_note,
 )
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
@@ -91,10 +89,8 @@ class LessonRun:
                 if reason is not None:   # the session is as it was before it: nothing of it ran
                     self.lesson = refused_at_run_time(self.lesson, index, reason)
                     continue
-                if opened:   # a bare expression's value where Python shows it (a notebook cell's last) only
-                    result = as_python_echoes(result, index in echoed_steps(self.lesson))
-                    # Its random numbers, where a statement not run used the generator first: not the file's.
-                    result = with_random_note(result, random_shifts(self.lesson).get(index))
+                if opened:
+                    result = as_the_file_runs(result, self.lesson, index)
                 result = with_file_lines(result, self.lesson.steps)   # an opened file's culprit step: by its line too
             snapshot = result.snapshot
             yield result
@@ -133,11 +129,6 @@ def refused_json(step: RefusedStep, index: int) -> dict[str, Any]:
     """The head of a refused step's JSON: not run, ``"ok": false``, ``"refused"``: the reason (English)."""
     return {"index": index, "code": step.code, "ok": False, "error": None, "refused": step.reason.render("en"),
             "warnings": [], "output": "", "line": step.line, "cell": step.cell}
-
-
-def opened_file(lesson: Lesson) -> bool:
-    """Whether ``lesson`` is a learner's opened ``.py`` or notebook (its steps carry their file lines), not TOML."""
-    return bool(lesson.refused) or any(step.line for step in lesson.steps)
 
 
 def ran_json(lesson: Lesson, result: StepResult, number: int) -> dict[str, Any]:

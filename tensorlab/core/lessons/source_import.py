@@ -43,7 +43,7 @@ __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB"
            "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
            "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts",
            "with_file_lines", "run_time_refusal", "refused_at_run_time", "echoed_steps", "as_python_echoes",
-           "random_shifts", "RANDOM_SHIFTED", "with_random_note"]
+           "random_shifts", "RANDOM_SHIFTED", "with_random_note", "opened_file", "as_the_file_runs"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -1474,3 +1474,16 @@ def _statement_count(cells: list[tuple[str, str]]) -> int:
         count += sum(1 for node in body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
                                                 and isinstance(node.value.value, str)))
     return count
+
+
+def opened_file(lesson: Lesson) -> bool:
+    """Whether ``lesson`` is a learner's opened ``.py`` or notebook (its steps carry their file lines), not TOML."""
+    return bool(lesson.refused) or any(step.line for step in lesson.steps)
+
+
+def as_the_file_runs(result: StepResult, lesson: Lesson, index: int) -> StepResult:
+    """The result of an opened file's step ``index`` (0-based, among the lesson's steps) as running the file
+    shows it: a bare expression's value only where Python shows it (a notebook cell's last statement), and a
+    note where a statement not run used the random generator first (its random numbers are not the file's)."""
+    result = as_python_echoes(result, index in echoed_steps(lesson))
+    return with_random_note(result, random_shifts(lesson).get(index))
