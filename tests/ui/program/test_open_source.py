@@ -47,6 +47,15 @@ def _write(tmp_path: Path) -> Path:
     return path
 
 
+def _opened(window, qtbot, tmp_path: Path, name: str, text: str) -> Path:
+    """``text`` written as the learner's file ``name`` and opened in ``window``, the worker done with it."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    assert window.open_lesson_file(path)
+    idle(qtbot, window)
+    return path
+
+
 def _refused_rows(view):
     return [view.item(i) for i in range(view.count()) if view.item(i).data(_REFUSED_ROLE) is not None]
 
@@ -269,11 +278,8 @@ def test_a_loop_without_a_note_keeps_its_lines_and_indentation_in_the_narration_
 def test_a_step_the_subset_refuses_as_it_runs_is_greyed_in_its_place_with_its_readers(window, qtbot, tmp_path):
     # Review r21d: `model = model.to(device)` (only the worker knows `model` is a module) ran as a refusal and
     # its readers then ran on the module unconverted.
-    path = tmp_path / "convert.py"
-    path.write_text('import torch\nimport torch.nn as nn\nmodel = nn.Linear(2, 1)\nmodel = model.to("cpu")\n'
-                    'print(model.weight)\nx = torch.ones(2)\n', encoding="utf-8")
-    assert window.open_lesson_file(path)
-    idle(qtbot, window)
+    path = _opened(window, qtbot, tmp_path, "convert.py", 'import torch\nimport torch.nn as nn\n'
+                   'model = nn.Linear(2, 1)\nmodel = model.to("cpu")\nprint(model.weight)\nx = torch.ones(2)\n')
     assert len(window.controller.state.program) == 6 and not _refused_rows(window.code_view)
     window.controller.go_to(6)   # to the end, as it stood when the file opened
     idle(qtbot, window)
@@ -296,11 +302,8 @@ def test_a_step_the_subset_refuses_as_it_runs_is_greyed_in_its_place_with_its_re
 def test_a_step_whose_random_numbers_are_not_the_file_s_says_so_in_the_output_panel(window, qtbot, tmp_path):
     # Review r21c 3: after a refused statement that draws (a layer TensorLab does not have), later random values
     # differed from running the file with nothing said.
-    path = tmp_path / "rand.py"
-    path.write_text("import torch\nimport torch.nn as nn\nnet = nn.Sequential(nn.Linear(2, 2), nn.Flatten(1))\n"
-                    "b = torch.randn(2)\nc = b * 2\n", encoding="utf-8")
-    assert window.open_lesson_file(path)
-    idle(qtbot, window)
+    _opened(window, qtbot, tmp_path, "rand.py", "import torch\nimport torch.nn as nn\n"
+            "net = nn.Sequential(nn.Linear(2, 2), nn.Flatten(1))\nb = torch.randn(2)\nc = b * 2\n")
     go(window, qtbot, 3)
     output = window.output_view.toPlainText()
     assert "Its random numbers may differ from running the file" in output
