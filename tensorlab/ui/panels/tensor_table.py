@@ -81,6 +81,7 @@ _TIPS = {
 
 # The share of the table's width its name column may keep for whole names when the columns do not all fit.
 NAME_SHARE = 0.3
+FITS_KEPT = 64      # the column fits kept by what they read (stepping back and forth shows the same states)
 # The columns cut first when they do not all fit (what they show is drawn whole in the graph and values panels).
 YIELDING = ("grad_fn", "grad")
 
@@ -427,6 +428,8 @@ class TensorTable(QTableView):
         self.scale, self.shrink, self._refitting = 1.0, 0, False
         self._fitted: tuple[object, ...] | None = None   # what the last fit of a step read (_fit_key)
         self.missing_width = 0
+        # Fits kept by what they read: (the shrink, the sections' sizes, missing_width).
+        self._fits: dict[tuple[object, ...], tuple[int, tuple[int, ...], int]] = {}
 
         self.set_text_scale(1.0)
 
@@ -652,7 +655,25 @@ class TensorTable(QTableView):
         # before (the sections' sizes are part of what it read).
         key = self._fit_key()
         if key != self._fitted:
-            self.fit_columns()
+            # A fit is what its key reads (and the set of grad_fn texts, which its floors read): stepping back and
+            # forth shows the same few states again, and their fits are kept (unless the fit changed the font).
+            column = COLUMNS.index("grad_fn")
+            memo_key = (key, frozenset(row_texts(t)[column] for t in self.table_model.snapshot.tensors))
+            kept = self._fits.get(memo_key)
+            if kept is not None and kept[0] == self.shrink:
+                header = self.horizontalHeader()
+                for section, width in enumerate(kept[1]):
+                    header.resizeSection(section, width)
+                self.missing_width = kept[2]
+            else:
+                shrink = self.shrink
+                self.fit_columns()
+                if self.shrink == shrink:
+                    if len(self._fits) > FITS_KEPT:
+                        self._fits.clear()
+                    header = self.horizontalHeader()
+                    self._fits[memo_key] = (shrink, tuple(header.sectionSize(c) for c in range(len(COLUMNS))),
+                                            self.missing_width)
             self._fitted = self._fit_key()
 
     def _fit_key(self) -> tuple[object, ...]:
