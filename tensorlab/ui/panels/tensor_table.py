@@ -285,8 +285,12 @@ class TensorTableModel(QStandardItemModel):
             self._set_rows(tensors, same, order, changed, touched)
         finally:
             self.blockSignals(blocked)
-        if touched:
-            self.dataChanged.emit(self.index(min(touched), 0), self.index(max(touched), len(COLUMNS) - 1))
+        # Each run of changed rows told at once (the rows between two runs are not repainted).
+        start = 0
+        for k in range(1, len(touched) + 1):
+            if k == len(touched) or touched[k] != touched[k - 1] + 1:
+                self.dataChanged.emit(self.index(touched[start], 0), self.index(touched[k - 1], len(COLUMNS) - 1))
+                start = k
 
     def _set_rows(self, tensors: tuple[TensorInfo, ...], same: dict[str, str], order: dict[str, int],
                   changed: set[tuple[str, str]], touched: list[int]) -> None:
@@ -300,8 +304,12 @@ class TensorTableModel(QStandardItemModel):
             self._colors[row] = order.get(first, row) if first is not None else row
             marks = tuple((info.name, column) in changed for column in COLUMNS)
             shown = (info, texts, marks)
-            if row < len(self._rows) and self._rows[row][1:] == shown[1:] and self._rows[row][0] is info \
+            if row < len(self._rows) and self._rows[row][1:] == shown[1:] \
                     and self.item(row, 0).data(_COLOR_KEY) == self._colors[row]:
+                # What the row shows is its texts, marks and colour: a new snapshot's same-looking row is not
+                # repainted (the row keeps the new tensor: a gradient's tooltip is written from it on hover).
+                if self._rows[row][0] is not info:
+                    self._rows[row] = shown
                 continue
             kept = self._rows[row] if row < len(self._rows) else None
             touched.append(row)
