@@ -668,21 +668,24 @@ class TensorTable(QTableView):
             column = COLUMNS.index("grad_fn")
             memo_key = (key, frozenset(row_texts(t)[column] for t in self.table_model.snapshot.tensors))
             kept = self._fits.get(memo_key)
+            header = self.horizontalHeader()
             if kept is not None and kept[0] == self.shrink:
-                header = self.horizontalHeader()
                 for section, width in enumerate(kept[1]):
                     header.resizeSection(section, width)
                 self.missing_width = kept[2]
             else:
                 shrink = self.shrink
                 self.fit_columns()
-                if self.shrink == shrink:
-                    if len(self._fits) > FITS_KEPT:
-                        self._fits.clear()
-                    header = self.horizontalHeader()
-                    self._fits[memo_key] = (shrink, tuple(header.sectionSize(c) for c in range(len(COLUMNS))),
-                                            self.missing_width)
-            self._fitted = self._fit_key()
+                if self.shrink != shrink:   # a new font: every width measured again
+                    self._fitted = self._fit_key()
+                    return
+                if len(self._fits) > FITS_KEPT:
+                    self._fits.clear()
+                self._fits[memo_key] = (shrink, tuple(header.sectionSize(c) for c in range(len(COLUMNS))),
+                                        self.missing_width)
+            # The same fonts: what the fit read is as before but the room and the sections' sizes (as _fit_key).
+            self._fitted = (*key[:2], self.viewport().width(), *key[3:-1],
+                            tuple(header.sectionSize(c) for c in range(len(COLUMNS))))
 
     def _fit_key(self) -> tuple[object, ...]:
         """What :meth:`fit_columns` reads: each column's widest text, the names shown, the room, the fonts and
