@@ -689,7 +689,11 @@ class CodeView(QListWidget):
         bottom line was half cut). A statement wrapped over rows is covered from its cut row; a refused one
         from its top. None when the edge cuts no line."""
         height = self.viewport().height()
-        for row in range(self.count()):
+        # The rows lie one below the other, in order: the first whose bottom reaches the edge is the only one
+        # the edge may cut (found by halves, as in _at_a_line_top: each row's rect asks the delegate its size).
+        first = bisect.bisect_left(range(self.count()), height,
+                                   key=lambda r: self.visualItemRect(self.item(r)).bottom())
+        for row in range(first, min(first + 1, self.count())):
             item = self.item(row)
             rect = self.visualItemRect(item)
             if rect.bottom() < height or rect.top() >= height:

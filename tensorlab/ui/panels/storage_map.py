@@ -1082,9 +1082,14 @@ class StorageMapView(SceneView):
         width = self._measured.get(key)
         if width is None:
             s = self.scale_factor
-            font = self._font(VALUE_PX, True, mono=True)
-            widest = max((self._widest(values[:MAX_CELLS], font, strip.storage.dtype) for strip in self.strips
-                          for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
+            # The widest value is the same at any stretch and tightness: measured once per scale and digits.
+            widest_key = ("widest", s, self._digits)
+            widest = self._measured.get(widest_key)
+            if widest is None:
+                font = self._font(VALUE_PX, True, mono=True)
+                widest = self._measured[widest_key] = max(
+                    (self._widest(values[:MAX_CELLS], font, strip.storage.dtype) for strip in self.strips
+                     for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
             # Tight (a strip wider than the map): as narrow as the values and the bands' element labels allow,
             # before any text is made smaller or a cell hidden behind "+N more".
             least = _text_width("[11]", self._font(ELEMENT_PX, True)) + 12 * s if self._tight else 64 * s
@@ -1334,9 +1339,7 @@ class StorageMapView(SceneView):
         items["backing"].setRect(QRectF(0, 0, x0 - 2 * s, y + cell_h + 4 * s))
         if items.get("at") != (x0, cell_w):   # the indices move with the cells only
             indices, index_font = items["indices"], self._font(INDEX_PX)
-            indices.clear()
-            for i in range(shown):
-                indices.add(str(i), x0 + i * cell_w + 4 * s, 0.0, index_font, MUTED)
+            indices.fill((str(i), x0 + i * cell_w + 4 * s, 0.0, index_font, MUTED, None) for i in range(shown))
             more, empty = items.get("more"), items.get("empty")
             if more is not None:
                 more.setPos(x0 + shown * cell_w + 8 * s, y + cell_h / 3)
@@ -1348,8 +1351,7 @@ class StorageMapView(SceneView):
         value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
         black = QColor("black")
         culprit = strip.culprit
-        numbers = items["numbers"]
-        numbers.clear()
+        numbers = []
         texts = self._value_texts(strip.values[:MAX_CELLS], strip.storage.dtype)
         for i, item in enumerate(items["cells"]):
             rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
@@ -1365,7 +1367,8 @@ class StorageMapView(SceneView):
             if culprit is not None and i in culprit.cells:
                 tip += self._culprit_text(culprit) + "\n"
             item.setToolTip(tip + str(strip.values[i]))
-            numbers.add(texts[i], 0, 0, changed_font if changed else value_font, black, center=rect.center())
+            numbers.append((texts[i], 0, 0, changed_font if changed else value_font, black, rect.center()))
+        items["numbers"].fill(numbers)
         return (QRectF(x0, y, cell_w, cell_h) if shown else None), y, cell_h
 
     def _culprit_text(self, culprit: Culprit) -> str:
@@ -1465,8 +1468,7 @@ class StorageMapView(SceneView):
         changed_pen, white, amber = QPen(QColor("#f57f17"), 2.5), QBrush(QColor("white")), QBrush(CHANGED)
         value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
         black = QColor("black")
-        numbers = items["numbers"]
-        numbers.clear()
+        numbers = []
         for i, (item, value) in enumerate(zip(items["cells"], grad.values, strict=False)):
             rect = QRectF(x0 + i * cell_w, 0.0, cell_w, cell_h)
             changed = i in grad.changed
@@ -1474,8 +1476,8 @@ class StorageMapView(SceneView):
             item.setPen(changed_pen if changed else pen)
             item.setBrush(amber if changed else white)
             item.setToolTip((tr("changed by the last step") + "\n" if changed else "") + f"{grad.name}: {value}")
-            numbers.add(self._format(value), 0, 0, changed_font if changed else value_font, black,
-                        center=rect.center())
+            numbers.append((self._format(value), 0, 0, changed_font if changed else value_font, black, rect.center()))
+        items["numbers"].fill(numbers)
         more = items.get("more")
         if more is not None:
             more.setPos(x0 + len(items["cells"]) * cell_w + 8 * s, cell_h / 3)

@@ -81,6 +81,7 @@ _TIPS = {
 
 # The share of the table's width its name column may keep for whole names when the columns do not all fit.
 NAME_SHARE = 0.3
+FITS_KEPT = 64      # the column fits kept by what they read (stepping back and forth shows the same states)
 # The columns cut first when they do not all fit (what they show is drawn whole in the graph and values panels).
 YIELDING = ("grad_fn", "grad")
 
@@ -284,8 +285,12 @@ class TensorTableModel(QStandardItemModel):
             self._set_rows(tensors, same, order, changed, touched)
         finally:
             self.blockSignals(blocked)
-        if touched:
-            self.dataChanged.emit(self.index(min(touched), 0), self.index(max(touched), len(COLUMNS) - 1))
+        # Each run of changed rows told at once (the rows between two runs are not repainted).
+        start = 0
+        for k in range(1, len(touched) + 1):
+            if k == len(touched) or touched[k] != touched[k - 1] + 1:
+                self.dataChanged.emit(self.index(touched[start], 0), self.index(touched[k - 1], len(COLUMNS) - 1))
+                start = k
 
     def _set_rows(self, tensors: tuple[TensorInfo, ...], same: dict[str, str], order: dict[str, int],
                   changed: set[tuple[str, str]], touched: list[int]) -> None:
@@ -299,8 +304,12 @@ class TensorTableModel(QStandardItemModel):
             self._colors[row] = order.get(first, row) if first is not None else row
             marks = tuple((info.name, column) in changed for column in COLUMNS)
             shown = (info, texts, marks)
-            if row < len(self._rows) and self._rows[row][1:] == shown[1:] and self._rows[row][0] is info \
+            if row < len(self._rows) and self._rows[row][1:] == shown[1:] \
                     and self.item(row, 0).data(_COLOR_KEY) == self._colors[row]:
+                # What the row shows is its texts, marks and colour: a new snapshot's same-looking row is not
+                # repainted (the row keeps the new tensor: a gradient's tooltip is written from it on hover).
+                if self._rows[row][0] is not info:
+                    self._rows[row] = shown
                 continue
             kept = self._rows[row] if row < len(self._rows) else None
             touched.append(row)
@@ -427,6 +436,8 @@ class TensorTable(QTableView):
         self.scale, self.shrink, self._refitting = 1.0, 0, False
         self._fitted: tuple[object, ...] | None = None   # what the last fit of a step read (_fit_key)
         self.missing_width = 0
+        # Fits kept by what they read: (the shrink, the sections' sizes, missing_width).
+        self._fits: dict[tuple[object, ...], tuple[int, tuple[int, ...], int]] = {}
 
         self.set_text_scale(1.0)
 
@@ -652,8 +663,29 @@ class TensorTable(QTableView):
         # before (the sections' sizes are part of what it read).
         key = self._fit_key()
         if key != self._fitted:
-            self.fit_columns()
-            self._fitted = self._fit_key()
+            # A fit is what its key reads (and the set of grad_fn texts, which its floors read): stepping back and
+            # forth shows the same few states again, and their fits are kept (unless the fit changed the font).
+            column = COLUMNS.index("grad_fn")
+            memo_key = (key, frozenset(row_texts(t)[column] for t in self.table_model.snapshot.tensors))
+            kept = self._fits.get(memo_key)
+            header = self.horizontalHeader()
+            if kept is not None and kept[0] == self.shrink:
+                for section, width in enumerate(kept[1]):
+                    header.resizeSection(section, width)
+                self.missing_width = kept[2]
+            else:
+                shrink = self.shrink
+                self.fit_columns()
+                if self.shrink != shrink:   # a new font: every width measured again
+                    self._fitted = self._fit_key()
+                    return
+                if len(self._fits) > FITS_KEPT:
+                    self._fits.clear()
+                self._fits[memo_key] = (shrink, tuple(header.sectionSize(c) for c in range(len(COLUMNS))),
+                                        self.missing_width)
+            # The same fonts: what the fit read is as before but the room and the sections' sizes (as _fit_key).
+            self._fitted = (*key[:2], self.viewport().width(), *key[3:-1],
+                            tuple(header.sectionSize(c) for c in range(len(COLUMNS))))
 
     def _fit_key(self) -> tuple[object, ...]:
         """What :meth:`fit_columns` reads: each column's widest text, the names shown, the room, the fonts and

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (
@@ -36,12 +38,21 @@ class TextBatch(QGraphicsItem):
     def add(self, text: str, x: float, y: float, font: QFont, color: QColor,
             center: QPointF | None = None) -> QRectF:
         """``text`` with its top-left at (x, y), or centred on ``center``; returns its box."""
+        self.prepareGeometryChange()
+        return self._add(text, x, y, font, color, center)
+
+    def fill(self, texts: Iterable[tuple[str, float, float, QFont, QColor, QPointF | None]]) -> None:
+        """The batch's texts replaced by ``texts`` (each as :meth:`add` takes it), with one geometry change."""
+        self.clear()   # (tells the scene the geometry changes: it reads the new bounds when it next processes)
+        for text, x, y, font, color, center in texts:
+            self._add(text, x, y, font, color, center)
+
+    def _add(self, text: str, x: float, y: float, font: QFont, color: QColor, center: QPointF | None) -> QRectF:
         _, metrics, _ = _metrics_entry(font)
         width, height = text_width(text, font), metrics.height()
         if center is not None:
             x, y = center.x() - width / 2, center.y() - height / 2
         box = QRectF(x, y, width, height)
-        self.prepareGeometryChange()
         self.entries.append((box, text, font, color, metrics.ascent()))
         self._bounds = self._bounds.united(box.adjusted(-1, -1, 1, 1))
         return box
