@@ -918,10 +918,6 @@ or press → to run the lesson&apos;s first step.</source>
         <translation>이 컴퓨터에는 CUDA GPU가 없어서 여기서는 재현 코드를 실행할 수 없습니다.</translation>
     </message>
     <message>
-        <source>This note is shown once you answer the question.</source>
-        <translation>이 내용은 질문에 답하면 표시됩니다.</translation>
-    </message>
-    <message>
         <source>This panel could not show this state ({error}). The other panels are not affected; the details are in the log.</source>
         <translation>이 패널은 이 상태를 보여줄 수 없습니다 ({error}). 다른 패널은 영향을 받지 않으며, 자세한 내용은 로그에 있습니다.</translation>
     </message>

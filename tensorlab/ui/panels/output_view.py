@@ -211,16 +211,17 @@ class OutputView(QTextBrowser):
                 f"<span style='font-family:monospace;white-space:pre-wrap'>{escape(warning.message)}</span></p>"
                 f"{_explanation(warning.explanation)}</div>")
         noticed = escape(tr("TensorLab noticed"))
-        held_note = escape(tr("This note is shown once you answer the question."))
         for note in result.notes:
             # TensorLab's own observation (not a message of torch's), e.g. memory changed behind autograd's back.
-            # One that says what the next step's backward() will do is held while its question is open.
-            body = (f"<p style='margin:4px 0;color:#616161'>{held_note}</p>"
-                    if self.held.backward_notes and note.key in HELD_NOTE_KEYS else _explanation(note))
+            # One that says what the next step's backward() will do is left out, box and heading, while its
+            # question is open: the box comes only after a write autograd cannot see, so even a held line in it
+            # said "no error" (review r18y).
+            if self.held.backward_notes and note.key in HELD_NOTE_KEYS:
+                continue
             parts.append(
                 "<div style='border-left:4px solid #1565c0;background:#e3f2fd;padding:6px;margin:4px 0'>"
                 f"<p style='margin:2px 0'><b style='color:#0d47a1'>ⓘ {noticed}</b></p>"
-                f"{body}</div>")
+                f"{_explanation(note)}</div>")
         if result.error is not None:
             error = result.error
             # Who raised it comes from where it was raised (origin), never from its text: TensorLab's

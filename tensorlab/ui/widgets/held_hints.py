@@ -10,8 +10,10 @@ leaves … keep .grad" says what reading a non-leaf's ``.grad`` gives.
 While such a question is open (asked and not answered yet), exactly those texts are held: the panels
 leave them out, say nothing false in their place, and show a neutral line that a hint is held until
 the question is answered. The graph and the Values panel hold them for *every* question of that kind,
-whether or not the state has something alarming to say, so their held line is no cue either (the Output
-panel's held line stands where a note was, and that step's own narration already says what it wrote).
+whether or not the state has something alarming to say, so their held line is no cue either. The Output
+panel leaves such a note out entirely while the question is open, its box and heading too: the box comes only
+after a write autograd cannot see, so its presence alone would answer (that step's own narration already says
+what it wrote).
 Once the question is answered (or its step runs, or a step back leaves it) the texts are shown again.
 """
 
