@@ -183,10 +183,13 @@ def narration_speaks(state: PlayerState) -> bool:
 
 def changed_label(state: PlayerState, name: str) -> str:
     """How the "+N more changed" mark names tensor ``name``: ``net[0].weight.grad`` when the step changed only its
-    gradient (a backward() writes the ``.grad``, not the parameter), else its name."""
+    gradient (a backward() writes the ``.grad``, not the parameter; ``net[0].weight.grad (now None)`` when
+    ``zero_grad()`` dropped it), else its name."""
     info, old = state.snapshot.tensor(name), state.previous_snapshot.tensor(name)
-    if info is not None and old is not None and old.object_id == info.object_id and info.grad is not None \
+    if info is not None and old is not None and old.object_id == info.object_id \
             and old.grad != info.grad and old.values == info.values and old.version == info.version:
+        if info.grad is None:   # zero_grad() dropped it: the gradient changed, not the weight (review r17o 3)
+            return msg("follow.grad_now_none", name=name + ".grad").render(current_language())
         return name + ".grad"
     return name
 
