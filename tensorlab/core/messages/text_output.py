@@ -249,6 +249,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- h17h (issue #17, review r17 item 5): the map follows one tensor and says which others the step changed --
     "follow.more_changed": ("+{count} more changed: {names}", "이 단계에서 {count}개가 더 바뀌었습니다: {names}"),
     "follow.more_names": ("{names}, …", "{names} 등"),
+    "follow.grad_now_none": ("{name} (now None)", "{name}(이제 None)"),
 }
 
 CODE_ONLY = frozenset({"text.verbatim", "text.lesson_text", "explain.paragraph", "table.x", "copies.column.grad_fn",

@@ -8,7 +8,7 @@ in the column: a line of code needs the window's width (a side column left it 40
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -33,6 +33,9 @@ from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import base_px, pixel_font
 
 __all__ = ["BuildersPanel"]
+
+
+WHEEL_REST_MS = 700   # a wheel that rests this long has ended its scroll of the Build column
 
 
 class BuildersPanel(QScrollArea):
@@ -77,6 +80,14 @@ class BuildersPanel(QScrollArea):
         self._last_result: object = None
         self._lesson: object = None       # the program's lesson when the last state came (None: the scratchpad)
         self._wheel_guarded: set[int] = set()
+        # A wheel that scrolls the column goes on scrolling it while it turns (review r17o 6: a focused box that
+        # passed under the pointer took the wheel and changed detach() to view(...)): the column's scroll is
+        # over once the wheel has rested this long.
+        self.column_scrolling = False
+        self._wheel_rest = QTimer(self)
+        self._wheel_rest.setSingleShot(True)
+        self._wheel_rest.setInterval(WHEEL_REST_MS)
+        self._wheel_rest.timeout.connect(self.end_column_scroll)
         self._offered: tuple[object, ...] | None = None   # what the pickers were last given (names, scalars, ...)
         self._guard_wheel()
 
@@ -93,13 +104,27 @@ class BuildersPanel(QScrollArea):
                 field.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if (event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and not watched.hasFocus()
-                and isinstance(event, QWheelEvent)):
+        if (event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and isinstance(event, QWheelEvent)
+                and (not watched.hasFocus() or self.column_scrolling)):
             # The column scrolls instead, three steps a notch (as a scroll area does).
             bar = self.verticalScrollBar()
             bar.setValue(bar.value() - round(event.angleDelta().y() / 120 * 3 * bar.singleStep()))
+            self._column_scrolled()
             return True
         return super().eventFilter(watched, event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
+        super().wheelEvent(event)   # over the column itself (a heading, a gap): it scrolls
+        self._column_scrolled()
+
+    def _column_scrolled(self) -> None:
+        self.column_scrolling = True
+        self._wheel_rest.start()
+
+    def end_column_scroll(self) -> None:
+        """The wheel rested: a focused box under the pointer takes the next turn of it."""
+        self._wheel_rest.stop()
+        self.column_scrolling = False
 
     @contained
     def set_text_scale(self, scale: float) -> None:

@@ -42,7 +42,7 @@ from tensorlab.core.messages.catalogue import render
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.panel_errors import contained
-from tensorlab.ui.widgets.text_zoom import MIN_PX, mono_font
+from tensorlab.ui.widgets.text_zoom import MIN_PX, mono_font, px
 
 __all__ = ["CodeView", "wrap_code", "break_points", "shown_statement"]
 
@@ -54,14 +54,15 @@ _REFUSED_ROLE = Qt.ItemDataRole.UserRole + 1
 _OPERATORS = set("=+-*/@%<>&|^~!")
 
 
-def break_points(line: str, upto: int | None = None) -> tuple[list[int], ...]:
+def break_points(line: str, upto: int | None = None, keep_short: bool = True) -> tuple[list[int], ...]:
     """Where ``line`` may wrap, as the lengths of the part kept on the first line, best first (only those
     before ``upto`` characters; what follows is read only to see what a bracket or a dot belongs to).
 
     Best: after a space or a comma. Then after an operator written without spaces (never between the
     two characters of ``**``, ``==``, ``+=``) or an opening bracket. Then *before* the dot of a method call
     (``(n * n).sum()`` / ``.backward()``, as chained calls are written; not before an attribute:
-    ``model[0]`` / ``.weight``). Last, only where nothing else will do, inside a short subscript or call
+    ``model[0]`` / ``.weight``). Then inside a bracket of up to :data:`SHORT_STATEMENT` characters
+    (``(w * w)``, never split while a break outside it will do). Last, inside a short subscript or call
     (``model[`` / ``0]`` reads as two names). Never inside a name, a number or a string, and never after a
     dot (``x.`` / ``detach()`` reads as two statements).
     """
@@ -73,6 +74,11 @@ def break_points(line: str, upto: int | None = None) -> tuple[list[int], ...]:
     # A subscript or a call with a short inside reads as one name (`model[0].weight`, `net(x)`). Such a
     # pair closes within a few characters of opening: the look-ahead past ``limit`` is bounded.
     tight = _tight_spans(line[:limit + 2 * TIGHT_INSIDE + 4])
+    # A short bracket (`(w * w)`, `[1.0, 2.0]`) reads as one piece: broken into only where nothing outside it
+    # will do (review r17o 1: `(w *` / `w).sum()` / `.backward()`).
+    short = _tight_spans(line[:limit + SHORT_STATEMENT + 4], SHORT_STATEMENT, attached_only=False) if keep_short \
+        else []
+    nested: list[int] = []
     quote = ""
     for i in range(limit):
         char = line[i]
@@ -85,12 +91,13 @@ def break_points(line: str, upto: int | None = None) -> tuple[list[int], ...]:
             continue
         after = line[i + 1]
         held = any(start <= i < end for start, end in tight)
+        in_short = any(start <= i < end for start, end in short)
         if char in " ,":
-            (inside if held else preferred).append(i + 1)
+            (inside if held else nested if in_short else preferred).append(i + 1)
         elif (char in _OPERATORS and after not in _OPERATORS) or (char in "([{" and after not in ")]}"):
             # An operator written without spaces binds tighter (`requires_grad=True`): only where no
             # space or comma will do.
-            (inside if held else brackets).append(i + 1)
+            (inside if held else nested if in_short else brackets).append(i + 1)
         if after == "." and i + 2 < len(line) and not line[i + 2].isdigit() and not char.isdigit() and not held:
             # Before a method call only: `model[0]` / `.weight` splits what reads as one name.
             end = i + 2
@@ -98,15 +105,16 @@ def break_points(line: str, upto: int | None = None) -> tuple[list[int], ...]:
                 end += 1
             if end >= min(len(line), i + 80) or line[end] == "(":
                 dots.append(i + 1)
-    return preferred, brackets, dots, inside
+    return preferred, brackets, dots, nested, inside
 
 
 TIGHT_INSIDE = 6   # a bracket whose content is at most this many characters is never broken into
 
 
-def _tight_spans(line: str) -> list[tuple[int, int]]:
+def _tight_spans(line: str, most: int = TIGHT_INSIDE, attached_only: bool = True) -> list[tuple[int, int]]:
     """(opening bracket, its closing bracket) of each bracket pair right after a name or a closing bracket
-    (a subscript or a call) whose content has at most :data:`TIGHT_INSIDE` characters, strings aside."""
+    (a subscript or a call; any pair where not ``attached_only``) whose content has at most ``most``
+    characters, strings aside."""
     spans: list[tuple[int, int]] = []
     stack: list[int] = []
     quote = ""
@@ -122,7 +130,7 @@ def _tight_spans(line: str) -> list[tuple[int, int]]:
         elif char in ")]" and stack:
             start = stack.pop()
             attached = start > 0 and (_is_name_char(line[start - 1]) or line[start - 1] in ")]")
-            if attached and i - start - 1 <= TIGHT_INSIDE:
+            if (attached or not attached_only) and i - start - 1 <= most:
                 spans.append((start, i))
     return spans
 
@@ -131,6 +139,7 @@ def _is_name_char(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+FIT_FLOOR = 0.8   # the Code panel's font shrinks to fit a short statement, to no less than this share of its size
 SHORT_STATEMENT = 20   # a statement of up to this many characters, its indentation aside, never wraps where it fits
 
 
@@ -156,28 +165,43 @@ def wrap_code(code: str, metrics: QFontMetrics, width: int) -> list[str]:
         # that leaves room for a dozen characters; else as a statement's.
         lead = line[:len(line) - len(line.lstrip())]
         continued = lead + indent if metrics.horizontalAdvance(lead + indent + "x" * 12) <= width else indent
-        while (len(line) > cap or metrics.horizontalAdvance(line) > width) and len(line.strip()) > 8:
-            window = line[:cap]
-            # The longest prefix that fits, by bisection (advance grows with the prefix).
-            low, high = 1, len(window)
-            while low < high:
-                middle = (low + high + 1) // 2
-                if metrics.horizontalAdvance(window[:middle]) > width:
-                    high = middle - 1
-                else:
-                    low = middle
-            fits = low
-            head = len(line) - len(line.lstrip())   # never break inside a continued line's indent
-            # break_points looks two characters ahead: the window and two more decide every cut <= fits.
-            cut = next((c for group in break_points(line, fits + 2)
-                        for c in reversed(group) if head < c <= fits and line[:c].strip()), fits)
-            lines.append(line[:cut].rstrip())
-            rest = line[cut:].lstrip()
-            if not rest:
-                break
-            line = continued + rest
-        else:
-            lines.append(line)
+        pieces = _wrap_line(line, metrics, width, cap, continued, keep_short=True)
+        if len(line) <= KEEP_SHORT_UPTO:
+            # A short bracket kept whole may cost a line (`z =` / `(x * 2 + y ** 2)` / `.sum()`): then broken into.
+            plain = _wrap_line(line, metrics, width, cap, continued, keep_short=False)
+            pieces = pieces if len(pieces) <= len(plain) else plain
+        lines.extend(pieces)
+    return lines
+
+
+KEEP_SHORT_UPTO = 200   # a line up to this long is wrapped twice: does keeping its short brackets cost a line?
+
+
+def _wrap_line(line: str, metrics: QFontMetrics, width: int, cap: int, continued: str,
+               keep_short: bool) -> list[str]:
+    """One line of code wrapped as :func:`wrap_code` says (``keep_short``: a short bracket broken into last)."""
+    lines: list[str] = []
+    while (len(line) > cap or metrics.horizontalAdvance(line) > width) and len(line.strip()) > 8:
+        window = line[:cap]
+        # The longest prefix that fits, by bisection (advance grows with the prefix).
+        low, high = 1, len(window)
+        while low < high:
+            middle = (low + high + 1) // 2
+            if metrics.horizontalAdvance(window[:middle]) > width:
+                high = middle - 1
+            else:
+                low = middle
+        fits = low
+        head = len(line) - len(line.lstrip())   # never break inside a continued line's indent
+        # break_points looks two characters ahead: the window and two more decide every cut <= fits.
+        cut = next((c for group in break_points(line, fits + 2, keep_short)
+                    for c in reversed(group) if head < c <= fits and line[:c].strip()), fits)
+        lines.append(line[:cut].rstrip())
+        rest = line[cut:].lstrip()
+        if not rest:
+            return lines
+        line = continued + rest
+    lines.append(line)
     return lines
 
 
@@ -461,11 +485,38 @@ class CodeView(QListWidget):
 
     @contained
     def set_text_scale(self, scale: float) -> None:
-        """Code at 13 px × ``scale`` (24 px and more in projector mode)."""
-        self.setFont(mono_font(12, scale))
+        """Code at 13 px × ``scale`` (24 px and more in projector mode), smaller where the panel is too narrow for
+        a statement of :data:`SHORT_STATEMENT` characters (see :meth:`_fit_font`)."""
+        self._scale = scale
+        self._fit_font()
+
+    def _fit_font(self) -> None:
+        """The code's font at its scale's size or, where a :data:`SHORT_STATEMENT`-character statement would not
+        fit the panel on one line at that size, the largest size at which it does, never under
+        :data:`FIT_FLOOR` of the scale's size (review r17o 1: at 1024x768 projector under X, a 350 px panel
+        wrapped `x = torch.arange(6.)` as `x =` / `torch.arange(6.)`)."""
+        size = px(12, self._scale)
+        floor = max(MIN_PX, round(size * FIT_FLOOR))
+        # The room with a scroll bar shown, whether or not one is: a smaller font that hid the bar must not make
+        # the room wider (and the font larger again).
+        room = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
+        font = mono_font(size)
+        while size > floor and room > 0 and self._short_width(font) > room:
+            size -= 1
+            font = mono_font(size)
+        if font.key() == self.font().key() and getattr(self, "_fitted", False):
+            return
+        self._fitted = True
+        self.setFont(font)
         self._steps = ()    # laid out again at the new size
         self.scheduleDelayedItemsLayout()
         self.follow()
+
+    @staticmethod
+    def _short_width(font: QFont) -> int:
+        """The row width a :data:`SHORT_STATEMENT`-character line needs in ``font`` (margins included)."""
+        fonts = _Fonts(font)
+        return fonts.indent + 4 + fonts.bold_metrics.horizontalAdvance("x" * SHORT_STATEMENT) + 2
 
     def render_view(self, view: View) -> None:
         """Show the view's player state."""
@@ -742,6 +793,7 @@ class CodeView(QListWidget):
         # Lines wrap to the width: lay them out again at once (QListView waits 100 ms, so a
         # screenshot or a slide taken right after a resize showed rows sized for the old width).
         if event.size().width() != event.oldSize().width():
+            self._fit_font()   # a 20-character statement keeps one line where a readable size allows it
             self.scheduleDelayedItemsLayout()
         if event.size() != event.oldSize():
             self.follow()   # a narrower or shorter panel keeps the current line in view

@@ -215,9 +215,11 @@ class GraphView(SceneView):
             self.centerOn(whole.center())
             return
         focus = self.node_rects.get(self.focus_node, nodes[0])
-        # Its top near the view's top, its middle in the middle: then whole (ensureVisible, for a narrow view).
-        self.centerOn(focus.center().x(), focus.top() - 8 + height / 2)
-        self.ensureVisible(focus, 8, 8)
+        # Its top near the view's top; its middle in the middle where it is narrower than the view, else its left
+        # edge at the view's left: a node's name and its lines start there (review r17o 2: ensureVisible kept
+        # the right edge of a node wider than the view, and the class read `ward0` / `r the memory of …`).
+        x = focus.center().x() if focus.width() + 16 <= width else focus.left() - 8 + width / 2
+        self.centerOn(x, focus.top() - 8 + height / 2)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
         steps = event.angleDelta().y() / 120

@@ -59,27 +59,44 @@ def wrap_columns(text: str, width: int) -> str:
     if width < 8:
         return text
     lines = text.split("\n")
-    values = [line.split(", ") for line in lines]
-    long = [(line, parts) for line, parts in zip(lines, values, strict=True)
-            if len(line) > width and len(parts) > 2 and not _MATRIX_ROW.match(line)]
+    split = [_values_and_keywords(line) for line in lines]
+    long = [(line, parts) for line, (parts, keywords) in zip(lines, split, strict=True)
+            if len(line) > width and len(parts) + len(keywords) > 2 and not _MATRIX_ROW.match(line)]
     if not long:
         return text
-    most = max(len(p) for _, p in long) - 1
-    per_line = next((k for strict in (True, False) for k in range(most, 1, -1)
+    most = max(len(p) for _, p in long)   # all of a line's values on one: its keywords broken off
+    # Two values a line at least; one a line only where two do not fit (a 1-d tensor in a narrow projector panel
+    # was left whole, and its last values were off the panel's right: review r17o 8).
+    per_line = next((k for least in (2, 1) for strict in (True, False) for k in range(max(most, least), least - 1, -1)
                      if all(_fits(line, parts, k, width, strict) for line, parts in long)), 0)
     if per_line == 0:
         return text
     broken = {line for line, _ in long}
     counts = {len(parts) for _, parts in long}
     out = []
-    for line, parts in zip(lines, values, strict=True):
-        if len(parts) <= per_line or len(parts) not in counts or line not in broken:
+    for line, (parts, keywords) in zip(lines, split, strict=True):
+        if line not in broken or len(parts) not in counts or (len(parts) <= per_line and not keywords):
             out.append(line)
             continue
         indent = _indent(line, width)
+        # A keyword after the values (`grad_fn=<MulBackward0>)`) on a line of its own: never cut off the right.
         pieces = [", ".join(parts[i:i + per_line]) for i in range(0, len(parts), per_line)]
-        out.append(f",{ZWSP}\n{' ' * indent}{ZWSP}".join(pieces))
+        text = f",{ZWSP}\n{' ' * indent}{ZWSP}".join(pieces)
+        for keyword in keywords:   # under the values where it fits so, else from the left
+            lead = indent if indent + len(keyword) <= width else 0
+            text += f",{ZWSP}\n{' ' * lead}{ZWSP}{keyword}"
+        out.append(text)
     return "\n".join(out)
+
+
+_KEYWORD = re.compile(r"^[A-Za-z_]\w*=")
+
+
+def _values_and_keywords(line: str) -> tuple[list[str], list[str]]:
+    """A printed line's ``, ``-separated values, and the keywords that follow them (``grad_fn=<…>)``)."""
+    parts = line.split(", ")
+    first = next((i for i, part in enumerate(parts) if i > 0 and _KEYWORD.match(part)), len(parts))
+    return parts[:first], parts[first:]
 
 
 def _indent(line: str, width: int) -> int:

@@ -99,7 +99,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
                lambda w: w.editing.undo()),
     ActionSpec("clear_steps", QT_TR_NOOP("Clear my steps"), "clearStepsAction", (), lambda w: w.editing.clear(),
                QT_TR_NOOP("Remove every step you added to this lesson")),
-    ActionSpec("class_vote", QT_TR_NOOP("Class vote"), "classVoteAction", ("V",), lambda w: w.set_class_vote(),
+    # V with Shift or Caps Lock too (review r17o 13: xdotool `V`, Shift+V, did nothing).
+    ActionSpec("class_vote", QT_TR_NOOP("Class vote"), "classVoteAction", ("V", "Shift+V"),
+               lambda w: w.set_class_vote(),
                QT_TR_NOOP("Choosing marks a choice; → reveals the answer and runs the step"), checkable=True),
     ActionSpec("presentation", QT_TR_NOOP("Projector mode"), "presentationAction", ("F5",),
                lambda w: w.toggle_presentation(),

@@ -10,7 +10,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QLabel
 
 from tensorlab.core.engine.player import PlayerState
-from tensorlab.core.messages.catalogue import msg
+from tensorlab.core.messages.catalogue import Message, msg
 from tensorlab.core.protocol.snapshot import Snapshot
 from tensorlab.ui.panels.storage_map import refused_write
 from tensorlab.ui.widgets.i18n import Texts, current_language
@@ -181,12 +181,15 @@ def narration_speaks(state: PlayerState) -> bool:
     return ahead is not None or just_run is not None
 
 
-def changed_label(state: PlayerState, name: str) -> str:
+def changed_label(state: PlayerState, name: str) -> str | Message:
     """How the "+N more changed" mark names tensor ``name``: ``net[0].weight.grad`` when the step changed only its
-    gradient (a backward() writes the ``.grad``, not the parameter), else its name."""
+    gradient (a backward() writes the ``.grad``, not the parameter; ``net[0].weight.grad (now None)`` when
+    ``zero_grad()`` dropped it), else its name."""
     info, old = state.snapshot.tensor(name), state.previous_snapshot.tensor(name)
-    if info is not None and old is not None and old.object_id == info.object_id and info.grad is not None \
+    if info is not None and old is not None and old.object_id == info.object_id \
             and old.grad != info.grad and old.values == info.values and old.version == info.version:
+        if info.grad is None:   # zero_grad() dropped it: the gradient changed, not the weight (review r17o 3)
+            return msg("follow.grad_now_none", name=name + ".grad")   # rendered in the mark's language
         return name + ".grad"
     return name
 
@@ -205,7 +208,7 @@ class ChangedMark(QLabel):
         self.view = view
         self._select = select
         self.names: tuple[str, ...] = ()
-        self.labels: tuple[str, ...] = ()   # what the mark says of each (``net[0].weight.grad``)
+        self.labels: tuple[str | Message, ...] = ()   # what the mark says of each (``net[0].weight.grad``)
         self.scale = 1.0
         self._placing = False
         self.setWordWrap(False)
@@ -221,7 +224,8 @@ class ChangedMark(QLabel):
         self.i18n = Texts(self)
         self.i18n.on_change(self._render)
 
-    def show_names(self, names: tuple[str, ...], scale: float = 1.0, labels: tuple[str, ...] | None = None) -> None:
+    def show_names(self, names: tuple[str, ...], scale: float = 1.0,
+                   labels: tuple[str | Message, ...] | None = None) -> None:
         """Say ``names`` (none: hidden) as ``labels`` (their names where not given), its text at ``scale``."""
         self.names, self.scale = names, scale
         self.labels = labels if labels is not None and len(labels) == len(names) else names
@@ -233,7 +237,8 @@ class ChangedMark(QLabel):
             self._reserve(0)
             return
         language = current_language()
-        shown = ", ".join(self.labels[: self.NAMES])
+        shown = ", ".join(label if isinstance(label, str) else label.render(language)
+                          for label in self.labels[: self.NAMES])
         if len(self.names) > self.NAMES:
             shown = msg("follow.more_names", names=shown).render(language)
         self.setText(msg("follow.more_changed", count=len(self.names), names=shown).render(language))

@@ -140,7 +140,8 @@ def test_the_wheel_over_the_build_panel_scrolls_it_and_never_changes_a_choice(qt
                                 Qt.ScrollPhase.NoScrollPhase, False)
             QApplication.sendEvent(combo, event)
         assert combo.currentText() == before
-        # Focused (clicked or tabbed to), it takes the wheel as a combo does.
+        # Focused (clicked or tabbed to), it takes the wheel as a combo does, once the column's scroll is over.
+        window.builders.end_column_scroll()
         combo.setFocus()
         qtbot.waitUntil(combo.hasFocus, timeout=5_000)
         centre = QPointF(combo.rect().center())
@@ -217,3 +218,38 @@ def test_mutate_proposes_fill_for_a_0d_tensor_never_an_index(window, qtbot):
     assert window.controller.state.snapshot.tensor("total").values == float(total)
     mutate.target.setCurrentText("x")    # a 1-d tensor: a write at an index again
     assert "x[i] = v" in [mutate.operation.itemText(i) for i in range(mutate.operation.count())]
+
+
+def test_a_focused_box_does_not_take_the_wheel_that_scrolls_the_column_past_it(qtbot):
+    # Review r17o finding 6: a clicked box (its list closed with Esc) kept focus; scrolling the column from above
+    # it, the box took the wheel when it passed under the pointer and detach() became view(...).
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    def wheel(widget, down=True):
+        centre = QPointF(widget.rect().center())
+        QApplication.sendEvent(widget, QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())),
+                                                   QPoint(0, 0), QPoint(0, -120 if down else 120),
+                                                   Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                                                   Qt.ScrollPhase.NoScrollPhase, False))
+
+    with isolated_window(lesson="inplace-on-a-leaf", size=(1280, 720)) as window:
+        qtbot.addWidget(window)
+        QApplication.processEvents()
+        panel = window.builders
+        for combo in (panel.copy.operation, panel.create.dtype, panel.mutate.operation):
+            combo.setFocus()
+            qtbot.waitUntil(combo.hasFocus, timeout=5_000)
+            before = combo.currentText()
+            wheel(panel.viewport())   # the column scrolls, the wheel turned above the box ...
+            for _ in range(3):
+                wheel(combo)          # ... and goes on turning as the box passes under the pointer
+            assert combo.currentText() == before, combo.objectName()
+            assert combo.hasFocus()
+            panel.end_column_scroll()   # the wheel rested: the focused box under the pointer takes it now
+            wheel(combo)
+            assert combo.currentText() != before
+            combo.setCurrentText(before)

@@ -429,3 +429,40 @@ def test_the_code_panel_shows_whole_lines_only_at_its_bottom(qtbot, settings, si
                    for y in range(max(0, top - line), top) for x in range(image.width())), value
     assert tried
     window.close()
+
+
+def test_a_short_bracket_is_not_broken_into_while_a_break_outside_it_will_do(qapp):
+    # Review r17o finding 1: `(w * w).sum().backward()` read `(w *` / `w).sum()` / `.backward()`.
+    metrics = QFontMetrics(mono_font(24))
+    for chars in (14, 16, 18, 20):
+        lines = wrap_code("(w * w).sum().backward()", metrics, metrics.horizontalAdvance("x" * chars))
+        assert lines == ["(w * w).sum()", "    .backward()"] or lines == ["(w * w).sum()", "  .backward()"], lines
+    lines = wrap_code("loss = (w * w).sum()", metrics, metrics.horizontalAdvance("x" * 16))
+    assert lines[0] == "loss =", lines
+
+
+@pytest.mark.parametrize("code_width", [350, 330])
+def test_short_statements_keep_one_line_in_a_narrow_projector_code_panel(qtbot, settings, code_width):
+    # Review r17o finding 1: under X at 1024x768 projector the Code dock was about 350 px wide, and
+    # `x = torch.arange(6.)` wrapped as `x =` / `torch.arange(6.)`. The font fits the panel, never below 80%.
+    from tests.ui.support import fresh_window
+
+    window = fresh_window(qtbot, settings, (1024, 768), projector=True)
+    view = window.code_view
+    dock = window.findChild(type(view.parentWidget()), "codeDock") or view.parentWidget()
+    window.resizeDocks([dock], [code_width], Qt.Orientation.Horizontal)
+    QApplication.processEvents()
+    assert abs(view.width() - code_width) < 40, view.width()
+    checked = 0
+    for lesson in builtin_lessons():
+        open_lesson(window, qtbot, lesson.id)
+        qtbot.wait(10)
+        line_height = QFontMetrics(view.font()).height()
+        assert view.font().pixelSize() >= 19, view.font().pixelSize()   # 80% of the projector's 24 px
+        for index, step in enumerate(window.controller.state.program):
+            if len(step.code) <= 20 and "\n" not in step.code:
+                rows = round((view.line_rect(index).height() - 6) / line_height)
+                assert rows == 1, (lesson.id, step.code, view.width(), view.font().pixelSize())
+                checked += 1
+    assert checked > 20
+    window.close()

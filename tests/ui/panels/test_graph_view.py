@@ -153,3 +153,36 @@ def test_an_edge_that_skips_a_row_is_drawn_around_the_boxes_between(qtbot, setti
     assert not line(top, bottom).intersects(view.node_rects[middle])
     assert line(top, middle).intersects(view.node_rects[middle])
     window.close()
+
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_after_the_failing_backward_of_the_training_lesson_the_failing_nodes_left_edge_and_name_are_in_view(
+        qtbot, settings, projector):
+    # Review r17o finding 2: what-step-and-zero-grad-do step 14 at 1280x720 showed `ward0` / `…changed in place`:
+    # the failing node's name and its lines' starts were off the left of the graph's view, in both modes.
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+    from tests.ui.support import go
+
+    window = fresh_window(qtbot, settings, (1280, 720), projector=projector)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    for position in range(1, 15):
+        go(window, qtbot, position)   # 14: loss.backward() after opt.step() changed a saved weight in place
+    assert window.controller.state.last.error is not None, "the lesson's backward fails"
+    window.findChild(QDockWidget, "graphDock").raise_()   # the graph brought forward (a tab in projector mode)
+    _settle(qtbot)
+    view = window.graph_view
+    qtbot.waitUntil(lambda: bool(view.node_rects), timeout=10_000)
+    _settle(qtbot)
+    assert view.focus_node != 0, "the failing node (a changed saved tensor) is the one framed"
+    failing = view.node_rects[view.focus_node]
+    visible = _visible(view)
+    assert visible.left() <= failing.left() + 0.5 and failing.top() + 0.5 >= visible.top(), (visible, failing)
+    # Its name and the start of each of its lines (the saved tensor that changed) are on screen.
+    inside = [item for item in view.scene().items() if isinstance(item, QGraphicsSimpleTextItem)
+              and failing.contains(item.sceneBoundingRect().center())]
+    assert inside and any("Backward" in item.text() for item in inside)
+    for item in inside:
+        start = item.sceneBoundingRect()
+        assert visible.contains(QRectF(start.left(), start.top(), 20, start.height())), (item.text(), visible, start)
+    window.close()

@@ -109,3 +109,22 @@ def test_stepping_to_a_step_and_opening_at_it_select_the_same_tensor(qtbot, sett
             idle(qtbot, other)
             opened.append(other.selected)
     assert stepped == opened
+
+
+def test_after_zero_grad_the_mark_names_the_grad_that_went_to_none_not_the_weight(qtbot, settings):
+    # Review r17o finding 3: "+1 more changed: net[0].weight" after opt.zero_grad(), whose values did not change.
+    window = fresh_window(qtbot, settings, (1280, 720))
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    for position in range(1, 11):
+        go(window, qtbot, position)   # 10: opt.zero_grad()
+    _settle(qtbot)
+    mark = window.changed_mark
+    state = window.controller.state
+    assert mark.isVisible() and mark.names, mark.names
+    for name in mark.names:   # torch: the weight kept its values and version; only its .grad is None now
+        info, old = state.snapshot.tensor(name), state.previous_snapshot.tensor(name)
+        assert info.grad is None and old.grad is not None and info.values == old.values
+    text = mark.text()
+    assert f"{mark.names[0]}.grad (now None)" in text, text
+    assert f"{mark.names[0]}," not in text and not text.endswith(mark.names[0]), text
+    window.close()

@@ -628,3 +628,18 @@ def test_the_tables_module_parameters_and_grad_fn_read_whole_enough(qtbot, setti
         assert cell == text or cell.startswith(grad_fn_head(text).rstrip("…")), (size, text, cell)
     assert table.horizontalHeader().length() <= table.viewport().width() + 1
     window.close()
+
+
+def test_the_class_vote_key_works_with_shift_and_caps_lock(qtbot, settings):
+    # Review r17o finding 13: plain `v` toggled Class vote, Shift+V (xdotool `V`) did nothing.
+    window = _fresh(qtbot, settings, (1280, 720), projector=True, lesson="detach-shares-memory")
+    window.focus_map()
+    action = window.commands.class_vote
+    for key_text, modifier in (("v", Qt.KeyboardModifier.NoModifier),      # v
+                               ("V", Qt.KeyboardModifier.ShiftModifier),   # Shift+V
+                               ("V", Qt.KeyboardModifier.NoModifier)):     # Caps Lock on: V without Shift
+        vote = action.isChecked()
+        qtbot.keyClick(window.storage_map, key_text, modifier)
+        _settle(qtbot)
+        assert action.isChecked() != vote, (key_text, modifier)
+    window.close()
