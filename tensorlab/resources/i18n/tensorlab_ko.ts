@@ -196,10 +196,8 @@
         <translation>먼저 텐서를 만드세요.</translation>
     </message>
     <message>
-        <source>Create one with the builders on the left, type a line of PyTorch,
-or press → to run the lesson&apos;s first step.</source>
-        <translation>왼쪽 빌더로 만들거나 PyTorch 한 줄을 입력하거나,
-→를 눌러 레슨의 첫 단계를 실행하세요.</translation>
+        <source>Create one in the Build panel, type a line of PyTorch (Ctrl+L), or press → to run the next step.</source>
+        <translation>만들기 패널에서 만들거나, PyTorch 한 줄을 입력하거나(Ctrl+L), →를 눌러 다음 단계를 실행하세요.</translation>
     </message>
     <message>
         <source>Delete: remove this step you added</source>

@@ -640,8 +640,10 @@ class StorageMapView(SceneView):
             hint = QGraphicsTextItem()
             hint.setDefaultTextColor(MUTED)
             hint.setFont(self._font(14))
-            hint.setPlainText(tr("Create one with the builders on the left, type a line of PyTorch,\n"
-                                 "or press → to run the lesson's first step.").replace("\n", " "))
+            # Said the same in both modes (the Build panel is a column on the left, or a tab in projector mode) and
+            # after steps have run (reviews r17o 9, r21e F11: "builders on the left", "the lesson's first step").
+            hint.setPlainText(tr("Create one in the Build panel, type a line of PyTorch (Ctrl+L), "
+                                 "or press → to run the next step."))
             # Wrapped to the view, so the empty map never scrolls.
             hint.setTextWidth(max(200.0, self.viewport().width() - 50 * s))
             hint.setPos(16 * s, y + 30 * s)

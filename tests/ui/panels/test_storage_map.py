@@ -225,3 +225,18 @@ def test_a_new_strip_that_fits_is_shown_whole_with_its_band_after_the_scroll_lan
         assert visible.top() <= strip.top() + 0.5 and strip.bottom() <= visible.bottom() + 0.5, (k, strip, visible)
         assert _cut_at_top(view) == []
     idle(qtbot, window)
+
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_the_empty_map_says_where_to_make_a_tensor_in_either_mode(qtbot, settings, projector):
+    # Reviews r17o 9 and r21e F11: "the builders on the left" in projector mode, where Build is a tab on the right;
+    # "the lesson's first step" after steps had run.
+    from PySide6.QtWidgets import QGraphicsTextItem
+
+    window = fresh_window(qtbot, settings, (1024, 768), projector=projector)
+    open_lesson(window, qtbot, "scratchpad")
+    idle(qtbot, window)
+    texts = [i.toPlainText() for i in window.storage_map.scene().items() if isinstance(i, QGraphicsTextItem)]
+    hint = next(t for t in texts if "Build panel" in t)
+    assert "left" not in hint and "first step" not in hint and "Ctrl+L" in hint
+    window.close()
