@@ -34,7 +34,7 @@ from tensorlab.core.explain.version_culprit import at_file_lines
 from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
 from tensorlab.core.lang.parse import LanguageError, Statement, parse_one, undefined_name_message
 from tensorlab.core.lessons.lesson import Lesson, LessonError, LessonStep, RefusedStep, find_lesson
-from tensorlab.core.messages.catalogue import Message, msg
+from tensorlab.core.messages.catalogue import Message, msg, render
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
@@ -125,7 +125,7 @@ SOURCE_JOB = "source_import"   # the worker job (core/worker/jobs.py) that parse
 def lesson_parts(lesson: Lesson) -> dict[str, Any]:
     """An opened file's lesson as plain data (texts, numbers and messages: what crosses the wire)."""
     return {"id": lesson.id, "title": lesson.title, "source": lesson.source,
-            "steps": [(step.code, step.note, step.line, step.cell) for step in lesson.steps],
+            "steps": [(step.code, step.note, step.line, step.cell, dict(step.translations)) for step in lesson.steps],
             "refused": [(r.code, r.reason, r.after, r.line, r.cell, r.note) for r in lesson.refused]}
 
 
@@ -135,10 +135,11 @@ def lesson_from_parts(parts: dict[str, Any], limits: Limits = DEFAULT_LIMITS) ->
     source = str(parts.get("source", "<file>"))
     steps = []
     try:
-        for number, (code, note, line, cell) in enumerate(parts["steps"], start=1):
+        for number, (code, note, line, cell, *more) in enumerate(parts["steps"], start=1):
+            translations = {str(k): str(v) for k, v in (more[0] if more else {}).items()}
             try:
-                steps.append(LessonStep(str(code), parse_one(str(code), limits), str(note), line=int(line),
-                                        cell=int(cell)))
+                steps.append(LessonStep(str(code), parse_one(str(code), limits), str(note),
+                                        translations=translations, line=int(line), cell=int(cell)))
             except LanguageError as exc:
                 raise LessonError(source, exc.message, number) from None
         refused = tuple(RefusedStep(str(code), reason, int(after), int(line), int(cell), str(note))
@@ -1379,6 +1380,50 @@ def _joined(*notes: str) -> str:
     return "\n\n".join(note for note in notes if note)
 
 
+# A note is shown whole in the Narration: a big markdown cell or docstring is cut where it is made (its first
+# characters and lines), so the window stays responsive; the cut says how much is left out, in each language.
+NOTE_CHARACTERS = 4000
+NOTE_LINES = 80
+MARKDOWN_READ = 4 * NOTE_CHARACTERS   # a markdown cell's first characters are made plain text, the rest counted
+_DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]*")
+_CUT = "\ue000"   # marks where a note was cut (then the count left out, then the mark again), said at the end
+
+
+def _cut_note(note: str, more: int = 0) -> str:
+    """``note`` cut to :data:`NOTE_CHARACTERS` characters and :data:`NOTE_LINES` lines, marked with how many
+    characters it leaves out (``more``: those already left out before it was made, of a markdown cell)."""
+    lines = note.split("\n")
+    kept = "\n".join(lines[:NOTE_LINES]) if len(lines) > NOTE_LINES else note
+    kept = kept[:NOTE_CHARACTERS]
+    if kept.count(_CUT) % 2:   # not inside the mark of a cut made before (a markdown cell's, joined to others)
+        kept = kept[:kept.rindex(_CUT)]
+    parts = note[len(kept):].split(_CUT)   # what is left out: its text, and what earlier cuts left out
+    more += sum(len(part) for part in parts[0::2]) + sum(int(part) for part in parts[1::2] if part.isdigit())
+    return note if not more else f"{kept.rstrip()}{_CUT}{more}{_CUT}"
+
+
+def _said(note: str, language: str) -> str:
+    """A note as shown in ``language``: each cut's mark said as "… (N more characters not shown)"."""
+    if _CUT not in note:
+        return note
+    parts = note.split(_CUT)
+    out = parts[0]
+    for index in range(1, len(parts) - 1, 2):
+        count = int(parts[index]) if parts[index].isdigit() else 0
+        cut = render("source.note_cut", {"count": f"{count:,}"}, language) if language else "…"
+        out += "\n" + cut + parts[index + 1]
+    return out
+
+
+def _made_step(code: str, statement: Statement, note: str, line: int, cell: int) -> LessonStep:
+    """A step of the file, its note (with any cut) said in English and in Korean."""
+    note = _cut_note(note)
+    if _CUT not in note:
+        return LessonStep(code, statement, note, line=line, cell=cell)
+    return LessonStep(code, statement, _said(note, "en"), translations={"note_ko": _said(note, "ko")},
+                      line=line, cell=cell)
+
+
 def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: str = "") -> Lesson:
     if not pieces:
         raise LessonError(source, msg("source.no_statements"))
@@ -1393,16 +1438,18 @@ def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: st
     waiting = ""
     for piece in pieces:
         if piece.statement is not None:
-            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.prose, piece.note),
-                                    line=piece.line, cell=piece.cell))
+            steps.append(_made_step(piece.code, piece.statement, _joined(waiting, piece.prose, piece.note),
+                                    piece.line, piece.cell))
             waiting = ""
         else:
             assert piece.reason is not None
             waiting = _joined(waiting, piece.prose)
-            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell, piece.note))
+            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell,
+                                       _said(_cut_note(piece.note), "")))
     waiting = _joined(waiting, trailing_note)
     if waiting and steps:   # notes after the last step that runs: said with it
-        steps[-1] = replace(steps[-1], note=_joined(steps[-1].note, waiting))
+        last = steps[-1]
+        steps[-1] = _made_step(last.code, last.statement, _joined(last.note, waiting), last.line, last.cell)
     stem = re.sub(r"[^a-z0-9]+", "-", source.lower()).strip("-") or "my-code"
     return Lesson(stem, source, tuple(steps), source=source, refused=tuple(refused))
 
@@ -1426,8 +1473,10 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
         raise LessonError(source, msg("source.code_too_large", size=f"{code_size:,}", limit=f"{MAX_PY_BYTES:,}"))
     # "cell 7" is the notebook's 7th cell as Jupyter shows them, markdown and raw cells counted too.
     for number, (kind, text) in enumerate(cells, start=1):
-        if kind == "markdown":
-            note = "\n\n".join(t for t in (note, markdown_as_text(text)) if t)
+        if kind == "markdown":   # its first characters only: a cell of megabytes is cut, not all made text
+            text = _DATA_URI.sub("data:", text)   # an inline image's bytes are no text (its alt text stays)
+            prose = _cut_note(markdown_as_text(text[:MARKDOWN_READ]), max(0, len(text) - MARKDOWN_READ))
+            note = "\n\n".join(t for t in (note, prose) if t)
             continue
         if kind != "code":
             continue   # raw cells are neither Python nor prose

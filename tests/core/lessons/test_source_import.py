@@ -1310,3 +1310,33 @@ def test_a_step_reading_math_pi_of_a_refused_import_math_says_the_number_to_writ
     assert _run(lesson)[-1].output == f"{torch.ones(2) * math.pi}\n"
     # Not for a name another import binds.
     assert "write" not in _reasons("import numpy as m\nimport torch\ny = m.pi\n")["y = m.pi"]
+
+
+# -- review r21e ---------------------------------------------------------------------------------------------
+
+def test_a_big_markdown_cell_becomes_a_cut_note_said_in_each_language():
+    # Review r21e F13: a 15 MB markdown cell became one note whole and froze the window. Cut where it is made.
+    big = "word " * 30 + "\n"
+    cells = [_markdown("# Title\n" + big * 100_000), _code("import torch\nx = torch.ones(2)")]
+    lesson = parse_notebook(_notebook(cells), "big.ipynb")
+    note = lesson.steps[0].note
+    assert note.startswith("Title\n") and len(note) < 5000
+    assert note.endswith("more characters not shown)")
+    left_out = int(note.rsplit("(", 1)[1].split()[0].replace(",", ""))
+    assert len(note) + left_out > 0.99 * len(big) * 100_000   # shown and said left out: all of it (its text)
+    korean = lesson.steps[0].text("ko")
+    assert korean.endswith("개가 더 있습니다)") and "표시하지 않은 문자" in korean
+    from tensorlab.core.lessons.source_import import lesson_parts
+    again = lesson_from_parts(pickle.loads(pickle.dumps(lesson_parts(lesson))))   # the window's way: the wire
+    assert again.steps[0].note == note and again.steps[0].text("ko") == lesson.steps[0].text("ko")
+
+
+def test_a_markdown_cell_with_an_inline_image_of_megabytes_keeps_its_text():
+    picture = "![loss curve](data:image/png;base64," + "QUJD" * 1_000_000 + ")"
+    lesson = parse_notebook(_notebook([_markdown("Plot\n\n" + picture), _code("import torch")]), "img.ipynb")
+    assert lesson.steps[0].note == "Plot\n\nloss curve"
+
+
+def test_a_short_note_is_not_cut():
+    lesson = parse_python("# one line\nimport torch\n", "short.py")
+    assert lesson.steps[0].note == "one line" and not lesson.steps[0].translations
