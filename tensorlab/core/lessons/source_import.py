@@ -1149,6 +1149,21 @@ def _roots(expression: ast.expr) -> set[str]:
     return names - _BUILTINS
 
 
+def _reads_gradients(node: ast.stmt | None) -> bool:
+    """Whether a statement may read a tensor's gradient: `.grad` anywhere (`print(w.grad)`, `[p.grad for p in
+    model.parameters()]`), or a copy of a module or of its state (`copy.deepcopy(model)` copies the gradients),
+    or an optimizer's step or `backward()` (which read or add to them)."""
+    if node is None:
+        return True
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Attribute) and inner.attr in ("grad", "step", "backward", "state_dict",
+                                                                 "load_state_dict", "zero_grad"):
+            return True
+        if isinstance(inner, ast.Name) and inner.id in ("deepcopy", "copy"):
+            return True
+    return False
+
+
 def _read_when_defined(node: ast.stmt) -> list[str]:
     """Names a (refused) statement reads as it runs (:func:`_read_by`); a `def` reads only its decorators', its
     defaults' and its annotations' names then (its body runs when it is called, its parameters are its own)."""
@@ -1193,6 +1208,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
     changed: set[str] = set()               # names whose last refused binding only (may have) changed them
     related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
     modules: set[str] = set()               # `torch`, `nn`: read by every step, never a shared object
+    gradients_only: set[str] = set()        # changed names whose gradients only a refused `backward()` may change
 
     # name -> the names it was computed from (`y = x @ w`: x and w), transitively: a refused `backward()` through
     # it changes their gradients, and nothing else of them (a result never shares its inputs' memory).
@@ -1312,16 +1328,28 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 if kind == "def":
                     bound[name] = None
                     changed.discard(name)
+                    gradients_only.discard(name)
                     continue
                 if name not in bound:
                     piece.reason = unbound(name, piece, line)
-                elif (source := bound[name]) is not None:
+                elif (source := bound[name]) is not None and not (name in gradients_only
+                                                                 and not _reads_gradients(piece.node)):
                     piece.reason = _math_hint(depends(name, source), name, piece.node, source.node)
                 else:
                     continue
                 break
             if piece.reason is None and piece.node is not None:
                 piece.reason = provided(piece)
+            if piece.reason is None and piece.node is not None:
+                # A `backward()` reads what its graph saved: the tensors its result was computed from. One a refused
+                # statement may have changed in place (`b.mul_(2)` after `c = b * 2`) may make it fail in Python.
+                roots = _backward_roots(piece.node)
+                through = sorted(roots.union(*(sources.get(name, set()) for name in roots)))
+                name = next((n for n in through if n in changed and bound.get(n) is not None), None)
+                if name is not None:
+                    source = bound[name]
+                    assert source is not None
+                    piece.reason = depends(name, source)
             if piece.reason is None:
                 if isinstance(piece.node, (ast.Import, ast.ImportFrom)):
                     imported = set(piece.statement.defines)
@@ -1330,6 +1358,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
                     for name in imported:   # bound again by a step: a refused rebinding before it ends here
                         bound.pop(name, None)
                         changed.discard(name)
+                        gradients_only.discard(name)
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
                 relate(set(piece.statement.defines), reads, shares=not _computes_new(piece.node))
@@ -1364,16 +1393,35 @@ def _follow_names(pieces: list[_Piece]) -> None:
         # rebinding a name never changes the object it held, so its old relatives stay as they were.
         backward = _backward_roots(piece.node) if piece.node is not None else set()
         backward |= through_backward
+        # The objects it may change, and those sharing them (a `backward()`'s receiver keeps its values: only the
+        # gradients of what it was computed from change, and its graph may be freed).
+        whole = reached(changes - (_backward_roots(piece.node) if piece.node is not None else set()), set())
         for name in reached(changes | backward, backward):
+            if bound.get(name) is not None and name not in changed and name not in changes | backward:
+                continue   # a name a refused statement binds is first of all defined there (its readers say so)
+            if name not in whole and bound.get(name) is not None and name not in gradients_only:
+                continue   # already changed whole by a refused statement before: that stays its first reason
             bound[name] = piece
             changed.add(name)
+            # Reached only through a `backward()`: only its gradient may change (`print(w)` after a refused
+            # `loss.backward()` shows w as Python does; `print(w.grad)` may not).
+            (gradients_only.discard if name in whole else gradients_only.add)(name)
         reads = set(_read_by(piece.node)) if piece.node is not None else set()
+        # What it binds may be anything made of what it reads as it runs (a view, an alias, a result: TensorLab
+        # cannot know): it shares with them and is computed from them (`v = w.view(4) if c else w`,
+        # `p = nn.Parameter(c)`, `loss = F.binary_cross_entropy_with_logits(z, y)`), so a later refused change or
+        # `backward()` through it reaches them. A name it binds from itself (`while ...: y = y * 2`) stays derived
+        # from what it was derived from too. (Rebinding never changes the object a name held.)
+        made_of = (set(_read_when_defined(piece.node)) if piece.node is not None else set()) - modules - _PROVIDED
+        if isinstance(piece.node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+            made_of = set()   # a function, a class or a module is no object made of the file's tensors
         for name in rebound:
             bound[name] = piece
             changed.discard(name)
-            # A name it binds from itself (`while ...: y = y * 2`) stays derived from what it was derived from; a
-            # name it binds afresh has no relations (rebinding never changes the object it held).
-            relate({name}, {name} if name in reads else set(), derived=True)
+            gradients_only.discard(name)
+        if rebound:   # a computation's result (`n = (model(x) > 0).sum().item()`) is new memory, as for a step
+            relate(rebound, made_of | (rebound & reads), derived=bool(rebound & reads),
+                   shares=not _computes_new(piece.node))
 
 
 def _joined(*notes: str) -> str:

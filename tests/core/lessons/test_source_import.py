@@ -1132,7 +1132,8 @@ def test_a_refused_backward_through_a_result_still_reaches_the_gradients_of_what
     reasons = _reasons("import torch\nw = torch.ones(2, requires_grad=True)\nx = torch.ones(2)\nloss = (x * w).sum()\n"
                        "if True:\n    loss.backward()\nprint(w.grad)\nprint(x)\n")
     assert reasons["print(w.grad)"].startswith("may depend on line 5 of the file")
-    assert "print(x)" in reasons   # x too (a backward reaches every input; conservative)
+    # x's values: a backward changes only gradients (review r21e F1: it reaches them, and only them)
+    assert "print(x)" not in reasons
     reasons = _reasons("import torch\nw = torch.ones(2, requires_grad=True)\nloss = (w * 2).sum()\n"
                        "def step(l):\n    l.backward()\nstep(loss)\nprint(w.grad)\n")
     assert reasons["print(w.grad)"].startswith("may depend on line 6 of the file")
@@ -1340,3 +1341,70 @@ def test_a_markdown_cell_with_an_inline_image_of_megabytes_keeps_its_text():
 def test_a_short_note_is_not_cut():
     lesson = parse_python("# one line\nimport torch\n", "short.py")
     assert lesson.steps[0].note == "one line" and not lesson.steps[0].translations
+
+
+def _as_python(text: str) -> dict[int, tuple[str, str | None]]:
+    """Each top-level statement's printed output and error (its type's name), by line, as plain Python runs the
+    whole file (seeded as TensorLab seeds a run); after an error the file stops, as Python does."""
+    import ast
+    import contextlib
+
+    torch.manual_seed(0)
+    names: dict = {}
+    found: dict[int, tuple[str, str | None]] = {}
+    for node in ast.parse(text).body:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            try:
+                exec(compile(ast.Module(body=[node], type_ignores=[]), "f.py", "exec"), names)  # the test's own run
+            except Exception as exc:   # noqa: BLE001 - what Python says is the reference
+                found[node.lineno] = (out.getvalue(), type(exc).__name__)
+                break
+        found[node.lineno] = (out.getvalue(), None)
+    return found
+
+
+def _runs_as_python(text: str) -> dict[str, str]:
+    """The file opened and its steps run in TensorLab: each step that runs prints what Python prints at its line
+    and fails where Python fails; the refused statements' reasons by code."""
+    lesson = parse_python(text, "r21e.py")
+    python = _as_python(text)
+    for step, result in zip(lesson.steps, _run(lesson)):
+        assert step.line in python, f"line {step.line} runs in TensorLab, not in Python (it stopped before)"
+        output, error = python[step.line]
+        assert result.output == output, step.code
+        assert (result.error.type if result.error is not None else None) == error, step.code
+    return {r.code: str(r.reason) for r in lesson.refused}
+
+
+def test_a_name_a_refused_statement_binds_shares_with_and_is_computed_from_what_it_reads():
+    # Review r21e F1: `loss` bound by a refused statement was not related to `z`, so a refused `loss.backward()`
+    # reached nothing and `print(w.grad)` ran with None; a refused view/alias/Parameter then a refused change
+    # through it left `print(w)` / `print(c)` showing the old values.
+    reasons = _runs_as_python(
+        "import torch\nw = torch.randn(3, requires_grad=True)\nz = w * 2\n"
+        "loss = torch.nn.functional.binary_cross_entropy_with_logits(z, torch.zeros(3))\nloss.backward()\n"
+        "print(w.grad)\nprint(w)\n"
+        "a = torch.ones(4)\nv = a.view(2, 2) if True else a\nv.add_(1)\nprint(a)\n"
+        "c = torch.ones(3)\np = torch.nn.Parameter(c)\np.data.add_(1)\nprint(c)\n"
+        "d = torch.ones(3)\ne = torch.as_strided(d, (2,), (1,))\ne.add_(1)\nprint(d)\nprint(z * 1)\n")
+    assert reasons["print(w.grad)"] == "may depend on line 5 of the file, which is not run (it may change `w`)"
+    assert reasons["print(a)"] == "may depend on line 10 of the file, which is not run (it may change `a`)"
+    assert reasons["print(c)"] == "may depend on line 14 of the file, which is not run (it may change `c`)"
+    assert reasons["print(d)"] == "may depend on line 18 of the file, which is not run (it may change `d`)"
+    # A backward changes gradients only: w's and z's values are Python's (those steps run and match).
+    assert "print(w)" not in reasons and "print(z * 1)" not in reasons
+
+
+def test_a_backward_through_a_tensor_a_refused_statement_changed_in_place_is_not_run():
+    # Review r21e F4: `b = a.sigmoid(); c = b * 2; if True: b.mul_(2)` then `c.sum().backward()` succeeded in
+    # TensorLab while Python raises (sigmoid saved b, now at version 1).
+    text = ("import torch\na = torch.randn(3, requires_grad=True)\nb = a.sigmoid()\nc = b * 2\nif True:\n"
+            "    b.mul_(2)\nc.sum().backward()\nprint(a.grad)\n")
+    assert _as_python(text)[7][1] == "RuntimeError"   # what Python does
+    reasons = _runs_as_python(text)
+    assert reasons["c.sum().backward()"] == "may depend on line 5 of the file, which is not run (it may change `b`)"
+    assert reasons["print(a.grad)"].startswith("may depend on line 7 of the file")
+    text = ("import torch\nw = torch.ones(3, requires_grad=True)\ny = w * w\nif True:\n    with torch.no_grad():\n"
+            "        w.add_(1)\ny.sum().backward()\nprint(w.grad)\n")
+    assert _runs_as_python(text)["y.sum().backward()"].startswith("may depend on line 4 of the file")
