@@ -1345,11 +1345,11 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 # statement may have changed in place (`b.mul_(2)` after `c = b * 2`) may make it fail in Python.
                 roots = _backward_roots(piece.node)
                 through = sorted(roots.union(*(sources.get(name, set()) for name in roots)))
-                name = next((n for n in through if n in changed and bound.get(n) is not None), None)
-                if name is not None:
-                    source = bound[name]
+                saved = next((n for n in through if n in changed and bound.get(n) is not None), None)
+                if saved is not None:
+                    source = bound[saved]
                     assert source is not None
-                    piece.reason = depends(name, source)
+                    piece.reason = depends(saved, source)
             if piece.reason is None:
                 if isinstance(piece.node, (ast.Import, ast.ImportFrom)):
                     imported = set(piece.statement.defines)
