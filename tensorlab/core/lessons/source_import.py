@@ -1149,6 +1149,19 @@ def _roots(expression: ast.expr) -> set[str]:
     return names - _BUILTINS
 
 
+def _relates_nothing(node: ast.stmt | None) -> bool:
+    """Whether a statement that binds nothing leaves every object's sharing as it was: a `print(...)`, and a copy
+    of values into an object's own memory (`c.load_state_dict(a.state_dict())` without `assign=True`,
+    `x.copy_(y)`): what it reads is not made to share with anything."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+        return False
+    func = node.value.func
+    if isinstance(func, ast.Name):
+        return func.id == "print"
+    return (isinstance(func, ast.Attribute) and func.attr in ("load_state_dict", "copy_")
+            and not any(keyword.arg in ("assign", None) for keyword in node.value.keywords))
+
+
 def _reads_gradients(node: ast.stmt | None) -> bool:
     """Whether a statement may read a tensor's gradient: `.grad` anywhere (`print(w.grad)`, `[p.grad for p in
     model.parameters()]`), or a copy of a module or of its state (`copy.deepcopy(model)` copies the gradients),
@@ -1361,7 +1374,8 @@ def _follow_names(pieces: list[_Piece]) -> None:
                         gradients_only.discard(name)
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
-                relate(set(piece.statement.defines), reads, shares=not _computes_new(piece.node))
+                if piece.statement.defines or not _relates_nothing(piece.node):
+                    relate(set(piece.statement.defines), reads, shares=not _computes_new(piece.node))
                 continue
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             rebound |= set(piece.statement.defines)
@@ -1406,6 +1420,9 @@ def _follow_names(pieces: list[_Piece]) -> None:
             # Reached only through a `backward()`: only its gradient may change (`print(w)` after a refused
             # `loss.backward()` shows w as Python does; `print(w.grad)` may not).
             (gradients_only.discard if name in whole else gradients_only.add)(name)
+        if isinstance(piece.node, ast.Import):   # `import torch.utils.data` binds `torch` to the module it names
+            rebound -= {alias.name.split(".")[0] for alias in piece.node.names
+                        if alias.asname is None and "." in alias.name and alias.name.split(".")[0] in modules}
         reads = set(_read_by(piece.node)) if piece.node is not None else set()
         # What it binds may be anything made of what it reads as it runs (a view, an alias, a result: TensorLab
         # cannot know): it shares with them and is computed from them (`v = w.view(4) if c else w`,

@@ -1408,3 +1408,23 @@ def test_a_backward_through_a_tensor_a_refused_statement_changed_in_place_is_not
     text = ("import torch\nw = torch.ones(3, requires_grad=True)\ny = w * w\nif True:\n    with torch.no_grad():\n"
             "        w.add_(1)\ny.sum().backward()\nprint(w.grad)\n")
     assert _runs_as_python(text)["y.sum().backward()"].startswith("may depend on line 4 of the file")
+
+
+def test_load_state_dict_copies_so_a_later_refused_change_of_the_source_leaves_the_target_running():
+    # Review r21e F2 (the DQN target network): `c.load_state_dict(a.state_dict())` tied `c` to `a`; and a
+    # `print(a, b)` made `a` and `b` share.
+    reasons = _runs_as_python(
+        "import torch\nimport torch.nn as nn\nimport copy\ntorch.manual_seed(0)\na = nn.Linear(2, 2)\n"
+        "b = copy.deepcopy(a)\nc = nn.Linear(2, 2)\nc.load_state_dict(a.state_dict())\nd = a.weight.clone()\n"
+        "e = torch.ones(2)\nprint(a.weight, e)\nif True:\n    a.weight.data.add_(1)\n"
+        "print(b.weight)\nprint(c.weight)\nprint(d)\nprint(e)\nprint(a.weight)\n")
+    assert list(reasons) == ["if True:\n    a.weight.data.add_(1)", "print(a.weight)"]
+
+
+def test_a_refused_import_of_a_torch_submodule_after_import_torch_binds_nothing_new():
+    # Review r21e F12: `import torch.utils.data` after `import torch` greyed every later `torch.` step.
+    reasons = _runs_as_python("import torch\nimport torch.utils.data\nx = torch.ones(2)\nprint(x * 2)\n")
+    assert list(reasons) == ["import torch.utils.data"]
+    # Before `import torch` ran it is the import that binds `torch`: what reads it depends on it.
+    reasons = _reasons("import torch.utils.data\nx = torch.ones(2)\n")
+    assert reasons["x = torch.ones(2)"].startswith("depends on line 1 of the file")
