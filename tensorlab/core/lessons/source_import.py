@@ -222,7 +222,8 @@ def echoed_steps(lesson: Lesson) -> frozenset[int]:
         last[step.cell] = max(last.get(step.cell, (0, 0, -1)), (step.line, order, number))
         order += 1
     echoed = frozenset(index for cell, (_line, _order, index) in last.items()
-                       if cell and index >= 0 and isinstance(_one_node(lesson.steps[index].code), ast.Expr))
+                       if cell and index >= 0 and isinstance(_one_node(lesson.steps[index].code), ast.Expr)
+                       and not _ends_in_semicolon(lesson.steps[index].code))
     if len(_ECHOES) > 8:
         _ECHOES.clear()
     _ECHOES[id(lesson)] = (lesson, echoed)
@@ -230,6 +231,17 @@ def echoed_steps(lesson: Lesson) -> frozenset[int]:
 
 
 _ECHOES: dict[int, tuple[Lesson, frozenset[int]]] = {}
+
+
+def _ends_in_semicolon(code: str) -> bool:
+    """Whether a statement's code ends in `;` (a comment after it aside): Jupyter then shows no value (`x;`)."""
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(code).readline)
+                  if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER,
+                                    tokenize.INDENT, tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError, RecursionError, MemoryError):
+        return False
+    return bool(tokens) and tokens[-1].type == tokenize.OP and tokens[-1].string == ";"
 
 
 def as_python_echoes(result: StepResult, echoes: bool) -> StepResult:
@@ -802,6 +814,9 @@ def _segment(lines: list[str], node: ast.stmt) -> str:
     if end is None:
         return "\n".join(lines[first:last + 1])
     ending = lines[last].encode()
+    after = ending[end:].lstrip()
+    if after.startswith(b";") and (not after[1:].strip() or after[1:].lstrip().startswith(b"#")):
+        end = len(ending) - len(after) + 1   # `x;` ending its line: the `;` is written (Jupyter then shows nothing)
     if ending[end:].lstrip().startswith(b"#"):   # not `; y = 2  # ...`: that comment is the next statement's
         end = len(ending.rstrip())
     head = lines[first].encode()[node.col_offset:]

@@ -1428,3 +1428,12 @@ def test_a_refused_import_of_a_torch_submodule_after_import_torch_binds_nothing_
     # Before `import torch` ran it is the import that binds `torch`: what reads it depends on it.
     reasons = _reasons("import torch.utils.data\nx = torch.ones(2)\n")
     assert reasons["x = torch.ones(2)"].startswith("depends on line 1 of the file")
+
+
+def test_a_notebook_cell_ending_in_a_semicolon_shows_no_value_as_jupyter():
+    # Review r21e F14: `x;` was echoed (and shown as `x`); Jupyter hides the value after a trailing `;`.
+    lesson = parse_notebook(_notebook([_code("import torch\nx = torch.ones(2)\nx;"), _code("x  # shown"),
+                                       _code("x.sum();  # hidden")]), "echo.ipynb")
+    assert [s.code for s in lesson.steps][2:] == ["x;", "x  # shown", "x.sum();  # hidden"]
+    values = [r.value for r in _run(lesson)]
+    assert values[2] is None and values[4] is None and values[3] is not None
