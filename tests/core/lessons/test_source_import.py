@@ -1437,3 +1437,34 @@ def test_a_notebook_cell_ending_in_a_semicolon_shows_no_value_as_jupyter():
     assert [s.code for s in lesson.steps][2:] == ["x;", "x  # shown", "x.sum();  # hidden"]
     values = [r.value for r in _run(lesson)]
     assert values[2] is None and values[4] is None and values[3] is not None
+
+
+def _run_refusing(lesson):
+    """The run of an opened file (its statements refused as they run become refused steps) and its results."""
+    engine = LocalEngine()
+    try:
+        run = iter_lesson(lesson, engine)
+        return run, list(run)
+    finally:
+        engine.close()
+
+
+def test_a_statement_refused_as_it_runs_draws_nothing_in_run_as_in_the_window_and_the_export():
+    # Review r21e F5: `model = nn.Sequential(nn.Linear(2, 2)).to(device)` drew its Linear's numbers in `run` before
+    # `.to` was refused (run showed Python's numbers), while the window and the export ran the file without it.
+    text = ("import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\ndevice = 'cpu'\n"
+            "model = nn.Sequential(nn.Linear(2, 2), nn.ReLU()).to(device)\nx = torch.randn(1, 2).to(device)\n"
+            "print(x)\n")
+    run, results = _run_refusing(parse_python(text, "todev.py"))
+    assert [r.line for r in run.lesson.refused] == [5]
+    assert [r.code for r in results][-2:] == ["x = torch.randn(1, 2).to(device)", "print(x)"]
+    without = text.replace("model = nn.Sequential(nn.Linear(2, 2), nn.ReLU()).to(device)\n", "")
+    assert results[-1].output == _as_python(without)[6][0]   # the file as the window and the export run it
+    assert any(n.key == "explain.random_shifted" for n in results[-2].notes)   # true: line 5's draws are not run
+    # Refused as it runs and drawing nothing (`model.to(...)` of a module made before): no note, Python's numbers.
+    text = ("import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\nmodel = nn.Linear(2, 2)\n"
+            "model = model.to('cpu')\nx = torch.randn(2)\nprint(x)\n")
+    run, results = _run_refusing(parse_python(text, "todev2.py"))
+    assert [r.line for r in run.lesson.refused] == [5]
+    assert not any(n.key == "explain.random_shifted" for r in results for n in r.notes)
+    assert results[-1].output == _as_python(text)[7][0]
