@@ -894,11 +894,12 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             # A docstring (a bare string) says something about what follows: the next step's note.
             # At top level a docstring's lines are as written: an indented one is code, as in a comment.
+            # It is prose, as a notebook's markdown (review r21e F8): said with the next step that runs, also where
+            # the statement after it is refused (a file's docstring above a refused `import math`).
             docstring = as_note(node.value.value.strip().splitlines())
             note_text = "\n\n".join(t for t in (note_text, note, docstring) if t)
             continue
-        note = "\n\n".join(t for t in (note_text, note) if t)
-        note_text = ""
+        prose, note_text = note_text, ""
         try:
             statement = parse_one(code, limits)
         except LanguageError as exc:
@@ -907,16 +908,17 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
                 reason = _at(node.lineno, cell, msg("source.main_guard"))
             else:
                 reason = _at(at, cell, _with_hint(exc.reason))
-            found.append(_Piece(code, node.lineno, cell, note, reason=reason, node=node, own=_is_main_guard(node)))
+            found.append(_Piece(code, node.lineno, cell, note, prose=prose, reason=reason, node=node,
+                                own=_is_main_guard(node)))
         else:
             converted = _converted_in_place(node)
             if converted is not None:
                 # On a module it converts in place, which TensorLab does not run (refused at run time, the file's
                 # later steps then read the module unconverted): refused here, so that they depend on it.
-                found.append(_Piece(code, node.lineno, cell, note, node=node,
+                found.append(_Piece(code, node.lineno, cell, note, prose=prose, node=node,
                                     reason=_at(node.lineno, cell, msg("source.converts", call=converted))))
             else:
-                found.append(_Piece(code, node.lineno, cell, note, statement=statement, node=node))
+                found.append(_Piece(code, node.lineno, cell, note, prose=prose, statement=statement, node=node))
     return found, _joined(note_text, _closing_note(lines, previous_end))
 
 
@@ -1568,7 +1570,7 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
                                               limit=limits.max_lesson_steps)) from None
             raise
         if found and note:
-            found[0].prose = note
+            found[0].prose = _joined(note, found[0].prose)
             note = ""
         note = _joined(note, closing)   # a cell's closing comments: with the next step that runs, as markdown is
         pieces += found

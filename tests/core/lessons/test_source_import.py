@@ -1468,3 +1468,12 @@ def test_a_statement_refused_as_it_runs_draws_nothing_in_run_as_in_the_window_an
     assert [r.line for r in run.lesson.refused] == [5]
     assert not any(n.key == "explain.random_shifted" for r in results for n in r.notes)
     assert results[-1].output == _as_python(text)[7][0]
+
+
+def test_a_file_s_docstring_above_a_refused_statement_is_said_with_the_next_step_that_runs():
+    # Review r21e F8: the tutorial's docstring was the note of its refused `import math`, never narrated.
+    lesson = parse_python('"""What is torch.nn really?\n\nNeural net from scratch."""\nimport math\n'
+                          "# the tensors\nimport torch\nx = torch.ones(2)\n", "nn_really.py")
+    assert lesson.steps[0].code == "import torch"
+    assert lesson.steps[0].note == "What is torch.nn really?\n\nNeural net from scratch.\n\nthe tensors"
+    assert [(r.line, r.note) for r in lesson.refused] == [(4, "")]
