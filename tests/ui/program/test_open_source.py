@@ -331,3 +331,15 @@ def test_a_notebook_with_a_big_markdown_cell_shows_its_note_cut_and_stays_respon
     assert "more characters not shown)" in shown
     go(window, qtbot, 2)   # and the window goes on
     assert window.controller.state.position == 2
+
+
+def test_a_statement_of_300000_lines_is_shown_cut_in_the_narration(window, qtbot, tmp_path):
+    # Review r21e F7: a supported statement of 300,000 lines was shown whole in the Narration.
+    from PySide6.QtGui import QTextDocument
+
+    _opened(window, qtbot, tmp_path, "long.py", "import torch\nx = [\n" + "1,\n" * 3000 + "]\n")
+    go(window, qtbot, 2)
+    document = QTextDocument()
+    document.setHtml(window.narration.note.text())
+    shown = document.toPlainText().replace("\u200b", "")
+    assert shown.startswith("x = [\n1,") and "… 2,990 more lines (not shown)" in shown and len(shown) < 500
