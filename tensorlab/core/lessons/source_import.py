@@ -390,7 +390,7 @@ def refused_at_run_time(lesson: Lesson, index: int, reason: Message) -> Lesson:
                                  own=True))
         elif entry is target:
             pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, node=node,
-                                 reason=_at(entry.line, entry.cell, reason)))
+                                 reason=_at(entry.line, entry.cell, _with_hint(reason))))
         else:
             pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, statement=entry.statement,
                                  node=node))
@@ -606,10 +606,24 @@ class _Piece:
 _HINTS: dict[str, str] = {"nn.MSELoss": "F.mse_loss(output, target)", "torch.nn.MSELoss": "F.mse_loss(output, target)"}
 
 
+# A method the subset refuses on a type (as the step runs), and what to write instead (review r21e F3, F6).
+_TYPE_HINTS: dict[tuple[str, str], str] = {
+    ("values", "max"): "x.amax(dim)", ("indices", "max"): "x.argmax(dim)", ("values", "min"): "x.amin(dim)",
+    ("indices", "min"): "x.argmin(dim)", ("to", "Sequential"): "model = nn.Sequential(...)",   # on the CPU
+    ("to", "Linear"): "model = nn.Linear(...)"}
+
+
 def _with_hint(reason: Message) -> Message:
-    """``reason``, with what to write instead where the subset has a form for it (:data:`_HINTS`)."""
-    name = reason.values.get("name") if reason.key == "subset.not_available" else None
-    hint = _HINTS.get(name) if isinstance(name, str) else None
+    """``reason``, with what to write instead where the subset has a form for it (:data:`_HINTS`; an f-string:
+    `print` given its values; a method on a type, :data:`_TYPE_HINTS`)."""
+    name = reason.values.get("name") if reason.key in ("subset.not_available", "subset.not_on_type") else None
+    hint = _HINTS.get(name) if isinstance(name, str) and reason.key == "subset.not_available" else None
+    construct = reason.values.get("construct") if reason.key == "subset.construct" else None
+    if isinstance(construct, Message) and construct.key == "construct.f_string":
+        hint = 'print("loss:", loss.item())'
+    kind = reason.values.get("type") if reason.key == "subset.not_on_type" else None
+    if isinstance(kind, Message) and isinstance(name, str):
+        hint = _TYPE_HINTS.get((name, str(kind.values.get("name", ""))))
     return reason if hint is None else msg("source.hint", reason=reason, instead=hint)
 
 
@@ -1617,4 +1631,22 @@ def as_the_file_runs(result: StepResult, lesson: Lesson, index: int) -> StepResu
     shows it: a bare expression's value only where Python shows it (a notebook cell's last statement), and a
     note where a statement not run used the random generator first (its random numbers are not the file's)."""
     result = as_python_echoes(result, index in echoed_steps(lesson))
-    return with_random_note(result, random_shifts(lesson).get(index))
+    return with_random_note(with_passed_note(result, lesson, index), random_shifts(lesson).get(index))
+
+
+PASSED_REFUSED = "explain.passed_refused"   # the note of a step right after statements of the file not run
+
+
+def with_passed_note(result: StepResult, lesson: Lesson, index: int) -> StepResult:
+    """``result`` of an opened file's step ``index`` with a note naming the statements right before it that are
+    not run (the first one's reason): → passed over them, and the Output says so, not only the greyed rows."""
+    passed = [r for r in lesson.refused if r.after == index]
+    if not passed:
+        return result
+    where = _where(passed[0].line, passed[0].cell)
+    if len(passed) > 1:
+        where = msg("source.and_more", where=where, count=len(passed) - 1)
+    reason = passed[0].reason   # its own words, without the line the title says
+    inner = reason.values.get("reason") if reason.key in ("source.at_line", "source.at_cell_line") else None
+    note = Explanation(PASSED_REFUSED, (("where", where), ("reason", inner if isinstance(inner, Message) else reason)))
+    return replace(result, notes=(note, *result.notes))

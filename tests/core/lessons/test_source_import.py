@@ -1477,3 +1477,27 @@ def test_a_file_s_docstring_above_a_refused_statement_is_said_with_the_next_step
     assert lesson.steps[0].code == "import torch"
     assert lesson.steps[0].note == "What is torch.nn really?\n\nNeural net from scratch.\n\nthe tensors"
     assert [(r.line, r.note) for r in lesson.refused] == [(4, "")]
+
+
+def test_the_step_after_statements_not_run_says_so_with_the_first_one_s_reason():
+    # Review r21e F5/F8: → passed over refused lines with nothing said outside the greyed rows.
+    lesson = parse_python("import torch\nx = torch.ones(2)\nimport math\nprint(f'{x}')\ny = x * 2\nz = y + 1\n", "p.py")
+    results = _run(lesson)
+    notes = [[n for n in r.notes if n.key == "explain.passed_refused"] for r in results]
+    assert [len(n) for n in notes] == [0, 0, 1, 0]
+    (note,) = notes[2]
+    assert note.title == "Not run before this step: line 3 of the file and 1 more"
+    assert note.text.startswith("`import math` is not available in TensorLab")
+    assert note.localized("ko").title == "이 단계 앞에서 실행하지 않은 문장: 파일의 3번째 줄 외 1개"
+
+
+def test_the_commonest_tutorial_refusals_say_what_to_write_instead():
+    # Review r21e F3, F6, F9: `.max(1).values`, `nn.Sequential(...).to(device)`, f-strings had no "write instead".
+    text = ("import torch\nimport torch.nn as nn\nq = torch.ones(2, 3)\nm = q.max(1).values\n"
+            "model = nn.Sequential(nn.Linear(2, 2)).to('cpu')\nprint(f'{q}')\n")
+    run, _results = _run_refusing(parse_python(text, "hints.py"))
+    reasons = {r.line: str(r.reason) for r in run.lesson.refused}
+    assert reasons[4].endswith("; write `x.amax(dim)` instead")
+    assert reasons[5].endswith("; write `model = nn.Sequential(...)` instead")
+    assert reasons[6].endswith("""; write `print("loss:", loss.item())` instead""")
+    assert run.lesson.refused[0].reason.render("ko").endswith("대신 `x.amax(dim)`을 쓰세요")

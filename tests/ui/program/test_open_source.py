@@ -343,3 +343,14 @@ def test_a_statement_of_300000_lines_is_shown_cut_in_the_narration(window, qtbot
     document.setHtml(window.narration.note.text())
     shown = document.toPlainText().replace("\u200b", "")
     assert shown.startswith("x = [\n1,") and "… 2,990 more lines (not shown)" in shown and len(shown) < 500
+
+
+def test_stepping_past_a_refused_line_says_so_in_the_output_panel(window, qtbot, tmp_path):
+    # Review r21e F5: → on `device = "cpu"` ran on to `x = ...`; only the grey row said line 5 was not run.
+    _opened(window, qtbot, tmp_path, "todev.py", "import torch\nimport torch.nn as nn\ndevice = 'cpu'\n"
+            "model = nn.Sequential(nn.Linear(2, 2), nn.ReLU()).to(device)\nx = torch.ones(1, 2).to(device)\n")
+    go(window, qtbot, 3)
+    go(window, qtbot, 4)
+    output = " ".join(window.output_view.toPlainText().replace("\u200b", "").split())
+    assert "Not run before this step: line 4 of the file" in output
+    assert "is not available on a Sequential in TensorLab" in output
