@@ -606,11 +606,10 @@ class _Piece:
 _HINTS: dict[str, str] = {"nn.MSELoss": "F.mse_loss(output, target)", "torch.nn.MSELoss": "F.mse_loss(output, target)"}
 
 
-# A method the subset refuses on a type (as the step runs), and what to write instead (review r21e F3, F6).
+# A method the subset refuses on a type (as the step runs), and what to write instead (review r21e F3).
 _TYPE_HINTS: dict[tuple[str, str], str] = {
     ("values", "max"): "x.amax(dim)", ("indices", "max"): "x.argmax(dim)", ("values", "min"): "x.amin(dim)",
-    ("indices", "min"): "x.argmin(dim)", ("to", "Sequential"): "model = nn.Sequential(...)",   # on the CPU
-    ("to", "Linear"): "model = nn.Linear(...)"}
+    ("indices", "min"): "x.argmin(dim)"}
 
 
 def _with_hint(reason: Message) -> Message:
