@@ -65,6 +65,7 @@ class LessonRun:
             run_within(time_limit)
         snapshot = Snapshot()
         index = 0
+        done: list[StepResult] = []   # the results so far, in the lesson's order (a session rebuilt from them)
         while index < len(self.lesson.steps):
             step = self.lesson.steps[index]
             if time_limit is not None and time.monotonic() - started > time_limit:
@@ -86,13 +87,20 @@ class LessonRun:
                     result = dataclasses.replace(result, index=index)
                 opened = opened_file(self.lesson)
                 reason = run_time_refusal(result) if opened else None
-                if reason is not None:   # the session is as it was before it: nothing of it ran
+                if reason is not None:
+                    # Its names are as they were before it, but what ran of it may have drawn random numbers
+                    # (`nn.Sequential(nn.Linear(2, 2)).to(device)`): the session is rebuilt without it, as the window
+                    # and the export run the file, so that every later draw is theirs too.
                     self.lesson = refused_at_run_time(self.lesson, index, reason)
+                    restore = getattr(engine, "restore", None)
+                    if restore is not None:
+                        restore([s.code for s in self.lesson.steps[:index]], done)
                     continue
                 if opened:
                     result = as_the_file_runs(result, self.lesson, index)
                 result = with_file_lines(result, self.lesson.steps)   # an opened file's culprit step: by its line too
             snapshot = result.snapshot
+            done.append(result)
             yield result
             index += 1
 

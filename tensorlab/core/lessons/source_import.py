@@ -34,7 +34,7 @@ from tensorlab.core.explain.version_culprit import at_file_lines
 from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
 from tensorlab.core.lang.parse import LanguageError, Statement, parse_one, undefined_name_message
 from tensorlab.core.lessons.lesson import Lesson, LessonError, LessonStep, RefusedStep, find_lesson
-from tensorlab.core.messages.catalogue import Message, msg
+from tensorlab.core.messages.catalogue import Message, msg, render
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
@@ -125,7 +125,7 @@ SOURCE_JOB = "source_import"   # the worker job (core/worker/jobs.py) that parse
 def lesson_parts(lesson: Lesson) -> dict[str, Any]:
     """An opened file's lesson as plain data (texts, numbers and messages: what crosses the wire)."""
     return {"id": lesson.id, "title": lesson.title, "source": lesson.source,
-            "steps": [(step.code, step.note, step.line, step.cell) for step in lesson.steps],
+            "steps": [(step.code, step.note, step.line, step.cell, dict(step.translations)) for step in lesson.steps],
             "refused": [(r.code, r.reason, r.after, r.line, r.cell, r.note) for r in lesson.refused]}
 
 
@@ -135,10 +135,11 @@ def lesson_from_parts(parts: dict[str, Any], limits: Limits = DEFAULT_LIMITS) ->
     source = str(parts.get("source", "<file>"))
     steps = []
     try:
-        for number, (code, note, line, cell) in enumerate(parts["steps"], start=1):
+        for number, (code, note, line, cell, *more) in enumerate(parts["steps"], start=1):
+            translations = {str(k): str(v) for k, v in (more[0] if more else {}).items()}
             try:
-                steps.append(LessonStep(str(code), parse_one(str(code), limits), str(note), line=int(line),
-                                        cell=int(cell)))
+                steps.append(LessonStep(str(code), parse_one(str(code), limits), str(note),
+                                        translations=translations, line=int(line), cell=int(cell)))
             except LanguageError as exc:
                 raise LessonError(source, exc.message, number) from None
         refused = tuple(RefusedStep(str(code), reason, int(after), int(line), int(cell), str(note))
@@ -221,7 +222,8 @@ def echoed_steps(lesson: Lesson) -> frozenset[int]:
         last[step.cell] = max(last.get(step.cell, (0, 0, -1)), (step.line, order, number))
         order += 1
     echoed = frozenset(index for cell, (_line, _order, index) in last.items()
-                       if cell and index >= 0 and isinstance(_one_node(lesson.steps[index].code), ast.Expr))
+                       if cell and index >= 0 and isinstance(_one_node(lesson.steps[index].code), ast.Expr)
+                       and not _ends_in_semicolon(lesson.steps[index].code))
     if len(_ECHOES) > 8:
         _ECHOES.clear()
     _ECHOES[id(lesson)] = (lesson, echoed)
@@ -229,6 +231,17 @@ def echoed_steps(lesson: Lesson) -> frozenset[int]:
 
 
 _ECHOES: dict[int, tuple[Lesson, frozenset[int]]] = {}
+
+
+def _ends_in_semicolon(code: str) -> bool:
+    """Whether a statement's code ends in `;` (a comment after it aside): Jupyter then shows no value (`x;`)."""
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(code).readline)
+                  if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER,
+                                    tokenize.INDENT, tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError, RecursionError, MemoryError):
+        return False
+    return bool(tokens) and tokens[-1].type == tokenize.OP and tokens[-1].string == ";"
 
 
 def as_python_echoes(result: StepResult, echoes: bool) -> StepResult:
@@ -377,7 +390,7 @@ def refused_at_run_time(lesson: Lesson, index: int, reason: Message) -> Lesson:
                                  own=True))
         elif entry is target:
             pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, node=node,
-                                 reason=_at(entry.line, entry.cell, reason)))
+                                 reason=_at(entry.line, entry.cell, _with_hint(reason))))
         else:
             pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, statement=entry.statement,
                                  node=node))
@@ -593,10 +606,23 @@ class _Piece:
 _HINTS: dict[str, str] = {"nn.MSELoss": "F.mse_loss(output, target)", "torch.nn.MSELoss": "F.mse_loss(output, target)"}
 
 
+# A method the subset refuses on a type (as the step runs), and what to write instead (review r21e F3).
+_TYPE_HINTS: dict[tuple[str, str], str] = {
+    ("values", "max"): "x.amax(dim)", ("indices", "max"): "x.argmax(dim)", ("values", "min"): "x.amin(dim)",
+    ("indices", "min"): "x.argmin(dim)"}
+
+
 def _with_hint(reason: Message) -> Message:
-    """``reason``, with what to write instead where the subset has a form for it (:data:`_HINTS`)."""
-    name = reason.values.get("name") if reason.key == "subset.not_available" else None
-    hint = _HINTS.get(name) if isinstance(name, str) else None
+    """``reason``, with what to write instead where the subset has a form for it (:data:`_HINTS`; an f-string:
+    `print` given its values; a method on a type, :data:`_TYPE_HINTS`)."""
+    name = reason.values.get("name") if reason.key in ("subset.not_available", "subset.not_on_type") else None
+    hint = _HINTS.get(name) if isinstance(name, str) and reason.key == "subset.not_available" else None
+    construct = reason.values.get("construct") if reason.key == "subset.construct" else None
+    if isinstance(construct, Message) and construct.key == "construct.f_string":
+        hint = 'print("loss:", loss.item())'
+    kind = reason.values.get("type") if reason.key == "subset.not_on_type" else None
+    if isinstance(kind, Message) and isinstance(name, str):
+        hint = _TYPE_HINTS.get((name, str(kind.values.get("name", ""))))
     return reason if hint is None else msg("source.hint", reason=reason, instead=hint)
 
 
@@ -801,6 +827,9 @@ def _segment(lines: list[str], node: ast.stmt) -> str:
     if end is None:
         return "\n".join(lines[first:last + 1])
     ending = lines[last].encode()
+    after = ending[end:].lstrip()
+    if after.startswith(b";") and (not after[1:].strip() or after[1:].lstrip().startswith(b"#")):
+        end = len(ending) - len(after) + 1   # `x;` ending its line: the `;` is written (Jupyter then shows nothing)
     if ending[end:].lstrip().startswith(b"#"):   # not `; y = 2  # ...`: that comment is the next statement's
         end = len(ending.rstrip())
     head = lines[first].encode()[node.col_offset:]
@@ -878,11 +907,12 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             # A docstring (a bare string) says something about what follows: the next step's note.
             # At top level a docstring's lines are as written: an indented one is code, as in a comment.
+            # It is prose, as a notebook's markdown (review r21e F8): said with the next step that runs, also where
+            # the statement after it is refused (a file's docstring above a refused `import math`).
             docstring = as_note(node.value.value.strip().splitlines())
             note_text = "\n\n".join(t for t in (note_text, note, docstring) if t)
             continue
-        note = "\n\n".join(t for t in (note_text, note) if t)
-        note_text = ""
+        prose, note_text = note_text, ""
         try:
             statement = parse_one(code, limits)
         except LanguageError as exc:
@@ -891,16 +921,17 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
                 reason = _at(node.lineno, cell, msg("source.main_guard"))
             else:
                 reason = _at(at, cell, _with_hint(exc.reason))
-            found.append(_Piece(code, node.lineno, cell, note, reason=reason, node=node, own=_is_main_guard(node)))
+            found.append(_Piece(code, node.lineno, cell, note, prose=prose, reason=reason, node=node,
+                                own=_is_main_guard(node)))
         else:
             converted = _converted_in_place(node)
             if converted is not None:
                 # On a module it converts in place, which TensorLab does not run (refused at run time, the file's
                 # later steps then read the module unconverted): refused here, so that they depend on it.
-                found.append(_Piece(code, node.lineno, cell, note, node=node,
+                found.append(_Piece(code, node.lineno, cell, note, prose=prose, node=node,
                                     reason=_at(node.lineno, cell, msg("source.converts", call=converted))))
             else:
-                found.append(_Piece(code, node.lineno, cell, note, statement=statement, node=node))
+                found.append(_Piece(code, node.lineno, cell, note, prose=prose, statement=statement, node=node))
     return found, _joined(note_text, _closing_note(lines, previous_end))
 
 
@@ -1148,6 +1179,34 @@ def _roots(expression: ast.expr) -> set[str]:
     return names - _BUILTINS
 
 
+def _relates_nothing(node: ast.stmt | None) -> bool:
+    """Whether a statement that binds nothing leaves every object's sharing as it was: a `print(...)`, and a copy
+    of values into an object's own memory (`c.load_state_dict(a.state_dict())` without `assign=True`,
+    `x.copy_(y)`): what it reads is not made to share with anything."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+        return False
+    func = node.value.func
+    if isinstance(func, ast.Name):
+        return func.id == "print"
+    return (isinstance(func, ast.Attribute) and func.attr in ("load_state_dict", "copy_")
+            and not any(keyword.arg in ("assign", None) for keyword in node.value.keywords))
+
+
+def _reads_gradients(node: ast.stmt | None) -> bool:
+    """Whether a statement may read a tensor's gradient: `.grad` anywhere (`print(w.grad)`, `[p.grad for p in
+    model.parameters()]`), or a copy of a module or of its state (`copy.deepcopy(model)` copies the gradients),
+    or an optimizer's step or `backward()` (which read or add to them)."""
+    if node is None:
+        return True
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Attribute) and inner.attr in ("grad", "step", "backward", "state_dict",
+                                                                 "load_state_dict", "zero_grad"):
+            return True
+        if isinstance(inner, ast.Name) and inner.id in ("deepcopy", "copy"):
+            return True
+    return False
+
+
 def _read_when_defined(node: ast.stmt) -> list[str]:
     """Names a (refused) statement reads as it runs (:func:`_read_by`); a `def` reads only its decorators', its
     defaults' and its annotations' names then (its body runs when it is called, its parameters are its own)."""
@@ -1192,6 +1251,7 @@ def _follow_names(pieces: list[_Piece]) -> None:
     changed: set[str] = set()               # names whose last refused binding only (may have) changed them
     related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
     modules: set[str] = set()               # `torch`, `nn`: read by every step, never a shared object
+    gradients_only: set[str] = set()        # changed names whose gradients only a refused `backward()` may change
 
     # name -> the names it was computed from (`y = x @ w`: x and w), transitively: a refused `backward()` through
     # it changes their gradients, and nothing else of them (a result never shares its inputs' memory).
@@ -1311,16 +1371,28 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 if kind == "def":
                     bound[name] = None
                     changed.discard(name)
+                    gradients_only.discard(name)
                     continue
                 if name not in bound:
                     piece.reason = unbound(name, piece, line)
-                elif (source := bound[name]) is not None:
+                elif (source := bound[name]) is not None and not (name in gradients_only
+                                                                 and not _reads_gradients(piece.node)):
                     piece.reason = _math_hint(depends(name, source), name, piece.node, source.node)
                 else:
                     continue
                 break
             if piece.reason is None and piece.node is not None:
                 piece.reason = provided(piece)
+            if piece.reason is None and piece.node is not None:
+                # A `backward()` reads what its graph saved: the tensors its result was computed from. One a refused
+                # statement may have changed in place (`b.mul_(2)` after `c = b * 2`) may make it fail in Python.
+                roots = _backward_roots(piece.node)
+                through = sorted(roots.union(*(sources.get(name, set()) for name in roots)))
+                saved = next((n for n in through if n in changed and bound.get(n) is not None), None)
+                if saved is not None:
+                    source = bound[saved]
+                    assert source is not None
+                    piece.reason = depends(saved, source)
             if piece.reason is None:
                 if isinstance(piece.node, (ast.Import, ast.ImportFrom)):
                     imported = set(piece.statement.defines)
@@ -1329,9 +1401,11 @@ def _follow_names(pieces: list[_Piece]) -> None:
                     for name in imported:   # bound again by a step: a refused rebinding before it ends here
                         bound.pop(name, None)
                         changed.discard(name)
+                        gradients_only.discard(name)
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
-                relate(set(piece.statement.defines), reads, shares=not _computes_new(piece.node))
+                if piece.statement.defines or not _relates_nothing(piece.node):
+                    relate(set(piece.statement.defines), reads, shares=not _computes_new(piece.node))
                 continue
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             rebound |= set(piece.statement.defines)
@@ -1363,20 +1437,86 @@ def _follow_names(pieces: list[_Piece]) -> None:
         # rebinding a name never changes the object it held, so its old relatives stay as they were.
         backward = _backward_roots(piece.node) if piece.node is not None else set()
         backward |= through_backward
+        # The objects it may change, and those sharing them (a `backward()`'s receiver keeps its values: only the
+        # gradients of what it was computed from change, and its graph may be freed).
+        whole = reached(changes - (_backward_roots(piece.node) if piece.node is not None else set()), set())
         for name in reached(changes | backward, backward):
+            if bound.get(name) is not None and name not in changed and name not in changes | backward:
+                continue   # a name a refused statement binds is first of all defined there (its readers say so)
+            if name not in whole and bound.get(name) is not None and name not in gradients_only:
+                continue   # already changed whole by a refused statement before: that stays its first reason
             bound[name] = piece
             changed.add(name)
+            # Reached only through a `backward()`: only its gradient may change (`print(w)` after a refused
+            # `loss.backward()` shows w as Python does; `print(w.grad)` may not).
+            (gradients_only.discard if name in whole else gradients_only.add)(name)
+        if isinstance(piece.node, ast.Import):   # `import torch.utils.data` binds `torch` to the module it names
+            rebound -= {alias.name.split(".")[0] for alias in piece.node.names
+                        if alias.asname is None and "." in alias.name and alias.name.split(".")[0] in modules}
         reads = set(_read_by(piece.node)) if piece.node is not None else set()
+        # What it binds may be anything made of what it reads as it runs (a view, an alias, a result: TensorLab
+        # cannot know): it shares with them and is computed from them (`v = w.view(4) if c else w`,
+        # `p = nn.Parameter(c)`, `loss = F.binary_cross_entropy_with_logits(z, y)`), so a later refused change or
+        # `backward()` through it reaches them. A name it binds from itself (`while ...: y = y * 2`) stays derived
+        # from what it was derived from too. (Rebinding never changes the object a name held.)
+        made_of = (set(_read_when_defined(piece.node)) if piece.node is not None else set()) - modules - _PROVIDED
+        if isinstance(piece.node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+            made_of = set()   # a function, a class or a module is no object made of the file's tensors
         for name in rebound:
             bound[name] = piece
             changed.discard(name)
-            # A name it binds from itself (`while ...: y = y * 2`) stays derived from what it was derived from; a
-            # name it binds afresh has no relations (rebinding never changes the object it held).
-            relate({name}, {name} if name in reads else set(), derived=True)
+            gradients_only.discard(name)
+        if rebound:   # a computation's result (`n = (model(x) > 0).sum().item()`) is new memory, as for a step
+            relate(rebound, made_of | (rebound & reads), derived=bool(rebound & reads),
+                   shares=not _computes_new(piece.node))
 
 
 def _joined(*notes: str) -> str:
     return "\n\n".join(note for note in notes if note)
+
+
+# A note is shown whole in the Narration: a big markdown cell or docstring is cut where it is made (its first
+# characters and lines), so the window stays responsive; the cut says how much is left out, in each language.
+NOTE_CHARACTERS = 4000
+NOTE_LINES = 80
+MARKDOWN_READ = 4 * NOTE_CHARACTERS   # a markdown cell's first characters are made plain text, the rest counted
+_DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]*")
+_CUT = "\ue000"   # marks where a note was cut (then the count left out, then the mark again), said at the end
+
+
+def _cut_note(note: str, more: int = 0) -> str:
+    """``note`` cut to :data:`NOTE_CHARACTERS` characters and :data:`NOTE_LINES` lines, marked with how many
+    characters it leaves out (``more``: those already left out before it was made, of a markdown cell)."""
+    lines = note.split("\n")
+    kept = "\n".join(lines[:NOTE_LINES]) if len(lines) > NOTE_LINES else note
+    kept = kept[:NOTE_CHARACTERS]
+    if kept.count(_CUT) % 2:   # not inside the mark of a cut made before (a markdown cell's, joined to others)
+        kept = kept[:kept.rindex(_CUT)]
+    parts = note[len(kept):].split(_CUT)   # what is left out: its text, and what earlier cuts left out
+    more += sum(len(part) for part in parts[0::2]) + sum(int(part) for part in parts[1::2] if part.isdigit())
+    return note if not more else f"{kept.rstrip()}{_CUT}{more}{_CUT}"
+
+
+def _said(note: str, language: str) -> str:
+    """A note as shown in ``language``: each cut's mark said as "… (N more characters not shown)"."""
+    if _CUT not in note:
+        return note
+    parts = note.split(_CUT)
+    out = parts[0]
+    for index in range(1, len(parts) - 1, 2):
+        count = int(parts[index]) if parts[index].isdigit() else 0
+        cut = render("source.note_cut", {"count": f"{count:,}"}, language) if language else "…"
+        out += "\n" + cut + parts[index + 1]
+    return out
+
+
+def _made_step(code: str, statement: Statement, note: str, line: int, cell: int) -> LessonStep:
+    """A step of the file, its note (with any cut) said in English and in Korean."""
+    note = _cut_note(note)
+    if _CUT not in note:
+        return LessonStep(code, statement, note, line=line, cell=cell)
+    return LessonStep(code, statement, _said(note, "en"), translations={"note_ko": _said(note, "ko")},
+                      line=line, cell=cell)
 
 
 def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: str = "") -> Lesson:
@@ -1393,16 +1533,18 @@ def _lesson(pieces: list[_Piece], source: str, limits: Limits, trailing_note: st
     waiting = ""
     for piece in pieces:
         if piece.statement is not None:
-            steps.append(LessonStep(piece.code, piece.statement, _joined(waiting, piece.prose, piece.note),
-                                    line=piece.line, cell=piece.cell))
+            steps.append(_made_step(piece.code, piece.statement, _joined(waiting, piece.prose, piece.note),
+                                    piece.line, piece.cell))
             waiting = ""
         else:
             assert piece.reason is not None
             waiting = _joined(waiting, piece.prose)
-            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell, piece.note))
+            refused.append(RefusedStep(piece.code, piece.reason, len(steps), piece.line, piece.cell,
+                                       _said(_cut_note(piece.note), "")))
     waiting = _joined(waiting, trailing_note)
     if waiting and steps:   # notes after the last step that runs: said with it
-        steps[-1] = replace(steps[-1], note=_joined(steps[-1].note, waiting))
+        last = steps[-1]
+        steps[-1] = _made_step(last.code, last.statement, _joined(last.note, waiting), last.line, last.cell)
     stem = re.sub(r"[^a-z0-9]+", "-", source.lower()).strip("-") or "my-code"
     return Lesson(stem, source, tuple(steps), source=source, refused=tuple(refused))
 
@@ -1426,8 +1568,10 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
         raise LessonError(source, msg("source.code_too_large", size=f"{code_size:,}", limit=f"{MAX_PY_BYTES:,}"))
     # "cell 7" is the notebook's 7th cell as Jupyter shows them, markdown and raw cells counted too.
     for number, (kind, text) in enumerate(cells, start=1):
-        if kind == "markdown":
-            note = "\n\n".join(t for t in (note, markdown_as_text(text)) if t)
+        if kind == "markdown":   # its first characters only: a cell of megabytes is cut, not all made text
+            text = _DATA_URI.sub("data:", text)   # an inline image's bytes are no text (its alt text stays)
+            prose = _cut_note(markdown_as_text(text[:MARKDOWN_READ]), max(0, len(text) - MARKDOWN_READ))
+            note = "\n\n".join(t for t in (note, prose) if t)
             continue
         if kind != "code":
             continue   # raw cells are neither Python nor prose
@@ -1439,7 +1583,7 @@ def parse_notebook(data: bytes, source: str = "<notebook>", limits: Limits = DEF
                                               limit=limits.max_lesson_steps)) from None
             raise
         if found and note:
-            found[0].prose = note
+            found[0].prose = _joined(note, found[0].prose)
             note = ""
         note = _joined(note, closing)   # a cell's closing comments: with the next step that runs, as markdown is
         pieces += found
@@ -1486,4 +1630,22 @@ def as_the_file_runs(result: StepResult, lesson: Lesson, index: int) -> StepResu
     shows it: a bare expression's value only where Python shows it (a notebook cell's last statement), and a
     note where a statement not run used the random generator first (its random numbers are not the file's)."""
     result = as_python_echoes(result, index in echoed_steps(lesson))
-    return with_random_note(result, random_shifts(lesson).get(index))
+    return with_random_note(with_passed_note(result, lesson, index), random_shifts(lesson).get(index))
+
+
+PASSED_REFUSED = "explain.passed_refused"   # the note of a step right after statements of the file not run
+
+
+def with_passed_note(result: StepResult, lesson: Lesson, index: int) -> StepResult:
+    """``result`` of an opened file's step ``index`` with a note naming the statements right before it that are
+    not run (the first one's reason): → passed over them, and the Output says so, not only the greyed rows."""
+    passed = [r for r in lesson.refused if r.after == index]
+    if not passed:
+        return result
+    where = _where(passed[0].line, passed[0].cell)
+    if len(passed) > 1:
+        where = msg("source.and_more", where=where, count=len(passed) - 1)
+    reason = passed[0].reason   # its own words, without the line the title says
+    inner = reason.values.get("reason") if reason.key in ("source.at_line", "source.at_cell_line") else None
+    note = Explanation(PASSED_REFUSED, (("where", where), ("reason", inner if isinstance(inner, Message) else reason)))
+    return replace(result, notes=(note, *result.notes))

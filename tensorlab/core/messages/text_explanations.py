@@ -603,6 +603,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "그 앞의 반복은 끝까지 실행되었고, 이름에는 그 반복들이 남긴 값이 들어 있습니다. 반복문에서 오류가 나면 "
         "Python도 이렇게 남깁니다.",
     ),
+    # -- explain.passed_refused (review r21e F5/F8: → passes over statements of the file that are not run) -----
+    "explain.passed_refused.title": ("Not run before this step: {where}", "이 단계 앞에서 실행하지 않은 문장: {where}"),
+    "explain.passed_refused.text": (
+        "{reason}. TensorLab passes over it to this step (the Code panel shows it greyed, with its reason).",
+        "{reason}. TensorLab은 그 문장을 건너뛰고 이 단계로 옵니다(코드 패널에 회색으로, 이유와 함께 보입니다).",
+    ),
     # -- explain.random_shifted (issue #21 review r21c 3: random numbers after a statement that is not run) -----
     "explain.random_shifted.title": ("Its random numbers may differ from running the file",
                                      "파일을 실행할 때와 난수가 다를 수 있습니다"),

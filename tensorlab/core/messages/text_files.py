@@ -227,6 +227,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                         "단독 문장으로 쓴 `.{call}(...)`는 모듈을 인플레이스로 변환하는데, TensorLab은 이를 실행하지 "
                         "않습니다(텐서의 `.{call}(...)`는 새 텐서를 반환하므로 `y = x.{call}(...)`처럼 쓰세요)"),
     "source.more_characters": ("… ({count} more characters)", "… (문자 {count}개가 더 있습니다)"),
+    # -- h21j (issue #21 review r21e): a long note (a big markdown cell, a long docstring) is shown cut -------
+    "source.and_more": ("{where} and {count} more", "{where} 외 {count}개"),
+    "source.note_cut": ("… ({count} more characters not shown)", "… (표시하지 않은 문자 {count}개가 더 있습니다)"),
     # -- h21h (issue #21 review r21b): a long refused statement in the Code panel, its first lines and a click --
     "source.more_lines": ("… {count} more lines (click to show them)",
                           "… {count}줄이 더 있습니다(클릭하면 모두 보입니다)"),

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from tensorlab.core.engine.player import PlayerState, StepOrigin
 from tensorlab.core.lessons.lesson import Ask
+from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.engine_api import Reply
 from tensorlab.core.protocol.measure_results import QUESTION_JOB, MeasureResult
 from tensorlab.ui.widgets.html import ZWSP, breakable, breakable_code, code_block, escape, inline_code, note_html
@@ -64,6 +65,19 @@ _LOOKS = {
     "wrong": (1, "#c62828", "#ffebee"),
 }
 
+
+
+# A step without a note shows its code: its first lines (a 300,000-line statement of a learner's file is cut).
+_CODE_LINES = 12
+
+
+def _code_shown(code: str, language: str) -> str:
+    """``code`` as a code block, its first :data:`_CODE_LINES` lines and how many more are not shown."""
+    lines = code.split("\n")
+    if len(lines) <= _CODE_LINES + 2:
+        return code_block(code)
+    more = render("source.lines_not_shown", {"count": f"{len(lines) - _CODE_LINES:,}"}, language)
+    return code_block("\n".join(lines[:_CODE_LINES])) + "<br>" + escape(more)
 
 class ChoiceButton(QFrame):
     """A choice: its key number and its text, word-wrapped (never cut), clickable."""
@@ -380,7 +394,7 @@ class NarrationPanel(QScrollArea):
             if step.origin == StepOrigin.USER:
                 text = escape(tr("You added this step:")) + f" <code>{inline_code(step.code)}</code>"
             else:
-                text = note_html(step.text(language)) or code_block(step.code)   # a note's lines kept
+                text = note_html(step.text(language)) or _code_shown(step.code, language)   # a note's lines kept
             if state.position == total and total:
                 # The scratchpad has no end: the last step is only the latest one added.
                 last = (tr("End of the lesson. ← steps back; Home starts again.") if lesson is not None else

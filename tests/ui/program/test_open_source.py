@@ -310,3 +310,47 @@ def test_a_step_whose_random_numbers_are_not_the_file_s_says_so_in_the_output_pa
     assert "The statement at line 3 of the file is not run" in output
     go(window, qtbot, 4)   # c = b * 2 draws nothing
     assert "random numbers may differ" not in window.output_view.toPlainText()
+
+
+def test_a_notebook_with_a_big_markdown_cell_shows_its_note_cut_and_stays_responsive(window, qtbot, tmp_path):
+    # Review r21e F13: a 15 MB markdown cell (inside the 20 MB limit) froze the window when its note was shown.
+    from PySide6.QtGui import QTextDocument
+
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": "# Intro\n" + ("word " * 30 + "\n") * 100_000},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 1,
+              "source": "import torch\nx = torch.ones(2)"}]
+    path = tmp_path / "big.ipynb"
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}))
+    assert window.open_lesson_file(path)
+    idle(qtbot, window)
+    go(window, qtbot, 1)
+    document = QTextDocument()
+    document.setHtml(window.narration.note.text())
+    shown = document.toPlainText().replace("\u200b", "")
+    assert shown.startswith("Intro\n") and len(shown) < 6000
+    assert "more characters not shown)" in shown
+    go(window, qtbot, 2)   # and the window goes on
+    assert window.controller.state.position == 2
+
+
+def test_a_statement_of_300000_lines_is_shown_cut_in_the_narration(window, qtbot, tmp_path):
+    # Review r21e F7: a supported statement of 300,000 lines was shown whole in the Narration.
+    from PySide6.QtGui import QTextDocument
+
+    _opened(window, qtbot, tmp_path, "long.py", "import torch\nx = [\n" + "1,\n" * 3000 + "]\n")
+    go(window, qtbot, 2)
+    document = QTextDocument()
+    document.setHtml(window.narration.note.text())
+    shown = document.toPlainText().replace("\u200b", "")
+    assert shown.startswith("x = [\n1,") and "… 2,990 more lines (not shown)" in shown and len(shown) < 500
+
+
+def test_stepping_past_a_refused_line_says_so_in_the_output_panel(window, qtbot, tmp_path):
+    # Review r21e F5: → on `device = "cpu"` ran on to `x = ...`; only the grey row said line 5 was not run.
+    _opened(window, qtbot, tmp_path, "todev.py", "import torch\nimport torch.nn as nn\ndevice = 'cpu'\n"
+            "model = nn.Sequential(nn.Linear(2, 2), nn.ReLU()).to(device)\nx = torch.ones(1, 2).to(device)\n")
+    go(window, qtbot, 3)
+    go(window, qtbot, 4)
+    output = " ".join(window.output_view.toPlainText().replace("\u200b", "").split())
+    assert "Not run before this step: line 4 of the file" in output
+    assert "is not available on a Sequential in TensorLab" in output
