@@ -89,3 +89,15 @@ def test_the_streamed_document_is_the_one_built_whole_for_a_file_and_a_lesson_ke
         assert streamed == json.loads(json.dumps(lesson_json(lesson, "cpu", results)))
         fields = {key for step in streamed["steps"] for key in ("step", "line", "cell") if key in step}
         assert fields == (set() if lesson.id == "l" else {"step", "line", "cell"}), lesson.id
+
+
+def test_a_notebook_cells_echoed_value_is_in_the_json_as_the_output_panel_shows_it(tmp_path, capsys):
+    # Review r21e F10: the value Jupyter echoes (Out[]) had no field in run --json.
+    import torch
+
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": ["import torch\n", "x = torch.ones(2)\n", "x * 3"]},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": ["y = x + 1"]}]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    steps = _run_json(tmp_path, "echo.ipynb", json.dumps(notebook), capsys)
+    assert [s.get("value") for s in steps] == [None, None, repr(torch.ones(2) * 3), None]

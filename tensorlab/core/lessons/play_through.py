@@ -144,10 +144,13 @@ def ran_json(lesson: Lesson, result: StepResult, number: int) -> dict[str, Any]:
     theirs): ``"index"``, its place among every statement of the file; ``"step"``, its number among the steps
     that run (the transcript's, the Code panel's and the explanations'); ``"line"`` and ``"cell"``, where it
     starts in the file (``"cell"`` 0 in a ``.py``), as a refused step says them: a consumer maps a failing
-    ``backward()`` to the file from the JSON alone."""
+    ``backward()`` to the file from the JSON alone; ``"value"``, the value the step echoes where Jupyter shows one
+    (a cell's last expression), as the window's Output shows it."""
     if not opened_file(lesson):
         return {}
     fields: dict[str, Any] = {"index": number, "step": result.index + 1}
+    if result.value is not None:   # the value the file's step echoes (a notebook cell's last expression, Out[])
+        fields["value"] = result.value
     shifted = next((note for note in result.notes if note.key == RANDOM_SHIFTED), None)
     if shifted is not None:   # its random numbers may not be the file's: why, and the line that is not run
         where = dict(shifted.params)["where"]
