@@ -42,6 +42,8 @@ BANNED = [
     (r"스텝", "단계"),
     (r"강의", "레슨"),
     (r"요소", "원소"),
+    # Python's dict (issue 18, h18z); 사전에 ("beforehand") and 사전 + a noun ("사전 확인") are other words
+    (r"사전(?!에|\s*(?:준비|점검|확인|계산|검사|작업))", "딕셔너리"),
     (r"(?<![A-Za-z])에러", "오류"),
     (r"\d들", "no plural on numbers"),
     (r"을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|과\(와\)|와\(과\)|\(으\)로", "the particle that fits"),
