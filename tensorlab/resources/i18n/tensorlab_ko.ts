@@ -28,10 +28,6 @@
         <translation>보기(&amp;V)</translation>
     </message>
     <message>
-        <source>(changed or freed: shown once you answer the question)</source>
-        <translation>(바뀌었는지, 해제되었는지는 질문에 답하면 표시됩니다)</translation>
-    </message>
-    <message>
         <source>(empty storage: 0 bytes)</source>
         <translation>(빈 저장소: 0바이트)</translation>
     </message>
@@ -50,6 +46,10 @@
     <message>
         <source>(the meta device: a size, no data)</source>
         <translation>(meta 장치: 크기만 있고 데이터는 없습니다)</translation>
+    </message>
+    <message>
+        <source>(what each node saved: shown once you answer the question)</source>
+        <translation>(각 노드가 저장한 텐서는 질문에 답하면 표시됩니다)</translation>
     </message>
     <message>
         <source>(yours)</source>
@@ -1146,14 +1146,6 @@
     <message>
         <source>saved at version {saved}, now at version {now}</source>
         <translation>저장할 때 버전 {saved}, 지금 버전 {now}</translation>
-    </message>
-    <message>
-        <source>saved {label}</source>
-        <translation>저장된 텐서({label})</translation>
-    </message>
-    <message>
-        <source>saved {label}: a tensor over the memory of {names}</source>
-        <translation>저장된 텐서({label}): {names}와 메모리를 공유하는 텐서</translation>
     </message>
     <message>
         <source>saved {label}: a tensor over the memory of {names}, changed in place</source>

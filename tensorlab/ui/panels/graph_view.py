@@ -102,17 +102,6 @@ def _edge_path(start: QPointF, end: QPointF, between: list[QRectF], gap: float, 
     return path
 
 
-def _held_saved_text(saved: SavedTensor) -> str:
-    """One saved tensor while its state is held (a question open, see held_hints): which tensor it is,
-    as far as that is known, without its versions or whether it changed or was freed (all true, none a cue)."""
-    if saved.who is not None:
-        return tr("saved {label}: {who}").format(label=saved.label, who=saved.who)
-    if saved.shares:
-        return tr("saved {label}: a tensor over the memory of {names}").format(label=saved.label,
-                                                                              names=", ".join(saved.shares))
-    return tr("saved {label}").format(label=saved.label)
-
-
 def _saved_text(saved: SavedTensor) -> str:
     """One saved tensor, in the window's language."""
     if saved.status is SavedStatus.CHANGED:
@@ -318,7 +307,10 @@ class GraphView(SceneView):
         row_gap = 46 * s
         widest = 0.0
         laid_out: list[list[tuple[int, list[QGraphicsSimpleTextItem], float, float]]] = []
-        held_said = False   # a saved tensor's state is held: said in the first box that has one
+        # While a question on a backward() is open (see held_hints) no node lists what it saved: which tensor
+        # a node keeps (`saved self: x` or `saved result: s`), how many, and whether any, is what such a question
+        # asks the class to predict. One muted line in the root's box says so, before every such question.
+        held = self.held.saved_states
         for row in rows:
             placed = []
             for node_index in row:
@@ -326,19 +318,13 @@ class GraphView(SceneView):
                 lines = [self._text(node.name, size=14, bold=True)]
                 if node.leaf:
                     lines.append(self._text(f"→ {node.leaf}.grad", size=13, bold=True, color=QColor("#2e7d32")))
-                for saved in node.saved:
-                    if self.held.saved_states:   # a question open: no state, no versions, no red
-                        lines.append(self._text(_held_saved_text(saved), size=12, color=QColor("#455a64")))
-                        continue
+                for saved in () if held else node.saved:
                     alarming = saved.status in (SavedStatus.CHANGED, SavedStatus.FREED)
                     lines.append(self._text(_saved_text(saved), size=12,
                                             color=QColor("#c62828") if alarming else QColor("#455a64")))
-                if node.saved and self.held.saved_states and not held_said:
-                    # Said once, in the first box with saved tensors (where the eye is), while such a question
-                    # is open, changed or not: the line is no cue.
-                    held_said = True
-                    lines.append(self._text(tr("(changed or freed: shown once you answer the question)"), size=12,
-                                            color=MUTED))
+                if held and node_index == 0:
+                    lines.append(self._text(tr("(what each node saved: shown once you answer the question)"),
+                                            size=12, color=MUTED))
                 width = max(item.boundingRect().width() for item in lines) + 16 * s
                 height = sum(item.boundingRect().height() for item in lines) + 10 * s
                 placed.append((node_index, lines, width, height))

@@ -3,13 +3,15 @@
 A question is asked *before* its step runs; the panels show the state before it. Some of their texts
 are true of that state and still say what the step will do: before ``loss.backward()`` the Autograd
 graph says "saved mat2: …, changed in place" (so backward fails with the version error), or "freed by
-backward()" (so a second backward fails); the Output panel's note "memory changed behind autograd's
+backward()" (so a second backward fails), and even which tensor a node saved says it ("SinBackward0
+saved self: x": a write to its output ``s`` cannot break it; "ReluBackward0 saved result: r"); the Output panel's note "memory changed behind autograd's
 back" says backward will use the changed values without an error; the Values panel's "None: only
 leaves … keep .grad" says what reading a non-leaf's ``.grad`` gives.
 
 While such a question is open (asked and not answered yet), exactly those texts are held: the panels
 leave them out, say nothing false in their place, and show a neutral line that a hint is held until
-the question is answered. The graph and the Values panel hold them for *every* question of that kind,
+the question is answered (the graph lists no node's saved tensors then, one line in the root's box says
+so). The graph and the Values panel hold them for *every* question of that kind,
 whether or not the state has something alarming to say, so their held line is no cue either. The Output
 panel leaves such a note out entirely while the question is open, its box and heading too: the box comes only
 after a write autograd cannot see, so its presence alone would answer (that step's own narration already says
@@ -40,7 +42,7 @@ HELD_NOTE_KEYS = frozenset({"explain.hidden_write"})
 class Held:
     """The hints held back now (each False: shown as usual)."""
 
-    saved_states: bool = False     # graph: whether a saved tensor changed or was freed, and its versions
+    saved_states: bool = False     # graph: what each node saved (which tensors, their state and versions)
     grad_reasons: bool = False     # values: why a gradient is None
     backward_notes: bool = False   # output: TensorLab's notes on writes autograd cannot see (HELD_NOTE_KEYS)
 
