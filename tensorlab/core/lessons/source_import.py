@@ -1094,6 +1094,83 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
     return rebound, changed
 
 
+# Methods that put what they are given into the object they are called on (a list's, a dict's, a set's, a deque's,
+# a module's, an optimizer's): a refused call of one relates the object and what it is given (issue #21, r21f).
+_STORES_ARGUMENT = frozenset({"append", "extend", "insert", "update", "setdefault", "__setitem__", "appendleft",
+                              "extendleft", "add_module", "register_buffer", "register_parameter", "register_module",
+                              "add_param_group", "put", "push"})
+# Of those, a name that is also a tensor's method returning something new (`y = x.add(1)`): taken as a store (and a
+# change of the receiver) only where the call's result is dropped, a statement of its own (`s.add(w)`).
+_STORES_AS_STATEMENT = frozenset({"add"})
+
+
+def _holder_root(expression: ast.expr) -> ast.expr:
+    """The expression an object is reached from through attributes, items and method calls (`box[0].t` → `box`,
+    `d.get("k")` → `d`): a view or an alias such an expression makes is that object's too."""
+    while True:
+        if isinstance(expression, (ast.Attribute, ast.Subscript, ast.Starred)):
+            expression = expression.value
+        elif isinstance(expression, ast.Call) and isinstance(expression.func, ast.Attribute):
+            expression = expression.func.value
+        else:
+            return expression
+
+
+def _stores(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) -> list[tuple[set[str], set[str]]]:
+    """What a (refused) statement may put into an object: ``(holders, stored)`` pairs, the root names of the object
+    it stores into and of what it stores there. An attribute or item assignment, augmented too (`Z.t = w`,
+    `box[0] = w`, `d["k"] += [w]`, `lst += [w]`), a method that stores its arguments (:data:`_STORES_ARGUMENT`:
+    `lst.append(w)`, `d.update(k=w)`) and `setattr(Z, "t", w)`. After it, a refused change through either side may
+    change the other (`Z.t.mul_(2)` changes `w`). A store inside a comprehension stores its loops' items: the
+    names they iterate are stored too. A function's or a lambda's body is not looked at (it runs when called)."""
+    found: list[tuple[set[str], set[str]]] = []
+    skip = set(modules) | _PROVIDED
+
+    def roots(expression: ast.expr, outer: set[str]) -> set[str]:
+        return (_roots(expression) | outer) - skip
+
+    def holder(target: ast.expr) -> set[str]:
+        while isinstance(target, ast.Starred):
+            target = target.value
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return set().union(*(holder(element) for element in target.elts))
+        root = _holder_root(target) if isinstance(target, (ast.Attribute, ast.Subscript)) else None
+        return {root.id} - skip if isinstance(root, ast.Name) else set()
+
+    def visit(current: ast.AST, outer: set[str], statement: bool) -> None:
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return
+        if isinstance(current, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            outer = outer | set().union(*(_roots(g.iter) for g in current.generators))
+        if isinstance(current, (ast.Assign, ast.AnnAssign)) and current.value is not None:
+            targets = current.targets if isinstance(current, ast.Assign) else [current.target]
+            found.append((set().union(*(holder(t) for t in targets)), roots(current.value, outer)))
+        elif isinstance(current, ast.AugAssign):
+            # `lst += [w]` keeps w's object in the list (`x += w` on a tensor copies: conservatively related too,
+            # unless what is added is new memory, `x += w * 2`).
+            if isinstance(current.target, ast.Name):
+                if not _new_value(current.value):
+                    found.append(({current.target.id} - skip, roots(current.value, outer)))
+            else:
+                found.append((holder(current.target), roots(current.value, outer)))
+        elif isinstance(current, ast.Call):
+            func = current.func
+            arguments = [*current.args, *(keyword.value for keyword in current.keywords)]
+            if isinstance(func, ast.Name) and func.id == "setattr" and current.args:
+                found.append((roots(current.args[0], set()),
+                              set().union(*(roots(argument, outer) for argument in arguments[1:]))))
+            elif isinstance(func, ast.Attribute) and (func.attr in _STORES_ARGUMENT
+                                                      or (statement and func.attr in _STORES_AS_STATEMENT)):
+                root = _holder_root(func.value)
+                if isinstance(root, ast.Name):
+                    found.append(({root.id} - skip, set().union(*(roots(argument, outer) for argument in arguments))))
+        for child in ast.iter_child_nodes(current):
+            visit(child, outer, isinstance(current, ast.Expr) and child is current.value)
+
+    visit(node, set(), False)
+    return [(holders, stored) for holders, stored in found if holders]
+
+
 def _function_changes(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
                       modules: frozenset[str] | set[str]) -> tuple[list[str], bool, set[str]]:
     """A function's parameters in order, whether it takes `*args`/`**kwargs`, and the names its body may change
@@ -1132,7 +1209,8 @@ def _computes_new(node: ast.stmt | None) -> bool:
     """Whether a (supported) assignment binds new memory computed from what it reads (`y = x @ w`, `z = x + 1`,
     `s = x.sum()`), never a view or an alias of it (`h = w.detach()`, `a = w`, `p = list(model.parameters())`,
     `b = [w] * 2`): then its names share nothing with what it reads."""
-    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+    # (`x += w * 2` adds new memory into x's own: x shares nothing with w; `lst += [w]` keeps w in the list.)
+    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) else None
     return value is not None and _new_value(value)
 
 
@@ -1405,7 +1483,15 @@ def _follow_names(pieces: list[_Piece]) -> None:
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
                 if piece.statement.defines or not _relates_nothing(piece.node):
-                    relate(set(piece.statement.defines), reads, shares=not _computes_new(piece.node))
+                    # `x += 1` changes a tensor in place: x is still the object it was (a view of `z` stays one), so
+                    # its relations stay (review r21f: a later refused `x.mul_(2)` then reaches `z`).
+                    augmented = ({piece.node.target.id} if isinstance(piece.node, ast.AugAssign)
+                                 and isinstance(piece.node.target, ast.Name) else set())
+                    relate(set(piece.statement.defines) - augmented, reads, shares=not _computes_new(piece.node))
+                    for name in augmented:   # and it is computed from what it adds too (`x += w`: w's gradient)
+                        objects = {r for r in reads - {name} if r in bound and r not in modules}
+                        sources[name] = sources.get(name, set()).union(objects, *(sources.get(r, set())
+                                                                                  for r in objects))
                 continue
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             rebound |= set(piece.statement.defines)
@@ -1431,6 +1517,9 @@ def _follow_names(pieces: list[_Piece]) -> None:
             star = piece
         # A module's attributes (`torch.backends.cudnn.deterministic = True`) are its settings, not an object a
         # step shares: not followed (rebinding the module's name, `torch = None`, is).
+        # The objects it may store into are changed too (`s.add(w)`, `d.__setitem__("k", w)`).
+        stores = _stores(piece.node, modules) if piece.node is not None else []
+        changes |= set().union(*(holders for holders, _stored in stores))
         changes -= modules | _PROVIDED
         # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may
         # share it; then a name it rebinds (`for i in ...`, `x = ...`, `import numpy as np`) is defined there:
@@ -1469,6 +1558,10 @@ def _follow_names(pieces: list[_Piece]) -> None:
         if rebound:   # a computation's result (`n = (model(x) > 0).sum().item()`) is new memory, as for a step
             relate(rebound, made_of | (rebound & reads), derived=bool(rebound & reads),
                    shares=not _computes_new(piece.node))
+        # What it may have put into an object (`Z.t = w`, `lst.append(w)`) is that object's from now on: a later
+        # refused change through either (`Z.t.mul_(2)`, `w.zero_()`) may change both (issue #21, review r21f).
+        for holders, stored in stores:
+            relate(set(), holders | stored)
 
 
 def _joined(*notes: str) -> str:
