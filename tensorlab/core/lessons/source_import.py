@@ -38,12 +38,14 @@ from tensorlab.core.messages.catalogue import Message, msg, render
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
+from tensorlab.core.protocol.snapshot import Snapshot
 
 __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
            "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
            "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts",
            "with_file_lines", "run_time_refusal", "refused_at_run_time", "echoed_steps", "as_python_echoes",
-           "random_shifts", "RANDOM_SHIFTED", "with_random_note", "opened_file", "as_the_file_runs"]
+           "random_shifts", "RANDOM_SHIFTED", "with_random_note", "opened_file", "as_the_file_runs", "refused_changes",
+           "changes_after_step", "changes_before_refused", "with_may_differ", "may_differ_mark", "may_differ_tip"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -406,6 +408,93 @@ def refused_at_run_time(lesson: Lesson, index: int, reason: Message) -> Lesson:
             assert piece.reason is not None
             refused.append(RefusedStep(entry.code, piece.reason, len(steps), entry.line, entry.cell, entry.note))
     return replace(lesson, steps=tuple(steps), refused=tuple(refused))
+
+
+# -- tensors a statement that is not run may have changed ---------------------------------------------------
+
+def _in_order(lesson: Lesson) -> list[LessonStep | RefusedStep]:
+    """An opened file's statements in the file's order: its steps, each refused one in its place."""
+    order: list[LessonStep | RefusedStep] = []
+    waiting = list(lesson.refused)
+    for number, step in enumerate(lesson.steps):
+        while waiting and waiting[0].after <= number:
+            order.append(waiting.pop(0))
+        order.append(step)
+    return order + waiting
+
+
+def refused_changes(lesson: Lesson) -> list[dict[str, tuple[int, int]]]:
+    """For each statement of an opened file in the file's order (its steps, each refused one in its place, as
+    `run --json` lists them): the names whose last binding or possible in-place change, after it, is a refused
+    statement's, each with that statement's ``(line, cell)``; by the rule that greys their readers
+    (:func:`_follow_names`). A tensor under such a name is shown as TensorLab's run left it, which Python's may
+    not be (:func:`with_may_differ`). ``"<any name>"``: a refused `exec(...)` may have changed every name."""
+    cached = _CHANGES.get(id(lesson))
+    if cached is not None and cached[0] is lesson:
+        return cached[1]
+    order = _in_order(lesson)
+    pieces = [_Piece(entry.code, entry.line, entry.cell, entry.note, reason=entry.reason, node=_one_node(entry.code),
+                      own=True) if isinstance(entry, RefusedStep)
+              else _Piece(entry.code, entry.line, entry.cell, entry.note, statement=entry.statement,
+                          node=_one_node(entry.code)) for entry in order]
+    record: list[dict[str, _Piece]] = []
+    _follow_names(pieces, record)
+    found: list[dict[str, tuple[int, int]]] = []
+    for marks in record:   # consecutive statements mostly hold the same marks: one dict for them
+        made = {name: (piece.line, piece.cell) for name, piece in marks.items()}
+        found.append(found[-1] if found and found[-1] == made else made)
+    if len(_CHANGES) > 8:
+        _CHANGES.clear()
+    _CHANGES[id(lesson)] = (lesson, found)
+    return found
+
+
+_CHANGES: dict[int, tuple[Lesson, list[dict[str, tuple[int, int]]]]] = {}
+_ROOT = re.compile(r"[A-Za-z_]\w*")
+
+
+def changes_after_step(lesson: Lesson, index: int) -> dict[str, tuple[int, int]]:
+    """:func:`refused_changes` after the opened file's step ``index`` (0-based, among the steps that run)."""
+    position = index + sum(1 for refused in lesson.refused if refused.after <= index)
+    found = refused_changes(lesson)
+    return found[position] if 0 <= position < len(found) else {}
+
+
+def changes_before_refused(lesson: Lesson, refused: RefusedStep) -> dict[str, tuple[int, int]]:
+    """:func:`refused_changes` before the refused statement ``refused`` of the lesson (the state its JSON shows)."""
+    position = refused.after + next((k for k, r in enumerate(lesson.refused) if r is refused), 0)
+    found = refused_changes(lesson)
+    return found[position - 1] if 0 < position <= len(found) else {}
+
+
+def with_may_differ(snapshot: Snapshot, changes: dict[str, tuple[int, int]]) -> Snapshot:
+    """``snapshot`` with each tensor a refused statement may have changed marked (``may_differ``: its line and
+    cell; a tensor is marked by the name it is reached from, `model` for `model.weight`). Unchanged where none is."""
+    if not changes and not any(tensor.may_differ is not None for tensor in snapshot.tensors):
+        return snapshot
+    anything = changes.get(ANY_NAME)
+    tensors = []
+    for tensor in snapshot.tensors:
+        root = _ROOT.match(tensor.name)
+        where = (changes.get(root.group()) if root is not None else None) or anything
+        tensors.append(tensor if tensor.may_differ == where else replace(tensor, may_differ=where))
+    if all(new is old for new, old in zip(tensors, snapshot.tensors)):
+        return snapshot
+    return replace(snapshot, tensors=tuple(tensors))
+
+
+def may_differ_mark(where: tuple[int, int], language: str = "en") -> str:
+    """The short words shown beside a tensor a statement not run may have changed (:attr:`TensorInfo.may_differ`,
+    its ``(line, cell)``): "may differ (line 7 not run)", in a notebook "may differ (cell 3, line 2 not run)"."""
+    line, cell = where
+    if cell:
+        return render("source.may_differ_mark_cell", {"line": line, "cell": cell}, language)
+    return render("source.may_differ_mark", {"line": line}, language)
+
+
+def may_differ_tip(where: tuple[int, int], language: str = "en") -> str:
+    """The sentence that says what :func:`may_differ_mark` means (a tooltip, a screen reader's text)."""
+    return render("source.may_differ_tip", {"where": _where(where[0], where[1])}, language)
 
 
 def _one_node(code: str) -> ast.stmt | None:
@@ -1316,7 +1405,7 @@ def _read_by(node: ast.stmt) -> list[str]:
     return list(dict.fromkeys(n.id for n in found))
 
 
-def _follow_names(pieces: list[_Piece]) -> None:
+def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None = None) -> None:
     """Refuse, in place, each statement that reads a name whose last binding is a refused statement's
     ("depends on line N"), or a name nothing binds; a refused statement's names then come from it.
 
@@ -1324,7 +1413,10 @@ def _follow_names(pieces: list[_Piece]) -> None:
     change every name that shares it by construction: a supported step binds its names together with
     the names it reads (``v = w[:2]`` relates ``v`` and ``w``; ``opt = optim.SGD(model.parameters())``
     relates ``opt`` and ``model``). Those are refused as "may depend on line N (it may change `w`)",
-    conservative and never "`w` is defined there"."""
+    conservative and never "`w` is defined there".
+
+    ``record``: given, it gets for each piece the names whose last binding or possible change is then a refused
+    statement's (after that piece), each with that statement (:func:`refused_changes`)."""
     bound: dict[str, _Piece | None] = {}    # name -> the refused piece that bound it last (None: a step did)
     changed: set[str] = set()               # names whose last refused binding only (may have) changed them
     related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
@@ -1428,7 +1520,13 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 return unbound(node.id, piece, node.lineno - piece.node.lineno + 1)
         return None
 
-    for piece in pieces:
+    def marks() -> dict[str, _Piece]:
+        return {name: piece for name, piece in bound.items()
+                if piece is not None and name not in (EVERYTHING, PRINTING)}
+
+    for number, piece in enumerate(pieces):
+        if record is not None and number:
+            record.append(marks())   # after the piece before this one
         setter = bound.get(EVERYTHING) or bound.get(ANY_NAME)
         printer = bound.get(PRINTING)
         if (setter is None and printer is not None and piece.node is not None
@@ -1562,6 +1660,8 @@ def _follow_names(pieces: list[_Piece]) -> None:
         # refused change through either (`Z.t.mul_(2)`, `w.zero_()`) may change both (issue #21, review r21f).
         for holders, stored in stores:
             relate(set(), holders | stored)
+    if record is not None and pieces:
+        record.append(marks())
 
 
 def _joined(*notes: str) -> str:
@@ -1721,9 +1821,12 @@ def opened_file(lesson: Lesson) -> bool:
 def as_the_file_runs(result: StepResult, lesson: Lesson, index: int) -> StepResult:
     """The result of an opened file's step ``index`` (0-based, among the lesson's steps) as running the file
     shows it: a bare expression's value only where Python shows it (a notebook cell's last statement), and a
-    note where a statement not run used the random generator first (its random numbers are not the file's)."""
+    note where a statement not run used the random generator first (its random numbers are not the file's); each
+    tensor a statement not run may have changed is marked (:func:`with_may_differ`)."""
     result = as_python_echoes(result, index in echoed_steps(lesson))
-    return with_random_note(with_passed_note(result, lesson, index), random_shifts(lesson).get(index))
+    result = with_random_note(with_passed_note(result, lesson, index), random_shifts(lesson).get(index))
+    marked = with_may_differ(result.snapshot, changes_after_step(lesson, index))
+    return result if marked is result.snapshot else replace(result, snapshot=marked)
 
 
 PASSED_REFUSED = "explain.passed_refused"   # the note of a step right after statements of the file not run

@@ -158,3 +158,51 @@ def test_an_augmented_step_makes_its_tensor_computed_from_what_it_adds():
                            "y += w\nif True:\n    y.sum().backward()\nprint(w.grad)\nprint(w)\n")
     assert reasons[7] == "may depend on line 5 of the file, which is not run (it may change `w`)"
     assert ran[-1] == "print(w)"
+
+
+# -- the mark: a tensor a refused statement may have changed says so in `run --json` (and the window) -----------
+
+MARKED = ("import torch\n"
+          "import numpy as np\n"
+          "w = torch.ones(3)\n"
+          "v = torch.zeros(2)\n"
+          "lst = list(np.zeros(0))\n"
+          "lst.append(w)\n"
+          "lst[0].mul_(2)\n"      # line 7: in Python, w is now 2s
+          "print(w)\n"            # refused (greyed), its state the one before it: w marked
+          "u = v + 1\n"
+          "w = torch.zeros(3)\n"  # a step binds w again: no mark after it
+          "print(w)\n")
+
+
+def test_run_json_marks_each_tensor_a_refused_statement_may_have_changed_and_no_other(tmp_path, capsys):
+    import json
+
+    from tensorlab.cli.main import main
+
+    path = tmp_path / "marked.py"
+    path.write_text(MARKED, encoding="utf-8")
+    assert main(["run", str(path), "--json", "--in-process"]) == 0
+    steps = {s["line"]: s for s in json.loads(capsys.readouterr().out)["steps"]}
+    marks = {line: {name: t.get("may_differ") for name, t in step["tensors"].items()} for line, step in steps.items()}
+    assert marks[3] == {"w": None} and marks[4] == {"w": None, "v": None}
+    assert marks[7] == {"w": None, "v": None}                    # the state before line 7: nothing changed yet
+    assert marks[8] == {"w": {"line": 7, "cell": 0}, "v": None}  # refused, the state before it
+    assert marks[9] == {"w": {"line": 7, "cell": 0}, "v": None, "u": None}
+    assert marks[10] == {"w": None, "v": None, "u": None}        # bound again by a step: what it shows is Python's
+    assert steps[11]["ok"] and steps[11]["output"] == "tensor([0., 0., 0.])\n"
+    assert "may_differ" not in json.dumps(steps[3])              # a tensor not marked has no field at all
+
+
+def test_a_notebook_s_mark_names_its_cell():
+    from tensorlab.core.lessons.source_import import changes_after_step, parse_notebook
+
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": "import torch\nw = torch.ones(3)"},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": "if True:\n    w.add_(1)\nv = torch.ones(1)"}]
+    import json
+
+    lesson = parse_notebook(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}).encode())
+    assert [s.code for s in lesson.steps] == ["import torch", "w = torch.ones(3)", "v = torch.ones(1)"]
+    assert changes_after_step(lesson, 2) == {"w": (1, 2)}
