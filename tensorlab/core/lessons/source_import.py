@@ -701,10 +701,22 @@ _TYPE_HINTS: dict[tuple[str, str], str] = {
     ("indices", "min"): "x.argmin(dim)"}
 
 
+# A loss the subset does not have (`nn.CrossEntropyLoss`, `F.nll_loss`): the one it has is said, as another loss.
+_LOSS = re.compile(r"(?:torch\.)?nn\.\w+Loss|(?:torch\.nn\.functional|F|nn\.functional)\.(?:\w*cross_entropy\w*|"
+                   r"\w*_loss|nll_loss|kl_div|binary_cross_entropy\w*)")
+
+
 def _with_hint(reason: Message) -> Message:
     """``reason``, with what to write instead where the subset has a form for it (:data:`_HINTS`; an f-string:
-    `print` given its values; a method on a type, :data:`_TYPE_HINTS`)."""
+    `print` given its values; a method on a type, :data:`_TYPE_HINTS`); a loss the subset does not have says the
+    one it has (`F.mse_loss`, another loss); `from torch.nn import functional as F` says the import to write."""
     name = reason.values.get("name") if reason.key in ("subset.not_available", "subset.not_on_type") else None
+    if (reason.key == "subset.not_available" and isinstance(name, str) and name not in _HINTS
+            and _LOSS.fullmatch(name) and name not in ("F.mse_loss", "torch.nn.functional.mse_loss")):
+        return msg("source.loss_hint", reason=reason, name=name)
+    if reason.key == "subset.import_from" and reason.values.get("module") in ("torch.nn", "nn") \
+            and str(reason.values.get("name", "")).split(" as ")[0].strip() == "functional":
+        return msg("source.import_forms", reason=reason, instead="import torch.nn.functional as F")
     hint = _HINTS.get(name) if isinstance(name, str) and reason.key == "subset.not_available" else None
     construct = reason.values.get("construct") if reason.key == "subset.construct" else None
     if isinstance(construct, Message) and construct.key == "construct.f_string":
@@ -731,7 +743,53 @@ def _math_hint(reason: Message, name: str, node: ast.stmt | None, source: ast.st
                 and inner.attr in _MATH_CONSTANTS):
             return msg("source.math_hint", reason=reason, name=f"{name}.{inner.attr}",
                        value=repr(getattr(math, inner.attr)))
+    for inner in ast.walk(node):   # `math.sqrt(2)`: Python's own number; `math.sqrt(x)`: torch's function
+        func = inner.func if isinstance(inner, ast.Call) else None
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == name
+                and func.attr in _MATH_FUNCTIONS):
+            continue
+        assert isinstance(inner, ast.Call)
+        number = _math_of_numbers(func.attr, inner)
+        if number is not None:
+            return msg("source.math_hint", reason=reason, name=_code_of(inner), value=repr(number))
+        return msg("source.math_function_hint", reason=reason, name=f"{name}.{func.attr}",
+                   call=_MATH_FUNCTIONS[func.attr])
     return reason
+
+
+# `math`'s functions of one number that torch has for a tensor (`math.fabs` is `torch.abs`).
+_MATH_FUNCTIONS = {name: name for name in ("sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos",
+                                           "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "floor", "ceil",
+                                           "trunc", "erf", "erfc")} | {"fabs": "abs"}
+
+
+def _math_of_numbers(function: str, call: ast.Call) -> float | int | None:
+    """Python's value of `math.<function>(2)` where its one argument is a number written in the file (None for
+    anything else, or where Python raises: `math.sqrt(-1)`, `math.exp(1e9)`)."""
+    if len(call.args) != 1 or call.keywords:
+        return None
+    argument = call.args[0]
+    sign = 1
+    if isinstance(argument, ast.UnaryOp) and isinstance(argument.op, (ast.USub, ast.UAdd)):
+        sign = -1 if isinstance(argument.op, ast.USub) else 1
+        argument = argument.operand
+    given = argument.value if isinstance(argument, ast.Constant) else None
+    if not (isinstance(given, (int, float)) and not isinstance(given, bool) and abs(given) < 1e300):
+        return None
+    try:
+        value: float | int = getattr(math, function)(sign * given)
+    except (ValueError, OverflowError):
+        return None
+    return value
+
+
+def _code_of(node: ast.expr) -> str:
+    """An expression as code (`math.sqrt(2)`), for a hint."""
+    try:
+        return ast.unparse(node)
+    except (ValueError, RecursionError):
+        return "math"
+
 
 
 def _is_main_guard(node: ast.stmt) -> bool:

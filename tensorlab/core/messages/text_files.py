@@ -273,5 +273,20 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.hint": ("{reason}; write {instead:`} instead", "{reason}. 대신 {instead:`을} 쓰세요"),
     "source.math_hint": ("{reason}; for `{name}` write `{value}`, the same number",
                          "{reason}. `{name}` 대신 같은 수인 {value:`을} 쓰세요"),
+    # -- issue #21 review r21f: hints for `math.sqrt(x)`, a loss TensorLab lacks, `from torch.nn import functional`
+    "source.math_function_hint": ("{reason}; for `{name}(...)` write `torch.{call}(...)` of a tensor "
+                                  "(`torch.{call}(torch.tensor(2.0))`), or the number itself",
+                                  "{reason}. `{name}(...)` 대신 텐서에 `torch.{call}(...)`를 쓰거나"
+                                  "(`torch.{call}(torch.tensor(2.0))`), 그 수를 직접 쓰세요"),
+    "source.loss_hint": ("{reason}; the loss TensorLab has is `F.mse_loss(output, target)`, the mean squared error "
+                         "(another loss than {name:`})",
+                         "{reason}. TensorLab에 있는 손실(loss)은 평균 제곱 오차인 `F.mse_loss(output, target)`입니다"
+                         "({name:`과} 다른 손실입니다)"),
+    "source.import_forms": ("{reason}; write {instead:`} instead (the accepted forms: `import torch`, "
+                            "`import copy`, `import torch.nn as nn`, `import torch.nn.functional as F`, "
+                            "`import torch.optim as optim`, `from torch import nn`, `from torch import optim`)",
+                            "{reason}. 대신 {instead:`을} 쓰세요(쓸 수 있는 형태: `import torch`, `import copy`, "
+                            "`import torch.nn as nn`, `import torch.nn.functional as F`, "
+                            "`import torch.optim as optim`, `from torch import nn`, `from torch import optim`)"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

@@ -206,3 +206,38 @@ def test_a_notebook_s_mark_names_its_cell():
     lesson = parse_notebook(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}).encode())
     assert [s.code for s in lesson.steps] == ["import torch", "w = torch.ones(3)", "v = torch.ones(1)"]
     assert changes_after_step(lesson, 2) == {"w": (1, 2)}
+
+
+# -- hints of the refused reasons (review r21f) -------------------------------------------------------------------
+
+def test_the_hints_say_what_to_write_for_math_a_loss_tensorlab_lacks_and_an_import_of_functional():
+    import math
+
+    reasons, ran = _opened("import torch\nimport math\nimport torch.nn as nn\n"
+                           "from torch.nn import functional as F\n"
+                           "x = torch.ones(3)\n"
+                           "y = math.sqrt(2)\n"
+                           "s = math.sqrt(x.sum().item())\n"
+                           "loss_fn = nn.CrossEntropyLoss()\n"
+                           "t = torch.sqrt(torch.tensor(2.0))\n"
+                           "print(t)\n")
+    assert reasons[4].endswith("; write `import torch.nn.functional as F` instead (the accepted forms: "
+                               "`import torch`, `import copy`, `import torch.nn as nn`, "
+                               "`import torch.nn.functional as F`, `import torch.optim as optim`, "
+                               "`from torch import nn`, `from torch import optim`)")
+    assert reasons[6].endswith(f"; for `math.sqrt(2)` write `{math.sqrt(2)!r}`, the same number")
+    assert reasons[7].endswith("; for `math.sqrt(...)` write `torch.sqrt(...)` of a tensor "
+                               "(`torch.sqrt(torch.tensor(2.0))`), or the number itself")
+    assert reasons[8] == ("line 8 of the file: `nn.CrossEntropyLoss` is not available in TensorLab; the loss "
+                          "TensorLab has is `F.mse_loss(output, target)`, the mean squared error (another loss than "
+                          "`nn.CrossEntropyLoss`)")
+    assert ran[-2:] == ["t = torch.sqrt(torch.tensor(2.0))", "print(t)"]   # the hint's form runs as Python runs it
+
+
+def test_the_hints_are_said_in_korean():
+    from tensorlab.core.lessons.source_import import parse_python as parse
+
+    lesson = parse("import torch\nimport math\nimport torch.nn as nn\ny = math.sqrt(x)\nl = nn.NLLLoss()\n", "k.py")
+    said = [r.reason.render("ko") for r in lesson.refused]
+    assert "`math.sqrt(...)` 대신 텐서에 `torch.sqrt(...)`를 쓰거나" in said[1]
+    assert "TensorLab에 있는 손실(loss)은 평균 제곱 오차인 `F.mse_loss(output, target)`입니다" in said[2]
