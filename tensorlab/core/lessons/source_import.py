@@ -45,7 +45,9 @@ __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB"
            "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts",
            "with_file_lines", "run_time_refusal", "refused_at_run_time", "echoed_steps", "as_python_echoes",
            "random_shifts", "RANDOM_SHIFTED", "with_random_note", "opened_file", "as_the_file_runs", "refused_changes",
-           "changes_after_step", "changes_before_refused", "with_may_differ", "may_differ_mark", "may_differ_tip"]
+           "changes_after_step", "changes_before_refused", "with_may_differ", "may_differ_mark", "may_differ_tip",
+           "shown_code",
+           "SHOWN_CODE_LINES"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -495,6 +497,21 @@ def may_differ_mark(where: tuple[int, int], language: str = "en") -> str:
 def may_differ_tip(where: tuple[int, int], language: str = "en") -> str:
     """The sentence that says what :func:`may_differ_mark` means (a tooltip, a screen reader's text)."""
     return render("source.may_differ_tip", {"where": _where(where[0], where[1])}, language)
+
+
+SHOWN_CODE_LINES = 12   # a step's code shown in a panel (the Narration's cut): its first lines, then how many more
+
+
+def shown_code(code: str, language: str = "en") -> str:
+    """A step's code as a panel shows it (the Code panel's row, the Output's echo, the Narration): whole up to
+    :data:`SHOWN_CODE_LINES` lines (and two more), else its first lines and "… N more lines (not shown)". A
+    learner's file may hold a statement of 300,000 lines, which is never laid out whole."""
+    total = code.count("\n") + 1
+    if total <= SHOWN_CODE_LINES + 2:   # (a long line is wrapped where it is shown, as before)
+        return code
+    lines = code.split("\n", SHOWN_CODE_LINES)
+    more = render("source.lines_not_shown", {"count": f"{total - SHOWN_CODE_LINES:,}"}, language)
+    return "\n".join(lines[:SHOWN_CODE_LINES]) + "\n" + more
 
 
 def _one_node(code: str) -> ast.stmt | None:

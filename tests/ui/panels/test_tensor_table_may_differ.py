@@ -118,3 +118,32 @@ def test_nothing_is_marked_in_a_file_where_every_statement_runs():
     finally:
         engine.close()
     assert all(t.may_differ is None for r in results for t in r.snapshot.tensors)
+
+
+# -- review r21f: a 300,000-line statement of a file is shown cut, as the Narration cuts it ------------------------
+
+def test_a_very_long_statement_is_echoed_in_the_output_by_its_first_lines_only(qtbot):
+    from tensorlab.core.protocol.results import StepResult
+    from tensorlab.ui.panels.output_view import OutputView
+
+    code = "y = [1,\n" + "1,\n" * 300_000 + "]"
+    view = OutputView()
+    qtbot.addWidget(view)
+    view.show_result(StepResult(2, code, None, (), "", None, Snapshot()))
+    shown = view.toPlainText()
+    assert shown.count("1,") == 12 and "… 299,990 more lines (not shown)" in shown   # `y = [1,` and 11 more
+    i18n.set_language("ko")
+    try:
+        view.show_result(StepResult(2, code, None, (), "", None, Snapshot()))
+        assert "… 299,990줄이 더 있습니다(표시하지 않습니다)" in view.toPlainText()
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_short_statement_is_shown_whole():
+    from tensorlab.core.lessons.source_import import shown_code
+
+    code = "\n".join(f"x{n} = 1" for n in range(14))
+    assert shown_code(code) == code                               # 14 lines: whole (two more than 12)
+    longer = code + "\nx14 = 1"
+    assert shown_code(longer) == "\n".join(longer.split("\n")[:12]) + "\n… 3 more lines (not shown)"
