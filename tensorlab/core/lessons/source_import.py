@@ -1079,6 +1079,10 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
         prose, note_text = note_text, ""
         try:
             statement = parse_one(code, limits)
+        except (RecursionError, MemoryError):   # Python parsed it; the subset's checker nests deeper (`w + ... + w`)
+            found.append(_Piece(code, node.lineno, cell, note, prose=prose, node=node,
+                                reason=_at(node.lineno, cell, msg("subset.too_complex"))))
+            continue
         except LanguageError as exc:
             at = node.lineno + (exc.line or 1) - 1
             if _is_main_guard(node):   # its own words: the `if` is what is not run, whatever its block reads
@@ -1286,7 +1290,8 @@ def _stores(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) ->
     `box[0] = w`, `d["k"] += [w]`, `lst += [w]`), a method that stores its arguments (:data:`_STORES_ARGUMENT`:
     `lst.append(w)`, `d.update(k=w)`) and `setattr(Z, "t", w)`. After it, a refused change through either side may
     change the other (`Z.t.mul_(2)` changes `w`). A store inside a comprehension stores its loops' items: the
-    names they iterate are stored too. A function's or a lambda's body is not looked at (it runs when called)."""
+    names they iterate are stored too. A class body stores what it reads into the class. A function's or a
+    lambda's body is not looked at (it runs when called)."""
     found: list[tuple[set[str], set[str]]] = []
     skip = set(modules) | _PROVIDED
 
@@ -1301,9 +1306,17 @@ def _stores(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) ->
         root = _holder_root(target) if isinstance(target, (ast.Attribute, ast.Subscript)) else None
         return {root.id} - skip if isinstance(root, ast.Name) else set()
 
-    def visit(current: ast.AST, outer: set[str], statement: bool) -> None:
+    # An explicit stack, not recursion: a statement Python parses may nest a thousand levels (`w + w + ... + w`).
+    stack: list[tuple[ast.AST, set[str], bool]] = [(node, set(), False)]
+    if isinstance(node, ast.ClassDef):
+        # A class body runs as the class is made: what it binds is the class's (`class Z: t = w` is `Z.t = w`).
+        body = [statement for statement in node.body
+                if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        found.append(({node.name}, set().union(*(_read_by(statement) for statement in body)) - skip))
+    while stack:
+        current, outer, statement = stack.pop()
         if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            return
+            continue
         if isinstance(current, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             outer = outer | set().union(*(_roots(g.iter) for g in current.generators))
         if isinstance(current, (ast.Assign, ast.AnnAssign)) and current.value is not None:
@@ -1328,10 +1341,8 @@ def _stores(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) ->
                 root = _holder_root(func.value)
                 if isinstance(root, ast.Name):
                     found.append(({root.id} - skip, set().union(*(roots(argument, outer) for argument in arguments))))
-        for child in ast.iter_child_nodes(current):
-            visit(child, outer, isinstance(current, ast.Expr) and child is current.value)
-
-    visit(node, set(), False)
+        stack.extend((child, outer, isinstance(current, ast.Expr) and child is current.value)
+                     for child in ast.iter_child_nodes(current))
     return [(holders, stored) for holders, stored in found if holders]
 
 

@@ -241,3 +241,15 @@ def test_the_hints_are_said_in_korean():
     said = [r.reason.render("ko") for r in lesson.refused]
     assert "`math.sqrt(...)` 대신 텐서에 `torch.sqrt(...)`를 쓰거나" in said[1]
     assert "TensorLab에 있는 손실(loss)은 평균 제곱 오차인 `F.mse_loss(output, target)`입니다" in said[2]
+
+
+def test_a_statement_python_parses_but_too_deep_for_the_subset_s_checker_is_refused_not_a_crash():
+    # A 900-term sum parses in Python; the subset's checker recursed past Python's limit: the worker's job crashed.
+    text = "import torch\nw = torch.ones(1)\ny = " + "+".join(["w"] * 900) + "\nprint(w)\n"   # under 2,000 chars
+    lesson = parse_python(text, "deep.py")
+    assert [s.code for s in lesson.steps] == ["import torch", "w = torch.ones(1)", "print(w)"]
+    assert str(lesson.refused[0].reason).startswith("line 3 of the file: this cannot be parsed: it is nested too")
+    # A store of such a sum into an object a refused statement made is followed without recursing.
+    text = ("import torch\nimport numpy as np\nw = torch.ones(1)\nbox = np.zeros(1, dtype=object)\n"
+            "box[0] = " + " + ".join(["w"] * 2500) + "\nprint(w)\n")
+    assert [s.code for s in parse_python(text, "deeper.py").steps][-1] == "print(w)"
