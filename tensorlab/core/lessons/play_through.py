@@ -18,10 +18,12 @@ from tensorlab.core.lessons.lesson import Lesson, RefusedStep
 from tensorlab.core.lessons.source_import import (
     RANDOM_SHIFTED,
     as_the_file_runs,
+    changes_before_refused,
     opened_file,
     refused_at_run_time,
     run_time_refusal,
     with_file_lines,
+    with_may_differ,
 )
 from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.engine_api import Engine, EngineCrashed
@@ -134,6 +136,12 @@ def _current(lesson: Lesson, results: object) -> Lesson:
     return results.lesson if isinstance(results, LessonRun) else lesson
 
 
+def _before(lesson: Lesson, results: object, step: RefusedStep, snapshot: Snapshot) -> Snapshot:
+    """The state a refused step's JSON shows (the one before it): ``snapshot``, each tensor a refused statement
+    before it may have changed marked ``"may_differ"``, as the steps that run mark theirs."""
+    return with_may_differ(snapshot, changes_before_refused(_current(lesson, results), step))
+
+
 def refused_json(step: RefusedStep, index: int) -> dict[str, Any]:
     """The head of a refused step's JSON: not run, ``"ok": false``, ``"refused"``: the reason (English)."""
     return {"index": index, "code": step.code, "ok": False, "error": None, "refused": step.reason.render("en"),
@@ -169,7 +177,7 @@ def lesson_json(lesson: Lesson, device: str, results: list[StepResult] | LessonR
     snapshot = Snapshot()
     for number, entry in enumerate(with_refused(lesson, results)):
         if isinstance(entry, RefusedStep):
-            steps.append({**refused_json(entry, number), **snapshot.to_json()})
+            steps.append({**refused_json(entry, number), **_before(lesson, results, entry, snapshot).to_json()})
         else:
             snapshot = entry.snapshot
             steps.append({**entry.to_json(), **ran_json(_current(lesson, results), entry, number)})
@@ -190,7 +198,8 @@ def write_lesson_json(lesson: Lesson, device: str, results: Iterable[StepResult]
         if isinstance(result, RefusedStep):
             # Never run: the state is the one before it (each step lists every tensor, contract 3).
             head = refused_json(result, number)
-            stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.encode(snapshot) + "}")
+            before = _before(lesson, results, result, snapshot)
+            stream.write(("," if number else "") + _dumps(head)[:-1] + ", " + encoder.encode(before) + "}")
             continue
         snapshot = result.snapshot
         head = {"index": result.index, "code": result.code, "ok": result.ok,

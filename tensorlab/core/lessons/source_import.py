@@ -38,12 +38,16 @@ from tensorlab.core.messages.catalogue import Message, msg, render
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 from tensorlab.core.protocol.results import StepResult
+from tensorlab.core.protocol.snapshot import Snapshot
 
 __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
            "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
            "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts",
            "with_file_lines", "run_time_refusal", "refused_at_run_time", "echoed_steps", "as_python_echoes",
-           "random_shifts", "RANDOM_SHIFTED", "with_random_note", "opened_file", "as_the_file_runs"]
+           "random_shifts", "RANDOM_SHIFTED", "with_random_note", "opened_file", "as_the_file_runs", "refused_changes",
+           "changes_after_step", "changes_before_refused", "with_may_differ", "may_differ_mark", "may_differ_tip",
+           "shown_code",
+           "SHOWN_CODE_LINES"]
 
 MAX_PY_BYTES = 1_000_000
 MAX_NOTEBOOK_BYTES = 20_000_000
@@ -408,6 +412,108 @@ def refused_at_run_time(lesson: Lesson, index: int, reason: Message) -> Lesson:
     return replace(lesson, steps=tuple(steps), refused=tuple(refused))
 
 
+# -- tensors a statement that is not run may have changed ---------------------------------------------------
+
+def _in_order(lesson: Lesson) -> list[LessonStep | RefusedStep]:
+    """An opened file's statements in the file's order: its steps, each refused one in its place."""
+    order: list[LessonStep | RefusedStep] = []
+    waiting = list(lesson.refused)
+    for number, step in enumerate(lesson.steps):
+        while waiting and waiting[0].after <= number:
+            order.append(waiting.pop(0))
+        order.append(step)
+    return order + waiting
+
+
+def refused_changes(lesson: Lesson) -> list[dict[str, tuple[int, int]]]:
+    """For each statement of an opened file in the file's order (its steps, each refused one in its place, as
+    `run --json` lists them): the names whose last binding or possible in-place change, after it, is a refused
+    statement's, each with that statement's ``(line, cell)``; by the rule that greys their readers
+    (:func:`_follow_names`). A tensor under such a name is shown as TensorLab's run left it, which Python's may
+    not be (:func:`with_may_differ`). ``"<any name>"``: a refused `exec(...)` may have changed every name."""
+    cached = _CHANGES.get(id(lesson))
+    if cached is not None and cached[0] is lesson:
+        return cached[1]
+    order = _in_order(lesson)
+    pieces = [_Piece(entry.code, entry.line, entry.cell, entry.note, reason=entry.reason, node=_one_node(entry.code),
+                      own=True) if isinstance(entry, RefusedStep)
+              else _Piece(entry.code, entry.line, entry.cell, entry.note, statement=entry.statement,
+                          node=_one_node(entry.code)) for entry in order]
+    record: list[dict[str, _Piece]] = []
+    _follow_names(pieces, record)
+    found: list[dict[str, tuple[int, int]]] = []
+    for marks in record:   # consecutive statements mostly hold the same marks: one dict for them
+        made = {name: (piece.line, piece.cell) for name, piece in marks.items()}
+        found.append(found[-1] if found and found[-1] == made else made)
+    if len(_CHANGES) > 8:
+        _CHANGES.clear()
+    _CHANGES[id(lesson)] = (lesson, found)
+    return found
+
+
+_CHANGES: dict[int, tuple[Lesson, list[dict[str, tuple[int, int]]]]] = {}
+_ROOT = re.compile(r"[A-Za-z_]\w*")
+
+
+def changes_after_step(lesson: Lesson, index: int) -> dict[str, tuple[int, int]]:
+    """:func:`refused_changes` after the opened file's step ``index`` (0-based, among the steps that run)."""
+    position = index + sum(1 for refused in lesson.refused if refused.after <= index)
+    found = refused_changes(lesson)
+    return found[position] if 0 <= position < len(found) else {}
+
+
+def changes_before_refused(lesson: Lesson, refused: RefusedStep) -> dict[str, tuple[int, int]]:
+    """:func:`refused_changes` before the refused statement ``refused`` of the lesson (the state its JSON shows)."""
+    position = refused.after + next((k for k, r in enumerate(lesson.refused) if r is refused), 0)
+    found = refused_changes(lesson)
+    return found[position - 1] if 0 < position <= len(found) else {}
+
+
+def with_may_differ(snapshot: Snapshot, changes: dict[str, tuple[int, int]]) -> Snapshot:
+    """``snapshot`` with each tensor a refused statement may have changed marked (``may_differ``: its line and
+    cell; a tensor is marked by the name it is reached from, `model` for `model.weight`). Unchanged where none is."""
+    if not changes and not any(tensor.may_differ is not None for tensor in snapshot.tensors):
+        return snapshot
+    anything = changes.get(ANY_NAME)
+    tensors = []
+    for tensor in snapshot.tensors:
+        root = _ROOT.match(tensor.name)
+        where = (changes.get(root.group()) if root is not None else None) or anything
+        tensors.append(tensor if tensor.may_differ == where else replace(tensor, may_differ=where))
+    if all(new is old for new, old in zip(tensors, snapshot.tensors)):
+        return snapshot
+    return replace(snapshot, tensors=tuple(tensors))
+
+
+def may_differ_mark(where: tuple[int, int], language: str = "en") -> str:
+    """The short words shown beside a tensor a statement not run may have changed (:attr:`TensorInfo.may_differ`,
+    its ``(line, cell)``): "may differ (line 7 not run)", in a notebook "may differ (cell 3, line 2 not run)"."""
+    line, cell = where
+    if cell:
+        return render("source.may_differ_mark_cell", {"line": line, "cell": cell}, language)
+    return render("source.may_differ_mark", {"line": line}, language)
+
+
+def may_differ_tip(where: tuple[int, int], language: str = "en") -> str:
+    """The sentence that says what :func:`may_differ_mark` means (a tooltip, a screen reader's text)."""
+    return render("source.may_differ_tip", {"where": _where(where[0], where[1])}, language)
+
+
+SHOWN_CODE_LINES = 12   # a step's code shown in a panel (the Narration's cut): its first lines, then how many more
+
+
+def shown_code(code: str, language: str = "en") -> str:
+    """A step's code as a panel shows it (the Code panel's row, the Output's echo, the Narration): whole up to
+    :data:`SHOWN_CODE_LINES` lines (and two more), else its first lines and "… N more lines (not shown)". A
+    learner's file may hold a statement of 300,000 lines, which is never laid out whole."""
+    total = code.count("\n") + 1
+    if total <= SHOWN_CODE_LINES + 2:   # (a long line is wrapped where it is shown, as before)
+        return code
+    lines = code.split("\n", SHOWN_CODE_LINES)
+    more = render("source.lines_not_shown", {"count": f"{total - SHOWN_CODE_LINES:,}"}, language)
+    return "\n".join(lines[:SHOWN_CODE_LINES]) + "\n" + more
+
+
 def _one_node(code: str) -> ast.stmt | None:
     """The tree of one statement's code (None where it is not one statement: a magic, a cell that does not parse)."""
     try:
@@ -612,10 +718,22 @@ _TYPE_HINTS: dict[tuple[str, str], str] = {
     ("indices", "min"): "x.argmin(dim)"}
 
 
+# A loss the subset does not have (`nn.CrossEntropyLoss`, `F.nll_loss`): the one it has is said, as another loss.
+_LOSS = re.compile(r"(?:torch\.)?nn\.\w+Loss|(?:torch\.nn\.functional|F|nn\.functional)\.(?:\w*cross_entropy\w*|"
+                   r"\w*_loss|nll_loss|kl_div|binary_cross_entropy\w*)")
+
+
 def _with_hint(reason: Message) -> Message:
     """``reason``, with what to write instead where the subset has a form for it (:data:`_HINTS`; an f-string:
-    `print` given its values; a method on a type, :data:`_TYPE_HINTS`)."""
+    `print` given its values; a method on a type, :data:`_TYPE_HINTS`); a loss the subset does not have says the
+    one it has (`F.mse_loss`, another loss); `from torch.nn import functional as F` says the import to write."""
     name = reason.values.get("name") if reason.key in ("subset.not_available", "subset.not_on_type") else None
+    if (reason.key == "subset.not_available" and isinstance(name, str) and name not in _HINTS
+            and _LOSS.fullmatch(name) and name not in ("F.mse_loss", "torch.nn.functional.mse_loss")):
+        return msg("source.loss_hint", reason=reason, name=name)
+    if reason.key == "subset.import_from" and reason.values.get("module") in ("torch.nn", "nn") \
+            and str(reason.values.get("name", "")).split(" as ")[0].strip() == "functional":
+        return msg("source.import_forms", reason=reason, instead="import torch.nn.functional as F")
     hint = _HINTS.get(name) if isinstance(name, str) and reason.key == "subset.not_available" else None
     construct = reason.values.get("construct") if reason.key == "subset.construct" else None
     if isinstance(construct, Message) and construct.key == "construct.f_string":
@@ -642,7 +760,53 @@ def _math_hint(reason: Message, name: str, node: ast.stmt | None, source: ast.st
                 and inner.attr in _MATH_CONSTANTS):
             return msg("source.math_hint", reason=reason, name=f"{name}.{inner.attr}",
                        value=repr(getattr(math, inner.attr)))
+    for inner in ast.walk(node):   # `math.sqrt(2)`: Python's own number; `math.sqrt(x)`: torch's function
+        func = inner.func if isinstance(inner, ast.Call) else None
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == name
+                and func.attr in _MATH_FUNCTIONS):
+            continue
+        assert isinstance(inner, ast.Call)
+        number = _math_of_numbers(func.attr, inner)
+        if number is not None:
+            return msg("source.math_hint", reason=reason, name=_code_of(inner), value=repr(number))
+        return msg("source.math_function_hint", reason=reason, name=f"{name}.{func.attr}",
+                   call=_MATH_FUNCTIONS[func.attr])
     return reason
+
+
+# `math`'s functions of one number that torch has for a tensor (`math.fabs` is `torch.abs`).
+_MATH_FUNCTIONS = {name: name for name in ("sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos",
+                                           "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "floor", "ceil",
+                                           "trunc", "erf", "erfc")} | {"fabs": "abs"}
+
+
+def _math_of_numbers(function: str, call: ast.Call) -> float | int | None:
+    """Python's value of `math.<function>(2)` where its one argument is a number written in the file (None for
+    anything else, or where Python raises: `math.sqrt(-1)`, `math.exp(1e9)`)."""
+    if len(call.args) != 1 or call.keywords:
+        return None
+    argument = call.args[0]
+    sign = 1
+    if isinstance(argument, ast.UnaryOp) and isinstance(argument.op, (ast.USub, ast.UAdd)):
+        sign = -1 if isinstance(argument.op, ast.USub) else 1
+        argument = argument.operand
+    given = argument.value if isinstance(argument, ast.Constant) else None
+    if not (isinstance(given, (int, float)) and not isinstance(given, bool) and abs(given) < 1e300):
+        return None
+    try:
+        value: float | int = getattr(math, function)(sign * given)
+    except (ValueError, OverflowError):
+        return None
+    return value
+
+
+def _code_of(node: ast.expr) -> str:
+    """An expression as code (`math.sqrt(2)`), for a hint."""
+    try:
+        return ast.unparse(node)
+    except (ValueError, RecursionError):
+        return "math"
+
 
 
 def _is_main_guard(node: ast.stmt) -> bool:
@@ -915,6 +1079,10 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
         prose, note_text = note_text, ""
         try:
             statement = parse_one(code, limits)
+        except (RecursionError, MemoryError):   # Python parsed it; the subset's checker nests deeper (`w + ... + w`)
+            found.append(_Piece(code, node.lineno, cell, note, prose=prose, node=node,
+                                reason=_at(node.lineno, cell, msg("subset.too_complex"))))
+            continue
         except LanguageError as exc:
             at = node.lineno + (exc.line or 1) - 1
             if _is_main_guard(node):   # its own words: the `if` is what is not run, whatever its block reads
@@ -1094,6 +1262,90 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
     return rebound, changed
 
 
+# Methods that put what they are given into the object they are called on (a list's, a dict's, a set's, a deque's,
+# a module's, an optimizer's): a refused call of one relates the object and what it is given (issue #21, r21f).
+_STORES_ARGUMENT = frozenset({"append", "extend", "insert", "update", "setdefault", "__setitem__", "appendleft",
+                              "extendleft", "add_module", "register_buffer", "register_parameter", "register_module",
+                              "add_param_group", "put", "push"})
+# Of those, a name that is also a tensor's method returning something new (`y = x.add(1)`): taken as a store (and a
+# change of the receiver) only where the call's result is dropped, a statement of its own (`s.add(w)`).
+_STORES_AS_STATEMENT = frozenset({"add"})
+
+
+def _holder_root(expression: ast.expr) -> ast.expr:
+    """The expression an object is reached from through attributes, items and method calls (`box[0].t` → `box`,
+    `d.get("k")` → `d`): a view or an alias such an expression makes is that object's too."""
+    while True:
+        if isinstance(expression, (ast.Attribute, ast.Subscript, ast.Starred)):
+            expression = expression.value
+        elif isinstance(expression, ast.Call) and isinstance(expression.func, ast.Attribute):
+            expression = expression.func.value
+        else:
+            return expression
+
+
+def _stores(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) -> list[tuple[set[str], set[str]]]:
+    """What a (refused) statement may put into an object: ``(holders, stored)`` pairs, the root names of the object
+    it stores into and of what it stores there. An attribute or item assignment, augmented too (`Z.t = w`,
+    `box[0] = w`, `d["k"] += [w]`, `lst += [w]`), a method that stores its arguments (:data:`_STORES_ARGUMENT`:
+    `lst.append(w)`, `d.update(k=w)`) and `setattr(Z, "t", w)`. After it, a refused change through either side may
+    change the other (`Z.t.mul_(2)` changes `w`). A store inside a comprehension stores its loops' items: the
+    names they iterate are stored too. A class body stores what it reads into the class. A function's or a
+    lambda's body is not looked at (it runs when called)."""
+    found: list[tuple[set[str], set[str]]] = []
+    skip = set(modules) | _PROVIDED
+
+    def roots(expression: ast.expr, outer: set[str]) -> set[str]:
+        return (_roots(expression) | outer) - skip
+
+    def holder(target: ast.expr) -> set[str]:
+        while isinstance(target, ast.Starred):
+            target = target.value
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return set().union(*(holder(element) for element in target.elts))
+        root = _holder_root(target) if isinstance(target, (ast.Attribute, ast.Subscript)) else None
+        return {root.id} - skip if isinstance(root, ast.Name) else set()
+
+    # An explicit stack, not recursion: a statement Python parses may nest a thousand levels (`w + w + ... + w`).
+    stack: list[tuple[ast.AST, set[str], bool]] = [(node, set(), False)]
+    if isinstance(node, ast.ClassDef):
+        # A class body runs as the class is made: what it binds is the class's (`class Z: t = w` is `Z.t = w`).
+        body = [statement for statement in node.body
+                if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        found.append(({node.name}, set().union(*(_read_by(statement) for statement in body)) - skip))
+    while stack:
+        current, outer, statement = stack.pop()
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(current, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            outer = outer | set().union(*(_roots(g.iter) for g in current.generators))
+        if isinstance(current, (ast.Assign, ast.AnnAssign)) and current.value is not None:
+            targets = current.targets if isinstance(current, ast.Assign) else [current.target]
+            found.append((set().union(*(holder(t) for t in targets)), roots(current.value, outer)))
+        elif isinstance(current, ast.AugAssign):
+            # `lst += [w]` keeps w's object in the list (`x += w` on a tensor copies: conservatively related too,
+            # unless what is added is new memory, `x += w * 2`).
+            if isinstance(current.target, ast.Name):
+                if not _new_value(current.value):
+                    found.append(({current.target.id} - skip, roots(current.value, outer)))
+            else:
+                found.append((holder(current.target), roots(current.value, outer)))
+        elif isinstance(current, ast.Call):
+            func = current.func
+            arguments = [*current.args, *(keyword.value for keyword in current.keywords)]
+            if isinstance(func, ast.Name) and func.id == "setattr" and current.args:
+                found.append((roots(current.args[0], set()),
+                              set().union(*(roots(argument, outer) for argument in arguments[1:]))))
+            elif isinstance(func, ast.Attribute) and (func.attr in _STORES_ARGUMENT
+                                                      or (statement and func.attr in _STORES_AS_STATEMENT)):
+                root = _holder_root(func.value)
+                if isinstance(root, ast.Name):
+                    found.append(({root.id} - skip, set().union(*(roots(argument, outer) for argument in arguments))))
+        stack.extend((child, outer, isinstance(current, ast.Expr) and child is current.value)
+                     for child in ast.iter_child_nodes(current))
+    return [(holders, stored) for holders, stored in found if holders]
+
+
 def _function_changes(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
                       modules: frozenset[str] | set[str]) -> tuple[list[str], bool, set[str]]:
     """A function's parameters in order, whether it takes `*args`/`**kwargs`, and the names its body may change
@@ -1132,7 +1384,8 @@ def _computes_new(node: ast.stmt | None) -> bool:
     """Whether a (supported) assignment binds new memory computed from what it reads (`y = x @ w`, `z = x + 1`,
     `s = x.sum()`), never a view or an alias of it (`h = w.detach()`, `a = w`, `p = list(model.parameters())`,
     `b = [w] * 2`): then its names share nothing with what it reads."""
-    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+    # (`x += w * 2` adds new memory into x's own: x shares nothing with w; `lst += [w]` keeps w in the list.)
+    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) else None
     return value is not None and _new_value(value)
 
 
@@ -1238,7 +1491,7 @@ def _read_by(node: ast.stmt) -> list[str]:
     return list(dict.fromkeys(n.id for n in found))
 
 
-def _follow_names(pieces: list[_Piece]) -> None:
+def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None = None) -> None:
     """Refuse, in place, each statement that reads a name whose last binding is a refused statement's
     ("depends on line N"), or a name nothing binds; a refused statement's names then come from it.
 
@@ -1246,7 +1499,10 @@ def _follow_names(pieces: list[_Piece]) -> None:
     change every name that shares it by construction: a supported step binds its names together with
     the names it reads (``v = w[:2]`` relates ``v`` and ``w``; ``opt = optim.SGD(model.parameters())``
     relates ``opt`` and ``model``). Those are refused as "may depend on line N (it may change `w`)",
-    conservative and never "`w` is defined there"."""
+    conservative and never "`w` is defined there".
+
+    ``record``: given, it gets for each piece the names whose last binding or possible change is then a refused
+    statement's (after that piece), each with that statement (:func:`refused_changes`)."""
     bound: dict[str, _Piece | None] = {}    # name -> the refused piece that bound it last (None: a step did)
     changed: set[str] = set()               # names whose last refused binding only (may have) changed them
     related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
@@ -1350,7 +1606,13 @@ def _follow_names(pieces: list[_Piece]) -> None:
                 return unbound(node.id, piece, node.lineno - piece.node.lineno + 1)
         return None
 
-    for piece in pieces:
+    def marks() -> dict[str, _Piece]:
+        return {name: piece for name, piece in bound.items()
+                if piece is not None and name not in (EVERYTHING, PRINTING)}
+
+    for number, piece in enumerate(pieces):
+        if record is not None and number:
+            record.append(marks())   # after the piece before this one
         setter = bound.get(EVERYTHING) or bound.get(ANY_NAME)
         printer = bound.get(PRINTING)
         if (setter is None and printer is not None and piece.node is not None
@@ -1405,7 +1667,15 @@ def _follow_names(pieces: list[_Piece]) -> None:
                     continue
                 reads = {name for kind, name, _line, _col in piece.statement.events if kind != "def"}
                 if piece.statement.defines or not _relates_nothing(piece.node):
-                    relate(set(piece.statement.defines), reads, shares=not _computes_new(piece.node))
+                    # `x += 1` changes a tensor in place: x is still the object it was (a view of `z` stays one), so
+                    # its relations stay (review r21f: a later refused `x.mul_(2)` then reaches `z`).
+                    augmented = ({piece.node.target.id} if isinstance(piece.node, ast.AugAssign)
+                                 and isinstance(piece.node.target, ast.Name) else set())
+                    relate(set(piece.statement.defines) - augmented, reads, shares=not _computes_new(piece.node))
+                    for name in augmented:   # and it is computed from what it adds too (`x += w`: w's gradient)
+                        objects = {r for r in reads - {name} if r in bound and r not in modules}
+                        sources[name] = sources.get(name, set()).union(objects, *(sources.get(r, set())
+                                                                                  for r in objects))
                 continue
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             rebound |= set(piece.statement.defines)
@@ -1431,6 +1701,9 @@ def _follow_names(pieces: list[_Piece]) -> None:
             star = piece
         # A module's attributes (`torch.backends.cudnn.deterministic = True`) are its settings, not an object a
         # step shares: not followed (rebinding the module's name, `torch = None`, is).
+        # The objects it may store into are changed too (`s.add(w)`, `d.__setitem__("k", w)`).
+        stores = _stores(piece.node, modules) if piece.node is not None else []
+        changes |= set().union(*(holders for holders, _stored in stores))
         changes -= modules | _PROVIDED
         # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may
         # share it; then a name it rebinds (`for i in ...`, `x = ...`, `import numpy as np`) is defined there:
@@ -1469,6 +1742,12 @@ def _follow_names(pieces: list[_Piece]) -> None:
         if rebound:   # a computation's result (`n = (model(x) > 0).sum().item()`) is new memory, as for a step
             relate(rebound, made_of | (rebound & reads), derived=bool(rebound & reads),
                    shares=not _computes_new(piece.node))
+        # What it may have put into an object (`Z.t = w`, `lst.append(w)`) is that object's from now on: a later
+        # refused change through either (`Z.t.mul_(2)`, `w.zero_()`) may change both (issue #21, review r21f).
+        for holders, stored in stores:
+            relate(set(), holders | stored)
+    if record is not None and pieces:
+        record.append(marks())
 
 
 def _joined(*notes: str) -> str:
@@ -1628,9 +1907,12 @@ def opened_file(lesson: Lesson) -> bool:
 def as_the_file_runs(result: StepResult, lesson: Lesson, index: int) -> StepResult:
     """The result of an opened file's step ``index`` (0-based, among the lesson's steps) as running the file
     shows it: a bare expression's value only where Python shows it (a notebook cell's last statement), and a
-    note where a statement not run used the random generator first (its random numbers are not the file's)."""
+    note where a statement not run used the random generator first (its random numbers are not the file's); each
+    tensor a statement not run may have changed is marked (:func:`with_may_differ`)."""
     result = as_python_echoes(result, index in echoed_steps(lesson))
-    return with_random_note(with_passed_note(result, lesson, index), random_shifts(lesson).get(index))
+    result = with_random_note(with_passed_note(result, lesson, index), random_shifts(lesson).get(index))
+    marked = with_may_differ(result.snapshot, changes_after_step(lesson, index))
+    return result if marked is result.snapshot else replace(result, snapshot=marked)
 
 
 PASSED_REFUSED = "explain.passed_refused"   # the note of a step right after statements of the file not run

@@ -222,6 +222,16 @@ TEXTS: dict[str, tuple[str, str]] = {
                         "그 설정을 읽을 수 있습니다)"),
     "source.any_name": ("may depend on {where}, which is not run (it may change any name)",
                         "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 어떤 이름이든 바꿀 수 있습니다)"),
+    # -- issue #21 review r21f: a tensor a statement not run may have changed, marked where it is shown ----------
+    "source.may_differ_mark": ("may differ (line {line} not run)", "다를 수 있음({line}번째 줄 실행 안 함)"),
+    "source.may_differ_mark_cell": ("may differ (cell {cell}, line {line} not run)",
+                                    "다를 수 있음({cell}번째 셀의 {line}번째 줄 실행 안 함)"),
+    "source.may_differ_tip": (
+        "The statement at {where} is not run, and in Python it may change this tensor in place (its values or its "
+        "gradient): what is shown is TensorLab's run without it, which Python may not hold.",
+        "{where}의 문장은 TensorLab에서 실행하지 않지만, Python에서는 이 텐서를 인플레이스(in-place)로 바꿀 수 "
+        "있습니다(값이나 기울기(gradient)). 보이는 것은 그 문장 없이 실행한 TensorLab의 결과이며, Python에서의 값과 "
+        "다를 수 있습니다."),
     "source.converts": ("`.{call}(...)` as a statement of its own converts a module in place, which TensorLab does "
                         "not run (a tensor's `.{call}(...)` returns a new tensor: write `y = x.{call}(...)`)",
                         "단독 문장으로 쓴 `.{call}(...)`는 모듈을 인플레이스로 변환하는데, TensorLab은 이를 실행하지 "
@@ -263,5 +273,20 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.hint": ("{reason}; write {instead:`} instead", "{reason}. 대신 {instead:`을} 쓰세요"),
     "source.math_hint": ("{reason}; for `{name}` write `{value}`, the same number",
                          "{reason}. `{name}` 대신 같은 수인 {value:`을} 쓰세요"),
+    # -- issue #21 review r21f: hints for `math.sqrt(x)`, a loss TensorLab lacks, `from torch.nn import functional`
+    "source.math_function_hint": ("{reason}; for `{name}(...)` write `torch.{call}(...)` of a tensor "
+                                  "(`torch.{call}(torch.tensor(2.0))`), or the number itself",
+                                  "{reason}. `{name}(...)` 대신 텐서에 `torch.{call}(...)`를 쓰거나"
+                                  "(`torch.{call}(torch.tensor(2.0))`), 그 수를 직접 쓰세요"),
+    "source.loss_hint": ("{reason}; the loss TensorLab has is `F.mse_loss(output, target)`, the mean squared error "
+                         "(another loss than {name:`})",
+                         "{reason}. TensorLab에 있는 손실(loss)은 평균 제곱 오차인 `F.mse_loss(output, target)`입니다"
+                         "({name:`과} 다른 손실입니다)"),
+    "source.import_forms": ("{reason}; write {instead:`} instead (the accepted forms: `import torch`, "
+                            "`import copy`, `import torch.nn as nn`, `import torch.nn.functional as F`, "
+                            "`import torch.optim as optim`, `from torch import nn`, `from torch import optim`)",
+                            "{reason}. 대신 {instead:`을} 쓰세요(쓸 수 있는 형태: `import torch`, `import copy`, "
+                            "`import torch.nn as nn`, `import torch.nn.functional as F`, "
+                            "`import torch.optim as optim`, `from torch import nn`, `from torch import optim`)"),
 }
 CODE_ONLY = frozenset({"lesson.in_file", "steps.lesson_named"})

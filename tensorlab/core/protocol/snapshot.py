@@ -127,10 +127,13 @@ class TensorInfo:
     # A buffer of a module a name holds (`bn.running_mean`): torch's own kernels may write it in place
     # without counting a version (batch norm's running statistics), which hidden_writes must say.
     buffer: bool = False
+    # An opened file's statement that is not run may have changed it in Python (its line and cell, cell 0 in a .py):
+    # what is shown is TensorLab's run without that statement (issue #21, review r21f; source_import.with_may_differ).
+    may_differ: tuple[int, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The contract-3 JSON of this tensor."""
-        return {
+        """The contract-3 JSON of this tensor (and ``"may_differ": {"line", "cell"}`` where :attr:`may_differ`)."""
+        data = {
             "shape": list(self.shape),
             "dtype": self.dtype,
             "device": self.device,
@@ -144,6 +147,9 @@ class TensorInfo:
             "storage_offset": self.storage_offset,
             "stride": None if self.stride is None else list(self.stride),
         }
+        if self.may_differ is not None:
+            data["may_differ"] = {"line": self.may_differ[0], "cell": self.may_differ[1]}
+        return data
 
 
 @dataclass(frozen=True)

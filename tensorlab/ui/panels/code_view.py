@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from tensorlab.core.engine.player import PlayerState, StepOrigin
 from tensorlab.core.lessons.lesson import RefusedStep
+from tensorlab.core.lessons.source_import import shown_code
 from tensorlab.core.messages.catalogue import render
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr
 from tensorlab.ui.widgets.panel import View
@@ -557,7 +558,9 @@ class CodeView(QListWidget):
         current = i == state.position - 1
         failed = ran and not state.results[i].ok
         marker = ("▶" if current else "") + ("✗" if failed else "")
-        return (marker, i + 1, step.code, step.origin == StepOrigin.USER, ran, current, failed)
+        # Its first lines where it is long (a 300,000-line statement of a file), as the Narration cuts it.
+        code = shown_code(step.code, current_language())
+        return (marker, i + 1, code, step.origin == StepOrigin.USER, ran, current, failed)
 
     @staticmethod
     def _placed(state: PlayerState, refused: tuple[RefusedStep, ...]) -> list[int | RefusedStep]:
@@ -672,7 +675,7 @@ class CodeView(QListWidget):
             self._plain.append(entry)
             item = QListWidgetItem()
             item.setData(_ROLE, row)
-            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{row[1]}: {step.code}")
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{row[1]}: {row[2]}")
             item.setToolTip(tr("Click: go to the state after this step") + (
                 "\n" + tr("Delete: remove this step you added") if step.origin == StepOrigin.USER else ""))
             self.addItem(item)

@@ -9,6 +9,7 @@ from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QFontMetricsF, QResizeEvent
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from tensorlab.core.lessons.source_import import shown_code
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.ui.widgets.held_hints import HELD_NOTE_KEYS, HOLD_NOTHING, Held
@@ -208,7 +209,8 @@ class OutputView(QTextBrowser):
             parts.append(f"<p style='color:#757575'>{hint}</p>")
             self._set_html("".join(parts))
             return
-        code = "<br>".join(_echo_line(line) for line in result.code.split("\n"))
+        # Its first lines where it is long (a 300,000-line statement of a file), as the Narration cuts it.
+        code = "<br>".join(_echo_line(line) for line in shown_code(result.code, current_language()).split("\n"))
         step = escape(tr("Step {number}:").format(number=result.index + 1))
         parts.append(f"<p style='margin:2px 0;color:#616161'>{step} <code>{code}</code></p>")
         if result.iterations is not None:   # a loop step (issue #16): one step, its iterations counted

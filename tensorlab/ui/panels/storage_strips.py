@@ -7,10 +7,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tensorlab.core.lessons.source_import import may_differ_mark
 from tensorlab.core.lessons.tensor_rows import same_tensor
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.core.protocol.snapshot import Snapshot, StorageInfo, TensorInfo, covered_cells
-from tensorlab.ui.widgets.i18n import tr
+from tensorlab.ui.widgets.i18n import current_language, tr
 
 __all__ = ["MAX_CELLS", "BandModel", "GradModel", "StripModel", "Culprit", "strip_models", "culprit_marks", "module_of",
            "module_groups", "sharing_text"]
@@ -209,11 +210,14 @@ def strip_models(snapshot: Snapshot, previous: Snapshot,
                 continue
             first = same.get(name)
             may_grad = bool(info.requires_grad and info.is_leaf)
+            # A tensor a statement of an opened file that is not run may have changed: said first (as the table's
+            # name cell says it), "may differ (line 7 not run) · [3] stride (1,) ..." (issue #21, review r21f).
+            mark = "" if info.may_differ is None else may_differ_mark(info.may_differ, current_language()) + " · "
             if first is None:
-                bands.append(BandModel(name, order[name], _band_cells(info, storage), _band_label(info),
-                                       wide_label=_band_label(info, wide=True), may_grad=may_grad))
+                bands.append(BandModel(name, order[name], _band_cells(info, storage), mark + _band_label(info),
+                                       wide_label=mark + _band_label(info, wide=True), may_grad=may_grad))
             else:   # the same object under a second name: the first's colour, and a label that says so
-                same_text = tr("{name} is {other}: the same tensor").format(name=name, other=first) + " · "
+                same_text = mark + tr("{name} is {other}: the same tensor").format(name=name, other=first) + " · "
                 bands.append(BandModel(name, order.get(first, order[name]), _band_cells(info, storage),
                                        same_text + _band_label(info), first,
                                        wide_label=same_text + _band_label(info, wide=True), may_grad=may_grad))

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tensorlab.core.lessons.source_import import may_differ_mark, may_differ_tip
 from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, grad_text, name_text, row_texts, same_tensor
 from tensorlab.core.protocol.snapshot import Snapshot, TensorInfo
 from tensorlab.ui.widgets.i18n import QT_TR_NOOP, Texts, current_language, tr_marked
@@ -43,7 +44,7 @@ from tensorlab.ui.widgets.panel_errors import contained
 from tensorlab.ui.widgets.text_zoom import MIN_PX, base_px, pixel_font, px
 
 __all__ = ["COLUMNS", "TensorTableModel", "TensorTable", "distinguishing_part", "elide_name", "grad_fn_head",
-           "header_text"]
+           "header_text", "name_mark", "marked_name"]
 
 # The columns and each cell's text are the core's (the transcript prints the same rows).
 
@@ -87,6 +88,36 @@ YIELDING = ("grad_fn", "grad")
 
 _ADVANCES: dict[tuple[str, str], float] = {}
 _COLOR_KEY = Qt.ItemDataRole.UserRole + 7   # the palette index a name cell is drawn in
+_NAME_KEY = Qt.ItemDataRole.UserRole + 8    # a name cell's name, without its mark
+_MARK_KEY = Qt.ItemDataRole.UserRole + 9    # its "may differ (line 7 not run)" mark, or None
+_MARK_SEPARATOR = " \u00b7 "                # between a name and its mark, as the map writes it
+
+
+def name_mark(info: TensorInfo) -> str:
+    """The words a name cell shows after the name of a tensor that a statement of an opened file that is not run
+    may have changed (:attr:`TensorInfo.may_differ`): "may differ (line 7 not run)"; "" for every other tensor."""
+    return may_differ_mark(info.may_differ, current_language()) if info.may_differ is not None else ""
+
+
+def marked_name(name: str, mark: str, metrics: QFontMetricsF, width: float,
+                others: tuple[str, ...] | list[str] = ()) -> str:
+    """A name cell's text as drawn in ``width`` pixels: the name cut by :func:`elide_name` and its ``mark`` after
+    it, whole; where both do not fit, the mark gives way first (the cell's tooltip says it whole), so a row still
+    says which tensor it is."""
+    if not mark:
+        return elide_name(name, metrics, width, others)
+    whole = name + _MARK_SEPARATOR + mark
+    if metrics.horizontalAdvance(whole) <= width:
+        return whole
+    room = width - metrics.horizontalAdvance(_MARK_SEPARATOR + mark)
+    shortest = min((metrics.horizontalAdvance(head + _ELLIPSIS + tail) for head, tail in _cuts(name, tuple(others))),
+                   default=metrics.horizontalAdvance(name))
+    if room >= min(shortest, metrics.horizontalAdvance(name)):
+        return elide_name(name, metrics, room, others) + _MARK_SEPARATOR + mark
+    # Too narrow for both: the name as it is cut alone, then as much of the mark as fits ("w · may differ…").
+    cut = elide_name(name, metrics, width, others)
+    return metrics.elidedText(cut + _MARK_SEPARATOR + mark, Qt.TextElideMode.ElideRight, width) \
+        if metrics.horizontalAdvance(cut + _MARK_SEPARATOR + _ELLIPSIS) <= width else cut
 
 
 def _advance(text: str, key: str, font: QFont) -> float:
@@ -196,7 +227,11 @@ class _NameDelegate(QStyledItemDelegate):
         width = option.rect.width() - 2 * _text_margin(option.widget)
         model = index.model()
         others = model.names() if isinstance(model, TensorTableModel) else ()
-        option.text = elide_name(option.text, QFontMetricsF(option.font), width, others)
+        name, mark = index.data(_NAME_KEY), index.data(_MARK_KEY)
+        if isinstance(name, str) and mark:
+            option.text = marked_name(name, str(mark), QFontMetricsF(option.font), width, others)
+        else:
+            option.text = elide_name(option.text, QFontMetricsF(option.font), width, others)
 
 
 _NODE_HEAD = re.compile(r"^(.+?)(?:Backward\d*|Grad)$")
@@ -304,8 +339,10 @@ class TensorTableModel(QStandardItemModel):
             self._colors[row] = order.get(first, row) if first is not None else row
             marks = tuple((info.name, column) in changed for column in COLUMNS)
             shown = (info, texts, marks)
+            mark = name_mark(info)
             if row < len(self._rows) and self._rows[row][1:] == shown[1:] \
-                    and self.item(row, 0).data(_COLOR_KEY) == self._colors[row]:
+                    and self.item(row, 0).data(_COLOR_KEY) == self._colors[row] \
+                    and (self.item(row, 0).data(_MARK_KEY) or "") == mark:
                 # What the row shows is its texts, marks and colour: a new snapshot's same-looking row is not
                 # repainted (the row keeps the new tensor: a gradient's tooltip is written from it on hover).
                 if self._rows[row][0] is not info:
@@ -317,7 +354,8 @@ class TensorTableModel(QStandardItemModel):
                 # (A gradient cell's tooltip is written on hover from the row's tensor: a new gradient whose
                 # cut text is the same needs nothing set.)
                 if kept is not None and kept[1][index] == text and kept[2][index] == marks[index] \
-                        and (index != 0 or self.item(row, 0).data(_COLOR_KEY) == self._colors[row]):
+                        and (index != 0 or (self.item(row, 0).data(_COLOR_KEY) == self._colors[row]
+                                            and (self.item(row, 0).data(_MARK_KEY) or "") == mark)):
                     continue
                 self._set_cell(row, index, info, text, marks[index])
             if kept is None:
@@ -338,13 +376,24 @@ class TensorTableModel(QStandardItemModel):
             if fresh or item.data(_COLOR_KEY) != color:
                 item.setForeground(QBrush(tensor_color(color)))
                 item.setData(color, _COLOR_KEY)
+        tip = ""
+        if column == 0:
+            # A tensor a statement that is not run may have changed: said in words after its name, and why in its
+            # tooltip (issue #21, review r21f; the map's band says the same).
+            mark = name_mark(info)
+            item.setData(text, _NAME_KEY)
+            item.setData(mark or None, _MARK_KEY)
+            if mark:
+                assert info.may_differ is not None
+                tip = "\n" + may_differ_tip(info.may_differ, current_language())
+                text = text + _MARK_SEPARATOR + mark
         item.setText(text)
         item.setData(text, Qt.ItemDataRole.AccessibleTextRole)
         item.setData(QBrush(CHANGED) if changed else None, Qt.ItemDataRole.BackgroundRole)
         name = COLUMNS[column]
         # A gradient's whole values are written on hover (:meth:`tool_tip`), not at every step: the text of a
         # 32 x 32 gradient is thousands of characters, and a training step's backward() writes six of them.
-        item.setToolTip("" if name == "grad" and info.grad is not None else self._tip(name, text))
+        item.setToolTip("" if name == "grad" and info.grad is not None else self._tip(name, text) + tip)
         if fresh:
             self.setItem(row, column, item)
 
@@ -604,7 +653,7 @@ class TensorTable(QTableView):
         (:func:`elide_name`: `net[0]…` beside `net[1].weight`)."""
         font = self.table_model.bold_font()
         metrics = QFontMetricsF(font)
-        texts = [str(self.table_model.index(row, 0).data() or "") for row in range(self.table_model.rowCount())]
+        texts = list(self.table_model.names())   # without their marks (a mark gives way first: marked_name)
         shortest = []
         for text in texts:
             cuts = [metrics.horizontalAdvance(head + _ELLIPSIS + tail) for head, tail in _cuts(text, tuple(texts))]
@@ -618,15 +667,19 @@ class TensorTable(QTableView):
             return 0
         font = self.table_model.bold_font() if COLUMNS[column] == "name" else self.font()
         key = font.key()
-        widest = max(_advance(row_texts(t)[column], key, font) for t in tensors)
+        widest = max(_advance(row_texts(t)[column] + (_MARK_SEPARATOR + name_mark(t) if column == 0 and
+                                                      t.may_differ is not None else ""), key, font) for t in tensors)
         return self._cell_width(widest)
 
     def shown_name(self, row: int) -> str:
         """The text the name cell of ``row`` draws, cut as its delegate cuts it (for tests)."""
         index = self.table_model.index(row, 0)
         width = self.visualRect(index).width() - 2 * _text_margin(self)
-        return elide_name(str(index.data()), QFontMetricsF(self.table_model.bold_font()), width,
-                          self.table_model.names())
+        metrics = QFontMetricsF(self.table_model.bold_font())
+        name, mark = index.data(_NAME_KEY), index.data(_MARK_KEY)
+        if isinstance(name, str) and mark:
+            return marked_name(name, str(mark), metrics, width, self.table_model.names())
+        return elide_name(str(index.data()), metrics, width, self.table_model.names())
 
     def shown_cell(self, row: int, column: int) -> str:
         """The text the cell at ``row``, ``column`` draws, elided as the view elides it (for tests)."""

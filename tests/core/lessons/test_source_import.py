@@ -1306,7 +1306,9 @@ def test_a_step_reading_math_pi_of_a_refused_import_math_says_the_number_to_writ
     assert reasons["x = torch.ones(2) * m.pi"] == (
         f"depends on line 1 of the file, which is not run (`m` is defined there); for `m.pi` write `{math.pi!r}`, "
         "the same number")
-    assert reasons["print(m.sqrt(2))"].endswith("(`m` is defined there)")
+    # A function of a number written in the file: Python's own value too (review r21f).
+    assert reasons["print(m.sqrt(2))"].endswith(f"(`m` is defined there); for `m.sqrt(2)` write `{math.sqrt(2)!r}`, "
+                                                "the same number")
     # The number written runs, and is Python's.
     lesson = parse_python(f"import torch\nx = torch.ones(2) * {math.pi!r}\nprint(x)\n", "pi.py")
     assert _run(lesson)[-1].output == f"{torch.ones(2) * math.pi}\n"
