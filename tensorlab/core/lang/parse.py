@@ -75,6 +75,7 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
     lines = source.splitlines()
     statements = []
     for node in module.body:
+        _refuse_too_deep(node, limits.max_depth)   # before any recursive walk (a 900-term sum is 900 deep)
         node = read_full_forms(node)
         checker = Checker(limits)
         checker.statement(node, depth=0)
@@ -84,6 +85,24 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
         text += _closing_comment(lines, node)
         statements.append(Statement(text, node, node.lineno, tuple(checker.events)))
     return statements
+
+
+def _refuse_too_deep(node: ast.stmt, limit: int) -> None:
+    """Raise the checker's "nested too deeply" refusal for a tree deeper than ``limit``, walked with a stack.
+
+    Python's parser takes trees far deeper than Python's own recursion limit (`y = w + w + … + w`, 900 terms,
+    is a chain 900 deep); the recursive walks after it (`read_full_forms`, the checker) would raise
+    RecursionError on them, so the depth is checked first, without recursion."""
+    stack: list[tuple[ast.AST, int]] = [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        # The checker counts fewer levels than the tree has (an operator, a keyword, a context are nodes too),
+        # so only a tree certainly past its limit is refused here; the checker words the rest as it always did.
+        if depth > 3 * limit:
+            line = getattr(current, "lineno", None)
+            col = getattr(current, "col_offset", None)
+            raise LanguageError(msg("subset.too_deep", limit=limit), line, None if col is None else col + 1)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(current))
 
 
 def _closing_comment(lines: list[str], node: ast.stmt) -> str:
