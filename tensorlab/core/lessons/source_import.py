@@ -1546,22 +1546,34 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     functions: dict[str, tuple[list[str], bool, set[str]]] = {}
 
     backward_functions: set[str] = set()   # those of them whose body calls `backward()`
+    # What such a function's body may store into an object (`def add(v): lst.append(v)`), as :func:`_stores`'s
+    # pairs: a call to it (not run) stores what it is given there (`add(w)`: `lst` holds `w`).
+    function_stores: dict[str, tuple[set[str], list[tuple[set[str], set[str]]]]] = {}   # (its *args/**kwargs, pairs)
+
+    def rest_of(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
+        return {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
 
     def learn_functions(node: ast.stmt) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[node.name] = _function_changes(node, modules)
+            function_stores[node.name] = (rest_of(node),
+                                          [pair for statement in node.body for pair in _stores(statement, modules)])
             (backward_functions.add if _backward_roots(node) else backward_functions.discard)(node.name)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     functions[target.id] = _function_changes(node.value, modules)
+                    function_stores[target.id] = (rest_of(node.value),
+                                                  _stores(ast.Expr(value=node.value.body), modules))
                     (backward_functions.add if _backward_roots(node) else backward_functions.discard)(target.id)
 
-    def called(node: ast.stmt) -> tuple[set[str], set[str]]:
-        """What the calls to such functions in a statement that is not run may change, and those of them a
-        `backward()` in the function's body may reach (the names they were computed from, too)."""
+    def called(node: ast.stmt) -> tuple[set[str], set[str], list[tuple[set[str], set[str]]]]:
+        """What the calls to such functions in a statement that is not run may change, those of them a
+        `backward()` in the function's body may reach (the names they were computed from, too), and what the
+        calls may store into objects (:func:`_stores`'s pairs, each parameter read as what it was given)."""
         names: set[str] = set()
         backward: set[str] = set()
+        stored_pairs: list[tuple[set[str], set[str]]] = []
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
             if not (isinstance(call.func, ast.Name) and call.func.id in functions
                     and bound.get(call.func.id) is not None):
@@ -1579,7 +1591,23 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             names |= found
             if call.func.id in backward_functions:
                 backward |= found
-        return names, backward
+            given: dict[str, set[str]] = {name: set() for name in parameters}
+            for position, argument in enumerate(call.args):
+                if position < len(parameters):
+                    given[parameters[position]] |= _roots(argument)
+            for keyword in call.keywords:
+                if keyword.arg in given:
+                    given[keyword.arg] |= _roots(keyword.value)
+            everything = set().union(*(_roots(a) for a in [*call.args, *(k.value for k in call.keywords)]))
+
+            rest_names, pairs = function_stores.get(call.func.id, (set(), []))
+            given.update({name: everything for name in rest_names})
+            # A parameter is what the call gave it (`*args`/`**kwargs`: everything it was given); a name of the body's
+            # own, a local or a global, stays itself (conservative: a global of that name is related).
+            for holders, stored in pairs:
+                stored_pairs.append((set().union(*(given.get(n, {n}) for n in holders)) - set(modules),
+                                     set().union(*(given.get(n, {n}) for n in stored)) - set(modules)))
+        return names, backward, stored_pairs
 
     def unbound(name: str, piece: _Piece, line: int) -> Message:
         if star is not None:   # not "not defined": the refused star import may well define it
@@ -1681,14 +1709,16 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             rebound |= set(piece.statement.defines)
             piece.statement = None
             through_backward: set[str] = set()
+            call_stores: list[tuple[set[str], set[str]]] = []
             if piece.node is not None:
-                more, through_backward = called(piece.node)
+                more, through_backward, call_stores = called(piece.node)
                 changes |= more
         else:
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             through_backward = set()
+            call_stores = []
             if piece.node is not None:
-                more, through_backward = called(piece.node)
+                more, through_backward, call_stores = called(piece.node)
                 changes |= more
                 learn_functions(piece.node)
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
@@ -1702,7 +1732,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         # A module's attributes (`torch.backends.cudnn.deterministic = True`) are its settings, not an object a
         # step shares: not followed (rebinding the module's name, `torch = None`, is).
         # The objects it may store into are changed too (`s.add(w)`, `d.__setitem__("k", w)`).
-        stores = _stores(piece.node, modules) if piece.node is not None else []
+        stores = (_stores(piece.node, modules) if piece.node is not None else []) + call_stores
         changes |= set().union(*(holders for holders, _stored in stores))
         changes -= modules | _PROVIDED
         # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may

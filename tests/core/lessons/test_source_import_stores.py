@@ -248,8 +248,27 @@ def test_a_statement_python_parses_but_too_deep_for_the_subset_s_checker_is_refu
     text = "import torch\nw = torch.ones(1)\ny = " + "+".join(["w"] * 900) + "\nprint(w)\n"   # under 2,000 chars
     lesson = parse_python(text, "deep.py")
     assert [s.code for s in lesson.steps] == ["import torch", "w = torch.ones(1)", "print(w)"]
-    assert str(lesson.refused[0].reason) == "line 3 of the file: the expression is nested too deeply (more than 100 levels)"
+    assert str(lesson.refused[0].reason) == ("line 3 of the file: the expression is nested too deeply "
+                                             "(more than 100 levels)")
     # A store of such a sum into an object a refused statement made is followed without recursing.
     text = ("import torch\nimport numpy as np\nw = torch.ones(1)\nbox = np.zeros(1, dtype=object)\n"
             "box[0] = " + " + ".join(["w"] * 2500) + "\nprint(w)\n")
     assert [s.code for s in parse_python(text, "deeper.py").steps][-1] == "print(w)"
+
+
+@pytest.mark.parametrize("define", [
+    "def add(v):\n    holder.append(v)\n",
+    "def add(*vs):\n    holder.extend(vs)\n",
+    "def add(v, where=0):\n    holder.insert(where, v)\n",
+    "add = lambda v: holder.append(v)\n",
+])
+def test_a_refused_function_that_stores_its_argument_ties_what_a_call_gives_it(define):
+    # `def add(v): holder.append(v)` then `add(w)` (neither run): `holder` holds `w`, so a refused change through
+    # it (`holder[0].mul_(3)`) may change w, and `print(w)` is greyed, never run on w's old values.
+    text = ("import torch\nw = torch.ones(2)\nholder = []\n" + define + "add(w)\nholder[-1].mul_(3)\nprint(w)\n"
+            "u = torch.zeros(1)\nprint(u)\n")
+    refused, run = _opened(text)
+    lines = text.splitlines()
+    change = lines.index("holder[-1].mul_(3)") + 1
+    assert "print(w)" not in run and refused[change + 1] == CHANGED_LINE.format(line=change)
+    assert "print(u)" in run   # what the call was not given stays untouched
