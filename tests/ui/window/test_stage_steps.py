@@ -1,0 +1,75 @@
+"""The map between steps in projector mode (review r17o items 1 and 2): its text never shrinks from one step to the
+next unless the map must hold more (a new tensor, or a value written wider than any its storage showed before),
+never under 11 px; and the cells a step changed are on screen."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QApplication
+
+from tensorlab.ui.window.build import first_size
+from tests.ui.support import fresh_window, go, open_lesson
+
+
+def _settle(qtbot) -> None:
+    qtbot.wait(30)
+    QApplication.processEvents()
+
+
+def _shown_sizes(view) -> tuple[float, float]:
+    """The pixel sizes, as on screen, of the largest cell value and of the largest band name drawn."""
+    scale = view.transform().m22()
+    values = {t for strip in view.strips for t in view._value_texts(strip.values, strip.storage.dtype)}
+    names = {band.name for strip in view.strips for band in strip.bands}
+    value_px = max((font.pixelSize() * scale for text, font, _ in view.text_boxes(visible_only=True)
+                    if text in values), default=0.0)
+    name_px = max((font.pixelSize() * scale for text, font, _ in view.text_boxes(visible_only=True)
+                   if text in names), default=0.0)
+    return value_px, name_px
+
+
+LESSONS = ["detach-shares-memory", "expand-is-not-repeat", "views-share-storage", "what-step-and-zero-grad-do",
+           "a-target-network"]
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_projector_map_text_does_not_shrink_between_steps(qtbot, settings, lesson, size):
+    window = fresh_window(qtbot, settings, first_size(*size), projector=True)
+    open_lesson(window, qtbot, lesson)
+    view = window.storage_map
+    before: tuple[float, float] | None = None
+    names: set[str] = set()
+    longest: dict[str, int] = {}   # storage -> the most characters a value of it was written in
+    for position in range(1, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        value_px, name_px = _shown_sizes(view)
+        now_names = {band.name for strip in view.strips for band in strip.bands} | \
+                    {grad.name for strip in view.strips for grad in strip.grads}
+        wider = False
+        for strip in view.strips:
+            chars = max((len(t) for t in view._value_texts(strip.values, strip.storage.dtype)), default=0)
+            wider |= chars > longest.get(strip.storage.id, chars)
+            longest[strip.storage.id] = max(chars, longest.get(strip.storage.id, 0))
+        assert value_px >= 11 and name_px >= 11, (position, value_px, name_px)
+        if before is not None and not (now_names - names) and not wider:
+            assert value_px >= before[0] - 0.01 and name_px >= before[1] - 0.01, (position, before, value_px, name_px)
+        before, names = (value_px, name_px), now_names
+    window.close()
+
+
+def test_the_map_fits_the_same_with_or_without_its_scroll_bar(qtbot, settings):
+    """A second strip brings the vertical scroll bar: the text stays the size it was (it was fitted to the width
+    without the bar, where the bar took 14 px of it and the text shrank from 24 to 21.9 px)."""
+    window = fresh_window(qtbot, settings, first_size(1024, 768), projector=True)
+    open_lesson(window, qtbot, "detach-shares-memory")
+    view = window.storage_map
+    go(window, qtbot, 1)
+    _settle(qtbot)
+    bar = view.verticalScrollBar()
+    width = view.fit_width()
+    bar.setVisible(not bar.isVisible())
+    assert view.fit_width() == width
+    window.close()
