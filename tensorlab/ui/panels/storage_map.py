@@ -184,6 +184,7 @@ class StorageMapView(SceneView):
         self._fit_rects: dict[str, QRectF] = {}
         self._run_key: str | None = None   # set by changed_run: the storage of the run it found
         self.focus_grad: str | None = None   # the tensor whose gradient the last step was about (no change)
+        self.written: str | None = None      # the tensor the last step wrote through (render_view), if it did
         self.picture = False   # drawn for a picture of the whole scene: at the text scale, no marks
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
         self._target: QRectF | None = None   # what the last scroll had to show (see _land)
@@ -250,6 +251,9 @@ class StorageMapView(SceneView):
         self.focus_grad = None
         # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
         self.refused = refused_write(last) if view.ran else None
+        # The tensor the step wrote through (`z[3] = 0`: z, whose band is shown with the cells it changed).
+        write = _WHOLE_WRITE.match(last.code) if last is not None and view.ran else None
+        self.written = re.sub(r"(\[\d+\])+$", "", write.group(1)) if write else None   # (`z[3]`: z)
         # A backward() that failed on a saved tensor an earlier step changed: that step's write is marked
         # (held while the next step's question on a backward() is open: the mark would answer it).
         culprits = culprit_marks(state.results) if last is not None and not last.ok \
@@ -430,11 +434,30 @@ class StorageMapView(SceneView):
                 self._ensure(QRectF(run.left(), union.top(), 1, span), 0, 10)
             else:
                 self._ensure(QRectF(run.left(), run.top(), 1, min(run.height(), height)), 0, 10)
+            self._with_written_band(run, height)
             if self._run_key not in self.fitting:   # a strip that fits is in view whatever the scroll
                 self._show_columns(run)
         if union.height() <= height:
             # What fits stays whole when the scroll lands on a line: its bands too, not only the changed cells.
             self._target = QRectF(union.left(), union.top(), 1, union.height())
+
+    def _with_written_band(self, run: QRectF, height: float) -> None:
+        """The changed cells together with the band of the tensor the step is about (the one written: `z[3] = 0`
+        changes x's cells through z, whose band is below x's and x.grad's; else the selected tensor's), when both fit in the viewport: from
+        the cells' index row, else from the cells (review r17o item 2: z was below the fold at 1024x768 and
+        1280x720 projector)."""
+        strip = self.strip_rects.get(self._run_key or "")
+        name = self.written or self.selected
+        band = self.band_rect(name) if name is not None else None
+        if strip is None or band is None or not strip.top() <= band.top() <= strip.bottom() \
+                or band.top() < run.top() - 1:
+            return
+        full = height + 24 - 4   # (without the usual margins: the cells and the band are what tells)
+        index_top = run.top() - self._px(INDEX_PX) - 5 * self.scale_factor
+        for top in (index_top, run.top()):
+            if band.bottom() - top <= full:
+                self._ensure(QRectF(run.left(), top, 1, band.bottom() - top), 0, 0)
+                return
 
     def changed_run(self) -> QRectF | None:
         """Where the first run of cells the last step changed is drawn (its storage's, else a gradient's)."""
