@@ -103,3 +103,25 @@ def test_after_z3_the_written_band_and_the_changed_cell_are_on_screen(qtbot, set
     assert band is not None and _in_view(view, band), (band, seen)
     assert _in_view(view, cell), (cell, seen)
     window.close()
+
+
+def test_the_picker_names_the_lesson_asked_for_before_its_first_state(qtbot, settings):
+    """Review r17o item 6: started with `--lesson ID`, the toolbar said "Scratchpad" until the worker had loaded
+    the lesson (the blank state shown meanwhile has no lesson); it names the lesson from the first paint."""
+    from tensorlab.ui.window.build import build_window
+
+    window = build_window(settings, lesson="detach-shares-memory", wait=False)
+    qtbot.addWidget(window)
+    window.show()
+    seen = set()
+    for _ in range(200):
+        seen.add(window.lesson_picker.currentData())
+        if window.controller.state.lesson is not None and not window.controller.busy:
+            break
+        qtbot.wait(10)
+    seen.add(window.lesson_picker.currentData())
+    assert seen == {"detach-shares-memory"}, seen
+    # Choosing the scratchpad later still shows it.
+    open_lesson(window, qtbot, "scratchpad")
+    assert window.lesson_picker.currentData() == "scratchpad"
+    window.close()
