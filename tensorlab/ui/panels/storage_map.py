@@ -443,9 +443,9 @@ class StorageMapView(SceneView):
 
     def _with_written_band(self, run: QRectF, height: float) -> None:
         """The changed cells together with the band of the tensor the step is about (the one written: `z[3] = 0`
-        changes x's cells through z, whose band is below x's and x.grad's; else the selected tensor's), when both fit in the viewport: from
-        the cells' index row, else from the cells (review r17o item 2: z was below the fold at 1024x768 and
-        1280x720 projector)."""
+        changes x's cells through z, whose band is below x's and x.grad's; else the selected tensor's), when both
+        fit in the viewport: from the cells' index row, else from the cells (review r17o item 2: z was below the
+        fold at 1024x768 and 1280x720 projector)."""
         strip = self.strip_rects.get(self._run_key or "")
         name = self.written or self.selected
         band = self.band_rect(name) if name is not None else None

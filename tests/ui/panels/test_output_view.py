@@ -166,9 +166,8 @@ def test_two_printed_tensors_break_between_the_values_never_inside_a_row(qtbot, 
     from tensorlab.ui.panels.output_view import unwrap_columns
     from tensorlab.ui.widgets.html import ZWSP
     from tensorlab.ui.widgets.text_zoom import mono_font
-    from tests.ui.support import fresh_window, go, open_lesson
-
     from tensorlab.ui.window.build import first_size
+    from tests.ui.support import fresh_window, go, open_lesson
 
     # (The window a 1920x1080 screen gives under X, in its frame, as the review drove it.)
     window = fresh_window(qtbot, settings, first_size(1920, 1080), projector=True)
