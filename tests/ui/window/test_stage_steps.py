@@ -129,3 +129,21 @@ def test_the_picker_names_the_lesson_asked_for_before_its_first_state(qtbot, set
     open_lesson(window, qtbot, "scratchpad")
     assert window.lesson_picker.currentData() == "scratchpad"
     window.close()
+
+
+def test_at_the_end_of_expand_is_not_repeat_the_printed_tensors_are_on_screen_at_1920x1080(qtbot, settings):
+    """Review r17o item 2: End at 1920x1080 projector (`print(a, r)`, after `e[0, 0] = 5` wrote a's cell 0): a's
+    cells with the 5 written, a's band and r's band are all in view."""
+    window = fresh_window(qtbot, settings, first_size(1920, 1080), projector=True)
+    open_lesson(window, qtbot, "expand-is-not-repeat")
+    go(window, qtbot, len(window.controller.state.program))
+    _settle(qtbot)
+    view = window.storage_map
+    snapshot = window.controller.state.snapshot
+    x0, cell_w, top, cell_h = view.cell_rows[snapshot.tensor("a").storage]
+    seen = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert _in_view(view, QRectF(x0, top, cell_w, cell_h)), (top, seen)
+    for name in ("a", "r"):
+        band = view.band_rect(name)
+        assert band is not None and _in_view(view, band), (name, band, seen)
+    window.close()
