@@ -1155,8 +1155,9 @@ class StorageMapView(SceneView):
             texts = [t for values in (strip.values, *(g.values for g in strip.grads))
                      for t in self._value_texts(values[:MAX_CELLS], strip.storage.dtype)]
             held = self._held_texts.get(key, "")
-            longest = max(texts, key=lambda t: _text_width(t, font), default="")
-            if _text_width(longest, font) > _text_width(held, font):
+            # By characters (the values' font is monospaced): one text measured per strip, not every value.
+            longest = max(texts, key=len, default="")
+            if len(longest) > len(held):
                 held = self._held_texts[key] = longest
             if held:
                 widest = max(widest, _text_width(held, font))
