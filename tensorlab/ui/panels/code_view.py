@@ -480,6 +480,7 @@ class CodeView(QListWidget):
         self._rows: list[_Row] = []
         self._live: dict[int, _Row] = {}   # list row -> its marks now, where they changed after its item was made
         self._steps: tuple[object, ...] = ()
+        self._line_lengths: list[int] = []   # the program's short lines' lengths (what the font fits: _fit_font)
         self.user_steps: tuple[int, ...] = ()
         self.position = 0
         self.set_text_scale(1.0)
@@ -501,8 +502,13 @@ class CodeView(QListWidget):
         # The room with a scroll bar shown, whether or not one is: a smaller font that hid the bar must not make
         # the room wider (and the font larger again).
         room = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
+        # The longest line of the program that fits the panel at the floor size (`with torch.no_grad():`, 21
+        # characters, wrapped at 1024x768 projector: review r17o item 4), else a 20-character statement.
+        least = _Fonts(mono_font(floor))
+        fit_chars = (room - least.indent - 6) // max(1, least.bold_metrics.horizontalAdvance("x"))
+        chars = max([SHORT_STATEMENT, *(n for n in self._line_lengths if n <= fit_chars)])
         font = mono_font(size)
-        while size > floor and room > 0 and self._short_width(font) > room:
+        while size > floor and room > 0 and self._short_width(font, chars) > room:
             size -= 1
             font = mono_font(size)
         if font.key() == self.font().key() and getattr(self, "_fitted", False):
@@ -514,10 +520,10 @@ class CodeView(QListWidget):
         self.follow()
 
     @staticmethod
-    def _short_width(font: QFont) -> int:
-        """The row width a :data:`SHORT_STATEMENT`-character line needs in ``font`` (margins included)."""
+    def _short_width(font: QFont, chars: int = SHORT_STATEMENT) -> int:
+        """The row width a line of ``chars`` characters needs in ``font`` (margins included)."""
         fonts = _Fonts(font)
-        return fonts.indent + 4 + fonts.bold_metrics.horizontalAdvance("x" * SHORT_STATEMENT) + 2
+        return fonts.indent + 4 + fonts.bold_metrics.horizontalAdvance("x" * chars) + 2
 
     def render_view(self, view: View) -> None:
         """Show the view's player state."""
@@ -547,6 +553,13 @@ class CodeView(QListWidget):
                 self._whole = set()   # another file: its statements start short
             self._rebuild(state, rows, refused)
             self._refused_key = refused_key
+            # Each line's length (up to a short statement's few dozen characters): the font fits the longest
+            # that a readable size can keep on one line.
+            lengths = sorted({len(line.rstrip()) for step in state.program for line in step.code.split("\n")
+                              if len(line.rstrip()) <= 60})
+            if lengths != self._line_lengths:
+                self._line_lengths = lengths
+                self._fit_font()
         self._rows, self._steps = rows, tuple(state.program)
         self.lines = [("▶ " if r[5] else "") + ("✗ " if r[6] else "") + r[2] for r in rows]
         self.follow()

@@ -60,18 +60,51 @@ def wrap_columns(text: str, width: int) -> str:
     if width < 8:
         return text
     lines = text.split("\n")
+    # A line of several printed values (`print(a, r)`: "tensor([5., 2., 3.]) tensor([[1., 2., 3.],") breaks
+    # between them first, never inside a row (review r17o item 5): each value then starts a line of its own, and
+    # a matrix's next rows, indented by torch under its first, line up under it again.
+    groups = [_between_values(line) if len(line) > width else [line] for line in lines]
+    if all(len(group) == 1 for group in groups):
+        return "\n".join(_wrap_lines(lines, width))
+    wrapped = _wrap_lines([piece for group in groups for piece in group], width)
+    out, at = [], 0
+    for group in groups:
+        out.append(f"{ZWSP}\n{ZWSP}".join(wrapped[at:at + len(group)]))
+        at += len(group)
+    return "\n".join(out)
+
+
+def _between_values(line: str) -> list[str]:
+    """``line`` cut at each space between two printed values (after a closing bracket, outside every bracket):
+    `tensor([1.]) tensor([2.])` is two pieces; words and numbers (`loss 0.5`) stay one."""
+    pieces, depth, start = [], 0, 0
+    for i, char in enumerate(line):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        elif char == " " and depth == 0 and i > start and line[i - 1] in ")]}" and i + 1 < len(line) \
+                and line[i + 1] not in " ,)]}":
+            pieces.append(line[start:i])
+            start = i + 1
+    pieces.append(line[start:])
+    return pieces
+
+
+def _wrap_lines(lines: list[str], width: int) -> list[str]:
+    """Each of ``lines`` as :func:`wrap_columns` shows it (its breaks inside the one string)."""
     split = [_values_and_keywords(line) for line in lines]
     long = [(line, parts) for line, (parts, keywords) in zip(lines, split, strict=True)
             if len(line) > width and len(parts) + len(keywords) > 2 and not _MATRIX_ROW.match(line)]
     if not long:
-        return text
+        return lines
     most = max(len(p) for _, p in long)   # all of a line's values on one: its keywords broken off
     # Two values a line at least; one a line only where two do not fit (a 1-d tensor in a narrow projector panel
     # was left whole, and its last values were off the panel's right: review r17o 8).
     per_line = next((k for least in (2, 1) for strict in (True, False) for k in range(max(most, least), least - 1, -1)
                      if all(_fits(line, parts, k, width, strict) for line, parts in long)), 0)
     if per_line == 0:
-        return text
+        return lines
     broken = {line for line, _ in long}
     counts = {len(parts) for _, parts in long}
     out = []
@@ -87,7 +120,7 @@ def wrap_columns(text: str, width: int) -> str:
             lead = indent if indent + len(keyword) <= width else 0
             text += f",{ZWSP}\n{' ' * lead}{ZWSP}{keyword}"
         out.append(text)
-    return "\n".join(out)
+    return out
 
 
 _KEYWORD = re.compile(r"^[A-Za-z_]\w*=")

@@ -165,6 +165,10 @@ class StorageMapView(SceneView):
         self._strip_texts: dict[tuple[object, ...], tuple[str, ...]] = {}   # (values, dtype, digits) -> texts
         self._texts: dict[tuple[object, ...], str] = {}      # (type, value, digits) -> the value as written
         self._labels: dict[tuple[object, ...], str] = {}     # (label, its measured form, width, scale) -> drawn
+        # (storage id, digits) -> the longest value text its cells have shown since it came: the cells stay as
+        # wide as that, so that values growing a digit (`opt.step()`: 0.75 -> 0.5625) never make the map's text
+        # smaller from one step to the next (review r17o item 1); only a new tensor may.
+        self._held_texts: dict[tuple[str, int], str] = {}
         self._language = 0
         self.text_scale = 1.0      # the scale asked for; ``scale_factor`` is what the map is drawn at (fitted)
         self.stretch = False       # projector mode (its floor applies)
@@ -180,6 +184,7 @@ class StorageMapView(SceneView):
         self._fit_rects: dict[str, QRectF] = {}
         self._run_key: str | None = None   # set by changed_run: the storage of the run it found
         self.focus_grad: str | None = None   # the tensor whose gradient the last step was about (no change)
+        self.written: str | None = None      # the tensor the last step wrote through (render_view), if it did
         self.picture = False   # drawn for a picture of the whole scene: at the text scale, no marks
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
         self._target: QRectF | None = None   # what the last scroll had to show (see _land)
@@ -224,6 +229,15 @@ class StorageMapView(SceneView):
             self.picture = on
             self._draw()
 
+    def fit_width(self) -> int:
+        """The viewport's width without the vertical scroll bar (as wide as when it is hidden): what the strips
+        are fitted to, the same whether the bar shows or not."""
+        bar = self.verticalScrollBar()
+        width = self.viewport().width()
+        if bar.isVisible() and self.verticalScrollBarPolicy() != Qt.ScrollBarPolicy.ScrollBarAlwaysOn:
+            width += bar.width()
+        return width
+
     def reserve_row(self, height: int) -> None:
         """A row of ``height`` px kept below the strips' viewport (0: none), for a note about the map that must
         never cover a strip (the window's "+N more changed" mark); the viewport is shorter by it."""
@@ -237,6 +251,9 @@ class StorageMapView(SceneView):
         self.focus_grad = None
         # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
         self.refused = refused_write(last) if view.ran else None
+        # The tensor the step wrote through (`z[3] = 0`: z, whose band is shown with the cells it changed).
+        write = _WHOLE_WRITE.match(last.code) if last is not None and view.ran else None
+        self.written = re.sub(r"(\[\d+\])+$", "", write.group(1)) if write else None   # (`z[3]`: z)
         # A backward() that failed on a saved tensor an earlier step changed: that step's write is marked
         # (held while the next step's question on a backward() is open: the mark would answer it).
         culprits = culprit_marks(state.results) if last is not None and not last.ok \
@@ -340,6 +357,8 @@ class StorageMapView(SceneView):
         ``culprits``: the marks of an earlier write that changed a saved tensor (:func:`culprit_marks`)."""
         self.device, self.selected = device, selected
         self.strips = strip_models(snapshot, previous, culprits)
+        storages = {strip.storage.id for strip in self.strips}
+        self._held_texts = {key: text for key, text in self._held_texts.items() if key[0] in storages}
         self.groups = module_groups(self.strips, snapshot)
         self._versions = {t.name: t.version for t in snapshot.tensors}
         # What the step created or changed: memory, or a gradient (a backward() writes no storage's cells).
@@ -415,11 +434,35 @@ class StorageMapView(SceneView):
                 self._ensure(QRectF(run.left(), union.top(), 1, span), 0, 10)
             else:
                 self._ensure(QRectF(run.left(), run.top(), 1, min(run.height(), height)), 0, 10)
+            self._with_written_band(run, height)
             if self._run_key not in self.fitting:   # a strip that fits is in view whatever the scroll
                 self._show_columns(run)
         if union.height() <= height:
             # What fits stays whole when the scroll lands on a line: its bands too, not only the changed cells.
             self._target = QRectF(union.left(), union.top(), 1, union.height())
+
+    def _with_written_band(self, run: QRectF, height: float) -> None:
+        """The changed cells together with the band of the tensor the step is about (the one written: `z[3] = 0`
+        changes x's cells through z, whose band is below x's and x.grad's; else the selected tensor's), when both
+        fit in the viewport: from the cells' index row, else from the cells (review r17o item 2: z was below the
+        fold at 1024x768 and 1280x720 projector)."""
+        strip = self.strip_rects.get(self._run_key or "")
+        name = self.written or self.selected
+        band = self.band_rect(name) if name is not None else None
+        if strip is None or band is None or not strip.top() <= band.top() <= strip.bottom() \
+                or band.top() < run.top() - 1:
+            return
+        full = height + 24 - 4   # (without the usual margins: the cells and the band are what tells)
+        index_top = run.top() - self._px(INDEX_PX) - 5 * self.scale_factor
+        for top in (index_top, run.top()):
+            if band.bottom() - top <= full:
+                self._ensure(QRectF(run.left(), top, 1, band.bottom() - top), 0, 0)
+                return
+        # A few pixels short (1280x720 projector: 318 px in a 314 px map): the cells' top edge goes above the
+        # viewport, never their values (centred in the cells, a sixth of a cell from their top at most).
+        short = band.bottom() - run.top() - (height + 24)
+        if 0 < short <= run.height() / 6:
+            self._ensure(QRectF(run.left(), run.top() + short, 1, band.bottom() - run.top() - short), 0, 0)
 
     def changed_run(self) -> QRectF | None:
         """Where the first run of cells the last step changed is drawn (its storage's, else a gradient's)."""
@@ -929,7 +972,10 @@ class StorageMapView(SceneView):
         below readable values), and in projector mode cells wider to use the room."""
         base = self.scale_factor = self.text_scale
         self._stretch, self._digits, self._tight = 1.0, 6, False
-        room = self.viewport().width() - 44   # the margins, and a vertical scroll bar that may come
+        # The margins, and a vertical scroll bar that may come: measured on the width without the bar, so that
+        # the bar coming with a taller map (a second strip) never makes the text smaller (review r17o item 1:
+        # 24 -> 21.9 px between steps at 1024x768 projector).
+        room = self.fit_width() - self.verticalScrollBar().sizeHint().width() - 44
         if room < 160 or not self.strips or self.picture:
             return base
         cells = max(max(1, min(max([len(st.values), *(len(g.values) for g in st.grads)]), MAX_CELLS))
@@ -1089,14 +1135,33 @@ class StorageMapView(SceneView):
             widest = self._measured.get(widest_key)
             if widest is None:
                 font = self._font(VALUE_PX, True, mono=True)
-                widest = self._measured[widest_key] = max(
-                    (self._widest(values[:MAX_CELLS], font, strip.storage.dtype) for strip in self.strips
-                     for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
+                widest = max((self._widest(values[:MAX_CELLS], font, strip.storage.dtype) for strip in self.strips
+                              for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
+                if not self.picture:
+                    widest = max(widest, self._held_widest(font))
+                self._measured[widest_key] = widest
             # Tight (a strip wider than the map): as narrow as the values and the bands' element labels allow,
             # before any text is made smaller or a cell hidden behind "+N more".
             least = _text_width("[11]", self._font(ELEMENT_PX, True)) + 12 * s if self._tight else 64 * s
             width = self._measured[key] = max(least, widest + 14 * s) * self._stretch
         return width
+
+    def _held_widest(self, font: QFont) -> float:
+        """The widest value text each strip has shown since its storage came (at the current digits), measured in
+        ``font``; the longest texts of what is shown now are held for the next steps."""
+        widest = 0.0
+        for strip in self.strips:
+            key = (strip.storage.id, self._digits)
+            texts = [t for values in (strip.values, *(g.values for g in strip.grads))
+                     for t in self._value_texts(values[:MAX_CELLS], strip.storage.dtype)]
+            held = self._held_texts.get(key, "")
+            # By characters (the values' font is monospaced): one text measured per strip, not every value.
+            longest = max(texts, key=len, default="")
+            if len(longest) > len(held):
+                held = self._held_texts[key] = longest
+            if held:
+                widest = max(widest, _text_width(held, font))
+        return widest
 
     def _widest(self, values: tuple[object, ...], font: QFont, dtype: str) -> float:
         """The widest of a strip's values as the map writes them, kept by their texts."""
@@ -1152,7 +1217,7 @@ class StorageMapView(SceneView):
         quarter of the map (a narrower column leaves the room to the cells). Measured with its version's room
         kept (``wide_label``), so that a version counting up changes the text, never the lines (nor the
         layout); kept by label."""
-        key = (band.label, band.wide_label, self.viewport().width(), self.scale_factor)
+        key = (band.label, band.wide_label, self.fit_width(), self.scale_factor)
         text = self._labels.get(key)
         if text is None:
             if len(self._labels) > 2048:
@@ -1165,7 +1230,7 @@ class StorageMapView(SceneView):
         is wider than the name column may be; never at a space inside a shape or a stride (`(2, 1)` whole:
         "stride (2," over "1)" read as two numbers)."""
         font = self._font(12)
-        if _text_width(wide, font) <= max(60.0, self.viewport().width() * 0.22):
+        if _text_width(wide, font) <= max(60.0, self.fit_width() * 0.22):
             return label
         spaces, cuts = _outer_spaces(wide), _outer_spaces(label)
         if not spaces or len(cuts) != len(spaces):

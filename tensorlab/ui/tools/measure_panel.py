@@ -103,8 +103,16 @@ class _PlotTabs(QTabWidget):
         return False
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # What the floating tool is sized for: the plot as tall as its screen allows beside the controls (at
+        # 1024x768 a 190 px plot in a 515 px tool, review r17o item 7), never taller than the screen can hold.
         hint = super().sizeHint()
-        return QSize(hint.width(), self.minimumHeight())
+        screen = self.screen()
+        room = screen.availableGeometry().height() if screen is not None else 768
+        return QSize(hint.width(), max(self.minimumHeight(), min(PLOT_TABS_MOST, round(room * PLOT_TABS_SHARE))))
+
+
+PLOT_TABS_SHARE = 0.42   # the plot and table tabs ask for this share of the screen's height ...
+PLOT_TABS_MOST = 440     # ... and no more than this (at 1920x1080 the plot stays a plot, not a wall)
 
 
 class MeasurePanel(QScrollArea):

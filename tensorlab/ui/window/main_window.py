@@ -98,6 +98,9 @@ class MainWindow(QMainWindow):
     def __init__(self, controller: LabController, lessons: list[Lesson], settings: QSettings,
                  parent: QWidget | None = None, data_dir: Path | None = None) -> None:
         super().__init__(parent)
+        # The lesson being opened (open_lesson) until its state is shown: the picker names it at once, not the
+        # scratchpad of the blank state shown while the worker starts (review r17o item 6).
+        self._opening: str | None = None
         self.setObjectName("mainWindow")
         self.setWindowTitle("TensorLab")
         # No animation: a dock that makes room for a question has its size at once.
@@ -192,6 +195,7 @@ class MainWindow(QMainWindow):
         if app is not None:
             app.installEventFilter(self)
         controller.busyChanged.connect(self._release_early_keys)
+        controller.busyChanged.connect(self._opened)
 
     # -- construction ------------------------------------------------------------
     def fill_lessons(self) -> None:
@@ -228,6 +232,11 @@ class MainWindow(QMainWindow):
                                               event.isAutoRepeat(), event.count()))
             return True
         return kind == QEvent.Type.KeyRelease
+
+    def _opened(self, busy: bool) -> None:
+        """The worker is idle: whatever it was opening is loaded, or failed (the picker follows the state again)."""
+        if not busy:
+            self._opening = None
 
     def _release_early_keys(self, busy: bool) -> None:
         """The first state is shown (the worker is idle): the queued keys, in order, as if pressed now."""
@@ -294,8 +303,10 @@ class MainWindow(QMainWindow):
         self.problem = ""
         self._focus_selected()
         key = SCRATCHPAD if state.lesson is None else state.lesson.id
+        if key == self._opening:
+            self._opening = None   # the lesson asked for is the one shown
         index = self.lesson_picker.findData(key)
-        if index >= 0 and index != self.lesson_picker.currentIndex():
+        if self._opening is None and index >= 0 and index != self.lesson_picker.currentIndex():
             self.lesson_picker.setCurrentIndex(index)
         devices = [self.device_picker.itemText(i) for i in range(self.device_picker.count())]
         if devices != list(state.devices):
@@ -531,6 +542,14 @@ class MainWindow(QMainWindow):
     def open_lesson(self, lesson: Lesson | None) -> None:
         """Switch to ``lesson`` (None: the scratchpad), with the steps you added to it."""
         self.builders.clear_problems()    # the code line's old refusal belongs to the program left (reopened too)
+        key = SCRATCHPAD if lesson is None else lesson.id
+        index = self.lesson_picker.findData(key)
+        if index >= 0:
+            self._opening = key
+            if index != self.lesson_picker.currentIndex():
+                self.lesson_picker.blockSignals(True)
+                self.lesson_picker.setCurrentIndex(index)
+                self.lesson_picker.blockSignals(False)
         self.controller.load_lesson(lesson, self.editing.program_for(lesson))
         for problem in self.editing.take_problems():
             self.show_problem(problem, until_next_state=True)

@@ -466,3 +466,32 @@ def test_short_statements_keep_one_line_in_a_narrow_projector_code_panel(qtbot, 
                 checked += 1
     assert checked > 20
     window.close()
+
+
+def test_a_short_line_that_fits_at_80_percent_of_the_font_keeps_one_line_in_projector_mode(window, qtbot):
+    """Review r17o item 4: `with torch.no_grad():` (21 characters) wrapped at 1024x768 projector while a
+    20-character statement kept its line: every line the panel can hold at 80% of its font keeps one line."""
+    from tensorlab.ui.panels.code_view import FIT_FLOOR, _Fonts
+    from tensorlab.ui.widgets.text_zoom import MIN_PX, mono_font, px
+
+    window.set_presentation(True)
+    window.resize(1024, 768)
+    qtbot.waitUntil(lambda: window.width() == 1024, timeout=5_000)
+    view = window.code_view
+    checked = 0
+    for lesson in builtin_lessons():
+        open_lesson(window, qtbot, lesson.id)
+        qtbot.wait(10)
+        floor = _Fonts(mono_font(max(MIN_PX, round(px(12, view._scale) * FIT_FLOOR))))
+        room = view.width() - 2 * view.frameWidth() - view.verticalScrollBar().sizeHint().width()
+        line_height = QFontMetrics(view.font()).height()
+        for index, step in enumerate(window.controller.state.program):
+            lines = step.code.split("\n")
+            # (a row's margins: the marker and number column, 6 px; the bold current line is the widest)
+            if len(lines) > 3 or not all(floor.indent + 6 + floor.bold_metrics.horizontalAdvance(line) <= room
+                                         for line in lines):
+                continue
+            rows = round((view.line_rect(index).height() - 6) / line_height)
+            assert rows == len(lines), (lesson.id, step.code, view.width(), view.font().pixelSize())
+            checked += "with torch.no_grad():" in step.code
+    assert checked >= 1

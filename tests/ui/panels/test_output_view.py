@@ -155,3 +155,35 @@ def test_a_printed_tensor_in_a_narrow_projector_output_is_readable_whole(qtbot, 
     for number in re.findall(r"-?\d+\.\d*", printed):
         assert number in shown
     window.close()
+
+
+def test_two_printed_tensors_break_between_the_values_never_inside_a_row(qtbot, settings):
+    """Review r17o item 5: `print(a, r)` at 1920x1080 projector showed `tensor([5., 2., 3.]) tensor([[1., 2.,`
+    over `3.],`: the line breaks between the two values, each of r's rows stays one line, under each other."""
+    import torch
+    from PySide6.QtGui import QFontMetricsF
+
+    from tensorlab.ui.panels.output_view import unwrap_columns
+    from tensorlab.ui.widgets.html import ZWSP
+    from tensorlab.ui.widgets.text_zoom import mono_font
+    from tensorlab.ui.window.build import first_size
+    from tests.ui.support import fresh_window, go, open_lesson
+
+    # (The window a 1920x1080 screen gives under X, in its frame, as the review drove it.)
+    window = fresh_window(qtbot, settings, first_size(1920, 1080), projector=True)
+    open_lesson(window, qtbot, "expand-is-not-repeat")
+    go(window, qtbot, len(window.controller.state.program))
+    qtbot.wait(30)
+    view = window.output_view
+    a = torch.tensor([5., 2., 3.])
+    r = torch.tensor([1., 2., 3.]).repeat(3, 1)
+    printed = f"{a} {r}"
+    assert window.controller.state.last.output.rstrip("\n") == printed   # what torch printed
+    assert unwrap_columns(printed) in view.toPlainText()
+    lines = super(type(view), view).toPlainText().replace(ZWSP, "").split("\n")
+    assert str(a) in lines and str(r).split("\n")[0] in lines, lines
+    rows = [line for line in lines if line.strip().startswith("[") or "[[" in line]
+    assert [line.strip(" ,])").lstrip("tensor([") for line in rows] == ["1., 2., 3."] * 3, rows
+    metrics = QFontMetricsF(mono_font(view.font().pixelSize()))
+    assert all(metrics.horizontalAdvance(line) <= view.viewport().width() for line in lines), lines
+    window.close()

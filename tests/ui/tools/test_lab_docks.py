@@ -299,3 +299,21 @@ def test_room_beside_and_halves_are_clear_of_each_other():
     small = QRect(700, 32, 316, 300)
     beside = room_beside(QSize(600, 500), screen, [small])
     assert beside is not None and not beside.intersects(small) and screen.contains(beside)
+
+
+def test_the_floating_measure_tool_gives_its_plot_a_good_share_of_the_screen(qtbot):
+    """Review r17o item 7: the Measure plot was small (190 px of a 515 px tool at 1024x768): its tabs ask for
+    about 42% of the screen's height, and the tool still fits the screen with no scroll bar."""
+    from tensorlab.ui.window.offscreen import isolated_window
+
+    with isolated_window(lesson="inplace-on-a-leaf", size=(1024, 768)) as window:
+        qtbot.addWidget(window)
+        dock = _dock(window, "measureDock")
+        dock.toggleViewAction().trigger()
+        qtbot.waitUntil(dock.isVisible, timeout=5_000)
+        qtbot.wait(50)
+        panel = window.measure_panel
+        screen = window.screen().availableGeometry()
+        _on_screen(window, dock)
+        assert panel.widget().height() <= panel.viewport().height(), (panel.widget().size(), panel.viewport().size())
+        assert panel.tabs.height() >= 0.38 * screen.height(), (panel.tabs.size(), screen)
