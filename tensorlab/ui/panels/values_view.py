@@ -199,13 +199,13 @@ class _Plot(QWidget):
 
 def _same_values(a: object, b: object) -> bool:
     """Whether ``a`` and ``b`` draw the same: equal, and bit for bit (``-0.0 == 0.0`` but its number reads
-    "-0"; a NaN is never equal, so it is drawn again). ``marshal`` writes each float's 8 bytes."""
+    "-0.0"; a NaN is never equal, so it is drawn again). ``marshal`` writes each float's 8 bytes."""
     if a is b:
         return True
     if a != b:
         return False
     try:
-        return marshal.dumps(a) == marshal.dumps(b)
+        return marshal.dumps(a) == marshal.dumps(b)  # type: ignore[arg-type]  # (snapshot values)
     except ValueError:   # (nothing but tuples, numbers and strings comes from a snapshot)
         return False
 
