@@ -129,6 +129,11 @@ def _saved_text(saved: SavedTensor) -> str:
                                                                 version=saved.version)
 
 
+def _look(info: TensorInfo) -> tuple[object, ...]:
+    """What the graph panel draws of a tensor besides its graph (its name, and what the note says of it)."""
+    return info.name, info.grad_fn, info.requires_grad, info.is_leaf
+
+
 class GraphView(SceneView):
     """Draws a snapshot's :class:`~tensorlab.core.observe.autograd_graph.GraphInfo` as boxes and arrows."""
 
@@ -237,10 +242,16 @@ class GraphView(SceneView):
             graph = self.graph   # drawn again (a hint held or shown): the graph read for it after the snapshot
         if info is self.info and info is not None and graph is self.graph and held == self.held:
             return  # the same tensor, unchanged (its facts are shared between snapshots): already drawn
+        same = (self.info is not None and info is not None and _look(info) == _look(self.info)
+                and graph == self.graph and held == self.held
+                and (self._framed or (self._message is not None and self.zoom == 1.0)))
         self.info = info
         self.held = held
         self.graph = graph
-        self._draw()
+        if not same:
+            # (The same look, the view where the drawing put it: a leaf whose gradient a step changed, a graph equal
+            # to the one drawn, going back and forth; drawn again it would be the very same picture.)
+            self._draw()
 
     @contained
     def show_graph(self, name: str, graph: GraphInfo) -> None:

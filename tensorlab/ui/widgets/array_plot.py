@@ -11,7 +11,7 @@ import math
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap, QResizeEvent
-from PySide6.QtWidgets import QFrame, QWidget
+from PySide6.QtWidgets import QFrame, QGraphicsPixmapItem, QWidget
 
 from tensorlab.ui.widgets.palette import BAND_COLORS, text_color_on
 from tensorlab.ui.widgets.scene_view import SceneView
@@ -93,6 +93,9 @@ class ArrayPlot(SceneView):
         self.color = QColor(BAND_COLORS[0])
         self.labels_shown = False
         self.label_size = 0.0     # the size (before the zoom) the values of a heat map are written at
+        # A heat map painted as one picture: (its frame: shape, view size, scale, pixel ratio; its picture's item;
+        # the cell size). A new array of the same frame replaces that picture only: the indices stay.
+        self._heat: tuple[tuple[object, ...], QGraphicsPixmapItem, float] | None = None
 
     def set_array(self, mode: str, data: list, texts: list[str], color: object = None) -> None:
         """``mode`` "bars" (``data``: heights) or "image" (``data``: rows of values); ``texts`` their numbers."""
@@ -109,10 +112,28 @@ class ArrayPlot(SceneView):
         if event.size() != event.oldSize():
             self._draw()
 
+    def _heat_frame(self, width: float, height: float) -> tuple[object, ...] | None:
+        """What places a heat map painted as one picture (None: not such a map): its indices and cells depend on
+        nothing else (no value is written on so many cells)."""
+        if getattr(self, "mode", None) != "image" or not self.grid \
+                or len(self.grid) * len(self.grid[0]) <= MAX_IMAGE_LABELS or width < 20 or height < 20:
+            return None
+        return (len(self.grid), len(self.grid[0]), width, height, self.scale_factor, self.devicePixelRatioF())
+
     def _draw(self) -> None:
         scene = self.scene()
-        scene.clear()
         width, height = self.viewport().width(), self.viewport().height()
+        frame = self._heat_frame(width, height)
+        if frame is not None and self._heat is not None and self._heat[0] == frame:
+            # The same frame (a weight matrix after an optimizer step): only the picture of its cells changes.
+            low, high = _finite_range(self.grid)
+            cell = self._heat[2]
+            self._heat[1].setPixmap(self._heat_picture(cell, low, high))
+            self.labels_shown = False
+            self.label_size = self._label_size(cell, cell)
+            return
+        self._heat = None
+        scene.clear()
         scene.setSceneRect(0, 0, max(width, 1), max(height, 1))
         self.labels_shown = False
         if width < 20 or height < 20:
@@ -191,6 +212,14 @@ class ArrayPlot(SceneView):
     def _image_pixels(self, left: float, top: float, cell: float, low: float, high: float) -> None:
         """A heat map too big for its numbers, painted as one picture (a pixel per cell, scaled up without
         smoothing): a thousand rectangles cost more to make and to paint than the picture they make."""
+        item = self.scene().addPixmap(self._heat_picture(cell, low, high))
+        item.setPos(left, top)
+        item.setZValue(-1)
+        frame = self._heat_frame(self.viewport().width(), self.viewport().height())
+        self._heat = None if frame is None else (frame, item, cell)
+
+    def _heat_picture(self, cell: float, low: float, high: float) -> QPixmap:
+        """The cells of :attr:`grid` in their viridis colours, ``cell`` pixels each."""
         rows, cols = len(self.grid), len(self.grid[0])
         # The colours of every cell at once (NumPy): the same arithmetic as viridis_rgb, element by element.
         pixels = _viridis_pixels(self.grid, low, high)   # held while the image over it is in use
@@ -200,9 +229,14 @@ class ArrayPlot(SceneView):
         picture = small.scaled(max(round(cols * cell * ratio), 1), max(round(rows * cell * ratio), 1),
                                Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.FastTransformation)
         picture.setDevicePixelRatio(ratio)
-        item = self.scene().addPixmap(QPixmap.fromImage(picture))
-        item.setPos(left, top)
-        item.setZValue(-1)
+        return QPixmap.fromImage(picture)
+
+    def _label_size(self, wide: float, tall: float) -> float:
+        """The largest size from 12 px (zoomed) down to the readable minimum at which every value fits a cell
+        ``wide`` x ``tall`` (0: none does)."""
+        s = self.scale_factor
+        return next((label_px / s for label_px in range(px(12, s), MIN_PX - 1, -1)
+                     if self._label_fits(wide, tall, label_px / s)), 0.0)
 
     def _index_fits(self, slot: float) -> bool:
         return QFontMetricsF(self._font(11)).horizontalAdvance(str(len(self.heights) - 1)) + 6 <= slot
@@ -225,15 +259,13 @@ class ArrayPlot(SceneView):
                 break
         # The values at the largest size from 12 px (zoomed) down to the readable minimum that fits a cell.
         cell_w = cell_h = cell
-        label_size = next((label_px / s for label_px in range(px(12, s), MIN_PX - 1, -1)
-                           if self._label_fits(cell, cell, label_px / s)), 0.0)
+        label_size = self._label_size(cell, cell)
         if label_size == 0 and rows * cols <= MAX_IMAGE_LABELS:
             # Square cells too small for their numbers (a [3, 2] tensor in a short panel, zoomed: 18 px squares
             # and no value; review r17c finding 21): cells as wide and as tall as the panel gives them, so the
             # numbers are written at a readable size.
             wide, tall = max((width - left) / cols, 1.0), max((height - top) / rows, 1.0)
-            size = next((label_px / s for label_px in range(px(12, s), MIN_PX - 1, -1)
-                         if self._label_fits(wide, tall, label_px / s)), 0.0)
+            size = self._label_size(wide, tall)
             if size > 0:
                 label_size, cell_w, cell_h = size, wide, tall
                 step_r = _index_step(index_font, rows, cell_h, vertical=True)

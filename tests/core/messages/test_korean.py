@@ -163,3 +163,32 @@ def test_templates_fill_particles_and_plain_fields():
 def test_templates_with_code_fill_the_particle_after_the_backtick():
     assert ko("{name:`을} 쓸 수 없습니다", name="open") == "`open`을 쓸 수 없습니다"
     assert ko("{name:`} 그대로", name="x") == "`x` 그대로"
+
+
+@pytest.mark.parametrize("template", [
+    "plain text", "{name} and {count:,}", "{{literal}} {name}", "{name:>6}|{count:05d}", "{name:을} {count}",
+    "{name:`} {count}", "{0} {name}", "{name!r}", "{name.real}", "a { b", "a } b", "{name:{count}}", "{}", "{{}}",
+    "{count:%}", "{이름:을}", "{이름} 값",
+])
+def test_a_template_str_format_can_fill_gives_what_the_particles_filler_gives(template):
+    """ko() hands the templates without a particle to str.format: the same text (or the same refusal) either way."""
+    from tensorlab.core.messages import korean_particles
+
+    values = {"name": "x", "count": 3, "이름": "m"}
+
+    def slow() -> object:
+        korean_particles._PLAIN[template] = False   # (forces the particle filler for this text)
+        try:
+            return ko(template, **values)
+        except Exception as exc:  # noqa: BLE001 - compared as a refusal
+            return type(exc)
+        finally:
+            korean_particles._PLAIN.pop(template, None)
+
+    def fast() -> object:
+        try:
+            return ko(template, **values)
+        except Exception as exc:  # noqa: BLE001 - compared as a refusal
+            return type(exc)
+
+    assert fast() == slow()

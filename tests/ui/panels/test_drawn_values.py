@@ -147,3 +147,63 @@ def test_a_meta_tensor_is_drawn_as_a_size_without_data(window, qtbot):
     qtbot.waitUntil(lambda: window.values_view.info is not None and window.values_view.info.name == "m")
     plot = window.values_view.values_plot
     assert not plot.plot_shown and "no data" in plot.note.text() and "10,000" not in plot.note.text()
+
+
+def _plot_numbers(plot) -> list[str]:
+    """The numbers written on a Values plot's cells (its index texts are whole numbers of another colour)."""
+    return sorted(plot.plot.value_texts) if plot.plot_shown else []
+
+
+def test_the_values_panel_shows_torchs_values_and_gradient_after_every_training_step_forward_and_back(
+        window, qtbot, steps):
+    """The Values panel keeps what it drew while a tensor's values do not change (a step that changes only the
+    gradient, going back and forth): what it shows is still torch's values and gradient at every step."""
+    open_lesson(window, qtbot, "scratchpad")
+    window.show_panel("valuesDock")
+    name = "model[0].weight"
+
+    def check(expected: dict[str, tuple[list[float], list[float] | None, int]]) -> None:
+        window.table.select_name(name)
+        qtbot.waitUntil(lambda: window.values_view.info is not None and window.values_view.info.name == name)
+        values, grad, _ = expected[name]
+        view = window.values_view
+        assert view.values_plot.plot_shown
+        assert sorted(view.values_plot.plot.value_texts) == sorted(format_value(v) for v in values)
+        assert view.values_plot.labels == [format_value(v) for v in values]
+        if grad is None:
+            assert not view.grad_plot.plot_shown and "None" in view.grad_plot.note.text()
+        else:
+            assert view.grad_plot.plot_shown
+            assert view.grad_plot.labels == [format_value(v) for v in grad]
+            assert sorted(view.grad_plot.plot.value_texts) == sorted(format_value(v) for v in grad)
+
+    for number, code in enumerate(PROGRAM):
+        run_line(window, qtbot, code)
+        if steps[number]:
+            check(steps[number])
+    end = window.controller.state.position
+    for position in (end - 1, end, end - 1, end - 2, end - 3, end):
+        window.controller.go_to(position)
+        idle(qtbot, window)
+        check(steps[position - 1])
+
+
+def test_equal_values_but_a_zero_of_the_other_sign_are_drawn_again(qtbot):
+    """``-0.0 == 0.0``, but its number reads "-0.0": values equal as numbers are not taken for the ones drawn."""
+    from tensorlab.ui.panels.values_view import _Plot
+
+    plot = _Plot("valuesPlot")
+    qtbot.addWidget(plot)
+    plot.resize(400, 300)
+    plot.show()
+    plot.show_array("values of a", (0.0, 1.0), (2,), "#1e88e5")
+    assert plot.plot.value_texts == ["0.0", "1.0"]
+    plot.show_array("values of a", (-0.0, 1.0), (2,), "#1e88e5")
+    assert plot.plot.value_texts == ["-0.0", "1.0"] and plot.labels == ["-0.0", "1.0"]
+    plot.clear_array()
+    plot.show_note("a note")   # (as a gradient of None is shown)
+    again = tuple([-0.0, 1.0])
+    plot.show_array("values of a", again, (2,), "#1e88e5")   # equal, a new object: the drawn ones again
+    assert plot.plot_shown and plot.labels == ["-0.0", "1.0"]
+    plot.show_array("values of a", (float("nan"), 1.0), (2,), "#1e88e5")
+    assert plot.labels == [format_value(float("nan")), "1.0"]

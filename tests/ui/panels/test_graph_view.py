@@ -186,3 +186,46 @@ def test_after_the_failing_backward_of_the_training_lesson_the_failing_nodes_lef
         start = item.sceneBoundingRect()
         assert visible.contains(QRectF(start.left(), start.top(), 20, start.height())), (item.text(), visible, start)
     window.close()
+
+
+def _info(grad: tuple[float, ...] | None, grad_fn: str | None = None, graph=None, requires_grad: bool = True):
+    from tensorlab.core.protocol.snapshot import TensorInfo
+
+    return TensorInfo(name="w", shape=(2,), dtype="float32", device="cpu", values=(1.0, 2.0),
+                      requires_grad=requires_grad, is_leaf=grad_fn is None, grad_fn=grad_fn, version=0, grad=grad,
+                      grad_shape=None if grad is None else (2,), storage="S0", storage_offset=0, stride=(1,), numel=2,
+                      element_size=4, is_view=False, graph=graph)
+
+
+def test_a_step_that_changes_only_what_the_graph_panel_does_not_draw_leaves_the_drawing_as_it_was(qtbot):
+    """A leaf whose gradient a step changed, an equal graph read again: the same picture, its items kept; a new
+    graph, another note, or a view the user zoomed is drawn again, as before."""
+    from tensorlab.core.protocol.snapshot import GraphInfo, GraphNode
+    from tensorlab.ui.panels.graph_view import GraphView
+
+    view = GraphView()
+    qtbot.addWidget(view)
+    view.resize(500, 400)
+    view.show()
+    view.show_tensor(_info(None))
+    drawn = view.scene().items()
+    assert any("is a leaf" in text for text in view.texts())
+    view.show_tensor(_info((0.5, 0.5)))   # backward() filled its gradient in: the same note
+    assert view.scene().items() == drawn and view.info is not None and view.info.grad == (0.5, 0.5)
+    view.show_tensor(_info(None, requires_grad=False))
+    assert any("does not require grad" in text for text in view.texts())
+
+    def graph(name: str) -> GraphInfo:
+        return GraphInfo((GraphNode(name), GraphNode("AccumulateGrad", leaf="w")), ((0, 1),))
+
+    view.show_tensor(_info(None, "MulBackward0", graph("MulBackward0")))
+    drawn = view.scene().items()
+    assert "MulBackward0" in view.texts()
+    view.show_tensor(_info(None, "MulBackward0", graph("MulBackward0")))   # equal, read again
+    assert view.scene().items() == drawn
+    view.show_tensor(_info(None, "AddBackward0", graph("AddBackward0")))
+    assert "AddBackward0" in view.texts() and "MulBackward0" not in view.texts()
+    view.set_zoom(2.0)
+    view._framed = False   # (as a turn of the wheel leaves it)
+    view.show_tensor(_info(None, "AddBackward0", graph("AddBackward0")))   # drawn again: at its drawn size
+    assert view.zoom == 1.0 and "AddBackward0" in view.texts()

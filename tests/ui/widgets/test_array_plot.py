@@ -211,3 +211,47 @@ def test_a_short_heat_map_writes_its_numbers_in_cells_wider_than_tall(qtbot, siz
     # Every row and column still numbered.
     marks = [item.text() for item in plot.scene().items() if hasattr(item, "text") and item.text() not in texts]
     assert marks.count("0") == marks.count("1") == 2 and marks.count("2") == 1, marks
+
+
+def test_a_new_heat_map_of_the_same_shape_keeps_its_indices_and_paints_the_new_values(qtbot):
+    """A weight matrix after an optimizer step: the same frame, so the row and column indices stay as they were
+    and only the picture of the cells is painted again, in the new values' colours; a new size lays it out anew."""
+    from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsSimpleTextItem
+
+    from tensorlab.ui.widgets.array_plot import viridis
+
+    shown = ArrayPlot()
+    qtbot.addWidget(shown)
+    shown.resize(500, 420)
+    shown.show()
+    qtbot.waitExposed(shown)
+    rows = cols = 32
+    shown.set_array("image", [[float(r * cols + c) for c in range(cols)] for r in range(rows)], [])
+    marks = [item for item in shown.scene().items() if isinstance(item, QGraphicsSimpleTextItem)]
+    assert "0" in {item.text() for item in marks}
+
+    def check(grid: list[list[float]]) -> None:
+        items = shown.scene().items()
+        pictures = [item for item in items if isinstance(item, QGraphicsPixmapItem)]
+        assert len(pictures) == 1 and not shown.labels_shown
+        box = pictures[0].sceneBoundingRect()
+        image = shown.viewport().grab().toImage()
+        ratio = image.devicePixelRatio()
+        top_left = shown.mapFromScene(box.topLeft())
+        low, high = min(map(min, grid)), max(map(max, grid))
+        for r, c in [(0, 0), (0, 31), (9, 20), (31, 0), (31, 31)]:
+            x = int((top_left.x() + (c + 0.5) * box.width() / cols) * ratio)
+            y = int((top_left.y() + (r + 0.5) * box.height() / rows) * ratio)
+            assert QColor(image.pixel(x, y)).rgb() == viridis((grid[r][c] - low) / (high - low)).rgb(), (r, c)
+
+    reversed_grid = [[float((rows - r) * cols - c) for c in range(cols)] for r in range(rows)]
+    shown.set_array("image", reversed_grid, [])
+    kept = [item for item in shown.scene().items() if isinstance(item, QGraphicsSimpleTextItem)]
+    assert sorted(map(id, kept)) == sorted(map(id, marks))   # the same index items, not drawn again
+    check(reversed_grid)
+    shown.resize(640, 500)
+    qtbot.waitUntil(lambda: shown.viewport().width() > 600)
+    check(reversed_grid)
+    square = [[float((r - 16) ** 2 + c) for c in range(cols)] for r in range(rows)]
+    shown.set_array("image", square, [])
+    check(square)
