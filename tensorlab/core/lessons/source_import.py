@@ -378,13 +378,7 @@ def refused_at_run_time(lesson: Lesson, index: int, reason: Message) -> Lesson:
     :func:`run_time_refusal`), and every later step that reads what it binds or may change refused as
     "depends on line N", as the import refuses them (:func:`_follow_names`). The steps before it stay as they are
     (numbered as they were); the refused statements keep their reasons."""
-    order: list[LessonStep | RefusedStep] = []
-    waiting = list(lesson.refused)
-    for number, step in enumerate(lesson.steps):
-        while waiting and waiting[0].after <= number:
-            order.append(waiting.pop(0))
-        order.append(step)
-    order += waiting
+    order = _in_order(lesson)
     target = lesson.steps[index]
     pieces = []
     for entry in order:
