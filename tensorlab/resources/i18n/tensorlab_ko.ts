@@ -1299,9 +1299,11 @@ Everything shown is read from real torch objects.</source>
     </message>
     <message>
         <source>{name} does not require grad: no gradient is computed for it,
-but an operation may still save it for backward() (x * {name} saves {name}).</source>
+but an operation may still save it for backward()
+({other} * {name} saves {name} when {other} requires grad).</source>
         <translation>{name:은} requires_grad=False입니다. 이 텐서의 기울기는 계산되지 않지만,
-연산이 역전파를 위해 이 텐서를 저장할 수는 있습니다(x * {name:은} {name:을} 저장합니다).</translation>
+연산이 역전파를 위해 이 텐서를 저장할 수는 있습니다
+({other:이} requires_grad=True이면 {other} * {name:은} {name:을} 저장합니다).</translation>
     </message>
     <message>
         <source>{name} is a leaf: no node produced it.

@@ -283,8 +283,9 @@ class GraphView(SceneView):
                              "backward() accumulates its gradient into {name}.grad.").format(name=info.name)
             else:
                 message = tr("{name} does not require grad: no gradient is computed for it,\n"
-                             "but an operation may still save it for backward() (x * {name} saves {name}).").format(
-                    name=info.name)
+                             "but an operation may still save it for backward()\n"
+                             "({other} * {name} saves {name} when {other} requires grad).").format(
+                    name=info.name, other="v" if info.name == "w" else "w")   # the other operand: another name
             self._show_message(message)
             return
         self._draw_graph(graph)

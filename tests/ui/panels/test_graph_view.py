@@ -121,7 +121,7 @@ def test_the_hint_for_a_tensor_without_grad_lies_inside_the_graphs_viewport(qtbo
     # The whole hint, only wrapped: every word of it is there.
     text = next(i for i in view.scene().items() if hasattr(i, "text")).text()
     assert text.split() == ("x does not require grad: no gradient is computed for it, but an operation may "
-                            "still save it for backward() (x * x saves x).").split()
+                            "still save it for backward() (w * x saves x when w requires grad).").split()
     window.close()
 
 
