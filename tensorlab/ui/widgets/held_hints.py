@@ -4,9 +4,10 @@ A question is asked *before* its step runs; the panels show the state before it.
 are true of that state and still say what the step will do: before ``loss.backward()`` the Autograd
 graph says "saved mat2: …, changed in place" (so backward fails with the version error), or "freed by
 backward()" (so a second backward fails), and even which tensor a node saved says it ("SinBackward0
-saved self: x": a write to its output ``s`` cannot break it; "ReluBackward0 saved result: r"); the Output panel's note "memory changed behind autograd's
-back" says backward will use the changed values without an error; the Values panel's "None: only
-leaves … keep .grad" says what reading a non-leaf's ``.grad`` gives.
+saved self: x": a write to its output ``s`` cannot break it; "ReluBackward0 saved result: r"); the
+Output panel's note "memory changed behind autograd's back" says backward will use the changed values
+without an error; the Values panel's "None: only leaves … keep .grad" says what reading a non-leaf's
+``.grad`` gives.
 
 While such a question is open (asked and not answered yet), exactly those texts are held: the panels
 leave them out, say nothing false in their place, and show a neutral line that a hint is held until
