@@ -1446,11 +1446,25 @@ class StorageMapView(SceneView):
         value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
         black = QColor("black")
         culprit = strip.culprit
+        culprit_tip = self._culprit_text(culprit) + "\n" if culprit is not None else ""
+        changed_tip = tr("changed by the last step") + "\n"
         numbers = []
         texts = self._shown_texts(strip.values, strip.storage.dtype)
+        # Only the cells whose look changed are set again (an optimizer step changes some values, a step after it
+        # none): what each cell was last set to is kept, with the fonts it was measured in.
+        fonts = (value_font, changed_font)
+        was = items.get("drawn") if items.get("fonts") == fonts else None
+        drawn = []
         for i, item in enumerate(items["cells"]):
-            rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
             changed = i in strip.changed
+            tip = (changed_tip if changed else "") + (culprit_tip if culprit is not None and i in culprit.cells
+                                                      else "") + str(strip.values[i])
+            look = (x0 + i * cell_w, y, cell_w, cell_h, changed, tip, texts[i])
+            drawn.append(look)
+            rect = QRectF(look[0], y, cell_w, cell_h)
+            numbers.append((texts[i], 0, 0, changed_font if changed else value_font, black, rect.center()))
+            if was is not None and was[i] == look:
+                continue
             item.setRect(rect)
             if item.data(_CULPRIT_KEY):
                 for hatch in item.childItems():
@@ -1458,12 +1472,10 @@ class StorageMapView(SceneView):
             else:
                 item.setPen(changed_pen if changed else pen)
                 item.setBrush(amber if changed else white)
-            tip = (tr("changed by the last step") + "\n" if changed else "")
-            if culprit is not None and i in culprit.cells:
-                tip += self._culprit_text(culprit) + "\n"
-            item.setToolTip(tip + str(strip.values[i]))
-            numbers.append((texts[i], 0, 0, changed_font if changed else value_font, black, rect.center()))
-        items["numbers"].fill(numbers)
+            item.setToolTip(tip)
+        if drawn != was:   # (the numbers' texts, fonts and places are all in each cell's look)
+            items["numbers"].fill(numbers)
+        items["drawn"], items["fonts"] = drawn, fonts
         return (QRectF(x0, y, cell_w, cell_h) if shown else None), y, cell_h
 
     def _culprit_text(self, culprit: Culprit) -> str:
@@ -1567,15 +1579,27 @@ class StorageMapView(SceneView):
         black = QColor("black")
         numbers = []
         texts = self._shown_texts(grad.values, dtype)
+        changed_tip = tr("changed by the last step") + "\n"
+        # Only the cells whose look changed are set again (as in :meth:`_fill_cells`).
+        fonts = (value_font, changed_font)
+        was = items.get("drawn") if items.get("fonts") == fonts else None
+        drawn = []
         for i, (item, value) in enumerate(zip(items["cells"], grad.values, strict=False)):
-            rect = QRectF(x0 + i * cell_w, 0.0, cell_w, cell_h)
             changed = i in grad.changed
+            tip = (changed_tip if changed else "") + f"{grad.name}: {value}"
+            look = (x0 + i * cell_w, cell_w, cell_h, changed, tip, texts[i])
+            drawn.append(look)
+            rect = QRectF(look[0], 0.0, cell_w, cell_h)
+            numbers.append((texts[i], 0, 0, changed_font if changed else value_font, black, rect.center()))
+            if was is not None and was[i] == look:
+                continue
             item.setRect(rect)
             item.setPen(changed_pen if changed else pen)
             item.setBrush(amber if changed else white)
-            item.setToolTip((tr("changed by the last step") + "\n" if changed else "") + f"{grad.name}: {value}")
-            numbers.append((texts[i], 0, 0, changed_font if changed else value_font, black, rect.center()))
-        items["numbers"].fill(numbers)
+            item.setToolTip(tip)
+        if drawn != was:
+            items["numbers"].fill(numbers)
+        items["drawn"], items["fonts"] = drawn, fonts
         more = items.get("more")
         if more is not None:
             more.setPos(x0 + len(items["cells"]) * cell_w + 8 * s, cell_h / 3)
