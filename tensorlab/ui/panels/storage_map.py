@@ -153,6 +153,7 @@ class StorageMapView(SceneView):
         self._flash: QVariantAnimation | None = None
         self.flashes = True        # False for pictures (the offscreen renderer): no animation to wait for
         self._flash_items: list[QGraphicsItem] = []
+        self._cut: tuple[tuple[float, float, float], float | None] | None = None   # cut_at_bottom's, this drawing
         # Each strip is drawn once into a group and kept while nothing it shows changes: a step
         # redraws only the strips it touched (the others move, at most).
         self._drawn: dict[str, _Drawn] = {}
@@ -662,6 +663,7 @@ class StorageMapView(SceneView):
         self._draw()
 
     def _clear(self) -> None:
+        self._cut = None
         self._stop_flash()
         self._marks, self._pinned, self._mark_pool = [], [], []   # scene.clear() deletes them
         self.scene().clear()
@@ -670,6 +672,14 @@ class StorageMapView(SceneView):
         self._group_items = []
 
     def _draw(self) -> None:
+        # The bottom cover is measured again after a drawing (the items moved, came or went).
+        self._cut = None
+        try:
+            self._draw_strips()
+        finally:
+            self._cut = None
+
+    def _draw_strips(self) -> None:
         self._stop_flash()
         self._measured = {}
         scene = self.scene()
@@ -937,6 +947,17 @@ class StorageMapView(SceneView):
         # whose top lay just under the edge still drew its top line there: seen under X at 1024x768).
         view.setBottom(self.mapToScene(0, self.viewport().height()).y() + 1.5 / max(self.transform().m22(), 1e-6))
         slack = 2 * self.scale_factor
+        # Measured once per drawing and viewport: each paint asks (the items stay put between drawings, and the
+        # name column's sideways moves change no item's top).
+        key = (view.top(), view.bottom(), slack)
+        if self._cut is not None and self._cut[0] == key:
+            return self._cut[1]
+        cut = self._measure_cut(view, slack)
+        self._cut = (key, cut)
+        return cut
+
+    def _measure_cut(self, view: QRectF, slack: float) -> float | None:
+        """:meth:`cut_at_bottom` measured on the items, for the viewport's scene rectangle ``view``."""
         boxes = []
         for entry in self._drawn.values():
             for part in entry.parts.values():
