@@ -487,9 +487,6 @@ class TensorTable(QTableView):
         self.missing_width = 0
         # Fits kept by what they read: (the shrink, the sections' sizes, missing_width).
         self._fits: dict[tuple[object, ...], tuple[int, tuple[int, ...], int]] = {}
-        # (the snapshot shown, its fonts' keys and the language) -> each column's widest cell text: a step asks for
-        # every column's (what the fit reads), and stepping back and forth shows the same snapshots again.
-        self._widest: tuple[object, tuple[object, ...], tuple[float, ...]] | None = None
 
         self.set_text_scale(1.0)
 
@@ -665,27 +662,14 @@ class TensorTable(QTableView):
 
     def _content_width(self, column: int) -> int:
         """What sizeHintForColumn says (the widest cell), from cached text widths instead of the delegate."""
-        if not self.table_model.snapshot.tensors:
+        tensors = self.table_model.snapshot.tensors
+        if not tensors:
             return 0
-        return self._cell_width(self._widest_texts()[column])
-
-    def _widest_texts(self) -> tuple[float, ...]:
-        """Each column's widest cell text (in the name column's bold font for names, the table's for the rest), kept
-        for the snapshot shown, its fonts and the language (the marks' words)."""
-        snapshot = self.table_model.snapshot
-        font, bold = self.font(), self.table_model.bold_font()
-        key = (font.key(), bold.key(), current_language())
-        kept = self._widest
-        if kept is not None and kept[0] is snapshot and kept[1] == key:
-            return kept[2]
-        widths = []
-        for column, name in enumerate(COLUMNS):
-            shown, font_key = (bold, key[1]) if name == "name" else (font, key[0])
-            widths.append(max(_advance(row_texts(t)[column] + (_MARK_SEPARATOR + name_mark(t) if column == 0 and
-                                                               t.may_differ is not None else ""), font_key, shown)
-                              for t in snapshot.tensors))
-        self._widest = (snapshot, key, tuple(widths))
-        return self._widest[2]
+        font = self.table_model.bold_font() if COLUMNS[column] == "name" else self.font()
+        key = font.key()
+        widest = max(_advance(row_texts(t)[column] + (_MARK_SEPARATOR + name_mark(t) if column == 0 and
+                                                      t.may_differ is not None else ""), key, font) for t in tensors)
+        return self._cell_width(widest)
 
     def shown_name(self, row: int) -> str:
         """The text the name cell of ``row`` draws, cut as its delegate cuts it (for tests)."""
