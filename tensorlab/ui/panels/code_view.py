@@ -293,6 +293,9 @@ class _LineDelegate(QStyledItemDelegate):
         super().__init__(view)
         self.view = view
         self._layouts: dict[tuple[object, ...], tuple[int, list[str]]] = {}
+        # (font key, code, yours, width) -> a line's height: the list asks every row's size again and again (a
+        # paint, each visualItemRect of finding the row at an edge), about 25 times a step.
+        self._heights: dict[tuple[object, ...], int] = {}
         self._refused_layouts: dict[tuple[object, ...], _RefusedLayout] = {}
         self._font_sets: dict[str, _Fonts] = {}
         self._pictures: dict[tuple[object, ...], QPixmap] = {}
@@ -444,9 +447,16 @@ class _LineDelegate(QStyledItemDelegate):
         if refused is not None:
             return QSize(self.view.viewport().width() - 4, self._refused_height(option.font, refused))
         marker, number, code, yours, *_ = index.data(_ROLE)
-        metrics = self._fonts(option.font).metrics
-        _, lines = self._layout(option.font, code, yours)
-        return QSize(self.view.viewport().width() - 4, metrics.height() * len(lines) + 6)
+        width = self.view.viewport().width()
+        key = (option.font.key(), code, yours, width)
+        height = self._heights.get(key)
+        if height is None:
+            metrics = self._fonts(option.font).metrics
+            _, lines = self._layout(option.font, code, yours)
+            if len(self._heights) > 2000:
+                self._heights.clear()
+            height = self._heights[key] = metrics.height() * len(lines) + 6
+        return QSize(width - 4, height)
 
 
 class CodeView(QListWidget):

@@ -153,6 +153,7 @@ class StorageMapView(SceneView):
         self._flash: QVariantAnimation | None = None
         self.flashes = True        # False for pictures (the offscreen renderer): no animation to wait for
         self._flash_items: list[QGraphicsItem] = []
+        self._cut: tuple[tuple[float, float, float], float | None] | None = None   # cut_at_bottom's, this drawing
         # Each strip is drawn once into a group and kept while nothing it shows changes: a step
         # redraws only the strips it touched (the others move, at most).
         self._drawn: dict[str, _Drawn] = {}
@@ -163,6 +164,12 @@ class StorageMapView(SceneView):
         # at each drawing.
         self._measured: dict[tuple[object, ...], float] = {}
         self._strip_texts: dict[tuple[object, ...], tuple[str, ...]] = {}   # (values, dtype, digits) -> texts
+        # (id of a strip's or gradient's values tuple, dtype, digits) -> (the tuple, its first cells' texts): an
+        # unchanged storage's cells are the same tuple from one snapshot to the next, so found by identity (a
+        # reference held: the id cannot be reused) even where equal values are written otherwise (0.0, -0.0).
+        self._texts_of: dict[tuple[int, str, int], tuple[tuple[object, ...], tuple[str, ...]]] = {}
+        # (id of a texts tuple, id of the font) -> (the texts, their widest width), by identity the same way.
+        self._widest_of: dict[tuple[int, int], tuple[tuple[str, ...], float]] = {}
         self._texts: dict[tuple[object, ...], str] = {}      # (type, value, digits) -> the value as written
         self._labels: dict[tuple[object, ...], str] = {}     # (label, its measured form, width, scale) -> drawn
         # (storage id, digits) -> the longest value text its cells have shown since it came: the cells stay as
@@ -656,6 +663,7 @@ class StorageMapView(SceneView):
         self._draw()
 
     def _clear(self) -> None:
+        self._cut = None
         self._stop_flash()
         self._marks, self._pinned, self._mark_pool = [], [], []   # scene.clear() deletes them
         self.scene().clear()
@@ -664,6 +672,14 @@ class StorageMapView(SceneView):
         self._group_items = []
 
     def _draw(self) -> None:
+        # The bottom cover is measured again after a drawing (the items moved, came or went).
+        self._cut = None
+        try:
+            self._draw_strips()
+        finally:
+            self._cut = None
+
+    def _draw_strips(self) -> None:
         self._stop_flash()
         self._measured = {}
         scene = self.scene()
@@ -931,6 +947,17 @@ class StorageMapView(SceneView):
         # whose top lay just under the edge still drew its top line there: seen under X at 1024x768).
         view.setBottom(self.mapToScene(0, self.viewport().height()).y() + 1.5 / max(self.transform().m22(), 1e-6))
         slack = 2 * self.scale_factor
+        # Measured once per drawing and viewport: each paint asks (the items stay put between drawings, and the
+        # name column's sideways moves change no item's top).
+        key = (view.top(), view.bottom(), slack)
+        if self._cut is not None and self._cut[0] == key:
+            return self._cut[1]
+        cut = self._measure_cut(view, slack)
+        self._cut = (key, cut)
+        return cut
+
+    def _measure_cut(self, view: QRectF, slack: float) -> float | None:
+        """:meth:`cut_at_bottom` measured on the items, for the viewport's scene rectangle ``view``."""
         boxes = []
         for entry in self._drawn.values():
             for part in entry.parts.values():
@@ -1135,7 +1162,7 @@ class StorageMapView(SceneView):
             widest = self._measured.get(widest_key)
             if widest is None:
                 font = self._font(VALUE_PX, True, mono=True)
-                widest = max((self._widest(values[:MAX_CELLS], font, strip.storage.dtype) for strip in self.strips
+                widest = max((self._widest(values, font, strip.storage.dtype) for strip in self.strips
                               for values in (strip.values, *(g.values for g in strip.grads))), default=0.0)
                 if not self.picture:
                     widest = max(widest, self._held_widest(font))
@@ -1153,7 +1180,7 @@ class StorageMapView(SceneView):
         for strip in self.strips:
             key = (strip.storage.id, self._digits)
             texts = [t for values in (strip.values, *(g.values for g in strip.grads))
-                     for t in self._value_texts(values[:MAX_CELLS], strip.storage.dtype)]
+                     for t in self._shown_texts(values, strip.storage.dtype)]
             held = self._held_texts.get(key, "")
             # By characters (the values' font is monospaced): one text measured per strip, not every value.
             longest = max(texts, key=len, default="")
@@ -1164,15 +1191,37 @@ class StorageMapView(SceneView):
         return widest
 
     def _widest(self, values: tuple[object, ...], font: QFont, dtype: str) -> float:
-        """The widest of a strip's values as the map writes them, kept by their texts."""
-        texts = self._value_texts(values, dtype)
+        """The widest of a strip's first values (``MAX_CELLS``) as the map writes them, kept by their texts (by
+        the texts object first: an unchanged strip's texts are the same object at each drawing)."""
+        texts = self._shown_texts(values, dtype)
+        entry = self._widest_of.get((id(texts), id(font)))
+        if entry is not None and entry[0] is texts:
+            return entry[1]
         key = (texts, id(font))
         widest = self._widths.get(key)
         if widest is None:
             if len(self._widths) > 4096:
                 self._widths.clear()
             widest = self._widths[key] = max((_text_width(t, font) for t in texts), default=0.0)
+        if len(self._widest_of) > 1024:   # (each holds its texts alive)
+            self._widest_of.clear()
+        self._widest_of[(id(texts), id(font))] = (texts, widest)
         return widest
+
+    def _shown_texts(self, values: tuple[object, ...], dtype: str) -> tuple[str, ...]:
+        """The texts of a strip's (or a gradient's) first ``MAX_CELLS`` values, kept by the values object: every
+        drawing of the map asks for every strip's texts, and a storage a step left alone has the same values
+        tuple as the step before (found by identity: exact even for values :meth:`_value_texts` cannot key,
+        0.0 beside -0.0)."""
+        key = (id(values), dtype, self._digits)
+        entry = self._texts_of.get(key)
+        if entry is not None and entry[0] is values:
+            return entry[1]
+        texts = self._value_texts(values[:MAX_CELLS], dtype)
+        if len(self._texts_of) > 1024:   # (each holds its values alive)
+            self._texts_of.clear()
+        self._texts_of[key] = (values, texts)
+        return texts
 
     def _value_texts(self, values: tuple[object, ...], dtype: str) -> tuple[str, ...]:
         """A strip's values as the map writes them, kept while they stay the same.
@@ -1324,9 +1373,9 @@ class StorageMapView(SceneView):
                     self._grad_tops.append((y, grad.changed, grad.owner))
                     key = ("grad", grad.owner, grad.color_index, grad.shape, len(grad.values[:MAX_CELLS]), cell_h,
                            *common)
+                    fill = functools.partial(self._fill_grad, grad, storage.dtype, x0, cell_w, cell_h)
                     y += self._part(key, (grad.values, grad.changed, x0, cell_w, self._digits), old_parts, parts,
-                                    y, 3, functools.partial(self._draw_grad, grad, cell_h),
-                                    functools.partial(self._fill_grad, grad, x0, cell_w, cell_h)).height + 14 * s
+                                    y, 3, functools.partial(self._draw_grad, grad, cell_h), fill).height + 14 * s
         return y, parts
 
     def _draw_heading(self, strip: StripModel, header: str, details: list[str], items: dict[str, Any]) -> float:
@@ -1418,11 +1467,25 @@ class StorageMapView(SceneView):
         value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
         black = QColor("black")
         culprit = strip.culprit
+        culprit_tip = self._culprit_text(culprit) + "\n" if culprit is not None else ""
+        changed_tip = tr("changed by the last step") + "\n"
         numbers = []
-        texts = self._value_texts(strip.values[:MAX_CELLS], strip.storage.dtype)
+        texts = self._shown_texts(strip.values, strip.storage.dtype)
+        # Only the cells whose look changed are set again (an optimizer step changes some values, a step after it
+        # none): what each cell was last set to is kept, with the fonts it was measured in.
+        fonts = (value_font, changed_font)
+        was = items.get("drawn") if items.get("fonts") == fonts else None
+        drawn = []
         for i, item in enumerate(items["cells"]):
-            rect = QRectF(x0 + i * cell_w, y, cell_w, cell_h)
             changed = i in strip.changed
+            tip = (changed_tip if changed else "") + (culprit_tip if culprit is not None and i in culprit.cells
+                                                      else "") + str(strip.values[i])
+            look = (x0 + i * cell_w, y, cell_w, cell_h, changed, tip, texts[i])
+            drawn.append(look)
+            rect = QRectF(look[0], y, cell_w, cell_h)
+            numbers.append((texts[i], 0, 0, changed_font if changed else value_font, black, rect.center()))
+            if was is not None and was[i] == look:
+                continue
             item.setRect(rect)
             if item.data(_CULPRIT_KEY):
                 for hatch in item.childItems():
@@ -1430,12 +1493,10 @@ class StorageMapView(SceneView):
             else:
                 item.setPen(changed_pen if changed else pen)
                 item.setBrush(amber if changed else white)
-            tip = (tr("changed by the last step") + "\n" if changed else "")
-            if culprit is not None and i in culprit.cells:
-                tip += self._culprit_text(culprit) + "\n"
-            item.setToolTip(tip + str(strip.values[i]))
-            numbers.append((texts[i], 0, 0, changed_font if changed else value_font, black, rect.center()))
-        items["numbers"].fill(numbers)
+            item.setToolTip(tip)
+        if drawn != was:   # (the numbers' texts, fonts and places are all in each cell's look)
+            items["numbers"].fill(numbers)
+        items["drawn"], items["fonts"] = drawn, fonts
         return (QRectF(x0, y, cell_w, cell_h) if shown else None), y, cell_h
 
     def _culprit_text(self, culprit: Culprit) -> str:
@@ -1527,8 +1588,10 @@ class StorageMapView(SceneView):
                                        cell_h / 3, 13, False, MUTED)
         return max(cell_h, name.boundingRect().height() + self._px(12) + 4 * s)
 
-    def _fill_grad(self, grad: GradModel, x0: float, cell_w: float, cell_h: float, items: dict[str, Any]) -> None:
-        """What a gradient's cells show (values, the changed ones highlighted) and where."""
+    def _fill_grad(self, grad: GradModel, dtype: str, x0: float, cell_w: float, cell_h: float,
+                   items: dict[str, Any]) -> None:
+        """What a gradient's cells show (values, the changed ones highlighted) and where (``dtype``: its tensor's
+        storage's, as the cells' width measured its texts)."""
         s = self.scale_factor
         items["backing"].setRect(QRectF(0, -2 * s, x0 - 2 * s, cell_h + 4 * s))
         pen = QPen(tensor_color(grad.color_index), 1.5, Qt.PenStyle.DashLine)
@@ -1536,15 +1599,28 @@ class StorageMapView(SceneView):
         value_font, changed_font = self._font(VALUE_PX, False, mono=True), self._font(VALUE_PX, True, mono=True)
         black = QColor("black")
         numbers = []
+        texts = self._shown_texts(grad.values, dtype)
+        changed_tip = tr("changed by the last step") + "\n"
+        # Only the cells whose look changed are set again (as in :meth:`_fill_cells`).
+        fonts = (value_font, changed_font)
+        was = items.get("drawn") if items.get("fonts") == fonts else None
+        drawn = []
         for i, (item, value) in enumerate(zip(items["cells"], grad.values, strict=False)):
-            rect = QRectF(x0 + i * cell_w, 0.0, cell_w, cell_h)
             changed = i in grad.changed
+            tip = (changed_tip if changed else "") + f"{grad.name}: {value}"
+            look = (x0 + i * cell_w, cell_w, cell_h, changed, tip, texts[i])
+            drawn.append(look)
+            rect = QRectF(look[0], 0.0, cell_w, cell_h)
+            numbers.append((texts[i], 0, 0, changed_font if changed else value_font, black, rect.center()))
+            if was is not None and was[i] == look:
+                continue
             item.setRect(rect)
             item.setPen(changed_pen if changed else pen)
             item.setBrush(amber if changed else white)
-            item.setToolTip((tr("changed by the last step") + "\n" if changed else "") + f"{grad.name}: {value}")
-            numbers.append((self._format(value), 0, 0, changed_font if changed else value_font, black, rect.center()))
-        items["numbers"].fill(numbers)
+            item.setToolTip(tip)
+        if drawn != was:
+            items["numbers"].fill(numbers)
+        items["drawn"], items["fonts"] = drawn, fonts
         more = items.get("more")
         if more is not None:
             more.setPos(x0 + len(items["cells"]) * cell_w + 8 * s, cell_h / 3)

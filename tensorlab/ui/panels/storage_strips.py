@@ -118,13 +118,28 @@ def _flat(values: object, depth: int, limit: int = MAX_CELLS) -> tuple[object, .
     return tuple(out)
 
 
+def _grad_values(grad: object, depth: int) -> tuple[object, ...]:
+    """:func:`_flat` of a gradient's values, kept by the values object (identity, a reference held): a gradient a
+    step left alone is the same object in the next snapshot, so its first values stay the same tuple (which the
+    map keeps its texts by)."""
+    entry = _GRAD_VALUES.get((id(grad), depth))
+    if entry is None or entry[0] is not grad:
+        if len(_GRAD_VALUES) > 256:   # (each holds its values alive)
+            _GRAD_VALUES.clear()
+        entry = _GRAD_VALUES[(id(grad), depth)] = (grad, _flat(grad, depth))
+    return entry[1]
+
+
+_GRAD_VALUES: dict[tuple[int, int], tuple[object, tuple[object, ...]]] = {}
+
+
 def _grad_model(info: TensorInfo, old: TensorInfo | None, color_index: int) -> GradModel | None:
     if info.grad is None:
         return None
     depth = len(info.grad_shape or ())
-    values = _flat(info.grad, depth)
-    before = _flat(old.grad, depth) if old is not None and old.grad is not None and old.object_id == info.object_id \
-        else None
+    values = _grad_values(info.grad, depth)
+    before = _grad_values(old.grad, depth) if old is not None and old.grad is not None \
+        and old.object_id == info.object_id else None
     if before is None:
         changed = frozenset(range(len(values)))
     else:
@@ -193,43 +208,81 @@ def strip_models(snapshot: Snapshot, previous: Snapshot,
     # address is not, once the worker restored the state in a new process).
     before = {s.id: s for s in previous.storages}
     strips = []
+    new_allowed = bool(previous.tensors)
+    language = current_language()
     for storage in snapshot.storages:
-        values = tuple(storage.cells or ())
         old = before.get(storage.id)
-        changed: set[int] = set()
-        if old is not None and old.dtype == storage.dtype:
-            old_values = tuple(old.cells or ())
-            # Most storages are untouched by a step: one comparison in C says so.
-            if old_values != values:
-                changed = {i for i, v in enumerate(values) if i >= len(old_values) or old_values[i] != v}
-        bands = []
-        grads = []
+        # Everything a strip is made of, by identity where it is an object of the snapshots (their infos are
+        # frozen; a storage or tensor a step left alone is the same object in the next snapshot): the same, and
+        # the strip of the last state with them is taken as it is.
+        parts: list[object] = [storage, old, new_allowed, language, (culprits or {}).get(storage.id)]
         for name in storage.tensors:
             info = infos.get(name)
-            if info is None:
-                continue
             first = same.get(name)
-            may_grad = bool(info.requires_grad and info.is_leaf)
-            # A tensor a statement of an opened file that is not run may have changed: said first (as the table's
-            # name cell says it), "may differ (line 7 not run) · [3] stride (1,) ..." (issue #21, review r21f).
-            mark = "" if info.may_differ is None else may_differ_mark(info.may_differ, current_language()) + " · "
-            if first is None:
-                bands.append(BandModel(name, order[name], _band_cells(info, storage), mark + _band_label(info),
-                                       wide_label=mark + _band_label(info, wide=True), may_grad=may_grad))
-            else:   # the same object under a second name: the first's colour, and a label that says so
-                same_text = mark + tr("{name} is {other}: the same tensor").format(name=name, other=first) + " · "
-                bands.append(BandModel(name, order.get(first, order[name]), _band_cells(info, storage),
-                                       same_text + _band_label(info), first,
-                                       wide_label=same_text + _band_label(info, wide=True), may_grad=may_grad))
             old_info = old_infos.get(name)
-            if (old_info is None or old_info.object_id != info.object_id) and info.object_id:
+            if info is not None and (old_info is None or old_info.object_id != info.object_id) and info.object_id:
                 old_info = old_objects.get(info.object_id, old_info)
-            grad = _grad_model(info, old_info, order[name])
-            if grad is not None:
-                grads.append(grad)
-        strips.append(StripModel(storage, values, frozenset(changed), old is None and bool(previous.tensors),
-                                 tuple(bands), tuple(grads), (culprits or {}).get(storage.id)))
+            parts += (info, order.get(name), first, order.get(first) if first is not None else None, old_info)
+        kept = _STRIPS.get(storage.id)
+        if kept is not None and len(kept[0]) == len(parts) and all(
+                _same(a, b) for a, b in zip(kept[0], parts, strict=True)):
+            strips.append(kept[1])
+            continue
+        strip = _strip_model(storage, old, infos, order, same, old_infos, old_objects, new_allowed, culprits)
+        if len(_STRIPS) > 512:   # (each holds its snapshot's infos alive)
+            _STRIPS.clear()
+        _STRIPS[storage.id] = (tuple(parts), strip)
+        strips.append(strip)
     return strips
+
+
+# Storage id -> (what its last strip was made of, the strip): see strip_models.
+_STRIPS: dict[str, tuple[tuple[object, ...], StripModel]] = {}
+
+
+def _same(a: object, b: object) -> bool:
+    """The same part of a strip: the same object, or an equal plain value (a name, an index, a culprit's mark)."""
+    return a is b or (type(a) in (int, bool, str, Culprit) and a == b)
+
+
+def _strip_model(storage: StorageInfo, old: StorageInfo | None, infos: dict[str, TensorInfo], order: dict[str, int],
+                 same: dict[str, str], old_infos: dict[str, TensorInfo], old_objects: dict[int, TensorInfo],
+                 new_allowed: bool, culprits: dict[str, Culprit] | None) -> StripModel:
+    """One storage's strip (:func:`strip_models`)."""
+    values = tuple(storage.cells or ())
+    changed: set[int] = set()
+    if old is not None and old.dtype == storage.dtype:
+        old_values = tuple(old.cells or ())
+        # Most storages are untouched by a step: one comparison in C says so.
+        if old_values != values:
+            changed = {i for i, v in enumerate(values) if i >= len(old_values) or old_values[i] != v}
+    bands = []
+    grads = []
+    for name in storage.tensors:
+        info = infos.get(name)
+        if info is None:
+            continue
+        first = same.get(name)
+        may_grad = bool(info.requires_grad and info.is_leaf)
+        # A tensor a statement of an opened file that is not run may have changed: said first (as the table's
+        # name cell says it), "may differ (line 7 not run) · [3] stride (1,) ..." (issue #21, review r21f).
+        mark = "" if info.may_differ is None else may_differ_mark(info.may_differ, current_language()) + " · "
+        if first is None:
+            bands.append(BandModel(name, order[name], _band_cells(info, storage), mark + _band_label(info),
+                                   wide_label=mark + _band_label(info, wide=True), may_grad=may_grad))
+        else:   # the same object under a second name: the first's colour, and a label that says so
+            same_text = mark + tr("{name} is {other}: the same tensor").format(name=name, other=first) + " · "
+            bands.append(BandModel(name, order.get(first, order[name]), _band_cells(info, storage),
+                                   same_text + _band_label(info), first,
+                                   wide_label=same_text + _band_label(info, wide=True), may_grad=may_grad))
+        old_info = old_infos.get(name)
+        if (old_info is None or old_info.object_id != info.object_id) and info.object_id:
+            old_info = old_objects.get(info.object_id, old_info)
+        grad = _grad_model(info, old_info, order[name])
+        if grad is not None:
+            grads.append(grad)
+    return StripModel(storage, values, frozenset(changed), old is None and new_allowed,
+                      tuple(bands), tuple(grads), (culprits or {}).get(storage.id))
 
 
 # A module's parameter or buffer as contract 3 names it (issue #16): its name, then indices and attributes,
