@@ -201,7 +201,7 @@ def elide_name(text: str, metrics: QFontMetricsF, width: float, others: tuple[st
             rank = (len(head) + len(tail), len(tail))
             if (best is None or rank > best[:2]) and metrics.horizontalAdvance(shown) <= width:
                 best = (*rank, shown)
-        result = best[2] if best is not None else metrics.elidedText(text, Qt.TextElideMode.ElideLeft, width)
+        result = best[2] if best is not None else _end_of(text, metrics, width)
         if len(_CUTS) > 4096:
             _CUTS.clear()
         _CUTS[key] = result
@@ -209,12 +209,29 @@ def elide_name(text: str, metrics: QFontMetricsF, width: float, others: tuple[st
     tail = last_part(text)
     room = width - metrics.horizontalAdvance(_ELLIPSIS + tail)
     if tail == text or room < 0:
-        return metrics.elidedText(text, Qt.TextElideMode.ElideLeft, width)
+        return _end_of(text, metrics, width)
     head = text[: len(text) - len(tail)]
     keep = 0   # the longest start of the head that fits before "…" and the last part
     while keep < len(head) and metrics.horizontalAdvance(head[: keep + 1]) <= room:
         keep += 1
     return head[:keep] + _ELLIPSIS + tail
+
+
+def _end_of(text: str, metrics: QFontMetricsF, width: float) -> str:
+    """``text`` too narrow for a cut that keeps a part whole: its end (Qt's left eliding), except for an alias row
+    (`m is r`), whose own name stays first (`m is …`, `m…`): left eliding kept `…s r`, the other name, at the very
+    steps whose question is about m (review r18aa 7)."""
+    own, said, _other = text.partition(" is ")
+    if said and own:
+        start = own + said
+        if metrics.horizontalAdvance(start + _ELLIPSIS) <= width:
+            return start + metrics.elidedText(text[len(start):], Qt.TextElideMode.ElideRight,
+                                              width - metrics.horizontalAdvance(start))
+        if metrics.horizontalAdvance(own + _ELLIPSIS) <= width:
+            return own + _ELLIPSIS
+        cut = metrics.elidedText(own, Qt.TextElideMode.ElideRight, width)
+        return cut if metrics.horizontalAdvance(cut) <= width else ""   # (Qt keeps one character whole)
+    return metrics.elidedText(text, Qt.TextElideMode.ElideLeft, width)
 
 
 class _NameDelegate(QStyledItemDelegate):

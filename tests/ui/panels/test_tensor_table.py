@@ -213,3 +213,23 @@ def test_a_cut_grad_fn_keeps_its_operation_and_none_stays_whole(qtbot):
             shown = table.shown_cell(row, column)
             assert shown == text or shown.startswith(grad_fn_head(text).rstrip("…")), (width, text, shown)
         assert len({table.shown_name(row) for row in range(len(names))}) == len(names)
+
+
+def test_a_cut_alias_row_keeps_its_own_name_first(qapp):
+    # Review r18aa 7: at 1280x720 the alias rows `m is r` and `p is v` were cut from the left to `…s r` / `…s v`,
+    # losing the row's own name at the very steps whose question is about m and p.
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from tensorlab.ui.panels.tensor_table import elide_name
+
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(13)
+    metrics = QFontMetricsF(font)
+    for name, own in (("m is r", "m"), ("p is v", "p"), ("alias.weight is online.weight", "alias.weight")):
+        for cut_by in (1, 8, 20):
+            width = metrics.horizontalAdvance(name) - cut_by
+            cut = elide_name(name, metrics, width, ["x", "y"])
+            assert cut.startswith(own[0]) and ("…" in cut or cut == own), (name, cut)
+            assert metrics.horizontalAdvance(cut) <= width, (name, cut)
+    assert elide_name("m is r", metrics, 1.0) in ("…", "")   # never wider than the cell
