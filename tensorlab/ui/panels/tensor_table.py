@@ -106,14 +106,18 @@ def marked_name(name: str, mark: str, metrics: QFontMetricsF, width: float,
     says which tensor it is."""
     if not mark:
         return elide_name(name, metrics, width, others)
-    whole = name + _MARK_SEPARATOR + mark
-    if metrics.horizontalAdvance(whole) <= width:
-        return whole
-    room = width - metrics.horizontalAdvance(_MARK_SEPARATOR + mark)
     shortest = min((metrics.horizontalAdvance(head + _ELLIPSIS + tail) for head, tail in _cuts(name, tuple(others))),
                    default=metrics.horizontalAdvance(name))
-    if room >= min(shortest, metrics.horizontalAdvance(name)):
-        return elide_name(name, metrics, room, others) + _MARK_SEPARATOR + mark
+    # The mark whole, then its words without the line ("may differ": the tooltip says which line), so that a
+    # long name in a narrow column still says it (review r21g 7: `m…weight` lost the mark entirely).
+    short = mark.split("(")[0].rstrip()
+    for said in dict.fromkeys((mark, short)):
+        whole = name + _MARK_SEPARATOR + said
+        if metrics.horizontalAdvance(whole) <= width:
+            return whole
+        room = width - metrics.horizontalAdvance(_MARK_SEPARATOR + said)
+        if room >= min(shortest, metrics.horizontalAdvance(name)):
+            return elide_name(name, metrics, room, others) + _MARK_SEPARATOR + said
     # Too narrow for both: the name as it is cut alone, then as much of the mark as fits ("w · may differ…").
     cut = elide_name(name, metrics, width, others)
     return metrics.elidedText(cut + _MARK_SEPARATOR + mark, Qt.TextElideMode.ElideRight, width) \

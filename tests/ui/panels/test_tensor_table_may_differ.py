@@ -147,3 +147,21 @@ def test_a_short_statement_is_shown_whole():
     assert shown_code(code) == code                               # 14 lines: whole (two more than 12)
     longer = code + "\nx14 = 1"
     assert shown_code(longer) == "\n".join(longer.split("\n")[:12]) + "\n… 3 more lines (not shown)"
+
+
+def test_a_long_name_in_a_narrow_cell_keeps_the_marks_words(qapp):
+    # Review r21g 7: at 1024x768 `model.weight · may differ (line 11 not run)` was drawn `m…weight`, the mark gone.
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from tensorlab.ui.panels.tensor_table import marked_name
+
+    font = QFont()
+    font.setPixelSize(13)
+    metrics = QFontMetricsF(font)
+    mark = "may differ (line 11 not run)"
+    width = metrics.horizontalAdvance("m…weight · may differ")
+    shown = marked_name("model.weight", mark, metrics, width, ["model.bias", "x"])
+    assert shown.endswith(" · may differ") and shown.startswith("m") and "weight" in shown, shown
+    assert metrics.horizontalAdvance(shown) <= width
+    wide = metrics.horizontalAdvance("model.weight · " + mark)
+    assert marked_name("model.weight", mark, metrics, wide, ["model.bias"]) == "model.weight · " + mark
