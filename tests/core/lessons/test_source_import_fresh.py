@@ -1,0 +1,63 @@
+"""Issue #21, review r21g: a "may differ" mark or a greyed step only where Python may hold another value. Calling a
+module whose forward always returns new memory (`out = model(x)`, model an `nn.Linear`) shares nothing with the
+input, and a refused store of new memory (`params["w"] = w.detach().clone()`) stores no existing object."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.core.lessons.test_source_import_stores import _opened
+
+HEAD = "import torch\nimport torch.nn as nn\nx = torch.ones(2, 3)\n"
+
+
+@pytest.mark.parametrize("make", [
+    "nn.Linear(3, 1)", "nn.Tanh()", "nn.Sigmoid()", "nn.BatchNorm1d(3)", "nn.ReLU()", "nn.ReLU(inplace=False)",
+    "nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))",
+])
+@pytest.mark.parametrize("call", ["out = model(x)\n", "for i in range(2):\n    out = model(x)\n"])
+def test_calling_a_module_that_computes_new_memory_does_not_tie_its_input_to_the_module(make, call):
+    # `model.to("cpu")` (refused) may change the module; x is only read by `model(x)`: it stays x.
+    text = HEAD + f"model = {make}\n" + call + 'model.to("cpu")\ny = x * 2\nprint(x)\n'
+    refused, run = _opened(text)
+    assert "y = x * 2" in run and "print(x)" in run, refused
+    assert 'model.to("cpu")' not in run
+
+
+@pytest.mark.parametrize("make", ["nn.Identity()", "nn.Dropout(0.5)", "nn.ReLU(inplace=True)", "nn.ReLU(True)",
+                                  "nn.Sequential()", "nn.Sequential(nn.Linear(3, 3), nn.Identity())"])
+def test_a_module_that_may_return_its_input_still_ties_them(make):
+    # Identity returns x itself, Dropout in eval mode too, ReLU(inplace=True) changes x and returns it: a refused
+    # change of the module's result may be a change of x.
+    text = HEAD + f"model = {make}\nout = model(x)\n" + 'model.to("cpu")\nprint(x)\n'
+    refused, run = _opened(text)
+    assert "print(x)" not in run
+
+
+@pytest.mark.parametrize("store", [
+    'params["w"] = w.detach().clone()', 'params["w"] = w * 2', 'params["z"] = torch.zeros(3)',
+    "params.update(w=w.clone())", 'del params["w"]',
+])
+def test_a_refused_store_of_new_memory_into_a_dict_changes_the_dict_not_what_it_held(store):
+    # `params` is a dict (made by a refused statement, holding w): storing new memory into it replaces an item,
+    # w and the data X stay what they were in Python; a reader of params is greyed.
+    text = ("import torch\nimport numpy as np\nX = torch.randn(3)\nw = torch.ones(3)\nv = w[:2]\n"
+            'params = {"w": w, "n": np.zeros(1)}\n' + store + "\nprint(w)\nprint(v)\nprint(X)\nprint(params)\n")
+    refused, run = _opened(text)
+    assert {"print(w)", "print(v)", "print(X)"} <= set(run), refused
+    assert "print(params)" not in run
+
+
+@pytest.mark.parametrize("store", ["lst.append(w.clone())", "lst.insert(0, w * 2)", "lst.extend([torch.ones(1)])"])
+def test_a_refused_method_storing_new_memory_relates_nothing(store):
+    text = ("import torch\nimport numpy as np\nw = torch.ones(3)\nlst = list(np.zeros(0))\n" + store
+            + "\nlst[0].mul_(0)\nprint(w)\n")
+    refused, run = _opened(text)
+    assert "print(w)" in run, refused
+
+
+def test_a_refused_store_of_an_existing_tensor_still_ties_it():
+    text = ("import torch\nimport numpy as np\nw = torch.ones(3)\nlst = list(np.zeros(0))\nlst.append(w)\n"
+            "lst[0].mul_(0)\nprint(w)\n")
+    refused, run = _opened(text)
+    assert "print(w)" not in run
