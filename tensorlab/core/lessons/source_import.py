@@ -1907,7 +1907,12 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             fresh.discard(name)
             changed.discard(name)
             gradients_only.discard(name)
-        if rebound:   # a computation's result (`n = (model(x) > 0).sum().item()`) is new memory, as for a step
+        if rebound and isinstance(piece.node, (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith)):
+            # A refused loop relates, statement by statement, as one that runs would (`pred = X @ w + b` in a training
+            # loop is new memory: X is no view of w); relations only grow, so what it binds stays derived from what
+            # it was (review r21g).
+            relate_compound(piece.node)
+        elif rebound:   # a computation's result (`n = (model(x) > 0).sum().item()`) is new memory, as for a step
             relate(rebound, made_of | (rebound & reads), derived=bool(rebound & reads),
                    shares=not _computes_new(piece.node))
         # What it may have put into an object (`Z.t = w`, `lst.append(w)`) is that object's from now on: a later

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tensorlab.core.lessons.source_import import parse_python, refused_changes
 from tests.core.lessons.test_source_import_stores import _opened
 
 HEAD = "import torch\nimport torch.nn as nn\nx = torch.ones(2, 3)\n"
@@ -61,3 +62,19 @@ def test_a_refused_store_of_an_existing_tensor_still_ties_it():
             "lst[0].mul_(0)\nprint(w)\n")
     refused, run = _opened(text)
     assert "print(w)" not in run
+
+
+def test_a_refused_training_loop_relates_statement_by_statement_so_the_data_is_not_marked():
+    # linreg.py of review r21g: the loop is refused (`losses.append`); `pred = X @ w` in it is new memory, so a later
+    # refused change of w (`w.detach().numpy()` changed through numpy) leaves X and Y as Python has them.
+    text = ("import torch\nimport numpy as np\nX = torch.randn(4, 1)\nY = X * 2\n"
+            "w = torch.zeros(1, 1, requires_grad=True)\nlosses = []\n"
+            "for epoch in range(3):\n    pred = X @ w\n    loss = ((pred - Y) ** 2).mean()\n    loss.backward()\n"
+            "    with torch.no_grad():\n        w -= 0.1 * w.grad\n    w.grad.zero_()\n"
+            "    losses.append(loss.item())\n"
+            "np.copyto(w.detach().numpy(), 0)\nprint(X)\nprint(Y)\nprint(w)\n")
+    lesson = parse_python(text, "linreg.py")
+    after = refused_changes(lesson)[-1]
+    assert "w" in after and "X" not in after and "Y" not in after, after
+    refused, run = _opened(text)
+    assert "print(X)" in run and "print(Y)" in run and "print(w)" not in run
