@@ -1668,10 +1668,24 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     # pairs: a call to it (not run) stores what it is given there (`add(w)`: `lst` holds `w`).
     function_stores: dict[str, tuple[set[str], list[tuple[set[str], set[str]]]]] = {}   # (its *args/**kwargs, pairs)
 
+    # A refused `def` or `class` -> the names its body (a method's) declares `global`: a call of it (`f()`, `Net()`
+    # runs `__init__`) may bind them, so it binds them as far as its readers know (review r21g).
+    global_binders: dict[str, set[str]] = {}
+
+    def globals_bound(node: ast.stmt) -> set[str]:
+        names: set[str] = set()
+        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+            if isinstance(call.func, ast.Name) and bound.get(call.func.id) is not None:
+                names |= global_binders.get(call.func.id, set())
+        return names
+
     def rest_of(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
         return {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
 
     def learn_functions(node: ast.stmt) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            global_binders[node.name] = {name for inner in ast.walk(node) if isinstance(inner, ast.Global)
+                                         for name in inner.names}
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[node.name] = _function_changes(node, modules)
             function_stores[node.name] = (rest_of(node),
@@ -1841,6 +1855,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             if piece.node is not None:
                 more, through_backward, call_stores = called(piece.node)
                 changes |= more
+                rebound |= globals_bound(piece.node)
         else:
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             through_backward = set()
@@ -1848,6 +1863,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             if piece.node is not None:
                 more, through_backward, call_stores = called(piece.node)
                 changes |= more
+                rebound |= globals_bound(piece.node)
                 learn_functions(piece.node)
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_when_defined(piece.node) if piece.node is not None else []

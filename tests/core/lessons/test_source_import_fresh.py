@@ -78,3 +78,17 @@ def test_a_refused_training_loop_relates_statement_by_statement_so_the_data_is_n
     assert "w" in after and "X" not in after and "Y" not in after, after
     refused, run = _opened(text)
     assert "print(X)" in run and "print(Y)" in run and "print(w)" not in run
+
+
+@pytest.mark.parametrize(("define", "call"), [
+    ("def f():\n    global b\n    b = torch.ones(5)\n", "f()\n"),
+    ("def f(n):\n    global b\n    for i in range(n):\n        b = b + 1\n", "f(2)\n"),
+    ("class Net:\n    def __init__(self):\n        global b\n        b = torch.ones(5)\n", "net = Net()\n"),
+])
+def test_a_call_of_a_refused_function_binds_the_names_it_declares_global(define, call):
+    # Python rebinds b when the call runs; the call is refused, so `print(b)` must not run on the old b.
+    text = "import torch\nb = torch.zeros(5)\n" + define + call + "print(b)\nc = torch.zeros(1)\nprint(c)\n"
+    refused, run = _opened(text)
+    line = text.splitlines().index(call.strip()) + 1
+    assert "print(b)" not in run and "print(c)" in run
+    assert refused[line + 1] == f"depends on line {line} of the file, which is not run (`b` is defined there)"
