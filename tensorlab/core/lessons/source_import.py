@@ -1193,11 +1193,21 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
         current = stack.pop()
         if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             rebound.add(current.name)
-            if current is not node:
-                continue
+            # What runs as it is defined (review r21g): its decorators, a function's defaults
+            # (`def g(x=r.add_(5))`), a class's bases and its body's statements (`class K: q.add_(1)`; what they
+            # bind is the class's, what they change in place is changed).
             stack.extend(current.decorator_list)
-            continue   # a body's names are its own
-        if isinstance(current, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            if isinstance(current, ast.ClassDef):
+                stack.extend([*current.bases, *(keyword.value for keyword in current.keywords)])
+                for statement in current.body:
+                    changed.update(_bindings(statement, modules)[1])
+            else:
+                stack.extend([*current.args.defaults, *(d for d in current.args.kw_defaults if d is not None)])
+            continue   # a function's body runs when it is called
+        if isinstance(current, ast.Lambda):   # its defaults run now (`lambda t=w.add_(1): t`), its body when called
+            stack.extend([*current.args.defaults, *(d for d in current.args.kw_defaults if d is not None)])
+            continue
+        if isinstance(current, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             continue
         if isinstance(current, (ast.Import, ast.ImportFrom)):
             for alias in current.names:
@@ -1682,7 +1692,26 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     def rest_of(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
         return {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
 
+    # Such a function's parameters with a default -> the names the default reads (`lambda t=w: t.add_(1)`): a call
+    # that gives it nothing there changes what the default holds.
+    function_defaults: dict[str, dict[str, set[str]]] = {}
+
+    def defaults_of(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, set[str]]:
+        arguments = function.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        found = {a.arg: _roots(d) for a, d in zip(positional[len(positional) - len(arguments.defaults):],
+                                                  arguments.defaults, strict=True)}
+        found.update({a.arg: _roots(d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+                      if d is not None})
+        return found
+
     def learn_functions(node: ast.stmt) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            function_defaults[node.name] = defaults_of(node)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    function_defaults[target.id] = defaults_of(node.value)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             global_binders[node.name] = {name for inner in ast.walk(node) if isinstance(inner, ast.Global)
                                          for name in inner.names}
@@ -1719,6 +1748,11 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             for keyword in call.keywords:
                 if keyword.arg in changes or (keyword.arg is None and rest):
                     found |= _roots(keyword.value)
+            given_names = set(parameters[:len(call.args)]) | {k.arg for k in call.keywords if k.arg is not None}
+            if not any(isinstance(a, ast.Starred) for a in call.args) and not any(k.arg is None for k in call.keywords):
+                for name, default in function_defaults.get(call.func.id, {}).items():
+                    if name in changes and name not in given_names:
+                        found |= default   # `f()` of `lambda t=w: t.add_(1)` changes w
             found |= changes - set(parameters)
             names |= found
             if call.func.id in backward_functions:

@@ -92,3 +92,22 @@ def test_a_call_of_a_refused_function_binds_the_names_it_declares_global(define,
     line = text.splitlines().index(call.strip()) + 1
     assert "print(b)" not in run and "print(c)" in run
     assert refused[line + 1] == f"depends on line {line} of the file, which is not run (`b` is defined there)"
+
+
+@pytest.mark.parametrize(("define", "use"), [
+    ("def g(x=w.add_(5)):\n    pass\n", ""),                        # a default runs as the def runs
+    ("def g(*, x=w.mul_(2)):\n    pass\n", ""),
+    ("@print\ndef g():\n    w.add_(1)\n", ""),                    # not the body: but see the class's case below
+    ("class K:\n    w.add_(1)\n", ""),                             # a class body runs as the class is made
+    ("class K:\n    t = w.add_(1)\n    def m(self):\n        pass\n", ""),
+    ("f = lambda t=w.add_(1): t\n", ""),
+    ("f = lambda t=w: t.add_(1)\n", "f()\n"),                     # the default is w: a call changes w
+    ("def f(t=w):\n    t.add_(1)\n", "f()\n"),
+])
+def test_what_a_refused_definition_runs_as_it_is_defined_counts_for_that_statement(define, use):
+    text = "import torch\nw = torch.ones(3)\n" + define + use + "print(w)\nc = torch.zeros(1)\nprint(c)\n"
+    refused, run = _opened(text)
+    if define.startswith("@print"):   # a decorator that only reads: the body is not run, w stays
+        assert "print(w)" in run
+        return
+    assert "print(w)" not in run and "print(c)" in run, refused
