@@ -1208,7 +1208,26 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
             stack.extend([*current.args.defaults, *(d for d in current.args.kw_defaults if d is not None)])
             continue
         if isinstance(current, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            # Its loop names are its own; a walrus in it binds the enclosing name (`[v := t for _ in ys]`), and its
+            # calls may change objects from outside (`[w.add_(1) for _ in range(2)]`; one of its own names, `t`
+            # of `for t in ys`, is what it iterates: below).
+            local = {n.id for inner in ast.walk(current) if isinstance(inner, ast.comprehension)
+                     for n in ast.walk(inner.target) if isinstance(n, ast.Name)}
+
+            def outside(target: ast.expr, local: set[str] = local) -> None:
+                if not (_roots(_holder_root(target)) & local):
+                    change(target)
+
+            for inner in ast.walk(current):
+                if isinstance(inner, ast.NamedExpr):
+                    base(inner.target)
+                elif isinstance(inner, ast.Call):
+                    _changed_by_call(inner, modules, outside)
             continue
+        if isinstance(current, (ast.MatchAs, ast.MatchStar)) and current.name:
+            rebound.add(current.name)   # `case k:`, `case [*rest]`, `case P() as y`: capture patterns bind
+        elif isinstance(current, ast.MatchMapping) and current.rest:
+            rebound.add(current.rest)
         if isinstance(current, (ast.Import, ast.ImportFrom)):
             for alias in current.names:
                 rebound.add(alias.asname or alias.name.split(".")[0])

@@ -111,3 +111,24 @@ def test_what_a_refused_definition_runs_as_it_is_defined_counts_for_that_stateme
         assert "print(w)" in run
         return
     assert "print(w)" not in run and "print(c)" in run, refused
+
+
+@pytest.mark.parametrize("statement", [
+    "[v := torch.ones(3) for _ in range(1)]",
+    "match 1:\n    case v:\n        pass",
+    "match [1, 2]:\n    case [1, *v]:\n        pass",
+    "match {'a': 1}:\n    case {**v}:\n        pass",
+    "match 2:\n    case int() as v:\n        pass",
+])
+def test_a_walrus_in_a_comprehension_and_a_capture_pattern_bind_the_name_there(statement):
+    text = "import torch\nv = torch.zeros(3)\n" + statement + "\nprint(v)\nc = torch.zeros(1)\nprint(c)\n"
+    refused, run = _opened(text)
+    assert "print(v)" not in run and "print(c)" in run, refused
+    line = len(("import torch\nv = torch.zeros(3)\n" + statement).splitlines()) + 1
+    assert refused[line] == "depends on line 3 of the file, which is not run (`v` is defined there)"
+
+
+def test_a_refused_comprehension_s_call_changes_what_it_is_called_on():
+    text = "import torch\nimport numpy as np\nw = torch.ones(3)\n[w.add_(np.float32(1)) for _ in range(2)]\nprint(w)\n"
+    refused, run = _opened(text)
+    assert "print(w)" not in run, refused
