@@ -429,8 +429,8 @@ def refused_changes(lesson: Lesson) -> list[dict[str, tuple[int, int]]]:
     if cached is not None and cached[0] is lesson:
         return cached[1]
     order = _in_order(lesson)
-    pieces = [_Piece(entry.code, entry.line, entry.cell, entry.note, reason=entry.reason, node=_one_node(entry.code),
-                      own=True) if isinstance(entry, RefusedStep)
+    pieces = [_Piece(entry.code, entry.line, entry.cell, entry.note, reason=entry.reason,
+                      node=_refused_node(entry.code), own=True) if isinstance(entry, RefusedStep)
               else _Piece(entry.code, entry.line, entry.cell, entry.note, statement=entry.statement,
                           node=_one_node(entry.code)) for entry in order]
     record: list[dict[str, _Piece]] = []
@@ -506,6 +506,18 @@ def shown_code(code: str, language: str = "en") -> str:
     lines = code.split("\n", SHOWN_CODE_LINES)
     more = render("source.lines_not_shown", {"count": f"{total - SHOWN_CODE_LINES:,}"}, language)
     return "\n".join(lines[:SHOWN_CODE_LINES]) + "\n" + more
+
+
+def _refused_node(code: str) -> ast.stmt | None:
+    """A refused statement's tree as its names are followed: an IPython line's or a cell magic's what it runs
+    (`%time x.mul_(2)` runs `x.mul_(2)`; a `%%timeit` cell its body), so what they change is marked (review r21g)."""
+    node = _one_node(code)
+    if node is not None:
+        return node
+    lines = code.splitlines()
+    if lines and lines[0].lstrip().startswith("%%"):
+        return _cell_magic_binding(lines[1:])
+    return _magic_binding(code) if len(lines) == 1 else None
 
 
 def _one_node(code: str) -> ast.stmt | None:
@@ -882,8 +894,9 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
     note that closes it (:func:`_closing_note`; a docstring after the last statement too)."""
     lines = text.splitlines()
     if cell and lines and lines[0].lstrip().startswith("%%"):
+        # Its own reason first (review r21g): that the cell magic is not run says more than what it reads.
         return [_Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
-                       node=_cell_magic_binding(lines[1:]))], ""
+                       node=_cell_magic_binding(lines[1:]), own=True)], ""
     magics: list[_Piece] = []
     inner: dict[int, Message] = {}   # a magic line inside a block -> why
     if cell:
@@ -902,7 +915,8 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
                     inner[number] = what
                     kept.append(indent + (ast.unparse(binding) if binding is not None else "pass"))
                     continue
-                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what), node=binding))
+                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what), node=binding,
+                                     own=True))
                 kept.append("")
             else:
                 kept.append(line)

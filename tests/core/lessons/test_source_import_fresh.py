@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tensorlab.core.lessons.source_import import parse_python, refused_changes
+from tensorlab.core.lessons.source_import import parse_notebook, parse_python, refused_changes
 from tests.core.lessons.test_source_import_stores import _opened
 
 HEAD = "import torch\nimport torch.nn as nn\nx = torch.ones(2, 3)\n"
@@ -132,3 +132,24 @@ def test_a_refused_comprehension_s_call_changes_what_it_is_called_on():
     text = "import torch\nimport numpy as np\nw = torch.ones(3)\n[w.add_(np.float32(1)) for _ in range(2)]\nprint(w)\n"
     refused, run = _opened(text)
     assert "print(w)" not in run, refused
+
+
+@pytest.mark.parametrize("cell", [["%time x.mul_(2)"], ["%%timeit\n", "x.mul_(2)"], ["%timeit -n 1 v.add_(1)"]])
+def test_what_a_refused_magic_runs_is_marked_as_it_may_differ(cell):
+    # IPython runs `x.mul_(2)` under `%time` / `%%timeit`: x and its view v may differ from TensorLab's run.
+    from tests.core.lessons.test_source_import import _code, _notebook
+    data = _notebook([_code(["import torch\n", "x = torch.ones(3)\n", "v = x[:2]"]), _code(cell),
+                      _code(["print(x)"])])
+    lesson = parse_notebook(data, "magic.ipynb")
+    assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(3)", "v = x[:2]"]
+    after = refused_changes(lesson)
+    assert after[-1].get("x") == (1, 2) and after[-1].get("v") == (1, 2), after
+
+
+def test_a_cell_magic_s_own_reason_comes_first():
+    from tests.core.lessons.test_source_import import _code, _notebook
+    data = _notebook([_code(["import torch\n", "import numpy as np\n", "x = torch.ones(3)"]),
+                      _code(["%%time\n", "y = x * np.float32(2)"])])
+    lesson = parse_notebook(data, "magic.ipynb")
+    reason = next(str(r.reason) for r in lesson.refused if r.cell == 2)
+    assert "cell magic" in reason and "depend" not in reason, reason
