@@ -435,13 +435,45 @@ def refused_changes(lesson: Lesson) -> list[dict[str, tuple[int, int]]]:
                           node=_one_node(entry.code)) for entry in order]
     record: list[dict[str, _Piece]] = []
     _follow_names(pieces, record)
+    drawn = _random_marks(lesson, order)
     found: list[dict[str, tuple[int, int]]] = []
-    for marks in record:   # consecutive statements mostly hold the same marks: one dict for them
-        made = {name: (piece.line, piece.cell) for name, piece in marks.items()}
+    for marks, random_marks in zip(record, drawn, strict=True):   # consecutive statements mostly hold the same
+        made = {**random_marks, **{name: (piece.line, piece.cell) for name, piece in marks.items()}}   # marks
         found.append(found[-1] if found and found[-1] == made else made)
     if len(_CHANGES) > 8:
         _CHANGES.clear()
     _CHANGES[id(lesson)] = (lesson, found)
+    return found
+
+
+def _random_marks(lesson: Lesson, order: list[LessonStep | RefusedStep]) -> list[dict[str, tuple[int, int]]]:
+    """For each statement in the file's order: the names holding random numbers that may not be the file's, each
+    with the refused statement that shifted torch's generator (:func:`random_shifts`): what a step that draws after
+    it binds (`noise = torch.randn(2)`, `head = nn.Linear(2, 1)`), and what a step computes from those (`c = noise
+    * 2`, `out = head(x)`, `x += noise`), until a step binds the name again from other values (review r21g)."""
+    shifts = random_shifts(lesson)
+    marks: dict[str, tuple[int, int]] = {}
+    found: list[dict[str, tuple[int, int]]] = []
+    number = -1
+    for entry in order:
+        node = _one_node(entry.code)
+        if isinstance(entry, LessonStep):
+            number += 1
+            reads = {name for kind, name, _line, _col in entry.statement.events if kind != "def"}
+            defines = set(entry.statement.defines)
+            shifter = shifts.get(number)
+            where = ((shifter.line, shifter.cell) if shifter is not None
+                     else next((marks[name] for name in sorted(reads) if name in marks), None))
+            if where is None:
+                for name in defines:
+                    marks.pop(name, None)
+            else:   # bound, or changed in place (`x += noise`, `x.add_(noise)`), from values that may differ
+                changed = _bindings(node)[1] if node is not None else set()
+                marks = {**marks, **{name: where for name in defines | (changed & reads)}}
+        elif node is not None:
+            rebound = _bindings(node)[0]   # a refused statement's own names are marked by the rule for those
+            marks = {name: where for name, where in marks.items() if name not in rebound}
+        found.append(marks)
     return found
 
 

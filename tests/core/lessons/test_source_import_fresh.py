@@ -153,3 +153,18 @@ def test_a_cell_magic_s_own_reason_comes_first():
     lesson = parse_notebook(data, "magic.ipynb")
     reason = next(str(r.reason) for r in lesson.refused if r.cell == 2)
     assert "cell magic" in reason and "depend" not in reason, reason
+
+
+def test_tensors_drawn_after_a_refused_draw_and_those_computed_from_them_are_marked():
+    text = ("import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\nx = torch.ones(1, 2)\n"
+            "body = nn.Bilinear(2, 2, 2)\n"          # refused: it draws, so every later draw differs
+            "noise = torch.randn(2)\nc = noise * 2\nhead = nn.Linear(2, 1)\nout = head(x)\nd = torch.ones(1)\n"
+            "x += noise\nnoise = torch.zeros(2)\n")
+    lesson = parse_python(text, "rand.py")
+    assert "body = nn.Bilinear(2, 2, 2)" not in [s.code for s in lesson.steps]
+    after = refused_changes(lesson)
+    assert after[5].get("noise") == (5, 0) and "x" not in after[5]   # after `noise = torch.randn(2)`
+    final = after[-1]
+    assert {name: final.get(name) for name in ("c", "head", "out", "x")} == {
+        "c": (5, 0), "head": (5, 0), "out": (5, 0), "x": (5, 0)}, final
+    assert "d" not in final and "noise" not in final   # ones, and noise bound again from zeros
