@@ -1257,18 +1257,18 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
             # Its loop names are its own; a walrus in it binds the enclosing name (`[v := t for _ in ys]`), and its
             # calls may change objects from outside (`[w.add_(1) for _ in range(2)]`; one of its own names, `t`
             # of `for t in ys`, is what it iterates: below).
-            local = {n.id for inner in ast.walk(current) if isinstance(inner, ast.comprehension)
-                     for n in ast.walk(inner.target) if isinstance(n, ast.Name)}
+            local = {n.id for part in ast.walk(current) if isinstance(part, ast.comprehension)
+                     for n in ast.walk(part.target) if isinstance(n, ast.Name)}
 
             def outside(target: ast.expr, local: set[str] = local) -> None:
                 if not (_roots(_holder_root(target)) & local):
                     change(target)
 
-            for inner in ast.walk(current):
-                if isinstance(inner, ast.NamedExpr):
-                    base(inner.target)
-                elif isinstance(inner, ast.Call):
-                    _changed_by_call(inner, modules, outside)
+            for part in ast.walk(current):
+                if isinstance(part, ast.NamedExpr):
+                    base(part.target)
+                elif isinstance(part, ast.Call):
+                    _changed_by_call(part, modules, outside)
             continue
         if isinstance(current, (ast.MatchAs, ast.MatchStar)) and current.name:
             rebound.add(current.name)   # `case k:`, `case [*rest]`, `case P() as y`: capture patterns bind
@@ -1448,6 +1448,20 @@ def _container_stores(node: ast.stmt) -> tuple[set[str], list[ast.expr]]:
         call = node.value
         return {call.func.value.id}, [*call.args, *(k.value for k in call.keywords)]   # type: ignore[attr-defined]
     return set(), []
+
+
+def _only_deletes(node: ast.stmt, name: str) -> bool:
+    """Whether a statement deletes the name (`del w`, in a block too) and binds it nowhere."""
+    deletes = binds = False
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name) and inner.id == name:
+            deletes |= isinstance(inner.ctx, ast.Del)
+            binds |= isinstance(inner.ctx, ast.Store)
+        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and inner.name == name:
+            binds = True
+        elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+            binds |= any((alias.asname or alias.name.split(".")[0]) == name for alias in inner.names)
+    return deletes and not binds
 
 
 def _function_changes(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
@@ -1849,6 +1863,8 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         where = _where(source.line, source.cell)
         if name in changed:
             return msg("source.may_change", where=where, name=name)
+        if source.node is not None and _only_deletes(source.node, name):
+            return msg("source.deleted", where=where, name=name)   # `del w`: not "defined there"
         return msg("source.depends", where=where, name=name)
 
     def provided(piece: _Piece) -> Message | None:

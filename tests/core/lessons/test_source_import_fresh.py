@@ -168,3 +168,23 @@ def test_tensors_drawn_after_a_refused_draw_and_those_computed_from_them_are_mar
     assert {name: final.get(name) for name in ("c", "head", "out", "x")} == {
         "c": (5, 0), "head": (5, 0), "out": (5, 0), "x": (5, 0)}, final
     assert "d" not in final and "noise" not in final   # ones, and noise bound again from zeros
+
+
+@pytest.mark.parametrize("delete", ["del w\n", "if True:\n    del w\n"])
+def test_a_reader_after_a_refused_del_says_the_name_is_deleted_there(delete):
+    text = "import torch\nw = torch.ones(2)\n" + delete + "print(w)\n"
+    lesson = parse_python(text, "del.py")
+    assert "print(w)" not in [s.code for s in lesson.steps]
+    reason = lesson.refused[-1].reason
+    assert str(reason) == "depends on line 3 of the file, which is not run (`w` is deleted there)"
+    assert "삭제됩니다" in reason.render("ko")
+
+
+def test_a_list_nested_past_the_depth_limit_is_explained_as_a_depth_not_a_size():
+    from tensorlab.core.session.session import Session
+    code = "x = torch.tensor(" + "[" * 50 + "1" + "]" * 50 + ")"
+    error = Session().run(code).error
+    assert error is not None and "32 levels" in error.message
+    explanation = error.explanation.localized("en")
+    assert "deeply" in explanation.title and "smaller size" not in explanation.text + explanation.advice
+    assert error.explanation.localized("ko").title == "TensorLab에는 너무 깊게 중첩되었습니다"
