@@ -44,7 +44,8 @@ ORIGINS = ("torch", "interpreter", "tensorlab", "other")
 # The forms an error the interpreter raised in Python's words can have.
 _INTERPRETER_FORMS = frozenset({"none_value", "no_name"})
 # TensorLab's own messages, by catalogue key prefix: what kind of refusal they are.
-_OWN = (("limit.", "too_large"), ("subset.", "not_subset"))
+# (A nesting limit is a depth, not a size: "use a smaller size" would mislead; issue #21 review r21g.)
+_OWN = (("limit.nesting", "too_deep"), ("limit.", "too_large"), ("subset.", "not_subset"))
 
 
 def explain_own(message: Message) -> Explanation | None:

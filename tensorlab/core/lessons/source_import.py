@@ -429,19 +429,51 @@ def refused_changes(lesson: Lesson) -> list[dict[str, tuple[int, int]]]:
     if cached is not None and cached[0] is lesson:
         return cached[1]
     order = _in_order(lesson)
-    pieces = [_Piece(entry.code, entry.line, entry.cell, entry.note, reason=entry.reason, node=_one_node(entry.code),
-                      own=True) if isinstance(entry, RefusedStep)
+    pieces = [_Piece(entry.code, entry.line, entry.cell, entry.note, reason=entry.reason,
+                      node=_refused_node(entry.code), own=True) if isinstance(entry, RefusedStep)
               else _Piece(entry.code, entry.line, entry.cell, entry.note, statement=entry.statement,
                           node=_one_node(entry.code)) for entry in order]
     record: list[dict[str, _Piece]] = []
     _follow_names(pieces, record)
+    drawn = _random_marks(lesson, order)
     found: list[dict[str, tuple[int, int]]] = []
-    for marks in record:   # consecutive statements mostly hold the same marks: one dict for them
-        made = {name: (piece.line, piece.cell) for name, piece in marks.items()}
+    for marks, random_marks in zip(record, drawn, strict=True):   # consecutive statements mostly hold the same
+        made = {**random_marks, **{name: (piece.line, piece.cell) for name, piece in marks.items()}}   # marks
         found.append(found[-1] if found and found[-1] == made else made)
     if len(_CHANGES) > 8:
         _CHANGES.clear()
     _CHANGES[id(lesson)] = (lesson, found)
+    return found
+
+
+def _random_marks(lesson: Lesson, order: list[LessonStep | RefusedStep]) -> list[dict[str, tuple[int, int]]]:
+    """For each statement in the file's order: the names holding random numbers that may not be the file's, each
+    with the refused statement that shifted torch's generator (:func:`random_shifts`): what a step that draws after
+    it binds (`noise = torch.randn(2)`, `head = nn.Linear(2, 1)`), and what a step computes from those (`c = noise
+    * 2`, `out = head(x)`, `x += noise`), until a step binds the name again from other values (review r21g)."""
+    shifts = random_shifts(lesson)
+    marks: dict[str, tuple[int, int]] = {}
+    found: list[dict[str, tuple[int, int]]] = []
+    number = -1
+    for entry in order:
+        node = _one_node(entry.code)
+        if isinstance(entry, LessonStep):
+            number += 1
+            reads = {name for kind, name, _line, _col in entry.statement.events if kind != "def"}
+            defines = set(entry.statement.defines)
+            shifter = shifts.get(number)
+            where = ((shifter.line, shifter.cell) if shifter is not None
+                     else next((marks[name] for name in sorted(reads) if name in marks), None))
+            if where is None:
+                for name in defines:
+                    marks.pop(name, None)
+            else:   # bound, or changed in place (`x += noise`, `x.add_(noise)`), from values that may differ
+                changed = _bindings(node)[1] if node is not None else set()
+                marks = {**marks, **{name: where for name in defines | (changed & reads)}}
+        elif node is not None:
+            rebound = _bindings(node)[0]   # a refused statement's own names are marked by the rule for those
+            marks = {name: where for name, where in marks.items() if name not in rebound}
+        found.append(marks)
     return found
 
 
@@ -506,6 +538,18 @@ def shown_code(code: str, language: str = "en") -> str:
     lines = code.split("\n", SHOWN_CODE_LINES)
     more = render("source.lines_not_shown", {"count": f"{total - SHOWN_CODE_LINES:,}"}, language)
     return "\n".join(lines[:SHOWN_CODE_LINES]) + "\n" + more
+
+
+def _refused_node(code: str) -> ast.stmt | None:
+    """A refused statement's tree as its names are followed: an IPython line's or a cell magic's what it runs
+    (`%time x.mul_(2)` runs `x.mul_(2)`; a `%%timeit` cell its body), so what they change is marked (review r21g)."""
+    node = _one_node(code)
+    if node is not None:
+        return node
+    lines = code.splitlines()
+    if lines and lines[0].lstrip().startswith("%%"):
+        return _cell_magic_binding(lines[1:])
+    return _magic_binding(code) if len(lines) == 1 else None
 
 
 def _one_node(code: str) -> ast.stmt | None:
@@ -882,8 +926,9 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
     note that closes it (:func:`_closing_note`; a docstring after the last statement too)."""
     lines = text.splitlines()
     if cell and lines and lines[0].lstrip().startswith("%%"):
+        # Its own reason first (review r21g): that the cell magic is not run says more than what it reads.
         return [_Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
-                       node=_cell_magic_binding(lines[1:]))], ""
+                       node=_cell_magic_binding(lines[1:]), own=True)], ""
     magics: list[_Piece] = []
     inner: dict[int, Message] = {}   # a magic line inside a block -> why
     if cell:
@@ -902,7 +947,8 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
                     inner[number] = what
                     kept.append(indent + (ast.unparse(binding) if binding is not None else "pass"))
                     continue
-                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what), node=binding))
+                magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what), node=binding,
+                                     own=True))
                 kept.append("")
             else:
                 kept.append(line)
@@ -1193,12 +1239,41 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
         current = stack.pop()
         if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             rebound.add(current.name)
-            if current is not node:
-                continue
+            # What runs as it is defined (review r21g): its decorators, a function's defaults
+            # (`def g(x=r.add_(5))`), a class's bases and its body's statements (`class K: q.add_(1)`; what they
+            # bind is the class's, what they change in place is changed).
             stack.extend(current.decorator_list)
-            continue   # a body's names are its own
-        if isinstance(current, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            if isinstance(current, ast.ClassDef):
+                stack.extend([*current.bases, *(keyword.value for keyword in current.keywords)])
+                for statement in current.body:
+                    changed.update(_bindings(statement, modules)[1])
+            else:
+                stack.extend([*current.args.defaults, *(d for d in current.args.kw_defaults if d is not None)])
+            continue   # a function's body runs when it is called
+        if isinstance(current, ast.Lambda):   # its defaults run now (`lambda t=w.add_(1): t`), its body when called
+            stack.extend([*current.args.defaults, *(d for d in current.args.kw_defaults if d is not None)])
             continue
+        if isinstance(current, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            # Its loop names are its own; a walrus in it binds the enclosing name (`[v := t for _ in ys]`), and its
+            # calls may change objects from outside (`[w.add_(1) for _ in range(2)]`; one of its own names, `t`
+            # of `for t in ys`, is what it iterates: below).
+            local = {n.id for part in ast.walk(current) if isinstance(part, ast.comprehension)
+                     for n in ast.walk(part.target) if isinstance(n, ast.Name)}
+
+            def outside(target: ast.expr, local: set[str] = local) -> None:
+                if not (_roots(_holder_root(target)) & local):
+                    change(target)
+
+            for part in ast.walk(current):
+                if isinstance(part, ast.NamedExpr):
+                    base(part.target)
+                elif isinstance(part, ast.Call):
+                    _changed_by_call(part, modules, outside)
+            continue
+        if isinstance(current, (ast.MatchAs, ast.MatchStar)) and current.name:
+            rebound.add(current.name)   # `case k:`, `case [*rest]`, `case P() as y`: capture patterns bind
+        elif isinstance(current, ast.MatchMapping) and current.rest:
+            rebound.add(current.rest)
         if isinstance(current, (ast.Import, ast.ImportFrom)):
             for alias in current.names:
                 rebound.add(alias.asname or alias.name.split(".")[0])
@@ -1314,8 +1389,11 @@ def _stores(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) ->
         if isinstance(current, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             outer = outer | set().union(*(_roots(g.iter) for g in current.generators))
         if isinstance(current, (ast.Assign, ast.AnnAssign)) and current.value is not None:
+            # What is new memory (`params["w"] = w.detach().clone()`, `d["k"] = w * 2`) is no object of the file's:
+            # the holder changes, nothing is related to it (review r21g).
             targets = current.targets if isinstance(current, ast.Assign) else [current.target]
-            found.append((set().union(*(holder(t) for t in targets)), roots(current.value, outer)))
+            found.append((set().union(*(holder(t) for t in targets)),
+                          set() if _new_value(current.value) else roots(current.value, outer)))
         elif isinstance(current, ast.AugAssign):
             # `lst += [w]` keeps w's object in the list (`x += w` on a tensor copies: conservatively related too,
             # unless what is added is new memory, `x += w * 2`).
@@ -1323,10 +1401,13 @@ def _stores(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) ->
                 if not _new_value(current.value):
                     found.append(({current.target.id} - skip, roots(current.value, outer)))
             else:
-                found.append((holder(current.target), roots(current.value, outer)))
+                found.append((holder(current.target),
+                              set() if _new_value(current.value) else roots(current.value, outer)))
         elif isinstance(current, ast.Call):
             func = current.func
-            arguments = [*current.args, *(keyword.value for keyword in current.keywords)]
+            # Per argument: `lst.append(w.clone())` stores new memory, `lst.insert(0, w)` stores w.
+            arguments = [a for a in [*current.args, *(keyword.value for keyword in current.keywords)]
+                         if not _new_value(a)]
             if isinstance(func, ast.Name) and func.id == "setattr" and current.args:
                 found.append((roots(current.args[0], set()),
                               set().union(*(roots(argument, outer) for argument in arguments[1:]))))
@@ -1338,6 +1419,49 @@ def _stores(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) ->
         stack.extend((child, outer, isinstance(current, ast.Expr) and child is current.value)
                      for child in ast.iter_child_nodes(current))
     return [(holders, stored) for holders, stored in found if holders]
+
+
+def _container_value(value: ast.expr | None) -> bool:
+    """Whether an expression makes a dict, list or set (`{"w": w}`, `[w, b]`, `dict(w=w)`, `list(...)`): storing
+    into it or deleting from it (`params["w"] = ...`, `lst.append(...)`) replaces what it holds, never changes it."""
+    if isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+        return True
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and value.func.id in ("dict", "list", "set"))
+
+
+def _container_stores(node: ast.stmt) -> tuple[set[str], list[ast.expr]]:
+    """The names a statement stores into or deletes from by item or by a storing method, as a whole statement
+    (`params["w"] = v`, `del d[k]`, `lst.append(v)`), and the expressions it evaluates besides (their own calls may
+    change objects: `d["k"] = w.add_(1)`). Empty where it does anything else with them."""
+    if isinstance(node, (ast.Assign, ast.Delete)):
+        targets = node.targets
+        if targets and all(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) for t in targets):
+            rest = [t.slice for t in targets if isinstance(t, ast.Subscript)]   # (for mypy: all are)
+            if isinstance(node, ast.Assign):
+                rest.append(node.value)
+            return {t.value.id for t in targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)}, rest
+    if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+            and isinstance(node.value.func.value, ast.Name)
+            and node.value.func.attr in ("append", "extend", "insert", "update", "setdefault", "add", "pop",
+                                         "remove", "clear")):
+        call = node.value
+        return {call.func.value.id}, [*call.args, *(k.value for k in call.keywords)]   # type: ignore[attr-defined]
+    return set(), []
+
+
+def _only_deletes(node: ast.stmt, name: str) -> bool:
+    """Whether a statement deletes the name (`del w`, in a block too) and binds it nowhere."""
+    deletes = binds = False
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name) and inner.id == name:
+            deletes |= isinstance(inner.ctx, ast.Del)
+            binds |= isinstance(inner.ctx, ast.Store)
+        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and inner.name == name:
+            binds = True
+        elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+            binds |= any((alias.asname or alias.name.split(".")[0]) == name for alias in inner.names)
+    return deletes and not binds
 
 
 def _function_changes(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
@@ -1374,13 +1498,50 @@ _COMPUTES = frozenset({
     "clamp", "clip", "round", "floor", "ceil", "sign", "einsum", "numel", "dim", "size"})
 
 
-def _computes_new(node: ast.stmt | None) -> bool:
+def _computes_new(node: ast.stmt | None, fresh: frozenset[str] | set[str] = frozenset()) -> bool:
     """Whether a (supported) assignment binds new memory computed from what it reads (`y = x @ w`, `z = x + 1`,
     `s = x.sum()`), never a view or an alias of it (`h = w.detach()`, `a = w`, `p = list(model.parameters())`,
-    `b = [w] * 2`): then its names share nothing with what it reads."""
+    `b = [w] * 2`): then its names share nothing with what it reads. ``fresh``: the names of modules whose call
+    always returns new memory (:func:`_fresh_module`): `out = model(x)` computes new memory from x and model."""
     # (`x += w * 2` adds new memory into x's own: x shares nothing with w; `lst += [w]` keeps w in the list.)
     value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) else None
+    if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in fresh
+            and not value.keywords):
+        return True
     return value is not None and _new_value(value)
+
+
+# Module constructors whose forward always returns new memory, never its input nor a parameter or buffer (checked
+# on torch 2.13 in train and eval mode: `F.linear`, `torch.tanh`, `F.batch_norm`, ...). Not here: `Identity` and
+# `Dropout` in eval mode return their input; `ReLU(inplace=True)` changes and returns it; an empty `Sequential`
+# returns its input.
+_FRESH_MODULES = frozenset({"Linear", "Tanh", "Sigmoid", "BatchNorm1d", "ReLU", "LeakyReLU", "GELU", "Softmax",
+                            "LayerNorm"})
+
+
+def _fresh_module(value: ast.expr, modules: frozenset[str] | set[str]) -> bool:
+    """Whether an expression makes a module whose call always returns new memory: one of :data:`_FRESH_MODULES`
+    (`nn.Linear(3, 1)`, `nn.ReLU()`; not `nn.ReLU(True)` nor `inplace=True`), or a non-empty `nn.Sequential` made
+    only of those."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in modules:
+        name = func.attr
+    elif isinstance(func, ast.Name):
+        name = func.id
+    else:
+        return False
+    if name == "Sequential":
+        return bool(value.args) and not value.keywords and all(_fresh_module(a, modules) for a in value.args)
+    if name not in _FRESH_MODULES or any(isinstance(a, ast.Starred) for a in value.args):
+        return False
+    if any(k.arg is None or (k.arg == "inplace" and not (isinstance(k.value, ast.Constant)
+                                                         and k.value.value in (False, None)))
+           for k in value.keywords):
+        return False
+    # `nn.ReLU(True)`, `nn.LeakyReLU(0.1, True)`: inplace given by position.
+    return not ((name == "ReLU" and value.args) or (name == "LeakyReLU" and len(value.args) > 1))
 
 
 def _new_value(value: ast.expr) -> bool:
@@ -1502,12 +1663,21 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
     modules: set[str] = set()               # `torch`, `nn`: read by every step, never a shared object
     gradients_only: set[str] = set()        # changed names whose gradients only a refused `backward()` may change
+    fresh: set[str] = set()                 # modules a step made whose call returns new memory (`nn.Linear(3, 1)`)
+    containers: set[str] = set()            # names last bound to a dict, list or set (`params = {"w": w}`)
+
+    def learn_container(node: ast.stmt | None, defined: set[str]) -> None:
+        containers.difference_update(defined)
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and _container_value(node.value)):
+            containers.add(node.targets[0].id)
 
     # name -> the names it was computed from (`y = x @ w`: x and w), transitively: a refused `backward()` through
     # it changes their gradients, and nothing else of them (a result never shares its inputs' memory).
     sources: dict[str, set[str]] = {}
 
-    def relate(defined: set[str], read: set[str], derived: bool = False, shares: bool = True) -> None:
+    def relate(defined: set[str], read: set[str], derived: bool = False, shares: bool = True,
+               keep: bool = False) -> None:
         # ``derived``: a statement that is not run binds names from what it reads, whatever it did with them
         # (`while ...: y = y * 2` keeps y derived from x, so a later refused `y.backward()` may change x.grad).
         # ``shares``: what it binds may be what it reads, a view or an alias (`h = w.detach()`, `a = w`,
@@ -1517,14 +1687,57 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         if derived:
             origin |= set().union(*(sources.get(name, set()) for name in defined))
         before = set().union(*(related.get(name, {name}) for name in objects)) if derived else set()
-        for name in defined:   # bound again: its old relations end
-            for other in related.pop(name, set()) - {name}:
-                related.get(other, set()).discard(name)
+        if keep:   # ``keep``: inside a loop, `if` or `with` (may run again, or not at all): old relations stay too
+            before |= set().union(*(related.get(name, {name}) for name in defined))
+            origin |= set().union(*(sources.get(name, set()) for name in defined))
+        else:
+            for name in defined:   # bound again: its old relations end
+                for other in related.pop(name, set()) - {name}:
+                    related.get(other, set()).discard(name)
         group = set(defined).union(before, *(related.get(name, {name}) for name in objects if shares))
         for name in group:
             related[name] = group
         for name in defined:
             sources[name] = origin
+
+    def relate_compound(node: ast.stmt) -> None:
+        """A loop, `with` or `if` that a step runs: each statement inside relates what it binds as a step of its own
+        would (`out = model(x)` in a training loop computes new memory, sharing nothing with x), the loop's target
+        with what it iterates; relations only grow (a body may run again: `a = b; b = c` relates a and c the second
+        time), repeated until they settle."""
+        simple: list[tuple[set[str], set[str], bool]] = []
+        pending: list[ast.stmt] = [node]
+        while pending:
+            statement = pending.pop(0)
+            if isinstance(statement, (ast.For, ast.AsyncFor)):
+                simple.append(({n.id for n in ast.walk(statement.target) if isinstance(n, ast.Name)},
+                               _roots(statement.iter), True))
+                pending[:0] = [*statement.body, *statement.orelse]
+            elif isinstance(statement, (ast.While, ast.If)):
+                pending[:0] = [*statement.body, *statement.orelse]
+            elif isinstance(statement, (ast.With, ast.AsyncWith)):
+                for item in statement.items:
+                    if item.optional_vars is not None:
+                        simple.append(({n.id for n in ast.walk(item.optional_vars) if isinstance(n, ast.Name)},
+                                       _roots(item.context_expr), True))
+                pending[:0] = list(statement.body)
+            elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                names = {t.id for t in targets if isinstance(t, ast.Name)}
+                holders = set().union(*(_roots(t) for t in targets if not isinstance(t, ast.Name)))
+                simple.append((names, set(_read_by(statement)) | holders,
+                               not _computes_new(statement, fresh) or bool(holders)))
+            elif isinstance(statement, ast.Expr) and _relates_nothing(statement):
+                continue
+            else:
+                simple.append((_bound_by(statement, modules), set(_read_by(statement)), True))
+        for _round in range(len(simple) + 1):
+            before = ({k: frozenset(v) for k, v in related.items()}, {k: frozenset(v) for k, v in sources.items()})
+            for defined, read, shares in simple:
+                relate(defined, read, shares=shares, keep=True)
+            if before == ({k: frozenset(v) for k, v in related.items()},
+                          {k: frozenset(v) for k, v in sources.items()}):
+                break
 
     def reached(names: set[str], backward: set[str]) -> set[str]:
         """The names a refused change of ``names`` may change: each one's aliases and views; and for a
@@ -1544,10 +1757,43 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     # pairs: a call to it (not run) stores what it is given there (`add(w)`: `lst` holds `w`).
     function_stores: dict[str, tuple[set[str], list[tuple[set[str], set[str]]]]] = {}   # (its *args/**kwargs, pairs)
 
+    # A refused `def` or `class` -> the names its body (a method's) declares `global`: a call of it (`f()`, `Net()`
+    # runs `__init__`) may bind them, so it binds them as far as its readers know (review r21g).
+    global_binders: dict[str, set[str]] = {}
+
+    def globals_bound(node: ast.stmt) -> set[str]:
+        names: set[str] = set()
+        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+            if isinstance(call.func, ast.Name) and bound.get(call.func.id) is not None:
+                names |= global_binders.get(call.func.id, set())
+        return names
+
     def rest_of(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
         return {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
 
+    # Such a function's parameters with a default -> the names the default reads (`lambda t=w: t.add_(1)`): a call
+    # that gives it nothing there changes what the default holds.
+    function_defaults: dict[str, dict[str, set[str]]] = {}
+
+    def defaults_of(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, set[str]]:
+        arguments = function.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        found = {a.arg: _roots(d) for a, d in zip(positional[len(positional) - len(arguments.defaults):],
+                                                  arguments.defaults, strict=True)}
+        found.update({a.arg: _roots(d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+                      if d is not None})
+        return found
+
     def learn_functions(node: ast.stmt) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            function_defaults[node.name] = defaults_of(node)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    function_defaults[target.id] = defaults_of(node.value)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            global_binders[node.name] = {name for inner in ast.walk(node) if isinstance(inner, ast.Global)
+                                         for name in inner.names}
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[node.name] = _function_changes(node, modules)
             function_stores[node.name] = (rest_of(node),
@@ -1581,6 +1827,11 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             for keyword in call.keywords:
                 if keyword.arg in changes or (keyword.arg is None and rest):
                     found |= _roots(keyword.value)
+            given_names = set(parameters[:len(call.args)]) | {k.arg for k in call.keywords if k.arg is not None}
+            if not any(isinstance(a, ast.Starred) for a in call.args) and not any(k.arg is None for k in call.keywords):
+                for name, default in function_defaults.get(call.func.id, {}).items():
+                    if name in changes and name not in given_names:
+                        found |= default   # `f()` of `lambda t=w: t.add_(1)` changes w
             found |= changes - set(parameters)
             names |= found
             if call.func.id in backward_functions:
@@ -1612,6 +1863,8 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         where = _where(source.line, source.cell)
         if name in changed:
             return msg("source.may_change", where=where, name=name)
+        if source.node is not None and _only_deletes(source.node, name):
+            return msg("source.deleted", where=where, name=name)   # `del w`: not "defined there"
         return msg("source.depends", where=where, name=name)
 
     def provided(piece: _Piece) -> Message | None:
@@ -1693,7 +1946,17 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                     # its relations stay (review r21f: a later refused `x.mul_(2)` then reaches `z`).
                     augmented = ({piece.node.target.id} if isinstance(piece.node, ast.AugAssign)
                                  and isinstance(piece.node.target, ast.Name) else set())
-                    relate(set(piece.statement.defines) - augmented, reads, shares=not _computes_new(piece.node))
+                    if isinstance(piece.node, (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith)):
+                        relate_compound(piece.node)
+                    else:
+                        relate(set(piece.statement.defines) - augmented, reads,
+                               shares=not _computes_new(piece.node, fresh))
+                    fresh.difference_update(piece.statement.defines)
+                    learn_container(piece.node, set(piece.statement.defines))
+                    if (isinstance(piece.node, ast.Assign) and len(piece.node.targets) == 1
+                            and isinstance(piece.node.targets[0], ast.Name)
+                            and _fresh_module(piece.node.value, modules)):
+                        fresh.add(piece.node.targets[0].id)
                     for name in augmented:   # and it is computed from what it adds too (`x += w`: w's gradient)
                         objects = {r for r in reads - {name} if r in bound and r not in modules}
                         sources[name] = sources.get(name, set()).union(objects, *(sources.get(r, set())
@@ -1707,6 +1970,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             if piece.node is not None:
                 more, through_backward, call_stores = called(piece.node)
                 changes |= more
+                rebound |= globals_bound(piece.node)
         else:
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             through_backward = set()
@@ -1714,6 +1978,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             if piece.node is not None:
                 more, through_backward, call_stores = called(piece.node)
                 changes |= more
+                rebound |= globals_bound(piece.node)
                 learn_functions(piece.node)
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_when_defined(piece.node) if piece.node is not None else []
@@ -1736,14 +2001,21 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         backward |= through_backward
         # The objects it may change, and those sharing them (a `backward()`'s receiver keeps its values: only the
         # gradients of what it was computed from change, and its graph may be freed).
-        whole = reached(changes - (_backward_roots(piece.node) if piece.node is not None else set()), set())
-        for name in reached(changes | backward, backward):
+        # A store into a dict or a list (`params["w"] = w.detach().clone()`, `lst.append(v)`) changes that container,
+        # never the objects it holds: those (and what shares them) stay as they were (review r21g).
+        held, evaluated = _container_stores(piece.node) if piece.node is not None else (set(), [])
+        own = set().union(*(_bindings(ast.Expr(value=e), modules)[1] for e in evaluated)) if evaluated else set()
+        items_only = (held & containers & changes) - own
+        whole = reached(changes - items_only - (_backward_roots(piece.node) if piece.node is not None else set()),
+                        set()) | items_only
+        for name in reached((changes - items_only) | backward, backward) | items_only:
             if bound.get(name) is not None and name not in changed and name not in changes | backward:
                 continue   # a name a refused statement binds is first of all defined there (its readers say so)
             if name not in whole and bound.get(name) is not None and name not in gradients_only:
                 continue   # already changed whole by a refused statement before: that stays its first reason
             bound[name] = piece
             changed.add(name)
+            fresh.discard(name)   # `model[0] = nn.Identity()`: what its call returns is no longer known
             # Reached only through a `backward()`: only its gradient may change (`print(w)` after a refused
             # `loss.backward()` shows w as Python does; `print(w.grad)` may not).
             (gradients_only.discard if name in whole else gradients_only.add)(name)
@@ -1759,11 +2031,19 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         made_of = (set(_read_when_defined(piece.node)) if piece.node is not None else set()) - modules - _PROVIDED
         if isinstance(piece.node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
             made_of = set()   # a function, a class or a module is no object made of the file's tensors
+        if piece.node is not None:
+            learn_container(piece.node, rebound)
         for name in rebound:
             bound[name] = piece
+            fresh.discard(name)
             changed.discard(name)
             gradients_only.discard(name)
-        if rebound:   # a computation's result (`n = (model(x) > 0).sum().item()`) is new memory, as for a step
+        if rebound and isinstance(piece.node, (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith)):
+            # A refused loop relates, statement by statement, as one that runs would (`pred = X @ w + b` in a training
+            # loop is new memory: X is no view of w); relations only grow, so what it binds stays derived from what
+            # it was (review r21g).
+            relate_compound(piece.node)
+        elif rebound:   # a computation's result (`n = (model(x) > 0).sum().item()`) is new memory, as for a step
             relate(rebound, made_of | (rebound & reads), derived=bool(rebound & reads),
                    shares=not _computes_new(piece.node))
         # What it may have put into an object (`Z.t = w`, `lst.append(w)`) is that object's from now on: a later

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from tensorlab.core.files.safe_text import display_width as _width
 from tensorlab.core.files.safe_text import visible
 from tensorlab.core.lessons.lesson import Lesson, RefusedStep
+from tensorlab.core.lessons.source_import import may_differ_mark
 from tensorlab.core.lessons.tensor_rows import COLUMNS, column_header, name_text, row_texts, same_tensor
 from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.explanation import Explanation
@@ -50,8 +51,12 @@ def tensor_table(snapshot: Snapshot, indent: str = "  ", language: str = "en") -
     if not snapshot.tensors:
         return ""
     same = same_tensor(snapshot)   # a second name of one tensor object says so (`s is r`)
+    # A tensor a statement not run may have changed says so beside its name, as the Tensors table does
+    # (`w · may differ (line 7 not run)`; issue #21, review r21g).
     rows = [[column_header(c, language) for c in COLUMNS]] + [
-        [name_text(row[0], same.get(t.name)), *row[1:]] for t in snapshot.tensors for row in (row_texts(t),)]
+        [name_text(row[0], same.get(t.name)) + (f" · {may_differ_mark(t.may_differ, language)}"
+                                                if t.may_differ is not None else ""), *row[1:]]
+        for t in snapshot.tensors for row in (row_texts(t),)]
     widths = [max(_width(row[i]) for row in rows) for i in range(len(COLUMNS))]
     lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths)).rstrip() for row in rows]
     return "\n".join(indent + line for line in lines)

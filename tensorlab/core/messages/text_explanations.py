@@ -481,6 +481,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "use a smaller size; the idea is the same with five elements.",
         "더 작은 크기를 쓰세요. 원소 다섯 개로도 같은 개념을 볼 수 있습니다.",
     ),
+    # -- explain.too_deep (issue #21 review r21g: a depth limit, not a size) ---------------------------------
+    "explain.too_deep.title": ("Nested too deeply for TensorLab", "TensorLab에는 너무 깊게 중첩되었습니다"),
+    "explain.too_deep.text": (
+        "TensorLab limits how deeply lists or expressions may nest, and refused this before torch saw it.",
+        "TensorLab은 리스트나 식이 중첩되는 깊이를 제한하며, torch가 보기 전에 이것을 거부했습니다.",
+    ),
+    "explain.too_deep.advice": (
+        "nest fewer levels; a tensor of two or three dimensions shows the same idea.",
+        "중첩을 줄이세요. 2차원이나 3차원 텐서로도 같은 개념을 볼 수 있습니다.",
+    ),
     # -- explain.not_subset ----------------------------------------------------------------------------------
     "explain.not_subset.title": ("Not part of TensorLab's code", "TensorLab 코드에 없는 것"),
     "explain.not_subset.text": (

@@ -190,6 +190,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.at_cell_line": ("cell {cell}, line {line}: {reason}", "{cell}번째 셀의 {line}번째 줄: {reason}"),
     "source.depends": ("depends on {where}, which is not run (`{name}` is defined there)",
                        "실행하지 않는 {where}에 의존합니다({name:`은} 그 줄에서 정의됩니다)"),
+    # issue #21 review r21g: a name a refused `del w` deletes is not "defined there"
+    "source.deleted": ("depends on {where}, which is not run (`{name}` is deleted there)",
+                       "실행하지 않는 {where}에 의존합니다({name:`은} 그 줄에서 삭제됩니다)"),
     "source.magic": ("an IPython magic or shell command (`%`, `!`) is not Python: TensorLab does not run it",
                      "IPython 매직 명령이나 셸 명령(`%`, `!`)은 Python 코드가 아니므로 TensorLab에서 실행하지 "
                      "않습니다"),

@@ -1,0 +1,22 @@
+"""Issue #21, review r21g: `tensorlab run FILE.py` (the text transcript, not `--json`) shows the "may differ"
+mark beside a tensor a refused statement may have changed, as the window's Tensors table and `run --json` do."""
+
+from __future__ import annotations
+
+import json
+
+from tensorlab.cli.main import main
+
+
+def test_the_text_transcript_marks_a_tensor_a_refused_statement_may_have_changed(tmp_path, capsys):
+    path = tmp_path / "own.py"
+    path.write_text("import torch\nimport numpy as np\nw = torch.ones(2)\nnp.copyto(w.numpy(), 5)\n"
+                    "v = torch.zeros(1)\n", encoding="utf-8")
+    assert main(["run", str(path)]) == 0
+    rows = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert any(row.startswith("w · may differ (line 4 not run)") for row in rows), rows
+    assert not any(row.startswith("v ·") for row in rows)
+    assert main(["run", str(path), "--json"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    marked = {name: t.get("may_differ") for name, t in steps[-1]["tensors"].items()}
+    assert marked == {"w": {"line": 4, "cell": 0}, "v": None}
