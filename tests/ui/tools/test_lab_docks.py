@@ -149,16 +149,21 @@ def test_a_layout_of_an_older_version_is_forgotten_with_a_message(qtbot, setting
     again.close()
 
 
+def _open_measure(window, qtbot):
+    """The Measure tool opened from its View action, as a user opens it: its dock and its panel."""
+    qtbot.addWidget(window)
+    dock = _dock(window, "measureDock")
+    dock.toggleViewAction().trigger()
+    qtbot.waitUntil(dock.isVisible, timeout=5_000)
+    qtbot.wait(50)
+    return dock, window.measure_panel
+
+
 def test_the_floating_measure_tool_shows_its_plot_whole_without_scrolling_at_1024x768(qtbot):
     from tensorlab.ui.window.offscreen import isolated_window
 
     with isolated_window(lesson="inplace-on-a-leaf", size=(1024, 768)) as window:
-        qtbot.addWidget(window)
-        dock = _dock(window, "measureDock")
-        dock.toggleViewAction().trigger()
-        qtbot.waitUntil(dock.isVisible, timeout=5_000)
-        qtbot.wait(50)
-        panel = window.measure_panel
+        dock, panel = _open_measure(window, qtbot)
         # The column fits the tool: no scroll bar, the plot's tab whole inside the view.
         assert panel.widget().height() <= panel.viewport().height(), (panel.widget().size(), panel.viewport().size())
         tabs = panel.tabs.geometry()
@@ -307,12 +312,7 @@ def test_the_floating_measure_tool_gives_its_plot_a_good_share_of_the_screen(qtb
     from tensorlab.ui.window.offscreen import isolated_window
 
     with isolated_window(lesson="inplace-on-a-leaf", size=(1024, 768)) as window:
-        qtbot.addWidget(window)
-        dock = _dock(window, "measureDock")
-        dock.toggleViewAction().trigger()
-        qtbot.waitUntil(dock.isVisible, timeout=5_000)
-        qtbot.wait(50)
-        panel = window.measure_panel
+        dock, panel = _open_measure(window, qtbot)
         screen = window.screen().availableGeometry()
         _on_screen(window, dock)
         assert panel.widget().height() <= panel.viewport().height(), (panel.widget().size(), panel.viewport().size())
