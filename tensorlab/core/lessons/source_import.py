@@ -1485,7 +1485,8 @@ def _function_changes(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lam
 
 # Methods and functions whose result is new memory, never their receiver's nor their arguments' (`x.sum()`,
 # `torch.matmul(x, w)`, `x.clone()`): what they bind is not related to what they read (a view's methods, `view`,
-# `detach`, `to`, `reshape`, `contiguous`, `float` (which may return the tensor itself), are not here).
+# `detach`, `to`, `reshape`, `contiguous`, `float` (which may return the tensor itself), are not here;
+# nor `dropout`, which returns its input itself when p is 0 or not training).
 _COMPUTES = frozenset({
     "clone", "sum", "mean", "exp", "log", "log2", "log10", "pow", "matmul", "mm", "bmm", "mv", "dot", "outer",
     "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "abs", "sqrt", "rsqrt", "sin", "cos",
@@ -1494,7 +1495,7 @@ _COMPUTES = frozenset({
     "item", "tolist", "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isfinite", "where",
     "zeros", "ones", "randn", "rand", "randint", "empty", "full", "arange", "linspace", "eye", "tensor",
     "zeros_like", "ones_like", "randn_like", "rand_like", "empty_like", "full_like", "stack", "cat", "deepcopy",
-    "mse_loss", "cross_entropy", "nll_loss", "l1_loss", "binary_cross_entropy", "linear", "dropout",
+    "mse_loss", "cross_entropy", "nll_loss", "l1_loss", "binary_cross_entropy", "linear",
     "clamp", "clip", "round", "floor", "ceil", "sign", "einsum", "numel", "dim", "size"})
 
 

@@ -272,3 +272,12 @@ def test_a_refused_function_that_stores_its_argument_ties_what_a_call_gives_it(d
     change = lines.index("holder[-1].mul_(3)") + 1
     assert "print(w)" not in run and refused[change + 1] == CHANGED_LINE.format(line=change)
     assert "print(u)" in run   # what the call was not given stays untouched
+
+
+@pytest.mark.parametrize("call", ["F.dropout(x, 0.0)", "F.dropout(x, p=0.5, training=False)",
+                                  "torch.dropout(x, 0.0, True)", "F.alpha_dropout(x, 0.0)"])
+def test_dropout_may_return_its_input_itself_so_a_refused_change_of_its_result_reaches_the_input(call):
+    # `F.dropout(x, 0.0) is x` (and with `training=False`): its result is not new memory (review r21h c3).
+    reasons, _ran = _opened("import torch\nimport torch.nn.functional as F\nx = torch.ones(3)\n"
+                            f"y = {call}\nif True:\n    y.add_(1)\nprint(x)\n")
+    assert reasons[7] == "may depend on line 5 of the file, which is not run (it may change `x`)"
