@@ -284,7 +284,8 @@ def _called_names(node: ast.AST) -> list[tuple[str, ast.expr, ast.Call]]:
 def _draws(node: ast.AST | None, drawing: set[str], shuffling: set[str]) -> bool:
     """Whether a statement may draw random numbers from torch's generator: a call that draws (`torch.randn`,
     `nn.Linear(...)`, `nn.init.*`, `w.uniform_()`), a call to a function or class of the file that does
-    (``drawing``), or a loop over a shuffling loader (``shuffling``: `DataLoader(..., shuffle=True)`)."""
+    (``drawing``, or whose body seeds), or a loop over a loader (``shuffling``: any `DataLoader(...)`, whose
+    iteration takes a base seed from the generator even with `shuffle=False`)."""
     if node is None:
         return False
     for name, owner, _call in _called_names(node):
@@ -294,7 +295,9 @@ def _draws(node: ast.AST | None, drawing: set[str], shuffling: set[str]) -> bool
     loops = [n.iter for n in ast.walk(node) if isinstance(n, (ast.For, ast.AsyncFor))]
     loops += [g.iter for n in ast.walk(node) if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp,
                                                                ast.DictComp)) for g in n.generators]
-    return any(_roots(iterable) & shuffling for iterable in loops)
+    return any(_roots(iterable) & shuffling or any(name in ("DataLoader", "RandomSampler")
+                                                   for name, _owner, _call in _called_names(iterable))
+               for iterable in loops)
 
 
 def _seeds(node: ast.AST | None) -> bool:
@@ -313,7 +316,7 @@ def random_shifts(lesson: Lesson) -> dict[int, RefusedStep]:
     if cached is not None and cached[0] is lesson:
         return cached[1]
     drawing: set[str] = set()     # functions and classes of the file whose body draws
-    shuffling: set[str] = set()   # names bound to a shuffling loader or sampler
+    shuffling: set[str] = set()   # names bound to a loader or sampler (any DataLoader draws)
     shifter: RefusedStep | None = None
     shifts: dict[int, RefusedStep] = {}
     waiting = list(lesson.refused)
@@ -326,14 +329,13 @@ def random_shifts(lesson: Lesson) -> dict[int, RefusedStep]:
     for number, entry in order:
         node = _one_node(entry.code)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            (drawing.add if _draws(ast.Module(body=node.body, type_ignores=[]), drawing, shuffling)
-             else drawing.discard)(node.name)
+            # A body that seeds counts as one that draws: a call of it sets the generator as Python runs it.
+            body = ast.Module(body=node.body, type_ignores=[])
+            (drawing.add if _draws(body, drawing, shuffling) or _seeds(body) else drawing.discard)(node.name)
             continue
         if isinstance(node, ast.Assign) and any(
-                name in ("DataLoader", "RandomSampler") and any(k.arg == "shuffle" for k in call.keywords
-                                                               if not (isinstance(k.value, ast.Constant)
-                                                                       and not k.value.value))
-                or name == "RandomSampler" for name, _owner, call in _called_names(node.value)):
+                # Any DataLoader: each iteration takes a base seed from the generator, `shuffle=False` too.
+                name in ("DataLoader", "RandomSampler") for name, _owner, _call in _called_names(node.value)):
             shuffling |= {t.id for t in node.targets if isinstance(t, ast.Name)}
         if isinstance(entry, RefusedStep):
             if shifter is None and (_draws(node, drawing, shuffling) or _seeds(node)):

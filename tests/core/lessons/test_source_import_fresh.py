@@ -188,3 +188,27 @@ def test_a_list_nested_past_the_depth_limit_is_explained_as_a_depth_not_a_size()
     explanation = error.explanation.localized("en")
     assert "deeply" in explanation.title and "smaller size" not in explanation.text + explanation.advice
     assert error.explanation.localized("ko").title == "TensorLab에는 너무 깊게 중첩되었습니다"
+
+
+def _shifted(text: str) -> dict[str, int]:
+    """The steps of ``text`` whose random numbers may differ from the file's, with the refused line shifting them."""
+    from tensorlab.core.lessons.source_import import random_shifts
+    lesson = parse_python(text, "rand.py")
+    return {lesson.steps[i].code: r.line for i, r in random_shifts(lesson).items()}
+
+
+def test_a_refused_call_of_a_function_whose_body_seeds_shifts_the_random_numbers():
+    # Review r21h g1: `seed_all(5)` sets the generator as Python runs it; TensorLab does not run it.
+    text = ("import torch\ntorch.manual_seed(0)\ndef seed_all(s):\n    torch.manual_seed(s)\n"
+            "seed_all(5)\nn2 = torch.randn(2)\n")
+    assert _shifted(text) == {"n2 = torch.randn(2)": 5}
+
+
+@pytest.mark.parametrize("loop", ["for (xb,) in loader:\n    pass\n",
+                                  "for (xb,) in DataLoader(ds, batch_size=2, shuffle=False):\n    pass\n"])
+def test_a_refused_loop_over_any_dataloader_shifts_the_random_numbers(loop):
+    # Review r21h p1: each iteration of a DataLoader takes a base seed from the global generator, shuffle or not.
+    text = ("import torch\nfrom torch.utils.data import DataLoader, TensorDataset\ntorch.manual_seed(0)\n"
+            "ds = TensorDataset(torch.arange(4.))\nloader = DataLoader(ds, batch_size=2)\n" + loop
+            + "a = torch.randn(2)\n")
+    assert _shifted(text) == {"a = torch.randn(2)": 6}
