@@ -1820,6 +1820,13 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
             if not (isinstance(call.func, ast.Name) and call.func.id in functions
                     and bound.get(call.func.id) is not None):
+                # A callable a refused statement bound that is not a known `def` or lambda (`lr =
+                # nn.LeakyReLU(inplace=True)`, `alias = g2`, `fs[0]`): unknown code, it may change every argument.
+                # (A method, `lst.append(w)`, is followed by the rules for methods and stores.)
+                callee = (_roots(call.func) - set(modules) - _PROVIDED
+                          if isinstance(call.func, (ast.Name, ast.Subscript, ast.Call)) else set())
+                if any(bound.get(n) is not None and n not in functions for n in callee):
+                    names |= set().union(*(_roots(a) for a in [*call.args, *(k.value for k in call.keywords)]))
                 continue
             parameters, rest, changes = functions[call.func.id]
             found: set[str] = set()

@@ -281,3 +281,16 @@ def test_dropout_may_return_its_input_itself_so_a_refused_change_of_its_result_r
     reasons, _ran = _opened("import torch\nimport torch.nn.functional as F\nx = torch.ones(3)\n"
                             f"y = {call}\nif True:\n    y.add_(1)\nprint(x)\n")
     assert reasons[7] == "may depend on line 5 of the file, which is not run (it may change `x`)"
+
+
+@pytest.mark.parametrize(("make", "call"), [
+    ("lr = nn.LeakyReLU(inplace=True)\n", "y4 = lr(x4)\n"),   # a refused object, called
+    ("def g2(t):\n    t.mul_(2)\nalias = g2\n", "alias(x4)\n"),  # an alias of a refused function
+    ("fs = [nn.ELU(inplace=True)]\n", "fs[0](x4)\n"),          # a callable reached through an item
+])
+def test_a_refused_call_of_a_callable_a_refused_statement_bound_may_change_every_argument(make, call):
+    # Review r21h a7, a3: unknown code, as conservative as any: `print(x4)` after it is greyed.
+    text = "import torch\nimport torch.nn as nn\nx4 = -torch.ones(2)\n" + make + call + "print(x4)\n"
+    reasons, _ran = _opened(text)
+    line = text.count("\n")
+    assert reasons[line] == f"may depend on line {line - 1} of the file, which is not run (it may change `x4`)"
