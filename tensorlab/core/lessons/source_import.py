@@ -1754,6 +1754,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     # those outside names (`def train(model, opt, x): model(x).sum().backward(); opt.step()`), never an argument
     # its body only reads (`loss_fn(model(x), y)`).
     functions: dict[str, tuple[list[str], bool, set[str]]] = {}
+    function_reads: dict[str, set[str]] = {}   # the names a refused function's body reads, its parameters aside
 
     backward_functions: set[str] = set()   # those of them whose body calls `backward()`
     # What such a function's body may store into an object (`def add(v): lst.append(v)`), as :func:`_stores`'s
@@ -1797,6 +1798,12 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             global_binders[node.name] = {name for inner in ast.walk(node) if isinstance(inner, ast.Global)
                                          for name in inner.names}
+        for name, function in ([(node.name, node)] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                               else [(t.id, node.value) for t in node.targets if isinstance(t, ast.Name)]
+                               if isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda) else []):
+            own = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+            function_reads[name] = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
+                                    and isinstance(n.ctx, ast.Load)} - own - set(modules) - _PROVIDED - _BUILTINS
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[node.name] = _function_changes(node, modules)
             function_stores[node.name] = (rest_of(node),
@@ -1817,7 +1824,13 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         names: set[str] = set()
         backward: set[str] = set()
         stored_pairs: list[tuple[set[str], set[str]]] = []
+        # A call whose result a method is called on (`helper().add_(2)`): the result may be any name the body reads
+        # that is not a parameter (a global it returns), so the method may change it.
+        receivers = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute)}
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+            if (id(call) in receivers and isinstance(call.func, ast.Name) and call.func.id in function_reads
+                    and bound.get(call.func.id) is not None):
+                names |= function_reads[call.func.id]
             if not (isinstance(call.func, ast.Name) and call.func.id in functions
                     and bound.get(call.func.id) is not None):
                 # A callable a refused statement bound that is not a known `def` or lambda (`lr =

@@ -294,3 +294,10 @@ def test_a_refused_call_of_a_callable_a_refused_statement_bound_may_change_every
     reasons, _ran = _opened(text)
     line = text.count("\n")
     assert reasons[line] == f"may depend on line {line - 1} of the file, which is not run (it may change `x4`)"
+
+
+def test_a_method_on_the_result_of_a_refused_function_call_may_change_a_global_its_body_returns():
+    # Review r21h d1: `helper()` returns the global `r`; `helper().add_(2)` (refused) changes `r` in Python.
+    reasons, _ran = _opened("import torch\nr = torch.ones(2)\ndef helper():\n    return r\nhelper().add_(2)\n"
+                            "print(r)\n")
+    assert reasons[6] == CHANGED_LINE.format(line=5).replace("`w`", "`r`")
