@@ -1825,12 +1825,13 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         backward: set[str] = set()
         stored_pairs: list[tuple[set[str], set[str]]] = []
         # A call whose result a method is called on (`helper().add_(2)`): the result may be any name the body reads
-        # that is not a parameter (a global it returns), so the method may change it.
+        # that is not a parameter (a global it returns) or any argument, so the method may change it.
         receivers = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute)}
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
             if (id(call) in receivers and isinstance(call.func, ast.Name) and call.func.id in function_reads
                     and bound.get(call.func.id) is not None):
-                names |= function_reads[call.func.id]
+                names |= function_reads[call.func.id]   # and any argument (`ident(x6).mul_(3)`)
+                names |= set().union(*(_roots(a) for a in [*call.args, *(k.value for k in call.keywords)]))
             if not (isinstance(call.func, ast.Name) and call.func.id in functions
                     and bound.get(call.func.id) is not None):
                 # A callable a refused statement bound that is not a known `def` or lambda (`lr =

@@ -301,3 +301,10 @@ def test_a_method_on_the_result_of_a_refused_function_call_may_change_a_global_i
     reasons, _ran = _opened("import torch\nr = torch.ones(2)\ndef helper():\n    return r\nhelper().add_(2)\n"
                             "print(r)\n")
     assert reasons[6] == CHANGED_LINE.format(line=5).replace("`w`", "`r`")
+
+
+@pytest.mark.parametrize("call", ["ident(x6, 0).mul_(3)", "ident(b=0, a=x6).mul_(3)"])
+def test_a_method_on_the_result_of_a_refused_function_call_may_change_an_argument_it_returns(call):
+    # Review r21h a7: `def ident(a, b): return a`; the result is `x6` itself.
+    reasons, _ran = _opened(f"import torch\nx6 = torch.ones(2)\ndef ident(a, b):\n    return a\n{call}\nprint(x6)\n")
+    assert reasons[6] == CHANGED_LINE.format(line=5).replace("`w`", "`x6`")
