@@ -466,9 +466,8 @@ def _random_marks(lesson: Lesson, order: list[LessonStep | RefusedStep]) -> list
             shifter = shifts.get(number)
             where = ((shifter.line, shifter.cell) if shifter is not None
                      else next((marks[name] for name in sorted(reads) if name in marks), None))
-            if where is None:
-                for name in defines:
-                    marks.pop(name, None)
+            if where is None:   # a new dict: the ones found for earlier statements stay as they were (review r21h 8)
+                marks = {name: at for name, at in marks.items() if name not in defines}
             else:   # bound, or changed in place (`x += noise`, `x.add_(noise)`), from values that may differ
                 changed = _bindings(node)[1] if node is not None else set()
                 marks = {**marks, **{name: where for name in defines | (changed & reads)}}

@@ -212,3 +212,17 @@ def test_a_refused_loop_over_any_dataloader_shifts_the_random_numbers(loop):
             "ds = TensorDataset(torch.arange(4.))\nloader = DataLoader(ds, batch_size=2)\n" + loop
             + "a = torch.randn(2)\n")
     assert _shifted(text) == {"a = torch.randn(2)": 6}
+
+
+def test_a_random_mark_stays_on_the_steps_before_the_name_is_bound_again():
+    # Review r21h 8: binding `a` again from other values dropped its mark from every earlier statement too (one
+    # dict was changed in place after it had been kept for them), so `a = torch.randn(2)` showed unmarked.
+    text = ("import torch\ntorch.manual_seed(0)\nxs = [torch.rand(1) for _ in range(2)]\na = torch.randn(2)\n"
+            "k = torch.ones(1)\na = torch.zeros(2)\n")
+    lesson = parse_python(text, "redraw.py")
+    assert "xs = [torch.rand(1) for _ in range(2)]" in [r.code for r in lesson.refused]
+    found = refused_changes(lesson)
+    codes = [entry for entry in text.splitlines()]
+    at = {code: marks for code, marks in zip(codes, found, strict=True)}
+    assert "a" in at["a = torch.randn(2)"] and "a" in at["k = torch.ones(1)"]
+    assert "a" not in at["a = torch.zeros(2)"]
