@@ -133,7 +133,10 @@ def test_keys_pressed_before_the_first_state_is_shown_are_queued_not_lost(qtbot,
         for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
             QApplication.postEvent(win.storage_map, QKeyEvent(kind, key, Qt.KeyboardModifier.NoModifier,
                                                               "1" if key == Qt.Key.Key_1 else ""))
-    qtbot.waitUntil(lambda: win.controller.state.position == 2 and not win.controller.busy, timeout=30_000)
+    # The first window starts its worker (import torch) and loads the lesson before the keys apply: on a machine
+    # loaded by other processes that took 70 s (four copies of this test at once, load 15), so the limit is
+    # generous; what the test checks is that the keys arrive, not how soon.
+    qtbot.waitUntil(lambda: win.controller.state.position == 2 and not win.controller.busy, timeout=180_000)
     narration = win.narration
     if narration.question.isVisible():          # the third key chose an answer of step 2's question
         assert narration.feedback.isVisible()
@@ -149,7 +152,7 @@ def test_keys_pressed_before_the_first_state_is_shown_are_queued_not_lost(qtbot,
     for key, modifiers, text in keys:
         for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
             QApplication.postEvent(again.storage_map, QKeyEvent(kind, key, modifiers, text))
-    qtbot.waitUntil(lambda: "q =2" in [step.code for step in again.controller.state.program], timeout=30_000)
+    qtbot.waitUntil(lambda: "q =2" in [step.code for step in again.controller.state.program], timeout=180_000)
     win = again
     idle(qtbot, win)
     go(win, qtbot, 2)
