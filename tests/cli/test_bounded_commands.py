@@ -18,8 +18,10 @@ from tensorlab.cli.main import main
 
 TRACEBACK = "Traceback (most recent call last)"
 SIGFPE_STEPS = ["a = torch.tensor(-2**63)", "b = a.div(-1, rounding_mode='trunc')", "c = a + 1"]
-# Step 2 is 16 GFLOP of float64 work: well past a tenth of a second on any machine the tests run on.
-HEAVY_STEPS = ["a = torch.ones(2000, 2000, dtype=torch.float64)", "b = a @ a", "c = a + 1"]
+# Step 1 takes milliseconds; step 2 is 30 products of 2000x2000 float64 matrices (480 GFLOP: seconds on a CPU),
+# so a step time limit of 0.5 s stops step 2 and never step 1, on a fast machine and on one loaded by others
+# (one product, 16 GFLOP, may take under 0.1 s on many cores; under load step 1 may take over 0.1 s).
+HEAVY_STEPS = ["a = torch.ones(2000, 2000, dtype=torch.float64)", "for i in range(30):\n    b = a @ a", "c = a + 1"]
 
 
 def _file(tmp_path, codes, name="l.toml"):
@@ -50,9 +52,9 @@ def test_check_honours_the_time_limits(tmp_path, capsys):
     assert main(["check", lesson, "--time-limit", "0.001"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert len(out) >= 2 and all("not run" in line and "time limit of 0.001 s" in line for line in out)
-    assert main(["check", lesson, "--step-time-limit", "0.1"]) == 1
+    assert main(["check", lesson, "--step-time-limit", "0.5"]) == 1
     found = capsys.readouterr().out
-    assert "step 2: not run" in found and "longer than 0.1 s" in found and "step 3" not in found
+    assert "step 2: not run" in found and "longer than 0.5 s" in found and "step 3" not in found
 
 
 def test_check_in_process_is_still_there_for_debugging(tmp_path, capsys):
