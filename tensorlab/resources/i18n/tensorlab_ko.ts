@@ -1334,6 +1334,10 @@ its base was changed in place after split/unbind/chunk.</source>
         <translation>… (글자 {count}개 더 있음)</translation>
     </message>
     <message>
+        <source>… the rest once you answer</source>
+        <translation>… 나머지는 답한 뒤에 보입니다</translation>
+    </message>
+    <message>
         <source>… {count} more cells</source>
         <translation>… 칸 {count}개 더</translation>
     </message>

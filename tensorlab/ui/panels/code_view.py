@@ -366,7 +366,7 @@ class _LineDelegate(QStyledItemDelegate):
         painter.setPen(_FAILED if failed else _MARKER)
         painter.drawText(x, y, marker)
         painter.setPen(_NUMBER)
-        painter.drawText(x + fonts.marker_width, y, f"{number:>3}")
+        painter.drawText(x + fonts.marker_width, y, f"{number:>3}" if number else "")
         if yours:
             painter.setPen(_YOURS)
             mark = tr("(yours)")
@@ -491,6 +491,7 @@ class CodeView(QListWidget):
         self._live: dict[int, _Row] = {}   # list row -> its marks now, where they changed after its item was made
         self._steps: tuple[object, ...] = ()
         self._line_lengths: list[int] = []   # the program's short lines' lengths (what the font fits: _fit_font)
+        self._shown: int | None = None       # steps shown while a question is open (show_state), None: all
         self.user_steps: tuple[int, ...] = ()
         self.position = 0
         self.set_text_scale(1.0)
@@ -536,24 +537,32 @@ class CodeView(QListWidget):
         return fonts.indent + 4 + fonts.bold_metrics.horizontalAdvance("x" * chars) + 2
 
     def render_view(self, view: View) -> None:
-        """Show the view's player state."""
-        self.show_state(view.state)
+        """Show the view's player state (while a question is open, up to the asked step: ``view.held``)."""
+        asked = view.state.position if view.held.later_code and view.state.position < len(view.state.program) \
+            else None
+        self.show_state(view.state, None if asked is None else asked + 1)
 
     @contained
-    def show_state(self, state: PlayerState) -> None:
-        """Render the program of ``state`` with the last line run marked and in view."""
+    def show_state(self, state: PlayerState, shown: int | None = None) -> None:
+        """Render the program of ``state`` with the last line run marked and in view.
+
+        ``shown``: only the first ``shown`` steps (and the refused lines among them), then one muted line saying
+        the rest comes once the question is answered; None: every step."""
         self.user_steps = state.user_steps
         self.position = state.position
+        if shown is not None and shown >= len(state.program):
+            shown = None
         rows = [self._row(state, i) for i in range(len(state.program))]
         refused = state.lesson.refused if state.lesson is not None else ()
         refused_key = (refused, current_language())
         same = (len(state.program) == len(self._steps) and all(a is b for a, b in zip(state.program, self._steps))
-                and self.count() == len(rows) + len(refused) and rows and refused_key == self._refused_key)
+                and rows and refused_key == self._refused_key and shown == self._shown
+                and self.count() == len(self._plain) + (shown is not None))
         if same:
             # The same program: only the lines whose marks changed (the old and the new current one) repaint.
             # Their marks are kept here, not in the items: a change of any item's data makes the list lay every
             # row out again (a sizeHint per line, each step), and marks change no line's height.
-            for i, row in enumerate(rows):
+            for i, row in enumerate(rows[:len(self._list_rows)]):
                 if row != self._rows[i]:
                     list_row = self._list_rows[i]
                     self._live[list_row] = row
@@ -561,6 +570,7 @@ class CodeView(QListWidget):
         else:
             if not self._refused_key or refused != self._refused_key[0]:
                 self._whole = set()   # another file: its statements start short
+            self._shown = shown
             self._rebuild(state, rows, refused)
             self._refused_key = refused_key
             # Each line's length (up to a short statement's few dozen characters): the font fits the longest
@@ -571,7 +581,7 @@ class CodeView(QListWidget):
                 self._line_lengths = lengths
                 self._fit_font()
         self._rows, self._steps = rows, tuple(state.program)
-        self.lines = [("▶ " if r[5] else "") + ("✗ " if r[6] else "") + r[2] for r in rows]
+        self.lines = [("▶ " if r[5] else "") + ("✗ " if r[6] else "") + r[2] for r in rows[:len(self._list_rows)]]
         self.follow()
 
     @staticmethod
@@ -672,6 +682,10 @@ class CodeView(QListWidget):
         self.executeDelayedItemsLayout()
         self.viewport().update()
 
+    @staticmethod
+    def _held_line() -> str:
+        return tr("… the rest once you answer")
+
     def live_row(self, list_row: int) -> _Row | None:
         """The marks of the list's row ``list_row`` where they changed since its item was made (None: the item's
         own data says them)."""
@@ -684,6 +698,9 @@ class CodeView(QListWidget):
         self.clear()
         self._refused_rows = {}
         placed = self._placed(state, refused)
+        if self._shown is not None:   # up to the asked step: the refused lines after it are held too
+            cut = next(n for n, entry in enumerate(placed) if isinstance(entry, int) and entry >= self._shown)
+            placed = placed[:cut]
         # Known whole before the first item is added: adding one can resize the list, and a resize follows
         # the current line through this map.
         self._list_rows = [row for row, entry in enumerate(placed) if not isinstance(entry, RefusedStep)]
@@ -707,7 +724,12 @@ class CodeView(QListWidget):
             item.setData(_ROLE, ("", 0, tr("No steps yet."), False, False, False, False))
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.addItem(item)
-        if selected is not None and 0 <= selected < len(state.program):
+        if self._shown is not None:
+            item = QListWidgetItem()
+            item.setData(_ROLE, ("", 0, self._held_line(), False, False, False, False))
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.addItem(item)
+        if selected is not None and 0 <= selected < len(self._list_rows):
             self.setCurrentRow(self._list_rows[selected])
         self.blockSignals(False)
 
@@ -808,7 +830,8 @@ class CodeView(QListWidget):
         if not self.lines and not self._refused_rows:
             return tr("No steps yet.")
         plain = self._plain or list(range(len(self.lines)))
-        return "\n".join(self.lines[e] if isinstance(e, int) else self._refused_text(self.item(e[0])) for e in plain)
+        text = "\n".join(self.lines[e] if isinstance(e, int) else self._refused_text(self.item(e[0])) for e in plain)
+        return text + ("\n" + self._held_line() if self._shown is not None else "")
 
     def line_rect(self, index: int) -> QRect:
         """Where line ``index`` (a program index) is drawn, in viewport coordinates."""

@@ -12,7 +12,9 @@ without an error; the Values panel's "None: only leaves … keep .grad" says wha
 While such a question is open (asked and not answered yet), exactly those texts are held: the panels
 leave them out, say nothing false in their place, and show a neutral line that a hint is held until
 the question is answered (the graph lists no node's saved tensors then, one line in the root's box says
-so). The graph and the Values panel hold them for *every* question of that kind,
+so). The Code panel holds the lines after the asked step for every question: the next line is often the
+asked one's retry under ``torch.no_grad()`` or its fix, which says it raises; one muted line says they come
+once the question is answered. The graph and the Values panel hold them for *every* question of that kind,
 whether or not the state has something alarming to say, so their held line is no cue either. The Output
 panel leaves such a note out entirely while the question is open, its box and heading too: the box comes only
 after a write autograd cannot see, so its presence alone would answer (that step's own narration already says
@@ -46,9 +48,13 @@ class Held:
     saved_states: bool = False     # graph: what each node saved (which tensors, their state and versions)
     grad_reasons: bool = False     # values: why a gradient is None
     backward_notes: bool = False   # output: TensorLab's notes on writes autograd cannot see (HELD_NOTE_KEYS)
+    # code: the lines after the asked step. The line after a failing one is often its retry or its fix
+    # (`with torch.no_grad(): w -= lr * w.grad` under `w -= lr * w.grad`, `y.backward(g)` under `y.backward()`),
+    # so it said the asked step raises (reviews r18ae, r18af, r18ag).
+    later_code: bool = False
 
     def __bool__(self) -> bool:
-        return self.saved_states or self.grad_reasons or self.backward_notes
+        return self.saved_states or self.grad_reasons or self.backward_notes or self.later_code
 
 
 HOLD_NOTHING = Held()
@@ -78,4 +84,4 @@ def held_hints(state: PlayerState, answered: bool) -> Held:
         return HOLD_NOTHING
     backward = runs_backward(step.code)
     grad = backward or reads_grad(step.code) or reads_grad(ask.check)
-    return Held(saved_states=backward, grad_reasons=grad, backward_notes=backward)
+    return Held(saved_states=backward, grad_reasons=grad, backward_notes=backward, later_code=True)

@@ -80,7 +80,7 @@ def default_data_dir() -> Path:
 
 # The panels whose texts a question can hold back (held_hints): rendered again when it is answered.
 HELD_PANELS = (("graph_view", "saved_states"), ("storage_map", "saved_states"), ("values_view", "grad_reasons"),
-               ("output_view", "backward_notes"))
+               ("output_view", "backward_notes"), ("code_view", "later_code"))
 
 
 class _Origin(Protocol):

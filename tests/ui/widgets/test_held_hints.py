@@ -21,21 +21,21 @@ def _state(code: str, check: str | None, position: int = 0):
                                   "for _ in range(3):\n    loss = net(x).sum()\n    loss.backward()"])
 def test_a_backward_step_holds_the_saved_tensors_states_the_grad_reasons_and_the_notes(code):
     assert runs_backward(code)
-    assert held_hints(_state(code, "error"), answered=False) == Held(True, True, True)
-    assert held_hints(_state(code, "x.grad"), answered=False) == Held(True, True, True)
+    assert held_hints(_state(code, "error"), answered=False) == Held(True, True, True, later_code=True)
+    assert held_hints(_state(code, "x.grad"), answered=False) == Held(True, True, True, later_code=True)
 
 
 @pytest.mark.parametrize(("code", "check"), [("print(y.grad)", "warning"), ("w.grad = None", "w.grad"),
                                              ("opt.zero_grad()", "net[1].weight.grad")])
 def test_a_step_about_a_gradient_holds_only_why_a_grad_is_none(code, check):
-    assert held_hints(_state(code, check), answered=False) == Held(grad_reasons=True)
+    assert held_hints(_state(code, check), answered=False) == Held(grad_reasons=True, later_code=True)
 
 
 @pytest.mark.parametrize(("code", "check"), [("r = relu(s)", "error"), ("b = a.grad_fn", "b"),
                                              ("x.requires_grad_()", "x.requires_grad"), ("y = x * 2", "y.grad_fn")])
-def test_other_questions_hold_nothing(code, check):
+def test_other_questions_hold_only_the_code_after_the_asked_step(code, check):
     assert not reads_grad(code) and not reads_grad(check) and not runs_backward(code)
-    assert held_hints(_state(code, check), answered=False) == HOLD_NOTHING
+    assert held_hints(_state(code, check), answered=False) == Held(later_code=True)
     assert not HOLD_NOTHING
 
 

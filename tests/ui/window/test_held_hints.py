@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from tensorlab.ui.widgets.held_hints import Held
 from tensorlab.ui.widgets.i18n import set_language
 from tests.ui.conftest import idle
 from tests.ui.support import fresh_window, go, open_lesson
@@ -130,11 +131,39 @@ def test_in_korean_too(qtbot, settings):
     window.close()
 
 
-def test_a_question_the_graph_cannot_answer_holds_nothing(lab, qtbot):
+def test_a_question_the_graph_cannot_answer_holds_only_the_code_after_it(lab, qtbot):
     """A question on a step that neither runs backward() nor reads a .grad (relu-inplace step 4,
-    `r = relu(s)`) holds nothing: every panel says all it knows."""
+    `r = relu(s)`) holds no panel's hint: every panel says all it knows, but the lines after the asked one."""
     _at_question(lab, qtbot, "relu-inplace", 4)
-    assert not lab.panels.view.held
+    assert lab.panels.view.held == Held(later_code=True)
+
+
+# (lesson, step with the question (1-based)): the line after it is its retry under no_grad or its fix, which says
+# the asked one raises (reviews r18ae, r18af, r18ag).
+RETRIES = [("a-hand-written-sgd-step", 4), ("backward-of-a-non-scalar", 3), ("copy-into-a-tensor", 6)]
+
+
+@pytest.mark.parametrize(("lesson", "step"), RETRIES)
+def test_the_code_panel_shows_no_line_after_the_asked_one_until_it_is_answered(lab, qtbot, lesson, step):
+    _at_question(lab, qtbot, lesson, step)
+    program = lab.controller.state.program
+    code = lab.code_view
+    shown = code.lines   # a line per step shown
+    asked, after = program[step - 1].code, program[step].code
+    assert len(shown) == step and shown[-1].endswith(asked)
+    assert code.toPlainText().endswith("\n… the rest once you answer") and after not in code.toPlainText()
+    assert code.count() == step + 1 and code.visualItemRect(code.item(step)).isValid()   # the held line is seen
+    _answer(lab, qtbot)
+    assert len(code.lines) == len(program) and code.lines[step] == after
+    assert "… the rest once you answer" not in code.toPlainText()
+
+
+def test_the_code_panel_holds_nothing_while_the_narration_is_closed(lab, qtbot):
+    lesson, step = RETRIES[0]
+    open_lesson(lab, qtbot, lesson)
+    lab.panels.dock_of("narration").close()
+    go(lab, qtbot, step - 1)
+    assert len(lab.code_view.lines) == len(lab.controller.state.program)
 
 
 @pytest.mark.parametrize(("lesson", "step"), [("data-and-numpy-bypass", 6), ("detach-and-the-version-counter", 10)])
