@@ -494,6 +494,8 @@ class CodeView(QListWidget):
         self._shown: int | None = None       # steps shown while a question is open (show_state), None: all
         self.user_steps: tuple[int, ...] = ()
         self.position = 0
+        # (The cover's top as last painted, and the viewport's size and font it was measured at: paintEvent.)
+        self._painted_cover: tuple[int | None, tuple[object, ...]] | None = None
         self.set_text_scale(1.0)
 
     @contained
@@ -812,6 +814,8 @@ class CodeView(QListWidget):
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         super().paintEvent(event)
         cut = self.cut_at_bottom()
+        # Where the cover is on screen, for the next scroll (scrollContentsBy), with what it was measured at.
+        self._painted_cover = (cut, (self.viewport().size(), self.font().key()))
         if cut is not None:
             painter = QPainter(self.viewport())
             try:
@@ -821,9 +825,19 @@ class CodeView(QListWidget):
                 painter.end()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt's name
-        super().scrollContentsBy(dx, dy)
+        super().scrollContentsBy(dx, dy)   # Qt moves the pixels by dy and paints only the strip that came
         if dy:
-            self.viewport().update()   # the cover of a cut line moves with the bottom edge (paintEvent)
+            # The cover of a cut line stays at the bottom edge (paintEvent), but its pixels moved by dy with the
+            # rows: from where they are now, or where the new cover begins if higher, down is painted again.
+            # Above that the rows moved whole (a step's scroll repaints a line or two, not the panel).
+            height, painted = self.viewport().height(), self._painted_cover
+            if painted is None or painted[1] != (self.viewport().size(), self.font().key()):
+                self.viewport().update()   # (what the last paint covered is not known: all of it)
+                return
+            before, after = painted[0], self.cut_at_bottom()
+            top = min(height if before is None else before + dy, height if after is None else after)
+            if top < height:
+                self.viewport().update(QRect(0, max(0, top), self.viewport().width(), height - max(0, top)))
 
     def toPlainText(self) -> str:  # noqa: N802 - the name text panels use
         """The program as text, one step a line (the current one marked; refused statements in their places)."""

@@ -242,17 +242,38 @@ class _NameDelegate(QStyledItemDelegate):
     """Draws a name cell cut by :func:`elide_name` against the table's other names (the full name is in
     its tooltip)."""
 
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # What each name cell drew, by what its cut reads (its text, mark, width, the other names, the font):
+        # the table repaints its name cells at every step, and a cut measured again each time was a fifth of
+        # the table's paint. The margin is the style's, read once per widget and style.
+        self._shown: dict[tuple[object, ...], tuple[QFont, str]] = {}
+        self._margin: tuple[object, object, int] | None = None
+
     def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt's name
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
-        width = option.rect.width() - 2 * _text_margin(option.widget)
+        widget = option.widget
+        style = widget.style() if widget is not None else None
+        if self._margin is None or self._margin[0] is not widget or self._margin[1] is not style:
+            self._margin = (widget, style, _text_margin(widget))
+        width = option.rect.width() - 2 * self._margin[2]
         model = index.model()
         others = model.names() if isinstance(model, TensorTableModel) else ()
         name, mark = index.data(_NAME_KEY), index.data(_MARK_KEY)
+        key = (option.text, name, mark, width, others)
+        kept = self._shown.get(key)
+        if kept is not None and kept[0] == option.font:
+            option.text = kept[1]
+            return
         if isinstance(name, str) and mark:
-            option.text = marked_name(name, str(mark), QFontMetricsF(option.font), width, others)
+            text = marked_name(name, str(mark), QFontMetricsF(option.font), width, others)
         else:
-            option.text = elide_name(option.text, QFontMetricsF(option.font), width, others)
+            text = elide_name(option.text, QFontMetricsF(option.font), width, others)
+        if len(self._shown) > 1024:
+            self._shown.clear()
+        self._shown[key] = (QFont(option.font), text)
+        option.text = text
 
 
 _NODE_HEAD = re.compile(r"^(.+?)(?:Backward\d*|Grad)$")

@@ -39,6 +39,14 @@ def _outline(palette: QPalette) -> QColor:
     return palette.color(QPalette.ColorRole.Window).darker(140)
 
 
+def _stay_opaque(widget: QWidget | None, ground: QColor) -> None:
+    """A widget painted as opaque (:func:`use_lean_style`) whose ground is no longer opaque (a palette with a
+    translucent window colour since) is painted over its parent again, from its next paint on."""
+    if ground.alpha() < 255 and widget is not None and widget.testAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent):
+        widget.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, False)
+        widget.update()
+
+
 class LeanStyle(QProxyStyle):
     """Fusion with flat scroll bars, tool bars and frames (see the module's docstring)."""
 
@@ -57,7 +65,9 @@ class LeanStyle(QProxyStyle):
                     painter: QPainter, widget: QWidget | None = None) -> None:
         if element == QStyle.ControlElement.CE_ToolBar:
             rect = option.rect
-            painter.fillRect(rect, option.palette.color(QPalette.ColorRole.Window))
+            ground = option.palette.color(QPalette.ColorRole.Window)
+            _stay_opaque(widget, ground)
+            painter.fillRect(rect, ground)
             painter.fillRect(QRect(rect.left(), rect.bottom(), rect.width(), 1), _outline(option.palette).lighter(125))
             return
         if element == QStyle.ControlElement.CE_DockWidgetTitle and isinstance(option, QStyleOptionDockWidget) \
@@ -105,7 +115,9 @@ class LeanStyle(QProxyStyle):
     def _scroll_bar(self, option: QStyleOptionSlider, painter: QPainter, widget: QWidget | None) -> None:
         palette = option.palette
         enabled = bool(option.state & QStyle.StateFlag.State_Enabled)
-        painter.fillRect(option.rect, palette.color(QPalette.ColorRole.Window).darker(104))
+        ground = palette.color(QPalette.ColorRole.Window).darker(104)
+        _stay_opaque(widget, ground)
+        painter.fillRect(option.rect, ground)
         horizontal = option.orientation == Qt.Orientation.Horizontal
         edge = QRect(option.rect.left(), option.rect.top(), option.rect.width(), 1) if horizontal else \
             QRect(option.rect.left(), option.rect.top(), 1, option.rect.height())
@@ -153,6 +165,12 @@ def use_lean_style(root: QWidget) -> None:
     for widget in [root, *root.findChildren(QWidget)]:
         if isinstance(widget, (QScrollBar, QToolBar, QDockWidget)) and widget.style() is not style:
             widget.setStyle(style)
+        if isinstance(widget, (QScrollBar, QToolBar)) and widget.style() is style \
+                and widget.palette().color(QPalette.ColorRole.Window).alpha() == 255:
+            # This style fills a scroll bar's and a tool bar's whole rectangle with an opaque colour first: Qt
+            # need not paint what lies under it (the dock's title and frame, the window's background), which
+            # it did at every repaint of a scroll bar that a step moved, a dock's worth of paint each time.
+            widget.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
 
 _NAME = "tensorlabLeanStyle"
