@@ -176,6 +176,9 @@ class StorageMapView(SceneView):
         # wide as that, so that values growing a digit (`opt.step()`: 0.75 -> 0.5625) never make the map's text
         # smaller from one step to the next (review r17o item 1); only a new tensor may.
         self._held_texts: dict[tuple[str, int], str] = {}
+        # (what the map showed, the scale and digits it was drawn at): a value growing wider on a step that brings
+        # no tensor keeps the text's size (see _fitted_scale).
+        self._held_scale: tuple[tuple[object, ...], float, int] | None = None
         self._language = 0
         self.text_scale = 1.0      # the scale asked for; ``scale_factor`` is what the map is drawn at (fitted)
         self.stretch = False       # projector mode (its floor applies)
@@ -1007,6 +1010,10 @@ class StorageMapView(SceneView):
             return base
         cells = max(max(1, min(max([len(st.values), *(len(g.values) for g in st.grads)]), MAX_CELLS))
                     for st in self.strips)
+        # What the map shows and where (its storages and their cells, the room, the asked scale): while it stays
+        # the same, the text never gets smaller (a view coming on a strip, or a value growing wider, scrolls it).
+        hold = (base, self.stretch, self.floor, room, self._language,
+                tuple((st.storage.id, len(st.values)) for st in self.strips))
         needed = self._name_width() + self._cell_width() * cells
         if needed > room:
             # Narrower cells first (the text stays as large), then smaller text.
@@ -1026,7 +1033,16 @@ class StorageMapView(SceneView):
                         break
                 if needed <= room:
                     break
+            held = self._held_scale
+            if held is not None and held[0] == hold and scale < held[1]:
+                # The same storages as the drawing before, a value wider (`s[0] = 100`: 0.0 -> 100.0) or a view's
+                # label longer: the text keeps its size and the strip scrolls, its changed cells followed (h17z
+                # item 1: 22.3 -> 16.9 px between two steps at 1024x768 projector). New memory refits it.
+                scale, self._digits = held[1], held[2]
+                self.scale_factor = scale
+            self._held_scale = (hold, scale, self._digits)
             return scale
+        self._held_scale = (hold, base, self._digits)
         # Both modes: cells wider to use the map's width (at 1920x1080 normal the strips took a third of it).
         spare = (room - self._name_width()) / (self._cell_width() * cells)
         if spare > 1:
@@ -1430,7 +1446,9 @@ class StorageMapView(SceneView):
         # The cells' numbers are painted by two items (indices above, values inside), not two dozen.
         items["indices"], items["numbers"] = self._batch(), self._batch()
         y = self._px(INDEX_PX) + 5 * s
-        cell_h = max(40 * s, self._px(VALUE_PX) + 16 * s)
+        # About twice the value's height: taller cells took the room of the band under them (1280x720 projector:
+        # x's changed cell and the band z written through were 318 px in a 314 px map: h17z item 4).
+        cell_h = max(34 * s, self._px(VALUE_PX) + 16 * s)
         items["backing"] = self._pinned_backing(0.0, y + cell_h + 4 * s, 0.0, 2)
         items["geometry"] = (y, cell_h)
         pen, white = QPen(QColor("#424242"), 1.2), QBrush(QColor("white"))

@@ -1,0 +1,70 @@
+"""The storage map from one step to the next at classroom sizes (helper h17z, issue 17 round 2): the text keeps its
+size while the same storages are shown, and what the step changed is in the map's viewport."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QApplication
+
+from tests.ui.support import fresh_window, go, open_lesson
+
+
+def _settle(qtbot) -> None:
+    qtbot.wait(30)
+    QApplication.processEvents()
+
+
+def _in_view(view, rect: QRectF) -> bool:
+    return view.viewport().rect().adjusted(0, 0, 1, 1).contains(view.mapFromScene(rect).boundingRect())
+
+
+def _value_px(view) -> float:
+    """The pixel size of the cells' values as shown (font size × the view's scale)."""
+    sizes = [font.pixelSize() * view.transform().m22() for text, font, _ in view.text_boxes(visible_only=True)
+             if re.fullmatch(r"-?\d+\.\d*", text)]   # (the cells' values: 0.0, 100.0; indices have no dot)
+    assert sizes
+    return min(sizes)
+
+
+@pytest.mark.parametrize("size, projector", [((1024, 768), True), ((1024, 768), False), ((1280, 720), True)])
+def test_a_value_growing_wider_keeps_the_maps_text_size_and_shows_the_cell_it_changed(qtbot, settings, size,
+                                                                                       projector):
+    # views-share-storage: `s[0] = 100` writes 100.0 where 1.0 was (no new tensor): 22.3 -> 16.9 px at 1024x768
+    # projector before. Then views come on the same storage (m, mt): still the same size.
+    window = fresh_window(qtbot, settings, size, projector=projector)
+    open_lesson(window, qtbot, "views-share-storage")
+    view = window.storage_map
+    go(window, qtbot, 2)   # s = x[1:4]
+    _settle(qtbot)
+    before = _value_px(view)
+    for position in range(3, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        assert _value_px(view) == pytest.approx(before, abs=0.01), (position, before, _value_px(view))
+        assert view.smallest_text_px() >= 11
+        run = view.changed_run()
+        if run is not None:   # what the step changed (x[1], then x[3]) lies in the map's viewport
+            assert _in_view(view, run), (position, run, view.mapToScene(view.viewport().rect()).boundingRect())
+    window.close()
+
+
+def test_after_z3_at_1280x720_projector_the_changed_cell_and_the_band_z_lie_in_the_map(qtbot, settings):
+    from tensorlab.ui.window.build import first_size
+
+    # The window a 1280x720 screen gives under X: the map is 314 px tall; x's cell [3] and z's band were 318 px
+    # (the cell's top edge 4 px above the viewport).
+    window = fresh_window(qtbot, settings, first_size(1280, 720), projector=True)
+    open_lesson(window, qtbot, "detach-shares-memory")
+    view = window.storage_map
+    for position in range(1, 8):   # 7: z[3] = 0
+        go(window, qtbot, position)
+    _settle(qtbot)
+    x0, cell_w, top, cell_h = view.cell_rows[window.controller.state.snapshot.tensor("x").storage]
+    cell = QRectF(x0 + 3 * cell_w, top, cell_w, cell_h)
+    assert _in_view(view, cell), (view.mapFromScene(cell).boundingRect(), view.viewport().size())
+    band = view.band_rect("z")
+    assert band is not None and _in_view(view, band), (view.mapFromScene(band).boundingRect(), view.viewport().size())
+    window.close()
