@@ -71,6 +71,8 @@ READABLE_PX = 11        # the smallest value text the map shrinks to
 # of a room like the values (never under 11 px, larger in projector mode with the cells).
 INDEX_PX = 13
 ELEMENT_PX = 12
+LABEL_PX = ELEMENT_PX   # a band's shape/stride/offset label
+PROJECTOR_LABEL_PX = 14   # the least size of labels and element marks in projector mode (read from the back row)
 NORMAL_FLOOR = 0.8      # normal mode: the map shrinks to fit down to this share of the text scale (the zoom stays)
 STRETCH_MAX = 2.2       # projector mode: cells at most this much wider than their values need
 FLASH_MS = 1200
@@ -228,6 +230,8 @@ class StorageMapView(SceneView):
         """Projector mode (``on``): the map is drawn no smaller than ``floor`` (the scale of normal mode at this
         zoom) where it must shrink to fit. (In both modes the cells grow to use the map's width.)"""
         if (on, floor) != (self.stretch, self.floor):
+            if on != self.stretch:
+                self._clear()   # (the labels' size is the mode's: every strip drawn afresh)
             self.stretch, self.floor = on, floor
             self._draw()
 
@@ -467,6 +471,12 @@ class StorageMapView(SceneView):
         for top in (index_top, run.top()):
             if band.bottom() - top <= full:
                 self._ensure(QRectF(run.left(), top, 1, band.bottom() - top), 0, 0)
+                # ensureVisible scrolls the least: from above, the viewport's top could stop inside the index row
+                # (its numbers cut in half over the cells: h17z item 4); from the cells' top then.
+                at = self.mapToScene(0, 0).y()
+                if top != index_top and index_top + 1 < at < top - 1:
+                    bar = self.verticalScrollBar()
+                    bar.setValue(bar.value() + round((top - 1 - at) * max(self.transform().m22(), 1e-6)))
                 return
         # A few pixels short (1280x720 projector: 318 px in a 314 px map): the cells' top edge goes above the
         # viewport, never their values (centred in the cells, a sixth of a cell from their top at most).
@@ -961,7 +971,8 @@ class StorageMapView(SceneView):
 
     def _measure_cut(self, view: QRectF, slack: float) -> float | None:
         """:meth:`cut_at_bottom` measured on the items, for the viewport's scene rectangle ``view``."""
-        boxes = []
+        boxes: list[QRectF] = []
+        texts: list[tuple[QRectF, QFont]] = []
         for entry in self._drawn.values():
             for part in entry.parts.values():
                 holder = part.holder
@@ -974,9 +985,18 @@ class StorageMapView(SceneView):
                     if not item.isVisible():
                         continue
                     if isinstance(item, TextBatch):   # many texts (a row of values, of indices): each its line
-                        boxes += [item.mapRectToScene(entry[0]) for entry in item.entries]
+                        texts += [(item.mapRectToScene(entry[0]), entry[2]) for entry in item.entries]
+                    elif isinstance(item, QGraphicsSimpleTextItem):
+                        texts.append((item.sceneBoundingRect(), item.font()))
                     elif not _inkless(item, self.backgroundBrush()):
                         boxes.append(item.sceneBoundingRect())
+        # A text's box begins above its ink (by its ascent less its capitals' height): a line whose ink begins under
+        # the viewport's last row shows nothing to cut (1024x768 projector: S1's heading, 2 px of its box in view).
+        edge = self.mapToScene(0, self.viewport().height()).y()
+        for box, font in texts:   # (fonts in scene units: the items are not scaled within the scene)
+            metrics = QFontMetricsF(font)
+            if box.top() + metrics.ascent() - metrics.capHeight() < edge:
+                boxes.append(box)
         cut = min((b.top() for b in boxes if view.top() + 1 < b.top() < view.bottom() < b.bottom() - slack),
                   default=None)
         while cut is not None:
@@ -1185,7 +1205,7 @@ class StorageMapView(SceneView):
                 self._measured[widest_key] = widest
             # Tight (a strip wider than the map): as narrow as the values and the bands' element labels allow,
             # before any text is made smaller or a cell hidden behind "+N more".
-            least = _text_width("[11]", self._font(ELEMENT_PX, True)) + 12 * s if self._tight else 64 * s
+            least = _text_width("[11]", self._font(self._label_px(), True)) + 12 * s if self._tight else 64 * s
             width = self._measured[key] = max(least, widest + 14 * s) * self._stretch
         return width
 
@@ -1282,7 +1302,7 @@ class StorageMapView(SceneView):
         quarter of the map (a narrower column leaves the room to the cells). Measured with its version's room
         kept (``wide_label``), so that a version counting up changes the text, never the lines (nor the
         layout); kept by label."""
-        key = (band.label, band.wide_label, self.fit_width(), self.scale_factor)
+        key = (band.label, band.wide_label, self.fit_width(), self.scale_factor, self._label_px())
         text = self._labels.get(key)
         if text is None:
             if len(self._labels) > 2048:
@@ -1294,7 +1314,7 @@ class StorageMapView(SceneView):
         """``label`` on two lines (at the space nearest the middle of ``wide``, its measured form) when ``wide``
         is wider than the name column may be; never at a space inside a shape or a stride (`(2, 1)` whole:
         "stride (2," over "1)" read as two numbers)."""
-        font = self._font(12)
+        font = self._font(self._label_px())
         if _text_width(wide, font) <= max(60.0, self.fit_width() * 0.22):
             return label
         spaces, cuts = _outer_spaces(wide), _outer_spaces(label)
@@ -1305,6 +1325,14 @@ class StorageMapView(SceneView):
         cut = cuts[middle]   # the same space of the label (a version's digits hold none)
         return label[:cut] + "\n" + label[cut + 1:]
 
+    def _label_px(self) -> float:
+        """The size (at scale 1) of the bands' labels (shape, stride, offset, version, the "may differ" mark) and
+        of their element marks ([0], ×3): in projector mode never under PROJECTOR_LABEL_PX on screen, where the
+        map is drawn small to fit (at 1024x768 they were 11 px beside values of 15 px: h17z item 5)."""
+        if not self.stretch:
+            return LABEL_PX
+        return max(LABEL_PX, PROJECTOR_LABEL_PX / max(self.scale_factor, 1e-6))
+
     def _name_width(self) -> float:
         """The column of band names and their shape/stride labels, as wide as the widest; with the room of the
         ``.grad`` a leaf that requires grad may get (a backward() fills the gradients in, a ``zero_grad()``
@@ -1313,7 +1341,7 @@ class StorageMapView(SceneView):
         kept = self._measured.get(key)
         if kept is not None:
             return kept
-        name_font, label_font = self._font(16, True), self._font(12)
+        name_font, label_font = self._font(16, True), self._font(self._label_px())
         widths = [max(_text_width(b.name, name_font), _lines_width(self._wide_label(b), label_font))
                   for strip in self.strips for b in strip.bands]
         widths += [_text_width(b.name + ".grad", name_font) for strip in self.strips for b in strip.bands
@@ -1595,7 +1623,7 @@ class StorageMapView(SceneView):
         items["backing"] = self._pinned_backing(-2 * s, cell_h + 4 * s, 0.0, 5)
         name = self._pinned_text(grad.name, 8 * s, 0.0, 16, True, color)
         shape = "[" + ", ".join(map(str, grad.shape)) + "]"
-        self._pinned_text(shape, 8 * s, name.boundingRect().height(), 12, False, QColor("#424242"))
+        self._pinned_text(shape, 8 * s, name.boundingRect().height(), self._label_px(), False, QColor("#424242"))
         items["numbers"] = self._batch()
         pen = QPen(color, 1.5, Qt.PenStyle.DashLine)   # dashed: memory of its own, not the strip's cells
         shown = len(grad.values[:MAX_CELLS])
@@ -1604,7 +1632,7 @@ class StorageMapView(SceneView):
         if count > shown:
             items["more"] = self._text(tr("… {count} more cells").format(count=f"{count - shown:,}"), 0,
                                        cell_h / 3, 13, False, MUTED)
-        return max(cell_h, name.boundingRect().height() + self._px(12) + 4 * s)
+        return max(cell_h, name.boundingRect().height() + self._px(self._label_px()) + 4 * s)
 
     def _fill_grad(self, grad: GradModel, dtype: str, x0: float, cell_w: float, cell_h: float,
                    items: dict[str, Any]) -> None:
@@ -1647,13 +1675,13 @@ class StorageMapView(SceneView):
         """A tensor's band: its name and label in the name column, a rectangle over each of its cells (their
         places and the label's text: :meth:`_fill_band`); its height."""
         s = self.scale_factor
-        band_h = max(28 * s, self._px(ELEMENT_PX) + 12 * s)
+        band_h = max(28 * s, self._px(self._label_px()) + 12 * s)
         color = tensor_color(band.color_index)
         selected = band.name == self.selected
         # Name, then shape, stride, offset and version under it (on two lines when long): the map stays narrow.
         name = items["name"] = self._pinned_text(band.name, 8 * s, -6 * s, 16, True, color)
-        label = items["label"] = self._pinned_text(label_text, 8 * s, -6 * s + name.boundingRect().height(), 12,
-                                                   False, QColor("#424242"))
+        label = items["label"] = self._pinned_text(label_text, 8 * s, -6 * s + name.boundingRect().height(),
+                                                   self._label_px(), False, QColor("#424242"))
         row_h = max(band_h, name.boundingRect().height() + label.boundingRect().height())
         items["backing"] = self._pinned_backing(-6 * s, row_h + 6 * s, 0.0, 5)
         items["sizes"] = (band_h, row_h)
@@ -1710,7 +1738,7 @@ class StorageMapView(SceneView):
         labels = items["labels"]
         if labels is not None:
             labels.clear()
-        label_font, white = self._font(ELEMENT_PX, True), QColor("white")
+        label_font, white = self._font(self._label_px(), True), QColor("white")
         for cell, elements, item in items["rects"]:
             rect = QRectF(x0 + cell * cell_w + 2 * s, 0.0, cell_w - 4 * s, band_h)
             item.setRect(rect)

@@ -68,3 +68,27 @@ def test_after_z3_at_1280x720_projector_the_changed_cell_and_the_band_z_lie_in_t
     band = view.band_rect("z")
     assert band is not None and _in_view(view, band), (view.mapFromScene(band).boundingRect(), view.viewport().size())
     window.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1920, 1080)])
+def test_in_projector_mode_the_bands_labels_grow_with_the_cells(qtbot, settings, size):
+    # what-step-and-zero-grad-do at 1024x768 projector: "[2, 2] stride (2, 1) offset 0 v3" was 11 px under values
+    # of 15 px (the labels stayed at the normal mode's size while the cells grew).
+    labels = {}
+    for projector in (False, True):
+        window = fresh_window(qtbot, settings, size, projector=projector)
+        open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+        go(window, qtbot, 8)   # opt.step(): the weights and their gradients on the map
+        _settle(qtbot)
+        view = window.storage_map
+        scale = view.transform().m22()
+        shown = [(font.pixelSize() * scale, text) for text, font, _ in view.text_boxes(visible_only=True)
+                 if "stride" in text or re.fullmatch(r"\[\d+\]", text)]
+        assert shown
+        labels[projector] = min(shown)
+        value = _value_px(view)
+        if projector:   # read from the back row: 14 px at least, about as large as the values (12 to 15)
+            assert labels[True][0] >= 14, (labels, value)
+            assert labels[True][0] >= 0.8 * value - 0.5, (labels, value)
+        assert view.smallest_text_px() >= 11
+        window.close()
