@@ -92,3 +92,30 @@ def test_in_projector_mode_the_bands_labels_grow_with_the_cells(qtbot, settings,
             assert labels[True][0] >= 0.8 * value - 0.5, (labels, value)
         assert view.smallest_text_px() >= 11
         window.close()
+
+
+def _hangul(text: str) -> bool:
+    return any("\uac00" <= ch <= "\ud7a3" for ch in text)
+
+
+def test_in_korean_the_code_columns_say_what_they_are_and_the_map_says_version_in_korean(qtbot, settings):
+    # The glossary keeps torch's names as headers (dtype, requires_grad, is_leaf, grad_fn): their tooltips say in
+    # Korean what they are; the map's band label said "v0" for the version.
+    from PySide6.QtCore import Qt
+
+    from tensorlab.ui.panels.tensor_table import COLUMNS
+
+    window = fresh_window(qtbot, settings, (1280, 720), language="ko")
+    open_lesson(window, qtbot, "detach-shares-memory")
+    go(window, qtbot, 3)
+    _settle(qtbot)
+    model = window.table.table_model
+    for column in ("dtype", "requires_grad", "is_leaf", "grad_fn"):
+        section = COLUMNS.index(column)
+        header = model.headerData(section, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+        tip = model.headerData(section, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        assert header.replace("\n", "") == column, (column, header)   # torch's name, as the glossary keeps it
+        assert tip.startswith(column) and _hangul(tip), (column, tip)
+    labels = [text for text in window.storage_map.texts() if "stride" in text]
+    assert labels and all("버전" in text and not re.search(r"\bv\d", text) for text in labels), labels
+    window.close()
