@@ -60,6 +60,7 @@ _WRITE = re.compile(r"\s*([A-Za-z_]\w*)\[(\d+)\]\s*(?:[-+*/]?=[^=]|\.\w+_\()")
 _WHOLE_WRITE = re.compile(r"\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*)\s*(?:\[[^\]]*\]\s*)?"
                           r"(?:[-+*/@]?=(?!=)|\.(?!requires_grad_)[A-Za-z]\w*_\()")
 
+_NAMES = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")   # the names a step reads (`a`, `net.weight`)
 _GRAD = re.compile(r"\b([A-Za-z_]\w*)\.grad\b")   # a step about a tensor's gradient: `print(w.grad)`
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
 _PIN_KEY = 1            # data key of an item of the name column (pinned at the left while strips scroll)
@@ -196,6 +197,7 @@ class StorageMapView(SceneView):
         self._fit_rects: dict[str, QRectF] = {}
         self._run_key: str | None = None   # set by changed_run: the storage of the run it found
         self.focus_grad: str | None = None   # the tensor whose gradient the last step was about (no change)
+        self.focus_names: tuple[str, ...] = ()   # the names a step that changed nothing read, shown together
         self.written: str | None = None      # the tensor the last step wrote through (render_view), if it did
         self.picture = False   # drawn for a picture of the whole scene: at the text scale, no marks
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
@@ -263,6 +265,7 @@ class StorageMapView(SceneView):
         state = view.state
         last = state.last
         self.focus_grad = None
+        self.focus_names = ()
         # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
         self.refused = refused_write(last) if view.ran else None
         # The tensor the step wrote through (`z[3] = 0`: z, whose band is shown with the cells it changed).
@@ -299,7 +302,13 @@ class StorageMapView(SceneView):
             # stays in view when the docks settle.
             self.focus_grad = grad.group(1)
         elif view.followed and not self.followed:
-            self.show_selected()   # memory unchanged: show the tensor it changed
+            # Memory unchanged: the cells of the tensors the step names (`print(a, r)` at End: a's values and r's
+            # together, where they fit), else the tensor it is about.
+            named = _NAMES.findall(last.code) if last is not None else []
+            if self.show_named(named):
+                self.focus_names = tuple(named)   # (kept in view when the docks settle: show_followed)
+            else:
+                self.show_selected()
 
     def refused_cell(self) -> QRectF | None:
         """Where the (first) cell of the refused write is drawn (None: the last step wrote nothing refused)."""
@@ -413,7 +422,8 @@ class StorageMapView(SceneView):
             self._scroll_to(rects)
         elif culprit:   # the failing backward's culprit write stays in view
             self._show_culprit(culprit[0])
-        elif self.focus_grad is None or not self.show_grad(self.focus_grad):
+        elif (self.focus_grad is None or not self.show_grad(self.focus_grad)) and not self.show_named(
+                list(self.focus_names)):
             self.show_selected()
         self._land()
 
@@ -556,6 +566,38 @@ class StorageMapView(SceneView):
                 return [QRectF(x0 + i * cell_w, tops[0], cell_w, cell_h)
                         for i in range(min(len(grad.values), MAX_CELLS))]
         return []
+
+    def show_named(self, names: list[str]) -> bool:
+        """Scroll (without flashing) so that the cells of every strip two or more of ``names`` have bands on (with
+        the last one's band where it fits too) lie in the viewport, when they fit in it together; False when they
+        do not (or fewer than two of them are on the map). At the end of expand-is-not-repeat (`print(a, r)`) at 1024x768
+        projector a's cells were above the fold, r's strip alone in view (h17z item 2)."""
+        spans = []
+        for name in dict.fromkeys(names):
+            band = self.band_rect(name)
+            home = next((s.storage.id for s in self.strips if any(b.name == name for b in s.bands)), None)
+            row = self.cell_rows.get(home or "")
+            if band is not None and row is not None:
+                spans.append((row[2], band.bottom(), row[2] + row[3]))
+        if len(spans) < 2:
+            return False
+        top = min(t for t, _, _ in spans)
+        scale = max(self.transform().m22(), 1e-6)
+        room = self.viewport().height() / scale
+        # With the last one's band (which elements the cells are), else their cells only.
+        bottom = max(b for _, b, _ in spans)
+        if bottom - (top - 1) > room:
+            bottom = max(c for _, _, c in spans) + 2
+            if bottom - (top - 1) > room:
+                return False
+        self._ensure(QRectF(0, top - 1, 1, bottom - top + 1), 0, 0)
+        bar = self.verticalScrollBar()
+        at = self.mapToScene(0, 0).y()
+        if at > top - 1 or at + self.viewport().height() / scale < bottom:
+            bar.setValue(bar.value() + round((top - 1 - at) * scale))
+        self._land()
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
+        return True
 
     def show_selected(self) -> None:
         """Scroll (without flashing) until the selected tensor's strip is in view."""

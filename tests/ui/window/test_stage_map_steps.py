@@ -119,3 +119,31 @@ def test_in_korean_the_code_columns_say_what_they_are_and_the_map_says_version_i
     labels = [text for text in window.storage_map.texts() if "stride" in text]
     assert labels and all("버전" in text and not re.search(r"\bv\d", text) for text in labels), labels
     window.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 768)])   # (at 1280x720 projector the map is 314 px tall: they do not fit)
+def test_at_the_end_of_expand_is_not_repeat_a_and_rs_cells_are_both_in_the_map(qtbot, settings, size):
+    # The last step, `print(a, r)`, changes nothing: a's cells were above the fold at 1024x768 projector (r's strip
+    # alone in view). What it prints is on the map: both rows of cells, and r's band.
+    from PySide6.QtCore import Qt
+
+    from tensorlab.ui.window.build import first_size
+    from tests.ui.conftest import idle
+
+    window = fresh_window(qtbot, settings, first_size(*size), projector=True)
+    open_lesson(window, qtbot, "expand-is-not-repeat")
+    view = window.storage_map
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    idle(qtbot, window)
+    qtbot.wait(300)   # the docks settle
+    QApplication.processEvents()
+    snapshot = window.controller.state.snapshot
+    assert window.controller.state.position == len(window.controller.state.program)
+    for name in ("a", "r"):
+        x0, cell_w, top, cell_h = view.cell_rows[snapshot.tensor(name).storage]
+        cells = QRectF(x0, top, cell_w * 3, cell_h)
+        assert _in_view(view, cells), (name, cells, view.mapToScene(view.viewport().rect()).boundingRect())
+    band = view.band_rect("r")
+    assert band is not None and _in_view(view, band)
+    window.close()
