@@ -75,7 +75,7 @@ ELEMENT_PX = 12
 LABEL_PX = ELEMENT_PX   # a band's shape/stride/offset label
 PROJECTOR_LABEL_PX = 14   # the least size of labels and element marks in projector mode (read from the back row)
 NORMAL_FLOOR = 0.8      # normal mode: the map shrinks to fit down to this share of the text scale (the zoom stays)
-STRETCH_MAX = 2.2       # projector mode: cells at most this much wider than their values need
+STRETCH_MAX = 4.0       # cells at most this much wider than their values need (the widest strip spans the map)
 FLASH_MS = 1200
 _SPARE_GRADS = 8        # gradients' parts a strip keeps off the scene after a zero_grad(), for the next backward()
 

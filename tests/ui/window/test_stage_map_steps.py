@@ -147,3 +147,19 @@ def test_at_the_end_of_expand_is_not_repeat_a_and_rs_cells_are_both_in_the_map(q
     band = view.band_rect("r")
     assert band is not None and _in_view(view, band)
     window.close()
+
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_at_1920x1080_the_widest_strip_spans_the_maps_width(qtbot, settings, projector):
+    # A 3-element tensor alone (expand-is-not-repeat's first steps) took 61% of the map's width at 1920x1080, the
+    # rest empty. Every strip keeps one cell width (a's 12 bytes beside r's 36 read as a third of them).
+    window = fresh_window(qtbot, settings, (1920, 1080), projector=projector)
+    open_lesson(window, qtbot, "expand-is-not-repeat")
+    view = window.storage_map
+    for position in range(1, len(window.controller.state.program) + 1):
+        go(window, qtbot, position)
+        _settle(qtbot)
+        widest = max(rect.width() for rect in view.strip_rects.values()) * view.transform().m11()
+        assert widest >= 0.85 * view.viewport().width(), (position, widest, view.viewport().width())
+        assert widest <= view.viewport().width()
+    window.close()
