@@ -570,8 +570,8 @@ class StorageMapView(SceneView):
     def show_named(self, names: list[str]) -> bool:
         """Scroll (without flashing) so that the cells of every strip two or more of ``names`` have bands on (with
         the last one's band where it fits too) lie in the viewport, when they fit in it together; False when they
-        do not (or fewer than two of them are on the map). At the end of expand-is-not-repeat (`print(a, r)`) at 1024x768
-        projector a's cells were above the fold, r's strip alone in view (h17z item 2)."""
+        do not (or fewer than two of them are on the map). At the end of expand-is-not-repeat (`print(a, r)`) at
+        1024x768 projector a's cells were above the fold, r's strip alone in view (h17z item 2)."""
         spans = []
         for name in dict.fromkeys(names):
             band = self.band_rect(name)
