@@ -61,6 +61,9 @@ _WHOLE_WRITE = re.compile(r"\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*)\s*(?:\[
                           r"(?:[-+*/@]?=(?!=)|\.(?!requires_grad_)[A-Za-z]\w*_\()")
 
 _NAMES = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")   # the names a step reads (`a`, `net.weight`)
+# A number a statement writes into a tensor (`s[0] = 100`, `e[0, 0] = 5`, `x.fill_(-1)`): the cells are made as
+# wide as it from the lesson's first step, so that the text never shrinks when it is written (h17z item 1).
+_WRITTEN = re.compile(r"(?:[^=!<>]=(?!=)|\.(?:fill_|add_|sub_|mul_)\()\s*(-?\d+\.?\d*(?:[eE]-?\d+)?)\s*\)?\s*$")
 _GRAD = re.compile(r"\b([A-Za-z_]\w*)\.grad\b")   # a step about a tensor's gradient: `print(w.grad)`
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
 _PIN_KEY = 1            # data key of an item of the name column (pinned at the left while strips scroll)
@@ -182,6 +185,7 @@ class StorageMapView(SceneView):
         # (what the map showed, the scale and digits it was drawn at): a value growing wider on a step that brings
         # no tensor keeps the text's size (see _fitted_scale).
         self._held_scale: tuple[tuple[object, ...], float, int] | None = None
+        self.written_numbers: tuple[str, ...] = ()   # the numbers the program's statements write (_WRITTEN)
         self._language = 0
         self.text_scale = 1.0      # the scale asked for; ``scale_factor`` is what the map is drawn at (fitted)
         self.stretch = False       # projector mode (its floor applies)
@@ -264,6 +268,8 @@ class StorageMapView(SceneView):
         """Show the view's snapshot; a step just run is followed (its storages in view, flashed)."""
         state = view.state
         last = state.last
+        self.written_numbers = tuple(dict.fromkeys(m.group(1) for step in state.program
+                                                   if (m := _WRITTEN.search(step.code)) is not None))
         self.focus_grad = None
         self.focus_names = ()
         # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
@@ -1266,7 +1272,25 @@ class StorageMapView(SceneView):
                 held = self._held_texts[key] = longest
             if held:
                 widest = max(widest, _text_width(held, font))
+            # Room for the numbers the program writes (`s[0] = 100`: 100.0 in x's cells at step 3), from its
+            # first step: the lesson's text keeps one size.
+            for number in self.written_numbers:
+                text = self._written_text(number, strip.storage.dtype)
+                if text:
+                    widest = max(widest, _text_width(text, font))
         return widest
+
+    def _written_text(self, number: str, dtype: str) -> str:
+        """``number`` (a literal of the program) as a cell of ``dtype`` writes it ("" for another dtype)."""
+        try:
+            value = float(number)
+        except ValueError:
+            return ""
+        if "float" in dtype:
+            return self._format(value)
+        if "int" in dtype and value == int(value):
+            return self._format(int(value))
+        return ""
 
     def _widest(self, values: tuple[object, ...], font: QFont, dtype: str) -> float:
         """The widest of a strip's first values (``MAX_CELLS``) as the map writes them, kept by their texts (by
