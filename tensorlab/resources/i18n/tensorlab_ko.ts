@@ -888,6 +888,10 @@
         <translation>전에 직접 추가한 단계를 읽을 수 없습니다 ({reason}). 파일은 따로 옮겨 두었습니다: {path}</translation>
     </message>
     <message>
+        <source>The type of every element (float32, int64, bool, ...): what each cell of memory holds</source>
+        <translation>원소 하나하나의 자료형(float32, int64, bool 등): 메모리의 각 칸에 무엇이 들어 있는지</translation>
+    </message>
+    <message>
         <source>The version counter: +1 for every in-place change (shared by detach() aliases, not by .data)</source>
         <translation>버전 카운터: 인플레이스 변경마다 +1 (detach() 별칭은 공유하고 .data는 공유하지 않음)</translation>
     </message>
@@ -1327,7 +1331,11 @@ its base was changed in place after split/unbind/chunk.</source>
     </message>
     <message>
         <source>{shape} stride {stride} offset {offset} v{version}</source>
-        <translation>{shape} stride {stride} 오프셋 {offset} v{version}</translation>
+        <translation>{shape} stride {stride} 오프셋 {offset} 버전 {version}</translation>
+    </message>
+    <message>
+        <source>{tools}: hidden, so as not to cover the map; View brings it back where it was.</source>
+        <translation>{tools}: 저장소 지도를 가리지 않도록 숨겼습니다. 보기 메뉴에서 원래 자리로 다시 열 수 있습니다.</translation>
     </message>
     <message>
         <source>… ({count} more characters)</source>

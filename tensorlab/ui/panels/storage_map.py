@@ -60,6 +60,10 @@ _WRITE = re.compile(r"\s*([A-Za-z_]\w*)\[(\d+)\]\s*(?:[-+*/]?=[^=]|\.\w+_\()")
 _WHOLE_WRITE = re.compile(r"\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*)\s*(?:\[[^\]]*\]\s*)?"
                           r"(?:[-+*/@]?=(?!=)|\.(?!requires_grad_)[A-Za-z]\w*_\()")
 
+_NAMES = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")   # the names a step reads (`a`, `net.weight`)
+# A number a statement writes into a tensor (`s[0] = 100`, `e[0, 0] = 5`, `x.fill_(-1)`): the cells are made as
+# wide as it from the lesson's first step, so that the text never shrinks when it is written (h17z item 1).
+_WRITTEN = re.compile(r"(?:[^=!<>]=(?!=)|\.(?:fill_|add_|sub_|mul_)\()\s*(-?\d+\.?\d*(?:[eE]-?\d+)?)\s*\)?\s*$")
 _GRAD = re.compile(r"\b([A-Za-z_]\w*)\.grad\b")   # a step about a tensor's gradient: `print(w.grad)`
 _NAME_KEY = 0           # QGraphicsItem data key holding a band's tensor name
 _PIN_KEY = 1            # data key of an item of the name column (pinned at the left while strips scroll)
@@ -71,8 +75,10 @@ READABLE_PX = 11        # the smallest value text the map shrinks to
 # of a room like the values (never under 11 px, larger in projector mode with the cells).
 INDEX_PX = 13
 ELEMENT_PX = 12
+LABEL_PX = ELEMENT_PX   # a band's shape/stride/offset label
+PROJECTOR_LABEL_PX = 14   # the least size of labels and element marks in projector mode (read from the back row)
 NORMAL_FLOOR = 0.8      # normal mode: the map shrinks to fit down to this share of the text scale (the zoom stays)
-STRETCH_MAX = 2.2       # projector mode: cells at most this much wider than their values need
+STRETCH_MAX = 4.0       # cells at most this much wider than their values need (the widest strip spans the map)
 FLASH_MS = 1200
 _SPARE_GRADS = 8        # gradients' parts a strip keeps off the scene after a zero_grad(), for the next backward()
 
@@ -176,6 +182,10 @@ class StorageMapView(SceneView):
         # wide as that, so that values growing a digit (`opt.step()`: 0.75 -> 0.5625) never make the map's text
         # smaller from one step to the next (review r17o item 1); only a new tensor may.
         self._held_texts: dict[tuple[str, int], str] = {}
+        # (what the map showed, the scale and digits it was drawn at): a value growing wider on a step that brings
+        # no tensor keeps the text's size (see _fitted_scale).
+        self._held_scale: tuple[tuple[object, ...], float, int] | None = None
+        self.written_numbers: tuple[str, ...] = ()   # the numbers the program's statements write (_WRITTEN)
         self._language = 0
         self.text_scale = 1.0      # the scale asked for; ``scale_factor`` is what the map is drawn at (fitted)
         self.stretch = False       # projector mode (its floor applies)
@@ -191,6 +201,7 @@ class StorageMapView(SceneView):
         self._fit_rects: dict[str, QRectF] = {}
         self._run_key: str | None = None   # set by changed_run: the storage of the run it found
         self.focus_grad: str | None = None   # the tensor whose gradient the last step was about (no change)
+        self.focus_names: tuple[str, ...] = ()   # the names a step that changed nothing read, shown together
         self.written: str | None = None      # the tensor the last step wrote through (render_view), if it did
         self.picture = False   # drawn for a picture of the whole scene: at the text scale, no marks
         self._run_ends = 0.0   # set by changed_run: where the cells of the run's strip end
@@ -225,6 +236,8 @@ class StorageMapView(SceneView):
         """Projector mode (``on``): the map is drawn no smaller than ``floor`` (the scale of normal mode at this
         zoom) where it must shrink to fit. (In both modes the cells grow to use the map's width.)"""
         if (on, floor) != (self.stretch, self.floor):
+            if on != self.stretch:
+                self._clear()   # (the labels' size is the mode's: every strip drawn afresh)
             self.stretch, self.floor = on, floor
             self._draw()
 
@@ -255,7 +268,10 @@ class StorageMapView(SceneView):
         """Show the view's snapshot; a step just run is followed (its storages in view, flashed)."""
         state = view.state
         last = state.last
+        self.written_numbers = tuple(dict.fromkeys(m.group(1) for step in state.program
+                                                   if (m := _WRITTEN.search(step.code)) is not None))
         self.focus_grad = None
+        self.focus_names = ()
         # A write torch refused (`x[3] = 0` on a leaf that requires grad): its cell is outlined and shown.
         self.refused = refused_write(last) if view.ran else None
         # The tensor the step wrote through (`z[3] = 0`: z, whose band is shown with the cells it changed).
@@ -292,7 +308,13 @@ class StorageMapView(SceneView):
             # stays in view when the docks settle.
             self.focus_grad = grad.group(1)
         elif view.followed and not self.followed:
-            self.show_selected()   # memory unchanged: show the tensor it changed
+            # Memory unchanged: the cells of the tensors the step names (`print(a, r)` at End: a's values and r's
+            # together, where they fit), else the tensor it is about.
+            named = _NAMES.findall(last.code) if last is not None else []
+            if self.show_named(named):
+                self.focus_names = tuple(named)   # (kept in view when the docks settle: show_followed)
+            else:
+                self.show_selected()
 
     def refused_cell(self) -> QRectF | None:
         """Where the (first) cell of the refused write is drawn (None: the last step wrote nothing refused)."""
@@ -406,7 +428,8 @@ class StorageMapView(SceneView):
             self._scroll_to(rects)
         elif culprit:   # the failing backward's culprit write stays in view
             self._show_culprit(culprit[0])
-        elif self.focus_grad is None or not self.show_grad(self.focus_grad):
+        elif (self.focus_grad is None or not self.show_grad(self.focus_grad)) and not self.show_named(
+                list(self.focus_names)):
             self.show_selected()
         self._land()
 
@@ -464,6 +487,12 @@ class StorageMapView(SceneView):
         for top in (index_top, run.top()):
             if band.bottom() - top <= full:
                 self._ensure(QRectF(run.left(), top, 1, band.bottom() - top), 0, 0)
+                # ensureVisible scrolls the least: from above, the viewport's top could stop inside the index row
+                # (its numbers cut in half over the cells: h17z item 4); from the cells' top then.
+                at = self.mapToScene(0, 0).y()
+                if top != index_top and index_top + 1 < at < top - 1:
+                    bar = self.verticalScrollBar()
+                    bar.setValue(bar.value() + round((top - 1 - at) * max(self.transform().m22(), 1e-6)))
                 return
         # A few pixels short (1280x720 projector: 318 px in a 314 px map): the cells' top edge goes above the
         # viewport, never their values (centred in the cells, a sixth of a cell from their top at most).
@@ -543,6 +572,38 @@ class StorageMapView(SceneView):
                 return [QRectF(x0 + i * cell_w, tops[0], cell_w, cell_h)
                         for i in range(min(len(grad.values), MAX_CELLS))]
         return []
+
+    def show_named(self, names: list[str]) -> bool:
+        """Scroll (without flashing) so that the cells of every strip two or more of ``names`` have bands on (with
+        the last one's band where it fits too) lie in the viewport, when they fit in it together; False when they
+        do not (or fewer than two of them are on the map). At the end of expand-is-not-repeat (`print(a, r)`) at
+        1024x768 projector a's cells were above the fold, r's strip alone in view (h17z item 2)."""
+        spans = []
+        for name in dict.fromkeys(names):
+            band = self.band_rect(name)
+            home = next((s.storage.id for s in self.strips if any(b.name == name for b in s.bands)), None)
+            row = self.cell_rows.get(home or "")
+            if band is not None and row is not None:
+                spans.append((row[2], band.bottom(), row[2] + row[3]))
+        if len(spans) < 2:
+            return False
+        top = min(t for t, _, _ in spans)
+        scale = max(self.transform().m22(), 1e-6)
+        room = self.viewport().height() / scale
+        # With the last one's band (which elements the cells are), else their cells only.
+        bottom = max(b for _, b, _ in spans)
+        if bottom - (top - 1) > room:
+            bottom = max(c for _, _, c in spans) + 2
+            if bottom - (top - 1) > room:
+                return False
+        self._ensure(QRectF(0, top - 1, 1, bottom - top + 1), 0, 0)
+        bar = self.verticalScrollBar()
+        at = self.mapToScene(0, 0).y()
+        if at > top - 1 or at + self.viewport().height() / scale < bottom:
+            bar.setValue(bar.value() + round((top - 1 - at) * scale))
+        self._land()
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().minimum())
+        return True
 
     def show_selected(self) -> None:
         """Scroll (without flashing) until the selected tensor's strip is in view."""
@@ -958,7 +1019,8 @@ class StorageMapView(SceneView):
 
     def _measure_cut(self, view: QRectF, slack: float) -> float | None:
         """:meth:`cut_at_bottom` measured on the items, for the viewport's scene rectangle ``view``."""
-        boxes = []
+        boxes: list[QRectF] = []
+        texts: list[tuple[QRectF, QFont]] = []
         for entry in self._drawn.values():
             for part in entry.parts.values():
                 holder = part.holder
@@ -971,9 +1033,18 @@ class StorageMapView(SceneView):
                     if not item.isVisible():
                         continue
                     if isinstance(item, TextBatch):   # many texts (a row of values, of indices): each its line
-                        boxes += [item.mapRectToScene(entry[0]) for entry in item.entries]
+                        texts += [(item.mapRectToScene(entry[0]), entry[2]) for entry in item.entries]
+                    elif isinstance(item, QGraphicsSimpleTextItem):
+                        texts.append((item.sceneBoundingRect(), item.font()))
                     elif not _inkless(item, self.backgroundBrush()):
                         boxes.append(item.sceneBoundingRect())
+        # A text's box begins above its ink (by its ascent less its capitals' height): a line whose ink begins under
+        # the viewport's last row shows nothing to cut (1024x768 projector: S1's heading, 2 px of its box in view).
+        edge = self.mapToScene(0, self.viewport().height()).y()
+        for box, font in texts:   # (fonts in scene units: the items are not scaled within the scene)
+            metrics = QFontMetricsF(font)
+            if box.top() + metrics.ascent() - metrics.capHeight() < edge:
+                boxes.append(box)
         cut = min((b.top() for b in boxes if view.top() + 1 < b.top() < view.bottom() < b.bottom() - slack),
                   default=None)
         while cut is not None:
@@ -1007,6 +1078,10 @@ class StorageMapView(SceneView):
             return base
         cells = max(max(1, min(max([len(st.values), *(len(g.values) for g in st.grads)]), MAX_CELLS))
                     for st in self.strips)
+        # What the map shows and where (its storages and their cells, the room, the asked scale): while it stays
+        # the same, the text never gets smaller (a view coming on a strip, or a value growing wider, scrolls it).
+        hold = (base, self.stretch, self.floor, room, self._language,
+                tuple((st.storage.id, len(st.values)) for st in self.strips))
         needed = self._name_width() + self._cell_width() * cells
         if needed > room:
             # Narrower cells first (the text stays as large), then smaller text.
@@ -1026,7 +1101,16 @@ class StorageMapView(SceneView):
                         break
                 if needed <= room:
                     break
+            held = self._held_scale
+            if held is not None and held[0] == hold and scale < held[1]:
+                # The same storages as the drawing before, a value wider (`s[0] = 100`: 0.0 -> 100.0) or a view's
+                # label longer: the text keeps its size and the strip scrolls, its changed cells followed (h17z
+                # item 1: 22.3 -> 16.9 px between two steps at 1024x768 projector). New memory refits it.
+                scale, self._digits = held[1], held[2]
+                self.scale_factor = scale
+            self._held_scale = (hold, scale, self._digits)
             return scale
+        self._held_scale = (hold, base, self._digits)
         # Both modes: cells wider to use the map's width (at 1920x1080 normal the strips took a third of it).
         spare = (room - self._name_width()) / (self._cell_width() * cells)
         if spare > 1:
@@ -1169,7 +1253,7 @@ class StorageMapView(SceneView):
                 self._measured[widest_key] = widest
             # Tight (a strip wider than the map): as narrow as the values and the bands' element labels allow,
             # before any text is made smaller or a cell hidden behind "+N more".
-            least = _text_width("[11]", self._font(ELEMENT_PX, True)) + 12 * s if self._tight else 64 * s
+            least = _text_width("[11]", self._font(self._label_px(), True)) + 12 * s if self._tight else 64 * s
             width = self._measured[key] = max(least, widest + 14 * s) * self._stretch
         return width
 
@@ -1188,7 +1272,25 @@ class StorageMapView(SceneView):
                 held = self._held_texts[key] = longest
             if held:
                 widest = max(widest, _text_width(held, font))
+            # Room for the numbers the program writes (`s[0] = 100`: 100.0 in x's cells at step 3), from its
+            # first step: the lesson's text keeps one size.
+            for number in self.written_numbers:
+                text = self._written_text(number, strip.storage.dtype)
+                if text:
+                    widest = max(widest, _text_width(text, font))
         return widest
+
+    def _written_text(self, number: str, dtype: str) -> str:
+        """``number`` (a literal of the program) as a cell of ``dtype`` writes it ("" for another dtype)."""
+        try:
+            value = float(number)
+        except ValueError:
+            return ""
+        if "float" in dtype:
+            return self._format(value)
+        if "int" in dtype and value == int(value):
+            return self._format(int(value))
+        return ""
 
     def _widest(self, values: tuple[object, ...], font: QFont, dtype: str) -> float:
         """The widest of a strip's first values (``MAX_CELLS``) as the map writes them, kept by their texts (by
@@ -1266,7 +1368,7 @@ class StorageMapView(SceneView):
         quarter of the map (a narrower column leaves the room to the cells). Measured with its version's room
         kept (``wide_label``), so that a version counting up changes the text, never the lines (nor the
         layout); kept by label."""
-        key = (band.label, band.wide_label, self.fit_width(), self.scale_factor)
+        key = (band.label, band.wide_label, self.fit_width(), self.scale_factor, self._label_px())
         text = self._labels.get(key)
         if text is None:
             if len(self._labels) > 2048:
@@ -1278,7 +1380,7 @@ class StorageMapView(SceneView):
         """``label`` on two lines (at the space nearest the middle of ``wide``, its measured form) when ``wide``
         is wider than the name column may be; never at a space inside a shape or a stride (`(2, 1)` whole:
         "stride (2," over "1)" read as two numbers)."""
-        font = self._font(12)
+        font = self._font(self._label_px())
         if _text_width(wide, font) <= max(60.0, self.fit_width() * 0.22):
             return label
         spaces, cuts = _outer_spaces(wide), _outer_spaces(label)
@@ -1289,6 +1391,14 @@ class StorageMapView(SceneView):
         cut = cuts[middle]   # the same space of the label (a version's digits hold none)
         return label[:cut] + "\n" + label[cut + 1:]
 
+    def _label_px(self) -> float:
+        """The size (at scale 1) of the bands' labels (shape, stride, offset, version, the "may differ" mark) and
+        of their element marks ([0], ×3): in projector mode never under PROJECTOR_LABEL_PX on screen, where the
+        map is drawn small to fit (at 1024x768 they were 11 px beside values of 15 px: h17z item 5)."""
+        if not self.stretch:
+            return LABEL_PX
+        return max(LABEL_PX, PROJECTOR_LABEL_PX / max(self.scale_factor, 1e-6))
+
     def _name_width(self) -> float:
         """The column of band names and their shape/stride labels, as wide as the widest; with the room of the
         ``.grad`` a leaf that requires grad may get (a backward() fills the gradients in, a ``zero_grad()``
@@ -1297,7 +1407,7 @@ class StorageMapView(SceneView):
         kept = self._measured.get(key)
         if kept is not None:
             return kept
-        name_font, label_font = self._font(16, True), self._font(12)
+        name_font, label_font = self._font(16, True), self._font(self._label_px())
         widths = [max(_text_width(b.name, name_font), _lines_width(self._wide_label(b), label_font))
                   for strip in self.strips for b in strip.bands]
         widths += [_text_width(b.name + ".grad", name_font) for strip in self.strips for b in strip.bands
@@ -1430,7 +1540,9 @@ class StorageMapView(SceneView):
         # The cells' numbers are painted by two items (indices above, values inside), not two dozen.
         items["indices"], items["numbers"] = self._batch(), self._batch()
         y = self._px(INDEX_PX) + 5 * s
-        cell_h = max(40 * s, self._px(VALUE_PX) + 16 * s)
+        # About twice the value's height: taller cells took the room of the band under them (1280x720 projector:
+        # x's changed cell and the band z written through were 318 px in a 314 px map: h17z item 4).
+        cell_h = max(34 * s, self._px(VALUE_PX) + 16 * s)
         items["backing"] = self._pinned_backing(0.0, y + cell_h + 4 * s, 0.0, 2)
         items["geometry"] = (y, cell_h)
         pen, white = QPen(QColor("#424242"), 1.2), QBrush(QColor("white"))
@@ -1577,7 +1689,7 @@ class StorageMapView(SceneView):
         items["backing"] = self._pinned_backing(-2 * s, cell_h + 4 * s, 0.0, 5)
         name = self._pinned_text(grad.name, 8 * s, 0.0, 16, True, color)
         shape = "[" + ", ".join(map(str, grad.shape)) + "]"
-        self._pinned_text(shape, 8 * s, name.boundingRect().height(), 12, False, QColor("#424242"))
+        self._pinned_text(shape, 8 * s, name.boundingRect().height(), self._label_px(), False, QColor("#424242"))
         items["numbers"] = self._batch()
         pen = QPen(color, 1.5, Qt.PenStyle.DashLine)   # dashed: memory of its own, not the strip's cells
         shown = len(grad.values[:MAX_CELLS])
@@ -1586,7 +1698,7 @@ class StorageMapView(SceneView):
         if count > shown:
             items["more"] = self._text(tr("… {count} more cells").format(count=f"{count - shown:,}"), 0,
                                        cell_h / 3, 13, False, MUTED)
-        return max(cell_h, name.boundingRect().height() + self._px(12) + 4 * s)
+        return max(cell_h, name.boundingRect().height() + self._px(self._label_px()) + 4 * s)
 
     def _fill_grad(self, grad: GradModel, dtype: str, x0: float, cell_w: float, cell_h: float,
                    items: dict[str, Any]) -> None:
@@ -1629,13 +1741,13 @@ class StorageMapView(SceneView):
         """A tensor's band: its name and label in the name column, a rectangle over each of its cells (their
         places and the label's text: :meth:`_fill_band`); its height."""
         s = self.scale_factor
-        band_h = max(28 * s, self._px(ELEMENT_PX) + 12 * s)
+        band_h = max(28 * s, self._px(self._label_px()) + 12 * s)
         color = tensor_color(band.color_index)
         selected = band.name == self.selected
         # Name, then shape, stride, offset and version under it (on two lines when long): the map stays narrow.
         name = items["name"] = self._pinned_text(band.name, 8 * s, -6 * s, 16, True, color)
-        label = items["label"] = self._pinned_text(label_text, 8 * s, -6 * s + name.boundingRect().height(), 12,
-                                                   False, QColor("#424242"))
+        label = items["label"] = self._pinned_text(label_text, 8 * s, -6 * s + name.boundingRect().height(),
+                                                   self._label_px(), False, QColor("#424242"))
         row_h = max(band_h, name.boundingRect().height() + label.boundingRect().height())
         items["backing"] = self._pinned_backing(-6 * s, row_h + 6 * s, 0.0, 5)
         items["sizes"] = (band_h, row_h)
@@ -1692,7 +1804,7 @@ class StorageMapView(SceneView):
         labels = items["labels"]
         if labels is not None:
             labels.clear()
-        label_font, white = self._font(ELEMENT_PX, True), QColor("white")
+        label_font, white = self._font(self._label_px(), True), QColor("white")
         for cell, elements, item in items["rects"]:
             rect = QRectF(x0 + cell * cell_w + 2 * s, 0.0, cell_w - 4 * s, band_h)
             item.setRect(rect)

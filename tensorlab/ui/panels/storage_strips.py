@@ -96,6 +96,7 @@ def _band_label(info: TensorInfo, wide: bool = False) -> str:
     if wide and info.version is not None:
         version = str(info.version).rjust(3, "0")   # digits are as wide as each other in the map's fonts
     # Translated when the model is made: a language change renders the snapshot again.
+    # ("v" is the version counter: said in the chosen language, 버전 in Korean.)
     return tr("{shape} stride {stride} offset {offset} v{version}").format(
         shape=shape, stride=stride, offset=info.storage_offset, version=version)
 

@@ -69,6 +69,9 @@ def header_text(column: str) -> str:
     return CODE_HEADERS.get(column, header) if header == column else header
 
 _TIPS = {
+    # (The code columns keep torch's names in every language, as the glossary says: their tooltips say what
+    # they are in the chosen one.)
+    "dtype": QT_TR_NOOP("The type of every element (float32, int64, bool, ...): what each cell of memory holds"),
     "requires_grad": QT_TR_NOOP("Does autograd track operations on this tensor?"),
     "is_leaf": QT_TR_NOOP("Made by no recorded operation? (Every tensor that does not require grad is a leaf.)"),
     "grad_fn": QT_TR_NOOP("The autograd node that produced this tensor (None for leaves and tensors outside the "

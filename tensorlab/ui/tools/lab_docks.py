@@ -261,9 +261,20 @@ def _onto_screen(dock: QDockWidget, screen: QRect) -> None:
         dock.move(left, top)
 
 
+def _stage(window: LabWindow) -> QRect:
+    """Where the window's storage map is on the screen (global coordinates): what the class must see."""
+    view = window.storage_map
+    return QRect(view.mapToGlobal(QPoint(0, 0)), view.size())
+
+
 def bring_back_floating(window: LabWindow, docks: list[QDockWidget]) -> None:
     """The window is shown: a floating dock its layout restored is put on a screen and in front of it (shown
-    before the window was, a window manager stacked it behind: View said Measure while nothing showed)."""
+    before the window was, a window manager stacked it behind: View said Measure while nothing showed).
+
+    One that would cover the storage map comes back hidden, where it was: View brings it back there (a launch
+    into a lesson at 1024x768 opened the Measure tool over the map and the question until it was closed: h17z
+    item 7). The status bar says so."""
+    hidden = []
     for dock in docks:
         if not dock.isFloating() or dock.isHidden():
             continue
@@ -272,5 +283,13 @@ def bring_back_floating(window: LabWindow, docks: list[QDockWidget]) -> None:
             screen = window.screen().availableGeometry()
         _onto_screen(dock, screen)
         dock.hide()
+        if window.storage_map.isVisible() and dock.frameGeometry().intersects(_stage(window)):
+            hidden.append(dock.windowTitle().replace("&", ""))
+            continue
         dock.show()
         dock.raise_()
+    if hidden:
+        from tensorlab.ui.widgets.i18n import tr
+
+        window.statusBar().showMessage(tr("{tools}: hidden, so as not to cover the map; View brings it back where "
+                                          "it was.").format(tools=", ".join(hidden)), 15000)

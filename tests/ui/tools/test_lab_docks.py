@@ -60,6 +60,9 @@ def test_a_tool_placed_is_saved_with_the_layout_at_once_so_a_crash_keeps_both(qt
     # No close(): nothing more is saved. A second window reads the same settings.
     second = _window(qtbot, QSettings(settings.fileName(), QSettings.Format.IniFormat))
     again = _dock(second, "measureDock")
+    # Floated over the window, it would cover the map: it comes back hidden, and View shows it where it was.
+    assert again.isHidden() and not again.toggleViewAction().isChecked()
+    again.toggleViewAction().trigger()
     assert again.isVisible() and again.isFloating() and again.toggleViewAction().isChecked()
     assert again.geometry() == where
     second.close()
@@ -79,6 +82,10 @@ def test_docks_come_back_where_they_were_after_a_clean_quit(qtbot, settings):
                                                                       ("copyMatrixDock", matrix))}
     first.close()
     second = _window(qtbot, settings)
+    # The floating Measure tool lay over the map: it comes back hidden (h17z item 7), the docked one shown.
+    measure = _dock(second, "measureDock")
+    assert measure.isHidden() and not measure.toggleViewAction().isChecked()
+    measure.toggleViewAction().trigger()
     for name, (floating, visible, geometry, area) in places.items():
         dock = _dock(second, name)
         assert (dock.isFloating(), dock.isVisible(), second.dockWidgetArea(dock)) == (floating, visible, area), name
@@ -87,7 +94,6 @@ def test_docks_come_back_where_they_were_after_a_clean_quit(qtbot, settings):
             assert dock.geometry() == geometry, name
             _on_screen(second, dock)
     # One click of View → Measure hides it, the next shows it where it was (it is never checked and hidden).
-    measure = _dock(second, "measureDock")
     where = measure.geometry()
     measure.toggleViewAction().trigger()
     assert measure.isHidden()
@@ -317,3 +323,31 @@ def test_the_floating_measure_tool_gives_its_plot_a_good_share_of_the_screen(qtb
         _on_screen(window, dock)
         assert panel.widget().height() <= panel.viewport().height(), (panel.widget().size(), panel.viewport().size())
         assert panel.tabs.height() >= 0.38 * screen.height(), (panel.tabs.size(), screen)
+
+
+def test_a_launch_into_a_lesson_never_opens_a_floating_tool_over_the_map(qtbot, settings):
+    """Seen under X (relu-inplace at 1024x768, a settings folder other runs had used): the Measure tool, floating
+    when the last session closed, opened over the map and the question. It comes back hidden where it would cover
+    the map, the status bar says how to bring it back, and View shows it where it was."""
+    first = _window(qtbot, settings)
+    first.resize(1024, 768)
+    measure = _dock(first, "measureDock")
+    measure.toggleViewAction().trigger()
+    assert measure.isFloating() and measure.isVisible()
+    where = measure.geometry()
+    first.close()   # a clean quit, the tool floating
+    settings.setValue("session/lesson", "relu-inplace")
+    second = _window(qtbot, settings)
+    second.resize(1024, 768)
+    qtbot.wait(50)
+    view = second.storage_map
+    stage = QRect(view.mapToGlobal(QPoint(0, 0)), view.size())
+    for dock in second.findChildren(QDockWidget):
+        if dock.isFloating() and dock.isVisible():
+            assert not dock.frameGeometry().intersects(stage), (dock.objectName(), dock.frameGeometry(), stage)
+    again = _dock(second, "measureDock")
+    assert again.isHidden() and not again.toggleViewAction().isChecked()
+    assert "Measure" in second.statusBar().currentMessage() and "View" in second.statusBar().currentMessage()
+    again.toggleViewAction().trigger()
+    assert again.isVisible() and again.isFloating() and again.geometry() == where
+    second.close()
