@@ -1719,14 +1719,14 @@ def _unsafe_reads(node: ast.AST, modules: frozenset[str] | set[str]) -> set[str]
     (`t = w`), a method of its own (`k.m()`), a store (`self.p = t`), a `return w`, an argument of the file's own
     code are all unsafe: that code may change the object (review r21h)."""
     parents: dict[int, ast.AST] = {}
-    for parent in ast.walk(node):
-        for child in ast.iter_child_nodes(parent):
-            parents[id(child)] = parent
+    for outer in ast.walk(node):
+        for child in ast.iter_child_nodes(outer):
+            parents[id(child)] = outer
     found: set[str] = set()
     for name in (n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
         if name.id in modules or name.id in _PROVIDED:
             continue
-        parent = parents.get(id(name))
+        parent: ast.AST | None = parents.get(id(name))
         if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp)):
             continue
         if isinstance(parent, ast.Attribute) and parent.attr in _DESCRIBING:
@@ -2038,32 +2038,50 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     # made, a stored bound method, `getattr(...)(...)`) may change every object that code can reach: the names its
     # bodies read (transitively, through the names they read that are such code too), its arguments, its receiver,
     # and it may rebind every name those bodies declare `global`.
-    code_nodes: dict[str, list[ast.AST]] = {}
+    code_nodes: dict[str, ast.AST] = {}
+    # name -> what a call of the object it holds may run, summed up as it was bound (`alias = g2` holds g2's code as it
+    # was then): whether that reaches a body of the file's (a def, lambda or class), the names those bodies read
+    # where the coarse rule counts them (:func:`_unsafe_reads`), the names they declare `global`, and the names
+    # they read (looked up when called: a body finds the file's names as they are then).
+    summaries: dict[str, tuple[bool, frozenset[str], frozenset[str], frozenset[str]]] = {}
     # names a step bound to an attribute or an item (`s = opt.step`, `f = fs[0]`) -> the attribute's name ("" for an
     # item): a call of one runs the bound method it may hold (`bw = loss.backward; bw()` is a backward through loss)
     attribute_bound: dict[str, str] = {}
     unsafe_cache: dict[int, set[str]] = {}
 
-    def code_reached(names: set[str]) -> list[ast.AST]:
-        """The refused statements whose code a call of ``names`` may run: those that bound them, and transitively
-        those that bound a name they read."""
-        seen: set[int] = set()
-        found: list[ast.AST] = []
+    def summarize(node: ast.AST) -> tuple[bool, frozenset[str], frozenset[str], frozenset[str]]:
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        body = has_body(node)
+        reads = set(unsafe(node) - _own_arguments(node)) if body else set()
+        rebinds = {n for g in ast.walk(node) if isinstance(g, ast.Global) for n in g.names}
+        later = set(names) if body else set()
+        for name in names & set(summaries):   # what it holds was made of those, as they were
+            other = summaries[name]
+            body |= other[0]
+            reads |= other[1]
+            rebinds |= other[2]
+            later |= other[3]
+        return body, frozenset(reads), frozenset(rebinds), frozenset(later)
+
+    def resolve(names: set[str]) -> tuple[bool, set[str], set[str]]:
+        """What a call of ``names`` may run (their summaries, and those of the names their bodies read, as they are
+        now): whether it reaches a body of the file's, the names it may change, the names it may rebind."""
+        body = False
+        reads: set[str] = set()
+        rebinds: set[str] = set()
         visited: set[str] = set()
-        queue = [name for name in names if name in code_nodes]
+        queue = [name for name in names if name in summaries]
         while queue:
             name = queue.pop()
             if name in visited:
                 continue
             visited.add(name)
-            for node in code_nodes.get(name, []):
-                if id(node) in seen:
-                    continue
-                seen.add(id(node))
-                found.append(node)
-                queue.extend(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in code_nodes
-                             and n.id not in visited)
-        return found
+            found = summaries[name]
+            body |= found[0]
+            reads |= found[1]
+            rebinds |= found[2]
+            queue.extend(n for n in found[3] if n in summaries and n not in visited)
+        return body, reads, rebinds
 
     def has_body(node: ast.AST) -> bool:
         return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
@@ -2100,13 +2118,12 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             argument_roots = set().union(*(_roots(a) for a in arguments)) - modules - _PROVIDED
             lambdas = [a for a in arguments if isinstance(a, ast.Lambda)]
             looking = isinstance(func, ast.Name) and func.id in _LOOKING_BUILTINS
-            passed = set() if looking else {name for name in argument_roots if name in code_nodes
-                                            and any(has_body(c) for c in code_reached({name}))}
+            passed = set() if looking else {name for name in argument_roots if name in summaries
+                                            and resolve({name})[0]}
             # (A module a refused import bound, `plt.plot(x)`, is a library's code: not the file's, not followed.)
             # An object a refused statement made runs the file's code only where that statement reaches a `def`, a
             # lambda or a `class` of the file (`k = K()`, `y = helper()`), not `lst = list(np.zeros(0))`.
-            own_code = {name for name in func_roots if name in code_nodes
-                        and any(has_body(c) for c in code_reached({name}))}
+            own_code = {name for name in func_roots if name in summaries and resolve({name})[0]}
             dunder = isinstance(func, ast.Attribute) and func.attr.startswith("__")
             stored = isinstance(func, ast.Name) and func.id in attribute_bound
             if _unbounded_call(call):
@@ -2116,13 +2133,13 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             if stored and attribute_bound[func.id] == "backward":   # type: ignore[attr-defined]
                 backward |= func_roots
             given = argument_roots
-            if (isinstance(func, ast.Name) and func.id in functions and len(code_nodes.get(func.id, [])) == 1
+            if (isinstance(func, ast.Name) and func.id in functions and func.id in code_nodes
                     and not any(isinstance(a, ast.Starred) for a in call.args)):
                 # Narrowed where sure: an argument of the file's own function whose parameter its body only reads
                 # (`loss_fn(pred, y)` of `def loss_fn(a, b): return ((a - b) ** 2).mean()`) is not changed.
                 parameters, _rest, _changes = functions[func.id]
-                body_unsafe = unsafe(code_nodes[func.id][0])
-                rest = rest_of_node(code_nodes[func.id][0])
+                body_unsafe = unsafe(code_nodes[func.id])
+                rest = rest_of_node(code_nodes[func.id])
                 given = set()
                 for position, argument in enumerate(call.args):
                     name = parameters[position] if position < len(parameters) else None
@@ -2134,12 +2151,15 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                         given |= _roots(keyword.value)
                 given -= modules | _PROVIDED
             reads = set().union(*({n.id for n in ast.walk(l) if isinstance(n, ast.Name)} for l in lambdas))
-            nodes = code_reached(own_code | passed | reads) + list(lambdas)
             changes |= func_roots | given
-            for code in nodes:
-                if has_body(code):
-                    changes |= (unsafe(code) - _own_arguments(code)) & (set(bound) | set(code_nodes))
-                rebinds |= {n for g in ast.walk(code) if isinstance(g, ast.Global) for n in g.names}
+            _body, reached_reads, reached_rebinds = resolve(own_code | passed | reads)
+            for code in lambdas:
+                lambda_reads = set(unsafe(code) - _own_arguments(code))
+                _body, more, more_rebinds = resolve(lambda_reads | reads)
+                reached_reads |= lambda_reads | more
+                reached_rebinds |= more_rebinds
+            changes |= reached_reads & set(bound)
+            rebinds |= reached_rebinds
         return changes, rebinds, anything, backward
 
     def rest_of_node(node: ast.AST) -> set[str]:
@@ -2251,6 +2271,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             if piece.reason is None:
                 for name in piece.statement.defines:   # bound by a step: no refused code under the name now
                     code_nodes.pop(name, None)
+                    summaries.pop(name, None)
                     attribute_bound.pop(name, None)
                 if (isinstance(piece.node, ast.Assign) and len(piece.node.targets) == 1
                         and isinstance(piece.node.targets[0], ast.Name)
@@ -2367,10 +2388,12 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             made_of = set()   # a function, a class or a module is no object made of the file's tensors
         if piece.node is not None:
             learn_container(piece.node, rebound)
+        summary = summarize(piece.node) if piece.node is not None else None
         for name in rebound:
             bound[name] = piece
-            if piece.node is not None:
-                code_nodes[name] = [piece.node]
+            if piece.node is not None and summary is not None:
+                code_nodes[name] = piece.node
+                summaries[name] = summary
             attribute_bound.pop(name, None)
             fresh.discard(name)
             changed.discard(name)
