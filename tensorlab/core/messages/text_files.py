@@ -229,8 +229,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.stops": ("not run: Python stops at {where}, which is not run (it raises or exits), and never gets here",
                      "실행하지 않습니다: Python은 실행하지 않는 {where}에서 멈추므로(오류를 발생시키거나 종료합니다) "
                      "여기까지 오지 않습니다"),
-    "source.assert_may_stop": ("may not run in Python: the assert at {where}, which is not run, may fail and stop it",
-                               "Python에서는 실행되지 않을 수 있습니다: 실행하지 않는 {where}의 assert가 실패하면 "
+    "source.assert_may_stop": ("may not run in Python: the `assert` at {where}, which is not run, may fail and stop "
+                               "it",
+                               "Python에서는 실행되지 않을 수 있습니다: 실행하지 않는 {where}의 `assert`가 실패하면 "
                                "Python이 멈춥니다"),
     # -- issue #21 review r21f: a tensor a statement not run may have changed, marked where it is shown ----------
     "source.may_differ_mark": ("may differ (line {line} not run)", "다를 수 있음({line}번째 줄 실행 안 함)"),

@@ -182,7 +182,7 @@ def test_a_refused_statement_that_stops_python_refuses_every_later_step(stop):
 def test_a_refused_assert_may_stop_python_so_later_steps_are_refused():
     text = "import torch\nx = torch.ones(2)\nassert x.sum() < 0, 'bad'\nprint(x)\ny = torch.zeros(2)\n"
     refused = _opened(text)
-    assert refused[4] == refused[5] == ("may not run in Python: the assert at line 3 of the file, which is not run, "
+    assert refused[4] == refused[5] == ("may not run in Python: the `assert` at line 3 of the file, which is not run, "
                                         "may fail and stop it")
 
 
