@@ -20,3 +20,18 @@ def test_the_text_transcript_marks_a_tensor_a_refused_statement_may_have_changed
     steps = json.loads(capsys.readouterr().out)["steps"]
     marked = {name: t.get("may_differ") for name, t in steps[-1]["tensors"].items()}
     assert marked == {"w": {"line": 4, "cell": 0}, "v": None}
+
+
+def test_run_json_marks_gradients_from_numbers_that_may_differ_and_refuses_after_a_stop(tmp_path, capsys):
+    # Issue #21, review r21h 11 and 13: a backward that runs through a tensor marked as it may differ (its random
+    # numbers shifted by a refused draw) marks what it was computed from; after a refused `exit()` nothing runs.
+    path = tmp_path / "grads.py"
+    path.write_text("import torch\ntorch.manual_seed(0)\nxs = [torch.rand(1) for _ in range(2)]\n"
+                    "w = torch.randn(2)\nx = torch.ones(2, requires_grad=True)\n(x * w).sum().backward()\n"
+                    "g = x.grad * 1\nexit()\nprint(g)\n", encoding="utf-8")
+    assert main(["run", str(path), "--json"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    marked = {name: t.get("may_differ") for name, t in steps[6]["tensors"].items()}
+    assert marked["x"] == marked["g"] == {"line": 3, "cell": 0}, marked
+    assert [s["ok"] for s in steps[7:]] == [False, False]
+    assert steps[8]["refused"].startswith("not run: Python stops at line 8 of the file")

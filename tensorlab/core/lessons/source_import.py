@@ -292,6 +292,9 @@ def _draws(node: ast.AST | None, drawing: set[str], shuffling: set[str]) -> bool
         if name in _DRAWS or name in drawing or (isinstance(owner, (ast.Name, ast.Attribute)) and (
                 getattr(owner, "id", None) == "init" or getattr(owner, "attr", None) == "init")):
             return True
+    # A function of the file that draws, given to code that calls it (`lin.apply(init)`, `map(make, xs)`).
+    if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in drawing for n in ast.walk(node)):
+        return True
     loops = [n.iter for n in ast.walk(node) if isinstance(n, (ast.For, ast.AsyncFor))]
     loops += [g.iter for n in ast.walk(node) if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp,
                                                                ast.DictComp)) for g in n.generators]
@@ -331,6 +334,13 @@ def random_shifts(lesson: Lesson) -> dict[int, RefusedStep]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             # A body that seeds counts as one that draws: a call of it sets the generator as Python runs it.
             body = ast.Module(body=node.body, type_ignores=[])
+            # What runs as it is defined (review r21h 9): its decorators and defaults (`def h(x=torch.randn(2))`),
+            # a class's body (`class Holder: p = torch.randn(3)`); not the bodies of its functions.
+            now = ast.Module(body=[ast.Expr(value=part) for part in _runs_now(node)
+                                   if isinstance(part, ast.expr)], type_ignores=[])
+            if (isinstance(entry, RefusedStep) and shifter is None
+                    and (_draws(now, drawing, shuffling) or _seeds(now))):
+                shifter = entry
             (drawing.add if _draws(body, drawing, shuffling) or _seeds(body) else drawing.discard)(node.name)
             continue
         if isinstance(node, ast.Assign) and any(
@@ -456,6 +466,9 @@ def _random_marks(lesson: Lesson, order: list[LessonStep | RefusedStep]) -> list
     shifts = random_shifts(lesson)
     marks: dict[str, tuple[int, int]] = {}
     found: list[dict[str, tuple[int, int]]] = []
+    # name -> the names it was computed from, transitively: a `backward()` through a tensor computed from numbers that
+    # may differ gives gradients that may differ to all of them (`x.grad` after `(x * w).sum().backward()`).
+    sources: dict[str, set[str]] = {}
     number = -1
     for entry in order:
         node = _one_node(entry.code)
@@ -470,7 +483,14 @@ def _random_marks(lesson: Lesson, order: list[LessonStep | RefusedStep]) -> list
                 marks = {name: at for name, at in marks.items() if name not in defines}
             else:   # bound, or changed in place (`x += noise`, `x.add_(noise)`), from values that may differ
                 changed = _bindings(node)[1] if node is not None else set()
-                marks = {**marks, **{name: where for name in defines | (changed & reads)}}
+                # review r21h 11: a backward's gradients reach what its tensors were computed from (`x.grad`)
+                grads = (set().union(*(sources.get(r, set()) | {r} for r in _backward_roots(node)))
+                         if node is not None else set())
+                marks = {**marks, **{name: where for name in defines | (changed & reads) | grads
+                                     if name not in _PROVIDED}}
+            origin = (reads - _PROVIDED).union(*(sources.get(r, set()) for r in reads))
+            for name in defines:
+                sources[name] = origin - {name} | (sources.get(name, set()) if name in reads else set())
         elif node is not None:
             rebound = _bindings(node)[0]   # a refused statement's own names are marked by the rule for those
             marks = {name: where for name, where in marks.items() if name not in rebound}
@@ -946,7 +966,8 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
                 indent = line[:len(line) - len(line.lstrip())]
                 if indent:
                     inner[number] = what
-                    kept.append(indent + (ast.unparse(binding) if binding is not None else "pass"))
+                    shown = ast.unparse(binding) if binding is not None else "pass"
+                    kept.append(indent + (shown if "\n" not in shown else "pass"))
                     continue
                 magics.append(_Piece(line.strip(), number, cell, "", reason=_at(number, cell, what), node=binding,
                                      own=True))
@@ -989,6 +1010,9 @@ def _is_help(line: str) -> bool:
 _MAGIC_ASSIGN = re.compile(r"^\s*([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[%!]")
 _TIMED = re.compile(r"^\s*%(?:time|timeit|prun)\b\s*(.*)$")
 _TIMED_OPTION = re.compile(r"^(?:-[nrp]\s*\S+|-[a-zA-Z]+)\s*")
+# Magics that run code TensorLab never sees or bind and delete names it cannot know (review r21h 12): `%run -i
+# file` (and `%run file`, which puts the file's names into the notebook's), `%reset`, `%reset_selective`, `%store -r`.
+_ANY_NAME_MAGIC = re.compile(r"^\s*%(?:run|reset|reset_selective|store\s+-r)\b")
 
 
 def _magic_binding(line: str) -> ast.stmt | None:
@@ -996,6 +1020,8 @@ def _magic_binding(line: str) -> ast.stmt | None:
     ``files``; ``%time x = f()`` runs (and binds) its statement. None: it binds nothing TensorLab can see."""
     found = _MAGIC_ASSIGN.match(line)
     code = f"{found.group(1)} = None" if found else ""
+    if not found and _ANY_NAME_MAGIC.match(line):
+        code = "exec(None)"   # followed as `exec(...)`: it may change any name
     if not found and (timed := _TIMED.match(line)):
         code = timed.group(1)
         while (option := _TIMED_OPTION.match(code)) is not None and option.end():
@@ -1006,7 +1032,9 @@ def _magic_binding(line: str) -> ast.stmt | None:
         body = ast.parse(code.strip(), mode="exec").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    return body[0] if len(body) == 1 else None
+    if len(body) > 1:   # `%time c.add_(1); print(c)` runs the rest of the line: all of it, as one block
+        return ast.If(test=ast.Constant(True), body=body, orelse=[], lineno=1, col_offset=0)
+    return body[0] if body else None
 
 
 def _cell_magic_binding(lines: list[str]) -> ast.stmt | None:
@@ -1028,6 +1056,9 @@ def _segment(lines: list[str], node: ast.stmt) -> str:
     comment that ends its last line (`x = x.view(-1, 4)  # -1 is inferred`): the source's text as written, shown
     and exported with it; a comment is text to Python, never run."""
     first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+    decorators = getattr(node, "decorator_list", None)
+    if decorators:   # `@deco` above a def or a class is part of it: it runs as the statement runs (review r21h)
+        first = min(first, *(decorator.lineno - 1 for decorator in decorators))
     end = node.end_col_offset
     if end is None:
         return "\n".join(lines[first:last + 1])
@@ -1234,6 +1265,9 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
         elif isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
                 change(element)
+        elif isinstance(target, ast.Call):   # `memoryview(w.numpy())[0] = 9`, `type(w).add_(w, 1)`: what it is given
+            for argument in [*target.args, *(k.value for k in target.keywords)]:
+                change(argument)
 
     stack: list[ast.AST] = [node]
     while stack:
@@ -1648,6 +1682,128 @@ def _read_by(node: ast.stmt) -> list[str]:
     return list(dict.fromkeys(n.id for n in found))
 
 
+# -- code TensorLab cannot follow: the coarse rule (issue #21, review r21h) ----------------------------------
+
+# Positions where a name is only read, its object neither changed, kept, nor handed to code TensorLab does not
+# see: a builtin's argument that looks only (`print(w)`, `len(xs)`), a tensor attribute that describes it
+# (`w.shape`); see :func:`_unsafe_reads`.
+_LOOKING_BUILTINS = frozenset({"print", "len", "isinstance", "range", "float", "int", "str", "repr", "bool", "round",
+                               "abs", "hasattr", "id", "format"})
+_DESCRIBING = frozenset({"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "names", "layout"})
+
+
+def _runs_now(node: ast.AST) -> list[ast.AST]:
+    """The parts of a statement that run as it runs: all of it, but of a `def` or a lambda only its decorators
+    and defaults (its body runs when it is called), of a `class` its bases, decorators and body (not its methods'
+    bodies)."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = current.args
+            stack.extend([*arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)])
+            if not isinstance(current, ast.Lambda):
+                stack.extend(current.decorator_list)
+            continue
+        found.append(current)
+        stack.extend(ast.iter_child_nodes(current))
+    return found
+
+
+def _unsafe_reads(node: ast.AST, modules: frozenset[str] | set[str]) -> set[str]:
+    """The names a piece of code (a function's or a class's body, all of it) reads in a place where what it does
+    with the object cannot be bounded: anything but an operand (`a - b`), the argument of a torch function that
+    changes nothing (`torch.relu(x)`, `F.mse_loss(p, y)`), a builtin that only looks (`print(w)`), a computing
+    method's receiver (`x.sum()`) or a describing attribute (`w.shape`). Coarse on purpose: an alias
+    (`t = w`), a method of its own (`k.m()`), a store (`self.p = t`), a `return w`, an argument of the file's own
+    code are all unsafe: that code may change the object (review r21h)."""
+    parents: dict[int, ast.AST] = {}
+    for outer in ast.walk(node):
+        for child in ast.iter_child_nodes(outer):
+            parents[id(child)] = outer
+    found: set[str] = set()
+    for name in (n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
+        if name.id in modules or name.id in _PROVIDED:
+            continue
+        parent: ast.AST | None = parents.get(id(name))
+        if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp)):
+            continue
+        if isinstance(parent, ast.Attribute) and parent.attr in _DESCRIBING:
+            continue
+        if isinstance(parent, ast.Attribute) and parent.attr in _COMPUTES:
+            grand = parents.get(id(parent))
+            if isinstance(grand, ast.Call) and grand.func is parent and not any(
+                    k.arg in ("out", "inplace") for k in grand.keywords):
+                continue
+        if isinstance(parent, ast.keyword):
+            parent = parents.get(id(parent))
+        if isinstance(parent, ast.Call) and parent.func is not name and not any(
+                k.arg in ("out", "inplace", None) for k in parent.keywords):
+            func = parent.func
+            if isinstance(func, ast.Name) and func.id in _LOOKING_BUILTINS:
+                continue
+            root = _holder_root(func)
+            if (isinstance(func, ast.Attribute) and isinstance(root, ast.Name) and root.id in modules
+                    and not func.attr.endswith("_") and func.attr not in _CHANGES_FIRST_ARGUMENT
+                    and func.attr not in _STORES_ARGUMENT):
+                continue
+        found.add(name.id)
+    return found
+
+
+def _followable_callee(func: ast.expr) -> bool:
+    """Whether what a call calls is named by the file's names through attributes, items and method calls
+    (`w.add_`, `w.detach().clone`, `lst[0].add_`, `model(x).sum().backward`), never an item or a call's result
+    called itself (`fs[0]()`, `getattr(w, "add_")(1)`) nor a method of what a builtin returns (`type(w).add_`)."""
+    if isinstance(func, (ast.Subscript, ast.Call, ast.Lambda)):
+        return False
+    expression: ast.expr = func
+    while True:
+        if isinstance(expression, (ast.Attribute, ast.Subscript)):
+            expression = expression.value
+        elif isinstance(expression, ast.Call):
+            if not isinstance(expression.func, ast.Attribute):
+                return not (isinstance(expression.func, ast.Name) and expression.func.id in _BUILTINS)
+            expression = expression.func.value
+        else:   # a name, or a value computed here (`((p - y) ** 2).mean`): a method of what the file's names hold
+            return True
+
+
+def _own_arguments(node: ast.AST) -> set[str]:
+    """The parameters of every function and lambda in ``node`` (local names, not the file's)."""
+    return {a.arg for a in ast.walk(node) if isinstance(a, ast.arg)}
+
+
+def _unbounded_call(call: ast.Call) -> bool:
+    """Whether a call runs code that cannot be bounded at all: a `getattr` with a name that is no literal
+    (`getattr(torch, name)(...)`), `get_ipython()` (any magic), `operator.methodcaller(...)`."""
+    for inner in ast.walk(call.func):
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
+            if inner.func.id == "getattr" and not (len(inner.args) > 1 and isinstance(inner.args[1], ast.Constant)):
+                return True
+            if inner.func.id in ("get_ipython", "methodcaller", "attrgetter"):
+                return True
+    return False
+
+
+# A statement that stops the program where it stands (issue #21, review r21h 13): Python runs nothing after it.
+_STOPS = frozenset({"exit", "quit", "_exit"})
+
+
+def _stops(node: ast.stmt | None) -> bool:
+    """Whether a top-level statement always stops the program: `raise ...`, `exit()`, `quit()`, `sys.exit(...)`,
+    `os._exit(...)` as a statement of its own."""
+    if isinstance(node, ast.Raise):
+        return True
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        return ((isinstance(func, ast.Name) and func.id in ("exit", "quit"))
+                or (isinstance(func, ast.Attribute) and func.attr in _STOPS and isinstance(func.value, ast.Name)
+                    and func.value.id in ("sys", "os")))
+    return False
+
+
 def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None = None) -> None:
     """Refuse, in place, each statement that reads a name whose last binding is a refused statement's
     ("depends on line N"), or a name nothing binds; a refused statement's names then come from it.
@@ -1877,6 +2033,145 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                                      set().union(*(given.get(n, {n}) for n in stored)) - set(modules)))
         return names, backward, stored_pairs
 
+    # The coarse rule (review r21h): a name a refused statement bound last -> that statement's tree. A refused call
+    # of code TensorLab cannot follow (a def's, a class's, a lambda's, a method of an object a refused statement
+    # made, a stored bound method, `getattr(...)(...)`) may change every object that code can reach: the names its
+    # bodies read (transitively, through the names they read that are such code too), its arguments, its receiver,
+    # and it may rebind every name those bodies declare `global`.
+    code_nodes: dict[str, ast.AST] = {}
+    # name -> what a call of the object it holds may run, summed up as it was bound (`alias = g2` holds g2's code as it
+    # was then): whether that reaches a body of the file's (a def, lambda or class), the names those bodies read
+    # where the coarse rule counts them (:func:`_unsafe_reads`), the names they declare `global`, and the names
+    # they read (looked up when called: a body finds the file's names as they are then).
+    summaries: dict[str, tuple[bool, frozenset[str], frozenset[str], frozenset[str]]] = {}
+    # names a step bound to an attribute or an item (`s = opt.step`, `f = fs[0]`) -> the attribute's name ("" for an
+    # item): a call of one runs the bound method it may hold (`bw = loss.backward; bw()` is a backward through loss)
+    attribute_bound: dict[str, str] = {}
+    unsafe_cache: dict[int, set[str]] = {}
+
+    def summarize(node: ast.AST) -> tuple[bool, frozenset[str], frozenset[str], frozenset[str]]:
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        body = has_body(node)
+        reads = set(unsafe(node) - _own_arguments(node)) if body else set()
+        rebinds = {n for g in ast.walk(node) if isinstance(g, ast.Global) for n in g.names}
+        later = set(names) if body else set()
+        for name in names & set(summaries):   # what it holds was made of those, as they were
+            other = summaries[name]
+            body |= other[0]
+            reads |= other[1]
+            rebinds |= other[2]
+            later |= other[3]
+        return body, frozenset(reads), frozenset(rebinds), frozenset(later)
+
+    def resolve(names: set[str]) -> tuple[bool, set[str], set[str]]:
+        """What a call of ``names`` may run (their summaries, and those of the names their bodies read, as they are
+        now): whether it reaches a body of the file's, the names it may change, the names it may rebind."""
+        body = False
+        reads: set[str] = set()
+        rebinds: set[str] = set()
+        visited: set[str] = set()
+        queue = [name for name in names if name in summaries]
+        while queue:
+            name = queue.pop()
+            if name in visited:
+                continue
+            visited.add(name)
+            found = summaries[name]
+            body |= found[0]
+            reads |= found[1]
+            rebinds |= found[2]
+            queue.extend(n for n in found[3] if n in summaries and n not in visited)
+        return body, reads, rebinds
+
+    def has_body(node: ast.AST) -> bool:
+        return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
+                   for n in ast.walk(node))
+
+    def unsafe(node: ast.AST) -> set[str]:
+        if id(node) not in unsafe_cache:
+            unsafe_cache[id(node)] = _unsafe_reads(node, modules)
+        return unsafe_cache[id(node)]
+
+    def coarse(node: ast.stmt) -> tuple[set[str], set[str], bool, set[str]]:
+        """What the calls of code TensorLab cannot follow in a statement that is not run may change, the names they
+        may rebind (`global`), whether the code cannot be bounded at all (then any name may change), and the names
+        a stored `backward` is called through (`bw()` of `bw = loss.backward`)."""
+        changes: set[str] = set()
+        rebinds: set[str] = set()
+        backward: set[str] = set()
+        anything = False
+        calls = [part for part in _runs_now(node) if isinstance(part, ast.Call)]
+        # A decorator is called with what it decorates as the statement runs (`@deco def g(): ...` runs deco).
+        calls += [ast.Call(func=decorator, args=[], keywords=[]) for inner in ast.walk(node)
+                  if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                  for decorator in inner.decorator_list]
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                and isinstance(root := _holder_root(node.value.func), ast.Name) and root.id in modules):
+            # A torch function called for what it does, its result dropped (`torch.nn.utils.vector_to_parameters(v,
+            # [w])`): it may write what it is given, in a list too.
+            changes |= set().union(*(_roots(a) for a in [*node.value.args, *(k.value for k in node.value.keywords)]))
+        for call in calls:
+            func = call.func
+            plain = _followable_callee(func)
+            func_roots = _roots(func) - modules - _PROVIDED
+            arguments = [*call.args, *(k.value for k in call.keywords)]
+            argument_roots = set().union(*(_roots(a) for a in arguments)) - modules - _PROVIDED
+            lambdas = [a for a in arguments if isinstance(a, ast.Lambda)]
+            looking = isinstance(func, ast.Name) and func.id in _LOOKING_BUILTINS
+            passed = set() if looking else {name for name in argument_roots if name in summaries
+                                            and resolve({name})[0]}
+            # (A module a refused import bound, `plt.plot(x)`, is a library's code: not the file's, not followed.)
+            # An object a refused statement made runs the file's code only where that statement reaches a `def`, a
+            # lambda or a `class` of the file (`k = K()`, `y = helper()`), not `lst = list(np.zeros(0))`.
+            own_code = {name for name in func_roots if name in summaries and resolve({name})[0]}
+            dunder = isinstance(func, ast.Attribute) and func.attr.startswith("__")
+            stored = isinstance(func, ast.Name) and func.id in attribute_bound
+            if _unbounded_call(call):
+                anything = True
+            if not (own_code or passed or lambdas or not plain or dunder or stored):
+                continue
+            if stored and attribute_bound[func.id] == "backward":   # type: ignore[attr-defined]
+                backward |= func_roots
+            given = argument_roots
+            if (isinstance(func, ast.Name) and func.id in functions and func.id in code_nodes
+                    and not any(isinstance(a, ast.Starred) for a in call.args)):
+                # Narrowed where sure: an argument of the file's own function whose parameter its body only reads
+                # (`loss_fn(pred, y)` of `def loss_fn(a, b): return ((a - b) ** 2).mean()`) is not changed.
+                parameters, _rest, _changes = functions[func.id]
+                body_unsafe = unsafe(code_nodes[func.id])
+                rest = rest_of_node(code_nodes[func.id])
+                given = set()
+                for position, argument in enumerate(call.args):
+                    name = parameters[position] if position < len(parameters) else None
+                    if (name in body_unsafe) if name is not None else bool(rest & body_unsafe):
+                        given |= _roots(argument)
+                for keyword in call.keywords:
+                    if keyword.arg is None or keyword.arg in body_unsafe or (keyword.arg not in parameters
+                                                                             and rest & body_unsafe):
+                        given |= _roots(keyword.value)
+                given -= modules | _PROVIDED
+            reads = set().union(*({n.id for n in ast.walk(l) if isinstance(n, ast.Name)} for l in lambdas))
+            changes |= func_roots | given
+            _body, reached_reads, reached_rebinds = resolve(own_code | passed | reads)
+            for code in lambdas:
+                lambda_reads = set(unsafe(code) - _own_arguments(code))
+                _body, more, more_rebinds = resolve(lambda_reads | reads)
+                reached_reads |= lambda_reads | more
+                reached_rebinds |= more_rebinds
+            changes |= reached_reads & set(bound)
+            rebinds |= reached_rebinds
+        return changes, rebinds, anything, backward
+
+    def rest_of_node(node: ast.AST) -> set[str]:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return rest_of(node)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            return rest_of(node.value)
+        return set()
+
+    stopper: _Piece | None = None   # the last refused statement that stops Python (`raise`, `exit()`)
+    asserter: _Piece | None = None  # the last refused `assert`: Python may stop there
+
     def unbound(name: str, piece: _Piece, line: int) -> Message:
         if star is not None:   # not "not defined": the refused star import may well define it
             return msg("source.star", where=_where(star.line, star.cell), name=name)
@@ -1911,6 +2206,26 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     for number, piece in enumerate(pieces):
         if record is not None and number:
             record.append(marks())   # after the piece before this one
+        if number:
+            before = pieces[number - 1]
+            if before.statement is None and before.node is not None and stopper is None and _stops(before.node):
+                stopper = before
+            elif before.statement is None and isinstance(before.node, ast.Assert) and asserter is None:
+                asserter = before
+        # A notebook runs on after a cell that stops (IPython shows the error): only that cell's later statements.
+        if stopper is not None and stopper.cell and stopper.cell != piece.cell:
+            stopper = None
+        if asserter is not None and asserter.cell and asserter.cell != piece.cell:
+            asserter = None
+        if stopper is not None or (asserter is not None and piece.statement is not None):
+            # Python stops at a refused `raise`/`exit()` (review r21h 13): nothing after it runs there, so nothing
+            # runs here; after a refused `assert` that may fail, a step may not run in Python at all.
+            cause = stopper if stopper is not None else asserter
+            assert cause is not None
+            piece.reason = msg("source.stops" if stopper is not None else "source.assert_may_stop",
+                               where=_where(cause.line, cause.cell))
+            piece.statement = None
+            continue
         setter = bound.get(EVERYTHING) or bound.get(ANY_NAME)
         printer = bound.get(PRINTING)
         if (setter is None and printer is not None and piece.node is not None
@@ -1954,6 +2269,15 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                     assert source is not None
                     piece.reason = depends(saved, source)
             if piece.reason is None:
+                for name in piece.statement.defines:   # bound by a step: no refused code under the name now
+                    code_nodes.pop(name, None)
+                    summaries.pop(name, None)
+                    attribute_bound.pop(name, None)
+                if (isinstance(piece.node, ast.Assign) and len(piece.node.targets) == 1
+                        and isinstance(piece.node.targets[0], ast.Name)
+                        and isinstance(piece.node.value, (ast.Attribute, ast.Subscript))):
+                    value = piece.node.value   # a bound method may be what it holds
+                    attribute_bound[piece.node.targets[0].id] = value.attr if isinstance(value, ast.Attribute) else ""
                 if isinstance(piece.node, (ast.Import, ast.ImportFrom)):
                     imported = set(piece.statement.defines)
                     imported.update(alias.asname or alias.name.split(".")[0] for alias in piece.node.names)
@@ -1994,6 +2318,10 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                 more, through_backward, call_stores = called(piece.node)
                 changes |= more
                 rebound |= globals_bound(piece.node)
+                more, rebinds, anything, stored_backward = coarse(piece.node)
+                changes |= more
+                through_backward |= stored_backward
+                rebound |= rebinds | ({ANY_NAME} if anything else set())
         else:
             rebound, changes = _bindings(piece.node, modules) if piece.node is not None else (set(), set())
             through_backward = set()
@@ -2002,6 +2330,10 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                 more, through_backward, call_stores = called(piece.node)
                 changes |= more
                 rebound |= globals_bound(piece.node)
+                more, rebinds, anything, stored_backward = coarse(piece.node)
+                changes |= more
+                through_backward |= stored_backward
+                rebound |= rebinds | ({ANY_NAME} if anything else set())
                 learn_functions(piece.node)
             # Refused anyway: its first reason is the refused statement it reads from, when there is one.
             read = _read_when_defined(piece.node) if piece.node is not None else []
@@ -2056,8 +2388,13 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             made_of = set()   # a function, a class or a module is no object made of the file's tensors
         if piece.node is not None:
             learn_container(piece.node, rebound)
+        summary = summarize(piece.node) if piece.node is not None else None
         for name in rebound:
             bound[name] = piece
+            if piece.node is not None and summary is not None:
+                code_nodes[name] = piece.node
+                summaries[name] = summary
+            attribute_bound.pop(name, None)
             fresh.discard(name)
             changed.discard(name)
             gradients_only.discard(name)

@@ -225,6 +225,14 @@ TEXTS: dict[str, tuple[str, str]] = {
                         "그 설정을 읽을 수 있습니다)"),
     "source.any_name": ("may depend on {where}, which is not run (it may change any name)",
                         "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 어떤 이름이든 바꿀 수 있습니다)"),
+    # -- issue #21 review r21h: a refused statement that stops Python, or may (`raise`, `exit()`, `assert`) ---------
+    "source.stops": ("not run: Python stops at {where}, which is not run (it raises or exits), and never gets here",
+                     "실행하지 않습니다: Python은 실행하지 않는 {where}에서 멈추므로(오류를 발생시키거나 종료합니다) "
+                     "여기까지 오지 않습니다"),
+    "source.assert_may_stop": ("may not run in Python: the `assert` at {where}, which is not run, may fail and stop "
+                               "it",
+                               "Python에서는 실행되지 않을 수 있습니다: 실행하지 않는 {where}의 `assert`가 실패하면 "
+                               "Python이 멈춥니다"),
     # -- issue #21 review r21f: a tensor a statement not run may have changed, marked where it is shown ----------
     "source.may_differ_mark": ("may differ (line {line} not run)", "다를 수 있음({line}번째 줄 실행 안 함)"),
     "source.may_differ_mark_cell": ("may differ (cell {cell}, line {line} not run)",

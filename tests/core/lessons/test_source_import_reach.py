@@ -1,0 +1,217 @@
+"""Issue #21, review r21h: a refused statement that runs code TensorLab cannot follow (a function's body through a
+method, a decorator, an alias, an item, a stored bound method, `getattr`, a hook, a magic) may change every object
+that code reaches; a refused `raise`/`exit()` stops Python there, a refused `assert` may; a step computed from
+numbers that may differ (a backward's gradients too) is marked. Each file is checked against plain Python running
+it: a step that runs shows Python's value or carries the "may differ" mark, never a wrong value unmarked."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import json
+import re
+
+import pytest
+import torch
+
+from tensorlab.core.lessons.play_through import iter_lesson
+from tensorlab.core.lessons.source_import import ANY_NAME, changes_after_step, parse_notebook, parse_python
+from tensorlab.core.worker.in_process import LocalEngine
+
+_ROOT = re.compile(r"[A-Za-z_]\w*")
+
+
+def _python(text: str) -> dict[int, tuple[str, dict[str, torch.Tensor]]]:
+    """Plain Python running the file (seeded as TensorLab seeds a run): each top-level statement's printed output
+    and the tensors under plain names after it, by line; it stops where Python stops (`exit()`, a failed assert)."""
+    torch.manual_seed(0)
+    names: dict = {"__name__": "__main__"}
+    found: dict[int, tuple[str, dict[str, torch.Tensor]]] = {}
+    for node in ast.parse(text).body:
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(compile(ast.Module(body=[node], type_ignores=[]), "f.py", "exec"), names)  # the reference run
+        except (SystemExit, Exception):   # Python stops at an error too
+            break
+        found[node.lineno] = (out.getvalue(), {k: v.detach().clone() for k, v in names.items()
+                                               if isinstance(v, torch.Tensor)})
+    return found
+
+
+def _opened(text: str) -> dict[int, str]:
+    """The file opened and run in TensorLab, checked against Python: each step that runs prints what Python prints
+    (unless it reads a marked name) and every tensor it shows holds Python's value there or is marked. Returns the
+    refused statements' reasons by line."""
+    lesson = parse_python(text, "reach.py")
+    python = _python(text)
+    engine = LocalEngine()
+    try:
+        run = iter_lesson(lesson, engine)
+        results = list(run)
+    finally:
+        engine.close()
+    lesson = run.lesson   # with the steps refused as they ran (`f(1)` of `f = w.add_`) and what depends on them
+    for index, (step, result) in enumerate(zip(lesson.steps, results, strict=True)):
+        assert step.line in python, f"line {step.line} runs in TensorLab, never in Python"
+        marks = changes_after_step(lesson, index)
+        output, tensors = python[step.line]
+        if ANY_NAME in marks:
+            continue
+        if not set(_ROOT.findall(step.code)) & set(marks):
+            assert result.output == output, (step.code, result.output, output)
+        for shown in result.snapshot.tensors:
+            root = _ROOT.match(shown.name)
+            if shown.name not in tensors or (root is not None and root.group() in marks):
+                continue
+            value = torch.tensor(shown.values, dtype=tensors[shown.name].dtype).reshape(tensors[shown.name].shape)
+            assert torch.allclose(value, tensors[shown.name].to(value.dtype)), (step.code, shown.name)
+    return {r.line: str(r.reason) for r in lesson.refused}
+
+
+def _changed(line: int, name: str) -> str:
+    return f"may depend on line {line} of the file, which is not run (it may change `{name}`)"
+
+
+@pytest.mark.parametrize(("body", "greyed"), [
+    # (2) a refused body changing a global through a method, a decorator, a local alias, `self.p = t`
+    ("class K:\n    def m(self):\n        w.mul_(3)\nk = K()\nk.m()\n", "print(w)"),
+    ("def deco(f):\n    w.add_(5)\n    return f\n@deco\ndef g():\n    pass\n", "print(w)"),
+    ("def step():\n    t = w\n    t.add_(1)\nstep()\n", "print(w)"),
+    ("class Net:\n    def __init__(self):\n        self.p = w\n    def forward(self):\n        self.p.add_(1)\n"
+     "net = Net()\nnet.forward()\n", "print(w)"),
+    ("class Net:\n    def __init__(self):\n        self.p = w\n    def __call__(self, x):\n        self.p.add_(x)\n"
+     "net = Net()\nnet(1)\n", "print(w)"),
+    # (5) a stored bound method, getattr, the type's method
+    ("f = w.add_\nf(1)\n", "print(w)"),
+    ('getattr(w, "add_")(1)\n', "print(w)"),
+    ("type(w).add_(w, 1)\n", "print(w)"),
+    # (7) a function rebinding a global, called through an alias or an item; a result it returns changed
+    ("def g():\n    global w\n    w = torch.zeros(3)\nalias = g\nalias()\n", "print(w)"),
+    ("def g():\n    global w\n    w = torch.zeros(3)\nfs = [g]\nfs[0]()\n", "print(w)"),
+    ("def helper():\n    return w\ny = helper()\ny.add_(1)\n", "print(w)"),
+    ("def setw():\n    global w\n    w = torch.zeros(3)\ndef caller():\n    setw()\ncaller()\n", "print(w)"),
+])
+def test_a_refused_call_of_code_tensorlab_cannot_follow_greys_what_that_code_reaches(body, greyed):
+    text = "import torch\nw = torch.ones(3)\n" + body + greyed + "\nv = torch.arange(3.0)\nprint(v)\n"
+    refused = _opened(text)
+    line = text.splitlines().index(greyed) + 1
+    assert line in refused, refused   # greyed, never run on a value Python does not hold
+    assert "may" in refused[line] or "depends" in refused[line]
+
+
+def test_a_stored_optimizer_step_and_a_stored_backward_are_followed():
+    text = ("import torch\nimport torch.optim as optim\nw = torch.ones(2, requires_grad=True)\n"
+            "opt = optim.SGD([w], lr=0.5)\n(w * 3).sum().backward()\ns = opt.step\ns()\nprint(w)\n"
+            "v = torch.ones(2, requires_grad=True)\nloss = (v * 3).sum()\nbw = loss.backward\nbw()\nprint(v.grad)\n"
+            "u = torch.zeros(1)\nprint(u)\n")
+    refused = _opened(text)
+    assert refused[8] == _changed(7, "w")
+    assert 13 in refused and "line 12" in refused[13]
+    assert 15 not in refused   # what neither reaches runs
+
+
+def test_a_hook_registered_by_a_refused_statement_greys_the_module_and_the_tensor_it_is_on():
+    text = ("import torch\nimport torch.nn as nn\nlin = nn.Linear(2, 2)\n"
+            "lin.register_forward_hook(lambda m, i, o: o * 0)\nout = lin(torch.ones(2))\n"
+            "w = torch.ones(2, requires_grad=True)\nw.register_hook(lambda g: g * 10)\n"
+            "loss = (w * 3).sum()\nloss.backward()\nprint(w.grad)\nx = torch.ones(2)\n")
+    refused = _opened(text)
+    assert refused[5] == _changed(4, "lin")
+    assert refused[8] == _changed(7, "w")
+    assert 11 not in refused
+
+
+def test_a_hook_whose_function_rebinds_a_global_greys_its_readers():
+    text = ("import torch\nf = torch.ones(2)\ndef cb():\n    global f\n    f = f * 5\nlin = torch.nn.Linear(2, 2)\n"
+            "lin.register_forward_hook(lambda m, i, o: cb())\nout = lin(torch.ones(2))\nprint(f)\n")
+    refused = _opened(text)
+    assert 8 in refused and 9 in refused
+
+
+def test_a_learner_script_with_a_refused_model_class_still_runs_what_never_touches_the_model():
+    text = ("import torch\nfrom torch import nn\ntorch.manual_seed(0)\n"
+            "class NeuralNetwork(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.fc = nn.Linear(2, 2)\n    def forward(self, x):\n        return self.fc(x)\n"
+            "model = NeuralNetwork()\na = torch.randn(2)\nb = a * 2\nc = torch.ones(2)\nc += a\nd = c.clone()\n"
+            "x = torch.ones(2)\nout = model(x)\ne = a + 1\n")
+    refused = _opened(text)
+    assert set(refused) == {4, 10, 17}, refused   # the class, `model = ...` and its call; the tensor steps run
+
+
+def test_an_argument_a_function_of_the_file_only_reads_is_not_greyed():
+    text = ("import torch\ndef loss_fn(a, b):\n    return ((a - b) ** 2).mean()\nx = torch.ones(2)\n"
+            "y = torch.zeros(2)\nloss = loss_fn(x, y)\nprint(x)\nprint(y)\n")
+    refused = _opened(text)
+    assert set(refused) == {2, 6}, refused
+
+
+@pytest.mark.parametrize("draws", [
+    "lin = nn.Linear(2, 2)\ndef init(m):\n    nn.init.normal_(m.weight)\nlin.apply(init)\n",
+    "class Holder:\n    p = torch.randn(3)\n",
+    "def h(x=torch.randn(2)):\n    pass\n",
+])
+def test_random_numbers_drawn_by_refused_code_as_it_is_defined_or_applied_mark_later_draws(draws):
+    text = "import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\n" + draws + "n = torch.randn(2)\nm = n * 2\n"
+    _opened(text)   # the oracle: n and m differ from Python's, so they must be marked
+    lesson = parse_python(text, "draws.py")
+    marks = changes_after_step(lesson, len(lesson.steps) - 1)
+    assert {"n", "m"} <= set(marks), marks
+
+
+def test_gradients_computed_from_numbers_that_may_differ_are_marked():
+    text = ("import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\nxs = [torch.rand(1) for _ in range(2)]\n"
+            "w = torch.randn(2, requires_grad=True)\nx = torch.ones(2, requires_grad=True)\nloss = (x * w).sum()\n"
+            "loss.backward()\ng = x.grad\nlin = nn.Linear(2, 1)\ninp = torch.ones(1, 2, requires_grad=True)\n"
+            "out = lin(inp)\nout.sum().backward()\n")
+    _opened(text)
+    lesson = parse_python(text, "grads.py")
+    marks = changes_after_step(lesson, len(lesson.steps) - 1)
+    assert {"w", "x", "loss", "g", "inp", "out"} <= set(marks), marks
+
+
+@pytest.mark.parametrize("stop", ["raise SystemExit", "exit()", "quit()", "sys.exit(0)", "raise ValueError('no')"])
+def test_a_refused_statement_that_stops_python_refuses_every_later_step(stop):
+    text = "import torch\nimport sys\nx = torch.ones(2)\n" + stop + "\nprint(x)\ny = torch.zeros(2)\n"
+    refused = _opened(text)
+    assert refused[5] == refused[6] == "not run: Python stops at line 4 of the file, which is not run (it raises " \
+                                       "or exits), and never gets here"
+
+
+def test_a_refused_assert_may_stop_python_so_later_steps_are_refused():
+    text = "import torch\nx = torch.ones(2)\nassert x.sum() < 0, 'bad'\nprint(x)\ny = torch.zeros(2)\n"
+    refused = _opened(text)
+    assert refused[4] == refused[5] == ("may not run in Python: the `assert` at line 3 of the file, which is not run, "
+                                        "may fail and stop it")
+
+
+def test_in_a_notebook_a_stop_ends_only_its_own_cell():
+    lesson = parse_notebook(_notebook(["import torch\nx = torch.ones(2)", "raise SystemExit\ny = torch.ones(1)",
+                                       "print(x)"]), "stop.ipynb")
+    refused = {(r.cell, r.line): str(r.reason) for r in lesson.refused}
+    assert (2, 2) in refused and "Python stops" in refused[(2, 2)]
+    assert [s.code for s in lesson.steps] == ["import torch", "x = torch.ones(2)", "print(x)"]
+
+
+def _notebook(sources: list[str]) -> bytes:
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": source}
+             for source in sources]
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}).encode()
+
+
+@pytest.mark.parametrize(("magic", "reason"), [
+    ("%time c.add_(1); print(c)", "it may change `c`"),
+    ("%run -i helper.py", "it may change any name"),
+    ("%reset_selective -f c", "it may change any name"),
+    ("get_ipython().run_line_magic('time', 'c.add_(1)')", "it may change any name"),
+])
+def test_a_magic_that_runs_code_is_followed_as_that_code_or_as_changing_any_name(magic, reason):
+    lesson = parse_notebook(_notebook(["import torch\nc = torch.ones(2)", magic, "print(c)"]), "magic.ipynb")
+    refused = {r.cell: str(r.reason) for r in lesson.refused}
+    assert 3 in refused and reason in refused[3], refused
+
+
+def test_a_decorated_def_is_shown_with_its_decorator():
+    lesson = parse_python("import torch\ndef deco(f):\n    return f\n@deco\ndef g():\n    pass\n", "deco.py")
+    assert any(r.code.startswith("@deco\ndef g():") for r in lesson.refused)
