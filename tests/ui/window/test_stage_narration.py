@@ -209,7 +209,7 @@ def test_a_choices_text_starts_on_its_numbers_line(qtbot, settings, size, projec
     # a line below its number (making-a-new-leaf q3 choice 3, in-and-out-of-torch q7 choice 3).
     window = fresh_window(qtbot, settings, _real(size), projector, language=language)
     checked = 0
-    for lesson, nth in (("making-a-new-leaf", 2), ("in-and-out-of-torch", 6)):
+    for lesson, nth in (("making-a-new-leaf", 3), ("in-and-out-of-torch", 6)):
         open_lesson(window, qtbot, lesson)
         program = window.controller.state.program
         asked = [i for i, step in enumerate(program) if step.ask is not None]
