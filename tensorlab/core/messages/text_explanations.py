@@ -381,8 +381,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.multi_view_inplace.text": (
         "split, chunk and unbind return several views of one tensor; autograd cannot correct the history of all of "
         "them when one is changed in place.",
-        "`split`, `chunk`, `unbind`는 한 텐서의 뷰를 여러 개 반환합니다. 그중 하나가 인플레이스로 바뀌면 autograd가 모든 "
-        "뷰의 이력을 고쳐 기록할 수 없습니다.",
+        "`split`, `chunk`, `unbind`는 한 텐서의 뷰를 여러 개 반환합니다. 그중 하나가 인플레이스로 바뀌면 autograd가 "
+        "모든 뷰의 이력을 고쳐 기록할 수 없습니다.",
     ),
     "explain.multi_view_inplace.advice": (
         "use the out-of-place operation, or `clone()` the piece first.",
