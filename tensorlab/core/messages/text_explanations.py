@@ -125,7 +125,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.numpy_grad.advice": (
         "`x.detach().numpy()`: detach says explicitly that you leave the graph.",
-        "`x.detach().numpy()`: detach()로 계산 그래프에서 분리한다는 것을 드러내세요.",
+        "`x.detach().numpy()`처럼 detach()로 계산 그래프에서 분리한다는 것을 드러내세요.",
     ),
     # -- explain.nonleaf_grad --------------------------------------------------------------------------------
     "explain.nonleaf_grad.title": ("Reading .grad of a non-leaf", "리프 텐서가 아닌 텐서의 .grad 읽기"),
@@ -136,8 +136,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "텐서)뿐입니다. 이 텐서는 기록된 연산이 계산했으므로 `.grad`가 `None`으로 남습니다.",
     ),
     "explain.nonleaf_grad.advice": (
-        "call `y.retain_grad()` before backward() to keep it, or read the leaf's `.grad`.",
-        "backward() 전에 `y.retain_grad()`를 호출하거나, 리프 텐서의 `.grad`를 읽으세요.",
+        "call `.retain_grad()` on this tensor before backward() to keep it, or read the leaf's `.grad`.",
+        "backward() 전에 이 텐서의 `.retain_grad()`를 호출하거나, 리프 텐서의 `.grad`를 읽으세요.",
     ),
     # -- explain.tensor_copies -------------------------------------------------------------------------------
     "explain.tensor_copies.title": ("torch.tensor(t) copies", "torch.tensor(t)는 복사합니다"),
