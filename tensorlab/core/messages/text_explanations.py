@@ -19,16 +19,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "would change the leaf itself. Autograd records an in-place change by rewriting the history (the grad_fn) "
         "of the tensor that changed, but a leaf that requires grad has no history to rewrite: it is where its "
         "gradient is accumulated. So torch refuses while autograd is recording, before writing anything.",
-        "리프 텐서를 기본 인덱싱하면(`x[0]`, `x[1:3]`) 그 텐서의 뷰, 곧 같은 메모리가 나오므로 뷰에 쓰면 리프 텐서 "
-        "자체가 바뀝니다. autograd는 인플레이스 변경을 바뀐 텐서의 이력(grad_fn)을 다시 써서 기록하는데, "
-        "requires_grad=True인 리프 텐서에는 다시 쓸 이력이 없습니다. 기울기가 누적되는 곳이기 때문입니다. 그래서 "
-        "autograd가 기록하는 동안에는 torch가 아무것도 쓰기 전에 거부합니다.",
+        "리프 텐서를 기본 인덱싱하면(`x[0]`, `x[1:3]`) 같은 메모리를 보는 뷰가 나옵니다. 그래서 뷰에 값을 써 넣으면 "
+        "리프 텐서 자체가 바뀌게 됩니다. autograd는 바뀐 텐서의 이력(grad_fn)을 고쳐서 인플레이스 변경을 기록하는데, "
+        "requires_grad=True인 리프 텐서에는 고칠 이력이 없습니다. 기울기가 누적되는 곳이기 때문입니다. 그래서 "
+        "autograd가 기록하는 동안에는 torch가 아무것도 써 넣기 전에 거부합니다.",
     ),
     "explain.leaf_view_inplace.advice": (
         "wrap the change in `with torch.no_grad():` if you mean to edit the parameter itself, or work on a copy: `y "
         "= x.clone(); y[0] = 2`.",
-        "매개변수 자체를 일부러 바꾸려면 `with torch.no_grad():` 안에서 하고, 아니면 복사본에서 작업하세요: `y = "
-        "x.clone(); y[0] = 2`.",
+        "매개변수 자체를 일부러 바꾸려면 `with torch.no_grad():` 안에서 하고, 아니면 복사본에서 작업하세요(`y = "
+        "x.clone(); y[0] = 2`).",
     ),
     # -- explain.leaf_inplace --------------------------------------------------------------------------------
     "explain.leaf_inplace.title": ("In-place change of a leaf", "리프 텐서의 인플레이스 변경"),
@@ -45,8 +45,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.leaf_inplace.advice": (
         "use `with torch.no_grad():` to update it on purpose (as optimizers do), or use the out-of-place form "
         "(`x.add(1)`) or a `clone()`.",
-        "일부러 갱신하려면 `with torch.no_grad():`를 쓰고(옵티마이저가 하는 방식), 아니면 인플레이스가 아닌 "
-        "형태(`x.add(1)`)나 `clone()`을 쓰세요.",
+        "일부러 갱신하려면 `with torch.no_grad():` 안에서 하고(옵티마이저가 하는 방식), 아니면 인플레이스가 아닌 "
+        "형태(`x.add(1)`)나 `clone()`을 사용하세요.",
     ),
     # -- explain.saved_changed -------------------------------------------------------------------------------
     "explain.saved_changed.title": ("A saved tensor was changed in place", "저장된 텐서가 인플레이스로 바뀌었습니다"),
@@ -60,9 +60,9 @@ TEXTS: dict[str, tuple[str, str]] = {
         "저장된 값이 순전파 때의 값이 아니므로, backward()는 틀린 답을 내놓는 대신 멈춥니다.",
     ),
     "explain.saved_changed.advice": (
-        "change a `clone()` instead of the saved tensor, or do the in-place change before the tensor is used in the "
+        "change a `clone()` rather than the saved tensor, or do the in-place change before the tensor is used in the "
         "computation.",
-        "저장된 텐서 대신 `clone()`을 바꾸거나, 그 텐서가 계산에 쓰이기 전에 인플레이스 변경을 하세요.",
+        "저장된 텐서가 아니라 그 `clone()`을 바꾸거나, 그 텐서가 계산에 사용되기 전에 인플레이스 변경을 하세요.",
     ),
     # -- explain.nothing_to_differentiate --------------------------------------------------------------------
     "explain.nothing_to_differentiate.title": ("Nothing to differentiate", "미분할 것이 없습니다"),
@@ -86,15 +86,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.backward_scalar.advice": (
         "reduce it first (`y.sum().backward()`) or pass the weights: `y.backward(torch.ones_like(y))`.",
-        "먼저 집계 연산으로 줄이거나(`y.sum().backward()`) 가중치를 넘기세요: `y.backward(torch.ones_like(y))`.",
+        "먼저 집계 연산으로 줄이거나(`y.sum().backward()`) 가중치를 넘기세요(`y.backward(torch.ones_like(y))`).",
     ),
     # -- explain.graph_used ----------------------------------------------------------------------------------
     "explain.graph_used.title": ("The graph was already used", "계산 그래프를 이미 사용했습니다"),
     "explain.graph_used.text": (
-        "After backward(), autograd frees the tensors it saved for the backward pass, so the same graph cannot be "
-        "walked again.",
-        "backward()가 끝나면 autograd는 역전파를 위해 저장해 둔 텐서를 해제하므로, 같은 계산 그래프를 다시 따라갈 "
-        "수 없습니다.",
+        "After backward(), autograd frees the tensors it saved for the backward pass, so a second backward() through "
+        "a node that needed them fails.",
+        "backward()가 끝나면 autograd는 역전파를 위해 저장해 둔 텐서를 해제하므로, 저장된 텐서가 필요한 노드를 다시 "
+        "거치는 두 번째 backward()는 실패합니다.",
     ),
     "explain.graph_used.advice": (
         "recompute the forward pass, or call the first backward with `retain_graph=True`.",
@@ -109,8 +109,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.integer_grad.advice": (
         "give the tensor a floating dtype: `torch.ones(5, dtype=torch.float32, requires_grad=True)` or "
         "`torch.arange(5.)`.",
-        "부동소수점 dtype을 주세요: `torch.ones(5, dtype=torch.float32, requires_grad=True)` 또는 "
-        "`torch.arange(5.)`.",
+        "부동소수점 dtype을 주세요(`torch.ones(5, dtype=torch.float32, requires_grad=True)` 또는 "
+        "`torch.arange(5.)`).",
     ),
     # -- explain.numpy_grad ----------------------------------------------------------------------------------
     "explain.numpy_grad.title": (
@@ -125,7 +125,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.numpy_grad.advice": (
         "`x.detach().numpy()`: detach says explicitly that you leave the graph.",
-        "`x.detach().numpy()`: detach()로 계산 그래프에서 분리한다는 것을 드러내세요.",
+        "`x.detach().numpy()`처럼 detach()로 계산 그래프에서 분리한다는 것을 드러내세요.",
     ),
     # -- explain.nonleaf_grad --------------------------------------------------------------------------------
     "explain.nonleaf_grad.title": ("Reading .grad of a non-leaf", "리프 텐서가 아닌 텐서의 .grad 읽기"),
@@ -136,8 +136,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "텐서)뿐입니다. 이 텐서는 기록된 연산이 계산했으므로 `.grad`가 `None`으로 남습니다.",
     ),
     "explain.nonleaf_grad.advice": (
-        "call `y.retain_grad()` before backward() to keep it, or read the leaf's `.grad`.",
-        "backward() 전에 `y.retain_grad()`를 호출하거나, 리프 텐서의 `.grad`를 읽으세요.",
+        "call `.retain_grad()` on this tensor before backward() to keep it, or read the leaf's `.grad`.",
+        "backward() 전에 이 텐서의 `.retain_grad()`를 호출하거나, 리프 텐서의 `.grad`를 읽으세요.",
     ),
     # -- explain.tensor_copies -------------------------------------------------------------------------------
     "explain.tensor_copies.title": ("torch.tensor(t) copies", "torch.tensor(t)는 복사합니다"),
@@ -150,7 +150,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.tensor_copies.advice": (
         "write what you mean: `t.detach().clone()` for a plain copy, `t.detach().clone().requires_grad_(True)` for "
         "a new leaf, `t.clone()` to stay in the graph.",
-        "의도를 그대로 쓰세요: 값만 복사하려면 `t.detach().clone()`, 새 리프 텐서가 필요하면 "
+        "의도에 맞는 것을 사용하세요. 값만 복사하려면 `t.detach().clone()`, 새 리프 텐서가 필요하면 "
         "`t.detach().clone().requires_grad_(True)`, 계산 그래프에 남으려면 `t.clone()`.",
     ),
     # -- explain.no_device -----------------------------------------------------------------------------------
@@ -185,7 +185,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.view_strides.advice": (
         "`reshape()` (which copies when it must), or `contiguous().view(...)`.",
-        "`reshape()`(필요하면 복사함)나 `contiguous().view(...)`를 쓰세요.",
+        "`reshape()`(필요하면 복사함)나 `contiguous().view(...)`를 사용하세요.",
     ),
     # -- explain.shape_numel ---------------------------------------------------------------------------------
     "explain.shape_numel.title": ("The new shape has a different number of elements", "새 모양의 원소 수가 다릅니다"),
@@ -195,7 +195,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.shape_numel.advice": (
         "use -1 for one dimension to let torch compute it: `x.view(-1, 2)`.",
-        "한 차원에 -1을 쓰면 torch가 계산합니다: `x.view(-1, 2)`.",
+        "한 차원을 -1로 두면 torch가 그 크기를 계산합니다(`x.view(-1, 2)`).",
     ),
     # -- explain.broadcast -----------------------------------------------------------------------------------
     "explain.broadcast.title": ("Shapes do not broadcast", "모양이 브로드캐스트되지 않습니다"),
@@ -214,15 +214,15 @@ TEXTS: dict[str, tuple[str, str]] = {
         "인덱스는 0부터 세므로, 마지막 유효한 인덱스는 크기에서 1을 뺀 값입니다.",
     ),
     # -- explain.expanded_write ------------------------------------------------------------------------------
-    "explain.expanded_write.title": ("Writing into an expanded view", "expand한 뷰에 쓰기"),
+    "explain.expanded_write.title": ("Writing into an expanded view", "expand한 뷰에 써 넣기"),
     "explain.expanded_write.text": (
         "expand() repeats elements without copying: several positions of this tensor are the same memory cell. "
         "Most in-place operations refuse a destination whose elements overlap like this (`add_`, `mul_`, `copy_`, "
         "even writing one number into a column); `fill_()`, `zero_()` and writes through a view that does not "
         "overlap (`e[0] = t`) are allowed.",
         "expand()는 복사 없이 원소를 반복해 보여 줍니다. 이 텐서의 여러 위치가 같은 메모리 칸입니다. 대부분의 "
-        "인플레이스 연산은 이렇게 원소가 겹치는 대상에 쓰기를 거부합니다(`add_`, `mul_`, `copy_`, 한 열에 숫자 "
-        "하나를 쓰는 것까지). `fill_()`, `zero_()`와 겹치지 않는 뷰를 통한 쓰기(`e[0] = t`)는 허용됩니다.",
+        "인플레이스 연산은 이렇게 원소가 겹치는 대상에 써 넣기를 거부합니다(`add_`, `mul_`, `copy_`, 한 열에 숫자 "
+        "하나를 쓰는 것까지). `fill_()`, `zero_()`와 겹치지 않는 뷰를 통해 써 넣기(`e[0] = t`)는 허용됩니다.",
     ),
     "explain.expanded_write.advice": (
         "`clone()` the expanded tensor first, which gives each position its own cell.",
@@ -237,8 +237,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The operation writes into a tensor that shares some of its memory cells with one of its inputs (two "
         "slices of one tensor, such as `x[1:]` and `x[:-1]`): an element could be read after it was already "
         "overwritten, so the result would depend on the order of the writes, and torch refuses.",
-        "연산이 써 넣는 텐서가 입력 중 하나와 메모리 칸 일부를 함께 씁니다(`x[1:]`과 `x[:-1]`처럼 한 텐서의 두 "
-        "슬라이스). 이미 덮어쓴 원소를 다시 읽을 수 있어서 결과가 쓰는 순서에 따라 달라지므로, torch가 거부합니다.",
+        "연산이 써 넣는 텐서가 입력 중 하나와 메모리 칸 일부를 공유합니다(`x[1:]`과 `x[:-1]`처럼 한 텐서의 두 "
+        "슬라이스). 이미 덮어쓴 원소를 다시 읽을 수 있어서 결과가 써 넣는 순서에 따라 달라지므로, torch가 거부합니다.",
     ),
     "explain.overlapping_write.advice": (
         "`clone()` the input first (`x[1:].copy_(x[:-1].clone())`), or compute into a new tensor.",
@@ -254,7 +254,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.inplace_dtype.advice": (
         "use the out-of-place form (`x + 0.5`), or convert first (`x = x.float()`).",
-        "인플레이스가 아닌 형태(`x + 0.5`)를 쓰거나 먼저 변환하세요(`x = x.float()`).",
+        "인플레이스가 아닌 형태(`x + 0.5`)를 사용하거나 먼저 변환하세요(`x = x.float()`).",
     ),
     # -- explain.matmul_shapes -------------------------------------------------------------------------------
     "explain.matmul_shapes.title": ("Matrix shapes do not fit", "행렬 모양이 맞지 않습니다"),
@@ -274,7 +274,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.item_one.advice": (
         "index one element first (`x[0].item()`) or use `tolist()`.",
-        "원소 하나를 먼저 고르거나(`x[0].item()`) `tolist()`를 쓰세요.",
+        "원소 하나를 먼저 고르거나(`x[0].item()`) `tolist()`를 사용하세요.",
     ),
     # -- explain.truth_many ----------------------------------------------------------------------------------
     "explain.truth_many.title": ("True or False of many values", "여러 값의 참/거짓"),
@@ -284,7 +284,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.truth_many.advice": (
         "compare whole tensors with `torch.equal(a, b)`, or look at one element (`x[0].item()`).",
-        "텐서 전체를 비교하려면 `torch.equal(a, b)`를, 원소 하나를 보려면 `x[0].item()`을 쓰세요.",
+        "텐서 전체를 비교하려면 `torch.equal(a, b)`를, 원소 하나를 보려면 `x[0].item()`을 사용하세요.",
     ),
     # -- explain.hook_no_grad --------------------------------------------------------------------------------
     "explain.hook_no_grad.title": ("No gradient will pass here", "여기로는 기울기가 지나가지 않습니다"),
@@ -343,13 +343,13 @@ TEXTS: dict[str, tuple[str, str]] = {
         "없습니다.",
     ),
     "explain.inference_saved.advice": (
-        "make them with `torch.no_grad()` instead, or `clone()` them outside inference mode.",
+        "make them with `torch.no_grad()`, or `clone()` them outside inference mode.",
         "`torch.no_grad()`로 만들거나, 추론 모드 밖에서 `clone()`하세요.",
     ),
     # -- explain.inference_readonly --------------------------------------------------------------------------
     "explain.inference_readonly.title": (
-        "Inference tensors are read-only outside inference mode",
-        "추론 텐서는 추론 모드 밖에서 인플레이스로 바꿀 수 없습니다",
+        "Changing an inference tensor in place outside inference mode raises, after the write",
+        "추론 모드 밖에서 추론 텐서를 인플레이스로 바꾸면 써 넣은 뒤에 오류가 발생합니다",
     ),
     "explain.inference_readonly.text": (
         "A tensor created under `torch.inference_mode()` has no version counter, so changing it in place later "
@@ -375,18 +375,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     # -- explain.multi_view_inplace --------------------------------------------------------------------------
     "explain.multi_view_inplace.title": (
-        "Views from split/unbind/chunk cannot be changed in place",
-        "split/unbind/chunk의 뷰는 인플레이스로 바꿀 수 없습니다",
+        "Views from split/unbind/chunk of a tensor that requires grad cannot be changed in place while grad mode is on",
+        "기울기 모드가 켜져 있으면 requires_grad=True인 텐서의 split/unbind/chunk 뷰는 인플레이스로 바꿀 수 없습니다",
     ),
     "explain.multi_view_inplace.text": (
-        "split, chunk and unbind return several views of one tensor; autograd cannot rewrite the history of all of "
+        "split, chunk and unbind return several views of one tensor; autograd cannot correct the history of all of "
         "them when one is changed in place.",
-        "`split`, `chunk`, `unbind`는 한 텐서의 뷰를 여러 개 반환합니다. 그중 하나가 인플레이스로 바뀌면 autograd가 그 "
-        "모두의 이력을 다시 쓸 수 없습니다.",
+        "`split`, `chunk`, `unbind`는 한 텐서의 뷰를 여러 개 반환합니다. 그중 하나가 인플레이스로 바뀌면 autograd가 "
+        "모든 뷰의 이력을 고쳐 기록할 수 없습니다.",
     ),
     "explain.multi_view_inplace.advice": (
         "use the out-of-place operation, or `clone()` the piece first.",
-        "인플레이스가 아닌 연산을 쓰거나, 그 조각을 먼저 `clone()`하세요.",
+        "인플레이스가 아닌 연산을 사용하거나, 그 조각을 먼저 `clone()`하세요.",
     ),
     # -- explain.detach_view (h18b: the detach-in-place-and-data lesson) -------------------------------------
     "explain.detach_view.title": ("A view cannot be detached in place", "뷰는 인플레이스로 분리할 수 없습니다"),
@@ -396,7 +396,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.detach_view.advice": (
         "use `detach()`, which returns a new tensor that shares the memory.",
-        "메모리를 공유하는 새 텐서를 반환하는 `detach()`를 쓰세요.",
+        "메모리를 공유하는 새 텐서를 반환하는 `detach()`를 사용하세요.",
     ),
     # -- explain.grad_shape ----------------------------------------------------------------------------------
     "explain.grad_shape.title": ("A gradient must match its tensor", "기울기는 텐서와 모양이 같아야 합니다"),
@@ -426,7 +426,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "explain.state_dict_keys.advice": (
         "use the dict that state_dict() of the same kind of module returned, or pass `strict=False` to load only "
         "the names that match.",
-        "같은 종류의 모듈에서 state_dict()가 반환한 딕셔너리를 쓰거나, 맞는 이름만 읽으려면 `strict=False`를 "
+        "같은 종류의 모듈에서 state_dict()가 반환한 딕셔너리를 사용하거나, 맞는 이름만 읽으려면 `strict=False`를 "
         "넘기세요.",
     ),
     "explain.invalid_lr.title": ("The learning rate cannot be negative", "학습률은 음수일 수 없습니다"),
@@ -443,7 +443,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The tensor given to the optimizer was computed from others (it has a grad_fn): backward() does not keep "
         "its `.grad`, and writing it in place would change the graph it belongs to.",
         "옵티마이저에 넘긴 텐서는 다른 텐서로부터 계산되었습니다(`grad_fn`이 있습니다). backward()는 이 텐서의 "
-        "`.grad`를 남기지 않고, 인플레이스로 쓰면 그 텐서가 속한 계산 그래프가 바뀝니다.",
+        "`.grad`를 남기지 않고, 인플레이스로 써 넣으면 그 텐서가 속한 계산 그래프가 바뀝니다.",
     ),
     "explain.nonleaf_optimize.advice": (
         "give it the leaves themselves (`model.parameters()`, or a tensor made with requires_grad=True), not a "
@@ -479,7 +479,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.too_large.advice": (
         "use a smaller size; the idea is the same with five elements.",
-        "더 작은 크기를 쓰세요. 원소 다섯 개로도 같은 개념을 볼 수 있습니다.",
+        "더 작은 크기를 사용하세요. 원소 다섯 개로도 같은 개념을 볼 수 있습니다.",
     ),
     # -- explain.too_deep (issue #21 review r21g: a depth limit, not a size) ---------------------------------
     "explain.too_deep.title": ("Nested too deeply for TensorLab", "TensorLab에는 너무 깊게 중첩되었습니다"),
@@ -509,7 +509,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "실패한 계산 그래프가 저장한 텐서 중 그 뒤 버전이 {expected}에서 {now:으로} 바뀐 것이 여럿이라, 바뀐 텐서는 "
         "{who} 중 하나입니다.",
     ),
-    "explain.culprit.changed": ("The version went up at {steps}.", "버전이 올라간 곳: {steps}."),
+    "explain.culprit.changed": ("The version went up at {steps}.", "버전은 {steps}에서 올라갔습니다."),
     "explain.culprit.step": ("step {step} (`{code}`)", "{step}단계 (`{code}`)"),
     # -- explain.culprit for an opened .py or notebook (#21, h21e): the step named by its file line too --------
     "explain.culprit.step_line": ("step {step} (line {line}: `{code}`)", "{step}단계 ({line}번째 줄: `{code}`)"),
