@@ -1298,6 +1298,10 @@ Everything shown is read from real torch objects.</source>
         <translation>{count}바이트, 할당되지 않음</translation>
     </message>
     <message>
+        <source>{mark} module {name}: 1 storage of its parameters and buffers</source>
+        <translation>{mark} 모듈 {name}: 매개변수와 버퍼의 저장소 1개</translation>
+    </message>
+    <message>
         <source>{mark} module {name}: {count} storages of its parameters and buffers</source>
         <translation>{mark} 모듈 {name}: 매개변수와 버퍼의 저장소 {count}개</translation>
     </message>

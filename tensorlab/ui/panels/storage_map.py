@@ -1133,7 +1133,9 @@ class StorageMapView(SceneView):
         s = self.scale_factor
         count = sum(len(strips) for name, strips in self.groups if name == owner)
         mark = "▸" if owner in self.collapsed else "▾"
-        text = tr("{mark} module {name}: {count} storages of its parameters and buffers").format(
+        # One storage or several (review r18ag 12: "1 storages"); the Korean counts with 개 either way.
+        text = (tr("{mark} module {name}: 1 storage of its parameters and buffers") if count == 1 else
+                tr("{mark} module {name}: {count} storages of its parameters and buffers")).format(
             mark=mark, name=owner, count=count)
         item = self._old_group_items.pop(owner, None)
         if item is None:
