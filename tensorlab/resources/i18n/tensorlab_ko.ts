@@ -888,6 +888,10 @@
         <translation>전에 직접 추가한 단계를 읽을 수 없습니다 ({reason}). 파일은 따로 옮겨 두었습니다: {path}</translation>
     </message>
     <message>
+        <source>The storages of the module&apos;s parameters and buffers. Click: collapse or open the group.</source>
+        <translation>모듈의 매개변수와 버퍼가 사용하는 저장소입니다. 클릭하면 그룹을 접거나 펼칩니다.</translation>
+    </message>
+    <message>
         <source>The type of every element (float32, int64, bool, ...): what each cell of memory holds</source>
         <translation>원소 하나하나의 자료형(float32, int64, bool 등): 메모리의 각 칸에 무엇이 들어 있는지</translation>
     </message>
@@ -1298,12 +1302,12 @@ Everything shown is read from real torch objects.</source>
         <translation>{count}바이트, 할당되지 않음</translation>
     </message>
     <message>
-        <source>{mark} module {name}: 1 storage of its parameters and buffers</source>
-        <translation>{mark} 모듈 {name}: 매개변수와 버퍼의 저장소 1개</translation>
+        <source>{mark} module {name}: 1 storage</source>
+        <translation>{mark} 모듈 {name}: 저장소 1개</translation>
     </message>
     <message>
-        <source>{mark} module {name}: {count} storages of its parameters and buffers</source>
-        <translation>{mark} 모듈 {name}: 매개변수와 버퍼의 저장소 {count}개</translation>
+        <source>{mark} module {name}: {count} storages</source>
+        <translation>{mark} 모듈 {name}: 저장소 {count}개</translation>
     </message>
     <message>
         <source>{name} does not require grad: no gradient is computed for it,

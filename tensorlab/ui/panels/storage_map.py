@@ -1133,10 +1133,12 @@ class StorageMapView(SceneView):
         s = self.scale_factor
         count = sum(len(strips) for name, strips in self.groups if name == owner)
         mark = "▸" if owner in self.collapsed else "▾"
-        # One storage or several (review r18ag 12: "1 storages"); the Korean counts with 개 either way.
-        text = (tr("{mark} module {name}: 1 storage of its parameters and buffers") if count == 1 else
-                tr("{mark} module {name}: {count} storages of its parameters and buffers")).format(
-            mark=mark, name=owner, count=count)
+        # One storage or several (review r18ag 12: "1 storages"); the Korean counts with 개 either way. Short, so
+        # that it fits beside a narrow strip in projector mode (review r17p F6: cut at the map's right edge); what
+        # the storages are is in the tooltip.
+        text = (tr("{mark} module {name}: 1 storage") if count == 1 else
+                tr("{mark} module {name}: {count} storages")).format(mark=mark, name=owner, count=count)
+        tip = tr("The storages of the module's parameters and buffers. Click: collapse or open the group.")
         item = self._old_group_items.pop(owner, None)
         if item is None:
             item = self._text(text, 10 * s, y, 13, True, MUTED)
@@ -1146,6 +1148,7 @@ class StorageMapView(SceneView):
             if item.text() != text:
                 item.setText(text)
             item.setPos(10 * s, y)
+        item.setToolTip(tip)
         self._group_items.append(item)
         return y + item.boundingRect().height() + 10 * s
 
