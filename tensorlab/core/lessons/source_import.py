@@ -2170,7 +2170,6 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         return set()
 
     stopper: _Piece | None = None   # the last refused statement that stops Python (`raise`, `exit()`)
-    asserter: _Piece | None = None  # the last refused `assert`: Python may stop there
 
     def unbound(name: str, piece: _Piece, line: int) -> Message:
         if star is not None:   # not "not defined": the refused star import may well define it
@@ -2210,20 +2209,15 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             before = pieces[number - 1]
             if before.statement is None and before.node is not None and stopper is None and _stops(before.node):
                 stopper = before
-            elif before.statement is None and isinstance(before.node, ast.Assert) and asserter is None:
-                asserter = before
         # A notebook runs on after a cell that stops (IPython shows the error): only that cell's later statements.
         if stopper is not None and stopper.cell and stopper.cell != piece.cell:
             stopper = None
-        if asserter is not None and asserter.cell and asserter.cell != piece.cell:
-            asserter = None
-        if stopper is not None or (asserter is not None and piece.statement is not None):
+        if stopper is not None:
             # Python stops at a refused `raise`/`exit()` (review r21h 13): nothing after it runs there, so nothing
-            # runs here; after a refused `assert` that may fail, a step may not run in Python at all.
-            cause = stopper if stopper is not None else asserter
-            assert cause is not None
-            piece.reason = msg("source.stops" if stopper is not None else "source.assert_may_stop",
-                               where=_where(cause.line, cause.cell))
+            # runs here. (A refused `assert` greys nothing after it (review r21i 9): most check what holds, `assert
+            # z.shape == (3,)`; its own row says Python stops there if it fails, and the steps after show what
+            # happens when it holds.)
+            piece.reason = msg("source.stops", where=_where(stopper.line, stopper.cell))
             piece.statement = None
             continue
         setter = bound.get(EVERYTHING) or bound.get(ANY_NAME)
@@ -2412,6 +2406,10 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             relate(set(), holders | stored)
     if record is not None and pieces:
         record.append(marks())
+    for piece in pieces:   # a refused `assert` is not checked here: its row says so, with why it is refused
+        if (piece.statement is None and isinstance(piece.node, ast.Assert) and piece.reason is not None
+                and piece.reason.key != "source.stops"):
+            piece.reason = msg("source.assert_may_stop", reason=piece.reason)
 
 
 def _joined(*notes: str) -> str:

@@ -179,11 +179,15 @@ def test_a_refused_statement_that_stops_python_refuses_every_later_step(stop):
                                        "or exits), and never gets here"
 
 
-def test_a_refused_assert_may_stop_python_so_later_steps_are_refused():
-    text = "import torch\nx = torch.ones(2)\nassert x.sum() < 0, 'bad'\nprint(x)\ny = torch.zeros(2)\n"
+def test_a_refused_assert_greys_nothing_after_it_and_says_it_is_not_checked():
+    # Review r21i 9: `assert z.shape == (3,)` used to grey every later step; the steps after show what happens when
+    # it holds (as Python does then), and its own row says Python stops there if it fails.
+    text = ("import torch\nx = torch.ones(2)\nz = x * 2\nassert z.shape == (2,)\nprint(z)\n"
+            "inp = torch.eye(2)\nout = inp @ z\n")
     refused = _opened(text)
-    assert refused[4] == refused[5] == ("may not run in Python: the `assert` at line 3 of the file, which is not run, "
-                                        "may fail and stop it")
+    assert list(refused) == [4]
+    assert refused[4].endswith("this `assert` is not checked here: if it fails, Python stops there (the steps after "
+                               "show what happens when it holds)")
 
 
 def test_in_a_notebook_a_stop_ends_only_its_own_cell():
