@@ -2128,6 +2128,11 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             stored = isinstance(func, ast.Name) and func.id in attribute_bound
             if _unbounded_call(call):
                 anything = True
+            if (isinstance(func, ast.Attribute) and func.attr in _COMPUTES and plain and not (passed or lambdas)
+                    and not any(k.arg in ("out", "inplace", None) for k in call.keywords)):
+                # A computing or describing method on what a refused call returned (`r.item()`, `loss.sum()` of
+                # `r = f(X)`) is torch's, not the file's code: it changes nothing (review r21i 10, 18).
+                continue
             if not (own_code or passed or lambdas or not plain or dunder or stored):
                 continue
             if stored and attribute_bound[func.id] == "backward":   # type: ignore[attr-defined]

@@ -219,3 +219,12 @@ def test_a_magic_that_runs_code_is_followed_as_that_code_or_as_changing_any_name
 def test_a_decorated_def_is_shown_with_its_decorator():
     lesson = parse_python("import torch\ndef deco(f):\n    return f\n@deco\ndef g():\n    pass\n", "deco.py")
     assert any(r.code.startswith("@deco\ndef g():") for r in lesson.refused)
+
+
+@pytest.mark.parametrize("use", ["print(r.item())", "print(r.tolist())", "s = r.sum()", "print(r.shape, r.numel())"])
+def test_a_computing_method_on_a_refused_calls_result_changes_nothing(use):
+    # Review r21i 10, 18: `.item()` of what `r = f(X)` returned runs no code of the file: X stays as Python has it.
+    text = ("import torch\nX = torch.ones(2)\nw = torch.ones(2)\ndef f(a):\n    return (a * w).sum()\n"
+            "r = f(X)\n" + use + "\nprint(X)\ny = X * 2\n")
+    refused = _opened(text)
+    assert 8 not in refused and 9 not in refused, refused
