@@ -1337,7 +1337,7 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
         stack.extend(ast.iter_child_nodes(current))
     # A loop (or a comprehension, skipped above) whose body changes what its target holds changes the items of
     # what it iterates: `for i, p in enumerate(model.parameters()): p.add_(1)` changes `model`.
-    for loop in ast.walk(node):
+    for loop in _runs_now(node):   # not a def's or a lambda's body: it runs when called (review r21i 14)
         generators: list[tuple[ast.expr, ast.expr, list[ast.AST]]] = []
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             generators.append((loop.target, loop.iter, list(loop.body)))
@@ -1665,6 +1665,16 @@ def _read_when_defined(node: ast.stmt) -> list[str]:
     if node.returns is not None:
         evaluated.append(node.returns)
     return _read_by(ast.Expr(value=ast.Tuple(elts=[e for e in evaluated if isinstance(e, ast.expr)], ctx=ast.Load())))
+
+
+def _defined_now(node: ast.stmt) -> ast.stmt:
+    """What of a statement runs as it runs, for the rules that walk all of it: a `def` only its decorators and
+    defaults (its body runs when it is called: what it may change applies at a call, review r21i 3, 14)."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return node
+    arguments = node.args
+    evaluated = [*node.decorator_list, *arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]
+    return ast.Expr(value=ast.Tuple(elts=evaluated, ctx=ast.Load()))
 
 
 def _read_by(node: ast.stmt) -> list[str]:
@@ -2314,7 +2324,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             through_backward: set[str] = set()
             call_stores: list[tuple[set[str], set[str]]] = []
             if piece.node is not None:
-                more, through_backward, call_stores = called(piece.node)
+                more, through_backward, call_stores = called(_defined_now(piece.node))
                 changes |= more
                 rebound |= globals_bound(piece.node)
                 more, rebinds, anything, stored_backward = coarse(piece.node)
@@ -2326,7 +2336,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             through_backward = set()
             call_stores = []
             if piece.node is not None:
-                more, through_backward, call_stores = called(piece.node)
+                more, through_backward, call_stores = called(_defined_now(piece.node))
                 changes |= more
                 rebound |= globals_bound(piece.node)
                 more, rebinds, anything, stored_backward = coarse(piece.node)
@@ -2345,23 +2355,23 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         # A module's attributes (`torch.backends.cudnn.deterministic = True`) are its settings, not an object a
         # step shares: not followed (rebinding the module's name, `torch = None`, is).
         # The objects it may store into are changed too (`s.add(w)`, `d.__setitem__("k", w)`).
-        stores = (_stores(piece.node, modules) if piece.node is not None else []) + call_stores
+        stores = (_stores(_defined_now(piece.node), modules) if piece.node is not None else []) + call_stores
         changes |= set().union(*(holders for holders, _stored in stores))
         changes -= modules | _PROVIDED
         # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may
         # share it; then a name it rebinds (`for i in ...`, `x = ...`, `import numpy as np`) is defined there:
         # rebinding a name never changes the object it held, so its old relatives stay as they were.
-        backward = _backward_roots(piece.node) if piece.node is not None else set()
+        backward = _backward_roots(_defined_now(piece.node)) if piece.node is not None else set()
         backward |= through_backward
         # The objects it may change, and those sharing them (a `backward()`'s receiver keeps its values: only the
         # gradients of what it was computed from change, and its graph may be freed).
         # A store into a dict or a list (`params["w"] = w.detach().clone()`, `lst.append(v)`) changes that container,
         # never the objects it holds: those (and what shares them) stay as they were (review r21g).
-        held, evaluated = _container_stores(piece.node) if piece.node is not None else (set(), [])
+        held, evaluated = _container_stores(_defined_now(piece.node)) if piece.node is not None else (set(), [])
         own = set().union(*(_bindings(ast.Expr(value=e), modules)[1] for e in evaluated)) if evaluated else set()
         items_only = (held & containers & changes) - own
-        whole = reached(changes - items_only - (_backward_roots(piece.node) if piece.node is not None else set()),
-                        set()) | items_only
+        whole = reached(changes - items_only - (_backward_roots(_defined_now(piece.node)) if piece.node is not None
+                                                else set()), set()) | items_only
         for name in reached((changes - items_only) | backward, backward) | items_only:
             if bound.get(name) is not None and name not in changed and name not in changes | backward:
                 continue   # a name a refused statement binds is first of all defined there (its readers say so)

@@ -228,3 +228,13 @@ def test_a_computing_method_on_a_refused_calls_result_changes_nothing(use):
             "r = f(X)\n" + use + "\nprint(X)\ny = X * 2\n")
     refused = _opened(text)
     assert 8 not in refused and 9 not in refused, refused
+
+
+@pytest.mark.parametrize("body", ["def g3(b):\n    torch.Tensor.backward((b * 3).sum())\n",
+                                  "def f5(a):\n    for t in [a]:\n        t.add_(5)\n",
+                                  "def f6(b):\n    [t.add_(1) for t in [b]]\n"])
+def test_defining_a_function_changes_nothing_its_body_may_change(body):
+    # Review r21i 3, 14: defining runs only decorators and defaults; what the body may change applies at a call.
+    text = "import torch\na = torch.ones(2)\n" + body + "x = torch.zeros(3)\nprint(a)\n"
+    refused = _opened(text)
+    assert list(refused) == [3], refused
