@@ -2166,7 +2166,13 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                         given |= _roots(keyword.value)
                 given -= modules | _PROVIDED
             reads = set().union(*({n.id for n in ast.walk(l) if isinstance(n, ast.Name)} for l in lambdas))
-            changes |= func_roots | given
+            if isinstance(func, ast.Attribute) and func.attr == "register_hook":
+                # A tensor's hook runs only in a backward, on the gradient (review r21i 21): the tensor's values and
+                # every forward step stay Python's; only the gradients a backward through it makes may differ.
+                backward |= func_roots
+                changes |= given
+            else:
+                changes |= func_roots | given
             _body, reached_reads, reached_rebinds = resolve(own_code | passed | reads)
             for code in lambdas:
                 lambda_reads = set(unsafe(code) - _own_arguments(code))

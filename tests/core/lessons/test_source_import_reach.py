@@ -119,7 +119,7 @@ def test_a_hook_registered_by_a_refused_statement_greys_the_module_and_the_tenso
             "loss = (w * 3).sum()\nloss.backward()\nprint(w.grad)\nx = torch.ones(2)\n")
     refused = _opened(text)
     assert refused[5] == _changed(4, "lin")
-    assert refused[8] == _changed(7, "w")
+    assert 8 not in refused and refused[9] == _changed(7, "w")   # a tensor hook: only at backward (r21i 21)
     assert 11 not in refused
 
 
@@ -238,3 +238,11 @@ def test_defining_a_function_changes_nothing_its_body_may_change(body):
     text = "import torch\na = torch.ones(2)\n" + body + "x = torch.zeros(3)\nprint(a)\n"
     refused = _opened(text)
     assert list(refused) == [3], refused
+
+
+def test_a_tensor_hook_changes_only_gradients():
+    # Review r21i 21: a tensor hook runs at backward(), on the gradient: w's values and the forward are Python's.
+    text = ("import torch\nw = torch.ones(2, requires_grad=True)\ndef hook(g):\n    return g * 0\n"
+            "w.register_hook(hook)\nprint(w)\ny = w * 3\nloss = y.sum()\nloss.backward()\nprint(w.grad)\n")
+    refused = _opened(text)
+    assert sorted(refused) == [3, 5, 9, 10], refused
