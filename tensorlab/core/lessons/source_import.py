@@ -1677,6 +1677,33 @@ def _defined_now(node: ast.stmt) -> ast.stmt:
     return ast.Expr(value=ast.Tuple(elts=evaluated, ctx=ast.Load()))
 
 
+def _changes_torch(node: ast.stmt, modules: frozenset[str] | set[str]) -> bool:
+    """Whether a (refused) statement changes a module itself as it runs (review r21i 13): a store into a module's
+    attribute (`torch.ones = torch.zeros`, `F.relu = torch.neg`, `torch.Tensor.__repr__ = ...`, `nn.Linear =
+    nn.Identity`) or a global module hook (`torch.nn.modules.module.register_module_forward_hook(...)`). Not a
+    flag under `torch.backends` (`torch.backends.cudnn.deterministic = True`): those change nothing a step shows
+    on this CPU, and stay unfollowed as before."""
+    for part in _runs_now(node):
+        targets: list[ast.expr] = []
+        if isinstance(part, ast.Assign):
+            targets = list(part.targets)
+        elif isinstance(part, (ast.AugAssign, ast.AnnAssign)):
+            targets = [part.target]
+        elif isinstance(part, ast.Delete):
+            targets = list(part.targets)
+        elif (isinstance(part, ast.Call) and isinstance(part.func, ast.Attribute)
+              and part.func.attr.startswith("register_module_")):
+            targets = [part.func]
+        for target in targets:
+            if not isinstance(target, ast.Attribute):
+                continue
+            root = _holder_root(target)
+            chain = {n.attr for n in ast.walk(target) if isinstance(n, ast.Attribute)}
+            if isinstance(root, ast.Name) and root.id in modules and "backends" not in chain:
+                return True
+    return False
+
+
 def _read_by(node: ast.stmt) -> list[str]:
     """Names a statement reads, in the order they appear: not a comprehension's or a lambda's own names
     (`[t.add_(1) for t in ys]` reads `ys`, not a `t` bound elsewhere)."""
@@ -2389,6 +2416,8 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             # Reached only through a `backward()`: only its gradient may change (`print(w)` after a refused
             # `loss.backward()` shows w as Python does; `print(w.grad)` may not).
             (gradients_only.discard if name in whole else gradients_only.add)(name)
+        if piece.node is not None and _changes_torch(piece.node, modules):
+            rebound.add(EVERYTHING)   # `torch.ones = torch.zeros`, `F.relu = torch.neg`: every later step may differ
         if isinstance(piece.node, ast.Import):   # `import torch.utils.data` binds `torch` to the module it names
             rebound -= {alias.name.split(".")[0] for alias in piece.node.names
                         if alias.asname is None and "." in alias.name and alias.name.split(".")[0] in modules}

@@ -246,3 +246,15 @@ def test_a_tensor_hook_changes_only_gradients():
             "w.register_hook(hook)\nprint(w)\ny = w * 3\nloss = y.sum()\nloss.backward()\nprint(w.grad)\n")
     refused = _opened(text)
     assert sorted(refused) == [3, 5, 9, 10], refused
+
+
+@pytest.mark.parametrize("store", ["torch.ones = torch.zeros", "F.relu = torch.neg", "nn.Linear = nn.Identity",
+                                   "torch.Tensor.__repr__ = lambda self: 'HIDDEN'",
+                                   "torch.nn.modules.module.register_module_forward_hook(lambda m, i, o: o * 0)"])
+def test_a_refused_store_into_torch_changes_every_later_step(store):
+    # Review r21i 13: it changes torch itself, as a refused setting does. (Opened only: running it in plain Python
+    # here would change torch for every later test of the process.)
+    text = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + store +
+            "\na = torch.ones(2)\nprint(F.relu(a))\ntorch.backends.cudnn.deterministic = True\nb = torch.ones(1)\n")
+    refused = {r.line: str(r.reason) for r in parse_python(text, "torch.py").refused}
+    assert "torch's settings" in refused[5] and "torch's settings" in refused[6], refused
