@@ -1186,6 +1186,22 @@ def _converted_in_place(node: ast.stmt) -> str | None:
 
 # -- names: what a refused statement binds, and who reads it --------------------------------------------
 
+# Functions whose `inplace` may be given by position (`F.relu(w, True)`, `F.leaky_relu(a, 0.5, True)`,
+# `F.hardtanh(a, 0., .5, True)`, `F.dropout(a, 1.0, True, True)`).
+_INPLACE_BY_POSITION = frozenset({"relu", "relu6", "elu", "selu", "celu", "leaky_relu", "hardtanh", "rrelu",
+                                  "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "threshold",
+                                  "hardsigmoid", "hardswish", "silu", "mish"})
+
+
+def _positional_inplace(call: ast.Call) -> bool:
+    """Whether a call of one of :data:`_INPLACE_BY_POSITION` gives the constant True by position beyond its first
+    argument: taken as `inplace=True` (conservative: `F.dropout(a, 0.5, True)`'s True is `training`)."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name in _INPLACE_BY_POSITION and any(isinstance(a, ast.Constant) and a.value is True
+                                                for a in call.args[1:])
+
+
 def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: Callable[[ast.expr], None]) -> None:
     """The objects a call may change in place, each given to ``base``: the receiver of a method that changes it
     (``v.add_(1)``, ``opt.step()``); for a function of a module (``nn.init.zeros_(w)``, ``torch.relu_(x)``)
@@ -1210,6 +1226,9 @@ def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: C
                 base(argument)
         else:
             base(func.value)
+    if _positional_inplace(call):   # `F.relu(w, True)`, `F.dropout(a, 1.0, True, True)` (review r21i 19)
+        for argument in call.args[:1]:
+            base(argument)
     for keyword in call.keywords:
         if keyword.arg == "out":
             base(keyword.value)
@@ -1775,7 +1794,7 @@ def _unsafe_reads(node: ast.AST, modules: frozenset[str] | set[str]) -> set[str]
                 continue
         if isinstance(parent, ast.keyword):
             parent = parents.get(id(parent))
-        if isinstance(parent, ast.Call) and parent.func is not name and not any(
+        if isinstance(parent, ast.Call) and parent.func is not name and not _positional_inplace(parent) and not any(
                 k.arg in ("out", "inplace", None) for k in parent.keywords):
             func = parent.func
             if isinstance(func, ast.Name) and func.id in _LOOKING_BUILTINS:

@@ -258,3 +258,13 @@ def test_a_refused_store_into_torch_changes_every_later_step(store):
             "\na = torch.ones(2)\nprint(F.relu(a))\ntorch.backends.cudnn.deterministic = True\nb = torch.ones(1)\n")
     refused = {r.line: str(r.reason) for r in parse_python(text, "torch.py").refused}
     assert "torch's settings" in refused[5] and "torch's settings" in refused[6], refused
+
+
+@pytest.mark.parametrize("use", ["F.relu(a, True).sum()", "F.leaky_relu(a, 0.5, True).sum()",
+                                 "F.hardtanh(a, 0., .5, True).sum()", "F.dropout(a, 1.0, True, True).sum()"])
+def test_inplace_given_by_position_changes_the_argument(use):
+    # Review r21i 19: the positional True is `inplace`: the caller's tensor changes.
+    text = ("import torch\nimport torch.nn.functional as F\nw = -torch.ones(2)\ndef f(a):\n    return " + use +
+            "\nr = f(w)\nprint(w)\n")
+    refused = _opened(text)
+    assert 7 in refused, refused
