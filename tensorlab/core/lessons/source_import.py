@@ -1186,6 +1186,22 @@ def _converted_in_place(node: ast.stmt) -> str | None:
 
 # -- names: what a refused statement binds, and who reads it --------------------------------------------
 
+# Functions whose `inplace` may be given by position (`F.relu(w, True)`, `F.leaky_relu(a, 0.5, True)`,
+# `F.hardtanh(a, 0., .5, True)`, `F.dropout(a, 1.0, True, True)`).
+_INPLACE_BY_POSITION = frozenset({"relu", "relu6", "elu", "selu", "celu", "leaky_relu", "hardtanh", "rrelu",
+                                  "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "threshold",
+                                  "hardsigmoid", "hardswish", "silu", "mish"})
+
+
+def _positional_inplace(call: ast.Call) -> bool:
+    """Whether a call of one of :data:`_INPLACE_BY_POSITION` gives the constant True by position beyond its first
+    argument: taken as `inplace=True` (conservative: `F.dropout(a, 0.5, True)`'s True is `training`)."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name in _INPLACE_BY_POSITION and any(isinstance(a, ast.Constant) and a.value is True
+                                                for a in call.args[1:])
+
+
 def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: Callable[[ast.expr], None]) -> None:
     """The objects a call may change in place, each given to ``base``: the receiver of a method that changes it
     (``v.add_(1)``, ``opt.step()``); for a function of a module (``nn.init.zeros_(w)``, ``torch.relu_(x)``)
@@ -1210,6 +1226,9 @@ def _changed_by_call(call: ast.Call, modules: frozenset[str] | set[str], base: C
                 base(argument)
         else:
             base(func.value)
+    if _positional_inplace(call):   # `F.relu(w, True)`, `F.dropout(a, 1.0, True, True)` (review r21i 19)
+        for argument in call.args[:1]:
+            base(argument)
     for keyword in call.keywords:
         if keyword.arg == "out":
             base(keyword.value)
@@ -1337,7 +1356,7 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
         stack.extend(ast.iter_child_nodes(current))
     # A loop (or a comprehension, skipped above) whose body changes what its target holds changes the items of
     # what it iterates: `for i, p in enumerate(model.parameters()): p.add_(1)` changes `model`.
-    for loop in ast.walk(node):
+    for loop in _runs_now(node):   # not a def's or a lambda's body: it runs when called (review r21i 14)
         generators: list[tuple[ast.expr, ast.expr, list[ast.AST]]] = []
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             generators.append((loop.target, loop.iter, list(loop.body)))
@@ -1667,6 +1686,43 @@ def _read_when_defined(node: ast.stmt) -> list[str]:
     return _read_by(ast.Expr(value=ast.Tuple(elts=[e for e in evaluated if isinstance(e, ast.expr)], ctx=ast.Load())))
 
 
+def _defined_now(node: ast.stmt) -> ast.stmt:
+    """What of a statement runs as it runs, for the rules that walk all of it: a `def` only its decorators and
+    defaults (its body runs when it is called: what it may change applies at a call, review r21i 3, 14)."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return node
+    arguments = node.args
+    evaluated = [*node.decorator_list, *arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]
+    return ast.Expr(value=ast.Tuple(elts=evaluated, ctx=ast.Load()))
+
+
+def _changes_torch(node: ast.stmt, modules: frozenset[str] | set[str]) -> bool:
+    """Whether a (refused) statement changes a module itself as it runs (review r21i 13): a store into a module's
+    attribute (`torch.ones = torch.zeros`, `F.relu = torch.neg`, `torch.Tensor.__repr__ = ...`, `nn.Linear =
+    nn.Identity`) or a global module hook (`torch.nn.modules.module.register_module_forward_hook(...)`). Not a
+    flag under `torch.backends` (`torch.backends.cudnn.deterministic = True`): those change nothing a step shows
+    on this CPU, and stay unfollowed as before."""
+    for part in _runs_now(node):
+        targets: list[ast.expr] = []
+        if isinstance(part, ast.Assign):
+            targets = list(part.targets)
+        elif isinstance(part, (ast.AugAssign, ast.AnnAssign)):
+            targets = [part.target]
+        elif isinstance(part, ast.Delete):
+            targets = list(part.targets)
+        elif (isinstance(part, ast.Call) and isinstance(part.func, ast.Attribute)
+              and part.func.attr.startswith("register_module_")):
+            targets = [part.func]
+        for target in targets:
+            if not isinstance(target, ast.Attribute):
+                continue
+            root = _holder_root(target)
+            chain = {n.attr for n in ast.walk(target) if isinstance(n, ast.Attribute)}
+            if isinstance(root, ast.Name) and root.id in modules and "backends" not in chain:
+                return True
+    return False
+
+
 def _read_by(node: ast.stmt) -> list[str]:
     """Names a statement reads, in the order they appear: not a comprehension's or a lambda's own names
     (`[t.add_(1) for t in ys]` reads `ys`, not a `t` bound elsewhere)."""
@@ -1738,7 +1794,7 @@ def _unsafe_reads(node: ast.AST, modules: frozenset[str] | set[str]) -> set[str]
                 continue
         if isinstance(parent, ast.keyword):
             parent = parents.get(id(parent))
-        if isinstance(parent, ast.Call) and parent.func is not name and not any(
+        if isinstance(parent, ast.Call) and parent.func is not name and not _positional_inplace(parent) and not any(
                 k.arg in ("out", "inplace", None) for k in parent.keywords):
             func = parent.func
             if isinstance(func, ast.Name) and func.id in _LOOKING_BUILTINS:
@@ -2128,6 +2184,11 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             stored = isinstance(func, ast.Name) and func.id in attribute_bound
             if _unbounded_call(call):
                 anything = True
+            if (isinstance(func, ast.Attribute) and func.attr in _COMPUTES and plain and not (passed or lambdas)
+                    and not any(k.arg in ("out", "inplace", None) for k in call.keywords)):
+                # A computing or describing method on what a refused call returned (`r.item()`, `loss.sum()` of
+                # `r = f(X)`) is torch's, not the file's code: it changes nothing (review r21i 10, 18).
+                continue
             if not (own_code or passed or lambdas or not plain or dunder or stored):
                 continue
             if stored and attribute_bound[func.id] == "backward":   # type: ignore[attr-defined]
@@ -2151,7 +2212,13 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                         given |= _roots(keyword.value)
                 given -= modules | _PROVIDED
             reads = set().union(*({n.id for n in ast.walk(l) if isinstance(n, ast.Name)} for l in lambdas))
-            changes |= func_roots | given
+            if isinstance(func, ast.Attribute) and func.attr == "register_hook":
+                # A tensor's hook runs only in a backward, on the gradient (review r21i 21): the tensor's values and
+                # every forward step stay Python's; only the gradients a backward through it makes may differ.
+                backward |= func_roots
+                changes |= given
+            else:
+                changes |= func_roots | given
             _body, reached_reads, reached_rebinds = resolve(own_code | passed | reads)
             for code in lambdas:
                 lambda_reads = set(unsafe(code) - _own_arguments(code))
@@ -2170,7 +2237,6 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         return set()
 
     stopper: _Piece | None = None   # the last refused statement that stops Python (`raise`, `exit()`)
-    asserter: _Piece | None = None  # the last refused `assert`: Python may stop there
 
     def unbound(name: str, piece: _Piece, line: int) -> Message:
         if star is not None:   # not "not defined": the refused star import may well define it
@@ -2210,20 +2276,15 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             before = pieces[number - 1]
             if before.statement is None and before.node is not None and stopper is None and _stops(before.node):
                 stopper = before
-            elif before.statement is None and isinstance(before.node, ast.Assert) and asserter is None:
-                asserter = before
         # A notebook runs on after a cell that stops (IPython shows the error): only that cell's later statements.
         if stopper is not None and stopper.cell and stopper.cell != piece.cell:
             stopper = None
-        if asserter is not None and asserter.cell and asserter.cell != piece.cell:
-            asserter = None
-        if stopper is not None or (asserter is not None and piece.statement is not None):
+        if stopper is not None:
             # Python stops at a refused `raise`/`exit()` (review r21h 13): nothing after it runs there, so nothing
-            # runs here; after a refused `assert` that may fail, a step may not run in Python at all.
-            cause = stopper if stopper is not None else asserter
-            assert cause is not None
-            piece.reason = msg("source.stops" if stopper is not None else "source.assert_may_stop",
-                               where=_where(cause.line, cause.cell))
+            # runs here. (A refused `assert` greys nothing after it (review r21i 9): most check what holds, `assert
+            # z.shape == (3,)`; its own row says Python stops there if it fails, and the steps after show what
+            # happens when it holds.)
+            piece.reason = msg("source.stops", where=_where(stopper.line, stopper.cell))
             piece.statement = None
             continue
         setter = bound.get(EVERYTHING) or bound.get(ANY_NAME)
@@ -2315,7 +2376,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             through_backward: set[str] = set()
             call_stores: list[tuple[set[str], set[str]]] = []
             if piece.node is not None:
-                more, through_backward, call_stores = called(piece.node)
+                more, through_backward, call_stores = called(_defined_now(piece.node))
                 changes |= more
                 rebound |= globals_bound(piece.node)
                 more, rebinds, anything, stored_backward = coarse(piece.node)
@@ -2327,7 +2388,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             through_backward = set()
             call_stores = []
             if piece.node is not None:
-                more, through_backward, call_stores = called(piece.node)
+                more, through_backward, call_stores = called(_defined_now(piece.node))
                 changes |= more
                 rebound |= globals_bound(piece.node)
                 more, rebinds, anything, stored_backward = coarse(piece.node)
@@ -2346,23 +2407,23 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         # A module's attributes (`torch.backends.cudnn.deterministic = True`) are its settings, not an object a
         # step shares: not followed (rebinding the module's name, `torch = None`, is).
         # The objects it may store into are changed too (`s.add(w)`, `d.__setitem__("k", w)`).
-        stores = (_stores(piece.node, modules) if piece.node is not None else []) + call_stores
+        stores = (_stores(_defined_now(piece.node), modules) if piece.node is not None else []) + call_stores
         changes |= set().union(*(holders for holders, _stored in stores))
         changes -= modules | _PROVIDED
         # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may
         # share it; then a name it rebinds (`for i in ...`, `x = ...`, `import numpy as np`) is defined there:
         # rebinding a name never changes the object it held, so its old relatives stay as they were.
-        backward = _backward_roots(piece.node) if piece.node is not None else set()
+        backward = _backward_roots(_defined_now(piece.node)) if piece.node is not None else set()
         backward |= through_backward
         # The objects it may change, and those sharing them (a `backward()`'s receiver keeps its values: only the
         # gradients of what it was computed from change, and its graph may be freed).
         # A store into a dict or a list (`params["w"] = w.detach().clone()`, `lst.append(v)`) changes that container,
         # never the objects it holds: those (and what shares them) stay as they were (review r21g).
-        held, evaluated = _container_stores(piece.node) if piece.node is not None else (set(), [])
+        held, evaluated = _container_stores(_defined_now(piece.node)) if piece.node is not None else (set(), [])
         own = set().union(*(_bindings(ast.Expr(value=e), modules)[1] for e in evaluated)) if evaluated else set()
         items_only = (held & containers & changes) - own
-        whole = reached(changes - items_only - (_backward_roots(piece.node) if piece.node is not None else set()),
-                        set()) | items_only
+        whole = reached(changes - items_only - (_backward_roots(_defined_now(piece.node)) if piece.node is not None
+                                                else set()), set()) | items_only
         for name in reached((changes - items_only) | backward, backward) | items_only:
             if bound.get(name) is not None and name not in changed and name not in changes | backward:
                 continue   # a name a refused statement binds is first of all defined there (its readers say so)
@@ -2374,6 +2435,8 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             # Reached only through a `backward()`: only its gradient may change (`print(w)` after a refused
             # `loss.backward()` shows w as Python does; `print(w.grad)` may not).
             (gradients_only.discard if name in whole else gradients_only.add)(name)
+        if piece.node is not None and _changes_torch(piece.node, modules):
+            rebound.add(EVERYTHING)   # `torch.ones = torch.zeros`, `F.relu = torch.neg`: every later step may differ
         if isinstance(piece.node, ast.Import):   # `import torch.utils.data` binds `torch` to the module it names
             rebound -= {alias.name.split(".")[0] for alias in piece.node.names
                         if alias.asname is None and "." in alias.name and alias.name.split(".")[0] in modules}
@@ -2412,6 +2475,10 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             relate(set(), holders | stored)
     if record is not None and pieces:
         record.append(marks())
+    for piece in pieces:   # a refused `assert` is not checked here: its row says so, with why it is refused
+        if (piece.statement is None and isinstance(piece.node, ast.Assert) and piece.reason is not None
+                and piece.reason.key != "source.stops"):
+            piece.reason = msg("source.assert_may_stop", reason=piece.reason)
 
 
 def _joined(*notes: str) -> str:

@@ -229,10 +229,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.stops": ("not run: Python stops at {where}, which is not run (it raises or exits), and never gets here",
                      "실행하지 않습니다: Python은 실행하지 않는 {where}에서 멈추므로(오류를 발생시키거나 종료합니다) "
                      "여기까지 오지 않습니다"),
-    "source.assert_may_stop": ("may not run in Python: the `assert` at {where}, which is not run, may fail and stop "
-                               "it",
-                               "Python에서는 실행되지 않을 수 있습니다: 실행하지 않는 {where}의 `assert`가 실패하면 "
-                               "Python이 멈춥니다"),
+    "source.assert_may_stop": ("{reason}; this `assert` is not checked here: if it fails, Python stops there (the "
+                               "steps after show what happens when it holds)",
+                               "{reason}. 이 `assert`는 여기서 확인하지 않습니다: 실패하면 Python은 그곳에서 멈춥니다"
+                               "(이후의 단계는 그것이 성립할 때 일어나는 일을 보여 줍니다)"),
     # -- issue #21 review r21f: a tensor a statement not run may have changed, marked where it is shown ----------
     "source.may_differ_mark": ("may differ (line {line} not run)", "다를 수 있음({line}번째 줄 실행 안 함)"),
     "source.may_differ_mark_cell": ("may differ (cell {cell}, line {line} not run)",
