@@ -76,14 +76,24 @@ def test_a_graph_drawn_in_a_narrow_view_is_framed_again_when_the_view_grows_unti
     root = view.node_rects[0]
     width = int((root.width() + whole.width()) / 2)   # the root fits, the graph does not
     assert root.width() + 20 < width < whole.width() - 20
-    dock.resize(width + dock.width() - view.viewport().width(), 500)
-    # A floating dock's new size reaches the view through events (a loaded machine: later than one settle; the
-    # CI rehearsal saw the 74 px wide view still there): wait for the room, then for the frame.
-    qtbot.waitUntil(lambda: view.viewport().width() >= width - 2, timeout=10_000)
+    target = width + dock.width() - view.viewport().width()
+    dock.resize(target, 500)
+
+    # A floating dock's new size reaches the view through events, and offscreen under load it can fail to
+    # (1 run in ~30: the view narrow again, 74 px, the dock itself already wide or narrow again): the dock is
+    # given a new width again (a resize to the size it has does nothing) until the view has it. What is asserted:
+    # whenever the view has its room, the root's box is whole in it.
+    def grown_and_framed() -> bool:
+        if view.viewport().width() < width - 2:
+            dock.resize(target + (1 if dock.width() == target else 0), 500)
+            return False
+        return _whole(view, root)
+
     try:
-        qtbot.waitUntil(lambda: _whole(view, root), timeout=5_000)
+        qtbot.waitUntil(grown_and_framed, timeout=10_000)
     except Exception as error:
-        raise AssertionError((_visible(view), root)) from error
+        raise AssertionError((_visible(view), root, view.zoom, view.viewport().width(), width, dock.width(),
+                              target, view._framed)) from error
     # A pan is the user's: a later resize leaves it where the user put it.
     qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton)
     qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton)
