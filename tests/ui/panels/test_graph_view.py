@@ -62,8 +62,9 @@ def test_a_graph_drawn_in_a_narrow_view_is_framed_again_when_the_view_grows_unti
         run_line(window, qtbot, line)
     window.show_panel("graphDock")
     dock = window.findChild(QDockWidget, "graphDock")
-    dock.setFloating(True)
-    dock.resize(90, 500)
+    # Docked, its width set through the main window's own layout (a floating dock offscreen under load sometimes
+    # never passed its new size on to the view: 1 run in ~5 with helpers running, the view left 74 px wide).
+    window.resizeDocks([dock], [90], Qt.Orientation.Horizontal)
     _settle(qtbot)
     window.table.select_name("d")
     view = window.graph_view
@@ -74,32 +75,23 @@ def test_a_graph_drawn_in_a_narrow_view_is_framed_again_when_the_view_grows_unti
     for rect in nodes[1:]:
         whole = whole.united(rect)
     root = view.node_rects[0]
+    assert view.viewport().width() < root.width() + 20, view.viewport().width()   # drawn narrow: the root cut
     width = int((root.width() + whole.width()) / 2)   # the root fits, the graph does not
     assert root.width() + 20 < width < whole.width() - 20
-    target = width + dock.width() - view.viewport().width()
-    dock.resize(target, 500)
-
-    # A floating dock's new size reaches the view through events, and offscreen under load it can fail to
-    # (1 run in ~30: the view narrow again, 74 px, the dock itself already wide or narrow again): the dock is
-    # given a new width again (a resize to the size it has does nothing) until the view has it. What is asserted:
-    # whenever the view has its room, the root's box is whole in it.
-    def grown_and_framed() -> bool:
-        if view.viewport().width() < width - 2:
-            dock.resize(target + (1 if dock.width() == target else 0), 500)
-            return False
-        return _whole(view, root)
-
+    # Where a narrow view may be left scrolled (centred on another node, or at the scene's edge as here): not the
+    # user's choice, so the grown view is framed again.
+    view.horizontalScrollBar().setValue(0)
+    window.resizeDocks([dock], [width + dock.width() - view.viewport().width()], Qt.Orientation.Horizontal)
     try:
-        qtbot.waitUntil(grown_and_framed, timeout=10_000)
+        qtbot.waitUntil(lambda: view.viewport().width() >= width - 2 and _whole(view, root), timeout=10_000)
     except Exception as error:
-        raise AssertionError((_visible(view), root, view.zoom, view.viewport().width(), width, dock.width(),
-                              target, view._framed)) from error
+        raise AssertionError((_visible(view), root, view.viewport().width(), width, dock.width())) from error
     # A pan is the user's: a later resize leaves it where the user put it.
     qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton)
     qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton)
     view.horizontalScrollBar().setValue(view.horizontalScrollBar().maximum())
     where = view.horizontalScrollBar().value()
-    dock.resize(dock.width(), 480)
+    window.resizeDocks([dock], [dock.width() - 10], Qt.Orientation.Horizontal)
     _settle(qtbot)
     assert not view._framed and view.horizontalScrollBar().value() == where
     window.close()
