@@ -376,10 +376,12 @@ def with_random_note(result: StepResult, shifter: RefusedStep | None) -> StepRes
 
 def run_time_refusal(result: StepResult) -> Message | None:
     """The subset's refusal a step of an opened file met as it ran (`model = model.to(device)` on a module: only
-    the worker knows the type), or None: a torch error is content, and a limit, a crash or a refusal after part of
-    the statement had run is not the subset refusing the statement."""
+    the worker knows the type), or None: a torch error is content, and a limit or a crash is not the subset
+    refusing the statement. A refusal after part of the statement had run (a loop's body refused in its first
+    iteration, `for g in opt.param_groups: g["lr"] = 0.0`; a `with` block's second line) is one too: the step
+    is refused whole and its readers with it, since what ran of it may have changed anything it may change."""
     error = result.error
-    if error is None or error.type != "TensorLabError" or not error.refused or error.partial:
+    if error is None or error.type != "TensorLabError" or not error.refused:
         return None
     own = error.own
     return own if own is not None and own.key.startswith("subset.") else None

@@ -299,6 +299,28 @@ def test_a_step_the_subset_refuses_as_it_runs_is_greyed_in_its_place_with_its_re
     assert "Lesson checks" not in window.statusBar().currentMessage()
 
 
+def test_a_loop_refused_after_part_of_it_ran_is_greyed_in_its_place_with_its_readers(window, qtbot, tmp_path):
+    # Issue #21: `for g in opt.param_groups: g["lr"] = 0.0` ran an iteration before TensorLab refused it; it was an
+    # error step and `opt.step()` then ran at the old lr (Python steps at lr 0).
+    _opened(window, qtbot, tmp_path, "pg.py", 'import torch\nimport torch.nn as nn\nmodel = nn.Linear(2, 1)\n'
+            'opt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor g in opt.param_groups:\n    g["lr"] = 0.0\n'
+            'opt.step()\nx = torch.ones(2)\n')
+    window.controller.go_to(len(window.controller.state.program))
+    idle(qtbot, window)
+    state = window.controller.state
+    assert [s.code for s in state.program] == ["import torch", "import torch.nn as nn", "model = nn.Linear(2, 1)",
+                                               "opt = torch.optim.SGD(model.parameters(), lr=0.1)",
+                                               "x = torch.ones(2)"]
+    assert state.position == 5 and all(r.ok for r in state.results)
+    text = window.code_view.toPlainText().splitlines()
+    assert text[4].startswith("[line 5 of the file] ⊘ for g in opt.param_groups:")
+    assert "not run: line 5 of the file: an optimizer's `param_groups` can be read but not changed" in "\n".join(
+        text[4:7])
+    assert any(row.startswith("[line 7 of the file] ⊘ opt.step() — not run: may depend on line 5 of the file")
+               for row in text)
+    assert len(_refused_rows(window.code_view)) == 2
+
+
 def test_a_step_whose_random_numbers_are_not_the_file_s_says_so_in_the_output_panel(window, qtbot, tmp_path):
     # Review r21c 3: after a refused statement that draws (a layer TensorLab does not have), later random values
     # differed from running the file with nothing said.
