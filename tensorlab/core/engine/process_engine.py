@@ -18,7 +18,8 @@ plain data back (:mod:`tensorlab.core.protocol.wire`). It never imports torch it
 - **Fresh-run jobs** (:data:`FRESH_RUN_JOBS`: checking a lesson, the errors of an export) run a
   whole program in a session of their own; a step of it that crashes the worker or runs too
   long is that step's result (``given`` to the next try, which does not run it again), as in
-  ``tensorlab run``.
+  ``tensorlab run``. Their set-up (reading the program, a fresh session) is not a step: until the
+  job's first progress the clock allows :data:`JOB_SETUP_SECONDS` when that is more than the step limit.
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ __all__ = ["stop_fork_server", "ProcessEngine", "prestart", "KILL_AFTER", "FRESH
 # ``seconds`` (the time left for the run).
 FRESH_RUN_JOBS = frozenset({"lesson_checks", "export_errors"})
 
+# A fresh-run job's set-up, before its first progress: with a small --step-time-limit (0.05 s) a loaded
+# machine sometimes took longer than that to parse the lesson and open the session, twice in a row, and
+# `check` ended "the worker stopped" instead of naming the slow step (CI of stop 31).
+JOB_SETUP_SECONDS = 30.0
 KILL_AFTER = 0.5        # seconds a cancelled step may take to stop before its worker is killed
 _POLL = 0.02
 _MAIN = "tensorlab.core.worker.serve"
@@ -315,13 +320,16 @@ class ProcessEngine:
 
     # -- requests ----------------------------------------------------------------
     def _read(self, timeout: float | None, cancelled: Callable[[], bool],
-              progress: Progress | None, deadline: float | None = None) -> tuple[str, Any]:
+              progress: Progress | None, deadline: float | None = None,
+              setup: float | None = None) -> tuple[str, Any]:
         """The next answer: (a :class:`Reply`: ok, failed or cancelled; payload); progress on the way.
 
         Raises _Died when the worker dies, stops answering after a cancel, runs over ``timeout``
-        (counted from the request or from its last progress), or past ``deadline`` (the engine's).
+        (counted from the request or from its last progress; ``setup``, when given, instead of it until
+        the first progress), or past ``deadline`` (the engine's).
         """
         started = time.monotonic()
+        allowed = setup if setup is not None else timeout
         cancel_asked: float | None = None
         conn = self._conn
         while True:
@@ -337,6 +345,7 @@ class ProcessEngine:
                 kind, payload = self._receiver.loads(data)
                 if kind == Reply.PROGRESS:
                     started = time.monotonic()   # each step of a replay or a job has its own time
+                    allowed = timeout
                     if progress is not None:
                         progress(*payload)
                     continue
@@ -354,13 +363,13 @@ class ProcessEngine:
                 self._flag.value = 1
             if cancel_asked is not None and now - cancel_asked > KILL_AFTER:
                 raise _Died("cancel")
-            if timeout is not None and now - started > timeout:
+            if allowed is not None and now - started > allowed:
                 raise _Died("timeout")
             if deadline is not None and now > deadline:
                 raise _Died("deadline")
 
     def _request(self, command: str, arguments: dict[str, Any], cancelled: Callable[[], bool] = NEVER,
-                 progress: Progress | None = None, timeout: float | None = None) -> Any:
+                 progress: Progress | None = None, timeout: float | None = None, setup: float | None = None) -> Any:
         if self._time_is_up() and command in ("run", "restore", "job"):
             # Nothing more runs once the run's time is up (not even a replay that would take long).
             raise EngineCrashed(len(self._codes), self._time_limit_message(), "TimeLimit")
@@ -370,7 +379,7 @@ class ProcessEngine:
         try:
             self._conn.send((command, arguments))
             kind, payload = self._read(timeout if timeout is not None else self.time_limit, cancelled, progress,
-                                       self.deadline)
+                                       self.deadline, setup)
         except (OSError, EOFError, BrokenPipeError):
             kind, payload = Reply.DIED, _Died("crash")
         except _Died as died:
@@ -528,7 +537,9 @@ class ProcessEngine:
             left = None if seconds is None else max(float(seconds) - (time.monotonic() - started), 0.0)
             try:
                 return self._request("job", {"name": name, "params": {**params, "given": given, "seconds": left,
-                                                                       "limit": seconds}}, cancelled, seen)
+                                                                       "limit": seconds}}, cancelled, seen,
+                                     setup=None if self.time_limit is None else max(self.time_limit,
+                                                                                    JOB_SETUP_SECONDS))
             except EngineCrashed as exc:
                 if done in given or exc.kind == "TimeLimit" and self._time_is_up():
                     raise   # no step was reached this time (or the engine's own deadline passed)

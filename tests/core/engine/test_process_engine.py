@@ -295,3 +295,41 @@ def test_a_step_that_crashes_the_worker_after_going_back_leaves_the_player_at_th
         assert last.tensor("e").version == plain._version == 1
     finally:
         player.close()
+
+
+class _SlowStartConnection:
+    """A worker that takes ``quiet`` seconds (on a clock the test moves) before its first progress."""
+
+    def __init__(self, clock: list[float], quiet: float) -> None:
+        self.clock, self.quiet, self.sent = clock, quiet, []
+
+    def poll(self, timeout: float) -> bool:
+        self.clock[0] += timeout
+        if not self.sent and self.clock[0] >= self.quiet:
+            self.sent.append(("progress", (0, 1)))
+            return True
+        if len(self.sent) == 1:
+            self.sent.append(("ok", "done"))
+            return True
+        return False
+
+    def recv_bytes(self) -> tuple[str, object]:
+        return self.sent[-1]
+
+
+def test_a_fresh_run_jobs_set_up_is_not_held_to_the_step_time_limit(monkeypatch):
+    """Reading the lesson and opening a session are not a step: a loaded machine that takes a second before
+    the first step is not "the step ran longer than 0.05 s" (CI of stop 31); the steps are still held to it."""
+    import tensorlab.core.engine.process_engine as module
+
+    clock = [0.0]
+    monkeypatch.setattr(module.time, "monotonic", lambda: clock[0])
+    engine = ProcessEngine.__new__(ProcessEngine)
+    engine._process, engine._flag = None, type("Flag", (), {"value": 0})()
+    engine._receiver = type("Plain", (), {"loads": staticmethod(lambda data: data)})()
+    engine._conn = _SlowStartConnection(clock, quiet=1.0)
+    assert engine._read(0.05, lambda: False, None, None, setup=module.JOB_SETUP_SECONDS) == ("ok", "done")
+    engine._conn = _SlowStartConnection(clock := [0.0], quiet=1.0)
+    monkeypatch.setattr(module.time, "monotonic", lambda: clock[0])
+    with pytest.raises(module._Died):
+        engine._read(0.05, lambda: False, None, None)
