@@ -11,7 +11,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "text.lesson_text": ("{en}", "{ko}"),
     # -- an explanation as one paragraph (lessons/transcript.py) ----------------------------------------
     "explain.paragraph": ("{title}: {text}", "{title}: {text}"),
-    "explain.paragraph_advice": ("{title}: {text} Instead: {advice}", "{title}: {text} 대신 {advice}"),
+    "explain.paragraph_advice": ("{title}: {text} Instead: {advice}", "{title}: {text} 대신: {advice}"),
+    # The Output panel's labels around the same explanation (one wording with the text form above).
+    "explain.label.plain": ("In plain words", "쉽게 말하면"),
+    "explain.label.instead": ("Instead:", "대신:"),
     # -- lessons/transcript.py ---------------------------------------------------------------------------
     "transcript.where": ("({lesson}, on {device})", "({lesson}, {device}에서)"),
     # -- for loops (issue #16, h16b) ----------------------------------------------------------------------

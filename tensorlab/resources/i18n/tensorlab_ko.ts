@@ -288,16 +288,8 @@
         <translation>사분위 범위 (q1–q3)</translation>
     </message>
     <message>
-        <source>In plain words</source>
-        <translation>쉽게 말하면</translation>
-    </message>
-    <message>
         <source>In the scratchpad: press → to run each statement, down to y = {operation}.</source>
         <translation>연습장에 넣었습니다: →를 누를 때마다 한 문장씩 실행됩니다. 마지막 문장: y = {operation}</translation>
-    </message>
-    <message>
-        <source>Instead:</source>
-        <translation>대신:</translation>
     </message>
     <message>
         <source>Is y a leaf: a tensor no recorded operation made (every tensor with requires_grad=False is one)?</source>

@@ -10,6 +10,7 @@ from PySide6.QtGui import QFontMetricsF, QResizeEvent
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from tensorlab.core.lessons.source_import import shown_code
+from tensorlab.core.messages.catalogue import render
 from tensorlab.core.protocol.explanation import Explanation
 from tensorlab.core.protocol.results import StepResult
 from tensorlab.ui.widgets.held_hints import HELD_NOTE_KEYS, HOLD_NOTHING, Held
@@ -28,9 +29,11 @@ __all__ = ["OutputView"]
 def _explanation(explanation: Explanation | None) -> str:
     if explanation is None:
         return ""
-    explanation = explanation.localized(current_language())
-    # The labels are translated outside the f-strings: lupdate does not read inside one.
-    instead, plain = escape(tr("Instead:")), escape(tr("In plain words"))
+    language = current_language()
+    explanation = explanation.localized(language)
+    # The labels are the catalogue's, worded as in the text form of the explanation (`run`, exports).
+    instead = escape(render("explain.label.instead", {}, language))
+    plain = escape(render("explain.label.plain", {}, language))
     advice = (f"<p style='margin:4px 0'><b>{instead}</b> {inline_code(explanation.advice)}</p>"
               if explanation.advice else "")
     return (f"<p style='margin:4px 0'><b>{plain} — {inline_code(explanation.title)}.</b> "

@@ -8,6 +8,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from tensorlab.core.lang.builder_code import COPY_OPERATIONS, DTYPES, FACTORIES, MUTATIONS
 from tensorlab.core.lessons.lesson import builtin_lessons, find_lesson
 from tensorlab.core.lessons.tensor_rows import COLUMNS
+from tensorlab.core.messages.catalogue import render
 from tensorlab.ui.widgets import i18n
 from tensorlab.ui.window.build import build_window
 from tests.core.messages.korean_only import latin_words
@@ -44,6 +45,10 @@ def test_switching_to_korean_and_back(window, qtbot):
     assert window.lesson_picker.currentText() == lesson.text("title", "ko")
     output = window.output_view.toPlainText()
     assert "쉽게 말하면" in output and "뷰를 통한 리프 텐서의 인플레이스 변경" in output
+    # The advice's label is worded as in the text form (`run`, exports): "대신:", one catalogue entry.
+    advice = next(line for line in output.splitlines() if line.startswith("대신"))
+    assert advice.startswith("대신: ") and "대신: " in render("explain.paragraph_advice",
+                                                             {"title": "t", "text": "x.", "advice": "a"}, "ko")
     # torch's own message is never translated.
     assert "a view of a leaf Variable that requires grad is being used in an in-place operation." in output
     assert any("메모리" in text for text in window.storage_map.texts())
@@ -51,6 +56,7 @@ def test_switching_to_korean_and_back(window, qtbot):
     _choose(window, "en")
     assert window.commands.step_forward.text() == "Step"
     assert window.narration.note.text().startswith("x[0] is a view of x")
+    assert any(line.startswith("Instead: ") for line in window.output_view.toPlainText().splitlines())
 
 
 def test_the_language_is_remembered(qtbot, settings):
