@@ -1,8 +1,11 @@
 """The tensors table: one row per tensor, Qt model/view over a snapshot.
 
-All ten columns always show: headers are compact (the full name and its meaning in
+All ten columns show: headers are compact (the full name and its meaning in
 the tooltip), and when the panel is too narrow for every value the widest columns
-give up room first and elide (the full text is in the cell's tooltip). The name
+give up room first and elide (the full text is in the cell's tooltip). Where even
+that would cut the short columns to a letter ("c…", "T…": a projector's tab at
+1024 px, a module's long parameter names), the table scrolls sideways instead,
+every cell readable, with the name column pinned at the left. The name
 column keeps room for its names first and, cut, keeps whole the end that tells each name from the
 others (`mod…weight`, `mod…bias`, `n…[0].weight`, `n…[1].weight`): a row must say which tensor it is.
 A cut grad_fn keeps its node's operation (`Sum…` of `SumBackward0`) and `None` whole.
@@ -520,6 +523,9 @@ class TensorTable(QTableView):
         self.name_delegate = _NameDelegate(self)
         self.setItemDelegateForColumn(0, self.name_delegate)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # By pixels, not by columns: the pinned names cover the first column's place, and a column scrolled in
+        # by whole columns went under them.
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.horizontalHeader().setMinimumSectionSize(16)
@@ -531,9 +537,72 @@ class TensorTable(QTableView):
         self._fitted: tuple[object, ...] | None = None   # what the last fit of a step read (_fit_key)
         self.missing_width = 0
         # Fits kept by what they read: (the shrink, the sections' sizes, missing_width).
-        self._fits: dict[tuple[object, ...], tuple[int, tuple[int, ...], int]] = {}
+        self._fits: dict[tuple[object, ...], tuple[int, tuple[int, ...], int, bool]] = {}
 
+        self.scrolls = False   # the columns do not fit: the table scrolls sideways, its names pinned
+        self.names_view = self._pinned_names()
         self.set_text_scale(1.0)
+
+    def _pinned_names(self) -> QTableView:
+        """The name column drawn again over the table's left edge while the table scrolls sideways (Qt's
+        frozen-column example): the same model and selection, its rows scrolled with the table's."""
+        view = QTableView(self)
+        view.setObjectName("tensorTableNames")
+        view.setModel(self.table_model)
+        view.setSelectionModel(self.selectionModel())
+        view.setItemDelegateForColumn(0, _NameDelegate(view))
+        view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        view.setAlternatingRowColors(True)
+        view.setWordWrap(False)
+        view.verticalHeader().setVisible(False)
+        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        view.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        view.setFrameShape(QTableView.Shape.NoFrame)
+        for column in range(1, len(COLUMNS)):
+            view.setColumnHidden(column, True)
+        self.viewport().stackUnder(view)
+        self.verticalScrollBar().valueChanged.connect(view.verticalScrollBar().setValue)
+        view.verticalScrollBar().valueChanged.connect(self.verticalScrollBar().setValue)
+        self.horizontalHeader().sectionResized.connect(lambda *_: self._place_names())
+        view.hide()
+        return view
+
+    def _set_scrolls(self, scrolls: bool) -> None:
+        """Columns at their readable widths with a sideways scroll bar and the names pinned, or all in view."""
+        self.scrolls = scrolls
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if scrolls
+                                          else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if not scrolls:
+            self.horizontalScrollBar().setValue(0)
+        self._place_names()
+
+    def _place_names(self) -> None:
+        """The pinned names over the name column, in the table's fonts and row heights."""
+        view = getattr(self, "names_view", None)
+        if view is None:
+            return
+        if not self.scrolls:
+            view.hide()
+            return
+        view.setFont(self.font())
+        view.horizontalHeader().setFont(self.horizontalHeader().font())
+        view.verticalHeader().setDefaultSectionSize(self.verticalHeader().defaultSectionSize())
+        view.horizontalHeader().setFixedHeight(self.horizontalHeader().height())
+        view.setColumnWidth(0, self.columnWidth(0))
+        frame = self.frameWidth()
+        view.setGeometry(frame, frame, self.columnWidth(0),
+                         self.viewport().height() + self.horizontalHeader().height())
+        view.verticalScrollBar().setValue(self.verticalScrollBar().value())
+        view.show()
+
+    def updateGeometries(self) -> None:  # noqa: N802 - Qt's name
+        super().updateGeometries()
+        self._place_names()
 
     @property
     def compact(self) -> bool:
@@ -568,7 +637,8 @@ class TensorTable(QTableView):
     def height_for_rows(self, rows: int) -> int:
         """The widget height that shows its header and ``rows`` rows without a scroll bar."""
         header = self.horizontalHeader().sizeHint().height()
-        return header + rows * self.verticalHeader().defaultSectionSize() + 2 * self.frameWidth() + 2
+        bar = self.horizontalScrollBar().sizeHint().height() if self.scrolls else 0
+        return header + bar + rows * self.verticalHeader().defaultSectionSize() + 2 * self.frameWidth() + 2
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
         super().changeEvent(event)
@@ -630,11 +700,20 @@ class TensorTable(QTableView):
         # What the panel lacks, written as small as it may, to show every value whole (the window widens
         # its dock by as much, where it can).
         self.missing_width = max(0, sum(widths) - available) if self.shrink >= self._most_shrink() else 0
-        if sum(widths) > available:
+        levels = self._floors(widths, floor, available)
+        scrolls = sum(widths) > available and self.shrink >= self._most_shrink() and not any(
+            sum(max(x, 16.0) for x in f) <= available for f in levels[:-1])
+        if scrolls:
+            # Not even the floors fit (each short column whole): cut to the last floor, every column but the
+            # names read "c…" or "T…". The table scrolls sideways instead, each column as wide as its values
+            # (the names up to their share, the gradient's values up to as much: the Values panel draws them).
+            names = max(levels[1][0], min(wanted[0], NAME_SHARE * available))
+            widths = [int(names)] + wanted[1:]
+            widths[grad] = int(max(floor, min(wanted[grad], NAME_SHARE * available)))
+        elif sum(widths) > available:
             # Water-filling: a common cap that the widest columns are cut down to, above each column's floor:
             # the first floors of _floors() that leave every other column its 16 px.
-            floors = next((f for f in self._floors(widths, floor, available)
-                           if sum(max(x, 16.0) for x in f) <= available), [0.0] * len(widths))
+            floors = next((f for f in levels if sum(max(x, 16.0) for x in f) <= available), [0.0] * len(widths))
             low, high = 16.0, float(max(widths))
             for _ in range(30):
                 cap = (low + high) / 2
@@ -655,6 +734,8 @@ class TensorTable(QTableView):
             widths[-1] += available - sum(widths)
         for column, width in enumerate(widths):
             header.resizeSection(column, width)
+        if scrolls != self.scrolls:
+            self._set_scrolls(scrolls)
 
     def _floors(self, widths: list[int], grad_floor: int, available: int) -> list[list[float]]:
         """The widths the columns keep when they do not all fit, most generous first.
@@ -771,6 +852,8 @@ class TensorTable(QTableView):
                 for section, width in enumerate(kept[1]):
                     header.resizeSection(section, width)
                 self.missing_width = kept[2]
+                if kept[3] != self.scrolls:
+                    self._set_scrolls(kept[3])
             else:
                 shrink = self.shrink
                 self.fit_columns()
@@ -780,7 +863,7 @@ class TensorTable(QTableView):
                 if len(self._fits) > FITS_KEPT:
                     self._fits.clear()
                 self._fits[memo_key] = (shrink, tuple(header.sectionSize(c) for c in range(len(COLUMNS))),
-                                        self.missing_width)
+                                        self.missing_width, self.scrolls)
             # The same fonts: what the fit read is as before but the room and the sections' sizes (as _fit_key).
             self._fitted = (*key[:2], self.viewport().width(), *key[3:-1],
                             tuple(header.sectionSize(c) for c in range(len(COLUMNS))))

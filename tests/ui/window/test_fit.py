@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QToolButton, QWidget
 
 from tensorlab.core.protocol.snapshot import to_plain
@@ -70,6 +71,40 @@ def test_the_table_shows_all_ten_columns(qtbot, settings):
     grad = str(to_plain(window.controller.state.snapshot.tensor("x").grad))
     # Hovering the cell shows every value (the tooltip is written then, not at every step).
     assert grad in hovered_tip(table, model.index(model.row_of("x"), COLUMNS.index("grad")))
+    window.close()
+
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_a_table_too_wide_for_its_panel_scrolls_with_its_names_pinned(qtbot, settings, projector):
+    # freezing-no-grad-and-eval's end at 1024x768 (bn.num_batches_tracked, NativeBatchNormBackward0): cut to fit,
+    # every column but the names read "c…", "T…", "[…". The table scrolls instead, each short column whole.
+    window = _fresh(qtbot, settings, "en", SIZES[0], projector)
+    open_lesson(window, qtbot, "freezing-no-grad-and-eval")
+    go(window, qtbot, len(window.controller.state.program))
+    window.findChild(QAction, "showTensorsAction").trigger()
+    QApplication.processEvents()
+    table, model = window.table, window.table.table_model
+    assert table.scrolls and table.horizontalScrollBar().maximum() > 0
+    for column, name in enumerate(COLUMNS[1:], start=1):
+        if name != "grad":
+            assert table.column_fits(column), (name, table.horizontalHeader().sectionSize(column))
+    names = table.names_view
+    bar = table.horizontalScrollBar()
+    for value in (0, bar.maximum()):
+        bar.setValue(value)
+        QApplication.processEvents()
+        # The names stay over the table's left edge, row for row, as the name column draws them.
+        assert shown(names) and names.x() <= table.frameWidth() and names.width() == table.columnWidth(0)
+        for row in range(model.rowCount()):
+            assert names.visualRect(model.index(row, 0)).top() == table.visualRect(model.index(row, 0)).top()
+    # A click on a pinned name selects that tensor.
+    row = model.row_of("bn.weight")
+    qtbot.mouseClick(names.viewport(), Qt.MouseButton.LeftButton, pos=names.visualRect(model.index(row, 0)).center())
+    assert table.selected == "bn.weight"
+    # Where the columns fit again (a lesson of short names), the table does not scroll and nothing is pinned.
+    open_lesson(window, qtbot, "clone-keeps-the-graph")
+    go(window, qtbot, 3)
+    assert not table.scrolls and not shown(names) and bar.maximum() == 0
     window.close()
 
 
