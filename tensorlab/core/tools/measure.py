@@ -144,7 +144,7 @@ def _probe_seconds(x: torch.Tensor, threads: int) -> float:
 
 
 def _usable_threads(params: MeasureParams, device: str, threads: int,
-                    probe: Callable[[torch.Tensor, int], float] = _probe_seconds) -> int:
+                    probe: Callable[[torch.Tensor, int], float] | None = None) -> int:
     """The threads to time on: torch's, or 1 when its pool is starved (each call waits for a busy core).
 
     Only a CPU run with a size over :data:`GRAIN_SIZE` uses more than one thread at all; the probe copies a
@@ -153,6 +153,8 @@ def _usable_threads(params: MeasureParams, device: str, threads: int,
     threaded = [size for size in params.sizes if size > GRAIN_SIZE]
     if device != "cpu" or threads <= 1 or not threaded:
         return threads
+    # The probe looked up when called, not bound when this was defined (a test replaces it with a starved one).
+    probe = probe if probe is not None else _probe_seconds
     x = torch.ones(min(max(threaded), 1_000_000))
     single = probe(x, 1)
     return 1 if probe(x, threads) > STARVED * single else threads
