@@ -671,8 +671,11 @@ class StorageMapView(SceneView):
             # What had to be shown: its top in view, and all of it (or a viewport of it when taller).
             # (A strip's rectangle starts 4 px above its heading, which is where a landing top is.)
             slack = 5 * self.scale_factor
+            # (The slack is for the top; at the bottom a landing 4 px short cut r's band at expand-is-not-repeat's
+            # end, 1024x768 projector.)
             shown = land <= target.top() + slack and \
-                land + height >= min(target.bottom(), target.top() + height) - slack
+                land + height >= min(target.bottom(), land + height if land > target.top() else
+                                     target.top() + height) - 1
             if shown and value > bar.maximum() and land > top:
                 # The last strip of a map that scrolls anyway: the scene grows below it, so that the scroll can
                 # land on its heading (not a half line of the band above; review r17c findings 13, 30).
@@ -814,9 +817,15 @@ class StorageMapView(SceneView):
         # (a cell cut by the pinned names would show half a value).
         # Only when the map scrolls sideways anyway: a margin that made the scroll bar come would change the
         # viewport, and the fit, again and again.
-        rect = scene.itemsBoundingRect().adjusted(-10, -10, 20, 20)
-        if not self.picture and rect.width() * self.transform().m11() > self.viewport().width():
+        bounds = scene.itemsBoundingRect()
+        rect = bounds.adjusted(-10, -10, 20, 20)
+        room = self.viewport().width() / max(self.transform().m11(), 1e-6)
+        if not self.picture and bounds.right() - rect.left() > room:
             rect.adjust(0, 0, cell_w, 0)
+        elif rect.width() > room:
+            # What is drawn fits; the margin alone did not (the header, wrapped to the view, and 20 px past it made
+            # a scroll bar of 52 px at 1024x768 with nothing to scroll to): the margin is cut to the view.
+            rect.setRight(rect.left() + math.floor(room))
         if rect != scene.sceneRect():
             bar = self.horizontalScrollBar()
             scrolled = bar.value() - bar.minimum()

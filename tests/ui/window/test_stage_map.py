@@ -300,3 +300,20 @@ def test_a_changed_strip_taller_than_the_map_lands_on_a_whole_line_with_the_band
     assert in_view[0][1].startswith(view.followed[0]) or in_view[0][1] == "0.0", in_view[:3]
     assert in_view[0][0] >= 0, in_view[0]                            # whole
     window.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_a_map_whose_strips_fit_has_no_sideways_scroll_bar(qtbot, settings, size):
+    # freezing-no-grad-and-eval's end at 1024x768: everything drawn fitted, but the margin past the header (wrapped
+    # to the view) made a 52 px scroll range with nothing to scroll to, and took a line of the map's height.
+    window = fresh_window(qtbot, settings, size)
+    view = window.storage_map
+    for lesson in ("freezing-no-grad-and-eval", "detach-shares-memory"):
+        open_lesson(window, qtbot, lesson)
+        for position in range(1, len(window.controller.state.program) + 1):
+            go(window, qtbot, position)
+            _settle(qtbot)
+            drawn = view.scene().itemsBoundingRect()
+            if drawn.right() - view.sceneRect().left() <= view.viewport().width() / view.transform().m11():
+                assert view.horizontalScrollBar().maximum() == 0, (lesson, position, size)
+    window.close()
