@@ -34,4 +34,4 @@ def test_run_json_marks_gradients_from_numbers_that_may_differ_and_refuses_after
     marked = {name: t.get("may_differ") for name, t in steps[6]["tensors"].items()}
     assert marked["x"] == marked["g"] == {"line": 3, "cell": 0}, marked
     assert [s["ok"] for s in steps[7:]] == [False, False]
-    assert steps[8]["refused"].startswith("not run: Python stops at line 8 of the file")
+    assert steps[8]["refused"].startswith("Python stops at line 8 of the file")

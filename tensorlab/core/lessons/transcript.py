@@ -113,8 +113,8 @@ def transcript(lesson: Lesson, device: str, results: Sequence[StepResult], color
         if note:
             out += _note_lines(v(note), width)
         if result.iterations is not None:   # a loop step: one step, its iterations counted
-            out.append("  " + style.dim("↻ " + render("transcript.loop_iterations", {"count": result.iterations},
-                                                        language)))
+            key = "transcript.loop_iteration" if result.iterations == 1 else "transcript.loop_iterations"
+            out.append("  " + style.dim("↻ " + render(key, {"count": result.iterations}, language)))
         for line in result.output.splitlines():
             out.append("  " + style.dim("│ ") + v(line))
         if result.value is not None:

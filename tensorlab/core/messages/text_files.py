@@ -226,8 +226,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.any_name": ("may depend on {where}, which is not run (it may change any name)",
                         "실행하지 않는 {where}에 의존할 수 있습니다(그 줄이 어떤 이름이든 바꿀 수 있습니다)"),
     # -- issue #21 review r21h: a refused statement that stops Python, or may (`raise`, `exit()`, `assert`) ---------
-    "source.stops": ("not run: Python stops at {where}, which is not run (it raises or exits), and never gets here",
-                     "실행하지 않습니다: Python은 실행하지 않는 {where}에서 멈추므로(오류를 발생시키거나 종료합니다) "
+    # (No "not run:" of its own: the transcript and the export say that before every refused step's reason.)
+    "source.stops": ("Python stops at {where}, which is not run (it raises or exits), and never gets here",
+                     "Python은 실행하지 않는 {where}에서 멈추므로(오류를 발생시키거나 종료합니다) "
                      "여기까지 오지 않습니다"),
     "source.assert_may_stop": ("{reason}; this `assert` is not checked here: if it fails, Python stops there (the "
                                "steps after show what happens when it holds)",

@@ -20,6 +20,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- for loops (issue #16, h16b) ----------------------------------------------------------------------
     "transcript.loop_iterations": ("the loop ran {count} iterations to their end",
                                    "반복문의 반복 {count}번이 끝까지 실행되었습니다"),
+    "transcript.loop_iteration": ("the loop ran 1 iteration to its end", "반복문의 반복 1번이 끝까지 실행되었습니다"),
     # -- who raised a step's error: the Output panel's heading and the transcript (issue #15, h15b) ---
     "error.torch_raised": ("torch raised {type}", "torch가 {type:를} 발생시켰습니다"),
     "error.tensorlab_refused": ("TensorLab refused this ({type})", "TensorLab이 이것을 거부했습니다({type})"),

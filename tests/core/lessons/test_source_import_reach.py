@@ -175,7 +175,7 @@ def test_gradients_computed_from_numbers_that_may_differ_are_marked():
 def test_a_refused_statement_that_stops_python_refuses_every_later_step(stop):
     text = "import torch\nimport sys\nx = torch.ones(2)\n" + stop + "\nprint(x)\ny = torch.zeros(2)\n"
     refused = _opened(text)
-    assert refused[5] == refused[6] == "not run: Python stops at line 4 of the file, which is not run (it raises " \
+    assert refused[5] == refused[6] == "Python stops at line 4 of the file, which is not run (it raises " \
                                        "or exits), and never gets here"
 
 
