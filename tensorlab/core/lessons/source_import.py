@@ -1862,6 +1862,25 @@ def _stops(node: ast.stmt | None) -> bool:
     return False
 
 
+def _stop_inside(node: ast.stmt | None) -> int | None:
+    """The line of the first statement inside a compound statement that would stop the program (`if ...:
+    sys.exit()`, a `raise` in a loop's body), not counting the bodies of functions and classes it defines."""
+    if node is None or not isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith,
+                                             ast.Try, ast.Match)) and not type(node).__name__ == "TryStar":
+        return None
+    todo: list[ast.AST] = list(ast.iter_child_nodes(node))
+    found: list[int] = []
+    while todo:
+        child = todo.pop()
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(child, ast.stmt) and _stops(child):
+            found.append(child.lineno)
+            continue
+        todo.extend(ast.iter_child_nodes(child))
+    return min(found) if found else None
+
+
 def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None = None) -> None:
     """Refuse, in place, each statement that reads a name whose last binding is a refused statement's
     ("depends on line N"), or a name nothing binds; a refused statement's names then come from it.
@@ -2481,6 +2500,13 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         if (piece.statement is None and isinstance(piece.node, ast.Assert) and piece.reason is not None
                 and piece.reason.key != "source.stops"):
             piece.reason = msg("source.assert_may_stop", reason=piece.reason)
+        elif piece.statement is None and piece.reason is not None and piece.reason.key != "source.stops":
+            # A refused block that may stop Python (`if w.isnan().any(): sys.exit(1)`; review helper-133 #4): the
+            # steps after run, as after a refused `assert`, and its row says that Python may stop there.
+            line = _stop_inside(piece.node)
+            if line is not None and piece.node is not None:
+                where = _where(piece.line + line - piece.node.lineno, piece.cell)
+                piece.reason = msg("source.block_may_stop", reason=piece.reason, where=where)
 
 
 def _joined(*notes: str) -> str:

@@ -230,6 +230,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "source.stops": ("Python stops at {where}, which is not run (it raises or exits), and never gets here",
                      "Python은 실행하지 않는 {where}에서 멈추므로(오류를 발생시키거나 종료합니다) "
                      "여기까지 오지 않습니다"),
+    "source.block_may_stop": ("{reason}; it may stop Python at {where} (it raises or exits there), which is not "
+                              "run here (the steps after show what happens when it does not stop)",
+                              "{reason}. 이 블록은 {where}에서 Python을 멈출 수 있지만(오류를 발생시키거나 "
+                              "종료합니다) 여기서는 실행하지 않습니다(이후의 단계는 멈추지 않을 때 일어나는 일을 "
+                              "보여 줍니다)"),
     "source.assert_may_stop": ("{reason}; this `assert` is not checked here: if it fails, Python stops there (the "
                                "steps after show what happens when it holds)",
                                "{reason}. 이 `assert`는 여기서 확인하지 않습니다: 실패하면 Python은 그곳에서 멈춥니다"

@@ -190,6 +190,19 @@ def test_a_refused_assert_greys_nothing_after_it_and_says_it_is_not_checked():
                                "show what happens when it holds)")
 
 
+@pytest.mark.parametrize("block", ["if x.sum() > 100:\n    sys.exit(1)", "for i in range(0):\n    raise ValueError('no')",
+                                   "while x.sum() > 100:\n    x.add_(1)\n    exit()"])
+def test_a_refused_block_that_may_stop_python_says_so_and_greys_only_its_readers(block):
+    # Review helper-133 #4: `if …: sys.exit(3)` said only why it was refused, and the steps after ran as if Python
+    # could not stop there. They still run (as after a refused `assert`: what happens when it does not stop); the
+    # block's row says where Python may stop.
+    text = "import torch\nimport sys\nx = torch.ones(2)\n" + block + "\ny = torch.zeros(2)\nprint(y)\n"
+    refused = _opened(text)
+    stop = 4 + block.count("\n")
+    assert "it may stop Python at line %d of the file (it raises or exits there)" % stop in refused[4], refused
+    assert set(refused) <= {2, 4}
+
+
 def test_in_a_notebook_a_stop_ends_only_its_own_cell():
     lesson = parse_notebook(_notebook(["import torch\nx = torch.ones(2)", "raise SystemExit\ny = torch.ones(1)",
                                        "print(x)"]), "stop.ipynb")
