@@ -2423,6 +2423,13 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             if source is not None and not piece.own:
                 name = next(n for n in read if bound.get(n) is source)
                 piece.reason = _math_hint(depends(name, source), name, piece.node, source.node)
+        if piece.reason is not None and isinstance(piece.node, (ast.Import, ast.ImportFrom)):
+            # A refused import binds a module (or a module's function) too: a later refused `init.constant_(w, 3)`
+            # of `import torch.nn.init as init` changes `w`, not `init` (review helper-132 #1).
+            # (Not the root `torch` of a refused `import torch.utils.data` before `import torch`: what reads it
+            # depends on that line.)
+            modules.update(alias.asname or alias.name for alias in piece.node.names
+                           if alias.name != "*" and (alias.asname or isinstance(piece.node, ast.ImportFrom)))
         if isinstance(piece.node, ast.ImportFrom) and any(alias.name == "*" for alias in piece.node.names):
             star = piece
         # A module's attributes (`torch.backends.cudnn.deterministic = True`) are its settings, not an object a
@@ -2503,9 +2510,9 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         elif piece.statement is None and piece.reason is not None and piece.reason.key != "source.stops":
             # A refused block that may stop Python (`if w.isnan().any(): sys.exit(1)`; review helper-133 #4): the
             # steps after run, as after a refused `assert`, and its row says that Python may stop there.
-            line = _stop_inside(piece.node)
-            if line is not None and piece.node is not None:
-                where = _where(piece.line + line - piece.node.lineno, piece.cell)
+            stop_line = _stop_inside(piece.node)
+            if stop_line is not None and piece.node is not None:
+                where = _where(piece.line + stop_line - piece.node.lineno, piece.cell)
                 piece.reason = msg("source.block_may_stop", reason=piece.reason, where=where)
 
 

@@ -190,7 +190,8 @@ def test_a_refused_assert_greys_nothing_after_it_and_says_it_is_not_checked():
                                "show what happens when it holds)")
 
 
-@pytest.mark.parametrize("block", ["if x.sum() > 100:\n    sys.exit(1)", "for i in range(0):\n    raise ValueError('no')",
+@pytest.mark.parametrize("block", ["if x.sum() > 100:\n    sys.exit(1)",
+                                   "for i in range(0):\n    raise ValueError('no')",
                                    "while x.sum() > 100:\n    x.add_(1)\n    exit()"])
 def test_a_refused_block_that_may_stop_python_says_so_and_greys_only_its_readers(block):
     # Review helper-133 #4: `if …: sys.exit(3)` said only why it was refused, and the steps after ran as if Python
@@ -199,8 +200,18 @@ def test_a_refused_block_that_may_stop_python_says_so_and_greys_only_its_readers
     text = "import torch\nimport sys\nx = torch.ones(2)\n" + block + "\ny = torch.zeros(2)\nprint(y)\n"
     refused = _opened(text)
     stop = 4 + block.count("\n")
-    assert "it may stop Python at line %d of the file (it raises or exits there)" % stop in refused[4], refused
+    assert f"it may stop Python at line {stop} of the file (it raises or exits there)" in refused[4], refused
     assert set(refused) <= {2, 4}
+
+
+@pytest.mark.parametrize("imported", ["import torch.nn.init as init", "from torch.nn import init"])
+def test_a_function_of_a_refused_import_changes_its_argument_not_the_module(imported):
+    # Review helper-132 #1: `init.constant_(m3.weight, 3.0)` was refused, and `print(m3.weight)` then ran and
+    # printed the random weights Python never prints (it prints 3s); the call was said to "change `init`".
+    text = ("import torch\nimport torch.nn as nn\n" + imported + "\ntorch.manual_seed(0)\nm3 = nn.Linear(2, 1)\n"
+            "init.constant_(m3.weight, 3.0)\nprint(m3.weight)\n")
+    refused = _opened(text)
+    assert "it may change `m3`" in refused[7], refused
 
 
 def test_in_a_notebook_a_stop_ends_only_its_own_cell():
