@@ -25,7 +25,7 @@ import json
 import math
 import re
 import tokenize
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -1866,7 +1866,7 @@ def _stop_inside(node: ast.stmt | None) -> int | None:
     """The line of the first statement inside a compound statement that would stop the program (`if ...:
     sys.exit()`, a `raise` in a loop's body), not counting the bodies of functions and classes it defines."""
     if node is None or not isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith,
-                                             ast.Try, ast.Match)) and not type(node).__name__ == "TryStar":
+                                             ast.Try, ast.TryStar, ast.Match)):
         return None
     todo: list[ast.AST] = list(ast.iter_child_nodes(node))
     found: list[int] = []
@@ -1879,6 +1879,43 @@ def _stop_inside(node: ast.stmt | None) -> int | None:
             continue
         todo.extend(ast.iter_child_nodes(child))
     return min(found) if found else None
+
+
+def _outside_functions(node: ast.AST) -> Iterator[ast.AST]:
+    """``node`` and every node inside it, not counting the bodies of the functions, lambdas and classes it defines
+    (their names are their own)."""
+    todo: list[ast.AST] = [node]
+    while todo:
+        child = todo.pop()
+        yield child
+        if child is not node and isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                                    ast.Lambda)):
+            continue
+        todo.extend(ast.iter_child_nodes(child))
+
+
+def _module_aliases(node: ast.stmt, modules: frozenset[str] | set[str]) -> tuple[set[str], set[str]]:
+    """The names ``node`` binds (outside the functions it defines) to a module or to a module's attribute
+    (`T = torch.Tensor`, `F = torch.nn.functional`, `t = torch`), and the other names it binds. A name bound
+    both ways is among the others: what it holds is not known."""
+    aliases: set[str] = set()
+    others: set[str] = set()
+    for child in _outside_functions(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            others.add(child.name)
+        if (isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Name)):
+            root: ast.expr = child.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in modules:
+                aliases.add(child.targets[0].id)
+                continue
+        for target in ast.walk(child) if isinstance(child, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For,
+                                                             ast.AsyncFor, ast.With, ast.AsyncWith,
+                                                             ast.NamedExpr, ast.Delete, ast.comprehension)) else ():
+            if isinstance(target, ast.Name) and isinstance(target.ctx, (ast.Store, ast.Del)):
+                others.add(target.id)
+    return aliases - others, others
 
 
 def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None = None) -> None:
@@ -1897,6 +1934,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     changed: set[str] = set()               # names whose last refused binding only (may have) changed them
     related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
     modules: set[str] = set()               # `torch`, `nn`: read by every step, never a shared object
+    module_aliases: set[str] = set()        # those of them a statement bound (`T = torch.Tensor`), not an import
     gradients_only: set[str] = set()        # changed names whose gradients only a refused `backward()` may change
     fresh: set[str] = set()                 # modules a step made whose call returns new memory (`nn.Linear(3, 1)`)
     containers: set[str] = set()            # names last bound to a dict, list or set (`params = {"w": w}`)
@@ -2308,6 +2346,15 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             piece.reason = msg("source.stops", where=_where(stopper.line, stopper.cell))
             piece.statement = None
             continue
+        if piece.node is not None:
+            # A name bound to a module or its attribute (`T = torch.Tensor`) is a module too: a later refused
+            # `T.add_(b, 1)` changes `b`, as `torch.Tensor.add_(b, 1)` would, not `T` (review helper-132 #2).
+            # Bound to anything else later, it is an object again.
+            aliases, others = _module_aliases(piece.node, modules)
+            modules.difference_update(module_aliases & others)
+            module_aliases.difference_update(others)
+            modules.update(aliases)
+            module_aliases.update(aliases)
         setter = bound.get(EVERYTHING) or bound.get(ANY_NAME)
         printer = bound.get(PRINTING)
         if (setter is None and printer is not None and piece.node is not None

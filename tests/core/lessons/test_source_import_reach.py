@@ -214,6 +214,22 @@ def test_a_function_of_a_refused_import_changes_its_argument_not_the_module(impo
     assert "it may change `m3`" in refused[7], refused
 
 
+@pytest.mark.parametrize("calls", ["T = torch.Tensor\nT.add_(b, 1)\n",
+                                   "if b.sum() > 0:\n    T = torch.Tensor\n    T.add_(b, 1)\n",
+                                   "t = torch\nt.nn.init.zeros_(b)\n"])
+def test_a_name_bound_to_a_module_attribute_changes_the_argument_not_the_name(calls):
+    # Review helper-132 #2: `T = torch.Tensor; T.add_(b, 1)` was said to change `T`, and `print(b)` ran and showed
+    # the ones Python never prints.
+    refused = _opened("import torch\nb = torch.ones(2)\n" + calls + "print(b)\n")
+    assert "it may change `b`" in refused[max(refused)], refused
+
+
+def test_a_module_alias_bound_again_to_a_tensor_is_an_object_again():
+    refused = _opened("import torch\nb = torch.ones(2)\nT = torch.Tensor\nT = torch.zeros(2)\n"
+                      "if T.sum() == 0:\n    T.add_(b)\nprint(b)\nprint(T)\n")
+    assert 7 not in refused and "it may change `T`" in refused[8], refused
+
+
 def test_in_a_notebook_a_stop_ends_only_its_own_cell():
     lesson = parse_notebook(_notebook(["import torch\nx = torch.ones(2)", "raise SystemExit\ny = torch.ones(1)",
                                        "print(x)"]), "stop.ipynb")
