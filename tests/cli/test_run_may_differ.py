@@ -35,3 +35,20 @@ def test_run_json_marks_gradients_from_numbers_that_may_differ_and_refuses_after
     assert marked["x"] == marked["g"] == {"line": 3, "cell": 0}, marked
     assert [s["ok"] for s in steps[7:]] == [False, False]
     assert steps[8]["refused"].startswith("Python stops at line 8 of the file")
+
+
+def test_a_backward_in_a_refused_loop_marks_the_gradients_it_may_change_not_the_values(tmp_path, capsys):
+    # `print(w.grad)` after a refused training loop printed None where Python prints tensor([2., 2.]): the loss was
+    # computed in the loop, so what it was computed from was not known until after it.
+    path = tmp_path / "loop.py"
+    path.write_text("import torch\nimport numpy as np\nw = torch.ones(2, requires_grad=True)\nx = torch.ones(2)\n"
+                    "(w * 1).sum().backward()\nfor i in range(2):\n    loss = (w * x).sum()\n    loss.backward()\n"
+                    "    np.zeros(1)\n"
+                    "print(w.grad)\nv = w * 1\n", encoding="utf-8")
+    assert main(["run", str(path), "--json"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    printed = next(s for s in steps if s["code"] == "print(w.grad)")
+    assert not printed["ok"] and "it may change `w`" in printed["refused"]
+    marked = {name: t.get("may_differ") for name, t in steps[-1]["tensors"].items()}
+    # w's gradient may differ (TensorLab's run left ones, Python's is threes); x needs none and has none in both.
+    assert marked["w"] == {"line": 6, "cell": 0} and marked["x"] is None, marked

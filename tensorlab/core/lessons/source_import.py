@@ -502,6 +502,7 @@ def _random_marks(lesson: Lesson, order: list[LessonStep | RefusedStep]) -> list
 
 _CHANGES: dict[int, tuple[Lesson, list[dict[str, tuple[int, int]]]]] = {}
 _ROOT = re.compile(r"[A-Za-z_]\w*")
+GRADIENT = ".grad"   # a name marked by its gradient only (`w.grad`: a refused `backward()` may have changed it)
 
 
 def changes_after_step(lesson: Lesson, index: int) -> dict[str, tuple[int, int]]:
@@ -528,6 +529,10 @@ def with_may_differ(snapshot: Snapshot, changes: dict[str, tuple[int, int]]) -> 
     for tensor in snapshot.tensors:
         root = _ROOT.match(tensor.name)
         where = (changes.get(root.group()) if root is not None else None) or anything
+        if where is None and root is not None and (tensor.requires_grad or tensor.grad is not None):
+            # Only its gradient may differ: a tensor that has none and needs none has none in Python either (the
+            # data `X` of `pred = X @ w` in a refused training loop; review r21g).
+            where = changes.get(root.group() + GRADIENT)
         tensors.append(tensor if tensor.may_differ == where else replace(tensor, may_differ=where))
     if all(new is old for new, old in zip(tensors, snapshot.tensors)):
         return snapshot
@@ -1973,11 +1978,12 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         for name in defined:
             sources[name] = origin
 
-    def relate_compound(node: ast.stmt) -> None:
+    def relate_compound(node: ast.stmt, bindings_only: bool = False) -> None:
         """A loop, `with` or `if` that a step runs: each statement inside relates what it binds as a step of its own
         would (`out = model(x)` in a training loop computes new memory, sharing nothing with x), the loop's target
         with what it iterates; relations only grow (a body may run again: `a = b; b = c` relates a and c the second
-        time), repeated until they settle."""
+        time), repeated until they settle. ``bindings_only``: only what its assignments, loops and `with`s bind (not
+        what a call may relate, `w.add_(g)`)."""
         simple: list[tuple[set[str], set[str], bool]] = []
         pending: list[ast.stmt] = [node]
         while pending:
@@ -2000,7 +2006,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                 holders = set().union(*(_roots(t) for t in targets if not isinstance(t, ast.Name)))
                 simple.append((names, set(_read_by(statement)) | holders,
                                not _computes_new(statement, fresh) or bool(holders)))
-            elif isinstance(statement, ast.Expr) and _relates_nothing(statement):
+            elif (isinstance(statement, ast.Expr) and _relates_nothing(statement)) or bindings_only:
                 continue
             else:
                 simple.append((_bound_by(statement, modules), set(_read_by(statement)), True))
@@ -2215,6 +2221,13 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         rebinds: set[str] = set()
         backward: set[str] = set()
         anything = False
+        # A bound method or an item stored inside the statement itself (`if c: m = e.mul_; m(7)`) is called as one a
+        # step stored would be (review helper-133 #2).
+        holding = dict(attribute_bound)
+        for inner in _outside_functions(node):
+            if (isinstance(inner, ast.Assign) and len(inner.targets) == 1 and isinstance(inner.targets[0], ast.Name)
+                    and isinstance(inner.value, (ast.Attribute, ast.Subscript))):
+                holding[inner.targets[0].id] = inner.value.attr if isinstance(inner.value, ast.Attribute) else ""
         calls = [part for part in _runs_now(node) if isinstance(part, ast.Call)]
         # A decorator is called with what it decorates as the statement runs (`@deco def g(): ...` runs deco).
         calls += [ast.Call(func=decorator, args=[], keywords=[]) for inner in ast.walk(node)
@@ -2240,7 +2253,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             # lambda or a `class` of the file (`k = K()`, `y = helper()`), not `lst = list(np.zeros(0))`.
             own_code = {name for name in func_roots if name in summaries and resolve({name})[0]}
             dunder = isinstance(func, ast.Attribute) and func.attr.startswith("__")
-            stored = isinstance(func, ast.Name) and func.id in attribute_bound
+            stored = isinstance(func, ast.Name) and func.id in holding
             if _unbounded_call(call):
                 anything = True
             if (isinstance(func, ast.Attribute) and func.attr in _COMPUTES and plain and not (passed or lambdas)
@@ -2250,7 +2263,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                 continue
             if not (own_code or passed or lambdas or not plain or dunder or stored):
                 continue
-            if stored and attribute_bound[func.id] == "backward":   # type: ignore[attr-defined]
+            if stored and holding[func.id] == "backward":   # type: ignore[attr-defined]
                 backward |= func_roots
             given = argument_roots
             if (isinstance(func, ast.Name) and func.id in functions and func.id in code_nodes
@@ -2325,7 +2338,8 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         return None
 
     def marks() -> dict[str, _Piece]:
-        return {name: piece for name, piece in bound.items()
+        # A name whose gradient only may differ is marked as its gradient (`w.grad`), its values as Python's.
+        return {name + GRADIENT if name in gradients_only else name: piece for name, piece in bound.items()
                 if piece is not None and name not in (EVERYTHING, PRINTING)}
 
     for number, piece in enumerate(pieces):
@@ -2494,6 +2508,17 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         # gradients of what it was computed from change, and its graph may be freed).
         # A store into a dict or a list (`params["w"] = w.detach().clone()`, `lst.append(v)`) changes that container,
         # never the objects it holds: those (and what shares them) stay as they were (review r21g).
+        if isinstance(piece.node, (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith)):
+            # What the block binds and then changes (`h = [g]; h[0].add_(1)`, `m = e.mul_; m(7)`) reaches what it
+            # was bound to there (review helper-133 #2): what its assignments share first (relations only grow), and
+            # what its results are computed from, so that a `loss.backward()` in a refused training loop changes the
+            # gradients of what `loss = (w * x).sum()` in it was computed from (`print(w.grad)` after it printed
+            # None). What a call in it may relate (`w.add_(g)`) is related after: not to reach `g` through `w` here.
+            sharing = {name: set(names) for name, names in related.items()}
+            relate_compound(piece.node)
+            related.clear()
+            related.update(sharing)
+            relate_compound(piece.node, bindings_only=True)
         held, evaluated = _container_stores(_defined_now(piece.node)) if piece.node is not None else (set(), [])
         own = set().union(*(_bindings(ast.Expr(value=e), modules)[1] for e in evaluated)) if evaluated else set()
         items_only = (held & containers & changes) - own

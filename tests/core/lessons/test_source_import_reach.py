@@ -224,6 +224,20 @@ def test_a_name_bound_to_a_module_attribute_changes_the_argument_not_the_name(ca
     assert "it may change `b`" in refused[max(refused)], refused
 
 
+@pytest.mark.parametrize(("block", "changed"), [
+    ("    m = e.mul_\n    m(7)\n", "e"),
+    ("    h = [g]\n    h[0].add_(1)\n", "g"),
+    ("    v = g.view(2)\n    v.zero_()\n", "g"),
+])
+def test_inside_a_refused_block_what_it_binds_and_then_changes_reaches_what_it_was_bound_to(block, changed):
+    # Review helper-133 #2: both were followed at top level, not inside a refused block; `print(e)` and `print(g)`
+    # ran and showed the ones Python never prints.
+    refused = _opened("import torch\ne = torch.ones(2)\ng = torch.ones(2)\nif e.sum() > 0:\n" + block
+                      + "print(e)\nprint(g)\n")
+    reasons = [reason for line, reason in refused.items() if line > 4]
+    assert reasons == [f"may depend on line 4 of the file, which is not run (it may change `{changed}`)"], refused
+
+
 def test_a_module_alias_bound_again_to_a_tensor_is_an_object_again():
     refused = _opened("import torch\nb = torch.ones(2)\nT = torch.Tensor\nT = torch.zeros(2)\n"
                       "if T.sum() == 0:\n    T.add_(b)\nprint(b)\nprint(T)\n")
