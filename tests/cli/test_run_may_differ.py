@@ -52,3 +52,23 @@ def test_a_backward_in_a_refused_loop_marks_the_gradients_it_may_change_not_the_
     marked = {name: t.get("may_differ") for name, t in steps[-1]["tensors"].items()}
     # w's gradient may differ (TensorLab's run left ones, Python's is threes); x needs none and has none in both.
     assert marked["w"] == {"line": 6, "cell": 0} and marked["x"] is None, marked
+
+
+def test_a_loop_over_tensorlabs_limit_is_not_run_and_its_readers_are_greyed_as_python_runs_it_whole(tmp_path,
+                                                                                                   capsys):
+    # Issue #21 (review helper-133): a loop of 2,000 iterations stopped at TensorLab's limit of 1,000 was an error
+    # step, and `print(x)` then ran and printed 0 where Python prints 2000; the export commented it out.
+    path = tmp_path / "long.py"
+    path.write_text("import torch\nx = torch.zeros(1)\nfor i in range(2000):\n    x.add_(1)\nprint(x)\n"
+                    "y = torch.ones(1)\nprint(y)\n", encoding="utf-8")
+    assert main(["run", str(path), "--json"]) == 0
+    steps = {s["code"]: s for s in json.loads(capsys.readouterr().out)["steps"]}
+    loop = steps["for i in range(2000):\n    x.add_(1)"]
+    assert not loop["ok"] and "at most 1,000" in loop["refused"]
+    assert steps["print(x)"]["refused"] == "may depend on line 3 of the file, which is not run (it may change `x`)"
+    assert steps["print(y)"]["ok"] and steps["print(y)"]["output"] == "tensor([1.])\n"
+    assert steps["print(y)"]["tensors"]["x"]["may_differ"] == {"line": 3, "cell": 0}
+    out = tmp_path / "long_out.py"
+    assert main(["export", str(path), "--py", str(out)]) == 0
+    code = [line for line in out.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    assert "print(y)" in code and "print(x)" not in code and "    x.add_(1)" not in code

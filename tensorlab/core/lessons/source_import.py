@@ -376,11 +376,17 @@ def with_random_note(result: StepResult, shifter: RefusedStep | None) -> StepRes
 
 def run_time_refusal(result: StepResult) -> Message | None:
     """The subset's refusal a step of an opened file met as it ran (`model = model.to(device)` on a module: only
-    the worker knows the type), or None: a torch error is content, and a limit or a crash is not the subset
-    refusing the statement. A refusal after part of the statement had run (a loop's body refused in its first
+    the worker knows the type), or None: a torch error is content, and a crash is not the subset refusing the
+    statement. A refusal after part of the statement had run (a loop's body refused in its first
     iteration, `for g in opt.param_groups: g["lr"] = 0.0`; a `with` block's second line) is one too: the step
-    is refused whole and its readers with it, since what ran of it may have changed anything it may change."""
+    is refused whole and its readers with it, since what ran of it may have changed anything it may change. So is
+    a TensorLab limit the step met (a loop of 2,000 iterations): Python has none."""
     error = result.error
+    if error is not None and error.type == "LimitError" and error.own is not None:
+        # A TensorLab limit (`for i in range(2000)`, the 1,000 iterations of a loop; a statement's element budget)
+        # is not Python's: Python runs the statement to its end, so what it changes may differ from here on and its
+        # readers are greyed (issue #21: `print(x)` after the loop showed TensorLab's x, never Python's).
+        return error.own
     if error is None or error.type != "TensorLabError" or not error.refused:
         return None
     own = error.own
