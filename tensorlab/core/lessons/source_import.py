@@ -971,9 +971,11 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
         # statement it runs (`x = f()`) or `pass`, so the cell still parses, and the block is refused for it.
         kept = []
         original = lines
+        continued = _continued_lines(lines)
         for number, line in enumerate(lines, start=1):
-            help_request = _is_help(line)
-            if (_MAGIC.match(line) or help_request) and not line.lstrip().startswith("#"):
+            help_request = number not in continued and _is_help(line)
+            if (number not in continued and (_MAGIC.match(line) or help_request)
+                    and not line.lstrip().startswith("#")):
                 what = msg("source.help" if help_request or _HELP.match(line) else "source.magic")
                 binding = _magic_binding(line)
                 indent = line[:len(line) - len(line.lstrip())]
@@ -1001,6 +1003,37 @@ def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Pi
                 piece.statement, piece.own = None, True
                 piece.reason = _at(held[0], cell, inner[held[0]])
     return sorted(found, key=lambda p: p.line), closing
+
+
+def _continued_lines(lines: list[str]) -> set[int]:
+    """The lines (1-based) of a cell that do not begin a logical line of Python: inside a triple-quoted string, a
+    bracket left open or after a backslash. IPython reads a magic (`%time`, `!ls`, `x?`) only where a logical
+    line begins, so `%` there is the string's, or the expression's (`5 \\` then `% 3`). Empty where the cell does
+    not tokenize (an unclosed string): then each line is read as it stands."""
+    continued: set[int] = set()
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline))
+    except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    before = tokenize.NEWLINE
+    depth = 0   # brackets open
+    seen: set[int] = set()
+    for token in tokens:
+        if token.type in (tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING):
+            continue
+        row, end = token.start[0], token.end[0]
+        if row not in seen:
+            seen.add(row)
+            if depth > 0 or before not in (tokenize.NEWLINE, tokenize.NL):
+                continued.add(row)
+        continued.update(range(row + 1, end + 1))   # the lines a string (or an f-string's part) spans
+        seen.update(range(row + 1, end + 1))
+        if token.type == tokenize.OP and token.string in "([{":
+            depth += 1
+        elif token.type == tokenize.OP and token.string in ")]}":
+            depth = max(depth - 1, 0)
+        before = token.type
+    return continued
 
 
 def _is_help(line: str) -> bool:
@@ -2727,8 +2760,9 @@ def _statement_count(cells: list[tuple[str, str]]) -> int:
         if lines and lines[0].lstrip().startswith("%%"):
             count += 1
             continue
-        magic = [(_MAGIC.match(line) is not None or _is_help(line)) and not line.lstrip().startswith("#")
-                 for line in lines]
+        continued = _continued_lines(lines)
+        magic = [number not in continued and (_MAGIC.match(line) is not None or _is_help(line))
+                 and not line.lstrip().startswith("#") for number, line in enumerate(lines, start=1)]
         count += sum(1 for m, line in zip(magic, lines) if m and line[:1] not in (" ", "\t"))
         # A magic line stands aside (its own step), one inside a block as `pass` (the block's), as _pieces reads them.
         code = "\n".join((line[:len(line) - len(line.lstrip())] + "pass" if line[:1] in (" ", "\t") else "")

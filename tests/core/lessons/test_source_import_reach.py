@@ -270,6 +270,24 @@ def test_a_magic_that_runs_code_is_followed_as_that_code_or_as_changing_any_name
     assert 3 in refused and reason in refused[3], refused
 
 
+@pytest.mark.parametrize(("cell", "printed"), [
+    ("s = \'\'\'\n%not a magic\n!nor this\n\'\'\'\nprint(s)", "\n%not a magic\n!nor this\n\n"),
+    ("a = 5 \\\n% 3\nprint(a)", "2\n"),
+    ("b = (7\n% 4)\nprint(b)", "3\n"),
+])
+def test_a_percent_or_bang_that_does_not_begin_a_logical_line_is_python_not_a_magic(cell, printed):
+    # IPython reads a magic only where a logical line begins: inside a triple-quoted string, after a backslash or
+    # in an open bracket the line is the statement's (review helper-133: it was refused as a magic).
+    lesson = parse_notebook(_notebook([cell]), "strings.ipynb")
+    assert not lesson.refused, lesson.refused
+    engine = LocalEngine()
+    try:
+        results = list(iter_lesson(lesson, engine))
+    finally:
+        engine.close()
+    assert results[-1].output == printed
+
+
 def test_a_decorated_def_is_shown_with_its_decorator():
     lesson = parse_python("import torch\ndef deco(f):\n    return f\n@deco\ndef g():\n    pass\n", "deco.py")
     assert any(r.code.startswith("@deco\ndef g():") for r in lesson.refused)
