@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import builtins
 import codecs
+import copy
 import html
 import io
 import json
@@ -1962,6 +1963,32 @@ def _module_aliases(node: ast.stmt, modules: frozenset[str] | set[str]) -> tuple
     return aliases - others, others
 
 
+class _GradientAsName(ast.NodeTransformer):
+    """Each `ROOT...grad` expression (`w.grad`, `model.weight.grad`) as one name, `ROOT.grad` (:data:`GRADIENT`):
+    what a statement changes through it is then told apart from what it changes of `ROOT` itself."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        if node.attr != "grad":
+            return node
+        root: ast.expr = node.value
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            return node
+        return ast.copy_location(ast.Name(id=root.id + GRADIENT, ctx=node.ctx), node)
+
+
+def _changed_gradients(node: ast.stmt, modules: frozenset[str] | set[str]) -> set[str]:
+    """The names whose gradient only a (refused) statement changes, never their values: `w.grad.zero_()`,
+    `w.grad = None`, `model.weight.grad += 1` (review helper-132: a refused `w.grad.zero_()` greyed `print(w)`)."""
+    if not any(isinstance(n, ast.Attribute) and n.attr == "grad" for n in ast.walk(node)):
+        return set()
+    rebound, changed = _bindings(_GradientAsName().visit(copy.deepcopy(node)), modules)
+    gradients = {name.removesuffix(GRADIENT) for name in rebound | changed if name.endswith(GRADIENT)}
+    return gradients - {name for name in changed if not name.endswith(GRADIENT)}
+
+
 def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None = None) -> None:
     """Refuse, in place, each statement that reads a name whose last binding is a refused statement's
     ("depends on line N"), or a name nothing binds; a refused statement's names then come from it.
@@ -2561,8 +2588,10 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         held, evaluated = _container_stores(_defined_now(piece.node)) if piece.node is not None else (set(), [])
         own = set().union(*(_bindings(ast.Expr(value=e), modules)[1] for e in evaluated)) if evaluated else set()
         items_only = (held & containers & changes) - own
-        whole = reached(changes - items_only - (_backward_roots(_defined_now(piece.node)) if piece.node is not None
-                                                else set()), set()) | items_only
+        # (`w.grad.zero_()` changes w's gradient only: its values stay Python's, as after a `backward()`.)
+        gradients = _changed_gradients(piece.node, modules) if piece.node is not None else set()
+        whole = reached(changes - items_only - gradients - (_backward_roots(_defined_now(piece.node))
+                                                            if piece.node is not None else set()), set()) | items_only
         for name in reached((changes - items_only) | backward, backward) | items_only:
             if bound.get(name) is not None and name not in changed and name not in changes | backward:
                 continue   # a name a refused statement binds is first of all defined there (its readers say so)

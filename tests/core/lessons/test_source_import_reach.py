@@ -238,6 +238,15 @@ def test_inside_a_refused_block_what_it_binds_and_then_changes_reaches_what_it_w
     assert reasons == [f"may depend on line 4 of the file, which is not run (it may change `{changed}`)"], refused
 
 
+@pytest.mark.parametrize("change", ["w.grad.zero_()", "w.grad = None", "w.grad += 1", "w.grad.data.mul_(0)"])
+def test_a_refused_change_of_a_gradient_greys_only_what_reads_the_gradient(change):
+    # Review helper-132: a refused `w.grad.zero_()` greyed `print(w)` and every step computed from w's values.
+    refused = _opened("import torch\nw = torch.ones(2, requires_grad=True)\n(w * 3).sum().backward()\n"
+                      f"if w.sum() > 0:\n    {change}\n    print(*[1])\nprint(w)\nprint(w.grad)\nv = w * 2\n"
+                      "print(v)\n")
+    assert sorted(line for line in refused if line > 4) == [8], refused
+
+
 def test_a_module_alias_bound_again_to_a_tensor_is_an_object_again():
     refused = _opened("import torch\nb = torch.ones(2)\nT = torch.Tensor\nT = torch.zeros(2)\n"
                       "if T.sum() == 0:\n    T.add_(b)\nprint(b)\nprint(T)\n")
