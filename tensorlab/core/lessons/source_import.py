@@ -1894,17 +1894,29 @@ def _unbounded_call(call: ast.Call) -> bool:
 _STOPS = frozenset({"exit", "quit", "_exit"})
 
 
-def _stops(node: ast.stmt | None) -> bool:
+def _stops(node: ast.stmt | None, named: frozenset[str] | set[str] = frozenset()) -> bool:
     """Whether a top-level statement always stops the program: `raise ...`, `exit()`, `quit()`, `sys.exit(...)`,
-    `os._exit(...)` as a statement of its own."""
+    `os._exit(...)` as a statement of its own, or a call of a name in ``named`` (:func:`_stopper_names`)."""
     if isinstance(node, ast.Raise):
         return True
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-        func = node.value.func
-        return ((isinstance(func, ast.Name) and func.id in ("exit", "quit"))
-                or (isinstance(func, ast.Attribute) and func.attr in _STOPS and isinstance(func.value, ast.Name)
-                    and func.value.id in ("sys", "os")))
+        return _is_stopper(node.value.func, named)
     return False
+
+
+def _is_stopper(func: ast.expr, named: frozenset[str] | set[str] = frozenset()) -> bool:
+    """Whether ``func`` is `exit`, `quit`, `sys.exit`, `os._exit`, or a name in ``named`` bound to one."""
+    return ((isinstance(func, ast.Name) and (func.id in ("exit", "quit") or func.id in named))
+            or (isinstance(func, ast.Attribute) and func.attr in _STOPS and isinstance(func.value, ast.Name)
+                and func.value.id in ("sys", "os")))
+
+
+def _stopper_names(node: ast.stmt | None, named: frozenset[str] | set[str]) -> set[str]:
+    """The name a statement binds to a function that stops the program (`e = exit`, `bye = sys.exit`)."""
+    if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and _is_stopper(node.value, named)):
+        return {node.targets[0].id}
+    return set()
 
 
 def _stop_inside(node: ast.stmt | None) -> int | None:
@@ -2006,6 +2018,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     related: dict[str, set[str]] = {}       # name -> the names that may share its memory (itself included)
     modules: set[str] = set()               # `torch`, `nn`: read by every step, never a shared object
     module_aliases: set[str] = set()        # those of them a statement bound (`T = torch.Tensor`), not an import
+    stopper_names: set[str] = set()         # names bound to a function that stops Python (`e = exit`)
     gradients_only: set[str] = set()        # changed names whose gradients only a refused `backward()` may change
     fresh: set[str] = set()                 # modules a step made whose call returns new memory (`nn.Linear(3, 1)`)
     containers: set[str] = set()            # names last bound to a dict, list or set (`params = {"w": w}`)
@@ -2413,7 +2426,8 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             record.append(marks())   # after the piece before this one
         if number:
             before = pieces[number - 1]
-            if before.statement is None and before.node is not None and stopper is None and _stops(before.node):
+            if (before.statement is None and before.node is not None and stopper is None
+                    and _stops(before.node, stopper_names)):
                 stopper = before
         # A notebook runs on after a cell that stops (IPython shows the error): only that cell's later statements.
         if stopper is not None and stopper.cell and stopper.cell != piece.cell:
@@ -2435,6 +2449,10 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             module_aliases.difference_update(others)
             modules.update(aliases)
             module_aliases.update(aliases)
+            # `e = exit` then `e()` stops Python as `exit()` does (review helper-133).
+            stopping = _stopper_names(piece.node, stopper_names)
+            stopper_names.difference_update(others - stopping)
+            stopper_names.update(stopping)
         setter = bound.get(EVERYTHING) or bound.get(ANY_NAME)
         printer = bound.get(PRINTING)
         if (setter is None and printer is not None and piece.node is not None

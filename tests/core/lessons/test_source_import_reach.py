@@ -253,6 +253,18 @@ def test_a_module_alias_bound_again_to_a_tensor_is_an_object_again():
     assert 7 not in refused and "it may change `T`" in refused[8], refused
 
 
+@pytest.mark.parametrize("stop", ["e = exit\ne()\n", "import sys\nbye = sys.exit\nbye(0)\n"])
+def test_a_call_of_a_name_bound_to_exit_stops_python_there(stop):
+    # Review helper-133: `e = exit; e()` stopped nothing here, and `print(x)` ran where Python never reaches it.
+    refused = _opened("import torch\nx = torch.ones(1)\n" + stop + "print(x)\n")
+    assert refused[max(refused)].startswith("Python stops at line"), refused
+
+
+def test_a_name_bound_to_exit_and_then_to_something_else_stops_nothing():
+    refused = _opened("import torch\nx = torch.ones(1)\ne = exit\ne = print\ne(x)\nprint(x)\n")
+    assert not refused[6].startswith("Python stops"), refused   # (greyed: `e(x)` may change x)
+
+
 def test_in_a_notebook_a_stop_ends_only_its_own_cell():
     lesson = parse_notebook(_notebook(["import torch\nx = torch.ones(2)", "raise SystemExit\ny = torch.ones(1)",
                                        "print(x)"]), "stop.ipynb")
