@@ -48,6 +48,12 @@ TABLE_ROWS = ((900, 12), (0, 6))   # (window height at least, rows the tensors t
 NARRATION_MAX = {"normal": 0.5, "projector": 0.5}
 MAP_SHARE = 0.30       # normal mode: the map's viewport keeps this share of the client area when a note is long
 MAP_MIN_HEIGHT = 150   # ... and never less than this height, even for a question that needs more (a large zoom)
+# Dock tabs: a tighter padding than the style's, so that the right column's five fit (drawn as the style draws them:
+# the chosen one light and joined to its panel, the others shaded).
+TAB_STYLE = ("QTabBar::tab { padding: 5px 5px; border: 1px solid palette(mid); background: palette(button);"
+             " margin-right: 1px; border-bottom-left-radius: 3px; border-bottom-right-radius: 3px; }"
+             " QTabBar::tab:selected { background: palette(base); border-top-color: palette(base); }"
+             " QTabBar::tab:!selected { margin-bottom: 2px; }")
 # The zoom a window offers: the narration's text no larger than the window's height over this many lines, so that
 # a question and its four choices fit the narration at every zoom offered (normal: a bottom dock of at most half
 # the window; projector: the right column, narrower); measured on the lessons' longest questions, en and ko.
@@ -211,6 +217,9 @@ class LayoutModes:
         for bar in self.window.findChildren(QTabBar):
             bar.setElideMode(Qt.TextElideMode.ElideNone)
             bar.setUsesScrollButtons(True)
+            # The right column's five tabs whole at 1024x768 and 1280x720 (the style's padding hid "Autograd
+            # graph" behind the scroll arrows there, issue #17).
+            bar.setStyleSheet(TAB_STYLE)
 
     def apply_sizes(self) -> None:
         """Dock sizes in proportion to the window (call again once the window has its real size)."""

@@ -186,3 +186,22 @@ def test_every_value_is_inside_its_cell(window, qtbot):
     assert {"1.2e4", "-3.142", "1.2e-5", "1.0e30", "-0.5"} <= {text for text, _ in texts}
     for text, box in texts:
         assert box.width() <= cell.width() - 4, text
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_dock_tab_shows_its_whole_title_without_scrolling(qtbot, settings, language, size):
+    # Issue #17: at 1024x768 and 1280x720 in projector mode the right column's tab bar cut "Autograd graph" to
+    # "Autograd grap" behind its scroll arrows.
+    from PySide6.QtWidgets import QTabBar
+    window = _fresh(qtbot, settings, language, size)
+    for projector in (False, True):
+        window.set_presentation(projector)
+        window.apply_default_layout()
+        QApplication.processEvents()
+        for bar in window.findChildren(QTabBar):
+            if not shown(bar) or bar.count() < 2:
+                continue
+            needed = bar.tabRect(bar.count() - 1).right() - bar.tabRect(0).left() + 1
+            titles = [bar.tabText(i) for i in range(bar.count())]
+            assert needed <= bar.width(), (projector, titles, needed, bar.width())
+    window.close()
