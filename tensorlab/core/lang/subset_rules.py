@@ -109,6 +109,8 @@ def dotted(node: ast.expr) -> str:
         return f"{dotted(node.func)}(...)"
     if isinstance(node, ast.Subscript):
         return f"{dotted(node.value)}[...]"
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) <= 20:
+        return repr(node.value)   # `'{}'.format`, not `....format`
     return "..."
 
 

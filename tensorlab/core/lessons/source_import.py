@@ -25,6 +25,7 @@ import io
 import json
 import math
 import re
+import string
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -796,7 +797,51 @@ _LOSS = re.compile(r"(?:torch\.)?nn\.\w+Loss|(?:torch\.nn\.functional|F|nn\.func
                    r"\w*_loss|nll_loss|kl_div|binary_cross_entropy\w*)")
 
 
-def _with_hint(reason: Message) -> Message:
+def _print_instead(node: ast.stmt) -> str | None:
+    """The `print(...)` to write for a `print` of an f-string or of `"...".format(...)`: its text and its values
+    given to `print` one by one (`print(f"loss {loss.item():.3f}")` → `print("loss", loss.item())`); None where
+    the statement is no such `print`, or a long one."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "print"):
+        return None
+    parts: list[ast.expr] = []
+
+    def text(value: str) -> None:
+        if value.strip():
+            parts.append(ast.Constant(value.strip()))
+
+    for argument in node.value.args:
+        if isinstance(argument, ast.JoinedStr):
+            for value in argument.values:
+                if isinstance(value, ast.FormattedValue):
+                    parts.append(value.value)
+                elif isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    text(value.value)
+        elif (isinstance(argument, ast.Call) and isinstance(argument.func, ast.Attribute)
+              and argument.func.attr == "format" and isinstance(argument.func.value, ast.Constant)
+              and isinstance(argument.func.value.value, str) and not argument.keywords
+              and not any(isinstance(a, ast.Starred) for a in argument.args)):
+            try:
+                fields = list(string.Formatter().parse(argument.func.value.value))
+            except ValueError:
+                return None
+            position = 0
+            for literal, field, _spec, _conversion in fields:
+                text(literal)
+                if field is None:
+                    continue
+                index = position if field == "" else int(field) if field.isdigit() else None
+                if index is None or index >= len(argument.args):
+                    return None
+                parts.append(argument.args[index])
+                position += 1
+        else:
+            parts.append(argument)
+    written = ast.unparse(ast.Call(func=ast.Name("print"), args=parts, keywords=node.value.keywords))
+    return written if len(written) <= 100 else None
+
+
+def _with_hint(reason: Message, node: ast.stmt | None = None) -> Message:
     """``reason``, with what to write instead where the subset has a form for it (:data:`_HINTS`; an f-string:
     `print` given its values; a method on a type, :data:`_TYPE_HINTS`); a loss the subset does not have says the
     one it has (`F.mse_loss`, another loss); `from torch.nn import functional as F` says the import to write."""
@@ -810,10 +855,13 @@ def _with_hint(reason: Message) -> Message:
     hint = _HINTS.get(name) if isinstance(name, str) and reason.key == "subset.not_available" else None
     construct = reason.values.get("construct") if reason.key == "subset.construct" else None
     if isinstance(construct, Message) and construct.key == "construct.f_string":
-        hint = 'print("loss:", loss.item())'
+        # (Its own values given to `print`; none for an f-string that is not printed, `name = f"{x}"`.)
+        hint = _print_instead(node) if node is not None else 'print("loss:", loss.item())'
     kind = reason.values.get("type") if reason.key == "subset.not_on_type" else None
     if isinstance(kind, Message) and isinstance(name, str):
         hint = _TYPE_HINTS.get((name, str(kind.values.get("name", ""))))
+    if hint is None and reason.key == "subset.not_listed" and reason.values.get("name") == "format" and node:
+        hint = _print_instead(node)   # `print("{}".format(x))`
     return reason if hint is None else msg("source.hint", reason=reason, instead=hint)
 
 
@@ -1207,7 +1255,7 @@ def _statements(text: str, lines: list[str], cell: int, limits: Limits, source: 
             if _is_main_guard(node):   # its own words: the `if` is what is not run, whatever its block reads
                 reason = _at(node.lineno, cell, msg("source.main_guard"))
             else:
-                reason = _at(at, cell, _with_hint(exc.reason))
+                reason = _at(at, cell, _with_hint(exc.reason, node))
             found.append(_Piece(code, node.lineno, cell, note, prose=prose, reason=reason, node=node,
                                 own=_is_main_guard(node)))
         else:
@@ -1951,28 +1999,67 @@ def _outside_functions(node: ast.AST) -> Iterator[ast.AST]:
         todo.extend(ast.iter_child_nodes(child))
 
 
-def _module_aliases(node: ast.stmt, modules: frozenset[str] | set[str]) -> tuple[set[str], set[str]]:
-    """The names ``node`` binds (outside the functions it defines) to a module or to a module's attribute
-    (`T = torch.Tensor`, `F = torch.nn.functional`, `t = torch`), and the other names it binds. A name bound
-    both ways is among the others: what it holds is not known."""
-    aliases: set[str] = set()
+def _module_aliases(node: ast.stmt, modules: frozenset[str] | set[str]) -> tuple[set[str], set[str], set[str]]:
+    """What ``node`` binds (outside the functions it defines): the names it surely binds to a module or a module's
+    attribute (`T = torch.Tensor`, `F = torch.nn.functional`, `t = torch`, `T, U = torch.Tensor, torch.nn`,
+    `T: type = torch.Tensor`), the names it binds to anything else, and the names it may bind either way (in a
+    block that may not run, `T = torch.Tensor if c else b`, bound both ways in it): what those hold is not known,
+    a module or an object, so a later call on one may change both its receiver and its first argument."""
+
+    def module_like(value: ast.expr) -> bool:
+        while isinstance(value, ast.Attribute):
+            value = value.value
+        return isinstance(value, ast.Name) and value.id in modules
+
+    sure: set[str] = set()
+    maybe: set[str] = set()
     others: set[str] = set()
+    alias_targets: set[int] = set()   # the Name nodes bound to a module: not among the others
     for child in _outside_functions(node):
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             others.add(child.name)
-        if (isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Name)):
-            root: ast.expr = child.value
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            if isinstance(root, ast.Name) and root.id in modules:
-                aliases.add(child.targets[0].id)
+        pairs: list[tuple[ast.expr, ast.expr]] = []
+        if isinstance(child, ast.Assign):
+            for target in child.targets:
+                if (isinstance(target, ast.Tuple) and isinstance(child.value, ast.Tuple)
+                        and len(target.elts) == len(child.value.elts)):
+                    pairs += list(zip(target.elts, child.value.elts))
+                else:
+                    pairs.append((target, child.value))
+        elif isinstance(child, ast.AnnAssign) and child.value is not None:
+            pairs.append((child.target, child.value))
+        for target, value in pairs:
+            if not isinstance(target, ast.Name):
                 continue
-        for target in ast.walk(child) if isinstance(child, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For,
-                                                             ast.AsyncFor, ast.With, ast.AsyncWith,
-                                                             ast.NamedExpr, ast.Delete, ast.comprehension)) else ():
-            if isinstance(target, ast.Name) and isinstance(target.ctx, (ast.Store, ast.Del)):
-                others.add(target.id)
-    return aliases - others, others
+            if module_like(value):
+                alias_targets.add(id(target))
+                (sure if child is node else maybe).add(target.id)
+            elif isinstance(value, ast.IfExp) and (module_like(value.body) or module_like(value.orelse)):
+                alias_targets.add(id(target))
+                maybe.add(target.id)
+        if (isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del))
+                and id(child) not in alias_targets):
+            others.add(child.id)
+    maybe |= (sure | maybe) & others
+    if node is not None and not isinstance(node, (ast.Assign, ast.AnnAssign)):
+        maybe |= others & set(modules)   # rebound to an object in a block that may not run: maybe still a module
+    return sure - maybe, others - maybe, maybe
+
+
+def _changed_through_either(node: ast.stmt, either: set[str], modules: frozenset[str] | set[str]) -> set[str]:
+    """What a call through a name that may hold a module or an object changes (`T.add_(c, 5)` where `T` may be
+    `torch.Tensor` or the tensor `b`): its receiver and its first argument both."""
+    changed: set[str] = set()
+    for call in (n for n in _outside_functions(node) if isinstance(n, ast.Call)):
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and (func.attr.endswith("_") or func.attr in _CHANGES_RECEIVER)):
+            continue
+        root = _holder_root(func.value)
+        if isinstance(root, ast.Name) and root.id in either:
+            changed.add(root.id)
+            for argument in call.args[:1]:
+                changed |= _roots(_holder_root(argument))
+    return changed - set(modules)
 
 
 class _GradientAsName(ast.NodeTransformer):
@@ -2019,6 +2106,7 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
     modules: set[str] = set()               # `torch`, `nn`: read by every step, never a shared object
     module_aliases: set[str] = set()        # those of them a statement bound (`T = torch.Tensor`), not an import
     stopper_names: set[str] = set()         # names bound to a function that stops Python (`e = exit`)
+    either: set[str] = set()                # names that may hold a module or an object (`if c: T = torch.Tensor`)
     gradients_only: set[str] = set()        # changed names whose gradients only a refused `backward()` may change
     fresh: set[str] = set()                 # modules a step made whose call returns new memory (`nn.Linear(3, 1)`)
     containers: set[str] = set()            # names last bound to a dict, list or set (`params = {"w": w}`)
@@ -2313,7 +2401,8 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
                   if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                   for decorator in inner.decorator_list]
         if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-                and isinstance(root := _holder_root(node.value.func), ast.Name) and root.id in modules):
+                and isinstance(root := _holder_root(node.value.func), ast.Name) and root.id in modules
+                and not (isinstance(node.value.func, ast.Attribute) and node.value.func.attr.endswith("_"))):
             # A torch function called for what it does, its result dropped (`torch.nn.utils.vector_to_parameters(v,
             # [w])`): it may write what it is given, in a list too.
             changes |= set().union(*(_roots(a) for a in [*node.value.args, *(k.value for k in node.value.keywords)]))
@@ -2444,11 +2533,16 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             # A name bound to a module or its attribute (`T = torch.Tensor`) is a module too: a later refused
             # `T.add_(b, 1)` changes `b`, as `torch.Tensor.add_(b, 1)` would, not `T` (review helper-132 #2).
             # Bound to anything else later, it is an object again.
-            aliases, others = _module_aliases(piece.node, modules)
-            modules.difference_update(module_aliases & others)
-            module_aliases.difference_update(others)
+            aliases, others, maybe = _module_aliases(piece.node, modules)
+            # (An import's name bound to a tensor by a step, `T = b`, is an object from then on too; torch's names
+            # stay TensorLab's: `torch = None` is followed as the rebinding it is.)
+            modules.difference_update(others - _PROVIDED)
+            module_aliases.difference_update(others | maybe)
             modules.update(aliases)
             module_aliases.update(aliases)
+            modules.difference_update(maybe - _PROVIDED)
+            either.difference_update(aliases | others)
+            either.update(maybe)
             # `e = exit` then `e()` stops Python as `exit()` does (review helper-133).
             stopping = _stopper_names(piece.node, stopper_names)
             stopper_names.difference_update(others - stopping)
@@ -2582,6 +2676,8 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
         # The objects it may store into are changed too (`s.add(w)`, `d.__setitem__("k", w)`).
         stores = (_stores(_defined_now(piece.node), modules) if piece.node is not None else []) + call_stores
         changes |= set().union(*(holders for holders, _stored in stores))
+        if piece.node is not None and either:
+            changes |= _changed_through_either(piece.node, either, modules)
         changes -= modules | _PROVIDED
         # An object it may change in place (`v.add_(1)`, `a.b = 1`) is changed, and so are the names that may
         # share it; then a name it rebinds (`for i in ...`, `x = ...`, `import numpy as np`) is defined there:
@@ -2599,6 +2695,8 @@ def _follow_names(pieces: list[_Piece], record: list[dict[str, _Piece]] | None =
             # gradients of what `loss = (w * x).sum()` in it was computed from (`print(w.grad)` after it printed
             # None). What a call in it may relate (`w.add_(g)`) is related after: not to reach `g` through `w` here.
             sharing = {name: set(names) for name, names in related.items()}
+            for name in rebound - set(bound):   # its own names are objects to relate (`a = g; b = a; b.mul_(3)`)
+                bound[name] = piece
             relate_compound(piece.node)
             related.clear()
             related.update(sharing)

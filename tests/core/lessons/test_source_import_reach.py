@@ -247,6 +247,44 @@ def test_a_refused_change_of_a_gradient_greys_only_what_reads_the_gradient(chang
     assert sorted(line for line in refused if line > 4) == [8], refused
 
 
+@pytest.mark.parametrize("calls", [
+    "for k in range(2):\n    T = torch.Tensor\n    T.add_(b, 1)\n",
+    "with torch.no_grad():\n    t = torch\n    t.Tensor.mul_(b, 5)\n    import numpy\n",
+    "T, U = torch.Tensor, torch.nn.functional\nT.add_(b, 1)\n",
+    "T: type = torch.Tensor\nT.add_(b, 1)\n",
+    "T = torch.Tensor if b.sum() > 0 else None\nT.add_(b, 1)\n",
+    "import torch.nn.functional as T\nT = b\nT.relu_()\n",
+    "T = b\nif b.sum() > 100:\n    T = torch.Tensor\nT.add_(b, alpha=5)\n",
+    "c = torch.ones(3)\nT = torch.Tensor\nif c.sum() > 100:\n    T = c\nT.add_(b, 5)\n",
+])
+def test_a_name_that_may_hold_a_module_or_an_object_is_followed_as_both(calls):
+    # Review helper-134 #1, #3, #4, #5: bound in a loop or a `with`, by a tuple, an annotation or a conditional
+    # expression, a refused import's name bound to a tensor by a step, a module on one path and a tensor on
+    # the other: `print(b)` ran and printed what Python never prints.
+    refused = _opened("import torch\nb = torch.tensor([-1.0, 2.0, 3.0])\n" + calls + "print(b)\n")
+    assert "it may change `b`" in refused[max(refused)], refused
+
+
+@pytest.mark.parametrize("block", [
+    "if True:\n    a = g\n    b = a\n    b.mul_(3)\n",
+    "with torch.no_grad():\n    a = g\n    b = a\n    b.mul_(3)\n    import numpy\n",
+])
+def test_inside_a_refused_block_a_chain_of_its_own_names_reaches_what_it_started_from(block):
+    refused = _opened("import torch\ng = torch.ones(3)\n" + block + "print(g)\n")   # review helper-134 #2
+    assert "it may change `g`" in refused[max(refused)], refused
+
+
+def test_a_refused_training_loop_computing_its_loss_in_two_steps_greys_the_gradient_it_changes():
+    # Review helper-134 #2: `pred = x @ w; loss = ((pred - y) ** 2).mean(); loss.backward()` in a refused loop,
+    # then `print(w.grad)` ran and printed None.
+    refused = _opened("import torch\ntorch.manual_seed(0)\nw = torch.randn(3, requires_grad=True)\n"
+                      "x = torch.randn(5, 3)\ny = torch.randn(5)\nlosses = []\nfor epoch in range(3):\n"
+                      "    pred = x @ w\n    loss = ((pred - y) ** 2).mean()\n    loss.backward()\n"
+                      "    losses.append(loss.item())\nprint(w)\nprint(w.grad)\nprint(x)\nz = (x * 2).sum()\n"
+                      "print(z)\n")
+    assert sorted(line for line in refused if line > 11) == [13], refused
+
+
 def test_a_module_alias_bound_again_to_a_tensor_is_an_object_again():
     refused = _opened("import torch\nb = torch.ones(2)\nT = torch.Tensor\nT = torch.zeros(2)\n"
                       "if T.sum() == 0:\n    T.add_(b)\nprint(b)\nprint(T)\n")
@@ -307,6 +345,19 @@ def test_a_percent_or_bang_that_does_not_begin_a_logical_line_is_python_not_a_ma
     finally:
         engine.close()
     assert results[-1].output == printed
+
+
+@pytest.mark.parametrize(("line", "hint"), [
+    ('print(f"x is {x} and loss {loss.item():.3f}")', "write `print('x is', x, 'and loss', loss.item())` instead"),
+    ('print("{} and {}".format(x, loss), end="")', "write `print(x, 'and', loss, end='')` instead"),
+    ('print("a {1} {0}".format(x, loss))', "write `print('a', loss, x)` instead"),
+])
+def test_a_refused_formatted_print_says_the_print_of_its_own_values_to_write(line, hint):
+    # Review helper-133: the f-string's hint was always `print("loss:", loss.item())`, and `"{}".format(x)` was
+    # said as `....format` with no hint.
+    refused = _opened("import torch\nx = torch.ones(2)\nloss = x.sum()\n" + line + "\n")
+    assert refused[4].endswith(hint), refused
+    assert "`....format`" not in refused[4]
 
 
 def test_a_decorated_def_is_shown_with_its_decorator():
