@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from tensorlab.core.messages.catalogue import msg
 from tensorlab.core.protocol.limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
+    "code_lines",
     "LanguageError",
     "Statement",
     "parse",
@@ -53,13 +55,24 @@ class Statement:
         return tuple(dict.fromkeys(n for kind, n, _, _ in self.events if kind == "use"))
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def code_lines(text: str, keepends: bool = False) -> list[str]:
+    """The lines of Python code as Python numbers them: split at \\n, \\r\\n and \\r only. (`str.splitlines`
+    also splits at U+2028, a form feed or \\x1c, which are characters of a line to Python: a string literal
+    holding one was cut in two.)"""
+    lines = _LINE.findall(text)
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]
+
+
 def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
     """Parse ``source`` into checked statements, or raise :class:`LanguageError`."""
     if not isinstance(source, str):
         raise LanguageError(msg("subset.not_text"))
     if "\x00" in source:
         raise LanguageError(msg("subset.nul"))
-    for number, text in enumerate(source.splitlines(), start=1):
+    for number, text in enumerate(code_lines(source), start=1):
         if len(text) > limits.max_statement_chars:
             raise LanguageError(msg("subset.line_too_long", length=len(text), limit=limits.max_statement_chars),
                                 number)
@@ -72,7 +85,7 @@ def parse(source: str, limits: Limits = DEFAULT_LIMITS) -> list[Statement]:
         raise LanguageError(msg("subset.too_complex")) from None
     except ValueError as exc:
         raise LanguageError(msg("subset.unparsable", detail=str(exc))) from None
-    lines = source.splitlines()
+    lines = code_lines(source)
     statements = []
     for node in module.body:
         _refuse_too_deep(node, limits.max_depth)   # before any recursive walk (a 900-term sum is 900 deep)

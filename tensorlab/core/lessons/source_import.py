@@ -34,7 +34,7 @@ from typing import Any
 
 from tensorlab.core.explain.version_culprit import at_file_lines
 from tensorlab.core.files.bounded_read import UnreadableFile, read_regular_file
-from tensorlab.core.lang.parse import LanguageError, Statement, parse_one, undefined_name_message
+from tensorlab.core.lang.parse import LanguageError, Statement, code_lines, parse_one, undefined_name_message
 from tensorlab.core.lessons.lesson import Lesson, LessonError, LessonStep, RefusedStep, find_lesson
 from tensorlab.core.messages.catalogue import Message, msg, render
 from tensorlab.core.protocol.explanation import Explanation
@@ -582,7 +582,7 @@ def _refused_node(code: str) -> ast.stmt | None:
     node = _one_node(code)
     if node is not None:
         return node
-    lines = code.splitlines()
+    lines = code_lines(code)
     if lines and lines[0].lstrip().startswith("%%"):
         return _cell_magic_binding(lines[1:])
     return _magic_binding(code) if len(lines) == 1 else None
@@ -1007,7 +1007,7 @@ def _is_prompt(line: str) -> bool:
 def _pieces(text: str, cell: int, limits: Limits, source: str) -> tuple[list[_Piece], str]:
     """The statements of one ``.py`` text or one code cell (``cell`` > 0: its number), each checked, and the
     note that closes it (:func:`_closing_note`; a docstring after the last statement too)."""
-    lines = text.splitlines()
+    lines = code_lines(text)
     if cell and lines and lines[0].lstrip().startswith("%%"):
         # Its own reason first (review r21g): that the cell magic is not run says more than what it reads.
         return [_Piece(text.rstrip("\n"), 1, cell, "", reason=_at(1, cell, msg("source.cell_magic")),
@@ -1189,7 +1189,7 @@ def _too_complex_line(text: str) -> int | None:
                 new_line = False
     except (tokenize.TokenError, SyntaxError, RecursionError, MemoryError):
         return None
-    lines = text.splitlines(keepends=True)
+    lines = code_lines(text, keepends=True)
     for begin, end in zip(starts, [*starts[1:], len(lines) + 1]):
         try:
             ast.parse("".join(lines[begin - 1:end - 1]), mode="exec")
@@ -2901,7 +2901,7 @@ def _statement_count(cells: list[tuple[str, str]]) -> int:
     for kind, text in cells:
         if kind != "code":
             continue
-        lines = text.splitlines()
+        lines = code_lines(text)
         if lines and lines[0].lstrip().startswith("%%"):
             count += 1
             continue

@@ -360,6 +360,17 @@ def test_a_refused_formatted_print_says_the_print_of_its_own_values_to_write(lin
     assert "`....format`" not in refused[4]
 
 
+@pytest.mark.parametrize("inside", ["\u2028", "\u2029", "\x1c", "\x85", "\x0c"])
+def test_a_line_break_python_does_not_count_stays_inside_its_line(inside):
+    # U+2028 in a string literal: str.splitlines cut the line in two, so the statement, and every line number after
+    # it, was wrong ("unterminated string literal"; review helper-133).
+    text = f"import torch\ns = 'a{inside}b'\nx = torch.ones(1)\nprint(len(s))\nprint(x)\n"
+    refused = _opened(text)
+    assert not refused, refused
+    lesson = parse_notebook(_notebook([text]), "breaks.ipynb")
+    assert not lesson.refused and [s.line for s in lesson.steps] == [1, 2, 3, 4, 5]
+
+
 def test_a_decorated_def_is_shown_with_its_decorator():
     lesson = parse_python("import torch\ndef deco(f):\n    return f\n@deco\ndef g():\n    pass\n", "deco.py")
     assert any(r.code.startswith("@deco\ndef g():") for r in lesson.refused)
