@@ -37,12 +37,12 @@ def test_run_json_refuses_a_partly_run_statement_and_its_readers(tmp_path, capsy
     steps = json.loads(capsys.readouterr().out)["steps"]
     refused = {s["line"]: s["refused"] for s in steps if not s["ok"]}
     assert refused == {
-        5: "line 5 of the file: an optimizer's `param_groups` can be read but not changed in TensorLab "
+        5: "line 6 of the file: an optimizer's `param_groups` can be read but not changed in TensorLab "
            "(make a new optimizer with the settings you want)",
         7: "may depend on line 5 of the file, which is not run (it may change `model`)",
         8: "depends on line 7 of the file, which is not run (`loss` is defined there)",
         9: "may depend on line 5 of the file, which is not run (it may change `opt`)",
-        11: "line 11 of the file: `double` is not available on a Linear in TensorLab",
+        11: "line 12 of the file: `double` is not available on a Linear in TensorLab",
         13: "depends on line 11 of the file, which is not run (`lin` is defined there)"}
     assert all(s["error"] is None for s in steps)
     ran = [s for s in steps if s["ok"]]

@@ -30,6 +30,7 @@ from tensorlab.core.lessons.source_import import (
     as_the_file_runs,
     opened_file,
     refused_at_run_time,
+    refused_line,
     run_time_refusal,
     with_file_lines,
 )
@@ -349,7 +350,7 @@ class Player:
         if reason is None or self.lesson is None or step.origin != StepOrigin.LESSON or not self._opened_file():
             return False
         index = sum(1 for s in self.program[:self.position] if s.origin == StepOrigin.LESSON)
-        lesson = refused_at_run_time(self.lesson, index, reason)
+        lesson = refused_at_run_time(self.lesson, index, reason, refused_line(result))
         kept = {(s.cell, s.line, s.code) for s in lesson.steps}
         program = [old for number, old in enumerate(self.program)
                    if old.origin != StepOrigin.LESSON or number < self.position

@@ -21,6 +21,7 @@ from tensorlab.core.lessons.source_import import (
     changes_before_refused,
     opened_file,
     refused_at_run_time,
+    refused_line,
     run_time_refusal,
     with_file_lines,
     with_may_differ,
@@ -93,7 +94,7 @@ class LessonRun:
                     # Its names are as they were before it, but what ran of it may have drawn random numbers
                     # (`nn.Sequential(nn.Linear(2, 2)).to(device)`): the session is rebuilt without it, as the window
                     # and the export run the file, so that every later draw is theirs too.
-                    self.lesson = refused_at_run_time(self.lesson, index, reason)
+                    self.lesson = refused_at_run_time(self.lesson, index, reason, refused_line(result))
                     restore = getattr(engine, "restore", None)
                     if restore is not None:
                         restore([s.code for s in self.lesson.steps[:index]], done)

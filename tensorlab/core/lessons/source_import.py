@@ -45,7 +45,8 @@ from tensorlab.core.protocol.snapshot import Snapshot
 __all__ = ["MAX_PY_BYTES", "MAX_NOTEBOOK_BYTES", "SOURCE_SUFFIXES", "SOURCE_JOB", "is_source_file", "load_source",
            "read_source", "parse_source", "parse_python", "parse_notebook", "find_program", "markdown_as_text",
            "source_import_job", "parse_in_engine", "answer_error", "lesson_parts", "lesson_from_parts",
-           "with_file_lines", "run_time_refusal", "refused_at_run_time", "echoed_steps", "as_python_echoes",
+           "with_file_lines", "run_time_refusal", "refused_line", "refused_at_run_time", "echoed_steps",
+           "as_python_echoes",
            "random_shifts", "RANDOM_SHIFTED", "with_random_note", "opened_file", "as_the_file_runs", "refused_changes",
            "changes_after_step", "changes_before_refused", "with_may_differ", "may_differ_mark", "may_differ_tip",
            "shown_code",
@@ -395,7 +396,16 @@ def run_time_refusal(result: StepResult) -> Message | None:
     return own if own is not None and own.key.startswith("subset.") else None
 
 
-def refused_at_run_time(lesson: Lesson, index: int, reason: Message) -> Lesson:
+def refused_line(result: StepResult) -> int | None:
+    """The line of the step (1: its first) where the subset refused it as it ran (`g["lr"] = 0.0` on line 3 of a
+    loop), None where that is its first or not known (a limit: a loop's counted after its body ran)."""
+    error = result.error
+    if error is None or error.line is None or error.line < 2 or error.own is None:
+        return None
+    return error.line if error.own.key.startswith("subset.") else None
+
+
+def refused_at_run_time(lesson: Lesson, index: int, reason: Message, within: int | None = None) -> Lesson:
     """``lesson`` (an opened file's) with its step ``index`` refused for ``reason`` (met as it ran,
     :func:`run_time_refusal`), and every later step that reads what it binds or may change refused as
     "depends on line N", as the import refuses them (:func:`_follow_names`). The steps before it stay as they are
@@ -410,7 +420,7 @@ def refused_at_run_time(lesson: Lesson, index: int, reason: Message) -> Lesson:
                                  own=True))
         elif entry is target:
             pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, node=node,
-                                 reason=_at(entry.line, entry.cell, _with_hint(reason))))
+                                 reason=_at(entry.line + (within or 1) - 1, entry.cell, _with_hint(reason))))
         else:
             pieces.append(_Piece(entry.code, entry.line, entry.cell, entry.note, statement=entry.statement,
                                  node=node))

@@ -38,6 +38,7 @@ class ErrorInfo:
     origin: str = "tensorlab"
     at: int | None = None
     partial: bool = False   # refused after some of the statement had run (the export stops there)
+    line: int | None = None   # the line of the step (1: its first) of the statement that raised, where known
 
     @property
     def refused(self) -> bool:

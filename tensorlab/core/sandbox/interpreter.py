@@ -216,6 +216,7 @@ class Interpreter:
         # Statements started since run_statement, in source order (a `with` block's lines count):
         # after an error, the position of the one that raised.
         self.started = 0
+        self.line = 1
         self._begun_before = 0
         # The loops of the statement now running (or that just stopped): iterations that ran to their end
         # (None: the statement has no loop), and the iteration a stop came in, as (k, n): n the length the
@@ -253,6 +254,7 @@ class Interpreter:
     def execute(self, node: ast.stmt) -> Any:
         """Run one statement; return the value of an expression statement, else NO_VALUE."""
         self.started += 1
+        self.line = getattr(node, "lineno", 1)   # after an error, the line (of the step) of the one that raised
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             return NO_VALUE  # the language accepted only the contract's forms; the names are TensorLab's own
         if isinstance(node, ast.Expr):

@@ -208,7 +208,8 @@ class Session:
             by_torch = raised_by_operation(error)
             error_info = ErrorInfo(type(error).__name__, message, explanation, own,
                                    "torch" if by_torch else "tensorlab", self._interpreter.started or None,
-                                   partial=not by_torch and self._interpreter.partly_ran())
+                                   partial=not by_torch and self._interpreter.partly_ran(),
+                                   line=self._interpreter.line)
         # A step cannot warn by itself (the subset has no `warnings`): every warning is torch's or Python's.
         warning_infos = tuple(
             WarningInfo(w.category.__name__, clean_message(str(w.message)),

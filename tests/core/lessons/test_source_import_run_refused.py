@@ -73,7 +73,8 @@ def _refused(lesson) -> dict[int, str]:
 def test_a_loop_refused_in_its_body_is_refused_and_what_reads_what_it_may_change_is_not_run():
     run, results = _run(parse_python(PARAM_GROUPS, "pg.py"))
     assert _refused(run.lesson) == {
-        5: "line 5 of the file: an optimizer's `param_groups` can be read but not changed in TensorLab "
+        # (the line in the loop the subset refused as it ran, not the loop's first: review helper-133)
+        5: "line 6 of the file: an optimizer's `param_groups` can be read but not changed in TensorLab "
            "(make a new optimizer with the settings you want)",
         7: "may depend on line 5 of the file, which is not run (it may change `model`)",
         8: "depends on line 7 of the file, which is not run (`loss` is defined there)",
@@ -86,7 +87,7 @@ def test_a_loop_refused_in_its_body_is_refused_and_what_reads_what_it_may_change
 def test_a_refusal_after_iterations_ran_greys_what_they_changed_and_the_rest_runs_as_python():
     run, results = _run(parse_python(PARTLY_RAN, "partly.py"))
     assert _refused(run.lesson) == {
-        6: "line 6 of the file: `double` is not available on a Linear in TensorLab",
+        6: "line 8 of the file: `double` is not available on a Linear in TensorLab",
         9: "may depend on line 6 of the file, which is not run (it may change `w`)",
         10: "depends on line 6 of the file, which is not run (`model` is defined there)"}
     assert all(r.error is None for r in results)
