@@ -314,7 +314,7 @@ def test_a_loop_refused_after_part_of_it_ran_is_greyed_in_its_place_with_its_rea
     assert state.position == 5 and all(r.ok for r in state.results)
     text = window.code_view.toPlainText().splitlines()
     assert text[4].startswith("[line 5 of the file] ⊘ for g in opt.param_groups:")
-    assert "not run: line 5 of the file: an optimizer's `param_groups` can be read but not changed" in "\n".join(
+    assert "not run: line 6 of the file: an optimizer's `param_groups` can be read but not changed" in "\n".join(
         text[4:7])
     assert any(row.startswith("[line 7 of the file] ⊘ opt.step() — not run: may depend on line 5 of the file")
                for row in text)
