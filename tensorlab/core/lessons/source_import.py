@@ -1487,6 +1487,11 @@ def _bindings(node: ast.stmt, modules: frozenset[str] | set[str] = frozenset()) 
             if inner & targets:
                 for name in _roots(iterable):
                     change(ast.Name(id=name, ctx=ast.Load()))
+            elif {name.removesuffix(GRADIENT) for name in inner if name.endswith(GRADIENT)} & targets:
+                # (:func:`_changed_gradients`: `for p in model.parameters(): p.grad.zero_()` changes the gradients of
+                # what it iterates only.)
+                for name in _roots(iterable):
+                    change(ast.Name(id=name + GRADIENT, ctx=ast.Load()))
     return rebound, changed
 
 

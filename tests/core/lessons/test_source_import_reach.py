@@ -285,6 +285,15 @@ def test_a_refused_training_loop_computing_its_loss_in_two_steps_greys_the_gradi
     assert sorted(line for line in refused if line > 11) == [13], refused
 
 
+def test_a_refused_loop_zeroing_the_parameters_gradients_greys_only_what_reads_gradients():
+    refused = _opened("import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\nmodel = nn.Linear(2, 1)\n"
+                      "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel(torch.ones(1, 2)).sum().backward()\n"
+                      "for p in model.parameters():\n    p.grad.zero_()\n    print(*[1])\nprint(model.weight)\n"
+                      "print(model.weight.grad)\ny = model(torch.ones(1, 2))\nprint(y)\nopt.step()\n"
+                      "print(model.bias)\n")
+    assert sorted(line for line in refused if line > 7) == [11, 14, 15], refused
+
+
 def test_a_module_alias_bound_again_to_a_tensor_is_an_object_again():
     refused = _opened("import torch\nb = torch.ones(2)\nT = torch.Tensor\nT = torch.zeros(2)\n"
                       "if T.sum() == 0:\n    T.add_(b)\nprint(b)\nprint(T)\n")
