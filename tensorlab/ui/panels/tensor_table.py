@@ -534,6 +534,9 @@ class TensorTable(QTableView):
         self._selected: str | None = None
         self._quiet = False
         self.scale, self.shrink, self._refitting = 1.0, 0, False
+        # The columns did not fit at the smallest size though the estimate from the zoom's size said they
+        # would: the table scrolls at the smallest size (no flipping between the two) until they fit again.
+        self._small_scroll = False
         self._fitted: tuple[object, ...] | None = None   # what the last fit of a step read (_fit_key)
         self.missing_width = 0
         # Fits kept by what they read: (the shrink, the sections' sizes, missing_width).
@@ -676,41 +679,46 @@ class TensorTable(QTableView):
             return
         need = sum(wanted)
         size = self._size(self.shrink)
-        if need > available and self.shrink < self._most_shrink():
+        most = self._most_shrink()
+        if self.scrolls and self.shrink == 0:
+            # Scrolling at the zoom's size (below): it stays so while the floors would not fit even at the
+            # smallest size, estimated by scaling (cell margins do not scale: the estimate errs towards
+            # leaving, and a table that then still does not fit scrolls at the small size, _small_scroll).
+            ratio = self._size(most) / size
+            if self._refitting or not self._floors_fit(wanted, available, ratio / 0.95):
+                # What the panel lacks at the smallest size, as there (the window may widen its dock).
+                self.missing_width = max(0, int(sum(self._given_grad(wanted, available)[0]) * ratio) - available)
+                self._lay_out_scrolling(wanted, available)
+                return
+            self._small_scroll = True
+            self._refit(most)
+            return
+        if need > available and self.shrink < most:
             shrink = self.shrink + 1                   # a pixel smaller, then measured again
         elif self.shrink > 0 and need * (size + 1) / size / 0.92 < 0.95 * available:
             shrink = self.shrink - 1                   # room for a pixel more (a margin: no flicker between two)
         else:
             shrink = self.shrink
         if shrink != self.shrink and not self._refitting:
-            self._refitting = True
-            try:
-                self._set_font(shrink)
-            finally:
-                self._refitting = False
-            self.fit_columns()                          # and again, until it fits or may not shrink more
+            self._refit(shrink)
             return
-        widths = list(wanted)
-        grad = COLUMNS.index("grad")
-        excess = sum(widths) - available
-        # `None` whole, with the cell's margins as the delegate lays them out (:meth:`_cell_width`).
-        floor = min(wanted[grad], self._cell_width(self.fontMetrics().horizontalAdvance("None")))
-        if excess > 0:
-            widths[grad] = max(floor, wanted[grad] - excess)
+        widths, floor = self._given_grad(wanted, available)
         # What the panel lacks, written as small as it may, to show every value whole (the window widens
         # its dock by as much, where it can).
-        self.missing_width = max(0, sum(widths) - available) if self.shrink >= self._most_shrink() else 0
+        self.missing_width = max(0, sum(widths) - available) if self.shrink >= most else 0
         levels = self._floors(widths, floor, available)
-        scrolls = sum(widths) > available and self.shrink >= self._most_shrink() and not any(
-            sum(max(x, 16.0) for x in f) <= available for f in levels[:-1])
+        scrolls = self.shrink >= most and not self._floors_fit(wanted, available)
+        if scrolls and self.shrink > 0 and not self._small_scroll and not self._refitting:
+            # The table scrolls anyway: at the zoom's size, not the smallest (a projector's 18 px, not 12).
+            self._set_scrolls(True)
+            self._refit(0)
+            return
+        if not scrolls:
+            self._small_scroll = False
         if scrolls:
-            # Not even the floors fit (each short column whole): cut to the last floor, every column but the
-            # names read "c…" or "T…". The table scrolls sideways instead, each column as wide as its values
-            # (the names up to their share, the gradient's values up to as much: the Values panel draws them).
-            names = max(levels[1][0], min(wanted[0], NAME_SHARE * available))
-            widths = [int(names)] + wanted[1:]
-            widths[grad] = int(max(floor, min(wanted[grad], NAME_SHARE * available)))
-        elif sum(widths) > available:
+            self._lay_out_scrolling(wanted, available)
+            return
+        if sum(widths) > available:
             # Water-filling: a common cap that the widest columns are cut down to, above each column's floor:
             # the first floors of _floors() that leave every other column its 16 px.
             floors = next((f for f in levels if sum(max(x, 16.0) for x in f) <= available), [0.0] * len(widths))
@@ -734,8 +742,55 @@ class TensorTable(QTableView):
             widths[-1] += available - sum(widths)
         for column, width in enumerate(widths):
             header.resizeSection(column, width)
-        if scrolls != self.scrolls:
-            self._set_scrolls(scrolls)
+        if self.scrolls:
+            self._set_scrolls(False)
+
+    def _refit(self, shrink: int) -> None:
+        """The font ``shrink`` pixels below the zoom's, and the columns fitted again in it."""
+        self._refitting = True
+        try:
+            self._set_font(shrink)
+        finally:
+            self._refitting = False
+        self.fit_columns()                          # and again, until it fits or may not shrink more
+
+    def _given_grad(self, wanted: list[int], available: int) -> tuple[list[int], int]:
+        """The widths with `grad` given up first where they do not fit, down to its floor (`None` whole, with
+        the cell's margins as the delegate lays them out: :meth:`_cell_width`); and that floor."""
+        widths = list(wanted)
+        grad = COLUMNS.index("grad")
+        floor = min(wanted[grad], self._cell_width(self.fontMetrics().horizontalAdvance("None")))
+        excess = sum(widths) - available
+        if excess > 0:
+            widths[grad] = max(floor, wanted[grad] - excess)
+        return widths, floor
+
+    def _floors_fit(self, wanted: list[int], available: int, scale: float = 1.0) -> bool:
+        """Whether the columns fit, if need be cut to one of their floors but the last (each short column
+        whole), in the current font or, estimated, in one ``scale`` times as large."""
+        widths, floor = self._given_grad(wanted, available)
+        if sum(widths) * scale <= available:
+            return True
+        return any(sum(max(x * scale, 16.0) for x in f) <= available
+                   for f in self._floors(widths, floor, available)[:-1])
+
+    def _lay_out_scrolling(self, wanted: list[int], available: int) -> None:
+        """Not even the floors fit (each short column whole): cut to the last floor, every column but the
+        names would read "c…" or "T…". The table scrolls sideways instead, each column as wide as its values
+        (the names up to their share, the gradient's values up to as much: the Values panel draws them)."""
+        widths, floor = self._given_grad(wanted, available)
+        levels = self._floors(widths, floor, available)
+        grad = COLUMNS.index("grad")
+        names = max(levels[1][0], min(wanted[0], NAME_SHARE * available))
+        widths = [int(names)] + wanted[1:]
+        widths[grad] = int(max(floor, min(wanted[grad], NAME_SHARE * available)))
+        header = self.horizontalHeader()
+        for column, width in enumerate(widths):
+            header.resizeSection(column, width)
+        if not self.scrolls:
+            self._set_scrolls(True)
+        else:
+            self._place_names()
 
     def _floors(self, widths: list[int], grad_floor: int, available: int) -> list[list[float]]:
         """The widths the columns keep when they do not all fit, most generous first.

@@ -85,6 +85,9 @@ def test_a_table_too_wide_for_its_panel_scrolls_with_its_names_pinned(qtbot, set
     QApplication.processEvents()
     table, model = window.table, window.table.table_model
     assert table.scrolls and table.horizontalScrollBar().maximum() > 0
+    # It scrolls anyway: at the zoom's size (a projector's 18 px), not written smaller than the rest of the window.
+    assert table.font().pixelSize() == table._size(0) and table.shrink == 0
+    assert table.names_view.font().pixelSize() == table.font().pixelSize()
     for column, name in enumerate(COLUMNS[1:], start=1):
         if name != "grad":
             assert table.column_fits(column), (name, table.horizontalHeader().sectionSize(column))
@@ -105,6 +108,9 @@ def test_a_table_too_wide_for_its_panel_scrolls_with_its_names_pinned(qtbot, set
     open_lesson(window, qtbot, "clone-keeps-the-graph")
     go(window, qtbot, 3)
     assert not table.scrolls and not shown(names) and bar.maximum() == 0
+    # And every column in view again, at whatever size fits them (the scrolling's size did not stick).
+    header = table.horizontalHeader()
+    assert sum(header.sectionSize(c) for c in range(len(COLUMNS))) <= table.viewport().width()
     window.close()
 
 
