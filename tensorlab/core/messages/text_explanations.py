@@ -79,14 +79,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- explain.backward_scalar -----------------------------------------------------------------------------
     "explain.backward_scalar.title": ("backward() needs a scalar", "backward()에는 스칼라가 필요합니다"),
     "explain.backward_scalar.text": (
-        "Without an argument, backward() starts from a gradient of 1 for a single number. This tensor has more than "
-        "one element, so torch does not know how to weight them.",
-        "인자 없이 호출하면 backward()는 숫자 하나에 대한 기울기 1에서 시작합니다. 이 텐서는 원소가 여러 개라서 각 "
-        "원소에 어떤 가중치를 줄지 torch가 알 수 없습니다.",
+        "Without an argument, backward() starts from a gradient of 1, which fits a single number only. This tensor "
+        "has more than one element, so backward() needs a starting gradient of the same shape.",
+        "인수 없이 호출하면 backward()는 기울기 1에서 시작하는데, 이것은 숫자 하나에만 맞습니다. 이 텐서는 원소가 "
+        "여러 개이므로 backward()에는 같은 모양의 시작 기울기가 필요합니다.",
     ),
     "explain.backward_scalar.advice": (
-        "reduce it first (`y.sum().backward()`) or pass the weights: `y.backward(torch.ones_like(y))`.",
-        "먼저 집계 연산으로 줄이거나(`y.sum().backward()`) 가중치를 넘기세요(`y.backward(torch.ones_like(y))`).",
+        "reduce it first (`y.sum().backward()`) or pass a gradient of its shape: `y.backward(torch.ones_like(y))`.",
+        "먼저 집계 연산으로 줄이거나(`y.sum().backward()`) 같은 모양의 기울기를 넘기세요(`y.backward(torch.ones_like(y))`).",
     ),
     # -- explain.graph_used ----------------------------------------------------------------------------------
     "explain.graph_used.title": ("The graph was already used", "계산 그래프를 이미 사용했습니다"),
@@ -184,8 +184,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "순서로 메모리에 놓여 있지 않아서(예: 전치), 그런 뷰는 없습니다.",
     ),
     "explain.view_strides.advice": (
-        "`reshape()` (which copies when it must), or `contiguous().view(...)`.",
-        "`reshape()`(필요하면 복사함)나 `contiguous().view(...)`를 사용하세요.",
+        "`reshape()`, or `contiguous().view(...)`.",
+        "`reshape()`나 `contiguous().view(...)`를 사용하세요.",
     ),
     # -- explain.shape_numel ---------------------------------------------------------------------------------
     "explain.shape_numel.title": ("The new shape has a different number of elements", "새 모양의 원소 수가 다릅니다"),
@@ -219,10 +219,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "expand() repeats elements without copying: several positions of this tensor are the same memory cell. "
         "Most in-place operations refuse a destination whose elements overlap like this (`add_`, `mul_`, `copy_`, "
         "even writing one number into a column); `fill_()`, `zero_()` and writes through a view that does not "
-        "overlap (`e[0] = t`) are allowed.",
+        "overlap (`e[0] = t`) are allowed, and `masked_fill_`, `index_fill_` and `e[mask] = v` still run, with a "
+        "warning that this is deprecated.",
         "expand()는 복사 없이 원소를 반복해 보여 줍니다. 이 텐서의 여러 위치가 같은 메모리 칸입니다. 대부분의 "
         "인플레이스 연산은 이렇게 원소가 겹치는 대상에 써 넣기를 거부합니다(`add_`, `mul_`, `copy_`, 한 열에 숫자 "
-        "하나를 쓰는 것까지). `fill_()`, `zero_()`와 겹치지 않는 뷰를 통해 써 넣기(`e[0] = t`)는 허용됩니다.",
+        "하나를 써 넣는 것까지). `fill_()`, `zero_()`와 겹치지 않는 뷰를 통해 써 넣기(`e[0] = t`)는 허용되고, "
+        "`masked_fill_`, `index_fill_`, `e[mask] = v`는 아직 실행되지만 폐기 예정이라는 경고가 나옵니다.",
     ),
     "explain.expanded_write.advice": (
         "`clone()` the expanded tensor first, which gives each position its own cell.",

@@ -210,14 +210,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     # -- h16r: a call that takes no keywords ------------------------------------------------------------
     "subset.keyword_none": ("`{call}(...)` does not take `{keyword}=` in TensorLab (it takes no keywords)",
                             "TensorLab에서 `{call}(...)`에는 `{keyword}=`를 쓸 수 없습니다"
-                            "(키워드 인자를 받지 않습니다)"),
+                            "(키워드 인수를 받지 않습니다)"),
     "subset.param_groups_write": ("an optimizer's `param_groups` can be read but not changed in TensorLab "
                                   "(make a new optimizer with the settings you want)",
                                   "TensorLab에서 옵티마이저의 `param_groups`는 읽을 수만 있고 바꿀 수는 없습니다"
                                   "(원하는 설정으로 옵티마이저를 새로 만드십시오)"),
     "subset.positional": ("`{call}(...)` takes at most {limit} arguments without a keyword in TensorLab, "
                           "not {count}",
-                          "TensorLab에서 `{call}(...)`에는 키워드 없는 인자를 {limit}개까지만 넘길 수 있습니다"
+                          "TensorLab에서 `{call}(...)`에는 키워드 없는 인수를 {limit}개까지만 넘길 수 있습니다"
                           "({count}개를 넘겼습니다)"),
     "subset.call_value": ("`{code}` is a {type}: only a module (nn.Linear, nn.Sequential, ...) can be called "
                           "like a function",

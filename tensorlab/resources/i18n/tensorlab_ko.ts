@@ -1001,7 +1001,7 @@
     </message>
     <message>
         <source>argument</source>
-        <translation>인자</translation>
+        <translation>인수</translation>
     </message>
     <message>
         <source>autograd node</source>

@@ -42,6 +42,7 @@ BANNED = [
     (r"스텝", "단계"),
     (r"강의", "레슨"),
     (r"요소", "원소"),
+    (r"인자", "인수"),   # one word for a function's argument (issue 18, h138)
     # Python's dict (issue 18, h18z); 사전에 ("beforehand") and 사전 + a noun ("사전 확인") are other words
     (r"사전(?!에|\s*(?:준비|점검|확인|계산|검사|작업))", "딕셔너리"),
     (r"(?<![A-Za-z])에러", "오류"),

@@ -130,7 +130,7 @@ def test_a_question_on_screen_takes_the_projector_size_at_once(window, qtbot):
     """F5 with a question showing: its choices grow with the rest of the narration, not one step later."""
     window.resize(1280, 720)
     open_lesson(window, qtbot, "expand-is-not-repeat")
-    go(window, qtbot, 3)
+    go(window, qtbot, 2)   # e.add_(1)'s question open
     narration = window.narration
     assert narration.choice_buttons
     normal = QFontInfo(narration.choice_buttons[0].label.font()).pixelSize()
