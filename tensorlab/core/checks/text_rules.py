@@ -52,8 +52,8 @@ QUIET_SHARE = 1 / 5      # "no error" is right in at least this share of the cou
 VALUE_ERROR_SHARE = 1 / 2   # an error is right in at least this share of the value questions that offer one
 
 # Exception and warning types torch raises at a step of the subset (what an error question's choices may claim).
-TORCH_RAISES = frozenset({"RuntimeError", "TypeError", "AttributeError", "ValueError", "IndexError", "NotImplementedError",
-                          "UserWarning", "DeprecationWarning", "FutureWarning"})
+TORCH_RAISES = frozenset({"RuntimeError", "TypeError", "AttributeError", "ValueError", "IndexError",
+                          "NotImplementedError", "UserWarning", "DeprecationWarning", "FutureWarning"})
 
 # The glossary's "never" column for phrases (docs/glossary.md): (phrase, what the glossary says instead).
 BANNED_KO: tuple[tuple[str, str], ...] = (

@@ -86,7 +86,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "explain.backward_scalar.advice": (
         "reduce it first (`y.sum().backward()`) or pass a gradient of its shape: `y.backward(torch.ones_like(y))`.",
-        "먼저 집계 연산으로 줄이거나(`y.sum().backward()`) 같은 모양의 기울기를 넘기세요(`y.backward(torch.ones_like(y))`).",
+        "먼저 집계 연산으로 줄이거나(`y.sum().backward()`) 같은 모양의 기울기를 넘기세요"
+        "(`y.backward(torch.ones_like(y))`).",
     ),
     # -- explain.graph_used ----------------------------------------------------------------------------------
     "explain.graph_used.title": ("The graph was already used", "계산 그래프를 이미 사용했습니다"),
