@@ -539,6 +539,7 @@ class TensorTable(QTableView):
         self._small_scroll = False
         self._fitted: tuple[object, ...] | None = None   # what the last fit of a step read (_fit_key)
         self.missing_width = 0
+        self._scrolled_for: Snapshot | None = None   # the snapshot whose changed rows were scrolled into view
         # Fits kept by what they read: (the shrink, the sections' sizes, missing_width).
         self._fits: dict[tuple[object, ...], tuple[int, tuple[int, ...], int, bool]] = {}
 
@@ -569,8 +570,12 @@ class TensorTable(QTableView):
         for column in range(1, len(COLUMNS)):
             view.setColumnHidden(column, True)
         self.viewport().stackUnder(view)
-        self.verticalScrollBar().valueChanged.connect(view.verticalScrollBar().setValue)
-        view.verticalScrollBar().valueChanged.connect(self.verticalScrollBar().setValue)
+        # Rows scrolled together, each way; the names' own range may lag the table's a moment (hidden, or not yet
+        # resized): a value it clamps is not sent back (the table's rows went back to the top).
+        self._syncing_names = False
+        self.verticalScrollBar().valueChanged.connect(self._scroll_names)
+        view.verticalScrollBar().valueChanged.connect(
+            lambda value: None if self._syncing_names else self.verticalScrollBar().setValue(value))
         self.horizontalHeader().sectionResized.connect(lambda *_: self._place_names())
         view.hide()
         return view
@@ -600,8 +605,16 @@ class TensorTable(QTableView):
         frame = self.frameWidth()
         view.setGeometry(frame, frame, self.columnWidth(0),
                          self.viewport().height() + self.horizontalHeader().height())
-        view.verticalScrollBar().setValue(self.verticalScrollBar().value())
         view.show()
+        self._scroll_names(self.verticalScrollBar().value())
+
+    def _scroll_names(self, value: int) -> None:
+        """The pinned names scrolled to the table's rows."""
+        self._syncing_names = True
+        try:
+            self.names_view.verticalScrollBar().setValue(value)
+        finally:
+            self._syncing_names = False
 
     def updateGeometries(self) -> None:  # noqa: N802 - Qt's name
         super().updateGeometries()
@@ -651,6 +664,8 @@ class TensorTable(QTableView):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self.fit_columns()
+        if event.size().height() != event.oldSize().height():
+            self._show_changed_rows()      # the dock's height settles after the step: its rows in view again
 
     def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         """A gradient cell's tooltip is written when it is hovered (:meth:`TensorTableModel.tool_tip`)."""
@@ -892,6 +907,15 @@ class TensorTable(QTableView):
             self.select_name(select, signal=False)
         finally:
             self._quiet = False
+        self._fit_for_snapshot()
+        if snapshot is not self._scrolled_for:
+            # Once a step (not at a new selection: a click scrolled the rows under the mouse), once fitted (a fit
+            # may change the font, and so the rows' height).
+            self._scrolled_for = snapshot
+            self._show_changed_rows()
+
+    def _fit_for_snapshot(self) -> None:
+        """The columns fitted to the new snapshot, where what the fit reads changed."""
         # Fitted again only when what the fit reads changed: a step changes a version or a gradient's values,
         # and seldom the widest text of a column; a column the learner widened by hand is fitted again as
         # before (the sections' sizes are part of what it read).
@@ -922,6 +946,20 @@ class TensorTable(QTableView):
             # The same fonts: what the fit read is as before but the room and the sections' sizes (as _fit_key).
             self._fitted = (*key[:2], self.viewport().width(), *key[3:-1],
                             tuple(header.sectionSize(c) for c in range(len(COLUMNS))))
+
+    def _show_changed_rows(self) -> None:
+        """The rows the step changed scrolled into view, as many as fit with the selected row kept in view: a new
+        tensor's row at the bottom of a full table was a sliver under the last whole row (1920x1080)."""
+        model = self.table_model
+        rows = sorted({model.row_of(name) for name, _ in model.changed} - {-1})
+        if not rows or len(rows) == model.rowCount():
+            return                      # a first state, or every row new: the top, as before
+        hint = QAbstractItemView.ScrollHint.EnsureVisible
+        self.scrollTo(model.index(rows[-1], 0), hint)
+        self.scrollTo(model.index(rows[0], 0), hint)
+        selected = model.row_of(self._selected) if self._selected is not None else -1
+        if selected >= 0:
+            self.scrollTo(model.index(selected, 0), hint)
 
     def _fit_key(self) -> tuple[object, ...]:
         """What :meth:`fit_columns` reads: each column's widest text, the names shown, the room, the fonts and

@@ -259,10 +259,11 @@ class LayoutModes:
             # The bottom area spans the window's whole width.
             window.resizeDocks(row, [int(width * s / sum(shares)) for s in shares], Qt.Orientation.Horizontal)
 
-    def fit_table(self) -> None:
+    def fit_table(self, widen: bool = True) -> None:
         """Normal mode: the right column's top (the tensors table) tall enough for its rows (6, or 12 in a
         window at least 900 px tall), again after the narration's dock grew under it (the panel below it,
-        values, gives up the height)."""
+        values, gives up the height). ``widen``: zoomed in, the table's column may take the pixels it lacks
+        from the map (not after the narration's dock changed: no question moves a dock sideways)."""
         layout = self.panels.layout(self.projector)
         sizes, docks, window = SIZES[self.mode], self._docks(), self.window
         if "right_top" not in sizes:
@@ -285,7 +286,7 @@ class LayoutModes:
             # The zoom is back: so is the map's width the table took.
             window.resizeDocks([top], [max(1, top.width() - self.table_widened)], Qt.Orientation.Horizontal)
             self.table_widened = 0
-        elif table.missing_width > 0 and table.scale > 1:
+        elif widen and table.missing_width > 0 and table.scale > 1:
             # Zoomed in (Ctrl+= at 1024x768) and written as small as it may, the table still lacks a few pixels: its
             # column takes them from the map, rather than cut a value to "MulBac…" (half the window at most), and
             # gives them back with the zoom. Unzoomed, the column keeps the layout's width (a new tensor's long
@@ -295,6 +296,10 @@ class LayoutModes:
                 window.resizeDocks([top], [wider], Qt.Orientation.Horizontal)
                 if table.scale > 1:   # given back with the zoom (what it asked: the docks move a moment later)
                     self.table_widened += wider - top.width()
+
+    def _fit_table_height(self) -> None:
+        """The table's rows again after the narration's dock changed height, its column's width as it is."""
+        self.fit_table(widen=False)
 
     def fit_narration(self, narration: NarrationPanel, attempt: int = 0) -> None:
         """Grow the narration's bottom dock until its question and choices show without scrolling.
@@ -327,7 +332,7 @@ class LayoutModes:
             back = rest if not asking else max(rest, dock.height() - (shown - needed) + 12)
             if back < dock.height():
                 window.resizeDocks([dock], [back], Qt.Orientation.Vertical)
-                QTimer.singleShot(0, self.fit_table)
+                QTimer.singleShot(0, self._fit_table_height)
                 if back <= rest:
                     self.narration_rest = None
         if area == BOTTOM and not self.projector and asking and needed > shown and attempt < 3:
@@ -338,7 +343,7 @@ class LayoutModes:
             most = max(self._map_share_cap(dock), dock.height() + narration.question_height() - shown + 4, floor)
             if dock.height() > most + 2:
                 window.resizeDocks([dock], [most], Qt.Orientation.Vertical)
-                QTimer.singleShot(0, self.fit_table)
+                QTimer.singleShot(0, self._fit_table_height)
                 QTimer.singleShot(0, lambda: self._refit(narration, attempt + 1, before))
                 return
         if needed > shown and area == BOTTOM and asking:
@@ -355,7 +360,8 @@ class LayoutModes:
                 if self.narration_rest is None:
                     self.narration_rest = dock.height()
                 window.resizeDocks([dock], [taller], Qt.Orientation.Vertical)
-                QTimer.singleShot(0, self.fit_table)   # the table keeps its rows: the values panel gives up height
+                # The table keeps its rows: the values panel gives up height.
+                QTimer.singleShot(0, self._fit_table_height)
         if needed > shown and attempt < 3:
             # Check again once the docks have their new sizes (text rewraps at a new width).
             QTimer.singleShot(0, lambda: self._refit(narration, attempt + 1, before))

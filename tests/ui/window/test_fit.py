@@ -102,6 +102,8 @@ def test_a_table_too_wide_for_its_panel_scrolls_with_its_names_pinned(qtbot, set
             assert names.visualRect(model.index(row, 0)).top() == table.visualRect(model.index(row, 0)).top()
     # A click on a pinned name selects that tensor.
     row = model.row_of("bn.weight")
+    table.scrollTo(model.index(row, 0))    # (the step's changed rows, at the bottom, are in view)
+    QApplication.processEvents()
     qtbot.mouseClick(names.viewport(), Qt.MouseButton.LeftButton, pos=names.visualRect(model.index(row, 0)).center())
     assert table.selected == "bn.weight"
     # Where the columns fit again (a lesson of short names), the table does not scroll and nothing is pinned.
@@ -210,4 +212,28 @@ def test_every_dock_tab_shows_its_whole_title_without_scrolling(qtbot, settings,
             needed = bar.tabRect(bar.count() - 1).right() - bar.tabRect(0).left() + 1
             titles = [bar.tabText(i) for i in range(bar.count())]
             assert needed <= bar.width(), (projector, titles, needed, bar.width())
+    window.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_the_rows_a_step_changed_are_scrolled_into_view(qtbot, settings, size):
+    # r17p (9): freezing-no-grad-and-eval's `out = bn(b)` at 1920x1080 made `out`, the table's last row, which
+    # showed as a sliver under the twelfth; the rows the step changed now scroll into view, the selected one kept.
+    window = _fresh(qtbot, settings, "en", size)
+    open_lesson(window, qtbot, "freezing-no-grad-and-eval")
+    go(window, qtbot, 12)
+    window.findChild(QAction, "showTensorsAction").trigger()
+    QApplication.processEvents()
+    table, model = window.table, window.table.table_model
+    viewport = table.viewport().rect()
+
+    def whole(name):
+        rect = table.visualRect(model.index(model.row_of(name), 0))
+        return rect.top() >= viewport.top() and rect.bottom() <= viewport.bottom()
+
+    if size == (1280, 720):
+        assert table.verticalScrollBar().maximum() > 0     # more rows than fit: the case at hand
+    assert whole("out") and whole("bn.num_batches_tracked")
+    if table.selected is not None:
+        assert whole(table.selected)
     window.close()
