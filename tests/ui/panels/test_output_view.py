@@ -175,7 +175,7 @@ def test_two_printed_tensors_break_between_the_values_never_inside_a_row(qtbot, 
     go(window, qtbot, len(window.controller.state.program))
     qtbot.wait(30)
     view = window.output_view
-    a = torch.tensor([5., 2., 3.])
+    a = torch.tensor([7., 7., 7.])   # after e.fill_(7)
     r = torch.tensor([1., 2., 3.]).repeat(3, 1)
     printed = f"{a} {r}"
     assert window.controller.state.last.output.rstrip("\n") == printed   # what torch printed
