@@ -356,6 +356,22 @@ class StorageMapView(SceneView):
                     return QRectF(box.left(), box.top(), box.width(), max(box.height(), part.height))
         return None
 
+    def shows_whole(self, name: str) -> bool:
+        """Whether the band of tensor ``name``, its strip's cells and its gradient's cells lie whole in the
+        viewport, top to bottom (the "+N more changed" mark does not name what the class sees already)."""
+        band = self.band_rect(name)
+        if band is None:
+            return False
+        home = next((s.storage.id for s in self.strips if any(b.name == name for b in s.bands)), None)
+        row = self.cell_rows.get(home or "")
+        area = QRectF(band)
+        if row is not None:
+            area = area.united(QRectF(row[0], row[2], 1, row[3]))
+        for cell in self.grad_cells(name):
+            area = area.united(cell)
+        seen = self.mapToScene(self.viewport().rect()).boundingRect()
+        return seen.top() <= area.top() + 0.5 and area.bottom() - 0.5 <= seen.bottom()
+
     def _show_culprit(self, cell: QRectF) -> None:
         """Scroll to the first marked cell, with its strip's heading (the mark's label) when both fit."""
         strip = next((r for r in self.strip_rects.values() if r.top() <= cell.top() <= r.bottom()), None)

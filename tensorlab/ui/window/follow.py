@@ -207,8 +207,11 @@ class ChangedMark(QLabel):
         self.setObjectName("changedMark")
         self.view = view
         self._select = select
-        self.names: tuple[str, ...] = ()
+        self.names: tuple[str, ...] = ()   # the changed tensors the mark names: those not whole in the map's view
         self.labels: tuple[str | Message, ...] = ()   # what the mark says of each (``net[0].weight.grad``)
+        self._changed: tuple[tuple[str, str | Message], ...] = ()   # every one the step changed, with its label
+        # Whether the map shows a tensor whole (a mark naming net[1].weight while it was in view: review r17p 6).
+        self._in_view: Callable[[str], bool] | None = getattr(view, "shows_whole", None)
         self.scale = 1.0
         self._placing = False
         self.setWordWrap(False)
@@ -226,12 +229,20 @@ class ChangedMark(QLabel):
 
     def show_names(self, names: tuple[str, ...], scale: float = 1.0,
                    labels: tuple[str | Message, ...] | None = None) -> None:
-        """Say ``names`` (none: hidden) as ``labels`` (their names where not given), its text at ``scale``."""
-        self.names, self.scale = names, scale
-        self.labels = labels if labels is not None and len(labels) == len(names) else names
+        """Say those of ``names`` the map does not show whole (none: hidden) as ``labels`` (their names where not
+        given), its text at ``scale``; again as the map scrolls."""
+        self.scale = scale
+        labels = labels if labels is not None and len(labels) == len(names) else names
+        self._changed = tuple(zip(names, labels))
         self._render()
 
+    def _unseen(self) -> tuple[tuple[str, str | Message], ...]:
+        in_view = self._in_view
+        return tuple(entry for entry in self._changed if in_view is None or not in_view(entry[0]))
+
     def _render(self) -> None:
+        unseen = self._unseen()
+        self.names, self.labels = tuple(n for n, _ in unseen), tuple(label for _, label in unseen)
         if not self.names:
             self.hide()
             self._reserve(0)
@@ -264,18 +275,21 @@ class ChangedMark(QLabel):
         self.move(QPoint(below.left() + 4, below.bottom() + 1 + 2))
 
     def place(self) -> None:
-        """Placed again (the map scrolled to what it follows)."""
-        if self.names:
-            self._place()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Show) and self.names \
-                and not self._placing:
+        """Placed again, naming what is still out of view (the map scrolled to what it follows, or the learner
+        scrolled a changed strip into view)."""
+        if self._changed and not self._placing:
             self._placing = True   # (placing it resizes the viewport, which sends a resize)
             try:
-                self._place()
+                if tuple(n for n, _ in self._unseen()) != self.names:
+                    self._render()
+                elif self.names:
+                    self._place()
             finally:
                 self._placing = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.Show):
+            self.place()
         return False
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name

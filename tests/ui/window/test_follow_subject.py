@@ -128,3 +128,26 @@ def test_after_zero_grad_the_mark_names_the_grad_that_went_to_none_not_the_weigh
     assert f"{mark.names[0]}.grad (now None)" in text, text
     assert f"{mark.names[0]}," not in text and not text.endswith(mark.names[0]), text
     window.close()
+
+
+@pytest.mark.parametrize("size,projector", [((1024, 768), False), ((1024, 768), True)])
+def test_the_mark_names_only_what_the_map_does_not_show_whole(qtbot, settings, size, projector):
+    # Review r17p item 6: "+1 more changed: net[1].weight" at 1024x768 while net[1].weight was whole in view.
+    window = fresh_window(qtbot, settings, size, projector=projector)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    for position in range(1, 9):
+        go(window, qtbot, position)   # 8: opt.step() changes both weights
+    _settle(qtbot)
+    view, mark = window.storage_map, window.changed_mark
+    assert view.band_rect("net[1].weight") is not None
+    if view.shows_whole("net[1].weight"):
+        assert not mark.isVisible() and mark.names == ()
+    else:
+        assert mark.isVisible() and mark.names == ("net[1].weight",)
+        # Scrolled into view by the learner: the mark has nothing left to say.
+        band = view.band_rect("net[1].weight")
+        view.ensureVisible(band.united(view.grad_cells("net[1].weight")[-1]), 0, 0)
+        _settle(qtbot)
+        if view.shows_whole("net[1].weight"):
+            assert not mark.isVisible()
+    window.close()
