@@ -220,12 +220,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "expand() repeats elements without copying: several positions of this tensor are the same memory cell. "
         "Most in-place operations refuse a destination whose elements overlap like this (`add_`, `mul_`, `copy_`, "
         "even writing one number into a column); `fill_()`, `zero_()` and writes through a view that does not "
-        "overlap (`e[0] = t`) are allowed, and `masked_fill_`, `index_fill_` and `e[mask] = v` still run, with a "
+        "overlap (`e[0] = t`) are allowed, and `masked_fill_`, `index_fill_` and index assignment with a mask or a "
+        "list (`e[mask] = v`, `e[[0]] = v`) still run, with a "
         "warning that this is deprecated.",
         "expand()는 복사 없이 원소를 반복해 보여 줍니다. 이 텐서의 여러 위치가 같은 메모리 칸입니다. 대부분의 "
         "인플레이스 연산은 이렇게 원소가 겹치는 대상에 써 넣기를 거부합니다(`add_`, `mul_`, `copy_`, 한 열에 숫자 "
         "하나를 써 넣는 것까지). `fill_()`, `zero_()`와 겹치지 않는 뷰를 통해 써 넣기(`e[0] = t`)는 허용되고, "
-        "`masked_fill_`, `index_fill_`, `e[mask] = v`는 아직 실행되지만 폐기 예정이라는 경고가 나옵니다.",
+        "`masked_fill_`, `index_fill_`, 마스크나 리스트로 대입하기(`e[mask] = v`, `e[[0]] = v`)는 아직 실행되지만 "
+        "폐기 예정이라는 경고가 나옵니다.",
     ),
     "explain.expanded_write.advice": (
         "`clone()` the expanded tensor first, which gives each position its own cell.",
