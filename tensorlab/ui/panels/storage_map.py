@@ -23,6 +23,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
+    QFontInfo,
     QFontMetricsF,
     QKeyEvent,
     QMouseEvent,
@@ -176,6 +177,7 @@ class StorageMapView(SceneView):
         self._texts_of: dict[tuple[int, str, int], tuple[tuple[object, ...], tuple[str, ...]]] = {}
         # (id of a texts tuple, id of the font) -> (the texts, their widest width), by identity the same way.
         self._widest_of: dict[tuple[int, int], tuple[tuple[str, ...], float]] = {}
+        self._pitches: dict[int, tuple[QFont, bool]] = {}   # whether a font is monospaced, by font object
         self._texts: dict[tuple[object, ...], str] = {}      # (type, value, digits) -> the value as written
         self._labels: dict[tuple[object, ...], str] = {}     # (label, its measured form, width, scale) -> drawn
         # (storage id, digits) -> the longest value text its cells have shown since it came: the cells stay as
@@ -1334,11 +1336,25 @@ class StorageMapView(SceneView):
         if widest is None:
             if len(self._widths) > 4096:
                 self._widths.clear()
-            widest = self._widths[key] = max((_text_width(t, font) for t in texts), default=0.0)
+            if self._fixed_pitch(font) and all(t.isascii() for t in texts):
+                # The values' font is monospaced: the longest text is the widest, one measure rather than one a
+                # value (a training step writes new values into every parameter's strip, at each scale tried).
+                longest = max(texts, key=len, default="")
+                widest = _text_width(longest, font) if longest else 0.0
+            else:
+                widest = max((_text_width(t, font) for t in texts), default=0.0)
+            self._widths[key] = widest
         if len(self._widest_of) > 1024:   # (each holds its texts alive)
             self._widest_of.clear()
         self._widest_of[(id(texts), id(font))] = (texts, widest)
         return widest
+
+    def _fixed_pitch(self, font: QFont) -> bool:
+        """Whether ``font`` as resolved is monospaced (asked once per font object: QFontInfo resolves it)."""
+        entry = self._pitches.get(id(font))
+        if entry is None or entry[0] is not font:
+            entry = self._pitches[id(font)] = (font, QFontInfo(font).fixedPitch())
+        return entry[1]
 
     def _shown_texts(self, values: tuple[object, ...], dtype: str) -> tuple[str, ...]:
         """The texts of a strip's (or a gradient's) first ``MAX_CELLS`` values, kept by the values object: every
