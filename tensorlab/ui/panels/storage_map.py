@@ -358,21 +358,27 @@ class StorageMapView(SceneView):
                     return QRectF(box.left(), box.top(), box.width(), max(box.height(), part.height))
         return None
 
-    def shows_whole(self, name: str) -> bool:
+    def shows_whole(self, name: str, gradient_only: bool = False) -> bool:
         """Whether the band of tensor ``name``, its strip's cells and its gradient's cells lie whole in the
-        viewport, top to bottom (the "+N more changed" mark does not name what the class sees already)."""
-        band = self.band_rect(name)
-        if band is None:
-            return False
-        home = next((s.storage.id for s in self.strips if any(b.name == name for b in s.bands)), None)
-        row = self.cell_rows.get(home or "")
-        area = QRectF(band)
-        if row is not None:
-            area = area.united(QRectF(row[0], row[2], 1, row[3]))
-        for cell in self.grad_cells(name):
+        viewport, top to bottom (the "+N more changed" mark does not name what the class sees already);
+        ``gradient_only``: its gradient's cells alone (a backward() changed only them)."""
+        cells = self.grad_cells(name)
+        if gradient_only and cells:
+            area = QRectF(cells[0])
+        else:
+            band = self.band_rect(name)
+            if band is None:
+                return False
+            home = next((s.storage.id for s in self.strips if any(b.name == name for b in s.bands)), None)
+            row = self.cell_rows.get(home or "")
+            area = QRectF(band)
+            if row is not None:
+                area = area.united(QRectF(row[0], row[2], 1, row[3]))
+        for cell in cells:
             area = area.united(cell)
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
-        return seen.top() <= area.top() + 0.5 and area.bottom() - 0.5 <= seen.bottom()
+        # (A pen's width over the edge still reads as whole: a strip landed flush with the top.)
+        return seen.top() <= area.top() + 2 and area.bottom() - 2 <= seen.bottom()
 
     def _show_culprit(self, cell: QRectF) -> None:
         """Scroll to the first marked cell, with its strip's heading (the mark's label) when both fit."""

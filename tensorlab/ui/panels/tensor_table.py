@@ -534,9 +534,6 @@ class TensorTable(QTableView):
         self._selected: str | None = None
         self._quiet = False
         self.scale, self.shrink, self._refitting = 1.0, 0, False
-        # The columns did not fit at the smallest size though the estimate from the zoom's size said they
-        # would: the table scrolls at the smallest size (no flipping between the two) until they fit again.
-        self._small_scroll = False
         self._fitted: tuple[object, ...] | None = None   # what the last fit of a step read (_fit_key)
         self.missing_width = 0
         self._scrolled_for: Snapshot | None = None   # the snapshot whose changed rows were scrolled into view
@@ -696,18 +693,13 @@ class TensorTable(QTableView):
         size = self._size(self.shrink)
         most = self._most_shrink()
         if self.scrolls and self.shrink == 0:
-            # Scrolling at the zoom's size (below): it stays so while the floors would not fit even at the
-            # smallest size, estimated by scaling (cell margins do not scale: the estimate errs towards
-            # leaving, and a table that then still does not fit scrolls at the small size, _small_scroll).
-            ratio = self._size(most) / size
-            if self._refitting or not self._floors_fit(wanted, available, ratio / 0.95):
-                # What the panel lacks at the smallest size, as there (the window may widen its dock).
-                self.missing_width = max(0, int(sum(self._given_grad(wanted, available)[0]) * ratio) - available)
+            # Scrolling at the zoom's size (below): it stays so until the floors fit at this size. Shrinking again
+            # instead would make the text smaller after Ctrl+= or a wider dock (16 -> 12 px at 1024x768 projector).
+            if self._refitting or not self._floors_fit(wanted, available):
+                self.missing_width = 0   # every value whole already, at the zoom's size: no dock to widen
                 self._lay_out_scrolling(wanted, available)
                 return
-            self._small_scroll = True
-            self._refit(most)
-            return
+            self._set_scrolls(False)
         if need > available and self.shrink < most:
             shrink = self.shrink + 1                   # a pixel smaller, then measured again
         elif self.shrink > 0 and need * (size + 1) / size / 0.92 < 0.95 * available:
@@ -723,13 +715,11 @@ class TensorTable(QTableView):
         self.missing_width = max(0, sum(widths) - available) if self.shrink >= most else 0
         levels = self._floors(widths, floor, available)
         scrolls = self.shrink >= most and not self._floors_fit(wanted, available)
-        if scrolls and self.shrink > 0 and not self._small_scroll and not self._refitting:
+        if scrolls and self.shrink > 0 and not self._refitting:
             # The table scrolls anyway: at the zoom's size, not the smallest (a projector's 18 px, not 12).
             self._set_scrolls(True)
             self._refit(0)
             return
-        if not scrolls:
-            self._small_scroll = False
         if scrolls:
             self._lay_out_scrolling(wanted, available)
             return
@@ -954,12 +944,11 @@ class TensorTable(QTableView):
         rows = sorted({model.row_of(name) for name, _ in model.changed} - {-1})
         if not rows or len(rows) == model.rowCount():
             return                      # a first state, or every row new: the top, as before
-        hint = QAbstractItemView.ScrollHint.EnsureVisible
-        self.scrollTo(model.index(rows[-1], 0), hint)
-        self.scrollTo(model.index(rows[0], 0), hint)
+        self._scroll_to_row(rows[-1])
+        self._scroll_to_row(rows[0])
         selected = model.row_of(self._selected) if self._selected is not None else -1
         if selected >= 0:
-            self.scrollTo(model.index(selected, 0), hint)
+            self._scroll_to_row(selected)
 
     def _fit_key(self) -> tuple[object, ...]:
         """What :meth:`fit_columns` reads: each column's widest text, the names shown, the room, the fonts and
@@ -981,8 +970,25 @@ class TensorTable(QTableView):
             self.table_model.index(row, 0),
             QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
         )
-        self.scrollTo(self.table_model.index(row, 0))
+        self._scroll_to_row(row)
         self._set_selected(name, signal)
+
+    def currentChanged(self, current: QModelIndex | QPersistentModelIndex,  # noqa: N802 - Qt's name
+                       previous: QModelIndex | QPersistentModelIndex) -> None:
+        """The view scrolls to a new current cell (Qt's autoScroll), up and down only while it scrolls sideways:
+        a click on a pinned name makes its column-0 cell current, and the table jumped back to its left edge."""
+        sideways = self.horizontalScrollBar().value()
+        super().currentChanged(current, previous)
+        if getattr(self, "scrolls", False):   # (Qt calls it while the view is being built)
+            self.horizontalScrollBar().setValue(sideways)
+
+    def _scroll_to_row(self, row: int, hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.EnsureVisible,
+                       ) -> None:
+        """Row ``row`` in view, up and down only: while the table scrolls sideways its names are pinned, and
+        scrolling to the name column jumped the table back to its left edge (a click on a pinned name did)."""
+        sideways = self.horizontalScrollBar().value()
+        self.scrollTo(self.table_model.index(row, 0), hint)
+        self.horizontalScrollBar().setValue(sideways)
 
     def _emit_selection(self, *_: object) -> None:
         if self._quiet:

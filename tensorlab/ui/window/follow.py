@@ -211,7 +211,7 @@ class ChangedMark(QLabel):
         self.labels: tuple[str | Message, ...] = ()   # what the mark says of each (``net[0].weight.grad``)
         self._changed: tuple[tuple[str, str | Message], ...] = ()   # every one the step changed, with its label
         # Whether the map shows a tensor whole (a mark naming net[1].weight while it was in view: review r17p 6).
-        self._in_view: Callable[[str], bool] | None = getattr(view, "shows_whole", None)
+        self._in_view: Callable[[str, bool], bool] | None = getattr(view, "shows_whole", None)
         self.scale = 1.0
         self._placing = False
         self.setWordWrap(False)
@@ -238,7 +238,10 @@ class ChangedMark(QLabel):
 
     def _unseen(self) -> tuple[tuple[str, str | Message], ...]:
         in_view = self._in_view
-        return tuple(entry for entry in self._changed if in_view is None or not in_view(entry[0]))
+        # A tensor whose step changed only its gradient (its label `net[0].weight.grad`) is seen when its
+        # gradient's cells are.
+        return tuple((name, label) for name, label in self._changed
+                     if in_view is None or not in_view(name, label == f"{name}.grad"))
 
     def _render(self) -> None:
         unseen = self._unseen()
@@ -248,15 +251,31 @@ class ChangedMark(QLabel):
             self._reserve(0)
             return
         language = current_language()
-        shown = ", ".join(label if isinstance(label, str) else label.render(language)
-                          for label in self.labels[: self.NAMES])
-        if len(self.names) > self.NAMES:
-            shown = msg("follow.more_names", names=shown).render(language)
-        self.setText(msg("follow.more_changed", count=len(self.names), names=shown).render(language))
+        texts = [label if isinstance(label, str) else label.render(language) for label in self.labels]
         self.setFont(pixel_font(15, self.scale, bold=True, base=self.view.font()))
+        metrics = self.fontMetrics()
+        room = max(80, self.view.viewport().width() - 8) - 2 * 8 - 4   # (the style's padding and border)
+        # As many whole names as fit the map's width (three at most, "…" for the rest: they were cut mid-name at
+        # its edge), the count always; the full list in the tooltip; cut with "…" only if one name does not fit.
+        text = ""
+        for named in range(min(self.NAMES, len(texts)), 0, -1):
+            text = self._text(texts, named, language)
+            if metrics.horizontalAdvance(text) <= room:
+                break
+        shown_text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
+        self.setText(shown_text)
+        every = self._text(texts, len(texts), language)
+        self.setToolTip(every if shown_text != every else "")
         self._place()
         self.show()
         self.raise_()
+
+    def _text(self, texts: list[str], named: int, language: str) -> str:
+        """The mark's text naming the first ``named`` of ``texts`` (the rest as "…")."""
+        shown = ", ".join(texts[:named])
+        if len(texts) > named:
+            shown = msg("follow.more_names", names=shown).render(language)
+        return msg("follow.more_changed", count=len(texts), names=shown).render(language)
 
     def _reserve(self, height: int) -> None:
         """The map keeps a row of ``height`` px under its strips for the mark (0: the row goes)."""

@@ -88,6 +88,13 @@ def test_a_table_too_wide_for_its_panel_scrolls_with_its_names_pinned(qtbot, set
     # It scrolls anyway: at the zoom's size (a projector's 18 px), not written smaller than the rest of the window.
     assert table.font().pixelSize() == table._size(0) and table.shrink == 0
     assert table.names_view.font().pixelSize() == table.font().pixelSize()
+    # Ctrl+= makes it larger, never smaller (helper-145: 16 -> 12 px at 1024x768 projector, cut to fit again).
+    before = table.font().pixelSize()
+    window.zoom.zoom_in()
+    QApplication.processEvents()
+    assert table.font().pixelSize() >= before and table.scrolls
+    window.zoom.zoom_out()
+    QApplication.processEvents()
     for column, name in enumerate(COLUMNS[1:], start=1):
         if name != "grad":
             assert table.column_fits(column), (name, table.horizontalHeader().sectionSize(column))
@@ -103,9 +110,12 @@ def test_a_table_too_wide_for_its_panel_scrolls_with_its_names_pinned(qtbot, set
     # A click on a pinned name selects that tensor.
     row = model.row_of("bn.weight")
     table.scrollTo(model.index(row, 0))    # (the step's changed rows, at the bottom, are in view)
+    bar.setValue(bar.maximum())             # scrolled to the right, as a learner reads the last columns
     QApplication.processEvents()
     qtbot.mouseClick(names.viewport(), Qt.MouseButton.LeftButton, pos=names.visualRect(model.index(row, 0)).center())
+    QApplication.processEvents()
     assert table.selected == "bn.weight"
+    assert bar.value() == bar.maximum()     # the table stays where it was scrolled (it jumped to its left edge)
     # Where the columns fit again (a lesson of short names), the table does not scroll and nothing is pinned.
     open_lesson(window, qtbot, "clone-keeps-the-graph")
     go(window, qtbot, 3)
