@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QLabel
 
@@ -214,6 +214,7 @@ class ChangedMark(QLabel):
         self._in_view: Callable[[str, bool], bool] | None = getattr(view, "shows_whole", None)
         self.scale = 1.0
         self._placing = False
+        self._refilter_due = False   # a check of what is in view is asked for (place())
         self.setWordWrap(False)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         # Amber, as the map marks what changed; dark text on it (contrast well over 4.5:1).
@@ -294,15 +295,26 @@ class ChangedMark(QLabel):
         self.move(QPoint(below.left() + 4, below.bottom() + 1 + 2))
 
     def place(self) -> None:
-        """Placed again, naming what is still out of view (the map scrolled to what it follows, or the learner
-        scrolled a changed strip into view)."""
+        """Placed again, and once the map has settled (a step's landing scrolls it several times), naming what is
+        still out of view (the map scrolled to what it follows, or the learner scrolled a changed strip into view)."""
         if self._changed and not self._placing:
             self._placing = True   # (placing it resizes the viewport, which sends a resize)
             try:
-                if tuple(n for n, _ in self._unseen()) != self.names:
-                    self._render()
-                elif self.names:
+                if self.names:
                     self._place()
+            finally:
+                self._placing = False
+            if not self._refilter_due:
+                self._refilter_due = True
+                QTimer.singleShot(0, self, self._refilter)   # (cancelled with the mark)
+
+    def _refilter(self) -> None:
+        """Name again what is out of view now (asked once per pass of the event loop, not at every scroll event)."""
+        self._refilter_due = False
+        if self._changed and not self._placing and tuple(n for n, _ in self._unseen()) != self.names:
+            self._placing = True
+            try:
+                self._render()
             finally:
                 self._placing = False
 
