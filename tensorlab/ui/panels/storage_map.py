@@ -358,6 +358,10 @@ class StorageMapView(SceneView):
                     return QRectF(box.left(), box.top(), box.width(), max(box.height(), part.height))
         return None
 
+    def _home_of(self, name: str | None) -> str | None:
+        """The storage whose strip draws the band of tensor ``name`` (None: no strip does)."""
+        return next((s.storage.id for s in self.strips if any(b.name == name for b in s.bands)), None)
+
     def shows_whole(self, name: str, gradient_only: bool = False) -> bool:
         """Whether the band of tensor ``name``, its strip's cells and its gradient's cells lie whole in the
         viewport, top to bottom (the "+N more changed" mark does not name what the class sees already);
@@ -369,7 +373,7 @@ class StorageMapView(SceneView):
             band = self.band_rect(name)
             if band is None:
                 return False
-            home = next((s.storage.id for s in self.strips if any(b.name == name for b in s.bands)), None)
+            home = self._home_of(name)
             row = self.cell_rows.get(home or "")
             area = QRectF(band)
             if row is not None:
@@ -419,7 +423,7 @@ class StorageMapView(SceneView):
                               if s.changed or s.new or any(g.changed for g in s.grads))
         # The selected tensor's strip first (the window selects the tensor the step is about): it is the one
         # scrolled to when they do not all fit (review r17 item 5).
-        home = next((s.storage.id for s in self.strips if any(b.name == selected for b in s.bands)), None)
+        home = self._home_of(selected)
         if home in self.followed:
             self.followed = (home, *(key for key in self.followed if key != home))
         self._draw()
@@ -605,7 +609,7 @@ class StorageMapView(SceneView):
         spans = []
         for name in dict.fromkeys(names):
             band = self.band_rect(name)
-            home = next((s.storage.id for s in self.strips if any(b.name == name for b in s.bands)), None)
+            home = self._home_of(name)
             row = self.cell_rows.get(home or "")
             if band is not None and row is not None:
                 spans.append((row[2], band.bottom(), row[2] + row[3]))
@@ -631,7 +635,7 @@ class StorageMapView(SceneView):
 
     def show_selected(self) -> None:
         """Scroll (without flashing) until the selected tensor's strip is in view."""
-        home = next((s.storage.id for s in self.strips if any(b.name == self.selected for b in s.bands)), None)
+        home = self._home_of(self.selected)
         if home in self.strip_rects:
             rect = self.strip_rects[home]
             height = self.viewport().height() / max(self.transform().m22(), 1e-6) - 24

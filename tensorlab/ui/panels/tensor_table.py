@@ -770,14 +770,13 @@ class TensorTable(QTableView):
             widths[grad] = max(floor, wanted[grad] - excess)
         return widths, floor
 
-    def _floors_fit(self, wanted: list[int], available: int, scale: float = 1.0) -> bool:
+    def _floors_fit(self, wanted: list[int], available: int) -> bool:
         """Whether the columns fit, if need be cut to one of their floors but the last (each short column
-        whole), in the current font or, estimated, in one ``scale`` times as large."""
+        whole), in the current font."""
         widths, floor = self._given_grad(wanted, available)
-        if sum(widths) * scale <= available:
+        if sum(widths) <= available:
             return True
-        return any(sum(max(x * scale, 16.0) for x in f) <= available
-                   for f in self._floors(widths, floor, available)[:-1])
+        return any(sum(max(x, 16.0) for x in f) <= available for f in self._floors(widths, floor, available)[:-1])
 
     def _lay_out_scrolling(self, wanted: list[int], available: int) -> None:
         """Not even the floors fit (each short column whole): cut to the last floor, every column but the
@@ -982,12 +981,11 @@ class TensorTable(QTableView):
         if getattr(self, "scrolls", False):   # (Qt calls it while the view is being built)
             self.horizontalScrollBar().setValue(sideways)
 
-    def _scroll_to_row(self, row: int, hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.EnsureVisible,
-                       ) -> None:
+    def _scroll_to_row(self, row: int) -> None:
         """Row ``row`` in view, up and down only: while the table scrolls sideways its names are pinned, and
         scrolling to the name column jumped the table back to its left edge (a click on a pinned name did)."""
         sideways = self.horizontalScrollBar().value()
-        self.scrollTo(self.table_model.index(row, 0), hint)
+        self.scrollTo(self.table_model.index(row, 0))
         self.horizontalScrollBar().setValue(sideways)
 
     def _emit_selection(self, *_: object) -> None:
