@@ -796,6 +796,18 @@
         <translation>텐서 표</translation>
     </message>
     <message>
+        <source>Text size {percent}%</source>
+        <translation>글자 크기 {percent}%</translation>
+    </message>
+    <message>
+        <source>Text size {percent}%: the largest this window&apos;s height allows (a taller window allows more)</source>
+        <translation>글자 크기 {percent}%: 이 창의 높이에서 가능한 가장 큰 크기입니다 (창을 더 높이면 더 키울 수 있습니다)</translation>
+    </message>
+    <message>
+        <source>Text size {percent}%: the smallest</source>
+        <translation>글자 크기 {percent}%: 가장 작은 크기입니다</translation>
+    </message>
+    <message>
         <source>The CSV could not be written: {reason}</source>
         <translation>CSV를 쓰지 못했습니다: {reason}</translation>
     </message>

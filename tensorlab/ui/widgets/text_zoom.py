@@ -129,15 +129,19 @@ class TextZoom(QObject):
             if self.effective != before:
                 self.changed.emit(self.effective)
 
-    def zoom_in(self) -> None:
-        """One step larger, as far as the window's size allows."""
+    def zoom_in(self) -> bool:
+        """One step larger, as far as the window's size allows; False where it is already as large as that."""
         if self.factor >= self.limit:
-            return
+            return False
         self._set(next((z for z in ZOOM_STEPS if z > self.factor), ZOOM_STEPS[-1]))
+        return True
 
-    def zoom_out(self) -> None:
-        """One step smaller (text stays at least 11 px)."""
+    def zoom_out(self) -> bool:
+        """One step smaller (text stays at least 11 px); False where it is already the smallest."""
+        if self.effective <= ZOOM_STEPS[0]:
+            return False
         self._set(next((z for z in reversed(ZOOM_STEPS) if z < self.effective), ZOOM_STEPS[0]))
+        return True
 
     def reset(self) -> None:
         """Back to the normal size."""

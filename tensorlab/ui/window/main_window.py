@@ -630,6 +630,25 @@ class MainWindow(QMainWindow):
         self.settings.projector = on
         QTimer.singleShot(0, self.fit_narration)
 
+    def zoom_text(self, direction: int) -> None:
+        """Ctrl+= / Ctrl+- / Ctrl+0: the text one step larger, smaller, or back to normal. The status bar says
+        the size, and why a press changed nothing (in projector mode the window's height stops Ctrl+= early,
+        and a press that did nothing looked broken: review helper-145, item 9)."""
+        if direction > 0:
+            moved = self.zoom.zoom_in()
+        elif direction < 0:
+            moved = self.zoom.zoom_out()
+        else:
+            self.zoom.reset()
+            moved = True
+        if moved:
+            text = tr("Text size {percent}%")
+        elif direction > 0:
+            text = tr("Text size {percent}%: the largest this window's height allows (a taller window allows more)")
+        else:
+            text = tr("Text size {percent}%: the smallest")
+        self.statusBar().showMessage(text.format(percent=round(self.zoom.effective * 100)), 6000)
+
     def _limit_zoom(self) -> None:
         """The largest zoom this window's height offers: one at which a question and its four choices fit the
         narration (Ctrl+= at 1024x768 left the last choices below the dock's fold, whatever room it took)."""

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget
 from tensorlab.core.lessons.lesson import builtin_lessons
 from tensorlab.ui.window.build import build_window
 from tests.ui.conftest import idle
-from tests.ui.support import go, open_lesson, smallest_text, text_sizes
+from tests.ui.support import fresh_window, go, open_lesson, smallest_text, text_sizes
 
 
 def _cell_on_screen(window):
@@ -110,6 +110,25 @@ def test_ctrl_plus_minus_zero_zoom_every_panel_and_the_zoom_is_remembered(qtbot,
     qtbot.keyClick(again, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
     assert min(size for size, _ in text_sizes(again)) >= 11   # smaller, but never under 11 px
     again.close()
+
+
+def test_ctrl_plus_at_the_largest_size_the_window_allows_says_so(qtbot, settings):
+    # Review helper-145, item 9: in projector mode at 1280x720 Ctrl+= stopped after one press, silently.
+    window = fresh_window(qtbot, settings, (1280, 720), projector=True)
+    go(window, qtbot, 2)
+    presses = 0
+    while window.zoom.effective < window.zoom.limit and presses < 20:
+        window.commands.zoom_in.trigger()
+        presses += 1
+        assert window.statusBar().currentMessage() == f"Text size {round(window.zoom.effective * 100)}%"
+    largest = window.zoom.effective
+    window.commands.zoom_in.trigger()
+    assert window.zoom.effective == largest
+    assert "largest this window's height allows" in window.statusBar().currentMessage()
+    assert f"{round(largest * 100)}%" in window.statusBar().currentMessage()
+    window.commands.zoom_reset.trigger()
+    assert window.statusBar().currentMessage() == "Text size 100%"
+    window.close()
 
 
 def test_no_text_under_11_px_in_normal_mode_at_1280x720(window, qtbot):
