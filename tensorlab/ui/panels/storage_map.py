@@ -366,13 +366,32 @@ class StorageMapView(SceneView):
         """Whether the band of tensor ``name``, its strip's cells and its gradient's cells lie whole in the
         viewport, top to bottom (the "+N more changed" mark does not name what the class sees already);
         ``gradient_only``: its gradient's cells alone (a backward() changed only them)."""
+        area = self._drawn_area(name, gradient_only)
+        if area is None:
+            return False
+        seen = self.mapToScene(self.viewport().rect()).boundingRect()
+        # (A pen's width over the edge still reads as whole: a strip landed flush with the top.)
+        return seen.top() <= area.top() + 2 and area.bottom() - 2 <= seen.bottom()
+
+    def shows_part(self, name: str, gradient_only: bool = False) -> bool:
+        """Whether some of what :meth:`shows_whole` asks about lies in the viewport, top to bottom (True where the map
+        draws no band of ``name``: no scroll would bring it into view)."""
+        area = self._drawn_area(name, gradient_only)
+        if area is None:
+            return True
+        seen = self.mapToScene(self.viewport().rect()).boundingRect()
+        return area.top() + 2 < seen.bottom() and seen.top() < area.bottom() - 2
+
+    def _drawn_area(self, name: str, gradient_only: bool) -> QRectF | None:
+        """The band of ``name`` with its strip's cells and its gradient's cells (``gradient_only``: those alone),
+        in the scene; None where the map draws no band of it."""
         cells = self.grad_cells(name)
         if gradient_only and cells:
             area = QRectF(cells[0])
         else:
             band = self.band_rect(name)
             if band is None:
-                return False
+                return None
             home = self._home_of(name)
             row = self.cell_rows.get(home or "")
             area = QRectF(band)
@@ -380,9 +399,7 @@ class StorageMapView(SceneView):
                 area = area.united(QRectF(row[0], row[2], 1, row[3]))
         for cell in cells:
             area = area.united(cell)
-        seen = self.mapToScene(self.viewport().rect()).boundingRect()
-        # (A pen's width over the edge still reads as whole: a strip landed flush with the top.)
-        return seen.top() <= area.top() + 2 and area.bottom() - 2 <= seen.bottom()
+        return area
 
     def _show_culprit(self, cell: QRectF) -> None:
         """Scroll to the first marked cell, with its strip's heading (the mark's label) when both fit."""

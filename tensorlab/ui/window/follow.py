@@ -212,6 +212,10 @@ class ChangedMark(QLabel):
         self._changed: tuple[tuple[str, str | Message], ...] = ()   # every one the step changed, with its label
         # Whether the map shows a tensor whole (a mark naming net[1].weight while it was in view: review r17p 6).
         self._in_view: Callable[[str, bool], bool] | None = getattr(view, "shows_whole", None)
+        # The tensor the map follows is named only once none of it is in view (the learner scrolled it away:
+        # review helper-145, item 2); a large one is never whole.
+        self._partly_in_view: Callable[[str, bool], bool] | None = getattr(view, "shows_part", None)
+        self.followed: str | None = None
         self.scale = 1.0
         self._placing = False
         self._refilter_due = False   # a check of what is in view is asked for (place())
@@ -229,20 +233,25 @@ class ChangedMark(QLabel):
         self.i18n.on_change(self._render)
 
     def show_names(self, names: tuple[str, ...], scale: float = 1.0,
-                   labels: tuple[str | Message, ...] | None = None) -> None:
+                   labels: tuple[str | Message, ...] | None = None, followed: str | None = None) -> None:
         """Say those of ``names`` the map does not show whole (none: hidden) as ``labels`` (their names where not
-        given), its text at ``scale``; again as the map scrolls."""
+        given), its text at ``scale``; again as the map scrolls. ``followed``, one of ``names``: the tensor the map
+        scrolled to, said only while none of it is in view."""
         self.scale = scale
+        self.followed = followed
         labels = labels if labels is not None and len(labels) == len(names) else names
         self._changed = tuple(zip(names, labels))
         self._render()
 
     def _unseen(self) -> tuple[tuple[str, str | Message], ...]:
-        in_view = self._in_view
         # A tensor whose step changed only its gradient (its label `net[0].weight.grad`) is seen when its
         # gradient's cells are.
-        return tuple((name, label) for name, label in self._changed
-                     if in_view is None or not in_view(name, label == f"{name}.grad"))
+        unseen = []
+        for name, label in self._changed:
+            in_view = self._partly_in_view if name == self.followed else self._in_view
+            if in_view is None or not in_view(name, label == f"{name}.grad"):
+                unseen.append((name, label))
+        return tuple(unseen)
 
     def _render(self) -> None:
         unseen = self._unseen()

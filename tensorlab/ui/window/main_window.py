@@ -293,9 +293,14 @@ class MainWindow(QMainWindow):
         self.selected = asked or followed or self._choose_selection(state, ran)
         self.panels.render(View(state, self.selected, ran, (followed or asked) is not None, self.problem,
                                 self._held_now(state)))
+        # The other tensors the step made or changed, and the followed one itself where the step made or changed it
+        # (a failed step follows what it used), named once the learner scrolls it away.
         others = more_changed(state, followed) if ran else ()
+        if ran and followed is not None and followed in fresh_tensors(state.snapshot, state.previous_snapshot) \
+                + changed_tensors(state.snapshot, state.previous_snapshot):
+            others = (followed,) + others
         self.changed_mark.show_names(others, self.storage_map.scale_factor,
-                                     tuple(changed_label(state, name) for name in others))
+                                     tuple(changed_label(state, name) for name in others), followed)
         if ran:
             self._bring_forward(state, followed is not None)
         else:

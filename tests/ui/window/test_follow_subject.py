@@ -181,3 +181,30 @@ def test_a_gradient_only_change_in_view_is_not_named_and_a_long_mark_is_cut_whol
         assert mark.fontMetrics().horizontalAdvance(mark.text()) <= room, (mark.text(), room)
         assert mark.text().endswith("…") == bool(mark.toolTip())
     window.close()
+
+
+def test_the_followed_tensor_scrolled_out_of_view_is_named_and_back_in_view_is_not(qtbot, settings):
+    # Review helper-145, item 2: the learner scrolled net[0].weight, which opt.step() changed and the map had
+    # scrolled to, out of view; the mark named only net[1].weight.
+    window = fresh_window(qtbot, settings, (1024, 768), projector=True)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    for position in range(1, 9):
+        go(window, qtbot, position)   # 8: opt.step() changes both weights; the map follows net[0].weight
+    _settle(qtbot)
+    view, mark = window.storage_map, window.changed_mark
+    assert window.selected == "net[0].weight" and view.shows_part("net[0].weight")
+    assert "net[0].weight" not in mark.names
+    bar = view.verticalScrollBar()
+    assert bar.maximum() > 0   # (the map is taller than its viewport here)
+    for value in (bar.maximum(), bar.minimum()):
+        bar.setValue(value)
+        _settle(qtbot)
+        if not view.shows_part("net[0].weight"):
+            break
+    assert not view.shows_part("net[0].weight")
+    assert mark.isVisible() and mark.names[0] == "net[0].weight", mark.names
+    assert "net[0].weight" in mark.text()
+    view.ensureVisible(view.band_rect("net[0].weight"), 0, 0)   # scrolled back: it is said no more
+    _settle(qtbot)
+    assert "net[0].weight" not in mark.names
+    window.close()
