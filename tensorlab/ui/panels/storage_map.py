@@ -522,7 +522,7 @@ class StorageMapView(SceneView):
         fit in the viewport: from the cells' index row, else from the cells (review r17o item 2: z was below the
         fold at 1024x768 and 1280x720 projector)."""
         strip = self.strip_rects.get(self._run_key or "")
-        name = self.written or self.selected
+        name = self._band_on_run(self.written) or self._band_on_run(self.selected)
         band = self.band_rect(name) if name is not None else None
         if strip is None or band is None or not strip.top() <= band.top() <= strip.bottom() \
                 or band.top() < run.top() - 1:
@@ -544,6 +544,43 @@ class StorageMapView(SceneView):
         short = band.bottom() - run.top() - (height + 24)
         if 0 < short <= run.height() / 6:
             self._ensure(QRectF(run.left(), run.top() + short, 1, band.bottom() - run.top() - short), 0, 0)
+            return
+        # Shorter still (Ctrl+= at 1280x720 projector, Korean: S8's cells with bn.running_mean's band below the
+        # fold, review helper-145 item 5): the band's name and its rectangles, which say whose cells they are,
+        # without the lines of shape, stride and version under the name.
+        named = self._band_name_bottom(name) if name is not None else None
+        if named is not None:
+            for top in (index_top, run.top()):
+                if named - top <= full:
+                    self._ensure(QRectF(run.left(), top, 1, named - top), 0, 0)
+                    return
+
+    def _band_on_run(self, name: str | None) -> str | None:
+        """The band that stands for ``name`` on the strip of the changed run: its own, else, for a module or a
+        container (`bn = nn.BatchNorm1d(1)` writes bn, which has no band: review helper-145 item 5), the first
+        band on that strip of a tensor inside it (bn.running_mean); None where there is neither."""
+        if name is None:
+            return None
+        strip = next((s for s in self.strips if s.storage.id == self._run_key), None)
+        if strip is None:
+            return name if self.band_rect(name) is not None else None
+        names = [band.name for band in strip.bands]
+        if name in names:
+            return name
+        return next((n for n in names if n.startswith((name + ".", name + "["))), None)
+
+    def _band_name_bottom(self, name: str) -> float | None:
+        """Where the band of tensor ``name`` ends when its label's lines are left out: the bottom of its name and of
+        its rectangles over the cells, in the scene (None: the map draws no band of it)."""
+        for entry in self._drawn.values():
+            for key, part in entry.parts.items():
+                if key[0] == "band" and key[1] == name and not part.detached:
+                    text, sizes = part.items.get("name"), part.items.get("sizes")
+                    if not isinstance(text, QGraphicsSimpleTextItem) or not isinstance(sizes, tuple):
+                        return None
+                    top = part.holder.scenePos().y()
+                    return max(top + float(sizes[0]), text.sceneBoundingRect().bottom())
+        return None
 
     def changed_run(self) -> QRectF | None:
         """Where the first run of cells the last step changed is drawn (its storage's, else a gradient's)."""

@@ -317,3 +317,27 @@ def test_a_map_whose_strips_fit_has_no_sideways_scroll_bar(qtbot, settings, size
             if drawn.right() - view.sceneRect().left() <= view.viewport().width() / view.transform().m11():
                 assert view.horizontalScrollBar().maximum() == 0, (lesson, position, size)
     window.close()
+
+
+def test_a_module_made_at_1280x720_projector_zoomed_shows_its_changed_cells_with_their_band(qtbot, settings):
+    # Review helper-145, item 5: Ctrl+= at 1280x720 projector, Korean: `bn = nn.BatchNorm1d(1)` (step 10) and
+    # `out = bn(b)` (step 12) landed on S8's heading and cells, bn.running_mean's band below the fold (the step
+    # writes bn, a module with no band of its own).
+    from tensorlab.ui.window.build import first_size
+
+    window = fresh_window(qtbot, settings, first_size(1280, 720), projector=True, language="ko")
+    open_lesson(window, qtbot, "freezing-no-grad-and-eval")
+    window.commands.zoom_in.trigger()
+    _settle(qtbot)
+    view = window.storage_map
+    for position in range(1, 13):
+        go(window, qtbot, position)
+        if position in (10, 12):
+            _settle(qtbot)
+            assert window.selected == "bn.running_mean"
+            run = view.changed_run()
+            band = view.band_rect("bn.running_mean")
+            assert run is not None and band is not None
+            assert _in_view(view, run) and _in_view(view, band), (position, run, band,
+                                                                  view.mapToScene(view.viewport().rect()))
+    window.close()
