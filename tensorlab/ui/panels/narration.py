@@ -19,6 +19,7 @@ import re
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
+    QFont,
     QFontMetricsF,
     QKeyEvent,
     QMouseEvent,
@@ -312,6 +313,9 @@ class NarrationPanel(QScrollArea):
         # What measured questions measured, by (device, size, requires_grad): the verdict measured then.
         self._measured: dict[tuple[str, int, bool], MeasureResult] = {}
         self._measuring: tuple[int, str] | None = None   # (step, code) of the measurement running
+        # The smallest pixel size a question and its choices may take to fit the panel's height (the window's: its
+        # size at the normal zoom, in projector mode, where the side dock cannot grow); None: never smaller.
+        self.fit_floor: int | None = None
 
     @staticmethod
     def _label(name: str) -> QLabel:
@@ -330,11 +334,39 @@ class NarrationPanel(QScrollArea):
         """Every text of the panel at ``scale``."""
         font = pixel_font(base_px(), scale)
         self.setFont(font)
-        # The choice buttons are kept between questions and styled: they take the new size now,
-        # not at the next question (F5 with a question on screen left its choices small).
+        self._question_font(font)
+
+    def _question_font(self, font: QFont) -> None:
+        """The question and its choices in ``font``. The choice buttons are kept between questions and styled: they
+        take the new size now, not at the next question (F5 with a question on screen left its choices small)."""
+        if self.question.font() != font:
+            self.question.setFont(font)
         for button in self._pool:
             for widget in (button, button.key, button.label):
-                widget.setFont(font)
+                if widget.font() != font:
+                    widget.setFont(font)
+
+    def _fit_question(self) -> None:
+        """A question taller than the panel (the side dock of projector mode cannot grow; Ctrl+= at 1280x720 cut
+        choice 4 at its bottom: review helper-145, item 10) is written a pixel smaller at a time, down to
+        :attr:`fit_floor`, until it and its choices fit; the same size for all of them, kept through the reveal."""
+        full = self.font()
+        if self.fit_floor is None or self.question.isHidden() or self._revealed or self.pending_vote:
+            return
+        room = self.viewport().height()
+        size = full.pixelSize()
+        floor = min(size, self.fit_floor)
+        content = self.widget()
+        layout = content.layout() if content is not None else None
+        for candidate in range(size, floor - 1, -1):
+            font = QFont(full)
+            font.setPixelSize(candidate)
+            self._question_font(font)
+            if layout is not None:
+                layout.invalidate()
+                self.choices_layout.invalidate()
+            if self.question_height() <= room:
+                return
 
     def set_title_with_question(self, on: bool) -> None:
         """Whether the title line (lesson, step) stays while a question shows (projector mode: yes; normal
@@ -517,16 +549,14 @@ class NarrationPanel(QScrollArea):
                 self._pool.append(button)
             button = self._pool[i]
             button.set_choice(choice)
-            font = self.font()
-            for widget in (button, button.key, button.label):
-                # Each label checked on its own: the button's font alone says nothing about its labels'.
-                if widget.font() != font:
-                    widget.setFont(font)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.set_look("plain")
             if button.isHidden():
                 button.show()   # showing a hidden widget polishes and lays it out: only when needed
             self.choice_buttons.append(button)
+        # A new question starts at the panel's size (the last may have been written smaller to fit); each label
+        # is checked on its own: the button's font alone says nothing about its labels'.
+        self._question_font(self.font())
         self.question.show()
         self.choices_box.show()
         self.title.setVisible(self.title_with_question)
@@ -697,6 +727,7 @@ class NarrationPanel(QScrollArea):
         """Scroll to the question, its choices and the feedback (only when the panel cannot show it all), and
         stop at a line's top: no line is cut at the top edge (the title was half shown after a reveal)."""
         self._ensure_pending = False
+        self._fit_question()
         bar = self.verticalScrollBar()
         if self.needed_height() <= self.height():
             self._set_pad(0)

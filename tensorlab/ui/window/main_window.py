@@ -47,7 +47,7 @@ from tensorlab.ui.widgets.i18n import Texts, current_language, set_language, tr
 from tensorlab.ui.widgets.lean_style import use_lean_style
 from tensorlab.ui.widgets.panel import View
 from tensorlab.ui.widgets.settings import SCRATCHPAD, Settings
-from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, base_px, panel_scale
+from tensorlab.ui.widgets.text_zoom import TextZoom, apply_scale, base_px, panel_scale, px
 from tensorlab.ui.window import crash_report
 from tensorlab.ui.window.actions import build_actions, build_menus, show_about
 from tensorlab.ui.window.busy_indicator import BUSY_AFTER_MS, BusyIndicator
@@ -673,6 +673,10 @@ class MainWindow(QMainWindow):
         self.storage_map.set_stretch(projector, panel_scale(1.0, zoom, False) if projector else None)
         for widget, factor in self.panels.scaled():
             apply_scale(widget, panel_scale(factor, zoom, projector))
+            if widget is self.narration:
+                # Projector mode: its side dock cannot grow, so a question too tall for it is written smaller, no
+                # smaller than at the normal zoom.
+                self.narration.fit_floor = px(base_px(), panel_scale(factor, 1.0, True)) if projector else None
         QTimer.singleShot(0, self.storage_map.show_followed)   # once the docks have their new sizes
         QTimer.singleShot(0, self.layouts.fit_table)   # the table's rows, and its columns' width, at the new size
         # A question on screen rewraps at the new size (Ctrl+= twice at 1024x768 left its last choices below

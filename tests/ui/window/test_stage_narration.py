@@ -328,3 +328,21 @@ def test_at_1280x720_normal_every_question_of_every_lesson_leaves_the_map_30_per
     assert not cut, cut
     assert not short, short
     window.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_at_1280x720_projector_every_zoom_shows_every_question_of_freezing_whole(qtbot, settings, language,
+                                                                                 english_after):
+    # Review helper-145, item 10: after Ctrl+= at 1280x720 projector, Korean, freezing-no-grad-and-eval's questions
+    # at steps 4 and 13 cut choice 4 at the dock's bottom.
+    window = fresh_window(qtbot, settings, _real((1280, 720)), projector=True, language=language)
+    open_lesson(window, qtbot, "freezing-no-grad-and-eval")
+    narration = window.narration
+    program = window.controller.state.program
+    for zoom in _zooms(window):
+        for position in (i for i, step in enumerate(program) if step.ask is not None):
+            go(window, qtbot, max(position - 1, 0))
+            _to_question(window, qtbot, position)
+            assert _question_whole(narration), (zoom, position, [_box(narration, b) for b in narration.choice_buttons],
+                                                narration.viewport().rect())
+    window.close()
