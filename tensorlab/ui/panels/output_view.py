@@ -68,12 +68,38 @@ def wrap_columns(text: str, width: int) -> str:
     # a matrix's next rows, indented by torch under its first, line up under it again.
     groups = [_between_values(line) if len(line) > width else [line] for line in lines]
     if all(len(group) == 1 for group in groups):
-        return "\n".join(_wrap_lines(lines, width))
+        return _wrap_words("\n".join(_wrap_lines(lines, width)), width)
     wrapped = _wrap_lines([piece for group in groups for piece in group], width)
     out, at = [], 0
     for group in groups:
         out.append(f"{ZWSP}\n{ZWSP}".join(wrapped[at:at + len(group)]))
         at += len(group)
+    return _wrap_words("\n".join(out), width)
+
+
+def _wrap_words(text: str, width: int) -> str:
+    """``text`` with each line still wider than ``width`` that holds no tensor's values (no ``[``: a module's
+    ``print``, ``Linear(in_features=2, out_features=1, bias=True)``, was cut at the panel's right, a scroll bar
+    under it) broken at its spaces, continued two columns in from where the line starts (less, where a word fits
+    only so); a line with values, and a word wider than the panel, stay as they are."""
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width or ZWSP in line or "[" in line:
+            out.append(line)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        indent = " " * (lead + 2 if lead + 2 <= width // 2 else 0)
+        words = line[lead:].split(" ")
+        rows, row = [], " " * lead + words[0]
+        for word in words[1:]:
+            if len(row) + 1 + len(word) <= width:
+                row += " " + word
+            else:
+                rows.append(row)
+                # less indent for a word that fits only so (the Linear of a Sequential in a narrow panel)
+                row = " " * max(0, min(len(indent), width - len(word))) + ZWSP + word
+        rows.append(row)
+        out.append(f"{ZWSP}\n".join(rows))
     return "\n".join(out)
 
 

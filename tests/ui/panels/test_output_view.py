@@ -187,3 +187,23 @@ def test_two_printed_tensors_break_between_the_values_never_inside_a_row(qtbot, 
     metrics = QFontMetricsF(mono_font(view.font().pixelSize()))
     assert all(metrics.horizontalAdvance(line) <= view.viewport().width() for line in lines), lines
     window.close()
+
+
+def test_a_printed_module_wraps_at_its_spaces_and_reads_as_printed():
+    # freezing-no-grad-and-eval step 4 at 1280x720 projector: `model.eval()`'s value,
+    # `(0): Linear(in_features=2, out_features=1, bias=True)`, was cut at the panel's right with a scroll bar.
+    import torch
+
+    from tensorlab.ui.panels.output_view import unwrap_columns, wrap_columns
+    from tensorlab.ui.widgets.html import ZWSP
+    printed = "→ " + repr(torch.nn.Sequential(torch.nn.Linear(2, 1), torch.nn.Dropout(), torch.nn.BatchNorm1d(3)))
+    for width in (20, 26, 40):
+        wrapped = wrap_columns(printed, width)
+        assert unwrap_columns(wrapped) == printed
+        lines = wrapped.replace(ZWSP, "").split("\n")
+        # each line fits, or is one word the panel cannot hold (it scrolls sideways)
+        assert all(len(line) <= width or " " not in line.strip() for line in lines), (width, lines)
+        assert "in_features=2," in lines[2] or "in_features=2," in lines[1], lines   # words never cut
+    # A tensor's values keep the rules above: a matrix row stays whole.
+    matrix = str(torch.arange(24.0).reshape(4, 6) * 1000.5)
+    assert wrap_columns(matrix, 20) == matrix
