@@ -208,8 +208,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "table.yes": ("yes", "예"),
     "table.no": ("no", "아니요"),
     "verdict.same": ("no measurable difference: clone().detach() / detach().clone() = {ratio} ({low}–{high} from "
-                     "the quartiles)", "측정할 만한 차이가 없습니다: clone().detach() / detach().clone() = {ratio}"
-                                    "(사분위수로는 {low}–{high})"),
+                     "the quartiles)", "측정으로 드러나는 차이가 없습니다: clone().detach() / detach().clone() = "
+                                       "{ratio}(사분위수로는 {low}–{high})"),
     "verdict.slower": ("detach().clone() is faster: clone().detach() takes {ratio}× as long ({low}–{high} from "
                        "the quartiles)", "detach().clone()이 더 빠릅니다: clone().detach()는 {ratio}배 오래 걸립니다"
                                         "(사분위수로는 {low}–{high})"),

@@ -1121,7 +1121,7 @@
     </message>
     <message>
         <source>no measurable difference: {ratio}× ({low}–{high})</source>
-        <translation>측정할 만한 차이 없음: {ratio}배 ({low}–{high})</translation>
+        <translation>측정으로 드러나는 차이 없음: {ratio}배 ({low}–{high})</translation>
     </message>
     <message>
         <source>noise?</source>

@@ -95,6 +95,6 @@ def test_clone_detach_order_asks_at_10_and_at_10_to_the_7_elements():
             for verdict, en, ko in zip(step.ask.measured.verdicts, step.ask.choices, step.ask.text("choices", "ko")):
                 said = {"slower": "detach().clone()", "faster": "clone().detach()", "same": None}[verdict]
                 if said is None:
-                    assert en.startswith("no measurable difference") and ko.startswith("측정할 만한 차이 없음")
+                    assert en.startswith("no measurable difference") and ko.startswith("측정으로 드러나는 차이 없음")
                 else:
                     assert en.startswith(f"{said} is faster") and ko.startswith(said)
