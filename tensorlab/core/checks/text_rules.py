@@ -14,6 +14,9 @@
   ``no error: <condition>`` choices; ``no warning: <condition>`` in a warning question). Over the course,
   "no error" is the right answer in at least a fifth of these questions (:func:`course_quiet_findings`), so
   that the form of a question never says that its step raises.
+- **Reasons** (both languages, any question of three choices or more): the right choice is never the only one
+  without a reason after " — " while every other gives one, nor the only one with a reason (review helpers
+  153, 154, 156: six error questions answered by the one bare torch message).
 - **Error forms in value questions** (a ``check`` that is an expression; issue 18, h18n): a choice that
   claims an error or a warning ("RuntimeError — …") in a question that asks for a value is either
   right (reading the value raises) or a filler. So it is never the only choice of that form (a lone
@@ -78,6 +81,7 @@ GLOSSES_KO: tuple[tuple[str, str], ...] = (
 
 _TYPE = re.compile(r"^([A-Z]\w*(?:Error|Exception|Warning))\s*(:)?")
 _CODE = re.compile(r"`[^`]*`")
+_REASON = " — "   # what separates a choice's claim from its reason ("RuntimeError: … — x was saved")
 _QUIET = re.compile(r"^no (?:error|warning)\b", re.I)   # a claim that nothing is raised ("no error, no warning")
 
 
@@ -193,6 +197,24 @@ def _error_findings(number: int, ask: Ask) -> Iterator[Finding]:
         yield Finding(FindingKind.ONLY_NO_ERROR, number, (("choice", ask.answer + 1),))
 
 
+def _reason_findings(number: int, ask: Ask) -> Iterator[Finding]:
+    """The right choice alone without a reason after " — " (where every other gives one), or alone with one: in
+    six error questions the bare torch message was the answer (review helpers 153, 154, 156), a form a class
+    learns after two of them."""
+    if ask.answer is None:
+        return
+    for language in _languages(ask):
+        choices = _choices(ask, language)
+        if choices is None or len(choices) < 3 or not 0 <= ask.answer < len(choices):
+            continue
+        reasoned = [_REASON in str(choice) for choice in choices]
+        others = [has for i, has in enumerate(reasoned) if i != ask.answer]
+        if all(others) and not reasoned[ask.answer]:
+            yield Finding(FindingKind.ONLY_BARE, number, (("choice", ask.answer + 1), ("key", _key(language))))
+        elif not any(others) and reasoned[ask.answer]:
+            yield Finding(FindingKind.ONLY_REASONED, number, (("choice", ask.answer + 1), ("key", _key(language))))
+
+
 # -- error forms in value questions (issue 18, h18n) -----------------------------------------------------
 
 def _is_value_question(ask: Ask) -> bool:
@@ -270,6 +292,7 @@ def lesson_text_findings(lesson: Lesson) -> list[Finding]:
             if _too_long(ask, language):
                 found.append(Finding(FindingKind.LONG_ANSWER, number, (("key", _key(language)),)))
         found.extend(_error_findings(number, ask))
+        found.extend(_reason_findings(number, ask))
         found.extend(_value_error_findings(number, ask))
     for language in LANGUAGES:
         mine = [ask for _, ask in asks if language in _languages(ask) and ask.answer is not None]

@@ -74,6 +74,15 @@ TEXTS: dict[str, tuple[str, str]] = {
                               "두 개 이상 있어야 합니다(지금은 {count}개)"),
     "finding.only_quote": ("choice {choice}, the right one, is the only choice that quotes torch's message",
                            "맞는 선택지인 {choice}번만 torch의 메시지를 인용합니다"),
+    # fresh review helpers 153, 154, 156: the right choice the only one without a reason (or with one)
+    "finding.only_bare": ("choice {choice}, the right one, is the only choice that gives no reason after “ — ”, "
+                          "which gives it away: give it a reason too, or drop the others'",
+                          "맞는 선택지인 {choice}번만 “ — ” 뒤에 이유가 없어 답이 드러납니다. 이 선택지에도 이유를 "
+                          "쓰거나, 다른 선택지의 이유를 지우세요"),
+    "finding.only_reasoned": ("choice {choice}, the right one, is the only choice that gives a reason after “ — ”, "
+                              "which gives it away: give the others a reason too, or drop its",
+                              "맞는 선택지인 {choice}번만 “ — ” 뒤에 이유가 있어 답이 드러납니다. 다른 선택지에도 "
+                              "이유를 쓰거나, 이 선택지의 이유를 지우세요"),
     # issue 18, h18c: "no error" as the odd one out (a second such choice would be true as well)
     "finding.only_no_error": ("choice {choice}, the right one, is the only choice that claims no error (or no "
                               "warning), which gives it away: offer two `no error: <condition>` choices (`no error: "

@@ -230,7 +230,7 @@ code = "d = torch.device('a leaf Variable that requires grad is being used in an
 [step.ask]
 question = "What happens?"
 check = "error"
-choices = ["RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.",
+choices = ["RuntimeError: a leaf Variable that requires grad is being used in an in-place operation. — d is a leaf",
            "RuntimeError: Invalid device string — torch reads the text as a device's name", "no error"]
 answer = {answer}
 '''

@@ -132,6 +132,25 @@ def test_the_right_choice_may_not_be_the_only_one_quoting_torch():
     assert FindingKind.ONLY_QUOTE not in _kinds(_lesson(both))
 
 
+def test_the_right_choice_is_never_the_only_one_without_a_reason_or_with_one():
+    # Fresh review (helpers 153, 154, 156): in six error questions the right choice was the bare torch message and
+    # every other gave a reason after " — ", a form a class learns after two of them. Both languages, both ways.
+    bare = ["RuntimeError: a — x was saved", "RuntimeError: b", "no error: x == 1 — fine", "no error: x == 2 — y"]
+    assert FindingKind.ONLY_BARE in _kinds(_lesson(_ask(bare, 1, check="error")))
+    assert FindingKind.ONLY_BARE not in _kinds(_lesson(_ask(bare, 0, check="error")))
+    ko_bare = ["ㄱ — 이유", "ㄴ", "ㄷ — 이유", "ㄹ — 이유"]
+    text = _lesson(_ask(["a — r", "b — r", "c — r", "d — r"], 1, ko=ko_bare))
+    assert [f.get("key") for f in lesson_text_findings(parse_lesson(text, "t.toml"))
+            if f.kind is FindingKind.ONLY_BARE] == ["choices_ko"]
+    reasoned = ["1", "2 — because", "3", "4"]
+    assert FindingKind.ONLY_REASONED in _kinds(_lesson(_ask(reasoned, 1)))
+    assert FindingKind.ONLY_REASONED not in _kinds(_lesson(_ask(reasoned, 0)))
+    assert not {FindingKind.ONLY_BARE, FindingKind.ONLY_REASONED} & set(_kinds(_lesson(_ask(["1", "2", "3"], 1))))
+    found = [f for f in lesson_text_findings(parse_lesson(_lesson(_ask(bare, 1, check="error")), "t.toml"))
+             if f.kind is FindingKind.ONLY_BARE]
+    assert "choice 2" in describe(found[0]) and "2번" in describe(found[0], "ko")
+
+
 def test_a_right_no_error_is_never_the_odd_one_out():
     # The review's case: `y.mul_(2)`'s right "no error" beside three quoted errors.
     alone = _ask(["no error — allowed", "RuntimeError: a leaf", "RuntimeError: one of", "RuntimeError: a view"], 0,
