@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import difflib
 import sys
 
 from tensorlab.core.lang import allowlist as allow
@@ -65,6 +66,15 @@ def construct_name(node: ast.AST) -> Message:
 
 # A list's own methods (`append`, `extend`, ...): none is in the subset, whose lists grow by `+=` (whose cost
 # the guard counts like any statement's); the refusal says what lists allow instead.
+def _near(refusal: Message, name: str, names: frozenset[str], lead: str) -> Message:
+    """``refusal``, with the listed name ``name`` is a typo of where one is near (`x.shap`: `x.shape`; `torch.onse`:
+    `torch.ones`), as Python's own AttributeError suggests one; ``lead`` is what is written before ``name``."""
+    near = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.75)
+    if not near or len(name) < 3:
+        return refusal
+    return msg("subset.near", reason=refusal, near=f"{lead}{near[0]}")
+
+
 _LIST_METHODS = frozenset({"append", "extend", "insert", "remove", "reverse", "sort"})   # a list's alone
 
 class LanguageError(MessageError, ValueError):
@@ -372,7 +382,8 @@ class Checker:
             raise self.fail(node, msg("subset.dunder", name=name))
         if isinstance(base, ast.Name) and base.id == "torch":
             if name not in allow.TORCH_FUNCTIONS and name not in allow.TORCH_DTYPES:
-                raise self.fail(node, msg("subset.not_available", name=f"torch.{name}"))
+                refusal = msg("subset.not_available", name=f"torch.{name}")
+                raise self.fail(node, _near(refusal, name, allow.TORCH_FUNCTIONS | allow.TORCH_DTYPES, "torch."))
             return
         if isinstance(base, ast.Name) and base.id == "copy":
             if name not in allow.COPY_FUNCTIONS:
@@ -389,7 +400,8 @@ class Checker:
         if name not in allow.ALL_ATTRIBUTES:
             if name in _LIST_METHODS:   # say what a list does allow, rather than only what it does not
                 raise self.fail(node, msg("subset.list_method", what=dotted(node), name=name))
-            raise self.fail(node, msg("subset.not_listed", what=dotted(node), name=name))
+            refusal = msg("subset.not_listed", what=dotted(node), name=name)
+            raise self.fail(node, _near(refusal, name, allow.ALL_ATTRIBUTES, dotted(node)[:-len(name)]))
 
     def index(self, node: ast.expr, depth: int) -> None:
         if isinstance(node, ast.Slice):

@@ -114,6 +114,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "and attributes (of tensors, modules, optimizers and dicts)",
                           "TensorLab에서는 {what:`을} 쓸 수 없습니다. {name:`은} (텐서, 모듈, 옵티마이저, 딕셔너리의) "
                           "메서드와 속성 목록에 없습니다"),
+    # A typo of a listed name (`x.shap`), as Python's AttributeError suggests one (issue #21).
+    "subset.near": ("{reason}; did you mean {near:`}?", "{reason}. 혹시 {near:`을} 쓰려고 했나요?"),
     # -- a list's methods (issue #16, h16c) --
     "subset.list_method": ("`{what}` is not available in TensorLab: `{name}` is not on the list of methods "
                            "and attributes (of tensors, modules, optimizers and dicts); if this is a list: "

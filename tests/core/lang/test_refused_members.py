@@ -130,3 +130,21 @@ def test_a_typed_loop_over_a_tensor_is_refused_under_the_line_not_added_as_a_ste
     assert player.insert("for p in parts:\n    y = p").ok
     # A loop that binds the name again before the loop reads it is left to the run time.
     player.check("with torch.no_grad():\n    x = [1, 2]\n    for r in x:\n        y = r")
+
+
+@pytest.mark.parametrize(("line", "near"), [("y = x.shap", "x.shape"), ("y = x.detatch()", "x.detach"),
+                                            ("y = torch.onse(2)", "torch.ones"),
+                                            ("y = x.requires_gard", "x.requires_grad"), ("y = x.tofile", None),
+                                            ("y = torch.hub", None)])
+def test_a_typo_of_a_listed_name_says_the_name_it_is_near(line, near):
+    # `x.shap` was refused as "not on the list" only, where Python's own AttributeError says "Did you mean:
+    # 'shape'?" (issue #21): the refusal names the listed name that is near, in both languages, where one is.
+    with pytest.raises(LanguageError) as caught:
+        parse_one(line)
+    text = caught.value.message.render("en")
+    ko = caught.value.message.render("ko")
+    if near is None:
+        assert "did you mean" not in text and "혹시" not in ko
+        return
+    assert text.endswith(f"did you mean `{near}`?"), text
+    assert f"혹시 `{near}`" in ko, ko

@@ -34,7 +34,7 @@ SAMPLES: dict[str, object] = {
     "name": "x", "allowed": "data, grad, requires_grad", "answer": 2, "budget": "2.0 GB", "byte": 7,
     "call": "torch.no_grad()", "check": "x.grad", "choice": 1, "claim": "x is a leaf", "code": "x = 1",
     "construct": msg("construct.list_comprehension"), "count": "12,345", "col": 5, "context": "open(...)",
-    "cost": "1.2e+10", "iteration": 2,
+    "cost": "1.2e+10", "iteration": 2, "near": "x.shape",
     "detail": "invalid syntax", "device": "cpu", "expected": 0, "exponent": 5000,
     "fact": msg("fact.claim.leaf", name="x"), "field": msg("builder.field.target_name"),
     "first": msg("check.same_error"),
@@ -117,6 +117,7 @@ BY_KEY: dict[str, dict[str, object]] = {
     # h21a (issue #21): opening a .py or a notebook
     "source.depends": {"where": msg("source.line", line=3), "name": "np"},
     "source.not_run": {"reason": msg("source.magic")},
+    "subset.near": {"reason": msg("subset.not_listed", what="x.shap", name="shap"), "near": "x.shape"},
 }
 FOREIGN = ["invalid syntax", "boom happened", "Traceback (most recent call last):", "x is a leaf", "x is blue",
            "maybe", "the tensor was changed", "twice"]
