@@ -48,6 +48,7 @@ class FindingKind(enum.Enum):
     ONLY_NO_ERROR = "only_no_error"      # an error question whose right choice alone claims no error (or no warning)
     ONLY_BARE = "only_bare"              # the right choice alone gives no reason after " — " (review helpers 153-156)
     ONLY_REASONED = "only_reasoned"      # ... alone gives one
+    SAME_CLAIM = "same_claim"            # two choices claim the same outcome (review helper-157)
     LONE_ERROR_FORM = "lone_error_form"  # a value question with one choice claiming an error (issue 18, h18n)
     COURSE_VALUE_ERROR = "course_value_error"  # ... an error right in under half the value questions offering one
     BANNED_KO = "banned_ko"              # a phrase the glossary never writes

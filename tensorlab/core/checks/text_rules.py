@@ -17,6 +17,8 @@
 - **Reasons** (both languages, any question of three choices or more): the right choice is never the only one
   without a reason after " — " while every other gives one, nor the only one with a reason (review helpers
   153, 154, 156: six error questions answered by the one bare torch message).
+- **One claim, one choice**: no two choices claim the same (their text before " — "): only one can be right,
+  so a class drops both without knowing torch (review helper-157).
 - **Error forms in value questions** (a ``check`` that is an expression; issue 18, h18n): a choice that
   claims an error or a warning ("RuntimeError — …") in a question that asks for a value is either
   right (reading the value raises) or a filler. So it is never the only choice of that form (a lone
@@ -215,6 +217,24 @@ def _reason_findings(number: int, ask: Ask) -> Iterator[Finding]:
             yield Finding(FindingKind.ONLY_REASONED, number, (("choice", ask.answer + 1), ("key", _key(language))))
 
 
+def _same_claim_findings(number: int, ask: Ask) -> Iterator[Finding]:
+    """Two choices that claim the same outcome (their text before " — "): only one choice is right, so both are
+    wrong, and a class drops them without knowing torch (review helper-157: relu-inplace s5's two "no error:
+    x.grad is not None")."""
+    for language in _languages(ask):
+        choices = _choices(ask, language)
+        if choices is None:
+            continue
+        first: dict[str, int] = {}
+        for index, choice in enumerate(choices):
+            claim = " ".join(claim_of(str(choice)).split())
+            if claim in first:
+                yield Finding(FindingKind.SAME_CLAIM, number, (("choice", first[claim] + 1), ("answer", index + 1),
+                                                                ("detail", claim), ("key", _key(language))))
+                break
+            first[claim] = index
+
+
 # -- error forms in value questions (issue 18, h18n) -----------------------------------------------------
 
 def _is_value_question(ask: Ask) -> bool:
@@ -293,6 +313,7 @@ def lesson_text_findings(lesson: Lesson) -> list[Finding]:
                 found.append(Finding(FindingKind.LONG_ANSWER, number, (("key", _key(language)),)))
         found.extend(_error_findings(number, ask))
         found.extend(_reason_findings(number, ask))
+        found.extend(_same_claim_findings(number, ask))
         found.extend(_value_error_findings(number, ask))
     for language in LANGUAGES:
         mine = [ask for _, ask in asks if language in _languages(ask) and ask.answer is not None]

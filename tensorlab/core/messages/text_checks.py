@@ -77,8 +77,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     # fresh review helpers 153, 154, 156: the right choice the only one without a reason (or with one)
     "finding.only_bare": ("choice {choice}, the right one, is the only choice that gives no reason after “ — ”, "
                           "which gives it away: give it a reason too, or drop the others'",
-                          "맞는 선택지인 {choice}번만 “ — ” 뒤에 이유가 없어 답이 드러납니다. 이 선택지에도 이유를 "
-                          "쓰거나, 다른 선택지의 이유를 지우세요"),
+                          "맞는 선택지인 {choice}번만 “ — ” 뒤에 이유가 없어 답이 드러납니다. 이 선택지에도 "
+                          "이유를 쓰거나, 다른 선택지의 이유를 지우세요"),
+    "finding.same_claim": ("choices {choice} and {answer} claim the same (“{detail}”): at most one choice can be "
+                           "right, so a class rules both out without knowing torch; give each choice an outcome of "
+                           "its own",
+                           "{choice}번과 {answer}번 선택지가 같은 것(“{detail}”)을 주장합니다. 맞는 선택지는 "
+                           "하나뿐이므로 torch를 몰라도 둘 다 지울 수 있습니다. 선택지마다 다른 결과를 쓰세요"),
     "finding.only_reasoned": ("choice {choice}, the right one, is the only choice that gives a reason after “ — ”, "
                               "which gives it away: give the others a reason too, or drop its",
                               "맞는 선택지인 {choice}번만 “ — ” 뒤에 이유가 있어 답이 드러납니다. 다른 선택지에도 "

@@ -85,7 +85,9 @@ def test_a_wrong_answer_is_found():
 def test_none_or_several_true_choices_are_found():
     wrong = ASKED.format(answer=0).replace('"tensor([2., 2., 2.])"', '"tensor([3., 3., 3.])"')
     assert _kinds(wrong) == [FindingKind.NONE_TRUE]
-    assert _kinds(ASKED.format(answer=0).replace('"None"', '"tensor([2.,  2.,  2.])"')) == [FindingKind.SEVERAL_TRUE]
+    # (the two true choices also claim the same: a cue of its own)
+    assert _kinds(ASKED.format(answer=0).replace('"None"', '"tensor([2.,  2.,  2.])"')) == [FindingKind.SEVERAL_TRUE,
+                                                                                         FindingKind.SAME_CLAIM]
 
 
 def test_a_question_without_check_is_found():
@@ -113,7 +115,8 @@ def test_checks_are_evaluated_by_the_subset_interpreter():
 
 
 def test_translated_choices_must_claim_the_same():
-    text = ASKED.format(answer=0) + 'choices_ko = ["tensor([2., 2., 2.])", "None", "tensor([1., 1., 1.])", "None"]\n'
+    text = ASKED.format(answer=0) + ('choices_ko = ["tensor([2., 2., 2.])", "None", "tensor([1., 1., 1.])", '
+                                     '"tensor([3., 3., 3.])"]\n')
     assert _kinds(text) == [FindingKind.TRANSLATION]
 
 

@@ -151,6 +151,24 @@ def test_the_right_choice_is_never_the_only_one_without_a_reason_or_with_one():
     assert "choice 2" in describe(found[0]) and "2번" in describe(found[0], "ko")
 
 
+def test_no_two_choices_claim_the_same_outcome():
+    # Review helper-157: relu-inplace s5 had two "no error: x.grad is not None" choices, both then wrong.
+    twice = ["no error: x.grad is not None — a", "RuntimeError: boom — b", "RuntimeError: bang — c",
+             "no error: x.grad is not None — d"]
+    found = [f for f in lesson_text_findings(parse_lesson(_lesson(_ask(twice, 1, check="error")), "t.toml"))
+             if f.kind is FindingKind.SAME_CLAIM]
+    assert [(f.get("choice"), f.get("answer")) for f in found] == [(1, 4)]
+    assert "choices 1 and 4" in describe(found[0]) and "1번과 4번" in describe(found[0], "ko")
+    apart = ["no error: x.grad is not None — a", "RuntimeError: boom — b", "RuntimeError — c",
+             "no error: x.grad is None"]
+    assert FindingKind.SAME_CLAIM not in _kinds(_lesson(_ask(apart, 1, check="error")))
+    ko = ["오류 없음: x.grad is None — 가", "RuntimeError: boom — 나", "RuntimeError: bang — 다",
+          "오류 없음: x.grad is None"]
+    text = _lesson(_ask(["a", "b", "c", "d"], 1, ko=ko))
+    assert [f.get("key") for f in lesson_text_findings(parse_lesson(text, "t.toml"))
+            if f.kind is FindingKind.SAME_CLAIM] == ["choices_ko"]
+
+
 def test_a_right_no_error_is_never_the_odd_one_out():
     # The review's case: `y.mul_(2)`'s right "no error" beside three quoted errors.
     alone = _ask(["no error — allowed", "RuntimeError: a leaf", "RuntimeError: one of", "RuntimeError: a view"], 0,
