@@ -1374,6 +1374,10 @@ its base was changed in place after split/unbind/chunk.</source>
         <translation>✔ 맞습니다.</translation>
     </message>
     <message>
+        <source>✔ Right: the answer is {number}.</source>
+        <translation>✔ 맞습니다: 답은 {number}번입니다.</translation>
+    </message>
+    <message>
         <source>✔ Right: “{answer}”.</source>
         <translation>✔ 맞습니다: 답은 “{answer}”입니다.</translation>
     </message>

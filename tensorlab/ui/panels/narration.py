@@ -586,8 +586,8 @@ class NarrationPanel(QScrollArea):
             return
         correct = self._chosen == answer
         # The right choice is marked green, with its number: say the number, not the whole text again.
-        verdict = tr("✔ Right.") if correct else tr("✘ Not quite: the answer is {number}.").format(
-            number=answer + 1)
+        verdict = (tr("✔ Right: the answer is {number}.") if correct else tr("✘ Not quite: the answer is {number}.")
+                   ).format(number=answer + 1)
         _set_text(self.feedback, f"<b>{escape(verdict)}</b> {self._measured_text(ask)}"
                               f"{inline_code(ask.text('explain', current_language()))} "
                               + escape(tr("Press → to see it happen.")))
@@ -751,10 +751,19 @@ class NarrationPanel(QScrollArea):
         if bottom - top <= viewport:
             lowest, highest = bottom - viewport, top   # every scroll in between shows it all
         elif self.revealed and not self.feedback.isHidden():
-            # Revealed: the verdict is what the class must see, from its first line.
+            # Revealed: the verdict is what the class must see, from its first line, under the right choice (and
+            # the one chosen) it names: with only the last choice above it, "4 … ✔ Right." read as if 4 were right
+            # (review helper-158, D3). Where they do not fit together, the verdict a third down at most.
             verdict = self.feedback.geometry().top()
-            tops = [t for t in self.line_tops() if max(top, verdict - viewport // 3) <= t <= verdict]
-            value = min(tops, default=verdict)   # a third down at most
+            first_line = verdict + QFontMetricsF(self.feedback.font()).height()
+            marked = self._marked_tops()
+            if marked and first_line - min(marked) <= viewport:
+                value = min(marked)
+            elif marked and first_line - marked[-1] <= viewport:
+                value = marked[-1]   # the right choice alone
+            else:
+                tops = [t for t in self.line_tops() if max(top, verdict - viewport // 3) <= t <= verdict]
+                value = min(tops, default=verdict)   # a third down at most
             # A line's top even near the content's end: clamped to the scroll's end, the top edge cut a choice's
             # line through its middle (review r17c finding 4); blank room below lets the scroll stop there.
             end = bar.maximum() - self._pad.sizeHint().height()
@@ -779,6 +788,16 @@ class NarrationPanel(QScrollArea):
             if value > bar.maximum():   # the scroll bar takes its new range a moment later
                 QTimer.singleShot(0, self, lambda: bar.setValue(value))
         bar.setValue(max(bar.minimum(), min(value, bar.maximum())))
+
+    def _marked_tops(self) -> list[int]:
+        """Where the right choice and the chosen one start in the content (revealed; the right one last)."""
+        ask, content = self._ask, self.widget()
+        right = self._right(ask) if ask is not None else None
+        if right is None or content is None:
+            return []
+        indices = [i for i in (self._chosen, right) if i is not None and 0 <= i < len(self.choice_buttons)]
+        return [self.choices_box.mapTo(content, QPoint(0, self.choice_buttons[i].geometry().top())).y()
+                for i in dict.fromkeys(indices)]
 
     def _ensure_later(self) -> None:
         if not self._ensure_pending and not self.question.isHidden():

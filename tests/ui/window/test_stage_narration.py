@@ -346,3 +346,34 @@ def test_at_1280x720_projector_every_zoom_shows_every_question_of_freezing_whole
             assert _question_whole(narration), (zoom, position, [_box(narration, b) for b in narration.choice_buttons],
                                                 narration.viewport().rect())
     window.close()
+
+
+@pytest.mark.parametrize(("size", "language", "lesson"), [((1280, 720), "en", "saved-tensors"),
+                                                          ((1280, 720), "en", "what-step-and-zero-grad-do"),
+                                                          ((1024, 768), "ko", "detach-shares-memory")])
+def test_after_a_reveal_the_verdict_shows_under_the_right_choice_and_the_chosen_one(qtbot, settings, english_after,
+                                                                                   size, language, lesson):
+    # Review helper-158, D3: in projector mode a revealed verdict scrolled the dock so that only choice 4 stood
+    # above "✔ Right." (saved-tensors step 5 at 1280x720, the right choice was 1): the back row read 4 as right.
+    window = fresh_window(qtbot, settings, _real(size), projector=True, language=language)
+    open_lesson(window, qtbot, lesson)
+    narration = window.narration
+    program = window.controller.state.program
+    for position in [i for i, step in enumerate(program) if step.ask is not None]:
+        ask = program[position].ask
+        if ask.answer is None:
+            continue
+        for chosen in {ask.answer, (ask.answer + 1) % len(ask.choices)}:
+            go(window, qtbot, position - 1)
+            _to_question(window, qtbot, position)
+            narration.choose_key(chosen)
+            _settled(qtbot, window)
+            assert narration.revealed and _verdict_in_view(narration), (position, chosen)
+            right = narration.choice_buttons[ask.answer]
+            assert _whole(narration, right), (position, chosen, _box(narration, right), narration.viewport().rect())
+            if _box(narration, narration.feedback).top() - _box(narration, narration.choice_buttons[chosen]).top() \
+                    <= narration.viewport().height() - narration.feedback.fontMetrics().lineSpacing():
+                assert _whole(narration, narration.choice_buttons[chosen]), (position, chosen)
+            number = str(ask.answer + 1)
+            assert number in narration.feedback.text(), narration.feedback.text()
+    window.close()
