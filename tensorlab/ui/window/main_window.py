@@ -70,6 +70,8 @@ from tensorlab.ui.window.preferences import PreferencesDialog
 from tensorlab.ui.window.settings import keep_on_screen
 from tensorlab.ui.window.toolbar import build_code_bar, build_toolbar
 
+FIT_READABLE_PX = 15   # the smallest a projected question is written to fit its dock (the table's text is 13-16 px)
+
 __all__ = ["MainWindow", "SCRATCHPAD", "default_data_dir", "BUSY_AFTER_MS"]
 
 
@@ -674,9 +676,11 @@ class MainWindow(QMainWindow):
         for widget, factor in self.panels.scaled():
             apply_scale(widget, panel_scale(factor, zoom, projector))
             if widget is self.narration:
-                # Projector mode: its side dock cannot grow, so a question too tall for it is written smaller, no
-                # smaller than at the normal zoom.
-                self.narration.fit_floor = px(base_px(), panel_scale(factor, 1.0, True)) if projector else None
+                # Projector mode: its side dock cannot grow, so a question too tall for it is written smaller, down
+                # to 4/5 of its size at the normal zoom (at the normal zoom itself what-step's step-6 question cut
+                # choice 4 at 1280x720: review helper-158, D10), never under a size the back row reads.
+                normal = px(base_px(), panel_scale(factor, 1.0, True))
+                self.narration.fit_floor = max(FIT_READABLE_PX, round(normal * 0.8)) if projector else None
         QTimer.singleShot(0, self.storage_map.show_followed)   # once the docks have their new sizes
         QTimer.singleShot(0, self.layouts.fit_table)   # the table's rows, and its columns' width, at the new size
         # A question on screen rewraps at the new size (Ctrl+= twice at 1024x768 left its last choices below

@@ -377,3 +377,26 @@ def test_after_a_reveal_the_verdict_shows_under_the_right_choice_and_the_chosen_
             number = str(ask.answer + 1)
             assert number in narration.feedback.text(), narration.feedback.text()
     window.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_in_projector_mode_every_question_of_the_course_shows_whole_at_the_normal_zoom(qtbot, settings, size):
+    # Review helper-158, D10: at 1280x720 projector, what-step-and-zero-grad-do's step-6 question cut choice 4 at
+    # the dock's bottom, at the normal zoom. Every question of the course, English and Korean, shows whole.
+    from tensorlab.core.lessons.lesson import builtin_lessons
+    from tensorlab.ui.widgets import i18n
+
+    cut = []
+    for language in ("en", "ko"):
+        window = fresh_window(qtbot, settings, _real(size), projector=True, language=language)
+        for lesson in builtin_lessons():
+            open_lesson(window, qtbot, lesson.id)
+            program = window.controller.state.program
+            for position in (i for i, step in enumerate(program) if step.ask is not None):
+                go(window, qtbot, max(position - 1, 0))
+                _to_question(window, qtbot, position)
+                if not _question_whole(window.narration):
+                    cut.append((language, lesson.id, position))
+        window.close()
+    i18n.set_language("en")
+    assert not cut, cut
