@@ -316,6 +316,9 @@ class NarrationPanel(QScrollArea):
         # The smallest pixel size a question and its choices may take to fit the panel's height (the window's: its
         # size at the normal zoom, in projector mode, where the side dock cannot grow); None: never smaller.
         self.fit_floor: int | None = None
+        # The position whose question waits for the next → (a class vote just revealed the question before it:
+        # its answer is read first, whole; review helper-158, D11); None: none waits.
+        self.held_question: int | None = None
 
     @staticmethod
     def _label(name: str) -> QLabel:
@@ -410,6 +413,8 @@ class NarrationPanel(QScrollArea):
     def show_state(self, state: PlayerState) -> None:
         """Narrate ``state``: the note of the step just run, and the next step's question."""
         self._state = state
+        if self.held_question is not None and state.position != self.held_question:
+            self.held_question = None   # stepped elsewhere: nothing waits
         lesson = state.lesson
         language = current_language()
         total = len(state.program)
@@ -462,7 +467,7 @@ class NarrationPanel(QScrollArea):
         # The next question waiting, and this one's explanation already shown when it was revealed: the
         # answer alone, so the new question does not push the map down with a text the class has just read.
         short = chosen is not None and state.position < len(state.program) \
-            and state.program[state.position].ask is not None
+            and state.program[state.position].ask is not None and self.held_question != state.position
         if chosen is None:
             verdict = tr("The answer: “{answer}”.").format(answer=right)
         elif chosen == answer:
@@ -472,7 +477,8 @@ class NarrationPanel(QScrollArea):
         if right.rstrip().endswith((".", "!", "?", "…", "。")) and verdict.endswith("”."):
             verdict = verdict[:-1]   # the choice ends its own sentence: “…operation.” not “…operation.”.
         explain = "" if short else inline_code(ask.text("explain", language))
-        _set_text(self.answer, f"<b>{escape(verdict)}</b> {self._measured_text(ask)}{explain}")
+        waiting = " " + escape(tr("Press → for the next question.")) if self.held_question == state.position else ""
+        _set_text(self.answer, f"<b>{escape(verdict)}</b> {self._measured_text(ask)}{explain}{waiting}")
         self.answer.setToolTip(ask.text("explain", language) if short else "")
         self.answer.show()
 
@@ -508,8 +514,19 @@ class NarrationPanel(QScrollArea):
                                         "this session's device…").format(size=f"{ask.measured.size:,}")))
         self.feedback.show()
 
+    def release_question(self) -> bool:
+        """Show the question held back after a class vote's reveal (→); False: none was held."""
+        if self.held_question is None or self._state is None:
+            return False
+        self.held_question = None
+        self.show_state(self._state)
+        self._ensure_later()
+        return True
+
     def _show_ask(self, state: PlayerState) -> None:
         ask = state.program[state.position].ask if state.position < len(state.program) else None
+        if self.held_question == state.position:
+            ask = None   # read the answer above first: the next → shows this question
         code = state.program[state.position].code if ask is not None else ""
         if ask is not self._ask or state.position != self._ask_step or code != self._ask_code:
             self._chosen, self._revealed = None, False
@@ -746,6 +763,10 @@ class NarrationPanel(QScrollArea):
         ends = [w.geometry().bottom() + 1 for w in (self.choices_box, self.feedback, self.measure_row)
                 if not w.isHidden()]
         top, bottom = self.question.geometry().top(), max(ends, default=self.question.geometry().bottom() + 1)
+        if not self.answer.isHidden() and bottom - self.answer.geometry().top() <= viewport:
+            # The answer to the question just run too, when it fits with the next one (→ revealed it and ran the
+            # step: scrolled to the next question, the class never saw it; review helper-158, D11).
+            top = self.answer.geometry().top()
         if not self.title.isHidden() and bottom - self.title.geometry().top() <= viewport:
             top = self.title.geometry().top()   # the title too, when it fits with the question
         if bottom - top <= viewport:

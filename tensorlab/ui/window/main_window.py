@@ -513,10 +513,18 @@ class MainWindow(QMainWindow):
         self.builders.code_line.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def step_forward(self) -> None:
-        """→: reveal a class vote's answer, then run the next step; after a failing step whose verdict the
-        narration shows in front of its graph, first bring the graph forward (see :meth:`_bring_forward`)."""
+        """→: reveal a class vote's answer, then run the next step (where the step after it asks too, its question
+        waits for the next →, so that the answer is read first); after a failing step whose verdict the narration
+        shows in front of its graph, first bring the graph forward (see :meth:`_bring_forward`)."""
+        if self.narration.release_question():
+            return   # the answer of the vote was read: now the next question, nothing runs
         if self.narration.pending_vote:
             self.narration.reveal()
+            state = self.controller.state
+            if state.position + 1 < len(state.program) and state.program[state.position + 1].ask is not None:
+                # The step runs, and the next question waits for the next →: scrolled to it, the class never read
+                # the answer it voted on (review helper-158, D11).
+                self.narration.held_question = state.position + 1
         elif self._graph_waiting:
             self._graph_waiting = False
             self.show_panel("graphDock")

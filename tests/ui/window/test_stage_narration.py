@@ -400,3 +400,37 @@ def test_in_projector_mode_every_question_of_the_course_shows_whole_at_the_norma
         window.close()
     i18n.set_language("en")
     assert not cut, cut
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_a_class_vote_revealed_before_another_question_is_read_whole_before_that_question(qtbot, settings, size):
+    # Review helper-158, D11: with class vote, → revealed what-step's step-6 vote, ran the step and scrolled to
+    # step 7's question: the answer the class voted on was above, out of view. Now the step runs, the answer shows
+    # whole with its explanation, and the next → shows the next question without running anything.
+    window = fresh_window(qtbot, settings, _real(size), projector=True)
+    window.set_class_vote(True)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    narration = window.narration
+    program = window.controller.state.program
+    position = next(i for i in range(len(program) - 1) if program[i].ask is not None and program[i + 1].ask is not None)
+    go(window, qtbot, position - 1)
+    _to_question(window, qtbot, position)
+    narration.choose_key(program[position].ask.answer)
+    _settled(qtbot, window)
+    assert narration.pending_vote
+    window.step_forward()                      # → reveals the vote and runs the step
+    idle(qtbot, window)
+    _settled(qtbot, window)
+    assert window.controller.state.position == position + 1
+    assert narration.question.isHidden() and _whole(narration, narration.answer) or \
+        (narration.question.isHidden() and _box(narration, narration.answer).top() >= 0)
+    explain = program[position].ask.text("explain", "en")
+    assert explain.split(":")[0][:30] in narration.answer.text().replace("&nbsp;", " "), narration.answer.text()
+    assert "Press → for the next question." in narration.answer.text()
+    window.step_forward()                      # → the next question; nothing runs
+    idle(qtbot, window)
+    _settled(qtbot, window)
+    assert window.controller.state.position == position + 1
+    assert not narration.question.isHidden() and _question_whole(narration)
+    assert "Press → for the next question." not in narration.answer.text()
+    window.close()
