@@ -440,8 +440,8 @@
         <translation>None (이유는 질문에 답하면 표시됩니다)</translation>
     </message>
     <message>
-        <source>None: backward() has not written a gradient yet</source>
-        <translation>None: backward()가 아직 기울기를 써 넣지 않았습니다</translation>
+        <source>None: no backward() has written a gradient since the tensor was made or its .grad was set to None (as zero_grad() does)</source>
+        <translation>None: 텐서를 만든 뒤, 또는 .grad를 None으로 만든 뒤(zero_grad()가 그렇게 합니다) 기울기를 써 넣은 backward()가 없습니다</translation>
     </message>
     <message>
         <source>None: only leaves that require grad (or tensors after retain_grad()) keep .grad</source>
@@ -538,6 +538,10 @@
     <message>
         <source>Press → (or Space) to run the first step.</source>
         <translation>→(또는 Space)를 눌러 첫 단계를 실행하세요.</translation>
+    </message>
+    <message>
+        <source>Press → for the next question.</source>
+        <translation>→를 누르면 다음 질문이 나옵니다.</translation>
     </message>
     <message>
         <source>Press → to see it happen.</source>

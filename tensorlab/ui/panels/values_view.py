@@ -296,7 +296,10 @@ class ValuesView(QScrollArea):
                 # so it is held for every tensor alike (a leaf's reason too: no difference to read).
                 why = tr("None (why is shown once you answer the question)")
             elif info.is_leaf and info.requires_grad:
-                why = tr("None: backward() has not written a gradient yet")
+                # Not "not yet": zero_grad() (set_to_none) and `w.grad = None` leave None after a backward too
+                # (review helper-158: after opt.zero_grad() it said no gradient had been written).
+                why = tr("None: no backward() has written a gradient since the tensor was made or its .grad was set "
+                         "to None (as zero_grad() does)")
             elif info.requires_grad:
                 why = tr("None: only leaves that require grad (or tensors after retain_grad()) keep .grad")
             else:
