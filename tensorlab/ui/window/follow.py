@@ -97,8 +97,9 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
 
     A step that failed is about the tensor it used: a failing ``y.sum().backward()`` is about ``y``
     (its graph holds the saved tensor that changed), a refused write about the tensor written.
-    ``since``: the position shown before (End ran several steps): when the last step made nothing,
-    the newest tensor an earlier step of the run made (and that still exists).
+    ``since``: the position shown before (End ran several steps): when the last step made and read nothing,
+    the newest tensor an earlier step of the run made (and that still exists). A step that only read follows
+    nothing: the tensor it read is selected (:func:`newest_made`), unless the user chose one (one tensor read).
     """
     if state.position == 0 or state.position > len(state.program):
         return None
@@ -129,6 +130,8 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
         return changed_uses[0]
     if changed:
         return changed[0]
+    if len(uses) == 1 and last is not None and last.ok:
+        return None   # a step that only read one (`print(x)`): :func:`newest_made` selects it, or the user's choice
     for position in range(state.position - 1, max(state.position if since is None else since, 1) - 1, -1):
         made = [row for n in state.program[position - 1].statement.defines
                 if (row := _reached(snapshot, n)) is not None]
@@ -139,8 +142,17 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
 
 def newest_made(state: PlayerState) -> str | None:
     """The tensor the latest step that made one made (and that still exists): what a state whose last step made
-    and changed nothing shows selected, however it was reached (stepping to it, End, ``--step N``)."""
+    and changed nothing shows selected, however it was reached (stepping to it, End, ``--step N``); where that last
+    step read one tensor (``print(x)``), that one."""
     snapshot = state.snapshot
+    if 0 < state.position <= len(state.program) and (state.last is None or state.last.ok):
+        step = state.program[state.position - 1]
+        read = [n for n in step.statement.uses if snapshot.tensor(n) is not None]
+        if len(read) == 1 and not any(_reached(snapshot, n) is not None for n in step.statement.defines):
+            # The last step made nothing and read one tensor (`print(x.grad)`): that one, not what an earlier step
+            # made (review helper-158, D5: the map and the Values panel showed total after `print(x)`). A step
+            # that reads several (`print(a, r)`) keeps what the run made: the map shows what it prints.
+            return read[0]
     for position in range(state.position, 0, -1):
         made = [row for n in state.program[position - 1].statement.defines
                 if (row := _reached(snapshot, n)) is not None]

@@ -208,3 +208,16 @@ def test_the_followed_tensor_scrolled_out_of_view_is_named_and_back_in_view_is_n
     _settle(qtbot)
     assert "net[0].weight" not in mark.names
     window.close()
+
+
+def test_a_step_that_prints_one_tensor_selects_it(qtbot, settings):
+    # Review helper-158, D5: after `print(x.grad)` (detach-shares-memory) the table selected total, and the Values
+    # panel said "total.grad: None" beside the x.grad the step printed. The tensor it read is selected now.
+    window = fresh_window(qtbot, settings, (1280, 720))
+    open_lesson(window, qtbot, "detach-shares-memory")
+    program = window.controller.state.program
+    position = next(i for i, step in enumerate(program, start=1) if step.code == "print(x.grad)")
+    go(window, qtbot, position)
+    assert window.selected == "x"
+    qtbot.waitUntil(lambda: window.values_view.info is not None and window.values_view.info.name == "x")
+    window.close()

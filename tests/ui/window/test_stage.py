@@ -207,8 +207,8 @@ def test_with_class_vote_a_failing_backward_keeps_the_revealed_answer_and_the_la
 def test_end_selects_what_the_last_steps_made(qtbot, settings):
     window = _fresh(qtbot, settings, (1280, 720), lesson="detach-shares-memory")
     go(window, qtbot, 1)
-    window.controller.run_to_end()   # the last steps print: the last tensor made is total
-    idle(qtbot, window)
+    window.controller.run_to_end()   # the last step prints x's and z's versions: two tensors read, so the newest
+    idle(qtbot, window)              # an earlier step made, total
     assert window.selected == "total"
     window.close()
 
