@@ -643,3 +643,31 @@ def test_the_class_vote_key_works_with_shift_and_caps_lock(qtbot, settings):
         _settle(qtbot)
         assert action.isChecked() != vote, (key_text, modifier)
     window.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_a_failing_backward_brought_forward_shows_its_failing_node_whole_across(qtbot, settings, language):
+    # Review helper-158, D13: at 1024x768 projector, Korean, what-step's failing loss.backward() brought the graph
+    # forward with MmBackward0's red line (which saved tensor changed) cut at the dock's right edge.
+    from tensorlab.ui.widgets import i18n
+    from tensorlab.ui.window.build import first_size
+
+    window = fresh_window(qtbot, settings, first_size(1024, 768), projector=True, language=language)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    total = len(window.controller.state.program)
+    go(window, qtbot, total)
+    _settle(qtbot)
+    assert not window.controller.state.last.ok
+    window.step_forward()          # → the failing graph comes forward
+    _settle(qtbot)
+    view = window.graph_view
+    assert _in_front(window, "graphDock")
+    node = view.node_rects[view.focus_node]
+    seen = view.mapToScene(view.viewport().rect()).boundingRect()
+    # Whole across, or as near as the readable size allows (then from its left edge, where its lines start).
+    assert seen.left() <= node.left(), (node, seen)
+    assert node.right() <= seen.right() or (abs(view.zoom - view.min_zoom()) < 1e-6
+                                            and seen.right() - node.left() >= 0.95 * node.width()), (node, seen)
+    assert view.zoom >= view.min_zoom()
+    window.close()
+    i18n.set_language("en")
