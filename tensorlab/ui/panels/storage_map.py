@@ -95,7 +95,11 @@ def refused_write(last: StepResult | None) -> tuple[str, int | None] | None:
         return match.group(1), int(match.group(2))
     whole = _WHOLE_WRITE.match(last.code)
     message = last.error.message if last.error is not None else ""
-    if whole and "in-place" in message.lower().replace("inplace", "in-place"):
+    # Refused in place for autograd ("… is being used in an in-place operation"), or because the destination's
+    # elements overlap ("more than one element of the written-to tensor …": e.add_(1) on an expanded e, which
+    # marked no cell: review helper-158, D8).
+    lower = message.lower()
+    if whole and ("in-place" in lower.replace("inplace", "in-place") or "written-to tensor" in lower):
         return whole.group(1), None
     return None
 

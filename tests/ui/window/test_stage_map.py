@@ -341,3 +341,20 @@ def test_a_module_made_at_1280x720_projector_zoomed_shows_its_changed_cells_with
             assert _in_view(view, run) and _in_view(view, band), (position, run, band,
                                                                   view.mapToScene(view.viewport().rect()))
     window.close()
+
+
+def test_an_in_place_write_refused_for_overlapping_elements_outlines_the_cells_written(qtbot, settings):
+    # Review helper-158, D8: expand-is-not-repeat's `e.add_(1)` raised "more than one element of the written-to
+    # tensor refers to a single memory location" and the map marked nothing.
+    window = fresh_window(qtbot, settings, (1024, 768), projector=True)
+    open_lesson(window, qtbot, "expand-is-not-repeat")
+    step = next(i for i, s in enumerate(window.controller.state.program, 1) if s.code.strip() == "e.add_(1)")
+    go(window, qtbot, step)
+    _settle(qtbot)
+    last = window.controller.state.last
+    assert not last.ok and "written-to tensor" in last.error.message
+    view = window.storage_map
+    assert view.refused == ("e", None)
+    cells = view.refused_cells()
+    assert cells and all(_in_view(view, cell) for cell in cells)
+    window.close()
