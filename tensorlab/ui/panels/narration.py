@@ -552,6 +552,12 @@ class NarrationPanel(QScrollArea):
             self.feedback.hide()
             self.title.show()
             self._keep_bar_room(fresh=True)
+            # No question: read from the top, the answer to the question just run first (the scroll stayed where
+            # the last question's verdict had put it, and at End the answer's head was above the fold: review
+            # helper-158, D22).
+            self._set_pad(0)
+            self.verticalScrollBar().setValue(0)
+            QTimer.singleShot(0, self, self._to_top)
             return
         language = current_language()
         heading = tr("Class vote: mark the class's choice, then press → (or Enter) to reveal it and run the step.") \
@@ -819,6 +825,10 @@ class NarrationPanel(QScrollArea):
         indices = [i for i in (self._chosen, right) if i is not None and 0 <= i < len(self.choice_buttons)]
         return [self.choices_box.mapTo(content, QPoint(0, self.choice_buttons[i].geometry().top())).y()
                 for i in dict.fromkeys(indices)]
+
+    def _to_top(self) -> None:
+        if self.question.isHidden():
+            self.verticalScrollBar().setValue(0)
 
     def _ensure_later(self) -> None:
         if not self._ensure_pending and not self.question.isHidden():

@@ -434,3 +434,27 @@ def test_a_class_vote_revealed_before_another_question_is_read_whole_before_that
     assert not narration.question.isHidden() and _question_whole(narration)
     assert "Press → for the next question." not in narration.answer.text()
     window.close()
+
+
+def test_a_step_without_a_question_shows_the_narration_from_its_top(qtbot, settings, english_after):
+    # Review helper-158, D22: at End of state-dict-shares-memory (1024x768 projector, Korean), after the last
+    # question was answered, the dock stayed scrolled down: the answer's head ("답: …") was above the fold.
+    window = fresh_window(qtbot, settings, _real((1024, 768)), projector=True, language="ko")
+    open_lesson(window, qtbot, "state-dict-shares-memory")
+    narration = window.narration
+    program = window.controller.state.program
+    last_ask = max(i for i, step in enumerate(program) if step.ask is not None)
+    go(window, qtbot, last_ask - 1)
+    _to_question(window, qtbot, last_ask)
+    narration.choose_key(0)
+    _settled(qtbot, window)
+    assert narration.verticalScrollBar().value() > 0 or narration.needed_height() <= narration.height()
+    window.step_forward()
+    idle(qtbot, window)
+    _settled(qtbot, window)
+    if last_ask + 1 < len(program):
+        assert program[last_ask + 1].ask is None
+    assert narration.question.isHidden()
+    assert narration.verticalScrollBar().value() == 0
+    assert _box(narration, narration.answer).top() >= 0
+    window.close()
