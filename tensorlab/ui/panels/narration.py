@@ -390,6 +390,11 @@ class NarrationPanel(QScrollArea):
         return self.class_vote and self._chosen is not None and not self._revealed
 
     @property
+    def unanswered(self) -> bool:
+        """A question is shown and its answer not revealed yet (nothing chosen, or a class vote only marked)."""
+        return self._ask is not None and not self._revealed and not self.question.isHidden()
+
+    @property
     def revealed(self) -> bool:
         """The question shown has its answer revealed (its verdict in the feedback below the choices)."""
         return self._ask is not None and self._revealed

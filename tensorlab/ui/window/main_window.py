@@ -518,18 +518,21 @@ class MainWindow(QMainWindow):
         shows in front of its graph, first bring the graph forward (see :meth:`_bring_forward`)."""
         if self.narration.release_question():
             return   # the answer of the vote was read: now the next question, nothing runs
+        unanswered = self.narration.unanswered
         if self.narration.pending_vote:
             self.narration.reveal()
-            state = self.controller.state
-            if state.position + 1 < len(state.program) and state.program[state.position + 1].ask is not None:
-                # The step runs, and the next question waits for the next →: scrolled to it, the class never read
-                # the answer it voted on (review helper-158, D11).
-                self.narration.held_question = state.position + 1
         elif self._graph_waiting:
             self._graph_waiting = False
             self.show_panel("graphDock")
             self._graph_forward = True   # the next step brings the narration back
             return
+        state = self.controller.state
+        asks_next = state.position + 1 < len(state.program) and state.program[state.position + 1].ask is not None
+        if unanswered and asks_next and self.commands.step_forward.isEnabled():
+            # The step runs with its answer not read yet (a class vote revealed now, or nothing chosen), and the
+            # next question waits for the next →: scrolled to it, the class never read the answer (review
+            # helper-158, D11; helper-159, D2).
+            self.narration.held_question = state.position + 1
         if self.commands.step_forward.isEnabled():
             self.controller.step_forward()
 

@@ -458,3 +458,29 @@ def test_a_step_without_a_question_shows_the_narration_from_its_top(qtbot, setti
     assert narration.verticalScrollBar().value() == 0
     assert _box(narration, narration.answer).top() >= 0
     window.close()
+
+
+@pytest.mark.parametrize("vote", [False, True])
+def test_arrow_on_a_question_nobody_answered_shows_its_answer_before_the_next_question(qtbot, settings, vote):
+    # Review helper-159, D2: with nothing marked, → ran the step and showed the next question at once, its
+    # answer above the fold. The answer is read first; the next → shows the next question, running nothing.
+    window = fresh_window(qtbot, settings, _real((1024, 768)), projector=True)
+    window.set_class_vote(vote)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    narration = window.narration
+    program = window.controller.state.program
+    position = next(i for i in range(len(program) - 1) if program[i].ask is not None and program[i + 1].ask is not None)
+    go(window, qtbot, position - 1)
+    _to_question(window, qtbot, position)
+    assert narration.unanswered
+    window.step_forward()
+    idle(qtbot, window)
+    _settled(qtbot, window)
+    assert window.controller.state.position == position + 1 and narration.question.isHidden()
+    assert "Press → for the next question." in narration.answer.text()
+    assert _box(narration, narration.answer).top() >= 0
+    window.step_forward()
+    idle(qtbot, window)
+    _settled(qtbot, window)
+    assert window.controller.state.position == position + 1 and not narration.question.isHidden()
+    window.close()
