@@ -335,6 +335,10 @@ class GraphView(SceneView):
         # a node keeps (`saved self: x` or `saved result: s`), how many, and whether any, is what such a question
         # asks the class to predict. One muted line in the root's box says so, before every such question.
         held = self.held.saved_states
+        # A saved tensor's line wider than the panel is wrapped at its spaces (review helper-159, D5: at 1024x768
+        # and 1280x720 projector the red "saved mat2: a tensor over the memory of net[1].weight, changed in place"
+        # ran past the panel's right edge, the one line that explains the error).
+        room = self.viewport().width() / max(self.zoom, 1e-6) - 40 * s
         for row in rows:
             placed = []
             for node_index in row:
@@ -344,8 +348,11 @@ class GraphView(SceneView):
                     lines.append(self._text(f"→ {node.leaf}.grad", size=13, bold=True, color=QColor("#2e7d32")))
                 for saved in () if held else node.saved:
                     alarming = saved.status in (SavedStatus.CHANGED, SavedStatus.FREED)
-                    lines.append(self._text(_saved_text(saved), size=12,
-                                            color=QColor("#c62828") if alarming else QColor("#455a64")))
+                    line = self._text(_saved_text(saved), size=12,
+                                      color=QColor("#c62828") if alarming else QColor("#455a64"))
+                    if room > 200 and line.boundingRect().width() > room:
+                        line.setText(wrap_text(line.text(), QFontMetricsF(line.font()), room))
+                    lines.append(line)
                 if held and node_index == 0:
                     lines.append(self._text(tr("(what each node saved: shown once you answer the question)"),
                                             size=12, color=MUTED))

@@ -528,10 +528,10 @@ class MainWindow(QMainWindow):
             return
         state = self.controller.state
         asks_next = state.position + 1 < len(state.program) and state.program[state.position + 1].ask is not None
-        if unanswered and asks_next and self.commands.step_forward.isEnabled():
-            # The step runs with its answer not read yet (a class vote revealed now, or nothing chosen), and the
-            # next question waits for the next →: scrolled to it, the class never read the answer (review
-            # helper-158, D11; helper-159, D2).
+        if unanswered and self.narration.class_vote and asks_next and self.commands.step_forward.isEnabled():
+            # In a class vote, the step runs with its answer not read yet (the vote revealed now, or nothing marked),
+            # and the next question waits for the next →: scrolled to it, the class never read the answer (review
+            # helper-158, D11; helper-159, D2). Alone, → runs on at once (the answer stays above the note).
             self.narration.held_question = state.position + 1
         if self.commands.step_forward.isEnabled():
             self.controller.step_forward()

@@ -388,7 +388,7 @@ def test_in_projector_mode_every_question_of_the_course_shows_whole_at_the_norma
 
 
 @pytest.mark.parametrize(("size", "vote", "marked"), [((1280, 720), True, True), ((1024, 768), True, True),
-                                                     ((1024, 768), False, False), ((1024, 768), True, False)])
+                                                     ((1024, 768), True, False)])
 def test_a_question_run_unanswered_shows_its_answer_whole_before_the_next_question(qtbot, settings, size, vote,
                                                                                  marked):
     # Review helper-158, D11: with class vote, → revealed what-step's step-6 vote, ran the step and scrolled to
