@@ -45,6 +45,8 @@ def _explanation(explanation: Explanation | None) -> str:
 # it replaced.
 _PRE_PADDING = 6
 _BREAK = re.compile(f"{ZWSP}\n *{ZWSP}")
+# A break inside a word too wide for the panel (after its "(": `Linear(` / `in_features=2,`) reads as nothing.
+_JOIN = re.compile(f"{ZWSP}{ZWSP}\n *{ZWSP}")
 _LEAD = re.compile(r"^(?:→ )?\s*(?:[A-Za-z_][\w.]*\()?\[*")   # "tensor([[", "        [": where a row's values start
 
 
@@ -77,6 +79,22 @@ def wrap_columns(text: str, width: int) -> str:
     return _wrap_words("\n".join(out), width)
 
 
+_GLUE = "\x00"   # marks a piece of a word cut by _cut_wide (joined to the piece before it, no space)
+
+
+def _cut_wide(word: str, width: int) -> list[str]:
+    """``word``, where it is wider than ``width``, cut after each "(" (the pieces after the first marked)."""
+    if len(word) <= width or "(" not in word[:-1]:
+        return [word]
+    pieces, start = [], 0
+    for i, char in enumerate(word[:-1]):
+        if char == "(":
+            pieces.append(word[start:i + 1])
+            start = i + 1
+    pieces.append(word[start:])
+    return [pieces[0], *(_GLUE + piece for piece in pieces[1:])]
+
+
 def _wrap_words(text: str, width: int) -> str:
     """``text`` with each line still wider than ``width`` that holds no tensor's values (no ``[``: a module's
     ``print``, ``Linear(in_features=2, out_features=1, bias=True)``, was cut at the panel's right, a scroll bar
@@ -90,8 +108,19 @@ def _wrap_words(text: str, width: int) -> str:
         lead = len(line) - len(line.lstrip(" "))
         indent = " " * (lead + 2 if lead + 2 <= width // 2 else 0)
         words = line[lead:].split(" ")
+        # A word wider than the panel is cut after its "(" (`Linear(in_features=2,` in a projector's narrow
+        # panel): its pieces join again, with nothing between them, when read or copied.
+        words = [piece for word in words for piece in _cut_wide(word, width)]
         rows, row = [], " " * lead + words[0]
         for word in words[1:]:
+            if word.startswith(_GLUE):   # the rest of a word cut after its "(": no space before it
+                piece = word[len(_GLUE):]
+                if len(row) + len(piece) <= width:
+                    row += piece
+                else:
+                    rows.append(row + ZWSP)   # (with the joining break, this one reads as nothing)
+                    row = " " * max(0, min(len(indent), width - len(piece))) + ZWSP + piece
+                continue
             if len(row) + 1 + len(word) <= width:
                 row += " " + word
             else:
@@ -184,7 +213,7 @@ def _fits(line: str, parts: list[str], per_line: int, width: int, strict: bool =
 
 def unwrap_columns(text: str) -> str:
     """The text as printed: the breaks :func:`wrap_columns` made read as the space each replaced."""
-    return _BREAK.sub(" ", text)
+    return _BREAK.sub(" ", _JOIN.sub("", text))
 
 
 def _echo_line(line: str) -> str:
