@@ -221,3 +221,19 @@ def test_a_step_that_prints_one_tensor_selects_it(qtbot, settings):
     assert window.selected == "x"
     qtbot.waitUntil(lambda: window.values_view.info is not None and window.values_view.info.name == "x")
     window.close()
+
+
+def test_after_zero_grad_the_values_panel_does_not_say_no_gradient_was_ever_written(qtbot, settings):
+    # Review helper-158 (D24): after opt.zero_grad() the Values panel said ".grad is None: backward() has not
+    # written a gradient yet", though two backward() calls had written it and zero_grad() set it to None.
+    window = fresh_window(qtbot, settings, (1280, 720))
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    program = window.controller.state.program
+    position = next(i for i, step in enumerate(program, start=1) if step.code.strip() == "opt.zero_grad()")
+    go(window, qtbot, position)
+    window.table.select_name("net[1].weight")
+    qtbot.waitUntil(lambda: window.values_view.info is not None and window.values_view.info.name == "net[1].weight")
+    assert window.values_view.info.grad is None
+    note = window.values_view.grad_plot.note.text()
+    assert "has not written a gradient yet" not in note and "zero_grad()" in note, note
+    window.close()
