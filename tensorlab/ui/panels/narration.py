@@ -804,6 +804,10 @@ class NarrationPanel(QScrollArea):
                 QTimer.singleShot(0, self, lambda: bar.setValue(value))
             bar.setValue(max(bar.minimum(), min(value, bar.maximum())))
             return
+        elif self.pending_vote and not self.feedback.isHidden():
+            # A class vote marked: its line ("Marked: 2. Press → …") whole at the bottom, the marked choice above it
+            # (the question was read already; the line was cut at the dock's bottom: review helper-159, D3).
+            lowest = highest = bottom - viewport
         else:
             lowest = highest = top   # the question from its first line, and as many choices as fit
         lines = self.line_tops()

@@ -448,3 +448,22 @@ def test_a_step_without_a_question_shows_the_narration_from_its_top(qtbot, setti
     assert narration.verticalScrollBar().value() == 0
     assert _box(narration, narration.answer).top() >= 0
     window.close()
+
+
+def test_a_marked_class_vote_shows_its_line_whole(qtbot, settings, english_after):
+    # Review helper-159, D3: at 1024x768 projector, Korean, "표시함: 2번. →(또는 Enter)를 누르면 …" under the choices
+    # was cut at the dock's bottom.
+    window = fresh_window(qtbot, settings, _real((1024, 768)), projector=True, language="ko")
+    window.set_class_vote(True)
+    open_lesson(window, qtbot, "what-step-and-zero-grad-do")
+    narration = window.narration
+    program = window.controller.state.program
+    for position in [i for i, step in enumerate(program) if step.ask is not None][:4]:
+        go(window, qtbot, position - 1)
+        _to_question(window, qtbot, position)
+        narration.choose_key(1)
+        _settled(qtbot, window)
+        assert narration.pending_vote
+        assert _whole(narration, narration.feedback), (position, _box(narration, narration.feedback))
+        assert _whole(narration, narration.choice_buttons[1]), position
+    window.close()
