@@ -816,8 +816,8 @@
         <translation>CSV를 쓰지 못했습니다: {reason}</translation>
     </message>
     <message>
-        <source>The answer: “{answer}”.</source>
-        <translation>답: “{answer}”.</translation>
+        <source>The answer: {number}, “{answer}”.</source>
+        <translation>답: {number}번, “{answer}”.</translation>
     </message>
     <message>
         <source>The autograd node that produced this tensor (None for leaves and tensors outside the graph)</source>
@@ -1374,24 +1374,20 @@ its base was changed in place after split/unbind/chunk.</source>
         <translation>✔ 출력, 경고, 오류 없이 실행했습니다.</translation>
     </message>
     <message>
-        <source>✔ Right.</source>
-        <translation>✔ 맞습니다.</translation>
-    </message>
-    <message>
         <source>✔ Right: the answer is {number}.</source>
         <translation>✔ 맞습니다: 답은 {number}번입니다.</translation>
     </message>
     <message>
-        <source>✔ Right: “{answer}”.</source>
-        <translation>✔ 맞습니다: 답은 “{answer}”입니다.</translation>
+        <source>✔ Right: {number}, “{answer}”.</source>
+        <translation>✔ 맞습니다: 답은 {number}번, “{answer}”입니다.</translation>
+    </message>
+    <message>
+        <source>✘ Not quite: the answer is {number}, “{answer}”.</source>
+        <translation>✘ 아쉽습니다: 답은 {number}번, “{answer}”입니다.</translation>
     </message>
     <message>
         <source>✘ Not quite: the answer is {number}.</source>
         <translation>✘ 아쉽습니다: 답은 {number}번입니다.</translation>
-    </message>
-    <message>
-        <source>✘ Not quite: the answer is “{answer}”.</source>
-        <translation>✘ 아쉽습니다: 답은 “{answer}”입니다.</translation>
     </message>
 </context>
 </TS>

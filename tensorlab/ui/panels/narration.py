@@ -473,12 +473,16 @@ class NarrationPanel(QScrollArea):
         # answer alone, so the new question does not push the map down with a text the class has just read.
         short = chosen is not None and state.position < len(state.program) \
             and state.program[state.position].ask is not None and self.held_question != state.position
+        # The choices are gone once the step ran: the right one by its number and its text, so that a class that
+        # voted by number reads which it was (review helper-159, D4).
+        number = answer + 1
         if chosen is None:
-            verdict = tr("The answer: “{answer}”.").format(answer=right)
+            verdict = tr("The answer: {number}, “{answer}”.").format(number=number, answer=right)
         elif chosen == answer:
-            verdict = tr("✔ Right: “{answer}”.").format(answer=right) if short else tr("✔ Right.")
+            verdict = tr("✔ Right: {number}, “{answer}”.").format(number=number, answer=right) if short \
+                else tr("✔ Right: the answer is {number}.").format(number=number)
         else:
-            verdict = tr("✘ Not quite: the answer is “{answer}”.").format(answer=right)
+            verdict = tr("✘ Not quite: the answer is {number}, “{answer}”.").format(number=number, answer=right)
         if right.rstrip().endswith((".", "!", "?", "…", "。")) and verdict.endswith("”."):
             verdict = verdict[:-1]   # the choice ends its own sentence: “…operation.” not “…operation.”.
         explain = "" if short else inline_code(ask.text("explain", language))

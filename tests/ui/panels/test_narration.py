@@ -103,3 +103,5 @@ def test_the_verdict_does_not_end_a_quoted_choice_that_ends_its_own_sentence_wit
         qtbot.waitUntil(lambda: window.narration.answer.isVisible(), timeout=5_000)
         text = window.narration.answer.text()
         assert "operation.”" in text and "operation.”." not in text, text
+        # The choices are gone: the right one by its number too (review helper-159, D4).
+        assert f"the answer is {ask.answer + 1}, “" in text, text
