@@ -47,8 +47,8 @@ from dataclasses import dataclass
 from tensorlab.core.explain.torch_messages import own_words
 from tensorlab.core.messages.catalogue import Message, msg
 
-__all__ = ["Observed", "claim_of", "no_error_condition", "quiet_condition", "written_claim", "normalize", "compare",
-           "OUTCOME_CHECKS"]
+__all__ = ["Observed", "claim_of", "has_reason", "no_error_condition", "quiet_condition", "written_claim", "normalize",
+           "compare", "OUTCOME_CHECKS"]
 
 OUTCOME_CHECKS = frozenset({"error", "warning"})
 
@@ -135,6 +135,11 @@ def claim_of(choice: str) -> str:
     if quiet is not None:
         return f"{quiet[0]}: {quiet[1]}"
     return _SAME_CLAIM.get(claim, claim)
+
+
+def has_reason(choice: str) -> bool:
+    """Whether ``choice`` gives a reason after its claim (" — ")."""
+    return _DASH in choice
 
 
 def written_claim(choice: str) -> str:

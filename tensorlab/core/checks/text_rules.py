@@ -39,7 +39,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from tensorlab.core.checks.choice_claims import claim_of
+from tensorlab.core.checks.choice_claims import claim_of, has_reason
 from tensorlab.core.checks.findings import Finding, FindingKind, finding_message
 from tensorlab.core.lessons.lesson import Ask, Lesson, builtin_lessons
 from tensorlab.core.messages.catalogue import Message
@@ -83,7 +83,6 @@ GLOSSES_KO: tuple[tuple[str, str], ...] = (
 
 _TYPE = re.compile(r"^([A-Z]\w*(?:Error|Exception|Warning))\s*(:)?")
 _CODE = re.compile(r"`[^`]*`")
-_REASON = " — "   # what separates a choice's claim from its reason ("RuntimeError: … — x was saved")
 _QUIET = re.compile(r"^no (?:error|warning)\b", re.I)   # a claim that nothing is raised ("no error, no warning")
 
 
@@ -209,7 +208,7 @@ def _reason_findings(number: int, ask: Ask) -> Iterator[Finding]:
         choices = _choices(ask, language)
         if choices is None or len(choices) < 3 or not 0 <= ask.answer < len(choices):
             continue
-        reasoned = [_REASON in str(choice) for choice in choices]
+        reasoned = [has_reason(str(choice)) for choice in choices]
         others = [has for i, has in enumerate(reasoned) if i != ask.answer]
         if all(others) and not reasoned[ask.answer]:
             yield Finding(FindingKind.ONLY_BARE, number, (("choice", ask.answer + 1), ("key", _key(language))))

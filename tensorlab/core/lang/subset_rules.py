@@ -66,16 +66,16 @@ def construct_name(node: ast.AST) -> Message:
 
 # A list's own methods (`append`, `extend`, ...): none is in the subset, whose lists grow by `+=` (whose cost
 # the guard counts like any statement's); the refusal says what lists allow instead.
+_LIST_METHODS = frozenset({"append", "extend", "insert", "remove", "reverse", "sort"})   # a list's alone
+
+
 def _near(refusal: Message, name: str, names: frozenset[str], lead: str) -> Message:
-    """``refusal``, with the listed name ``name`` is a typo of where one is near (`x.shap`: `x.shape`; `torch.onse`:
+    """``refusal`` with the listed name ``name`` is near (a typo: `x.shap` is near `x.shape`, `torch.onse` near
     `torch.ones`), as Python's own AttributeError suggests one; ``lead`` is what is written before ``name``."""
     near = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.75)
     if not near or len(name) < 3:
         return refusal
     return msg("subset.near", reason=refusal, near=f"{lead}{near[0]}")
-
-
-_LIST_METHODS = frozenset({"append", "extend", "insert", "remove", "reverse", "sort"})   # a list's alone
 
 class LanguageError(MessageError, ValueError):
     """A line is outside the TensorLab subset; nothing of it has run.

@@ -854,7 +854,11 @@ def _print_instead(node: ast.stmt) -> str | None:
 def _with_hint(reason: Message, node: ast.stmt | None = None) -> Message:
     """``reason``, with what to write instead where the subset has a form for it (:data:`_HINTS`; an f-string:
     `print` given its values; a method on a type, :data:`_TYPE_HINTS`); a loss the subset does not have says the
-    one it has (`F.mse_loss`, another loss); `from torch.nn import functional as F` says the import to write."""
+    one it has (`F.mse_loss`, another loss); `from torch.nn import functional as F` says the import to write. A
+    refusal that names a listed name near it (``subset.near``) keeps it, unless its own refusal has a hint."""
+    if reason.key == "subset.near" and isinstance(inner := reason.values.get("reason"), Message):
+        hinted = _with_hint(inner, node)
+        return reason if hinted is inner else hinted
     name = reason.values.get("name") if reason.key in ("subset.not_available", "subset.not_on_type") else None
     if (reason.key == "subset.not_available" and isinstance(name, str) and name not in _HINTS
             and _LOSS.fullmatch(name) and name not in ("F.mse_loss", "torch.nn.functional.mse_loss")):

@@ -130,7 +130,7 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
         return changed_uses[0]
     if changed:
         return changed[0]
-    if len(uses) == 1 and last is not None and last.ok:
+    if _read_only(state) is not None:
         return None   # a step that only read one (`print(x)`): :func:`newest_made` selects it, or the user's choice
     for position in range(state.position - 1, max(state.position if since is None else since, 1) - 1, -1):
         made = [row for n in state.program[position - 1].statement.defines
@@ -140,19 +140,29 @@ def followed_tensor(state: PlayerState, since: int | None = None) -> str | None:
     return None
 
 
+def _read_only(state: PlayerState) -> str | None:
+    """The one tensor the last step read, where it ran, made nothing and read just that one (`print(x.grad)`): what
+    the step was about, rather than what an earlier step made (review helper-158, D5: the map and the Values panel
+    showed total after `print(x)`). None otherwise; a step that reads several (`print(a, r)`) keeps what the run
+    made, and the map shows what it prints."""
+    if not 0 < state.position <= len(state.program) or (state.last is not None and not state.last.ok):
+        return None
+    snapshot = state.snapshot
+    step = state.program[state.position - 1]
+    read = [n for n in step.statement.uses if snapshot.tensor(n) is not None]
+    if len(read) != 1 or any(_reached(snapshot, n) is not None for n in step.statement.defines):
+        return None
+    return read[0]
+
+
 def newest_made(state: PlayerState) -> str | None:
     """The tensor the latest step that made one made (and that still exists): what a state whose last step made
     and changed nothing shows selected, however it was reached (stepping to it, End, ``--step N``); where that last
     step read one tensor (``print(x)``), that one."""
     snapshot = state.snapshot
-    if 0 < state.position <= len(state.program) and (state.last is None or state.last.ok):
-        step = state.program[state.position - 1]
-        read = [n for n in step.statement.uses if snapshot.tensor(n) is not None]
-        if len(read) == 1 and not any(_reached(snapshot, n) is not None for n in step.statement.defines):
-            # The last step made nothing and read one tensor (`print(x.grad)`): that one, not what an earlier step
-            # made (review helper-158, D5: the map and the Values panel showed total after `print(x)`). A step
-            # that reads several (`print(a, r)`) keeps what the run made: the map shows what it prints.
-            return read[0]
+    read = _read_only(state)
+    if read is not None:
+        return read
     for position in range(state.position, 0, -1):
         made = [row for n in state.program[position - 1].statement.defines
                 if (row := _reached(snapshot, n)) is not None]

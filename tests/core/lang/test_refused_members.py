@@ -148,3 +148,14 @@ def test_a_typo_of_a_listed_name_says_the_name_it_is_near(line, near):
         return
     assert text.endswith(f"did you mean `{near}`?"), text
     assert f"혹시 `{near}`" in ko, ko
+
+
+def test_a_files_refusal_of_a_near_name_says_the_name_it_is_near():
+    # (Review of the stop's diff) a file's refusals get their hints through the refusal itself: one that
+    # names a near name keeps it (and would keep a hint its own refusal has).
+    from tensorlab.core.lessons.source_import import parse_python
+
+    lesson = parse_python("import torch\nx = torch.ones(2)\nprint(x.shap)\ny = torch.onse(2)\n", "t.py")
+    reasons = [refused.reason.render("en") for refused in lesson.refused]
+    assert any("did you mean `x.shape`?" in r for r in reasons), reasons
+    assert any("did you mean `torch.ones`?" in r for r in reasons), reasons
